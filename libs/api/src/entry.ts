@@ -1,0 +1,24 @@
+import type { Labels } from './labels';
+
+/**
+ * One log entry as it moves through push, ingester, chunks and queries. The line stays a
+ * Buffer (usually a view into a larger buffer) so hot paths never build strings they drop.
+ */
+export interface LogEntry {
+  /** Nanoseconds since the Unix epoch. */
+  readonly timestampNs: bigint;
+  readonly line: Buffer;
+  /** Structured metadata, sorted by name; EMPTY_LABELS when there is none. */
+  readonly structuredMetadata: Labels;
+}
+
+/** A stream's entries in one push request, in the order the client sent them. */
+export interface PushStream {
+  readonly labels: Labels;
+  readonly entries: LogEntry[];
+}
+
+/** The decoded body of one push request, whatever its wire format. */
+export interface PushRequest {
+  readonly streams: PushStream[];
+}

@@ -1,0 +1,2 @@
+export * from './labels';
+export * from './entry';

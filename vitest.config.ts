@@ -1,0 +1,37 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const libsDir = fileURLToPath(new URL('./libs', import.meta.url));
+// Tests import the libraries' TypeScript sources directly, so they need no build.
+const alias = [{ find: /^@logsvc\/([a-z-]+)$/, replacement: `${libsDir}/$1/src/index.ts` }];
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: 'libs', include: ['libs/*/src/**/*.spec.ts'], testTimeout: 20_000 },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'apps',
+          include: ['apps/*/src/**/*.spec.ts', 'apps/*/test/**/*.spec.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.spec.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
