@@ -1,2 +1,6 @@
 export * from './labels';
 export * from './entry';
+export * from './matcher';
+export * from './routes';
+export * from './tenant';
+export * from './status';

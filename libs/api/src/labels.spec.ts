@@ -12,7 +12,16 @@ describe('labels', () => {
   });
 
   it('rejects malformed sets with an offset inside the input', () => {
-    for (const bad of ['', '{', '{a}', '{a="b"', '{a=~"b"}', '{a="b",a="c"}', '{1a="b"}', '{a="b"} x']) {
+    for (const bad of [
+      '',
+      '{',
+      '{a}',
+      '{a="b"',
+      '{a=~"b"}',
+      '{a="b",a="c"}',
+      '{1a="b"}',
+      '{a="b"} x',
+    ]) {
       let err: unknown;
       try {
         parseLabels(bad);
@@ -29,7 +38,9 @@ describe('labels', () => {
   });
 
   it('hashes equal sets equally whatever the input order', () => {
-    expect(labelsHash(parseLabels('{a="1",b="2"}'))).toBe(labelsHash(parseLabels('{b="2", a="1"}')));
+    expect(labelsHash(parseLabels('{a="1",b="2"}'))).toBe(
+      labelsHash(parseLabels('{b="2", a="1"}')),
+    );
     expect(labelsHash(parseLabels('{a="1"}'))).not.toBe(labelsHash(parseLabels('{a="2"}')));
   });
 });

@@ -118,7 +118,8 @@ export function readGoString(text: string, pos: number): { value: string; end: n
     if (close < 0) throw new LabelParseError('literal not terminated', pos);
     return { value: text.slice(pos + 1, close), end: close + 1 };
   }
-  if (quote !== '"') throw new LabelParseError(`expected string, found ${describe(text, pos)}`, pos);
+  if (quote !== '"')
+    throw new LabelParseError(`expected string, found ${describe(text, pos)}`, pos);
   let out = '';
   let i = pos + 1;
   let start = i;
@@ -171,13 +172,18 @@ function readEscape(text: string, i: number): { value: string; next: number } {
       // \xHH is a single byte; decode runs of them as UTF-8 so multi-byte sequences survive.
       const bytes = [code];
       let j = i + 4;
-      while (text[j] === '\\' && text[j + 1] === 'x' && /^[0-9a-fA-F]{2}$/.test(text.slice(j + 2, j + 4))) {
+      while (
+        text[j] === '\\' &&
+        text[j + 1] === 'x' &&
+        /^[0-9a-fA-F]{2}$/.test(text.slice(j + 2, j + 4))
+      ) {
         bytes.push(parseInt(text.slice(j + 2, j + 4), 16));
         j += 4;
       }
       return { value: Buffer.from(bytes).toString('utf8'), next: j };
     }
-    if (code > 0x10ffff || (code >= 0xd800 && code < 0xe000)) throw new LabelParseError('invalid syntax', i);
+    if (code > 0x10ffff || (code >= 0xd800 && code < 0xe000))
+      throw new LabelParseError('invalid syntax', i);
     return { value: String.fromCodePoint(code), next: i + 2 + hexLen };
   }
   if (e >= '0' && e <= '7') {
@@ -195,7 +201,10 @@ function describe(text: string, pos: number): string {
 }
 
 function skipSpace(text: string, pos: number): number {
-  while (pos < text.length && (text[pos] === ' ' || text[pos] === '\t' || text[pos] === '\n' || text[pos] === '\r')) {
+  while (
+    pos < text.length &&
+    (text[pos] === ' ' || text[pos] === '\t' || text[pos] === '\n' || text[pos] === '\r')
+  ) {
     pos++;
   }
   return pos;
@@ -207,7 +216,8 @@ function skipSpace(text: string, pos: number): number {
  */
 export function parseLabels(text: string): Labels {
   let pos = skipSpace(text, 0);
-  if (text[pos] !== '{') throw new LabelParseError(`expected "{", found ${describe(text, pos)}`, pos);
+  if (text[pos] !== '{')
+    throw new LabelParseError(`expected "{", found ${describe(text, pos)}`, pos);
   pos = skipSpace(text, pos + 1);
   const pairs: LabelPair[] = [];
   const seen = new Set<string>();
@@ -242,7 +252,8 @@ export function parseLabels(text: string): Labels {
 
 function finish(text: string, closePos: number, pairs: LabelPair[]): Labels {
   const rest = skipSpace(text, closePos + 1);
-  if (rest !== text.length) throw new LabelParseError(`unexpected ${describe(text, rest)} after "}"`, rest);
+  if (rest !== text.length)
+    throw new LabelParseError(`unexpected ${describe(text, rest)} after "}"`, rest);
   return sortLabels(pairs);
 }
 

@@ -1,1 +1,14 @@
-export {};
+export {
+  BLOCKS_PER_CHUNK_WITHOUT_TARGET,
+  CHUNK_ENCODINGS,
+  ChunkOptionsError,
+  DEFAULT_CHUNK_OPTIONS,
+  resolveChunkOptions,
+} from './options';
+export type { ChunkEncoding, ChunkOptions } from './options';
+export { ChunkFormatError, ReadOnlyChunkError } from './errors';
+export type { Direction, EntryCursor } from './cursor';
+export { MemChunk } from './mem-chunk';
+export { HeadBlock } from './head-block';
+export { SymbolTable } from './symbols';
+export type { EntryRun } from './entry-run';

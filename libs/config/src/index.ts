@@ -1,1 +1,23 @@
-export {};
+export * from './errors';
+export { parseDuration, formatDuration } from './duration';
+export { parseSize, formatSize } from './size';
+export * from './schema';
+export type { TenantLimits } from './sections/limits';
+export { LOG_LEVELS, type LogLevel } from './sections/server';
+export { CHUNK_ENCODINGS } from './sections/ingester';
+export type { PeriodConfig } from './sections/storage';
+export type { KvStoreConfig } from './sections/common';
+export { parseConfig, defaultConfig } from './parse';
+export { validateConfig } from './validate';
+export { diffConfig } from './diff';
+export { renderConfigYaml } from './render';
+export { expandEnv } from './expand-env';
+export { FLAG_TABLE, type FlagKind, type FlagSpec } from './flag-table';
+export { parseArgs, type ParsedArgs, type FlagSetting } from './flags';
+export { loadConfig, type LoadOptions } from './load';
+export {
+  Overrides,
+  parseRuntimeConfig,
+  type OverridesOptions,
+  type TenantOverrides,
+} from './overrides';

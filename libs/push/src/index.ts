@@ -1,1 +1,54 @@
-export {};
+export { PushError, MISSING_STREAMS_MESSAGE } from './errors';
+export { DEFAULT_PUSH_LIMITS, formatByteSize, type PushLimits } from './limits';
+export {
+  snappyDeclaredLength,
+  snappyUncompress,
+  snappyUncompressSync,
+  gunzipBounded,
+  inflateRawBounded,
+} from './decompress';
+export { LabelsCache, parseStreamLabels } from './labels-cache';
+export { decodeLokiProtobuf } from './loki-proto-decode';
+export { encodePushProtobuf, encodePushProtobufRaw } from './loki-proto-encode';
+export { decodeLokiJson, encodePushJson, NOT_A_STRING_MESSAGE } from './loki-json';
+export { normalizeLabelName } from './normalize-label';
+export type {
+  OtlpAnyValue,
+  OtlpKeyValue,
+  OtlpLogRecord,
+  OtlpLogsRequest,
+  OtlpResourceLogs,
+  OtlpScopeLogs,
+} from './otlp-schema';
+export { decodeOtlpProtobuf } from './otlp-proto';
+export { decodeOtlpJson } from './otlp-json';
+export { encodeOtlpProtobuf, encodeOtlpJson } from './otlp-encode';
+export { anyValueAsString } from './otlp-values';
+export {
+  otlpToPushRequest,
+  DEFAULT_OTLP_INDEX_LABEL_ATTRIBUTES,
+  type OtlpMappingOptions,
+} from './otlp-map';
+export {
+  decodePushBody,
+  decodeOtlpBody,
+  type DecodeBodyOptions,
+  type DecodeOtlpOptions,
+} from './decode-body';
+export { DiscardReason, DiscardCounts, type DiscardCount } from './discards';
+export { LevelDetector, levelFromSeverityNumber, DETECTED_LEVEL } from './level-detection';
+export { validatePush, type PushValidationResult, type ValidationLimits } from './validate';
+export { TokenBucket } from './token-bucket';
+export {
+  IngestionRateLimiter,
+  StreamRateLimiter,
+  type IngestionRateLimits,
+  type StreamRateLimits,
+  type RateLimiterOptions,
+  type StreamLimitResult,
+} from './rate-limiters';
+export {
+  checkBlockedIngestion,
+  blockedUntilMs,
+  type BlockIngestionLimits,
+} from './block-ingestion';

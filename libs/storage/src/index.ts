@@ -1,1 +1,16 @@
-export {};
+export * from './errors';
+export * from './tenant';
+export * from './object-client';
+export * from './object-key';
+export * from './filesystem-object-client';
+export * from './s3-object-client';
+export * from './schema-config';
+export * from './key-layout';
+export * from './series-identity';
+export * from './index-model';
+export * from './index-codec';
+export * from './index-table';
+export * from './index-store';
+export { ChunkStore } from './chunk-store';
+export type { ChunkStoreOptions, ChunkToStore, IndexStats, SeriesVolume } from './chunk-store';
+export { mapConcurrent } from './concurrency';

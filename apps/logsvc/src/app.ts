@@ -1,0 +1,118 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '@logsvc/config';
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import type { DestinationStream, Logger } from 'pino';
+import { registerBodyParsers } from './http/body-parsers';
+import { LokiExceptionFilter } from './http/exception-filter';
+import { HttpMetrics, installRequestHooks } from './http/http-metrics';
+import { installTenancy } from './http/tenancy';
+import { ServiceRegistry } from './lifecycle/service-registry';
+import { NestPinoLogger, createLogger } from './logging/logger';
+import { COMPONENT_MODULES } from './modules/component-modules';
+import { CoreModule } from './modules/core/core.module';
+import { StatusModule } from './modules/status/status.module';
+import { type Component, MODULE_DEPENDENCIES, resolveTarget } from './targets';
+
+export interface ServerOptions {
+  /** Where log lines go; stderr by default. */
+  logDestination?: DestinationStream;
+  /** More modules to load besides the target's (tests use this to mount probe controllers). */
+  extraModules?: Type<unknown>[];
+}
+
+/** A built server: start() listens and starts every service, stop() shuts down gracefully. */
+export interface LogsvcServer {
+  readonly app: NestFastifyApplication;
+  readonly registry: ServiceRegistry;
+  readonly logger: Logger;
+  readonly components: readonly Component[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** `http://host:port` once listening. */
+  url(): string;
+}
+
+@Module({})
+class AppModule {}
+
+/**
+ * Builds the Nest application for `config.target`: the core and status modules plus one module
+ * per selected component. Throws TargetError for an unknown target.
+ */
+export async function createServer(
+  config: Config,
+  options: ServerOptions = {},
+): Promise<LogsvcServer> {
+  const components = resolveTarget(config.target, {
+    patternIngesterEnabled: config.pattern_ingester.enabled,
+  });
+  const logger = createLogger(config.server.log_level, options.logDestination);
+  const registry = new ServiceRegistry(MODULE_DEPENDENCIES, logger);
+  const metrics = new HttpMetrics();
+
+  const root: DynamicModule = {
+    module: AppModule,
+    imports: [
+      CoreModule.forRoot({ config, logger, registry, metrics }),
+      StatusModule,
+      ...components.map((c) => COMPONENT_MODULES[c]),
+      ...(options.extraModules ?? []),
+    ],
+  };
+  const bodyLimit = config.distributor.max_recv_msg_size;
+  const adapter = new FastifyAdapter({
+    bodyLimit,
+    requestTimeout: config.server.http_server_read_timeout,
+    keepAliveTimeout: config.server.http_server_idle_timeout,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
+    bodyParser: false,
+    logger: new NestPinoLogger(logger),
+    abortOnError: false,
+  });
+  // @nestjs/platform-fastify bundles its own copy of fastify; its instance has the same API.
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  registerBodyParsers(fastify);
+  installTenancy(fastify, {
+    authEnabled: config.auth_enabled,
+    multiTenantQueriesEnabled: config.querier.multi_tenant_queries_enabled,
+  });
+  installRequestHooks(fastify, metrics, logger);
+  app.useGlobalFilters(new LokiExceptionFilter(logger, bodyLimit));
+
+  // The HTTP server is itself a service, started first and stopped last, so /ready and
+  // /services answer while the components start and stop.
+  const host =
+    config.server.http_listen_address === '' ? '0.0.0.0' : config.server.http_listen_address;
+  registry.register({
+    serviceName: 'server',
+    starting: async () => {
+      await app.listen(config.server.http_listen_port, host);
+      const address = app.getHttpServer().address() as AddressInfo;
+      logger.info({ address: address.address, port: address.port, components }, 'server listening');
+    },
+    stopping: async () => {
+      await app.close();
+    },
+  });
+  await app.init();
+
+  return {
+    app,
+    registry,
+    logger,
+    components,
+    start: () => registry.startAll(),
+    stop: () => registry.stopAll(),
+    url: () => {
+      const address = app.getHttpServer().address() as AddressInfo | null;
+      if (!address) throw new Error('server is not listening');
+      const h = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return `http://${h}:${address.port}`;
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import type { ServiceState } from '@logsvc/api';
+import type { Logger } from 'pino';
+import type { LifecycleService } from './lifecycle-service';
+
+interface Entry {
+  readonly service: LifecycleService;
+  state: ServiceState;
+  failure?: Error;
+  abort?: AbortController;
+  runningDone?: Promise<void>;
+}
+
+/** Raised by startAll() when a service fails to start. */
+export class ServiceFailedError extends Error {
+  constructor(
+    readonly serviceName: string,
+    override readonly cause: Error,
+  ) {
+    super(`service ${serviceName} failed: ${cause.message}`);
+    this.name = 'ServiceFailedError';
+  }
+}
+
+/**
+ * Holds every service of this process with its state, starts them in dependency order and stops
+ * them in reverse. `/services` and `/ready` read it.
+ */
+export class ServiceRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private stoppingAll = false;
+  private readonly failureListeners: Array<(err: ServiceFailedError) => void> = [];
+
+  /** @param dependencies module name → names it needs running first (from the targets graph). */
+  constructor(
+    private readonly dependencies: Readonly<Record<string, readonly string[]>>,
+    private readonly logger: Logger,
+  ) {}
+
+  register(service: LifecycleService): void {
+    if (this.entries.has(service.serviceName)) {
+      throw new Error(`service ${service.serviceName} is registered twice`);
+    }
+    this.entries.set(service.serviceName, { service, state: 'New' });
+  }
+
+  /** Name and state of every registered service, in start order. */
+  states(): Array<{ name: string; state: ServiceState }> {
+    return this.startOrder().map((e) => ({ name: e.service.serviceName, state: e.state }));
+  }
+
+  /** True once stopAll() has begun. */
+  get isStopping(): boolean {
+    return this.stoppingAll;
+  }
+
+  /** Called when a service fails after startup (its running() rejected). */
+  onFailure(listener: (err: ServiceFailedError) => void): void {
+    this.failureListeners.push(listener);
+  }
+
+  /** Starts every New service, dependencies first. Throws ServiceFailedError on the first failure. */
+  async startAll(): Promise<void> {
+    for (const entry of this.startOrder()) {
+      if (this.stoppingAll) return;
+      if (entry.state !== 'New') continue;
+      await this.start(entry);
+    }
+  }
+
+  /** Stops every started service, dependents first; failures are logged, never thrown. */
+  async stopAll(): Promise<void> {
+    this.stoppingAll = true;
+    for (const entry of this.startOrder().reverse()) {
+      if (entry.state === 'Starting' || entry.state === 'Running') await this.stop(entry);
+      else if (entry.state === 'New') entry.state = 'Terminated';
+    }
+  }
+
+  private async start(entry: Entry): Promise<void> {
+    const name = entry.service.serviceName;
+    entry.state = 'Starting';
+    this.logger.debug({ service: name }, 'starting service');
+    try {
+      await entry.service.starting?.();
+    } catch (err) {
+      const error = this.fail(entry, err);
+      throw new ServiceFailedError(name, error);
+    }
+    if (entry.state !== 'Starting') return; // stopped while starting
+    entry.state = 'Running';
+    this.logger.debug({ service: name }, 'service running');
+    const run = entry.service.running;
+    if (run) {
+      const abort = new AbortController();
+      entry.abort = abort;
+      entry.runningDone = run.call(entry.service, abort.signal).then(
+        () => {
+          if (!abort.signal.aborted && entry.state === 'Running') void this.stop(entry);
+        },
+        (err: unknown) => {
+          const error = this.fail(entry, err);
+          if (!abort.signal.aborted) {
+            const failure = new ServiceFailedError(name, error);
+            for (const listener of this.failureListeners) listener(failure);
+          }
+        },
+      );
+    }
+  }
+
+  private async stop(entry: Entry): Promise<void> {
+    const name = entry.service.serviceName;
+    entry.state = 'Stopping';
+    this.logger.debug({ service: name }, 'stopping service');
+    entry.abort?.abort();
+    await entry.runningDone;
+    if (entry.state !== 'Stopping') return; // running() failed
+    try {
+      await entry.service.stopping?.();
+      entry.state = 'Terminated';
+    } catch (err) {
+      this.fail(entry, err);
+    }
+  }
+
+  private fail(entry: Entry, err: unknown): Error {
+    const error = err instanceof Error ? err : new Error(String(err));
+    entry.state = 'Failed';
+    entry.failure = error;
+    this.logger.error({ service: entry.service.serviceName, err: error }, 'service failed');
+    return error;
+  }
+
+  /** Registered entries sorted so that each comes after the registered services it depends on. */
+  private startOrder(): Entry[] {
+    const out: Entry[] = [];
+    const visited = new Set<string>();
+    const visit = (name: string, trail: string[]) => {
+      const entry = this.entries.get(name);
+      if (!entry || visited.has(name)) return;
+      if (trail.includes(name))
+        throw new Error(`dependency cycle: ${[...trail, name].join(' -> ')}`);
+      for (const dep of this.dependencies[name] ?? []) visit(dep, [...trail, name]);
+      visited.add(name);
+      out.push(entry);
+    };
+    for (const name of this.entries.keys()) visit(name, []);
+    return out;
+  }
+}

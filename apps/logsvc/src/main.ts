@@ -1,0 +1,70 @@
+import { ConfigError, loadConfig } from '@logsvc/config';
+import { type LogsvcServer, createServer } from './app';
+import { TargetError } from './targets';
+
+/**
+ * `node dist/main.js [-config.file=x.yaml] [-target=all] [...Loki flags]`: loads the config,
+ * runs the selected components, and on SIGTERM/SIGINT stops them (Stopping → Terminated) and
+ * exits 0.
+ */
+async function main(argv: readonly string[]): Promise<number> {
+  let server: LogsvcServer;
+  let gracefulShutdownMs: number;
+  try {
+    const config = loadConfig(argv);
+    gracefulShutdownMs = config.server.graceful_shutdown_timeout;
+    server = await createServer(config);
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof TargetError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  const { logger } = server;
+
+  let stopping: Promise<number> | undefined;
+  const shutdown = (reason: string, code: number): Promise<number> => {
+    stopping ??= (async () => {
+      logger.info({ reason }, 'shutting down');
+      const timer = setTimeout(() => {
+        logger.error({ timeout_ms: gracefulShutdownMs }, 'graceful shutdown timed out');
+        process.exit(1);
+      }, gracefulShutdownMs || 30_000);
+      timer.unref();
+      await server.stop();
+      clearTimeout(timer);
+      logger.info('stopped');
+      return code;
+    })();
+    return stopping;
+  };
+
+  const done = new Promise<number>((resolve) => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => void shutdown(signal, 0).then(resolve));
+    }
+    server.registry.onFailure((err) => {
+      logger.error({ err }, 'a service failed; shutting down');
+      void shutdown('service failure', 1).then(resolve);
+    });
+  });
+
+  try {
+    await server.start();
+  } catch (err) {
+    logger.error({ err }, 'start-up failed');
+    return shutdown('start-up failure', 1);
+  }
+  return done;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(
+      `fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,109 @@
+import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { describe, expect, it } from 'vitest';
+import { TargetError } from '../src/targets';
+import type { LifecycleService } from '../src/lifecycle/lifecycle-service';
+import { ServiceRegistry } from '../src/lifecycle/service-registry';
+import { startTestServer } from './harness';
+
+/** A service whose starting and stopping wait until the test releases them. */
+class Gate {
+  private release!: () => void;
+  readonly opened = new Promise<void>((resolve) => (this.release = resolve));
+  open() {
+    this.release();
+  }
+}
+const startGate = new Gate();
+const stopGate = new Gate();
+
+@Injectable()
+class SlowService implements LifecycleService, OnModuleInit {
+  readonly serviceName = 'slow';
+  constructor(@Inject(ServiceRegistry) private readonly registry: ServiceRegistry) {}
+  onModuleInit() {
+    this.registry.register(this);
+  }
+  starting() {
+    return startGate.opened;
+  }
+  stopping() {
+    return stopGate.opened;
+  }
+}
+
+@Module({ providers: [SlowService] })
+class SlowModule {}
+
+const text = async (url: string) => {
+  const res = await fetch(url);
+  return `${res.status} ${await res.text()}`;
+};
+
+describe('service lifecycle over HTTP', () => {
+  it('reports 503 while starting, ready when Running, 503 while stopping, Terminated at the end', async () => {
+    const sut = await startTestServer({
+      noStart: true,
+      extraModules: [SlowModule],
+      config: { target: 'querier' },
+    });
+    const starting = sut.server.start();
+    // The server listens first, then the other services start.
+    await expect
+      .poll(() => sut.server.registry.states().find((s) => s.name === 'slow')?.state)
+      .toBe('Starting');
+    const url = sut.server.url();
+    expect(await text(`${url}/ready`)).toBe('503 Some services are not Running:\nStarting: 1\n');
+    expect(await text(`${url}/services`)).toContain('slow => Starting\n');
+
+    startGate.open();
+    await starting;
+    expect(await text(`${url}/ready`)).toBe('200 ready\n');
+
+    const stopping = sut.server.stop();
+    await expect
+      .poll(() => sut.server.registry.states().find((s) => s.name === 'slow')?.state)
+      .toBe('Stopping');
+    expect(await text(`${url}/ready`)).toBe('503 Application is stopping\n');
+    stopGate.open();
+    await stopping;
+    expect(sut.server.registry.states().map((s) => s.state)).toEqual([
+      'Terminated',
+      'Terminated',
+      'Terminated',
+      'Terminated',
+    ]);
+    await expect(fetch(`${url}/ready`)).rejects.toThrow();
+    await sut.close();
+  });
+});
+
+describe('-target selection', () => {
+  it('-target=querier loads only the querier and the internal services', async () => {
+    const sut = await startTestServer({ config: { target: 'querier' } });
+    try {
+      expect(sut.server.components).toEqual(['querier']);
+      const body = await (await fetch(`${sut.url}/services`)).text();
+      expect(body).toBe('server => Running\nruntime-config => Running\nquerier => Running\n');
+    } finally {
+      await sut.close();
+    }
+  });
+
+  it('accepts a comma-separated list of targets', async () => {
+    const sut = await startTestServer({ config: { target: 'distributor,compactor' } });
+    try {
+      expect(sut.server.components).toEqual(['distributor', 'compactor']);
+    } finally {
+      await sut.close();
+    }
+  });
+
+  it('refuses an unknown target before listening', async () => {
+    await expect(startTestServer({ config: { target: 'querier,frobnicator' } })).rejects.toThrow(
+      TargetError,
+    );
+    await expect(startTestServer({ config: { target: 'frobnicator' } })).rejects.toThrow(
+      'unrecognised target: "frobnicator"',
+    );
+  });
+});

@@ -1,0 +1,94 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+// The root `npm test` builds first (`npm run build`), so dist/main.js exists here.
+const MAIN = resolve(__dirname, '..', 'dist', 'main.js');
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => res(port));
+    });
+  });
+}
+
+interface Run {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  stderr: () => string;
+}
+
+function run(args: string[]): Run {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+  return { child, exited, stderr: () => stderr };
+}
+
+async function waitReady(url: string, run: Run): Promise<void> {
+  for (;;) {
+    if (run.child.exitCode !== null) throw new Error(`server exited early: ${run.stderr()}`);
+    try {
+      if ((await fetch(`${url}/ready`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('the built server binary', () => {
+  const dirs: string[] = [];
+  const runs: Run[] = [];
+  beforeAll(() => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
+  });
+  afterEach(() => {
+    for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('starts with Loki flags, becomes ready, and exits 0 on SIGTERM', async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'logsvc-main-'));
+    dirs.push(dataDir);
+    const r = run([
+      `-server.http-listen-port=${port}`,
+      '-server.http-listen-address=127.0.0.1',
+      `-common.path-prefix=${dataDir}`,
+      '-log.level=info',
+    ]);
+    runs.push(r);
+    const url = `http://127.0.0.1:${port}`;
+    await waitReady(url, r);
+    expect(await (await fetch(`${url}/services`)).text()).toContain('ingester => Running\n');
+
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+    expect(r.stderr()).toContain('"msg":"stopped"');
+  });
+
+  it('exits 1 with a message naming a bad flag', async () => {
+    const r = run(['-server.http-listen-port=abc']);
+    runs.push(r);
+    expect(await r.exited).toBe(1);
+    expect(r.stderr()).toBe(
+      'error: invalid value "abc" for flag -server.http-listen-port: expected an integer\n',
+    );
+  });
+
+  it('exits 1 for an unknown target', async () => {
+    const r = run(['-target=everything', '-server.http-listen-port=0']);
+    runs.push(r);
+    expect(await r.exited).toBe(1);
+    expect(r.stderr()).toContain('error: unrecognised target: "everything"');
+  });
+});

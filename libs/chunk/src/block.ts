@@ -1,0 +1,149 @@
+import { endianness } from 'node:os';
+import { type EntryRun, rowAt } from './entry-run';
+import { ChunkFormatError } from './errors';
+import { UvarintReader, uvarintSize, writeUvarint } from './varint';
+
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/** What a chunk records about each block, so readers can skip it without decompressing. */
+export interface BlockMeta {
+  readonly minTs: bigint;
+  readonly maxTs: bigint;
+  readonly entries: number;
+  /** Line bytes plus structured metadata bytes of the block's entries. */
+  readonly rawBytes: number;
+  readonly uncompressedLength: number;
+}
+
+export interface EncodedPayload extends BlockMeta {
+  readonly payload: Buffer;
+  /** The block's timestamps in sorted order (kept by the writer for duplicate checks). */
+  readonly sortedTs: BigInt64Array;
+}
+
+/**
+ * Serializes a run's entries in sorted order. Payload layout (before compression), n entries:
+ *   n x int64 LE timestamp | n x uvarint line length | n x uvarint metadata pair count |
+ *   per entry its (name id, value id) uvarint pairs | all line bytes back to back
+ */
+export function encodeBlockPayload(
+  run: EntryRun,
+  symbolByteLengths: readonly number[],
+): EncodedPayload {
+  const n = run.count;
+  const sortedTs = new BigInt64Array(n);
+  let size = 8 * n;
+  let lineBytes = 0;
+  let rawBytes = 0;
+  for (let pos = 0; pos < n; pos++) {
+    const row = rowAt(run, pos);
+    sortedTs[pos] = run.ts[row];
+    const len = run.lineOffsets[row + 1] - run.lineOffsets[row];
+    const smStart = run.smOffsets[row];
+    const smEnd = run.smOffsets[row + 1];
+    size += uvarintSize(len) + uvarintSize((smEnd - smStart) / 2) + len;
+    lineBytes += len;
+    for (let i = smStart; i < smEnd; i++) {
+      size += uvarintSize(run.smIds[i]);
+      rawBytes += symbolByteLengths[run.smIds[i]];
+    }
+  }
+  rawBytes += lineBytes;
+  const payload = Buffer.allocUnsafe(size);
+  if (LITTLE_ENDIAN) {
+    Buffer.from(sortedTs.buffer, sortedTs.byteOffset, 8 * n).copy(payload, 0);
+  } else {
+    for (let pos = 0; pos < n; pos++) payload.writeBigInt64LE(sortedTs[pos], 8 * pos);
+  }
+  let w = 8 * n;
+  for (let pos = 0; pos < n; pos++) {
+    const row = rowAt(run, pos);
+    w = writeUvarint(payload, w, run.lineOffsets[row + 1] - run.lineOffsets[row]);
+  }
+  for (let pos = 0; pos < n; pos++) {
+    const row = rowAt(run, pos);
+    w = writeUvarint(payload, w, (run.smOffsets[row + 1] - run.smOffsets[row]) / 2);
+  }
+  for (let pos = 0; pos < n; pos++) {
+    const row = rowAt(run, pos);
+    for (let i = run.smOffsets[row]; i < run.smOffsets[row + 1]; i++) {
+      w = writeUvarint(payload, w, run.smIds[i]);
+    }
+  }
+  for (let pos = 0; pos < n; pos++) {
+    const row = rowAt(run, pos);
+    w += run.lines.copy(payload, w, run.lineOffsets[row], run.lineOffsets[row + 1]);
+  }
+  return {
+    payload,
+    sortedTs,
+    minTs: n > 0 ? sortedTs[0] : 0n,
+    maxTs: n > 0 ? sortedTs[n - 1] : 0n,
+    entries: n,
+    rawBytes,
+    uncompressedLength: size,
+  };
+}
+
+/**
+ * Parses a decompressed payload into a run whose lines are views into `payload`. Every length
+ * and id is checked against the payload and the meta, so corrupt bytes raise ChunkFormatError.
+ */
+export function decodeBlockPayload(
+  payload: Buffer,
+  meta: BlockMeta,
+  symbols: readonly string[],
+  symbolByteLengths: readonly number[],
+): EntryRun {
+  const n = meta.entries;
+  if (8 * n > payload.length) throw new ChunkFormatError('block too short for its timestamps');
+  const ts = new BigInt64Array(n);
+  if (LITTLE_ENDIAN) {
+    new Uint8Array(ts.buffer).set(payload.subarray(0, 8 * n));
+  } else {
+    for (let i = 0; i < n; i++) ts[i] = payload.readBigInt64LE(8 * i);
+  }
+  for (let i = 1; i < n; i++) {
+    if (ts[i] < ts[i - 1]) throw new ChunkFormatError('block timestamps out of order');
+  }
+  if (n > 0 && (ts[0] !== meta.minTs || ts[n - 1] !== meta.maxTs)) {
+    throw new ChunkFormatError('block time range does not match its meta');
+  }
+  const r = new UvarintReader(payload, 8 * n, payload.length);
+  const lineOffsets = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const end = lineOffsets[i] + r.read();
+    if (end > payload.length) throw new ChunkFormatError('block line lengths exceed block');
+    lineOffsets[i + 1] = end;
+  }
+  const smOffsets = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const end = smOffsets[i] + 2 * r.read();
+    if (end > payload.length) throw new ChunkFormatError('metadata counts exceed block');
+    smOffsets[i + 1] = end;
+  }
+  const totalIds = smOffsets[n];
+  if (totalIds > payload.length - r.pos) throw new ChunkFormatError('metadata ids exceed block');
+  const smIds = new Uint32Array(totalIds);
+  let rawBytes = lineOffsets[n];
+  for (let i = 0; i < totalIds; i++) {
+    const id = r.read();
+    if (id >= symbols.length) throw new ChunkFormatError(`metadata symbol id ${id} out of range`);
+    smIds[i] = id;
+    rawBytes += symbolByteLengths[id];
+  }
+  if (r.pos + lineOffsets[n] !== payload.length) {
+    throw new ChunkFormatError('block line bytes do not match the block length');
+  }
+  if (rawBytes !== meta.rawBytes) throw new ChunkFormatError('block size does not match its meta');
+  return {
+    count: n,
+    ts,
+    lineOffsets,
+    lines: payload.subarray(r.pos),
+    smOffsets,
+    smIds,
+    symbols,
+    order: null,
+  };
+}

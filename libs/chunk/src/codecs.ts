@@ -1,0 +1,60 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import * as lz4 from 'lz4-napi';
+import * as snappy from 'snappy';
+import * as zstd from 'zstd-napi';
+import { ChunkFormatError } from './errors';
+import type { ChunkEncoding } from './options';
+
+interface Codec {
+  /** The encoding byte written in the chunk header. */
+  readonly id: number;
+  compress(data: Buffer): Buffer;
+  decompress(data: Buffer): Buffer;
+}
+
+const CODECS: Record<ChunkEncoding, Codec> = {
+  none: { id: 0, compress: (d) => d, decompress: (d) => d },
+  gzip: { id: 1, compress: (d) => gzipSync(d), decompress: (d) => gunzipSync(d) },
+  snappy: {
+    id: 2,
+    compress: (d) => snappy.compressSync(d),
+    decompress: (d) => snappy.uncompressSync(d, { asBuffer: true }) as Buffer,
+  },
+  // lz4 block format with the uncompressed length prepended (lz4_flex compress_prepend_size).
+  lz4: { id: 3, compress: (d) => lz4.compressSync(d), decompress: (d) => lz4.uncompressSync(d) },
+  zstd: { id: 4, compress: (d) => zstd.compress(d), decompress: (d) => zstd.decompress(d) },
+};
+
+const BY_ID = new Map<number, ChunkEncoding>(
+  (Object.keys(CODECS) as ChunkEncoding[]).map((name) => [CODECS[name].id, name]),
+);
+
+export function encodingId(encoding: ChunkEncoding): number {
+  return CODECS[encoding].id;
+}
+
+export function encodingFromId(id: number): ChunkEncoding {
+  const name = BY_ID.get(id);
+  if (name === undefined) throw new ChunkFormatError(`unknown chunk encoding byte ${id}`);
+  return name;
+}
+
+export function compress(encoding: ChunkEncoding, data: Buffer): Buffer {
+  return CODECS[encoding].compress(data);
+}
+
+/** Decompresses and checks the result has the recorded length; any codec failure is a format error. */
+export function decompress(encoding: ChunkEncoding, data: Buffer, expectedLength: number): Buffer {
+  let out: Buffer;
+  try {
+    out = CODECS[encoding].decompress(data);
+  } catch (err) {
+    throw new ChunkFormatError(`${encoding} decompression failed: ${(err as Error).message}`);
+  }
+  if (out.length !== expectedLength) {
+    throw new ChunkFormatError(
+      `${encoding} block decompressed to ${out.length} bytes, expected ${expectedLength}`,
+    );
+  }
+  return out;
+}

@@ -1,0 +1,216 @@
+import type { Labels } from '@logsvc/api';
+import { type Direction, type EntryCursor, MergeCursor } from './cursor';
+import { compareEntries, type EntryRun } from './entry-run';
+import { SymbolTable } from './symbols';
+
+const INITIAL_ENTRIES = 64;
+const INITIAL_LINE_BYTES = 4096;
+/** Longest run of equal timestamps scanned linearly before switching to the hash index. */
+const MAX_LINEAR_TIE_SCAN = 16;
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+
+/**
+ * The unordered, uncompressed tail of a chunk: entries in arrival order, held in one growable
+ * Buffer of line bytes plus typed arrays, never an object per entry. Rejects an entry whose
+ * (timestamp, line) is already present. Buffers are never reused after being handed out, so
+ * line views and snapshots stay valid while more entries are appended.
+ */
+export class HeadBlock {
+  private ts = new BigInt64Array(INITIAL_ENTRIES);
+  private lineOffsets = new Uint32Array(INITIAL_ENTRIES + 1);
+  private lines = Buffer.allocUnsafe(INITIAL_LINE_BYTES);
+  private smOffsets = new Uint32Array(INITIAL_ENTRIES + 1);
+  private smIds = new Uint32Array(INITIAL_ENTRIES * 2);
+  private n = 0;
+  private bytes = 0;
+  private minTs = 0n;
+  private maxTs = 0n;
+  /** True while rows arrived with non-decreasing timestamps. */
+  private inOrder = true;
+  /** Duplicate detection once appends are out of order: Number(ts) -> newest row, chained. */
+  private index: Map<number, number> | null = null;
+  private chain: Int32Array | null = null;
+  private sortedCache: Uint32Array | null | undefined = undefined;
+
+  constructor(readonly symbols: SymbolTable = new SymbolTable()) {}
+
+  get entryCount(): number {
+    return this.n;
+  }
+
+  /** Line bytes plus structured metadata name and value bytes. */
+  get uncompressedBytes(): number {
+    return this.bytes;
+  }
+
+  get minTimeNs(): bigint {
+    return this.minTs;
+  }
+
+  get maxTimeNs(): bigint {
+    return this.maxTs;
+  }
+
+  /** Appends an entry; false (and nothing stored) if the same (timestamp, line) is present. */
+  append(timestampNs: bigint, line: Buffer, structuredMetadata: Labels): boolean {
+    if (timestampNs < INT64_MIN || timestampNs > INT64_MAX) {
+      throw new RangeError(`timestamp ${timestampNs} ns is outside the signed 64-bit range`);
+    }
+    if (this.contains(timestampNs, line)) return false;
+    const row = this.n;
+    this.ensureCapacity(row + 1, line.length, structuredMetadata.length * 2);
+    this.ts[row] = timestampNs;
+    const lineStart = this.lineOffsets[row];
+    this.lines.set(line, lineStart);
+    this.lineOffsets[row + 1] = lineStart + line.length;
+    let size = line.length;
+    let sm = this.smOffsets[row];
+    for (const { name, value } of structuredMetadata) {
+      const nameId = this.symbols.intern(name);
+      const valueId = this.symbols.intern(value);
+      this.smIds[sm++] = nameId;
+      this.smIds[sm++] = valueId;
+      size += this.symbols.byteLengths[nameId] + this.symbols.byteLengths[valueId];
+    }
+    this.smOffsets[row + 1] = sm;
+    if (row === 0) {
+      this.minTs = timestampNs;
+      this.maxTs = timestampNs;
+    } else {
+      if (timestampNs < this.maxTs) this.inOrder = false;
+      else this.maxTs = timestampNs;
+      if (timestampNs < this.minTs) this.minTs = timestampNs;
+    }
+    if (this.index !== null) this.indexRow(row);
+    this.n = row + 1;
+    this.bytes += size;
+    this.sortedCache = undefined;
+    return true;
+  }
+
+  /** Whether an entry with this exact timestamp and line bytes is in the block. */
+  contains(timestampNs: bigint, line: Buffer): boolean {
+    if (this.n === 0) return false;
+    if (this.index === null) {
+      if (timestampNs > this.maxTs) return false;
+      if (this.inOrder && timestampNs === this.maxTs) {
+        // Rows are sorted by time, so equal timestamps sit at the end.
+        for (let row = this.n - 1, seen = 0; row >= 0 && this.ts[row] === timestampNs; row--) {
+          if (++seen > MAX_LINEAR_TIE_SCAN)
+            return this.buildIndex().indexedContains(timestampNs, line);
+          if (this.lineEquals(row, line)) return true;
+        }
+        return false;
+      }
+      this.buildIndex();
+    }
+    return this.indexedContains(timestampNs, line);
+  }
+
+  /** Entries with fromNs <= ts < throughNs, sorted by (timestamp, line), as of this call. */
+  iterator(fromNs: bigint, throughNs: bigint, direction: Direction): EntryCursor {
+    if (this.n === 0) return new MergeCursor([], fromNs, throughNs, direction);
+    const run = this.snapshot();
+    const source = { minTs: this.minTs, maxTs: this.maxTs, load: () => run };
+    return new MergeCursor([source], fromNs, throughNs, direction);
+  }
+
+  /** A view of the current entries, sorted; stays valid (and unchanged) after later appends. */
+  snapshot(): EntryRun {
+    return {
+      count: this.n,
+      ts: this.ts,
+      lineOffsets: this.lineOffsets,
+      lines: this.lines,
+      smOffsets: this.smOffsets,
+      smIds: this.smIds,
+      symbols: this.symbols.strings,
+      order: this.sortedOrder(),
+    };
+  }
+
+  private sortedOrder(): Uint32Array | null {
+    if (this.sortedCache !== undefined) return this.sortedCache;
+    const run: EntryRun = { ...this.rawRun(), order: null };
+    let sorted = true;
+    for (let row = 1; row < this.n && sorted; row++) {
+      sorted = compareEntries(run, row - 1, run, row) <= 0;
+    }
+    let order: Uint32Array | null = null;
+    if (!sorted) {
+      order = new Uint32Array(this.n);
+      for (let i = 0; i < this.n; i++) order[i] = i;
+      order.sort((a, b) => compareEntries(run, a, run, b));
+    }
+    this.sortedCache = order;
+    return order;
+  }
+
+  private rawRun(): Omit<EntryRun, 'order'> {
+    return {
+      count: this.n,
+      ts: this.ts,
+      lineOffsets: this.lineOffsets,
+      lines: this.lines,
+      smOffsets: this.smOffsets,
+      smIds: this.smIds,
+      symbols: this.symbols.strings,
+    };
+  }
+
+  private lineEquals(row: number, line: Buffer): boolean {
+    const start = this.lineOffsets[row];
+    const end = this.lineOffsets[row + 1];
+    return (
+      end - start === line.length && this.lines.compare(line, 0, line.length, start, end) === 0
+    );
+  }
+
+  private buildIndex(): this {
+    this.index = new Map();
+    this.chain = new Int32Array(this.ts.length);
+    for (let row = 0; row < this.n; row++) this.indexRow(row);
+    return this;
+  }
+
+  private indexRow(row: number): void {
+    const key = Number(this.ts[row]);
+    const prev = this.index!.get(key);
+    this.chain![row] = prev === undefined ? -1 : prev;
+    this.index!.set(key, row);
+  }
+
+  private indexedContains(timestampNs: bigint, line: Buffer): boolean {
+    const head = this.index!.get(Number(timestampNs));
+    for (let row = head ?? -1; row >= 0; row = this.chain![row]) {
+      if (this.ts[row] === timestampNs && this.lineEquals(row, line)) return true;
+    }
+    return false;
+  }
+
+  private ensureCapacity(entries: number, lineBytes: number, smIds: number): void {
+    if (entries > this.ts.length) {
+      const cap = this.ts.length * 2;
+      this.ts = grow(this.ts, new BigInt64Array(cap));
+      this.lineOffsets = grow(this.lineOffsets, new Uint32Array(cap + 1));
+      this.smOffsets = grow(this.smOffsets, new Uint32Array(cap + 1));
+      if (this.chain !== null) this.chain = grow(this.chain, new Int32Array(cap));
+    }
+    const lineEnd = this.lineOffsets[this.n] + lineBytes;
+    if (lineEnd > this.lines.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(lineEnd, this.lines.length * 2));
+      this.lines.copy(bigger, 0, 0, this.lineOffsets[this.n]);
+      this.lines = bigger;
+    }
+    const smEnd = this.smOffsets[this.n] + smIds;
+    if (smEnd > this.smIds.length) {
+      this.smIds = grow(this.smIds, new Uint32Array(Math.max(smEnd, this.smIds.length * 2)));
+    }
+  }
+}
+
+function grow<T extends { set(from: T): void }>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}

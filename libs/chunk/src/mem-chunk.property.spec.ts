@@ -1,0 +1,78 @@
+import { EMPTY_LABELS, type Labels, labelsFromRecord } from '@logsvc/api';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MemChunk } from './mem-chunk';
+import { CHUNK_ENCODINGS } from './options';
+import { compareByTsThenLine, drain } from './test-helpers';
+
+/** Metadata derived from the entry, so duplicates agree on it and the expectation is exact. */
+function metadataFor(ts: bigint, line: string): Labels {
+  if ((Number(ts) + line.length) % 3 === 0) return EMPTY_LABELS;
+  return labelsFromRecord({ shard: String(Number(ts) % 4), len: String(line.length) });
+}
+
+const entryArb = fc.record({
+  ts: fc.bigInt({ min: 0n, max: 40n }),
+  line: fc.string({ unit: fc.constantFrom('a', 'b', 'é', '\n', ' '), maxLength: 6 }),
+});
+
+describe('MemChunk (property)', () => {
+  it('iterates exactly the sorted set of distinct entries, whatever the append order', () => {
+    fc.assert(
+      fc.property(
+        // A pool of entries and a random sequence of picks from it: repeats are common.
+        fc
+          .tuple(
+            fc.array(entryArb, { minLength: 1, maxLength: 40 }),
+            fc.array(fc.nat(), { maxLength: 200, size: 'large' }),
+          )
+          .map(([pool, picks]) => picks.map((i) => pool[i % pool.length])),
+        fc.constantFrom(...CHUNK_ENCODINGS),
+        fc.integer({ min: 1, max: 200 }),
+        fc.bigInt({ min: -2n, max: 42n }),
+        fc.bigInt({ min: -2n, max: 42n }),
+        fc.constantFrom('forward' as const, 'backward' as const),
+        (entries, encoding, blockSize, from, through, direction) => {
+          const sut = new MemChunk({ encoding, blockSize });
+          const seen = new Set<string>();
+          // Model of the append-time dedupe: keys in the head and in the last cut block.
+          let headKeys = new Set<string>();
+          let previousKeys = new Set<string>();
+          let accepted = 0;
+          for (const e of entries) {
+            const key = `${e.ts}|${e.line}`;
+            const blocksBefore = sut.blockCount;
+            const ok = sut.append(e.ts, Buffer.from(e.line), metadataFor(e.ts, e.line));
+            expect(ok).toBe(!headKeys.has(key) && !previousKeys.has(key));
+            if (ok) {
+              accepted++;
+              headKeys.add(key);
+            }
+            if (sut.blockCount !== blocksBefore) {
+              previousKeys = headKeys;
+              headKeys = new Set();
+            }
+            seen.add(key);
+          }
+          expect(sut.entryCount).toBe(accepted);
+
+          const distinct = [...seen]
+            .map((k) => {
+              const bar = k.indexOf('|');
+              return { ts: BigInt(k.slice(0, bar)), line: k.slice(bar + 1) };
+            })
+            .filter((e) => e.ts >= from && e.ts < through)
+            .sort(compareByTsThenLine);
+          if (direction === 'backward') distinct.reverse();
+          const expected = distinct.map((e) => ({ ...e, sm: [...metadataFor(e.ts, e.line)] }));
+          const show = (c: MemChunk) =>
+            drain(c.iterator(from, through, direction)).map((e) => ({ ...e, sm: [...e.sm] }));
+
+          expect(show(sut)).toEqual(expected);
+          expect(show(MemChunk.decode(sut.encode()))).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

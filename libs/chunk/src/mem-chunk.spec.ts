@@ -1,0 +1,270 @@
+import { EMPTY_LABELS, labelsFromRecord } from '@logsvc/api';
+import { describe, expect, it } from 'vitest';
+import { ChunkFormatError, ReadOnlyChunkError } from './errors';
+import { MemChunk } from './mem-chunk';
+import { CHUNK_ENCODINGS, ChunkOptionsError } from './options';
+import { compareByTsThenLine, drain } from './test-helpers';
+
+const ALL = [0n, 1n << 62n] as const;
+
+function line(i: number): Buffer {
+  return Buffer.from(`level=info msg="request ${i}" path=/api/v1/items/${i % 37} status=200`);
+}
+
+describe('MemChunk', () => {
+  for (const encoding of CHUNK_ENCODINGS) {
+    it(`round-trips entries and metadata through encode/decode with ${encoding}`, () => {
+      const sut = new MemChunk({ encoding, blockSize: 2048 });
+      const sm = labelsFromRecord({ trace_id: 'abc123', user: 'émile' });
+      for (let i = 0; i < 500; i++) {
+        expect(
+          sut.append(
+            1_700_000_000_000_000_000n + BigInt(i) * 1000n,
+            line(i),
+            i % 3 === 0 ? sm : EMPTY_LABELS,
+          ),
+        ).toBe(true);
+      }
+      const bytes = sut.encode();
+      expect(sut.blockCount).toBeGreaterThan(5);
+      const decoded = MemChunk.decode(bytes);
+      expect(decoded.entryCount).toBe(500);
+      expect(decoded.blockCount).toBe(sut.blockCount);
+      expect(decoded.minTimeNs).toBe(1_700_000_000_000_000_000n);
+      expect(decoded.maxTimeNs).toBe(1_700_000_000_000_000_000n + 499_000n);
+      expect(decoded.uncompressedBytes).toBe(sut.uncompressedBytes);
+      expect(decoded.compressedBytes).toBe(sut.compressedBytes);
+      const got = drain(decoded.iterator(...ALL, 'forward'));
+      expect(got).toHaveLength(500);
+      got.forEach((e, i) => {
+        expect(e.ts).toBe(1_700_000_000_000_000_000n + BigInt(i) * 1000n);
+        expect(e.line).toBe(line(i).toString());
+        expect(e.sm).toEqual(i % 3 === 0 ? sm : []);
+      });
+      expect(decoded.encode().equals(bytes)).toBe(true);
+    });
+  }
+
+  it('compresses repetitive logs with every codec but none', () => {
+    for (const encoding of CHUNK_ENCODINGS) {
+      const sut = new MemChunk({ encoding });
+      for (let i = 0; i < 2000; i++) sut.append(BigInt(i), line(i), EMPTY_LABELS);
+      sut.cutBlock();
+      const ratio = sut.compressedBytes / sut.uncompressedBytes;
+      if (encoding === 'none') expect(ratio).toBeGreaterThan(1);
+      else expect(ratio).toBeLessThan(0.5);
+    }
+  });
+
+  it('returns unordered appends sorted by time, then line bytes', () => {
+    const sut = new MemChunk({ blockSize: 1 << 20 });
+    sut.append(30n, Buffer.from('c'), EMPTY_LABELS);
+    sut.append(10n, Buffer.from('b'), EMPTY_LABELS);
+    sut.append(20n, Buffer.from('x'), EMPTY_LABELS);
+    sut.append(10n, Buffer.from('a'), EMPTY_LABELS);
+    const expected = ['10:a', '10:b', '20:x', '30:c'];
+    const show = (c: MemChunk, dir: 'forward' | 'backward') =>
+      drain(c.iterator(...ALL, dir)).map((e) => `${e.ts}:${e.line}`);
+    expect(show(sut, 'forward')).toEqual(expected);
+    expect(show(sut, 'backward')).toEqual([...expected].reverse());
+    const decoded = MemChunk.decode(sut.encode());
+    expect(show(decoded, 'forward')).toEqual(expected);
+    expect(show(decoded, 'backward')).toEqual([...expected].reverse());
+  });
+
+  it('merges blocks that overlap in time with the head', () => {
+    const sut = new MemChunk({ blockSize: 25 });
+    const ts = [50n, 10n, 90n, 30n, 70n, 20n, 80n, 40n, 60n, 0n, 55n, 5n];
+    for (const t of ts) sut.append(t, Buffer.from(`line at ${t}`), EMPTY_LABELS);
+    expect(sut.blockCount).toBeGreaterThan(2);
+    expect(sut.entryCount).toBe(ts.length);
+    const sorted = [...ts].sort((a, b) => (a < b ? -1 : 1));
+    expect(drain(sut.iterator(...ALL, 'forward')).map((e) => e.ts)).toEqual(sorted);
+    expect(drain(sut.iterator(...ALL, 'backward')).map((e) => e.ts)).toEqual(sorted.reverse());
+  });
+
+  it('rejects an identical (timestamp, line) in the head or the previous block', () => {
+    const sut = new MemChunk({ blockSize: 1 << 20 });
+    expect(sut.append(5n, Buffer.from('a'), EMPTY_LABELS)).toBe(true);
+    expect(sut.append(5n, Buffer.from('a'), EMPTY_LABELS)).toBe(false);
+    expect(sut.append(5n, Buffer.from('b'), EMPTY_LABELS)).toBe(true);
+    expect(sut.append(6n, Buffer.from('a'), EMPTY_LABELS)).toBe(true);
+    expect(sut.append(5n, Buffer.from('b'), EMPTY_LABELS)).toBe(false);
+    sut.cutBlock();
+    expect(sut.append(5n, Buffer.from('a'), EMPTY_LABELS)).toBe(false);
+    expect(sut.append(6n, Buffer.from('a'), EMPTY_LABELS)).toBe(false);
+    expect(sut.append(5n, Buffer.from('c'), EMPTY_LABELS)).toBe(true);
+    expect(sut.entryCount).toBe(4);
+    expect(drain(sut.iterator(...ALL, 'forward')).map((e) => `${e.ts}:${e.line}`)).toEqual([
+      '5:a',
+      '5:b',
+      '5:c',
+      '6:a',
+    ]);
+  });
+
+  it('dedupes many entries sharing one timestamp and out-of-order repeats', () => {
+    const sut = new MemChunk({ blockSize: 1 << 20 });
+    for (let i = 0; i < 100; i++) expect(sut.append(7n, line(i), EMPTY_LABELS)).toBe(true);
+    for (let i = 99; i >= 0; i--) expect(sut.append(7n, line(i), EMPTY_LABELS)).toBe(false);
+    expect(sut.append(3n, line(1), EMPTY_LABELS)).toBe(true);
+    expect(sut.append(3n, line(1), EMPTY_LABELS)).toBe(false);
+    expect(sut.append(7n, line(100), EMPTY_LABELS)).toBe(true);
+    expect(sut.entryCount).toBe(102);
+  });
+
+  it('drops duplicates spread over older blocks when iterating', () => {
+    const sut = new MemChunk({ blockSize: 1 });
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 5; i++) sut.append(BigInt(i), Buffer.from(`l${i}`), EMPTY_LABELS);
+    }
+    expect(drain(sut.iterator(...ALL, 'forward')).map((e) => e.line)).toEqual([
+      'l0',
+      'l1',
+      'l2',
+      'l3',
+      'l4',
+    ]);
+  });
+
+  it('filters by [from, through) in both directions across many blocks', () => {
+    const sut = new MemChunk({ blockSize: 256 });
+    for (let i = 0; i < 1000; i++) sut.append(BigInt(i * 10), line(i), EMPTY_LABELS);
+    expect(sut.blockCount).toBeGreaterThan(50);
+    const chunks = [sut, MemChunk.decode(sut.encode())];
+    for (const c of chunks) {
+      const fwd = drain(c.iterator(1234n, 5670n, 'forward')).map((e) => e.ts);
+      expect(fwd[0]).toBe(1240n);
+      expect(fwd[fwd.length - 1]).toBe(5660n);
+      expect(fwd).toHaveLength(443);
+      const bwd = drain(c.iterator(1234n, 5670n, 'backward')).map((e) => e.ts);
+      expect(bwd).toEqual([...fwd].reverse());
+      expect(drain(c.iterator(1240n, 1250n, 'forward')).map((e) => e.ts)).toEqual([1240n]);
+      expect(drain(c.iterator(5000n, 5000n, 'forward'))).toEqual([]);
+      expect(drain(c.iterator(6000n, 5000n, 'backward'))).toEqual([]);
+      expect(drain(c.iterator(20_000n, 30_000n, 'forward'))).toEqual([]);
+    }
+  });
+
+  it('keeps structured metadata per entry, including unicode and empty values', () => {
+    const sut = new MemChunk({ blockSize: 100 });
+    const sets = [
+      labelsFromRecord({ trace_id: 't1' }),
+      EMPTY_LABELS,
+      labelsFromRecord({ a: '', b: 'ünïcødé ✓', trace_id: 't2' }),
+      labelsFromRecord({ trace_id: 't1', span: 's' }),
+    ];
+    sets.forEach((sm, i) => sut.append(BigInt(i), Buffer.from(`x${i}`), sm));
+    const expected = sets.map((sm) => [...sm]);
+    expect(drain(sut.iterator(...ALL, 'forward')).map((e) => [...e.sm])).toEqual(expected);
+    const decoded = MemChunk.decode(sut.encode());
+    expect(drain(decoded.iterator(...ALL, 'forward')).map((e) => [...e.sm])).toEqual(expected);
+  });
+
+  it('counts structured metadata in the uncompressed size', () => {
+    const sut = new MemChunk();
+    sut.append(1n, Buffer.from('12345'), labelsFromRecord({ k: 'vv', é: 'x' }));
+    expect(sut.uncompressedBytes).toBe(5 + 1 + 2 + 2 + 1);
+  });
+
+  it('gives line views that survive later appends and block cuts', () => {
+    const sut = new MemChunk({ blockSize: 64 });
+    sut.append(1n, Buffer.from('first line'), EMPTY_LABELS);
+    const cursor = sut.iterator(...ALL, 'forward');
+    expect(cursor.next()).toBe(true);
+    const view = cursor.line;
+    for (let i = 0; i < 200; i++) sut.append(BigInt(i + 2), line(i), EMPTY_LABELS);
+    expect(view.toString()).toBe('first line');
+    expect(cursor.next()).toBe(false);
+  });
+
+  it('becomes full once compressed blocks plus the head reach targetSize', () => {
+    const fill = (encoding: 'none' | 'snappy') => {
+      const sut = new MemChunk({ encoding, blockSize: 1000, targetSize: 5000 });
+      let i = 0;
+      while (!sut.isFull()) {
+        sut.append(BigInt(i), line(i), EMPTY_LABELS);
+        i++;
+        expect(i).toBeLessThan(100_000);
+      }
+      return { sut, appended: i };
+    };
+    const plain = fill('none');
+    // The head holds < blockSize bytes, so the cut blocks alone are close to the target.
+    expect(plain.sut.compressedBytes).toBeGreaterThan(4000);
+    expect(plain.sut.compressedBytes).toBeLessThan(5000);
+    const compressed = fill('snappy');
+    expect(compressed.sut.compressedBytes).toBeLessThan(5000);
+    // Compression counts: the snappy chunk takes several times more log lines.
+    expect(compressed.appended).toBeGreaterThan(3 * plain.appended);
+  });
+
+  it('is full at 10 blocks when there is no target size', () => {
+    const sut = new MemChunk({ targetSize: 0, blockSize: 100 });
+    let i = 0;
+    while (sut.blockCount < 9) sut.append(BigInt(i), line(i++), EMPTY_LABELS);
+    expect(sut.isFull()).toBe(false);
+    sut.cutBlock();
+    sut.append(BigInt(i), line(i), EMPTY_LABELS);
+    sut.cutBlock();
+    expect(sut.isFull()).toBe(true);
+  });
+
+  it('reports 0n times when empty and round-trips an empty chunk', () => {
+    const sut = new MemChunk();
+    expect(sut.minTimeNs).toBe(0n);
+    expect(sut.maxTimeNs).toBe(0n);
+    expect(sut.isFull()).toBe(false);
+    const decoded = MemChunk.decode(sut.encode());
+    expect(decoded.entryCount).toBe(0);
+    expect(drain(decoded.iterator(...ALL, 'forward'))).toEqual([]);
+  });
+
+  it('handles negative and extreme timestamps', () => {
+    const sut = new MemChunk();
+    const ts = [-5n, (1n << 63n) - 1n, 0n, -(1n << 63n)];
+    for (const t of ts) sut.append(t, Buffer.from('x'), EMPTY_LABELS);
+    const decoded = MemChunk.decode(sut.encode());
+    expect(
+      drain(decoded.iterator(-(1n << 63n), (1n << 63n) - 1n, 'forward')).map((e) => e.ts),
+    ).toEqual([-(1n << 63n), -5n, 0n]);
+    expect(decoded.maxTimeNs).toBe((1n << 63n) - 1n);
+  });
+
+  it('produces identical bytes for identical appends', () => {
+    const build = () => {
+      const c = new MemChunk({ encoding: 'gzip', blockSize: 300 });
+      for (let i = 0; i < 100; i++)
+        c.append(BigInt((i * 7919) % 100), line(i), labelsFromRecord({ i: String(i % 4) }));
+      return c.encode();
+    };
+    expect(build().equals(build())).toBe(true);
+  });
+
+  it('refuses appends to a decoded chunk, out-of-range timestamps and bad options', () => {
+    const decoded = MemChunk.decode(new MemChunk().encode());
+    expect(() => decoded.append(1n, Buffer.from('x'), EMPTY_LABELS)).toThrow(ReadOnlyChunkError);
+    const chunk = new MemChunk();
+    expect(() => chunk.append(1n << 63n, Buffer.from('x'), EMPTY_LABELS)).toThrow(RangeError);
+    expect(() => chunk.append(-(1n << 63n) - 1n, Buffer.from('x'), EMPTY_LABELS)).toThrow(
+      RangeError,
+    );
+    expect(chunk.entryCount).toBe(0);
+    expect(() => new MemChunk({ encoding: 'brotli' as never })).toThrow(ChunkOptionsError);
+    expect(() => new MemChunk({ blockSize: 0 })).toThrow(ChunkOptionsError);
+    expect(() => new MemChunk({ targetSize: -1 })).toThrow(ChunkOptionsError);
+    expect(() => MemChunk.decode(Buffer.from('not a chunk at all, really'))).toThrow(
+      ChunkFormatError,
+    );
+  });
+
+  it('keeps sorted order for entries equal in time within one head', () => {
+    const sut = new MemChunk();
+    const lines = ['b', 'a', 'c', 'ab', ''];
+    for (const l of lines) sut.append(1n, Buffer.from(l), EMPTY_LABELS);
+    const expected = lines.map((l) => ({ ts: 1n, line: l })).sort(compareByTsThenLine);
+    expect(drain(sut.iterator(...ALL, 'forward')).map((e) => e.line)).toEqual(
+      expected.map((e) => e.line),
+    );
+  });
+});

@@ -1,0 +1,191 @@
+import { crc32 } from 'node:zlib';
+import type { Labels } from '@logsvc/api';
+import { decodeBlockPayload, encodeBlockPayload } from './block';
+import { decodeChunk, encodeChunk, type StoredBlock } from './chunk-format';
+import { compress, decompress } from './codecs';
+import { type Direction, type EntryCursor, MergeCursor, type RunSource } from './cursor';
+import type { EntryRun } from './entry-run';
+import { ReadOnlyChunkError } from './errors';
+import { HeadBlock } from './head-block';
+import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
+import { SymbolTable } from './symbols';
+
+/** The most recently cut block, kept so appends can reject duplicates of its entries. */
+interface PreviousBlock {
+  readonly block: StoredBlock;
+  readonly sortedTs: BigInt64Array;
+  /** Decompressed on the first timestamp match only. */
+  run: EntryRun | null;
+}
+
+/**
+ * One stream's entries for a span of time: compressed blocks plus an unordered head block.
+ * Appends may arrive in any time order; iteration always yields (timestamp, line) order.
+ */
+export class MemChunk {
+  readonly options: ChunkOptions;
+  private symbols = new SymbolTable();
+  private head: HeadBlock;
+  private blocks: StoredBlock[] = [];
+  private previous: PreviousBlock | null = null;
+  private readOnly = false;
+  private blockEntries = 0;
+  private blockRawBytes = 0;
+  private blockCompressedBytes = 0;
+
+  constructor(opts?: Partial<ChunkOptions>) {
+    this.options = resolveChunkOptions(opts);
+    this.head = new HeadBlock(this.symbols);
+  }
+
+  /** Parses chunk bytes into a read-only chunk; throws ChunkFormatError on any corruption. */
+  static decode(buf: Buffer): MemChunk {
+    const { encoding, blocks, symbols } = decodeChunk(buf);
+    const chunk = new MemChunk({ encoding });
+    chunk.symbols = symbols;
+    chunk.head = new HeadBlock(symbols);
+    for (const b of blocks) chunk.addBlock(b);
+    chunk.readOnly = true;
+    return chunk;
+  }
+
+  get entryCount(): number {
+    return this.blockEntries + this.head.entryCount;
+  }
+
+  /** Line bytes plus structured metadata bytes of all entries. */
+  get uncompressedBytes(): number {
+    return this.blockRawBytes + this.head.uncompressedBytes;
+  }
+
+  /** Compressed bytes of the cut blocks (the head is not compressed yet). */
+  get compressedBytes(): number {
+    return this.blockCompressedBytes;
+  }
+
+  get blockCount(): number {
+    return this.blocks.length;
+  }
+
+  /** Earliest timestamp in the chunk; 0n when empty. */
+  get minTimeNs(): bigint {
+    let min = this.head.entryCount > 0 ? this.head.minTimeNs : null;
+    for (const b of this.blocks) if (min === null || b.minTs < min) min = b.minTs;
+    return min ?? 0n;
+  }
+
+  /** Latest timestamp in the chunk; 0n when empty. */
+  get maxTimeNs(): bigint {
+    let max = this.head.entryCount > 0 ? this.head.maxTimeNs : null;
+    for (const b of this.blocks) if (max === null || b.maxTs > max) max = b.maxTs;
+    return max ?? 0n;
+  }
+
+  /**
+   * Appends in any time order. Returns false when the same (timestamp, line) is already in
+   * the head block or the previous block. Cuts a block once the head reaches blockSize.
+   */
+  append(timestampNs: bigint, line: Buffer, structuredMetadata: Labels): boolean {
+    if (this.readOnly) throw new ReadOnlyChunkError();
+    if (this.inPreviousBlock(timestampNs, line)) return false;
+    if (!this.head.append(timestampNs, line, structuredMetadata)) return false;
+    if (this.head.uncompressedBytes >= this.options.blockSize) this.cutBlock();
+    return true;
+  }
+
+  /**
+   * Full when compressed blocks plus the uncompressed head reach targetSize (an upper bound
+   * on the final size, as Loki estimates it); with targetSize 0, at 10 blocks like Loki.
+   */
+  isFull(): boolean {
+    const { targetSize } = this.options;
+    if (targetSize === 0) return this.blocks.length >= BLOCKS_PER_CHUNK_WITHOUT_TARGET;
+    return this.blockCompressedBytes + this.head.uncompressedBytes >= targetSize;
+  }
+
+  /** Sorts and compresses the head block into a new block; a no-op when the head is empty. */
+  cutBlock(): void {
+    if (this.head.entryCount === 0) return;
+    const encoded = encodeBlockPayload(this.head.snapshot(), this.symbols.byteLengths);
+    const data = compress(this.options.encoding, encoded.payload);
+    const block: StoredBlock = {
+      minTs: encoded.minTs,
+      maxTs: encoded.maxTs,
+      entries: encoded.entries,
+      rawBytes: encoded.rawBytes,
+      uncompressedLength: encoded.uncompressedLength,
+      // The codec may return a view of a pooled buffer; keep only the block's bytes.
+      data: data === encoded.payload ? data : Buffer.from(data),
+      crc: crc32(data),
+    };
+    this.addBlock(block);
+    this.previous = { block, sortedTs: encoded.sortedTs, run: null };
+    // A fresh head: the old one's buffers may still be referenced by cursors and line views.
+    this.head = new HeadBlock(this.symbols);
+  }
+
+  /** Entries with fromNs <= ts < throughNs in (timestamp, line) order, duplicates dropped. */
+  iterator(fromNs: bigint, throughNs: bigint, direction: Direction): EntryCursor {
+    const sources: RunSource[] = this.blocks.map((block) => ({
+      minTs: block.minTs,
+      maxTs: block.maxTs,
+      load: () => this.loadBlock(block),
+    }));
+    if (this.head.entryCount > 0) {
+      const run = this.head.snapshot();
+      sources.push({ minTs: this.head.minTimeNs, maxTs: this.head.maxTimeNs, load: () => run });
+    }
+    return new MergeCursor(sources, fromNs, throughNs, direction);
+  }
+
+  /** Serializes the chunk (cutting the head first). Equal contents give equal bytes. */
+  encode(): Buffer {
+    if (!this.readOnly) this.cutBlock();
+    return encodeChunk({
+      encoding: this.options.encoding,
+      blocks: this.blocks,
+      symbols: this.symbols,
+    });
+  }
+
+  private addBlock(block: StoredBlock): void {
+    this.blocks.push(block);
+    this.blockEntries += block.entries;
+    this.blockRawBytes += block.rawBytes;
+    this.blockCompressedBytes += block.data.length;
+  }
+
+  private loadBlock(block: StoredBlock): EntryRun {
+    const payload = decompress(this.options.encoding, block.data, block.uncompressedLength);
+    return decodeBlockPayload(payload, block, this.symbols.strings, this.symbols.byteLengths);
+  }
+
+  private inPreviousBlock(timestampNs: bigint, line: Buffer): boolean {
+    const prev = this.previous;
+    if (prev === null || timestampNs < prev.block.minTs || timestampNs > prev.block.maxTs) {
+      return false;
+    }
+    const ts = prev.sortedTs;
+    let lo = 0;
+    let hi = ts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ts[mid] < timestampNs) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === ts.length || ts[lo] !== timestampNs) return false;
+    prev.run ??= this.loadBlock(prev.block);
+    const run = prev.run;
+    for (let row = lo; row < run.count && run.ts[row] === timestampNs; row++) {
+      const start = run.lineOffsets[row];
+      const end = run.lineOffsets[row + 1];
+      if (
+        end - start === line.length &&
+        run.lines.compare(line, 0, line.length, start, end) === 0
+      ) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,47 @@
+export type ChunkEncoding = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+
+export interface ChunkOptions {
+  encoding: ChunkEncoding;
+  /** Uncompressed bytes (line bytes plus structured metadata bytes) at which the head is cut. */
+  blockSize: number;
+  /** Compressed bytes at which the chunk is full; 0 = no size target (full at 10 blocks). */
+  targetSize: number;
+}
+
+export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({
+  encoding: 'snappy',
+  blockSize: 262_144,
+  targetSize: 1_572_864,
+});
+
+export const CHUNK_ENCODINGS: readonly ChunkEncoding[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
+
+/** Loki's fallback when no target size is set: a chunk holds this many blocks. */
+export const BLOCKS_PER_CHUNK_WITHOUT_TARGET = 10;
+
+export class ChunkOptionsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChunkOptionsError';
+  }
+}
+
+export function resolveChunkOptions(opts: Partial<ChunkOptions> = {}): ChunkOptions {
+  const out: ChunkOptions = {
+    encoding: opts.encoding ?? DEFAULT_CHUNK_OPTIONS.encoding,
+    blockSize: opts.blockSize ?? DEFAULT_CHUNK_OPTIONS.blockSize,
+    targetSize: opts.targetSize ?? DEFAULT_CHUNK_OPTIONS.targetSize,
+  };
+  if (!CHUNK_ENCODINGS.includes(out.encoding)) {
+    throw new ChunkOptionsError(
+      `unknown chunk encoding "${String(out.encoding)}" (want one of ${CHUNK_ENCODINGS.join(', ')})`,
+    );
+  }
+  if (!Number.isSafeInteger(out.blockSize) || out.blockSize <= 0) {
+    throw new ChunkOptionsError(`chunk blockSize must be a positive integer, got ${out.blockSize}`);
+  }
+  if (!Number.isSafeInteger(out.targetSize) || out.targetSize < 0) {
+    throw new ChunkOptionsError(`chunk targetSize must be >= 0, got ${out.targetSize}`);
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { bool, str } from './fields';
+import { commonSection } from './sections/common';
+import {
+  compactorSection,
+  distributorSection,
+  frontendSection,
+  patternIngesterSection,
+  querierSection,
+  queryRangeSection,
+  querySchedulerSection,
+  rulerSection,
+  runtimeConfigSection,
+} from './sections/components';
+import { ingesterSection } from './sections/ingester';
+import { limitsSection } from './sections/limits';
+import { serverSection } from './sections/server';
+import { schemaConfigSection, storageSection } from './sections/storage';
+
+/** The whole configuration file, with Loki's YAML key names. */
+export const configSchema = z.strictObject({
+  // Comma-separated list of components to run; see the server's targets table.
+  target: str('all'),
+  auth_enabled: bool(true),
+  server: serverSection,
+  common: commonSection,
+  distributor: distributorSection,
+  ingester: ingesterSection,
+  querier: querierSection,
+  query_range: queryRangeSection,
+  frontend: frontendSection,
+  query_scheduler: querySchedulerSection,
+  ruler: rulerSection,
+  compactor: compactorSection,
+  pattern_ingester: patternIngesterSection,
+  storage_config: storageSection,
+  schema_config: schemaConfigSection,
+  limits_config: limitsSection,
+  runtime_config: runtimeConfigSection,
+});
+
+/** A complete, validated configuration. Durations are milliseconds, sizes are bytes. */
+export type Config = z.output<typeof configSchema>;
+export type ServerConfig = Config['server'];
+export type CommonConfig = Config['common'];
+export type IngesterConfig = Config['ingester'];
+export type StorageConfig = Config['storage_config'];
+export type SchemaConfig = Config['schema_config'];
+export type RulerConfig = Config['ruler'];
+export type CompactorConfig = Config['compactor'];
+export type QuerierConfig = Config['querier'];
+export type QueryRangeConfig = Config['query_range'];
+export type FrontendConfig = Config['frontend'];
+export type QuerySchedulerConfig = Config['query_scheduler'];
+export type PatternIngesterConfig = Config['pattern_ingester'];
+export type RuntimeConfigConfig = Config['runtime_config'];
+export type DistributorConfig = Config['distributor'];
+export type LimitsConfig = Config['limits_config'];

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import {
+  bool,
+  duration,
+  float,
+  int,
+  oneOf,
+  section,
+  size,
+  str,
+  stringList,
+  timestamp,
+} from '../fields';
+
+const HOUR = 3600_000;
+const MB = 1024 * 1024;
+
+/** One `retention_stream` entry: a per-selector retention period. */
+const retentionStream = z.strictObject({
+  selector: str(''),
+  priority: int(0),
+  period: duration(0),
+});
+
+/**
+ * `limits_config`: Loki's per-tenant limits with Loki 3.4's defaults
+ * (pkg/validation/limits.go). Per-tenant values come from the runtime config's `overrides`.
+ */
+export const limitsSection = section({
+  ingestion_rate_strategy: oneOf(['global', 'local'], 'global'),
+  ingestion_rate_mb: float(4),
+  ingestion_burst_size_mb: float(6),
+  max_line_size: size(256 * 1024),
+  max_line_size_truncate: bool(false),
+  max_label_name_length: int(1024),
+  max_label_value_length: int(2048),
+  max_label_names_per_series: int(15),
+  reject_old_samples: bool(true),
+  reject_old_samples_max_age: duration(168 * HOUR),
+  creation_grace_period: duration(10 * 60_000),
+  increment_duplicate_timestamp: bool(false),
+  discover_service_name: stringList([
+    'service',
+    'app',
+    'application',
+    'app_name',
+    'name',
+    'app_kubernetes_io_name',
+    'container',
+    'container_name',
+    'k8s_container_name',
+    'component',
+    'workload',
+    'job',
+    'k8s_job_name',
+  ]),
+  discover_log_levels: bool(true),
+  log_level_fields: stringList([
+    'level',
+    'LEVEL',
+    'Level',
+    'Severity',
+    'severity',
+    'SEVERITY',
+    'lvl',
+    'LVL',
+    'Lvl',
+  ]),
+  use_owned_stream_count: bool(false),
+  max_streams_per_user: int(0),
+  max_global_streams_per_user: int(5000),
+  unordered_writes: bool(true),
+  per_stream_rate_limit: size(3 * MB),
+  per_stream_rate_limit_burst: size(15 * MB),
+  max_chunks_per_query: int(2_000_000),
+  max_query_series: int(500),
+  max_query_lookback: duration(0),
+  max_query_length: duration(721 * HOUR),
+  max_query_range: duration(0),
+  max_query_parallelism: int(32),
+  tsdb_max_query_parallelism: int(128),
+  tsdb_max_bytes_per_shard: size(600 * MB),
+  cardinality_limit: int(100_000),
+  max_streams_matchers_per_query: int(1000),
+  max_concurrent_tail_requests: int(10),
+  max_entries_limit_per_query: int(5000),
+  max_cache_freshness_per_query: duration(10 * 60_000),
+  max_metadata_cache_freshness: duration(24 * HOUR),
+  max_stats_cache_freshness: duration(10 * 60_000),
+  max_queriers_per_tenant: int(0),
+  max_query_capacity: float(0),
+  query_timeout: duration(60_000),
+  split_queries_by_interval: duration(HOUR),
+  split_instant_metric_queries_by_interval: duration(HOUR),
+  split_metadata_queries_by_interval: duration(24 * HOUR),
+  split_recent_metadata_queries_by_interval: duration(HOUR),
+  split_ingester_queries_by_interval: duration(0),
+  min_sharding_lookback: duration(0),
+  max_query_bytes_read: size(0),
+  max_querier_bytes_read: size(150 * 1024 * MB),
+  volume_enabled: bool(true),
+  volume_max_series: int(1000),
+  deletion_mode: oneOf(['disabled', 'filter-only', 'filter-and-delete'], 'filter-and-delete'),
+  retention_period: duration(0),
+  retention_stream: z.array(retentionStream).default(() => []),
+  allow_structured_metadata: bool(true),
+  max_structured_metadata_size: size(64 * 1024),
+  max_structured_metadata_entries_count: int(128),
+  block_ingestion_until: timestamp(),
+  block_ingestion_status_code: int(260),
+  shard_aggregations: stringList([]),
+  ruler_max_rules_per_rule_group: int(0),
+  ruler_max_rule_groups_per_tenant: int(0),
+});
+
+/** The effective limits of one tenant: `limits_config` with that tenant's overrides applied. */
+export type TenantLimits = z.output<typeof limitsSection>;

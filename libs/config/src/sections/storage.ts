@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { bool, duration, oneOf, section, str } from '../fields';
+
+/** `storage_config`: object store clients (filesystem, S3) and the TSDB index directories. */
+export const storageSection = section({
+  filesystem: section({
+    // Empty means `<common.path_prefix>/chunks`.
+    directory: str(''),
+  }),
+  aws: section({
+    endpoint: str(''),
+    region: str(''),
+    bucketnames: str(''),
+    access_key_id: str(''),
+    secret_access_key: str(''),
+    s3forcepathstyle: bool(false),
+    insecure: bool(false),
+  }),
+  tsdb_shipper: section({
+    // Empty means `<common.path_prefix>/tsdb-index` and `<common.path_prefix>/tsdb-cache`.
+    active_index_directory: str(''),
+    cache_location: str(''),
+  }),
+});
+
+/** One period of `schema_config.configs`. */
+export const periodConfig = z.strictObject({
+  from: str(''),
+  store: oneOf(['tsdb'], 'tsdb'),
+  object_store: oneOf(['filesystem', 's3'], 'filesystem'),
+  schema: oneOf(['v13'], 'v13'),
+  index: section({
+    prefix: str('index_'),
+    period: duration(24 * 3600_000),
+  }),
+});
+
+export type PeriodConfig = z.output<typeof periodConfig>;
+
+/**
+ * `schema_config`. Loki requires one; logsvc defaults to a single TSDB v13 period on the
+ * filesystem so that a bare `npm start` works.
+ */
+export const schemaConfigSection = section({
+  configs: z.array(periodConfig).default(() => [
+    {
+      from: '2020-10-24',
+      store: 'tsdb' as const,
+      object_store: 'filesystem' as const,
+      schema: 'v13' as const,
+      index: { prefix: 'index_', period: 24 * 3600_000 },
+    },
+  ]),
+});

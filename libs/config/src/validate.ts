@@ -1,0 +1,62 @@
+import { ConfigError } from './errors';
+import type { Config } from './schema';
+
+const DAY_MS = 24 * 3600_000;
+
+/** Checks rules that span fields; throws ConfigError naming the offending key. */
+export function validateConfig(config: Config): void {
+  const problems: string[] = [];
+  const bad = (key: string, message: string) => problems.push(`config error: ${key}: ${message}`);
+
+  for (const [key, port] of [
+    ['server.http_listen_port', config.server.http_listen_port],
+    ['server.grpc_listen_port', config.server.grpc_listen_port],
+  ] as const) {
+    if (port > 65535) bad(key, `must be a TCP port between 0 and 65535, got ${port}`);
+  }
+  if (config.common.path_prefix === '') bad('common.path_prefix', 'must not be empty');
+  if (
+    config.common.ring.kvstore.store === 'etcd' &&
+    config.common.ring.kvstore.etcd.endpoints.length === 0
+  ) {
+    bad('common.ring.kvstore.etcd.endpoints', 'at least one endpoint is needed when store is etcd');
+  }
+  if (config.ingester.wal.enabled && config.ingester.wal.checkpoint_duration <= 0) {
+    bad('ingester.wal.checkpoint_duration', 'must be greater than 0 when the WAL is enabled');
+  }
+  if (config.ingester.chunk_block_size <= 0)
+    bad('ingester.chunk_block_size', 'must be greater than 0');
+  if (config.ingester.flush_check_period <= 0)
+    bad('ingester.flush_check_period', 'must be greater than 0');
+  if (config.runtime_config.period <= 0) bad('runtime_config.period', 'must be greater than 0');
+  if (config.query_scheduler.max_queue_hierarchy_levels < 1) {
+    bad('query_scheduler.max_queue_hierarchy_levels', 'must be at least 1');
+  }
+
+  const periods = config.schema_config.configs;
+  if (periods.length === 0) bad('schema_config.configs', 'at least one period config is needed');
+  let previous = -Infinity;
+  periods.forEach((period, i) => {
+    const key = `schema_config.configs.${i}`;
+    const from = /^\d{4}-\d{2}-\d{2}$/.test(period.from)
+      ? Date.parse(`${period.from}T00:00:00Z`)
+      : NaN;
+    if (Number.isNaN(from)) {
+      bad(`${key}.from`, `expected a date like 2024-04-01, got ${JSON.stringify(period.from)}`);
+      return;
+    }
+    if (from <= previous)
+      bad(`${key}.from`, 'periods must be in increasing order of their from date');
+    previous = from;
+    if (period.index.period !== DAY_MS)
+      bad(`${key}.index.period`, 'must be 24h for the tsdb store');
+  });
+  if (
+    periods.some((p) => p.object_store === 's3') &&
+    config.storage_config.aws.bucketnames === ''
+  ) {
+    bad('storage_config.aws.bucketnames', 'is required when a period uses object_store s3');
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
+}

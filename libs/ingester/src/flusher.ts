@@ -1,0 +1,156 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FlushBackoffConfig } from './config';
+import type { IngesterLogger } from './logger';
+import { ConcurrencyLimiter } from './limiter';
+import type { IngesterCounters } from './metrics';
+import type { ChunkSink, FlushedChunk } from './sink';
+import { encodedChunk, type ClosedChunk, type Stream } from './stream';
+
+export interface FlusherOptions {
+  readonly sink: ChunkSink;
+  readonly concurrency: number;
+  readonly backoff: FlushBackoffConfig;
+  /** One `putChunks` call taking longer than this counts as failed (0 = no limit). */
+  readonly opTimeoutMs: number;
+  /** How long flushed chunks stay queryable in memory. */
+  readonly retainMs: number;
+  readonly now: () => number;
+  readonly logger: IngesterLogger;
+  readonly counters: IngesterCounters;
+}
+
+class FlushTimeoutError extends Error {}
+
+/**
+ * Hands closed chunks to the sink, one operation per stream, at most `concurrency` at once.
+ * An operation retries with exponential backoff (`flush_op_backoff`); if every retry fails
+ * the chunks stay in memory and the next flush check tries again.
+ */
+export class Flusher {
+  private readonly limiter: ConcurrencyLimiter;
+  private readonly inflight = new Set<Promise<boolean>>();
+
+  constructor(private readonly opts: FlusherOptions) {
+    this.limiter = new ConcurrencyLimiter(opts.concurrency);
+  }
+
+  /**
+   * Queues a flush of the stream's closed chunks that are due (all of them when `force`).
+   * Resolves to false when some chunk could not be flushed.
+   */
+  flushStream(stream: Stream, force: boolean): Promise<boolean> {
+    if (stream.flushQueued) return Promise.resolve(true);
+    stream.flushQueued = true;
+    const op = this.limiter
+      .run(() => this.flushNow(stream, force))
+      .finally(() => {
+        stream.flushQueued = false;
+        this.inflight.delete(op);
+      });
+    this.inflight.add(op);
+    return op;
+  }
+
+  /** Waits for every queued or running flush operation. */
+  async idle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Drops flushed chunks whose retain period is over. */
+  dropRetained(stream: Stream): void {
+    const now = this.opts.now();
+    const closed = stream.closed;
+    let w = 0;
+    for (let r = 0; r < closed.length; r++) {
+      const c = closed[r];
+      if (c.flushedAtMs !== null && now - c.flushedAtMs >= this.opts.retainMs) continue;
+      closed[w++] = c;
+    }
+    closed.length = w;
+  }
+
+  private async flushNow(stream: Stream, force: boolean): Promise<boolean> {
+    const now = this.opts.now();
+    const due = stream.closed.filter(
+      (c) => c.flushedAtMs === null && !c.flushing && (force || c.retryAtMs <= now),
+    );
+    if (due.length === 0) return true;
+    for (const c of due) c.flushing = true;
+    const { counters, logger } = this.opts;
+    try {
+      const batch: FlushedChunk[] = due.map((c) => toFlushed(stream, c));
+      await this.putWithRetries(stream.tenant, batch);
+      const flushedAt = this.opts.now();
+      for (let i = 0; i < due.length; i++) {
+        due[i].flushedAtMs = flushedAt;
+        counters.chunks_flushed_total++;
+        counters.chunks_flushed_bytes_total += batch[i].data.length;
+        counters.chunks_flushed_uncompressed_bytes_total += batch[i].uncompressedSize;
+        counters.chunks_flushed_entries_total += batch[i].entries;
+      }
+      this.dropRetained(stream);
+      return true;
+    } catch (err) {
+      const retryAt = this.opts.now() + this.opts.backoff.max_period;
+      for (const c of due) {
+        c.failures++;
+        c.retryAtMs = retryAt;
+      }
+      logger.error(
+        { tenant: stream.tenant, stream: stream.labelsText, chunks: due.length, err },
+        'failed to flush chunks',
+      );
+      return false;
+    } finally {
+      for (const c of due) c.flushing = false;
+    }
+  }
+
+  private async putWithRetries(tenant: string, batch: FlushedChunk[]): Promise<void> {
+    const { backoff, counters } = this.opts;
+    const attempts = Math.max(1, backoff.max_retries);
+    let delay = backoff.min_period;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.putOnce(tenant, batch);
+        return;
+      } catch (err) {
+        counters.flush_failures_total++;
+        if (attempt >= attempts) throw err;
+        await sleep(delay);
+        delay = Math.min(delay * 2, backoff.max_period);
+      }
+    }
+  }
+
+  private async putOnce(tenant: string, batch: FlushedChunk[]): Promise<void> {
+    const put = this.opts.sink.putChunks(tenant, batch);
+    if (!(this.opts.opTimeoutMs > 0)) return put;
+    // A put that loses the race may still fail later; that failure is already accounted for.
+    put.catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new FlushTimeoutError(`flush took longer than ${this.opts.opTimeoutMs}ms`)),
+        this.opts.opTimeoutMs,
+      );
+      timer.unref();
+    });
+    try {
+      await Promise.race([put, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function toFlushed(stream: Stream, c: ClosedChunk): FlushedChunk {
+  return {
+    labels: stream.labels,
+    fromNs: c.chunk.minTimeNs,
+    throughNs: c.chunk.maxTimeNs,
+    entries: c.chunk.entryCount,
+    uncompressedSize: c.chunk.uncompressedBytes,
+    data: encodedChunk(c),
+  };
+}

@@ -1,0 +1,12 @@
+export * from './config';
+export * from './errors';
+export { Ingester } from './ingester';
+export type { AppendListener, IngesterOptions, LabelQuery, PushOutcome } from './ingester';
+export type { IngesterLogger } from './logger';
+export { SILENT_LOGGER } from './logger';
+export type { IngesterCounters } from './metrics';
+export { MergedCursor } from './merge-cursor';
+export { newQueryStats } from './query';
+export type { IngesterQueryStats, StreamQueryResult, TimeRange } from './query';
+export type { ChunkSink, FlushedChunk } from './sink';
+export type { ReplayResult } from './wal/wal';

@@ -1,0 +1,498 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  EMPTY_LABELS,
+  labelsToString,
+  parseLabels,
+  type Labels,
+  type Matcher,
+  type PushRequest,
+} from '@logsvc/api';
+import { MemChunk } from '@logsvc/chunk';
+import { DEFAULT_INGESTER_CONFIG, type IngesterConfig, type IngesterTenantLimits } from './config';
+import { FlushError, IngesterStoppedError } from './errors';
+import { Ingester, type IngesterOptions } from './ingester';
+import { newQueryStats } from './query';
+import type { ChunkSink, FlushedChunk } from './sink';
+
+const SECOND = 1_000_000_000n;
+const MINUTE = 60n * SECOND;
+const HOUR = 60n * MINUTE;
+/** 2024-01-01T00:00:00Z in ns. */
+const T0 = 1_704_067_200n * SECOND;
+
+class MemorySink implements ChunkSink {
+  readonly chunks: { tenant: string; chunk: FlushedChunk }[] = [];
+  failuresLeft = 0;
+  calls = 0;
+
+  async putChunks(tenant: string, chunks: FlushedChunk[]): Promise<void> {
+    this.calls++;
+    if (this.failuresLeft > 0) {
+      this.failuresLeft--;
+      throw new Error('object store unavailable');
+    }
+    for (const chunk of chunks) this.chunks.push({ tenant, chunk });
+  }
+
+  /** Every stored entry as `labels ts line`, decoded from the flushed chunk bytes. */
+  decodedEntries(): string[] {
+    const out: string[] = [];
+    for (const { chunk } of this.chunks) {
+      const it = MemChunk.decode(chunk.data).iterator(
+        chunk.fromNs,
+        chunk.throughNs + 1n,
+        'forward',
+      );
+      while (it.next()) {
+        out.push(`${labelsToString(chunk.labels)} ${it.timestampNs - T0} ${it.line.toString()}`);
+      }
+    }
+    return out;
+  }
+}
+
+function req(streams: Record<string, [bigint, string][]>): PushRequest {
+  return {
+    streams: Object.entries(streams).map(([labels, entries]) => ({
+      labels: parseLabels(labels),
+      entries: entries.map(([ts, line]) => ({
+        timestampNs: T0 + ts,
+        line: Buffer.from(line),
+        structuredMetadata: EMPTY_LABELS,
+      })),
+    })),
+  };
+}
+
+const eq = (name: string, value: string): Matcher => ({ type: '=', name, value });
+
+describe('Ingester', () => {
+  let dir: string;
+  let clock: number;
+  let sink: MemorySink;
+  const open: Ingester[] = [];
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ingester-spec-'));
+    clock = 1_700_000_000_000;
+    sink = new MemorySink();
+  });
+  afterEach(async () => {
+    for (const i of open.splice(0)) await i.shutdown({ flush: false }).catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function start(
+    config: Partial<IngesterConfig> = {},
+    extra: Partial<IngesterOptions> = {},
+  ): Promise<Ingester> {
+    const sut = new Ingester({
+      config: {
+        ...DEFAULT_INGESTER_CONFIG,
+        flush_op_backoff: { min_period: 1, max_period: 4, max_retries: 3 },
+        wal: { enabled: true, dir, checkpoint_duration: 60_000 },
+        ...config,
+      },
+      sink,
+      now: () => clock,
+      backgroundLoops: false,
+      ...extra,
+    });
+    open.push(sut);
+    await sut.start();
+    return sut;
+  }
+
+  /** All entries in memory as `labels ts line`, forward order per stream. */
+  function memory(sut: Ingester, tenant = 't', matchers: Matcher[] = []): string[] {
+    const out: string[] = [];
+    for (const s of sut.query(tenant, matchers, 0n, 2n ** 62n, 'forward')) {
+      while (s.entries.next()) {
+        out.push(`${labelsToString(s.labels)} ${s.entries.timestampNs - T0} ${s.entries.line}`);
+      }
+    }
+    return out;
+  }
+
+  describe('ordering and de-duplication', () => {
+    it('accepts out-of-order entries inside the window and refuses older ones as Loki does', async () => {
+      const sut = await start();
+      await sut.push('t', req({ '{app="a"}': [[3n * HOUR, 'newest']] }));
+      const outcome = await sut.push(
+        't',
+        req({
+          '{app="a"}': [
+            [2n * HOUR + 30n * MINUTE, 'inside window'],
+            [HOUR + 59n * MINUTE + 500_000_000n, 'too old'],
+            [3n * HOUR, 'newest'],
+            [3n * HOUR, 'same ts, other line'],
+          ],
+          '{app="b"}': [[0n, 'other stream']],
+        }),
+      );
+      expect(outcome.appended).toBe(3);
+      expect(outcome.duplicates).toBe(1);
+      expect(outcome.errors).toHaveLength(1);
+      const [err] = outcome.errors;
+      expect(err.status).toBe(400);
+      expect(err.reason).toBe('too_far_behind');
+      expect(err.message).toBe(
+        "entry with timestamp 2024-01-01 01:59:00.5 +0000 UTC ignored, reason: 'entry too far behind, entry timestamp is: 2024-01-01T01:59:00Z, oldest acceptable timestamp is: 2024-01-01T02:00:00Z',\n" +
+          `user 't', total ignored: 1 out of 4 for stream: {app="a"}`,
+      );
+      expect(memory(sut)).toEqual([
+        `{app="a"} ${2n * HOUR + 30n * MINUTE} inside window`,
+        `{app="a"} ${3n * HOUR} newest`,
+        `{app="a"} ${3n * HOUR} same ts, other line`,
+        '{app="b"} 0 other stream',
+      ]);
+      expect(sut.metrics().discarded_entries_total).toEqual({ too_far_behind: 1 });
+    });
+
+    it('lists at most max_returned_stream_errors refused entries but counts them all', async () => {
+      const sut = await start({ max_returned_stream_errors: 2 });
+      await sut.push('t', req({ '{app="a"}': [[5n * HOUR, 'x']] }));
+      const { errors } = await sut.push(
+        't',
+        req({
+          '{app="a"}': [
+            [1n, 'a'],
+            [2n, 'b'],
+            [3n, 'c'],
+          ],
+        }),
+      );
+      expect(errors[0].message.split('\n')).toHaveLength(3);
+      expect(errors[0].message).toMatch(/total ignored: 3 out of 3 for stream: \{app="a"\}$/);
+    });
+
+    it('refuses any older entry when unordered_writes is off', async () => {
+      const limits = (): IngesterTenantLimits => ({
+        max_streams_per_user: 0,
+        max_global_streams_per_user: 0,
+        unordered_writes: false,
+      });
+      const sut = await start({}, { limits });
+      await sut.push('t', req({ '{app="a"}': [[10n, 'b']] }));
+      const { errors, appended } = await sut.push(
+        't',
+        req({
+          '{app="a"}': [
+            [9n, 'a'],
+            [11n, 'c'],
+          ],
+        }),
+      );
+      expect(appended).toBe(1);
+      expect(errors[0].reason).toBe('out_of_order');
+      expect(errors[0].message).toMatch(/reason: 'entry out of order'/);
+    });
+  });
+
+  describe('stream limits', () => {
+    it('refuses new streams past the limit with 429 and still stores the other streams', async () => {
+      const limits = (): IngesterTenantLimits => ({
+        max_streams_per_user: 0,
+        max_global_streams_per_user: 4,
+        unordered_writes: true,
+      });
+      // Two healthy ingesters, replication factor 1: this one may hold 4 / 2 * 1 = 2 streams.
+      const sut = await start(
+        {},
+        { limits, ringShare: () => ({ healthyIngesters: 2, replicationFactor: 1 }) },
+      );
+      const outcome = await sut.push(
+        't',
+        req({ '{s="1"}': [[1n, 'a']], '{s="2"}': [[1n, 'b']], '{s="3"}': [[1n, 'c']] }),
+      );
+      expect(outcome.appended).toBe(2);
+      expect(outcome.errors[0].status).toBe(429);
+      expect(outcome.errors[0].message).toBe(
+        `Maximum active stream limit exceeded when trying to create stream {s="3"}, reduce the number of active streams (reduce labels or reduce label values), or contact your Loki administrator to see if the limit can be increased, user: 't'`,
+      );
+      // Existing streams keep taking entries, and other tenants have their own count.
+      expect((await sut.push('t', req({ '{s="1"}': [[2n, 'x']] }))).errors).toEqual([]);
+      expect((await sut.push('u', req({ '{s="3"}': [[2n, 'x']] }))).errors).toEqual([]);
+    });
+  });
+
+  describe('cutting and flushing', () => {
+    it('cuts full chunks and flushes them; the stored bytes decode to the same entries', async () => {
+      const sut = await start({ chunk_target_size: 100 });
+      const sm = [{ name: 'trace_id', value: 'x1' }];
+      const p = req({
+        '{app="a"}': Array.from(
+          { length: 10 },
+          (_, i) => [BigInt(i), `line-${i}-`.padEnd(30, '.')] as [bigint, string],
+        ),
+      });
+      p.streams[0].entries[0] = { ...p.streams[0].entries[0], structuredMetadata: sm };
+      await sut.push('t', p);
+      expect(sut.metrics().chunks_cut_total.full).toBeGreaterThanOrEqual(2);
+      await sut.flushCheck();
+      await sut.flushAll();
+      expect(sink.decodedEntries()).toEqual(
+        Array.from({ length: 10 }, (_, i) => `{app="a"} ${i} ${`line-${i}-`.padEnd(30, '.')}`),
+      );
+      const first = sink.chunks[0].chunk;
+      expect(first.fromNs).toBe(T0);
+      expect(first.entries).toBeGreaterThan(0);
+      const it0 = MemChunk.decode(first.data).iterator(T0, T0 + 1n, 'forward');
+      expect(it0.next() && it0.structuredMetadata).toEqual(sm);
+      // Flushed with chunk_retain_period 0: gone from memory, stream removed.
+      expect(memory(sut)).toEqual([]);
+      expect(sut.metrics().streams_removed_total).toBe(1);
+      expect(sut.metrics().chunks_flushed_entries_total).toBe(10);
+    });
+
+    it('cuts and flushes a head chunk idle longer than chunk_idle_period', async () => {
+      const sut = await start({ chunk_idle_period: 60_000 });
+      await sut.push('t', req({ '{app="a"}': [[1n, 'a']] }));
+      clock += 60_000;
+      await sut.flushCheck();
+      expect(sink.chunks).toHaveLength(0);
+      clock += 1;
+      await sut.flushCheck();
+      expect(sink.decodedEntries()).toEqual(['{app="a"} 1 a']);
+      expect(sut.metrics().chunks_cut_total).toEqual({ idle: 1 });
+    });
+
+    it('cuts a head chunk whose entries span more than max_chunk_age', async () => {
+      const sut = await start({ max_chunk_age: 3_600_000 });
+      await sut.push(
+        't',
+        req({
+          '{app="a"}': [
+            [0n, 'a'],
+            [HOUR, 'b'],
+          ],
+        }),
+      );
+      await sut.flushCheck();
+      expect(sink.chunks).toHaveLength(0);
+      await sut.push('t', req({ '{app="a"}': [[HOUR + 1n, 'c']] }));
+      await sut.flushCheck();
+      expect(sut.metrics().chunks_cut_total).toEqual({ max_age: 1 });
+      expect(sink.decodedEntries()).toHaveLength(3);
+    });
+
+    it('retries a failed flush with backoff and stores the chunk once', async () => {
+      const sut = await start();
+      await sut.push('t', req({ '{app="a"}': [[1n, 'a']] }));
+      sink.failuresLeft = 2;
+      await sut.flushAll();
+      expect(sink.calls).toBe(3);
+      expect(sink.decodedEntries()).toEqual(['{app="a"} 1 a']);
+      expect(sut.metrics().flush_failures_total).toBe(2);
+    });
+
+    it('keeps chunks queryable when every retry fails and flushes them later', async () => {
+      const sut = await start();
+      await sut.push('t', req({ '{app="a"}': [[1n, 'a']] }));
+      sink.failuresLeft = 3;
+      await expect(sut.flushAll()).rejects.toBeInstanceOf(FlushError);
+      expect(memory(sut)).toEqual(['{app="a"} 1 a']);
+      // The next flush check waits for the retry time (max_period) before trying again.
+      await sut.flushCheck();
+      expect(sink.calls).toBe(3);
+      clock += 4;
+      await sut.flushCheck();
+      expect(sink.decodedEntries()).toEqual(['{app="a"} 1 a']);
+      expect(memory(sut)).toEqual([]);
+    });
+
+    it('keeps flushed chunks in memory for chunk_retain_period', async () => {
+      const sut = await start({ chunk_retain_period: 30_000 });
+      await sut.push('t', req({ '{app="a"}': [[1n, 'a']] }));
+      await sut.flushAll();
+      expect(sink.chunks).toHaveLength(1);
+      expect(memory(sut)).toEqual(['{app="a"} 1 a']);
+      clock += 30_000;
+      await sut.flushCheck();
+      expect(memory(sut)).toEqual([]);
+      expect(sink.chunks).toHaveLength(1);
+    });
+  });
+
+  describe('queries over memory', () => {
+    async function seeded(): Promise<Ingester> {
+      const sut = await start({ chunk_target_size: 30 });
+      await sut.push(
+        't',
+        req({
+          '{app="api", env="prod"}': [
+            [10n, 'api-1'],
+            [30n, 'api-3 is a longer line of text'],
+          ],
+          '{app="web", env="dev"}': [[20n, 'web-2']],
+          '{app="db"}': [[HOUR, 'db-late']],
+        }),
+      );
+      // Out of order into a new head chunk after the size cut: overlaps the closed chunk.
+      await sut.push(
+        't',
+        req({
+          '{app="api", env="prod"}': [
+            [20n, 'api-2'],
+            [10n, 'api-1'],
+          ],
+        }),
+      );
+      await sut.push('other', req({ '{app="api"}': [[10n, 'other tenant']] }));
+      return sut;
+    }
+
+    it('returns matching streams with entries merged across chunks in either direction', async () => {
+      const sut = await seeded();
+      const stats = newQueryStats();
+      const res = sut.query('t', [eq('app', 'api')], T0, T0 + 31n, 'backward', stats);
+      expect(res).toHaveLength(1);
+      expect(res[0].cursors.length).toBe(2);
+      const lines: string[] = [];
+      while (res[0].entries.next()) lines.push(res[0].entries.line.toString());
+      expect(lines).toEqual(['api-3 is a longer line of text', 'api-2', 'api-1']);
+      expect(stats.totalChunksMatched).toBe(2);
+      expect(stats.headChunkLines).toBe(2);
+    });
+
+    it('filters by time range and regex matchers (fully anchored)', async () => {
+      const sut = await seeded();
+      const re = (type: '=~' | '!~', value: string): Matcher => ({ type, name: 'app', value });
+      expect(memory(sut, 't', [re('=~', 'a')])).toEqual([]);
+      expect(sut.series('t', [[re('=~', 'api|web')]], T0, T0 + HOUR).map(labelsToString)).toEqual([
+        '{app="api", env="prod"}',
+        '{app="web", env="dev"}',
+      ]);
+      expect(sut.series('t', [[re('!~', 'api|web')]], T0, T0 + HOUR)).toEqual([]);
+      expect(
+        sut.series('t', [[re('!~', 'api|web')]], T0, T0 + HOUR + 1n).map(labelsToString),
+      ).toEqual(['{app="db"}']);
+      expect(sut.series('t', [[eq('env', '')]], T0, T0 + 2n * HOUR).map(labelsToString)).toEqual([
+        '{app="db"}',
+      ]);
+      expect(sut.series('t', [], T0 + 21n, T0 + HOUR)).toHaveLength(1);
+    });
+
+    it('answers label names and values for the tenant only', async () => {
+      const sut = await seeded();
+      const all = { fromNs: T0, throughNs: T0 + 2n * HOUR };
+      expect(sut.labelNames('t', all)).toEqual(['app', 'env']);
+      expect(sut.labelValues('t', 'app', all)).toEqual(['api', 'db', 'web']);
+      expect(sut.labelValues('t', 'env', { ...all, matchers: [eq('app', 'web')] })).toEqual([
+        'dev',
+      ]);
+      expect(sut.labelNames('t', { fromNs: T0 + HOUR, throughNs: T0 + 2n * HOUR })).toEqual([
+        'app',
+      ]);
+      expect(sut.labelValues('other', 'app', all)).toEqual(['api']);
+      expect(sut.labelNames('nobody', all)).toEqual([]);
+    });
+
+    it('tells append listeners about stored entries only', async () => {
+      const sut = await start();
+      const seen: string[] = [];
+      const off = sut.onAppend((tenant, labels: Labels, entries) => {
+        for (const e of entries) seen.push(`${tenant} ${labelsToString(labels)} ${e.line}`);
+      });
+      await sut.push(
+        't',
+        req({
+          '{app="a"}': [
+            [5n * HOUR, 'x'],
+            [5n * HOUR, 'x'],
+            [1n, 'too old'],
+          ],
+        }),
+      );
+      off();
+      await sut.push('t', req({ '{app="a"}': [[5n * HOUR, 'y']] }));
+      expect(seen).toEqual(['t {app="a"} x']);
+    });
+  });
+
+  describe('write-ahead log', () => {
+    it('replays every acknowledged entry exactly once, across a checkpoint and new pushes', async () => {
+      const first = await start({ chunk_target_size: 12 });
+      const pushes: Promise<unknown>[] = [];
+      for (let i = 0; i < 200; i++) {
+        pushes.push(first.push('t', req({ [`{s="${i % 7}"}`]: [[BigInt(i), `e${i}`]] })));
+        if (i === 100) pushes.push(first.checkpoint());
+      }
+      await Promise.all(pushes);
+      await first.push('u', req({ '{s="x"}': [[1n, 'after checkpoint']] }));
+      // No shutdown: the process "dies" here.
+      const second = await start({ chunk_target_size: 12 });
+      const expected = memory(first).sort();
+      expect(expected).toHaveLength(200);
+      expect(memory(second).sort()).toEqual(expected);
+      expect(memory(second, 'u')).toEqual(['{s="x"} 1 after checkpoint']);
+      // A client re-sending its last acknowledged batch after the crash stores nothing new.
+      const again = await second.push('t', req({ '{s="3"}': [[199n, 'e199']] }));
+      expect(again.appended).toBe(0);
+      expect(again.duplicates).toBe(1);
+      await second.push('t', req({ '{s="3"}': [[500n, 'new']] }));
+      await second.checkpoint();
+      const third = await start({ chunk_target_size: 12 });
+      expect(memory(third).sort()).toEqual([...expected, '{s="3"} 500 new'].sort());
+      // Queries merge away copies, so also check the flushed chunks hold each entry once.
+      await third.flushAll();
+      expect(
+        sink
+          .decodedEntries()
+          .filter((e) => !e.includes('after checkpoint'))
+          .sort(),
+      ).toEqual([...expected, '{s="3"} 500 new'].sort());
+    });
+
+    it('does not replay data that was flushed before the last checkpoint', async () => {
+      const first = await start();
+      await first.push('t', req({ '{app="a"}': [[1n, 'flushed']] }));
+      await first.flushAll();
+      await first.push('t', req({ '{app="a"}': [[2n, 'not flushed']] }));
+      await first.checkpoint();
+      const second = await start();
+      expect(memory(second)).toEqual(['{app="a"} 2 not flushed']);
+      expect(sink.decodedEntries()).toEqual(['{app="a"} 1 flushed']);
+    });
+
+    it('flushes everything on shutdown with flush, after which nothing is replayed', async () => {
+      const first = await start();
+      await first.push('t', req({ '{app="a"}': [[1n, 'a']], '{app="b"}': [[2n, 'b']] }));
+      await first.shutdown({ flush: true });
+      await expect(first.push('t', req({ '{app="a"}': [[3n, 'c']] }))).rejects.toBeInstanceOf(
+        IngesterStoppedError,
+      );
+      expect(sink.decodedEntries().sort()).toEqual(['{app="a"} 1 a', '{app="b"} 2 b']);
+      const second = await start();
+      expect(memory(second)).toEqual([]);
+    });
+
+    it('restores chunks that were closed but not flushed from the checkpoint', async () => {
+      const first = await start({ chunk_target_size: 10 });
+      await first.push(
+        't',
+        req({
+          '{app="a"}': [
+            [1n, 'a long enough line'],
+            [2n, 'b'],
+          ],
+        }),
+      );
+      await first.checkpoint();
+      const second = await start({ chunk_target_size: 10 });
+      expect(memory(second)).toEqual(['{app="a"} 1 a long enough line', '{app="a"} 2 b']);
+      await second.flushAll();
+      expect(sink.decodedEntries()).toEqual(['{app="a"} 1 a long enough line', '{app="a"} 2 b']);
+    });
+
+    it('works with the WAL disabled', async () => {
+      const sut = await start({ wal: { enabled: false, dir, checkpoint_duration: 0 } });
+      await sut.push('t', req({ '{app="a"}': [[1n, 'a']] }));
+      expect(memory(sut)).toEqual(['{app="a"} 1 a']);
+      expect(sut.metrics().wal_records).toBe(0);
+    });
+  });
+});

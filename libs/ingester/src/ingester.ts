@@ -1,0 +1,483 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { Labels, LogEntry, Matcher, PushRequest } from '@logsvc/api';
+import { MemChunk, type ChunkOptions, type Direction } from '@logsvc/chunk';
+import {
+  DEFAULT_FLUSH_BACKOFF,
+  DEFAULT_INGESTER_CONFIG,
+  DEFAULT_TENANT_LIMITS,
+  streamCountLimit,
+  type IngesterConfig,
+  type IngesterLimitsProvider,
+  type RingShare,
+} from './config';
+import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } from './errors';
+import { Flusher } from './flusher';
+import { formatRfc3339 } from './go-time';
+import { Instance, type PushContext } from './instance';
+import { SILENT_LOGGER, type IngesterLogger } from './logger';
+import { bump, newCounters, type IngesterCounters } from './metrics';
+import {
+  labelNamesOf,
+  labelValuesOf,
+  matchingStreams,
+  queryStreams,
+  type IngesterQueryStats,
+  type StreamQueryResult,
+  type TimeRange,
+} from './query';
+import type { ChunkSink } from './sink';
+import { encodedChunk, type CutReason, type OrderingRules, type Stream } from './stream';
+import { encodeCheckpointStream, type CheckpointStream } from './wal/records';
+import { Wal, type ReplayResult } from './wal/wal';
+
+export interface IngesterOptions {
+  readonly config: IngesterConfig;
+  /** Where flushed chunks go. */
+  readonly sink: ChunkSink;
+  /** Per-tenant limits; Loki's defaults when absent. */
+  readonly limits?: IngesterLimitsProvider;
+  /** Healthy ingesters and replication factor for the global stream limit; 1 and 1 when absent. */
+  readonly ringShare?: () => RingShare;
+  readonly logger?: IngesterLogger;
+  /** Wall clock in ms (idle and retain periods, flush retries); injectable for tests. */
+  readonly now?: () => number;
+  /** WAL segment size in bytes (default 64 MiB). */
+  readonly walSegmentSize?: number;
+  /** Run the flush-check and checkpoint loops on timers (default true). */
+  readonly backgroundLoops?: boolean;
+}
+
+export interface PushOutcome {
+  /** Entries stored (and, with the WAL on, fsync'd before this resolved). */
+  readonly appended: number;
+  readonly appendedBytes: number;
+  /** Entries dropped as identical (timestamp and line) to one already stored. */
+  readonly duplicates: number;
+  /** Per-stream refusals; the rest of the request was stored. */
+  readonly errors: IngestError[];
+}
+
+/** Called with the entries each push stored in a stream (after they are in memory). */
+export type AppendListener = (tenant: string, labels: Labels, entries: readonly LogEntry[]) => void;
+
+export interface LabelQuery {
+  readonly fromNs: bigint;
+  readonly throughNs: bigint;
+  readonly matchers?: readonly Matcher[];
+}
+
+type State = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
+
+const streamKey = (tenant: string, labelsText: string): string => tenant + '\u0000' + labelsText;
+
+/**
+ * The ingester core: per-tenant instances of streams in memory, the write-ahead log that
+ * makes every acknowledged push survive a crash, chunk cutting and flushing to a ChunkSink,
+ * and queries over what is in memory. No HTTP here; the Nest module wires it up.
+ */
+export class Ingester {
+  private readonly config: IngesterConfig;
+  private readonly instances = new Map<string, Instance>();
+  private readonly counters: IngesterCounters = newCounters();
+  private readonly logger: IngesterLogger;
+  private readonly now: () => number;
+  private readonly flusher: Flusher;
+  private readonly chunkOptions: Partial<ChunkOptions>;
+  private readonly windowNs: bigint;
+  private readonly listeners = new Set<AppendListener>();
+  private readonly onCut = (reason: CutReason): void =>
+    bump(this.counters.chunks_cut_total, reason);
+  private wal: Wal | null = null;
+  private state: State = 'new';
+  private timers: NodeJS.Timeout[] = [];
+  /** Replay only: WAL records of a stream below its mark are already in the checkpoint. */
+  private replayMarks: Map<string, number> | null = null;
+
+  constructor(private readonly opts: IngesterOptions) {
+    this.config = { ...DEFAULT_INGESTER_CONFIG, ...opts.config };
+    this.logger = opts.logger ?? SILENT_LOGGER;
+    this.now = opts.now ?? Date.now;
+    this.chunkOptions = {
+      encoding: this.config.chunk_encoding,
+      blockSize: this.config.chunk_block_size,
+      targetSize: this.config.chunk_target_size,
+    };
+    this.windowNs = (BigInt(Math.round(this.config.max_chunk_age)) * 1_000_000n) / 2n;
+    this.flusher = new Flusher({
+      sink: opts.sink,
+      concurrency: this.config.concurrent_flushes,
+      backoff: this.config.flush_op_backoff ?? DEFAULT_FLUSH_BACKOFF,
+      opTimeoutMs: this.config.flush_op_timeout,
+      retainMs: this.config.chunk_retain_period,
+      now: this.now,
+      logger: this.logger,
+      counters: this.counters,
+    });
+  }
+
+  /** Replays the WAL (when enabled) and starts the flush and checkpoint loops. */
+  async start(): Promise<ReplayResult | null> {
+    if (this.state !== 'new')
+      throw new IngesterStoppedError(`ingester cannot start: ${this.state}`);
+    this.state = 'starting';
+    let replay: ReplayResult | null = null;
+    if (this.config.wal.enabled) {
+      this.wal = await Wal.open({
+        dir: this.config.wal.dir,
+        segmentSize: this.opts.walSegmentSize,
+        logger: this.logger,
+        counters: this.counters,
+      });
+      this.replayMarks = new Map();
+      try {
+        replay = await this.wal.replay({
+          restoreStream: (s) => this.restoreStream(s),
+          replayPush: (seq, tenant, streams) => {
+            const instance = this.instance(tenant);
+            const nowMs = this.now();
+            for (const s of streams) {
+              const mark = this.replayMarks?.get(streamKey(tenant, s.labelsText));
+              if (mark !== undefined && seq < mark) continue;
+              instance.replay(s.labelsText, s.entries, nowMs);
+            }
+          },
+        });
+      } finally {
+        this.replayMarks = null;
+      }
+    }
+    this.state = 'running';
+    if (this.opts.backgroundLoops ?? true) this.startLoops();
+    return replay;
+  }
+
+  /** Counters and gauges for /metrics (the same object, refreshed). */
+  metrics(): IngesterCounters {
+    let streams = 0;
+    let chunks = 0;
+    for (const inst of this.instances.values()) {
+      streams += inst.streams.size;
+      for (const s of inst.streams.values()) chunks += s.closed.length + (s.head ? 1 : 0);
+    }
+    this.counters.memory_streams = streams;
+    this.counters.memory_chunks = chunks;
+    return this.counters;
+  }
+
+  get isRunning(): boolean {
+    return this.state === 'running';
+  }
+
+  /**
+   * Stores a tenant's push: entries go to their streams in memory and, as one record, to the
+   * WAL; resolves once that record is fsync'd. Refused entries come back as per-stream errors.
+   * Rejects with WalWriteError if the WAL cannot be written (the push must not be acked).
+   */
+  async push(tenant: string, req: PushRequest): Promise<PushOutcome> {
+    if (this.state !== 'running') {
+      throw new IngesterStoppedError(`ingester is not running (${this.state})`);
+    }
+    const limits = (this.opts.limits ?? (() => DEFAULT_TENANT_LIMITS))(tenant);
+    const share = this.opts.ringShare?.() ?? { healthyIngesters: 1, replicationFactor: 1 };
+    const rules: OrderingRules = {
+      unorderedWrites: limits.unordered_writes,
+      windowNs: this.windowNs,
+      formatTooFarBehind: tooFarBehind,
+    };
+    const ctx: PushContext = {
+      nowMs: this.now(),
+      streamLimit: streamCountLimit(limits, share),
+      rules,
+      maxReturnedErrors: this.config.max_returned_stream_errors,
+      onCut: this.onCut,
+      onStreamCreated: () => this.counters.streams_created_total++,
+    };
+    const result = this.instance(tenant).push(req, ctx);
+    const c = this.counters;
+    c.entries_appended_total += result.entries;
+    c.bytes_appended_total += result.bytes;
+    c.duplicate_entries_total += result.duplicates;
+    for (const e of result.errors) {
+      bump(c.discarded_entries_total, e.reason, e.discardedEntries);
+      bump(c.discarded_bytes_total, e.reason, e.discardedBytes);
+    }
+    if (this.listeners.size > 0) {
+      for (const a of result.appended) this.notify(tenant, a.stream.labels, a.entries);
+    }
+    // Memory and the record's sequence number change in the same tick (see checkpointFrames).
+    if (this.wal && result.wal.length > 0) await this.wal.append(tenant, result.wal);
+    return {
+      appended: result.entries,
+      appendedBytes: result.bytes,
+      duplicates: result.duplicates,
+      errors: result.errors,
+    };
+  }
+
+  /** Registers a listener for stored entries (the tail endpoint); returns its remover. */
+  onAppend(listener: AppendListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * One pass of the flush loop: closes head chunks idle longer than `chunk_idle_period` or
+   * spanning more than `max_chunk_age`, flushes due closed chunks, drops flushed chunks past
+   * `chunk_retain_period` and streams left empty. Resolves when its flushes are done.
+   */
+  async flushCheck(): Promise<void> {
+    const now = this.now();
+    const maxAgeNs = BigInt(Math.round(this.config.max_chunk_age)) * 1_000_000n;
+    const ops: Promise<boolean>[] = [];
+    for (const inst of this.instances.values()) {
+      for (const s of inst.streams.values()) {
+        const head = s.head;
+        if (head && head.entryCount > 0) {
+          if (now - s.headLastAppendMs > this.config.chunk_idle_period) {
+            s.cutHead('idle', now, this.onCut);
+          } else if (head.maxTimeNs - head.minTimeNs > maxAgeNs) {
+            s.cutHead('max_age', now, this.onCut);
+          }
+        }
+        this.flusher.dropRetained(s);
+        if (s.closed.some((c) => c.flushedAtMs === null && !c.flushing && c.retryAtMs <= now)) {
+          ops.push(this.flusher.flushStream(s, false));
+        }
+      }
+    }
+    await Promise.all(ops);
+    this.removeEmptyStreams();
+  }
+
+  /**
+   * Closes every head chunk and flushes everything (POST /flush, shutdown). Rejects with
+   * FlushError if some chunks still fail after their retries; they stay in memory.
+   */
+  async flushAll(): Promise<void> {
+    const now = this.now();
+    for (const inst of this.instances.values()) {
+      for (const s of inst.streams.values()) s.cutHead('forced', now, this.onCut);
+    }
+    for (let round = 0; round < 3; round++) {
+      await this.flusher.idle();
+      const ops: Promise<boolean>[] = [];
+      for (const inst of this.instances.values()) {
+        for (const s of inst.streams.values()) {
+          if (s.closed.some((c) => c.flushedAtMs === null))
+            ops.push(this.flusher.flushStream(s, true));
+        }
+      }
+      if (ops.length === 0) break;
+      const results = await Promise.all(ops);
+      if (results.includes(false)) {
+        throw new FlushError(`${results.filter((r) => !r).length} streams failed to flush`);
+      }
+    }
+    this.removeEmptyStreams();
+  }
+
+  /**
+   * Writes a WAL checkpoint now (the loop does this every `checkpoint_duration`). After it,
+   * replay starts from the checkpoint and older segments are gone, so flushed data is no
+   * longer replayed.
+   */
+  async checkpoint(): Promise<void> {
+    if (!this.wal) return;
+    const wal = this.wal;
+    await wal.checkpoint(() => this.checkpointFrames(wal));
+  }
+
+  /**
+   * Stops the loops; with `flush`, flushes everything first. Writes a final checkpoint and
+   * closes the WAL after all pending records are on disk.
+   */
+  async shutdown(options: { flush: boolean }): Promise<void> {
+    if (this.state === 'stopped' || this.state === 'stopping') return;
+    this.state = 'stopping';
+    for (const t of this.timers) clearTimeout(t);
+    this.timers = [];
+    let flushError: unknown = null;
+    try {
+      await this.flusher.idle();
+      if (options.flush) await this.flushAll().catch((err) => (flushError = err));
+      if (this.wal) {
+        await this.checkpoint().catch((err) =>
+          this.logger.error({ err }, 'final WAL checkpoint failed'),
+        );
+        await this.wal.close();
+      }
+    } finally {
+      this.state = 'stopped';
+    }
+    if (flushError) throw flushError;
+  }
+
+  /** Entries of matching streams in [fromNs, throughNs) from memory, per stream. */
+  query(
+    tenant: string,
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+    direction: Direction,
+    stats?: IngesterQueryStats,
+  ): StreamQueryResult[] {
+    const range: TimeRange = { fromNs, throughNs };
+    const streams = matchingStreams(this.instances.get(tenant), matchers, range);
+    return queryStreams(streams, range, direction, stats ?? discardStats());
+  }
+
+  labelNames(tenant: string, q: LabelQuery): string[] {
+    return labelNamesOf(matchingStreams(this.instances.get(tenant), q.matchers ?? [], q));
+  }
+
+  labelValues(tenant: string, name: string, q: LabelQuery): string[] {
+    return labelValuesOf(matchingStreams(this.instances.get(tenant), q.matchers ?? [], q), name);
+  }
+
+  /** Label sets of streams with data in range matching any of the matcher lists (all if none). */
+  series(
+    tenant: string,
+    matchersList: readonly (readonly Matcher[])[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Labels[] {
+    const instance = this.instances.get(tenant);
+    const range = { fromNs, throughNs };
+    const lists = matchersList.length > 0 ? matchersList : [[]];
+    const seen = new Set<Stream>();
+    const out: Labels[] = [];
+    for (const matchers of lists) {
+      for (const s of matchingStreams(instance, matchers, range)) {
+        if (seen.has(s)) continue;
+        seen.add(s);
+        out.push(s.labels);
+      }
+    }
+    return out;
+  }
+
+  /** Tenants with streams in memory. */
+  tenants(): string[] {
+    return [...this.instances.keys()].filter((t) => (this.instances.get(t)?.streams.size ?? 0) > 0);
+  }
+
+  private instance(tenant: string): Instance {
+    let inst = this.instances.get(tenant);
+    if (!inst) {
+      inst = new Instance(tenant, this.chunkOptions);
+      this.instances.set(tenant, inst);
+    }
+    return inst;
+  }
+
+  private notify(tenant: string, labels: Labels, entries: readonly LogEntry[]): void {
+    for (const l of this.listeners) {
+      try {
+        l(tenant, labels, entries);
+      } catch (err) {
+        this.logger.warn({ err }, 'append listener failed');
+      }
+    }
+  }
+
+  private removeEmptyStreams(): void {
+    for (const [tenant, inst] of this.instances) {
+      for (const [key, s] of inst.streams) {
+        if (s.isEmpty && !s.flushQueued) {
+          inst.streams.delete(key);
+          this.counters.streams_removed_total++;
+        }
+      }
+      if (inst.streams.size === 0) this.instances.delete(tenant);
+    }
+  }
+
+  /**
+   * Checkpoint records of every stream. Each stream is encoded in one synchronous step
+   * together with its mark (the WAL's next sequence number at that moment): since a push
+   * changes memory and takes its sequence number in the same tick, the stream's state holds
+   * exactly its records below the mark. Streams that vanished (fully flushed) still get a
+   * record, so replay skips their older records instead of re-creating flushed data.
+   */
+  private async *checkpointFrames(wal: Wal): AsyncGenerator<Buffer> {
+    const keys: [string, string][] = [];
+    for (const [tenant, inst] of this.instances) {
+      for (const text of inst.streams.keys()) keys.push([tenant, text]);
+    }
+    for (let i = 0; i < keys.length; i++) {
+      const [tenant, labelsText] = keys[i];
+      const s = this.instances.get(tenant)?.streams.get(labelsText);
+      const mark = wal.nextSeq;
+      const closed = s ? s.unflushed().map(encodedChunk) : [];
+      const head = s?.head && s.head.entryCount > 0 ? s.head.encode() : null;
+      yield encodeCheckpointStream({
+        tenant,
+        labelsText,
+        mark,
+        newestNs: s ? s.newestNs : -1n,
+        lastTimestampNs: s ? s.lastTimestampNs : 0n,
+        lastLine: s ? s.lastLine : null,
+        closedChunks: closed,
+        headChunk: head,
+      });
+      if (i % 64 === 63) await yieldToLoop();
+    }
+  }
+
+  private restoreStream(cs: CheckpointStream): void {
+    this.replayMarks?.set(streamKey(cs.tenant, cs.labelsText), cs.mark);
+    if (cs.closedChunks.length === 0 && cs.headChunk === null) return;
+    const nowMs = this.now();
+    try {
+      const s = this.instance(cs.tenant).streamForReplay(cs.labelsText);
+      for (const data of cs.closedChunks) {
+        const own = Buffer.from(data);
+        s.restoreClosed(MemChunk.decode(own), own, nowMs);
+      }
+      if (cs.headChunk) {
+        // Re-append the head's entries so the restored head keeps taking appends.
+        const head = new MemChunk(this.chunkOptions);
+        const it = MemChunk.decode(cs.headChunk).iterator(-(2n ** 63n), 2n ** 63n - 1n, 'forward');
+        while (it.next()) head.append(it.timestampNs, it.line, it.structuredMetadata);
+        s.head = head;
+        s.headLastAppendMs = nowMs;
+      }
+      s.newestNs = cs.newestNs;
+      s.lastTimestampNs = cs.lastTimestampNs;
+      s.lastLine = cs.lastLine ? Buffer.from(cs.lastLine) : null;
+    } catch (err) {
+      throw new WalCorruptionError(
+        `checkpoint stream ${cs.labelsText} of tenant ${cs.tenant}: ${(err as Error).message}`,
+      );
+    }
+  }
+
+  private startLoops(): void {
+    const every = (ms: number, task: () => Promise<void>, what: string): void => {
+      if (!(ms > 0)) return;
+      const tick = (): void => {
+        const t = setTimeout(() => {
+          task()
+            .catch((err) => this.logger.error({ err }, `${what} failed`))
+            .finally(() => {
+              this.timers = this.timers.filter((x) => x !== t);
+              if (this.state === 'running') tick();
+            });
+        }, ms);
+        t.unref();
+        this.timers.push(t);
+      };
+      tick();
+    };
+    every(this.config.flush_check_period, () => this.flushCheck(), 'flush check');
+    if (this.wal) every(this.config.wal.checkpoint_duration, () => this.checkpoint(), 'checkpoint');
+  }
+}
+
+function tooFarBehind(entryNs: bigint, cutoffNs: bigint): string {
+  return `entry too far behind, entry timestamp is: ${formatRfc3339(entryNs)}, oldest acceptable timestamp is: ${formatRfc3339(cutoffNs)}`;
+}
+
+function discardStats(): IngesterQueryStats {
+  return { totalChunksMatched: 0, headChunkBytes: 0, headChunkLines: 0, compressedBytes: 0 };
+}

@@ -1,0 +1,108 @@
+import { matchesLabels, type Labels, type Matcher } from '@logsvc/api';
+import type { Direction, EntryCursor, MemChunk } from '@logsvc/chunk';
+import type { Instance } from './instance';
+import { MergedCursor } from './merge-cursor';
+import type { Stream } from './stream';
+
+/** Counters a query over memory adds to, for the `ingester` part of Loki's stats. */
+export interface IngesterQueryStats {
+  totalChunksMatched: number;
+  /** Uncompressed bytes and entries of matched chunks that are still open (head chunks). */
+  headChunkBytes: number;
+  headChunkLines: number;
+  /** Compressed bytes of matched closed chunks. */
+  compressedBytes: number;
+}
+
+export function newQueryStats(): IngesterQueryStats {
+  return { totalChunksMatched: 0, headChunkBytes: 0, headChunkLines: 0, compressedBytes: 0 };
+}
+
+/** One stream's entries in the queried range. */
+export interface StreamQueryResult {
+  readonly labels: Labels;
+  readonly fingerprint: number;
+  /** One cursor per chunk in range, oldest chunk first. */
+  readonly cursors: EntryCursor[];
+  /** The chunks' entries merged into `direction` order, duplicates across chunks dropped. */
+  readonly entries: EntryCursor;
+}
+
+/** A time range in nanoseconds: `fromNs` inclusive, `throughNs` exclusive (Loki's [start, end)). */
+export interface TimeRange {
+  readonly fromNs: bigint;
+  readonly throughNs: bigint;
+}
+
+function chunkOverlaps(c: MemChunk, range: TimeRange): boolean {
+  return c.entryCount > 0 && c.minTimeNs < range.throughNs && c.maxTimeNs >= range.fromNs;
+}
+
+function streamOverlaps(s: Stream, range: TimeRange): boolean {
+  if (s.head && chunkOverlaps(s.head, range)) return true;
+  for (const c of s.closed) if (chunkOverlaps(c.chunk, range)) return true;
+  return false;
+}
+
+/** Streams of the instance with data in `range` whose labels all `matchers` accept. */
+export function matchingStreams(
+  instance: Instance | undefined,
+  matchers: readonly Matcher[],
+  range: TimeRange,
+): Stream[] {
+  if (!instance) return [];
+  const out: Stream[] = [];
+  for (const s of instance.streams.values()) {
+    if (streamOverlaps(s, range) && matchesLabels(matchers, s.labels)) out.push(s);
+  }
+  return out;
+}
+
+export function queryStreams(
+  streams: readonly Stream[],
+  range: TimeRange,
+  direction: Direction,
+  stats: IngesterQueryStats,
+): StreamQueryResult[] {
+  const out: StreamQueryResult[] = [];
+  for (const s of streams) {
+    const cursors: EntryCursor[] = [];
+    for (const c of s.closed) {
+      if (!chunkOverlaps(c.chunk, range)) continue;
+      stats.totalChunksMatched++;
+      stats.compressedBytes += c.chunk.compressedBytes;
+      cursors.push(c.chunk.iterator(range.fromNs, range.throughNs, direction));
+    }
+    if (s.head && chunkOverlaps(s.head, range)) {
+      stats.totalChunksMatched++;
+      stats.headChunkBytes += s.head.uncompressedBytes;
+      stats.headChunkLines += s.head.entryCount;
+      cursors.push(s.head.iterator(range.fromNs, range.throughNs, direction));
+    }
+    if (cursors.length === 0) continue;
+    const entries = cursors.length === 1 ? cursors[0] : new MergedCursor(cursors, direction);
+    out.push({ labels: s.labels, fingerprint: s.fingerprint, cursors, entries });
+  }
+  return out;
+}
+
+/** Sorted label names over the streams. */
+export function labelNamesOf(streams: readonly Stream[]): string[] {
+  const names = new Set<string>();
+  for (const s of streams) for (const p of s.labels) names.add(p.name);
+  return [...names].sort();
+}
+
+/** Sorted values of one label over the streams (streams without it contribute nothing). */
+export function labelValuesOf(streams: readonly Stream[], name: string): string[] {
+  const values = new Set<string>();
+  for (const s of streams) {
+    for (const p of s.labels) {
+      if (p.name === name) {
+        values.add(p.value);
+        break;
+      }
+    }
+  }
+  return [...values].sort();
+}

@@ -1,0 +1,204 @@
+import { labelsHash, labelsToString, type Labels, type LogEntry } from '@logsvc/api';
+import { MemChunk, type ChunkOptions } from '@logsvc/chunk';
+
+export type CutReason = 'full' | 'idle' | 'max_age' | 'forced';
+
+/** A chunk that no longer takes appends and waits to be flushed (or is retained after). */
+export interface ClosedChunk {
+  readonly chunk: MemChunk;
+  readonly reason: CutReason;
+  /** `chunk.encode()`, computed once when first needed. */
+  encoded: Buffer | null;
+  /** A flush operation currently holds this chunk. */
+  flushing: boolean;
+  /** Failed flush attempts so far. */
+  failures: number;
+  /** When the flush loop may try this chunk again (ms on the ingester clock). */
+  retryAtMs: number;
+  /** Set once the sink has stored it; the chunk is then only kept for `chunk_retain_period`. */
+  flushedAtMs: number | null;
+}
+
+export function encodedChunk(c: ClosedChunk): Buffer {
+  if (!c.encoded) c.encoded = c.chunk.encode();
+  return c.encoded;
+}
+
+/** What appending a batch of entries to one stream did. */
+export interface StreamAppendResult {
+  /** The entries stored, in push order (the input array itself when all were stored). */
+  readonly stored: readonly LogEntry[];
+  readonly storedBytes: number;
+  readonly duplicates: number;
+  /** Entries refused by the ordering rules, with the reason text Loki gives for each. */
+  readonly refused: { entry: LogEntry; reason: string }[];
+  readonly refusedBytes: number;
+}
+
+/** Ordering rules for one append; replay passes `null` to store everything it finds. */
+export interface OrderingRules {
+  readonly unorderedWrites: boolean;
+  /** Out-of-order window: entries older than newest − window are refused (ns). */
+  readonly windowNs: bigint;
+  readonly formatTooFarBehind: (entryNs: bigint, cutoffNs: bigint) => string;
+}
+
+export function entryBytes(e: LogEntry): number {
+  let n = e.line.length;
+  for (const p of e.structuredMetadata) {
+    n += Buffer.byteLength(p.name, 'utf8') + Buffer.byteLength(p.value, 'utf8');
+  }
+  return n;
+}
+
+/**
+ * One stream of one tenant in memory: a head chunk that takes appends, closed chunks waiting
+ * for (or retained after) flush, and what de-duplication and the ordering window need.
+ */
+export class Stream {
+  readonly labelsText: string;
+  readonly labelsBytes: Buffer;
+  readonly fingerprint: number;
+  head: MemChunk | null = null;
+  /** When the head chunk got its last append (ms). */
+  headLastAppendMs = 0;
+  readonly closed: ClosedChunk[] = [];
+  /** Highest timestamp ever stored; meaningful once `lastLine` is set. */
+  newestNs = -1n;
+  lastTimestampNs = 0n;
+  lastLine: Buffer | null = null;
+  /** A flush operation for this stream is queued or running. */
+  flushQueued = false;
+
+  constructor(
+    readonly tenant: string,
+    readonly labels: Labels,
+    private readonly chunkOptions: Partial<ChunkOptions>,
+    labelsText?: string,
+  ) {
+    this.labelsText = labelsText ?? labelsToString(labels);
+    this.labelsBytes = Buffer.from(this.labelsText, 'utf8');
+    this.fingerprint = labelsHash(labels);
+  }
+
+  /** Oldest and newest timestamp over all chunks in memory, or null when there are none. */
+  bounds(): { minNs: bigint; maxNs: bigint } | null {
+    let minNs: bigint | null = null;
+    let maxNs: bigint | null = null;
+    const visit = (c: MemChunk): void => {
+      if (c.entryCount === 0) return;
+      if (minNs === null || c.minTimeNs < minNs) minNs = c.minTimeNs;
+      if (maxNs === null || c.maxTimeNs > maxNs) maxNs = c.maxTimeNs;
+    };
+    for (const c of this.closed) visit(c.chunk);
+    if (this.head) visit(this.head);
+    return minNs === null || maxNs === null ? null : { minNs, maxNs };
+  }
+
+  /** No chunk of any kind is left: the stream can be dropped from memory. */
+  get isEmpty(): boolean {
+    return this.head === null && this.closed.length === 0;
+  }
+
+  /**
+   * Appends entries in order, applying Loki's rules: an entry equal in timestamp and line to
+   * the previous stored one is dropped; with unordered writes an entry older than the newest
+   * minus the window is refused (without, any entry older than the newest is); a chunk that
+   * reports itself full is closed and a new head started.
+   */
+  append(
+    entries: readonly LogEntry[],
+    rules: OrderingRules | null,
+    nowMs: number,
+    onCut: (reason: CutReason) => void,
+  ): StreamAppendResult {
+    let stored: LogEntry[] | null = null;
+    let storedBytes = 0;
+    let duplicates = 0;
+    const refused: { entry: LogEntry; reason: string }[] = [];
+    let refusedBytes = 0;
+    let lastTs = this.lastTimestampNs;
+    let lastLine = this.lastLine;
+    let newest = this.newestNs;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i];
+      const ts = e.timestampNs;
+      let skip = false;
+      if (lastLine !== null && ts === lastTs && lastLine.equals(e.line)) {
+        duplicates++;
+        skip = true;
+      } else if (rules && lastLine !== null) {
+        if (rules.unorderedWrites) {
+          const cutoff = newest - rules.windowNs;
+          if (ts < cutoff) {
+            refused.push({ entry: e, reason: rules.formatTooFarBehind(ts, cutoff) });
+            refusedBytes += entryBytes(e);
+            skip = true;
+          }
+        } else if (ts < newest) {
+          refused.push({ entry: e, reason: 'entry out of order' });
+          refusedBytes += entryBytes(e);
+          skip = true;
+        }
+      }
+      if (!skip) {
+        if (this.head === null) this.head = new MemChunk(this.chunkOptions);
+        if (!this.head.append(ts, e.line, e.structuredMetadata)) {
+          duplicates++;
+          skip = true;
+        } else {
+          if (lastLine === null || ts > newest) newest = ts;
+          lastTs = ts;
+          lastLine = e.line;
+          storedBytes += entryBytes(e);
+          if (this.head.isFull()) this.cutHead('full', nowMs, onCut);
+        }
+      }
+      if (skip && stored === null) stored = entries.slice(0, i) as LogEntry[];
+      else if (!skip && stored !== null) stored.push(e);
+    }
+    if (storedBytes > 0) this.headLastAppendMs = nowMs;
+    // Keep a private copy: the pushed line is usually a view into the whole request body.
+    if (lastLine !== this.lastLine && lastLine !== null) this.lastLine = Buffer.from(lastLine);
+    this.lastTimestampNs = lastTs;
+    this.newestNs = newest;
+    return { stored: stored ?? entries, storedBytes, duplicates, refused, refusedBytes };
+  }
+
+  /** Closes the head chunk (if it has entries) so it gets flushed. */
+  cutHead(reason: CutReason, nowMs: number, onCut: (reason: CutReason) => void): void {
+    const head = this.head;
+    if (!head) return;
+    this.head = null;
+    if (head.entryCount === 0) return;
+    head.cutBlock();
+    this.closed.push({
+      chunk: head,
+      reason,
+      encoded: null,
+      flushing: false,
+      failures: 0,
+      retryAtMs: nowMs,
+      flushedAtMs: null,
+    });
+    onCut(reason);
+  }
+
+  /** Adds a chunk restored from a checkpoint as closed (awaiting flush). */
+  restoreClosed(chunk: MemChunk, encoded: Buffer, nowMs: number): void {
+    this.closed.push({
+      chunk,
+      reason: 'forced',
+      encoded,
+      flushing: false,
+      failures: 0,
+      retryAtMs: nowMs,
+      flushedAtMs: null,
+    });
+  }
+
+  /** Chunks that still need flushing (not flushed yet). */
+  unflushed(): ClosedChunk[] {
+    return this.closed.filter((c) => c.flushedAtMs === null);
+  }
+}

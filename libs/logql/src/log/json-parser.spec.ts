@@ -1,0 +1,214 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { labelsToRecord, parseLabels } from '@logsvc/api';
+import { JsonExpressionParserStage } from './json-expr';
+import { JsonParserStage } from './json-parser';
+import { LabelCategory } from './labels-builder';
+import { Pipeline, type Stage } from './pipeline';
+import { UnpackParserStage } from './unpack';
+
+function run(stages: Stage[], line: string | Buffer, stream = '{}') {
+  const r = new Pipeline(stages).forStream(parseLabels(stream)).process(0n, Buffer.from(line));
+  if (r === null) throw new Error('dropped');
+  return labelsToRecord(r.labels.labels);
+}
+
+const OBJECT_ERR = "Value looks like object, but can't find closing '}' symbol";
+const jsonErr = (details: string) => ({ __error__: 'JSONParserErr', __error_details__: details });
+
+describe('| json', () => {
+  const rows: { name: string; line: string; stream?: string; want: Record<string, string> }[] = [
+    {
+      name: 'nested objects flattened with _',
+      line: '{"app":"foo","namespace":"prod","pod":{"uuid":"foo","deployment":{"ref":"foobar"}}}',
+      want: { app: 'foo', namespace: 'prod', pod_uuid: 'foo', pod_deployment_ref: 'foobar' },
+    },
+    {
+      name: 'numbers verbatim',
+      line: '{"counter":1, "price": {"_net_":5.56909}, "big": 1e10, "neg": -0.5}',
+      want: { counter: '1', price__net_: '5.56909', big: '1e10', neg: '-0.5' },
+    },
+    {
+      name: 'booleans',
+      line: '{"ok":true,"next":{"err":false}}',
+      want: { ok: 'true', next_err: 'false' },
+    },
+    {
+      name: 'escaped string',
+      line: '{"foo":"foo\\"bar\\n\\u00e9\\ud83d\\ude00"}',
+      want: { foo: 'foo"bar\né😀' },
+    },
+    {
+      name: 'replacement rune gives empty value',
+      line: '{"foo":"a\ufffdb","n":1}',
+      want: { foo: '', n: '1' },
+    },
+    {
+      name: 'arrays skipped',
+      line: '{"counter":1, "price": {"net_":["10","20"]}}',
+      want: { counter: '1' },
+    },
+    { name: 'nulls skipped', line: '{"a":null,"b":"x"}', want: { b: 'x' } },
+    {
+      name: 'invalid key chars',
+      line: '{"cou-nter":1,"a.b":"c","é":"d"}',
+      want: { cou_nter: '1', a_b: 'c', _: 'd' },
+    },
+    { name: 'leading digit', line: '{"1a":"x","o":{"2b":"y"}}', want: { _1a: 'x', o_2b: 'y' } },
+    { name: 'escaped key', line: '{"\\u0061b":"1"}', want: { ab: '1' } },
+    { name: 'key with spaces trimmed', line: '{" k ":"v"}', want: { k: 'v' } },
+    { name: 'empty object', line: '{}', want: {} },
+    { name: 'trailing bytes ignored', line: '{"a":"b"} trailing', want: { a: 'b' } },
+    { name: 'trailing comma tolerated', line: '{"a":"b",}', want: { a: 'b' } },
+    { name: 'last duplicate wins', line: '{"a":"1","a":"2"}', want: { a: '2' } },
+    {
+      name: 'stream label clash gets _extracted',
+      line: '{"app":"foo","next":{"err":false}}',
+      stream: '{app="bar"}',
+      want: { app: 'bar', app_extracted: 'foo', next_err: 'false' },
+    },
+    { name: 'not an object', line: 'foo', want: jsonErr(OBJECT_ERR) },
+    { name: 'bad member', line: '{n}', want: jsonErr(OBJECT_ERR) },
+    { name: 'empty line', line: '', want: jsonErr(OBJECT_ERR) },
+    { name: 'only a brace', line: '{', want: jsonErr('Malformed JSON error') },
+    {
+      name: 'unterminated string',
+      line: '{"a":"b',
+      want: jsonErr("Value is string, but can't find closing '\"' symbol"),
+    },
+    { name: 'unknown value', line: '{"a":tru}', want: jsonErr('Unknown value type') },
+    {
+      name: 'unclosed nested object keeps earlier labels',
+      line: '{"a":"1", "price": {"net_":["10","20"]',
+      want: { a: '1', ...jsonErr(OBJECT_ERR) },
+    },
+    {
+      name: 'unclosed array',
+      line: '{"a":[1,2}',
+      want: jsonErr("Value is array, but can't find closing ']' symbol"),
+    },
+  ];
+  it.each(rows)('$name', ({ line, stream, want }) => {
+    expect(run([new JsonParserStage()], line, stream)).toEqual({
+      ...labelsToRecord(parseLabels(stream ?? '{}')),
+      ...want,
+    });
+  });
+
+  it('does not re-extract a key an earlier stage extracted on the same entry', () => {
+    const earlier: Stage = {
+      process: (_ts, line, lbs) => {
+        lbs.set(LabelCategory.Parsed, 'level', 'from-first');
+        return line;
+      },
+    };
+    expect(run([earlier, new JsonParserStage()], '{"level":"info","x":"1"}')).toEqual({
+      level: 'from-first',
+      x: '1',
+    });
+  });
+
+  it('with onlyLabels extracts just those labels', () => {
+    const sut = new JsonParserStage({ onlyLabels: ['level', 'req_user_id', 'app_extracted'] });
+    const line =
+      '{"level":"info","msg":"m","req":{"user":{"id":7},"path":"/"},"other":{"x":1},"app":"a"}';
+    expect(run([sut], line, '{app="b"}')).toEqual({
+      app: 'b',
+      level: 'info',
+      req_user_id: '7',
+      app_extracted: 'a',
+    });
+  });
+
+  it('survives deep nesting', () => {
+    const line = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+    const labels = run([new JsonParserStage()], line);
+    expect(labels.__error__).toBeUndefined();
+  });
+
+  it('never throws on arbitrary bytes or JSON-like text', () => {
+    const stages = [
+      new JsonParserStage(),
+      new JsonExpressionParserStage([{ identifier: 'x', expression: 'a.b[0]' }]),
+      new UnpackParserStage(),
+    ];
+    const sp = new Pipeline(stages).forStream([]);
+    const jsonish = fc
+      .tuple(fc.json({ maxDepth: 4 }), fc.nat(), fc.nat({ max: 3 }), fc.string({ maxLength: 3 }))
+      .map(([j, at, cut, ins]) => {
+        const i = j.length === 0 ? 0 : at % j.length;
+        return Buffer.from(j.slice(0, i) + ins + j.slice(i + cut));
+      });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)),
+          jsonish,
+        ),
+        (line) => {
+          sp.process(0n, line);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('| json with parameters', () => {
+  const rows: { params: [string, string][]; line: string; want: Record<string, string> }[] = [
+    { params: [['app', 'app']], line: '{"app":"foo"}', want: { app: 'foo' } },
+    {
+      params: [
+        ['uuid', 'pod.uuid'],
+        ['ref', 'pod.deployment.ref'],
+        ['miss', 'pod.nope'],
+      ],
+      line: '{"pod":{"uuid":"foo","deployment":{"ref":"foobar"}}}',
+      want: { uuid: 'foo', ref: 'foobar', miss: '' },
+    },
+    {
+      params: [
+        ['first', 'list[0]'],
+        ['second', 'list[1].name'],
+        ['q', '["a key"]'],
+      ],
+      line: '{"list":["x",{"name":"y"}],"a key":"z"}',
+      want: { first: 'x', second: 'y', q: 'z' },
+    },
+    {
+      params: [
+        ['obj', 'pod'],
+        ['arr', 'list'],
+        ['n', 'nul'],
+        ['num', 'n'],
+      ],
+      line: '{"pod":{"a": 1},"list":[1, 2],"nul":null,"n":1.5}',
+      want: { obj: '{"a": 1}', arr: '[1, 2]', n: '', num: '1.5' },
+    },
+    { params: [['s', 'msg']], line: '{"msg":"a\\"b"}', want: { s: 'a"b' } },
+    { params: [['x', 'x']], line: 'not json', want: { __error__: 'JSONParserErr' } },
+    { params: [['top', '[1]']], line: '["a","b"]', want: { top: 'b' } },
+  ];
+  it.each(rows)('$params on $line', ({ params, line, want }) => {
+    const stage = new JsonExpressionParserStage(
+      params.map(([identifier, expression]) => ({ identifier, expression })),
+    );
+    expect(run([stage], line)).toEqual(want);
+  });
+
+  it('suffixes a stream label name with _extracted', () => {
+    const stage = new JsonExpressionParserStage([{ identifier: 'app', expression: 'app' }]);
+    expect(run([stage], '{"app":"foo"}', '{app="bar"}')).toEqual({
+      app: 'bar',
+      app_extracted: 'foo',
+    });
+  });
+
+  it.each([
+    ['1abc', 'a', "invalid extracted label name '1abc'"],
+    ['a', 'a..b', 'cannot parse expression [a..b]: syntax error: unexpected DOT'],
+    ['a', 'a[', 'cannot parse expression [a[]: syntax error: unexpected $end, expecting RSB'],
+  ])('rejects %s=%j', (identifier, expression, message) => {
+    expect(() => new JsonExpressionParserStage([{ identifier, expression }])).toThrow(message);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * `| json` without parameters: every string, number and boolean leaf of the line's JSON object
+ * becomes a label; nested objects are flattened with `_`; arrays and nulls are skipped.
+ * Malformed JSON sets `__error__=JSONParserErr` with jsonparser's message as details.
+ *
+ * The line is walked in place; key names are cached in a per-stage tree keyed by raw key
+ * bytes, so steady-state parsing only builds strings for values.
+ */
+import { ERR_JSON, DUPLICATE_SUFFIX } from './errors';
+import {
+  JsonScanError,
+  JsonType,
+  bytesToString,
+  eachMember,
+  newJsonValue,
+  stringValue,
+  type JsonValue,
+} from './json-scanner';
+import { LabelCategory, type LabelsBuilder } from './labels-builder';
+import type { Stage } from './pipeline';
+import { sanitizeLabelKey } from './sanitize';
+
+/** Deeper objects are not descended into (keeps the scan bounded and the stack safe). */
+export const MAX_JSON_DEPTH = 128;
+const MAX_CACHED_KEYS = 1024;
+
+interface KeyNode {
+  /** Sanitized path of this key, before the `_extracted` check. */
+  readonly path: string;
+  /** The raw key bytes (for unescaped keys), to confirm a hash hit. */
+  readonly raw: Buffer | null;
+  /** Children by hash of their raw key bytes (a short list per hash). */
+  readonly children: Map<number, KeyNode[]>;
+  /** Children whose keys had escapes, by decoded key. */
+  readonly escaped: Map<string, KeyNode>;
+  size: number;
+  /** With `onlyLabels`: whether a wanted label can be found under this object. */
+  descend?: boolean;
+}
+
+export interface JsonParserOptions {
+  /**
+   * Extract only these labels (Loki's parser hints for metric queries, e.g. the `by` labels
+   * and those later stages read). Other values are skipped without building strings.
+   */
+  readonly onlyLabels?: readonly string[];
+}
+
+const INVALID_CHAR = /[^a-zA-Z0-9_]/gu;
+
+/** Sanitizes a nested key part as Loki's `appendSanitized`: one `_` per invalid character. */
+function appendSanitized(prefix: string, key: string): string {
+  const k = key.trim();
+  if (k.length === 0) return prefix;
+  const mapped = k.replace(INVALID_CHAR, '_');
+  if (prefix.length === 0 && k.charCodeAt(0) >= 0x30 && k.charCodeAt(0) <= 0x39)
+    return '_' + mapped;
+  return prefix + mapped;
+}
+
+/** Decodes a leaf value as Loki does: invalid UTF-8 or bad escapes give an empty value. */
+export function leafValue(b: Buffer, v: JsonValue): string | null {
+  switch (v.type) {
+    case JsonType.String: {
+      const s = stringValue(b, v);
+      if (s === null) return '';
+      return v.high && s.includes('\ufffd') ? '' : s;
+    }
+    case JsonType.Number:
+      return bytesToString(b, v.start, v.end, false);
+    case JsonType.Boolean:
+      return b[v.start] === 0x74 ? 'true' : 'false';
+    default:
+      return null;
+  }
+}
+
+export class JsonParserStage implements Stage {
+  private readonly root: KeyNode = newNode('', null);
+  private readonly value = newJsonValue();
+  private lbs!: LabelsBuilder;
+  private readonly only: ReadonlySet<string> | null;
+
+  constructor(options: JsonParserOptions = {}) {
+    this.only = options.onlyLabels === undefined ? null : new Set(options.onlyLabels);
+  }
+
+  process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
+    this.lbs = lbs;
+    try {
+      this.walk(line, 0, line.length, this.root, 0);
+    } catch (err) {
+      if (!(err instanceof JsonScanError)) throw err;
+      lbs.setErr(ERR_JSON);
+      lbs.setErrorDetails(err.message);
+    }
+    return line;
+  }
+
+  private walk(b: Buffer, start: number, end: number, parent: KeyNode, depth: number): void {
+    eachMember(
+      b,
+      start,
+      end,
+      (buf, ks, ke, decoded, v) => {
+        if (v.type === JsonType.Array || v.type === JsonType.Null) return;
+        const node = this.child(buf, ks, ke, decoded, parent);
+        if (v.type === JsonType.Object) {
+          if (depth + 1 < MAX_JSON_DEPTH && this.shouldDescend(node)) {
+            this.walk(buf, v.start, v.end, node, depth + 1);
+          }
+          return;
+        }
+        let name = node.path;
+        if (name.length === 0) return;
+        if (this.lbs.baseHas(name)) name += DUPLICATE_SUFFIX;
+        if (this.only !== null && !this.only.has(name)) return;
+        if (!this.lbs.shouldExtract(name)) return;
+        const value = leafValue(buf, v);
+        if (value !== null) this.lbs.set(LabelCategory.Parsed, name, value);
+      },
+      this.value,
+    );
+  }
+
+  private shouldDescend(node: KeyNode): boolean {
+    if (this.only === null) return true;
+    if (node.descend === undefined) {
+      const prefix = node.path + '_';
+      node.descend = node.path === '' || [...this.only].some((n) => n.startsWith(prefix));
+    }
+    return node.descend;
+  }
+
+  private child(
+    b: Buffer,
+    ks: number,
+    ke: number,
+    decoded: string | null,
+    parent: KeyNode,
+  ): KeyNode {
+    if (decoded !== null) {
+      let node = parent.escaped.get(decoded);
+      if (node === undefined) {
+        node = newNode(this.pathOf(parent, decoded), null);
+        if (parent.size++ < MAX_CACHED_KEYS) parent.escaped.set(decoded, node);
+      }
+      return node;
+    }
+    let hash = 0x811c9dc5;
+    for (let i = ks; i < ke; i++) hash = Math.imul(hash ^ b[i], 0x01000193);
+    const bucket = parent.children.get(hash);
+    if (bucket !== undefined) {
+      for (const node of bucket) if (sameBytes(node.raw as Buffer, b, ks, ke)) return node;
+    }
+    const node = newNode(
+      this.pathOf(parent, b.toString('utf8', ks, ke)),
+      Buffer.from(b.subarray(ks, ke)),
+    );
+    if (parent.size++ < MAX_CACHED_KEYS) {
+      if (bucket === undefined) parent.children.set(hash, [node]);
+      else bucket.push(node);
+    }
+    return node;
+  }
+
+  private pathOf(parent: KeyNode, key: string): string {
+    return parent.path === ''
+      ? sanitizeLabelKey(key, true)
+      : appendSanitized(parent.path + '_', key);
+  }
+}
+
+function newNode(path: string, raw: Buffer | null): KeyNode {
+  return { path, raw, children: new Map(), escaped: new Map(), size: 0 };
+}
+
+function sameBytes(raw: Buffer, b: Buffer, start: number, end: number): boolean {
+  if (raw.length !== end - start) return false;
+  for (let i = 0; i < raw.length; i++) if (raw[i] !== b[start + i]) return false;
+  return true;
+}

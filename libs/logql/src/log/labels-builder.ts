@@ -1,0 +1,318 @@
+/**
+ * Per-entry label state of the log pipeline, modelled on Loki's `LabelsBuilder`
+ * (`pkg/logql/log/labels.go`). A builder is created once per stream over the stream's labels;
+ * each entry resets it, adds its structured metadata, and lets stages read and change labels.
+ *
+ * Every label has a category (stream, structured metadata, parsed) so that responses can
+ * categorize labels later. A name lives in one category at a time, with precedence
+ * parsed > structured metadata > stream, as in Loki 3.4.
+ */
+import { labelsToString, type LabelPair, type Labels } from '@logsvc/api';
+import { DUPLICATE_SUFFIX, ERROR_DETAILS_LABEL, ERROR_LABEL } from './errors';
+
+export enum LabelCategory {
+  Stream = 0,
+  StructuredMetadata = 1,
+  Parsed = 2,
+}
+
+/** An immutable, sorted label set produced by a pipeline, with its categories. */
+export class LabelsResult {
+  private text: string | undefined;
+  private rec: Record<string, string> | undefined;
+
+  constructor(
+    /** All labels, sorted by name. */
+    readonly labels: Labels,
+    /** A cheap canonical key: equal label sets have equal keys. */
+    readonly key: string,
+    readonly stream: Labels,
+    readonly structuredMetadata: Labels,
+    /** Parsed labels, including `__error__` / `__error_details__` when set (as Loki does). */
+    readonly parsed: Labels,
+  ) {}
+
+  /** The Prometheus text form `{a="1", b="2"}`, computed once. */
+  toString(): string {
+    if (this.text === undefined) this.text = labelsToString(this.labels);
+    return this.text;
+  }
+
+  /** The labels as a plain record (template data), computed once. */
+  record(): Readonly<Record<string, string>> {
+    if (this.rec === undefined) {
+      const out: Record<string, string> = Object.create(null) as Record<string, string>;
+      for (const p of this.labels) out[p.name] = p.value;
+      this.rec = out;
+    }
+    return this.rec;
+  }
+}
+
+/**
+ * A canonical key for a sorted label set. Values are length-prefixed, so no value content can
+ * make two different sets collide (label names never contain `=`).
+ */
+export function labelsKey(labels: Labels): string {
+  let key = '';
+  for (const p of labels) key += p.name + '=' + p.value.length + ':' + p.value;
+  return key;
+}
+
+const byName = (a: LabelPair, b: LabelPair): number =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+
+/** Most entries of a stream produce few distinct label sets; bound the cache anyway. */
+const MAX_CACHED_RESULTS = 4096;
+
+/** Prometheus `NormalizeLabel` (otlptranslator), which Loki applies to metadata names. */
+export function normalizeMetadataName(name: string): string {
+  if (name.length === 0) return name;
+  const out = /[^\p{L}\p{Nd}_]/u.test(name) ? name.replace(/[^\p{L}\p{Nd}]/gu, '_') : name;
+  if (/^\p{Nd}/u.test(out)) return 'key_' + out;
+  if (out.startsWith('_') && !out.startsWith('__')) return 'key' + out;
+  return out;
+}
+
+export class LabelsBuilder {
+  private readonly baseMap = new Map<string, string>();
+  private readonly names: string[][] = [[], [], []];
+  private readonly values: string[][] = [[], [], []];
+  /** Index of the stage that set each parsed label (for "first extracted wins"). */
+  private readonly parsedBy: number[] = [];
+  private readonly deleted: string[] = [];
+  private changed = false;
+  private err = '';
+  private errDetails = '';
+  private readonly baseResult: LabelsResult;
+  private readonly cache = new Map<string, LabelsResult>();
+  private readonly normalizedNames = new Map<string, string>();
+  /** Index of the stage currently running; set by the stream pipeline. */
+  currentStage = 0;
+
+  constructor(readonly base: Labels) {
+    for (const p of base) this.baseMap.set(p.name, p.value);
+    this.baseResult = new LabelsResult(base, labelsKey(base), base, [], []);
+  }
+
+  /** Clears everything an entry changed; the base labels stay. */
+  reset(): void {
+    if (this.changed) {
+      // Truncating an array is a runtime call in V8: only touch the non-empty ones.
+      for (let c = 0; c < 3; c++) {
+        if (this.names[c].length === 0) continue;
+        this.names[c].length = 0;
+        this.values[c].length = 0;
+      }
+      if (this.parsedBy.length !== 0) this.parsedBy.length = 0;
+      if (this.deleted.length !== 0) this.deleted.length = 0;
+      this.changed = false;
+    }
+    this.err = '';
+    this.errDetails = '';
+    this.currentStage = 0;
+  }
+
+  /**
+   * Adds an entry's structured metadata: names normalized as Loki does, a name equal to a
+   * stream label gets `_extracted`, and `__error__` / `__error_details__` set the error.
+   */
+  addStructuredMetadata(metadata: Labels): void {
+    for (const p of metadata) {
+      let name = this.normalizedNames.get(p.name);
+      if (name === undefined) {
+        name = normalizeMetadataName(p.name);
+        if (this.baseMap.has(name)) name += DUPLICATE_SUFFIX;
+        if (this.normalizedNames.size < MAX_CACHED_RESULTS) this.normalizedNames.set(p.name, name);
+      }
+      if (name === ERROR_LABEL) this.err = p.value;
+      else if (name === ERROR_DETAILS_LABEL) this.errDetails = p.value;
+      else this.set(LabelCategory.StructuredMetadata, name, p.value);
+    }
+  }
+
+  baseHas(name: string): boolean {
+    return this.baseMap.has(name);
+  }
+
+  /** The current value of a label; `__error__` / `__error_details__` read the error state. */
+  get(name: string): string | undefined {
+    if (this.changed) {
+      for (let c = 2; c >= 0; c--) {
+        const i = this.names[c].indexOf(name);
+        if (i >= 0) return this.values[c][i];
+      }
+      if (this.deleted.length > 0 && this.deleted.includes(name)) return undefined;
+    }
+    const v = this.baseMap.get(name);
+    if (v !== undefined) return v;
+    if (name === ERROR_LABEL) return this.err === '' ? undefined : this.err;
+    if (name === ERROR_DETAILS_LABEL) return this.errDetails === '' ? undefined : this.errDetails;
+    return undefined;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  /** The category of a present label, or undefined when it is absent. */
+  categoryOf(name: string): LabelCategory | undefined {
+    for (let c = 2; c >= 0; c--) if (this.names[c].includes(name)) return c;
+    if (this.deleted.includes(name)) return undefined;
+    return this.baseMap.has(name) ? LabelCategory.Stream : undefined;
+  }
+
+  /**
+   * Sets a label in a category with Loki's precedence: parsed replaces metadata and stream
+   * values; metadata replaces stream values but not parsed ones; stream never replaces either.
+   */
+  set(category: LabelCategory, name: string, value: string): void {
+    if (name === ERROR_LABEL) {
+      this.err = value;
+      return;
+    }
+    if (name === ERROR_DETAILS_LABEL) {
+      this.errDetails = value;
+      return;
+    }
+    this.changed = true;
+    if (category === LabelCategory.Parsed) {
+      this.remove(LabelCategory.StructuredMetadata, name);
+      this.remove(LabelCategory.Stream, name);
+    } else if (category === LabelCategory.StructuredMetadata) {
+      this.remove(LabelCategory.Stream, name);
+      if (this.names[LabelCategory.Parsed].includes(name)) return;
+    } else if (
+      this.names[LabelCategory.StructuredMetadata].includes(name) ||
+      this.names[LabelCategory.Parsed].includes(name)
+    ) {
+      return;
+    }
+    const names = this.names[category];
+    const i = names.indexOf(name);
+    if (i >= 0) {
+      this.values[category][i] = value;
+      if (category === LabelCategory.Parsed) this.parsedBy[i] = this.currentStage;
+      return;
+    }
+    names.push(name);
+    this.values[category].push(value);
+    if (category === LabelCategory.Parsed) this.parsedBy.push(this.currentStage);
+  }
+
+  /**
+   * Whether a parser stage may extract `name` for this entry: not when an earlier stage already
+   * extracted it on this entry ("first extracted wins", Loki PR #8724). Within one stage a
+   * repeated key overwrites (last value wins).
+   */
+  shouldExtract(name: string): boolean {
+    if (!this.changed) return true;
+    const i = this.names[LabelCategory.Parsed].indexOf(name);
+    return i < 0 || this.parsedBy[i] === this.currentStage;
+  }
+
+  /** Deletes labels of every category; `__error__` / `__error_details__` clear the error. */
+  del(name: string): void {
+    if (name === ERROR_LABEL) {
+      this.err = '';
+      return;
+    }
+    if (name === ERROR_DETAILS_LABEL) {
+      this.errDetails = '';
+      return;
+    }
+    for (let c = 0; c < 3; c++) this.remove(c, name);
+    if (this.baseMap.has(name) && !this.deleted.includes(name)) {
+      this.deleted.push(name);
+      this.changed = true;
+    }
+  }
+
+  private remove(category: LabelCategory, name: string): void {
+    const names = this.names[category];
+    if (names.length === 0) return;
+    const i = names.indexOf(name);
+    if (i < 0) return;
+    names.splice(i, 1);
+    this.values[category].splice(i, 1);
+    if (category === LabelCategory.Parsed) this.parsedBy.splice(i, 1);
+  }
+
+  setErr(err: string): void {
+    this.err = err;
+  }
+
+  getErr(): string {
+    return this.err;
+  }
+
+  hasErr(): boolean {
+    return this.err !== '';
+  }
+
+  setErrorDetails(details: string): void {
+    this.errDetails = details;
+  }
+
+  getErrorDetails(): string {
+    return this.errDetails;
+  }
+
+  /** Sets the error and its details unless an error is already set (first error wins). */
+  setErrIfNone(err: string, details: string): void {
+    if (this.err !== '') return;
+    this.err = err;
+    this.errDetails = details;
+  }
+
+  /** Whether the labels differ from the stream's labels. */
+  isChanged(): boolean {
+    return this.changed || this.err !== '' || this.errDetails !== '';
+  }
+
+  /**
+   * The current label set. Unchanged entries return the stream's cached result without any
+   * work; changed ones are sorted once and deduplicated through a per-stream cache, so equal
+   * label sets share one result object.
+   */
+  labels(): LabelsResult {
+    if (!this.isChanged()) return this.baseResult;
+    const stream: LabelPair[] = [];
+    const smNames = this.names[LabelCategory.StructuredMetadata];
+    const parsedNames = this.names[LabelCategory.Parsed];
+    const streamNames = this.names[LabelCategory.Stream];
+    for (const p of this.base) {
+      if (this.deleted.length > 0 && this.deleted.includes(p.name)) continue;
+      if (smNames.includes(p.name) || parsedNames.includes(p.name)) continue;
+      const i = streamNames.indexOf(p.name);
+      stream.push(i >= 0 ? { name: p.name, value: this.values[LabelCategory.Stream][i] } : p);
+    }
+    for (let i = 0; i < streamNames.length; i++) {
+      const name = streamNames[i];
+      if (!this.baseMap.has(name) || this.deleted.includes(name)) {
+        stream.push({ name, value: this.values[LabelCategory.Stream][i] });
+      }
+    }
+    const sm = pairs(smNames, this.values[LabelCategory.StructuredMetadata]);
+    const parsed = pairs(parsedNames, this.values[LabelCategory.Parsed]);
+    if (this.err !== '') parsed.push({ name: ERROR_LABEL, value: this.err });
+    if (this.errDetails !== '') parsed.push({ name: ERROR_DETAILS_LABEL, value: this.errDetails });
+    const all = [...stream, ...sm, ...parsed].sort(byName);
+    const key = labelsKey(all);
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    if (this.cache.size >= MAX_CACHED_RESULTS) this.cache.clear();
+    stream.sort(byName);
+    sm.sort(byName);
+    parsed.sort(byName);
+    const result = new LabelsResult(all, key, stream, sm, parsed);
+    this.cache.set(key, result);
+    return result;
+  }
+}
+
+function pairs(names: string[], values: string[]): LabelPair[] {
+  const out: LabelPair[] = [];
+  for (let i = 0; i < names.length; i++) out.push({ name: names[i], value: values[i] });
+  return out;
+}

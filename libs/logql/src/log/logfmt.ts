@@ -1,0 +1,266 @@
+/**
+ * `| logfmt [--strict] [--keep-empty] [params]`, with the decoder of Loki's
+ * `pkg/logql/log/logfmt/decode.go`: bare keys and empty values are skipped unless
+ * `--keep-empty`; malformed pairs are skipped, or with `--strict` stop parsing and set
+ * `__error__=LogfmtParserErr` with details like `logfmt syntax error at pos 8 : unexpected '='`.
+ */
+import { isValidLabelName } from '@logsvc/api';
+import { DUPLICATE_SUFFIX, ERR_LOGFMT, StageBuildError } from './errors';
+import type { ExtractionParam } from './json-expr';
+import { unescapeJson } from './json-scanner';
+import { LabelCategory, type LabelsBuilder } from './labels-builder';
+import type { Stage } from './pipeline';
+import { sanitizeLabelKey } from './sanitize';
+
+/** Scans one line's key/value pairs in place; offsets index the line buffer. */
+export class LogfmtDecoder {
+  private line: Buffer = Buffer.alloc(0);
+  private pos = 0;
+  keyStart = 0;
+  keyEnd = 0;
+  /** Value range, or a decoded string when the quoted value had escapes. */
+  valueStart = 0;
+  valueEnd = 0;
+  decodedValue: string | null = null;
+  err: string | null = null;
+
+  reset(line: Buffer): void {
+    this.line = line;
+    this.pos = 0;
+    this.err = null;
+  }
+
+  eol(): boolean {
+    return this.pos >= this.line.length;
+  }
+
+  hasKey(): boolean {
+    return this.keyEnd > this.keyStart;
+  }
+
+  private syntaxError(msg: string): void {
+    this.err = `logfmt syntax error at pos ${this.pos + 1} : ${msg}`;
+  }
+
+  private unexpected(c: number): void {
+    const ch = c === 0x27 ? "\\'" : c === 0x5c ? '\\\\' : String.fromCharCode(c);
+    this.syntaxError(`unexpected '${ch}'`);
+  }
+
+  private skipValue(): false {
+    const line = this.line;
+    while (this.pos < line.length && line[this.pos] > 0x20) this.pos++;
+    return false;
+  }
+
+  /** Advances to the next pair; false at the end of the line or on a malformed pair. */
+  scanKeyval(): boolean {
+    const line = this.line;
+    const n = line.length;
+    this.keyStart = this.keyEnd = 0;
+    this.valueStart = this.valueEnd = 0;
+    this.decodedValue = null;
+    while (this.pos < n && line[this.pos] <= 0x20) this.pos++;
+    if (this.pos >= n) return false;
+    const start = this.pos;
+    for (; this.pos < n; this.pos++) {
+      const c = line[this.pos];
+      if (c === 0x3d) {
+        if (this.pos === start) {
+          this.unexpected(c);
+          return this.skipValue();
+        }
+        this.keyStart = start;
+        this.keyEnd = this.pos;
+        return this.scanValue();
+      }
+      if (c === 0x22) {
+        this.unexpected(c);
+        return this.skipValue();
+      }
+      if (c <= 0x20) {
+        this.keyStart = start;
+        this.keyEnd = this.pos;
+        return true;
+      }
+    }
+    this.keyStart = start;
+    this.keyEnd = n;
+    return true;
+  }
+
+  private scanValue(): boolean {
+    const line = this.line;
+    const n = line.length;
+    this.pos++;
+    if (this.pos >= n) return true;
+    const first = line[this.pos];
+    if (first <= 0x20) return true;
+    if (first === 0x22) return this.scanQuoted();
+    const start = this.pos;
+    for (; this.pos < n; this.pos++) {
+      const c = line[this.pos];
+      if (c === 0x3d || c === 0x22) {
+        this.unexpected(c);
+        return this.skipValue();
+      }
+      if (c <= 0x20) break;
+    }
+    this.valueStart = start;
+    this.valueEnd = this.pos;
+    return true;
+  }
+
+  private scanQuoted(): boolean {
+    const line = this.line;
+    const start = this.pos;
+    let hasEsc = false;
+    let esc = false;
+    for (let i = start + 1; i < line.length; i++) {
+      const c = line[i];
+      if (esc) esc = false;
+      else if (c === 0x5c) hasEsc = esc = true;
+      else if (c === 0x22) {
+        this.pos = i + 1;
+        if (hasEsc) {
+          const v = unescapeJson(line, start + 1, i);
+          if (v === null) {
+            this.syntaxError('invalid quoted value');
+            return false;
+          }
+          this.decodedValue = v;
+        } else {
+          this.valueStart = start + 1;
+          this.valueEnd = i;
+        }
+        return true;
+      }
+    }
+    this.pos = line.length;
+    this.syntaxError('unterminated quoted value');
+    return false;
+  }
+
+  /** The current value as a string; values with invalid UTF-8 become empty, as in Loki. */
+  value(): string {
+    const v = this.decodedValue ?? this.line.toString('utf8', this.valueStart, this.valueEnd);
+    return v.includes('\ufffd') ? '' : v;
+  }
+
+  valueIsEmpty(): boolean {
+    return this.decodedValue === null
+      ? this.valueEnd === this.valueStart
+      : this.decodedValue === '';
+  }
+
+  keyLatin1(): string {
+    return this.line.toString('latin1', this.keyStart, this.keyEnd);
+  }
+
+  key(): string {
+    return this.line.toString('utf8', this.keyStart, this.keyEnd);
+  }
+}
+
+export interface LogfmtOptions {
+  readonly strict?: boolean;
+  readonly keepEmpty?: boolean;
+}
+
+const MAX_CACHED_KEYS = 1024;
+
+/** `| logfmt [flags]`: every pair becomes a label. */
+export class LogfmtParserStage implements Stage {
+  private readonly dec = new LogfmtDecoder();
+  private readonly names = new Map<string, string>();
+  private readonly strict: boolean;
+  private readonly keepEmpty: boolean;
+
+  constructor(options: LogfmtOptions = {}) {
+    this.strict = options.strict ?? false;
+    this.keepEmpty = options.keepEmpty ?? false;
+  }
+
+  process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
+    const dec = this.dec;
+    dec.reset(line);
+    while (!dec.eol()) {
+      if (!dec.scanKeyval()) {
+        if (this.strict) break;
+        continue;
+      }
+      if (!dec.hasKey()) continue;
+      const raw = dec.keyLatin1();
+      let sanitized = this.names.get(raw);
+      if (sanitized === undefined) {
+        sanitized = sanitizeLabelKey(dec.key(), true);
+        if (this.names.size < MAX_CACHED_KEYS) this.names.set(raw, sanitized);
+      }
+      if (sanitized.length === 0) continue;
+      const name = lbs.baseHas(sanitized) ? sanitized + DUPLICATE_SUFFIX : sanitized;
+      if (!lbs.shouldExtract(name)) continue;
+      if (!this.keepEmpty && dec.valueIsEmpty()) continue;
+      lbs.set(LabelCategory.Parsed, name, dec.value());
+    }
+    if (this.strict && dec.err !== null) {
+      lbs.setErr(ERR_LOGFMT);
+      lbs.setErrorDetails(dec.err);
+    }
+    return line;
+  }
+}
+
+/** `| logfmt [flags] a="key", b`: only the listed keys, renamed to their labels. */
+export class LogfmtExpressionParserStage implements Stage {
+  private readonly dec = new LogfmtDecoder();
+  /** Source key → label identifiers reading it. */
+  private readonly byKey = new Map<string, string[]>();
+  private readonly ids: string[];
+  private readonly strict: boolean;
+  private readonly keepEmpty: boolean;
+
+  constructor(params: readonly ExtractionParam[], options: LogfmtOptions = {}) {
+    if (params.length === 0) throw new StageBuildError('no logfmt expression provided');
+    this.strict = options.strict ?? false;
+    this.keepEmpty = options.keepEmpty ?? false;
+    this.ids = [];
+    for (const p of params) {
+      if (!isValidLabelName(p.identifier)) {
+        throw new StageBuildError(`invalid extracted label name '${p.identifier}'`);
+      }
+      const key = p.expression.trim();
+      if (key.length === 0)
+        throw new StageBuildError(`cannot parse expression [${p.expression}]: empty key`);
+      const list = this.byKey.get(key) ?? [];
+      list.push(p.identifier);
+      this.byKey.set(key, list);
+      this.ids.push(p.identifier);
+    }
+  }
+
+  process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
+    for (const id of this.ids) if (!lbs.baseHas(id)) lbs.set(LabelCategory.Parsed, id, '');
+    const dec = this.dec;
+    dec.reset(line);
+    while (!dec.eol()) {
+      if (!dec.scanKeyval()) {
+        if (this.strict) break;
+        continue;
+      }
+      if (!dec.hasKey()) continue;
+      const ids = this.byKey.get(dec.key());
+      if (ids === undefined) continue;
+      if (!this.keepEmpty && dec.valueIsEmpty()) continue;
+      const value = dec.value();
+      for (const id of ids) {
+        const name = lbs.baseHas(id) ? id + DUPLICATE_SUFFIX : id;
+        lbs.set(LabelCategory.Parsed, name, value);
+      }
+    }
+    if (this.strict && dec.err !== null) {
+      lbs.setErr(ERR_LOGFMT);
+      lbs.setErrorDetails(dec.err);
+    }
+    return line;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The log pipeline: an ordered list of stages run on each entry of a stream. Built once per
+ * query; `forStream` prepares the per-stream state (labels builder, result caches) once per
+ * stream, so that processing an entry allocates nothing unless a stage changes something.
+ */
+import type { Labels } from '@logsvc/api';
+import { LabelsBuilder, type LabelsResult } from './labels-builder';
+
+/**
+ * One pipeline step. Returns the (possibly new) line, or null to drop the entry. A stage that
+ * changes the line returns a new Buffer and never writes into the one it was given.
+ */
+export interface Stage {
+  process(timestampNs: bigint, line: Buffer, lbs: LabelsBuilder): Buffer | null;
+}
+
+/** What a stream pipeline yields for a kept entry. */
+export interface PipelineResult {
+  line: Buffer;
+  labels: LabelsResult;
+}
+
+export class StreamPipeline {
+  readonly builder: LabelsBuilder;
+  /** Reused for every entry: copy the fields you keep before the next call. */
+  private readonly result: PipelineResult;
+
+  constructor(
+    labels: Labels,
+    private readonly stages: readonly Stage[],
+  ) {
+    this.builder = new LabelsBuilder(labels);
+    this.result = { line: Buffer.alloc(0), labels: this.builder.labels() };
+  }
+
+  /**
+   * Runs the stages on one entry. Returns null when a stage drops it. The returned object is
+   * reused by the next call; its `line` and `labels` values themselves are immutable.
+   */
+  process(timestampNs: bigint, line: Buffer, structuredMetadata?: Labels): PipelineResult | null {
+    const lbs = this.builder;
+    lbs.reset();
+    if (structuredMetadata !== undefined && structuredMetadata.length > 0) {
+      lbs.addStructuredMetadata(structuredMetadata);
+    }
+    const stages = this.stages;
+    let current: Buffer | null = line;
+    for (let i = 0; i < stages.length; i++) {
+      lbs.currentStage = i;
+      current = stages[i].process(timestampNs, current, lbs);
+      if (current === null) return null;
+    }
+    this.result.line = current;
+    this.result.labels = lbs.labels();
+    return this.result;
+  }
+
+  /** The labels of the stream before any entry changes them. */
+  baseLabels(): LabelsResult {
+    this.builder.reset();
+    return this.builder.labels();
+  }
+}
+
+export class Pipeline {
+  constructor(readonly stages: readonly Stage[]) {}
+
+  /** Whether the pipeline has no stages (entries keep their line and stream labels). */
+  isNoop(): boolean {
+    return this.stages.length === 0;
+  }
+
+  forStream(labels: Labels): StreamPipeline {
+    return new StreamPipeline(labels, this.stages);
+  }
+}

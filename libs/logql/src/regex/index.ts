@@ -1,0 +1,9 @@
+export {
+  compileRegex,
+  captureGroupNames,
+  RegexSyntaxError,
+  type CompiledRegex,
+  type CompileOptions,
+  type RegexMatch,
+} from './regex';
+export { extractLiteralPrefilter } from './literal';

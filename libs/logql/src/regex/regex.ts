@@ -1,0 +1,168 @@
+/**
+ * User regular expressions with Go RE2 semantics, run by the native `re2` binding (linear
+ * time, no backtracking). Works on Buffers (UTF-8 bytes, no string conversion) and strings.
+ *
+ * Go syntax is RE2 syntax, so sources are passed through unchanged: `(?P<name>...)`,
+ * `(?i)`, `(?s)`, `(?m)`, `(?U)`, `\pL`, `\Q...\E` all work as in Go.
+ */
+import RE2 from 're2';
+import { extractLiteralPrefilter } from './literal';
+
+export interface CompileOptions {
+  /**
+   * Match the whole input (`^(?:re)$`), as Prometheus label matchers, label filters and
+   * label_replace do. Default false: match anywhere, as line filters do.
+   */
+  readonly anchored?: boolean;
+}
+
+/** The result of one match: groups by index (0 = whole match) and by name. */
+export interface RegexMatch<T extends Buffer | string> {
+  /** Start of the match, in bytes for Buffer input and UTF-16 units for string input. */
+  readonly index: number;
+  /** `groups[0]` is the whole match; unmatched optional groups are undefined. */
+  readonly groups: ReadonlyArray<T | undefined>;
+  /** Named groups; a name whose group did not take part maps to undefined. */
+  readonly named: Readonly<Record<string, T | undefined>>;
+}
+
+export interface CompiledRegex {
+  /** The source as the user wrote it (without added anchors). */
+  readonly source: string;
+  readonly anchored: boolean;
+  /** Capture group names by group index (index 0 and unnamed groups are `''`). */
+  readonly groupNames: readonly string[];
+  /**
+   * A literal every match must contain (case-sensitive), when one can be found cheaply:
+   * callers may skip inputs without it (`Buffer.indexOf`) before running the regex.
+   */
+  readonly literalPrefilter: string | undefined;
+  test(input: Buffer | string): boolean;
+  exec<T extends Buffer | string>(input: T): RegexMatch<T> | undefined;
+  /** The underlying RE2 object, for replace/split on the rare paths that need them. */
+  readonly re2: RE2;
+}
+
+/** An invalid regex, with Go's message: `error parsing regexp: missing closing ): \`(a\``. */
+export class RegexSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegexSyntaxError';
+  }
+}
+
+/** RE2 (C++) error codes and the wording Go's regexp/syntax uses for the same error. */
+const GO_ERROR_CODES: ReadonlyArray<[string, string]> = [
+  ['missing )', 'missing closing )'],
+  ['missing ]', 'missing closing ]'],
+  ['unexpected )', 'unexpected )'],
+  ['bad repetition operator', 'invalid nested repetition operator'],
+  ['missing argument to repetition operator', 'missing argument to repetition operator'],
+  ['no argument for repetition operator', 'missing argument to repetition operator'],
+  ['invalid escape sequence', 'invalid escape sequence'],
+  ['invalid character class range', 'invalid character class range'],
+  ['invalid character class', 'invalid character class'],
+  ['invalid named capture group', 'invalid named capture'],
+  ['duplicate capture group name', 'duplicate capture group name'],
+  ['invalid perl operator', 'invalid or unsupported Perl syntax'],
+  ['invalid repetition size', 'invalid repeat count'],
+  ['bad repetition count', 'invalid repeat count'],
+  ['trailing \\', 'trailing backslash at end of expression'],
+  ['invalid UTF-8', 'invalid UTF-8'],
+  ['pattern too large', 'expression too large'],
+];
+
+function goRegexError(source: string, err: unknown): RegexSyntaxError {
+  const raw = err instanceof Error ? err.message : String(err);
+  for (const [re2Code, goCode] of GO_ERROR_CODES) {
+    if (raw.startsWith(re2Code)) {
+      const rest = raw.slice(re2Code.length).replace(/^:\s*/, '');
+      const fragment = rest === '' ? source : rest;
+      return new RegexSyntaxError(`error parsing regexp: ${goCode}: \`${fragment}\``);
+    }
+  }
+  return new RegexSyntaxError(`error parsing regexp: ${raw}: \`${source}\``);
+}
+
+/** Compiles a Go/RE2 regex; an invalid one throws RegexSyntaxError with Go's wording. */
+export function compileRegex(source: string, options: CompileOptions = {}): CompiledRegex {
+  const anchored = options.anchored ?? false;
+  const full = anchored ? `^(?:${source})$` : source;
+  let re2: RE2;
+  try {
+    re2 = new RE2(full, 'u');
+  } catch (err) {
+    throw goRegexError(source, err);
+  }
+  const groupNames = captureGroupNames(full);
+  const literalPrefilter = extractLiteralPrefilter(source);
+  return {
+    source,
+    anchored,
+    groupNames,
+    literalPrefilter,
+    re2,
+    test: (input) => re2.test(input),
+    exec<T extends Buffer | string>(input: T): RegexMatch<T> | undefined {
+      const m = re2.exec(input as string) as unknown as
+        (Array<T | undefined> & { index: number; groups?: Record<string, T | undefined> }) | null;
+      if (m === null) return undefined;
+      const groups = Array.from(m);
+      const named: Record<string, T | undefined> = {};
+      for (let i = 1; i < groupNames.length; i++) {
+        if (groupNames[i] !== '') named[groupNames[i]] = groups[i];
+      }
+      return { index: m.index, groups, named };
+    },
+  };
+}
+
+/**
+ * Names of the capture groups by index, read from the source: `(?P<n>` and `(?<n>` are named,
+ * `(` not followed by `?` is an unnamed capture; `\` escapes and `[...]` classes are skipped.
+ */
+export function captureGroupNames(source: string): string[] {
+  const names = [''];
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i];
+    if (c === '\\') {
+      if (source[i + 1] === 'Q') {
+        const end = source.indexOf('\\E', i + 2);
+        i = end < 0 ? source.length : end + 2;
+      } else {
+        i += 2;
+      }
+    } else if (c === '[') {
+      i = skipClass(source, i);
+    } else if (c === '(') {
+      if (source[i + 1] !== '?') {
+        names.push('');
+      } else {
+        const m = /^\(\?P?<([A-Za-z0-9_]+)>/.exec(source.slice(i, i + 300));
+        if (m !== null) names.push(m[1]);
+      }
+      i++;
+    } else {
+      i++;
+    }
+  }
+  return names;
+}
+
+/** Index just past a `[...]` class starting at `start` (handles `[]a]`, `[^]a]`, `[[:alpha:]]`). */
+function skipClass(source: string, start: number): number {
+  let i = start + 1;
+  if (source[i] === '^') i++;
+  if (source[i] === ']') i++;
+  while (i < source.length) {
+    const c = source[i];
+    if (c === '\\') i += 2;
+    else if (c === '[' && source[i + 1] === ':') {
+      const end = source.indexOf(':]', i + 2);
+      i = end < 0 ? i + 1 : end + 2;
+    } else if (c === ']') return i + 1;
+    else i++;
+  }
+  return i;
+}

@@ -1,0 +1,219 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ParseError } from './errors';
+import { parseExpr } from './parser';
+import { CORPUS } from './testdata/corpus';
+import { MAX_NESTING } from './token-stream';
+
+const TOKENS = [
+  '{',
+  '}',
+  '(',
+  ')',
+  '[5m]',
+  '[',
+  ']',
+  ',',
+  '=',
+  '!=',
+  '=~',
+  '!~',
+  '|=',
+  '|~',
+  '|>',
+  '!>',
+  '|',
+  '==',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '^',
+  '"a"',
+  '"(("',
+  '`raw`',
+  '"\\x"',
+  '"',
+  'app',
+  'x',
+  '__error__',
+  '5',
+  '-1.5',
+  '0.5',
+  '5m',
+  '-5m',
+  '1h30m',
+  '20MB',
+  '2.5KiB',
+  '1e400',
+  'by',
+  'without',
+  'bool',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'offset',
+  'unwrap',
+  'or',
+  'and',
+  'unless',
+  'json',
+  'logfmt',
+  '--strict',
+  '--keep-empty',
+  'regexp',
+  'unpack',
+  'pattern',
+  'line_format',
+  'label_format',
+  'decolorize',
+  'drop',
+  'keep',
+  'ip',
+  'label_replace',
+  'rate',
+  'count_over_time',
+  'sum_over_time',
+  'quantile_over_time',
+  'absent_over_time',
+  'sum',
+  'topk',
+  'sort',
+  'approx_topk',
+  'vector',
+  'bytes',
+  'duration',
+  'duration_seconds',
+  '#',
+  '\n',
+  '@',
+  '.',
+  "'",
+  'é',
+  '\u{1F600}',
+];
+
+/** Parses; returns the ParseError or undefined, and fails the test on any other throw. */
+function parseOnlyThrowsParseError(q: string): ParseError | undefined {
+  try {
+    parseExpr(q);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof ParseError))
+      throw new Error(`non-ParseError for ${JSON.stringify(q)}: ${String(err)}`);
+    if (err.offset !== undefined) {
+      expect(err.offset).toBeGreaterThanOrEqual(0);
+      expect(err.offset).toBeLessThanOrEqual(q.length);
+    }
+    return err;
+  }
+}
+
+const tokenQuery = fc
+  .tuple(fc.array(fc.constantFrom(...TOKENS), { maxLength: 30 }), fc.constantFrom(' ', ''))
+  .map(([toks, sep]) => toks.join(sep));
+
+const mutated = fc
+  .tuple(
+    fc.constantFrom(...CORPUS.map((c) => c.q)),
+    fc.array(fc.tuple(fc.nat(), fc.nat({ max: 6 }), fc.constantFrom('', ...TOKENS), fc.boolean()), {
+      minLength: 1,
+      maxLength: 4,
+    }),
+  )
+  .map(([q, edits]) => {
+    let out = q;
+    for (const [at, len, insert, duplicate] of edits) {
+      const i = out.length === 0 ? 0 : at % out.length;
+      out = duplicate
+        ? out.slice(0, i) + out.slice(i, i + len) + out.slice(i)
+        : out.slice(0, i) + insert + out.slice(i + len);
+    }
+    return out;
+  });
+
+describe('fuzzing the parser', () => {
+  it('only ever throws ParseError for random token sequences', () => {
+    fc.assert(
+      fc.property(tokenQuery, (q) => {
+        parseOnlyThrowsParseError(q);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('only ever throws ParseError for mutated corpus queries', () => {
+    fc.assert(
+      fc.property(mutated, (q) => {
+        parseOnlyThrowsParseError(q);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('only ever throws ParseError for arbitrary strings', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (q) => {
+        parseOnlyThrowsParseError(q);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('turns absurdly deep nesting into a parse error instead of a stack overflow', () => {
+    const deep = '('.repeat(60_000) + 'vector(1)' + ')'.repeat(60_000);
+    expect(parseOnlyThrowsParseError(deep)?.reason).toBe(
+      `syntax error: expression nested too deeply (more than ${MAX_NESTING} levels)`,
+    );
+    const pow = Array.from({ length: 20_000 }, () => '2').join('^');
+    expect(parseOnlyThrowsParseError(pow)).toBeInstanceOf(ParseError);
+    const filters = Array.from({ length: 20_000 }, (_, i) => `l${i}="v"`).join(', ');
+    expect(parseOnlyThrowsParseError(`{app="x"} | ${filters}`)).toBeInstanceOf(ParseError);
+    const nested = `{app="x"} | ${'('.repeat(20_000)}a="b"${')'.repeat(20_000)}`;
+    expect(parseOnlyThrowsParseError(nested)).toBeInstanceOf(ParseError);
+    expect(
+      parseOnlyThrowsParseError(`count_over_time(${'('.repeat(20_000)}{a="b"}`),
+    ).toBeInstanceOf(ParseError);
+  });
+});
+
+describe('parse time grows linearly with input size', () => {
+  /** Fastest of several runs, in ms, of parsing `q` (which must be valid). */
+  function bestParseMs(q: string): number {
+    let best = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const t0 = process.hrtime.bigint();
+      parseExpr(q);
+      best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    return best;
+  }
+
+  const shapes: Record<string, (n: number) => string> = {
+    'line filters': (n) => `{app="x"}` + ' |= "needle" != `hay`'.repeat(n),
+    'label filters': (n) => `{app="x"} | json` + ' | s>=4 and l>2ms or z<2KiB'.repeat(n),
+    'binary operators': (n) =>
+      Array.from({ length: n }, (_, i) => `sum(rate({app="a${i}"} |= "e" [5m]))`).join(' + '),
+    'stream selector': (n) =>
+      `{${Array.from({ length: n }, (_, i) => `l${i}=~"v${i}.+"`).join(', ')}}`,
+    label_format: (n) =>
+      `{app="x"} | label_format ${Array.from({ length: n }, (_, i) => `a${i}="{{.b}}"`).join(', ')}`,
+  };
+
+  it.each(Object.keys(shapes))('%s: 10x the input takes at most ~30x the time', (name) => {
+    const make = shapes[name];
+    const small = make(300);
+    const large = make(3000);
+    expect(large.length).toBeLessThan(131072);
+    parseExpr(large); // warm up the JIT on both sizes
+    bestParseMs(small);
+    const ratio = bestParseMs(large) / Math.max(bestParseMs(small), 0.05);
+    expect(ratio).toBeLessThan(30);
+  });
+});

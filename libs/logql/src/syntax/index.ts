@@ -1,0 +1,51 @@
+export * from './ast';
+export { ParseError, lineCol } from './errors';
+export {
+  parseExpr,
+  parseWithoutValidation,
+  parseLogSelector,
+  parseMatchers,
+  MAX_INPUT_SIZE,
+} from './parser';
+export {
+  printExpr,
+  printLogSelector,
+  printStreamSelector,
+  printMatcher,
+  printStage,
+  printLabelFilter,
+  printLogRange,
+  printMetric,
+  printNumber,
+} from './printer';
+export { formatQuery } from './format';
+export { prettyExpr, MAX_CHARS_PER_LINE } from './pretty';
+export { walk, children, logSelectors, conjuncts } from './walk';
+export {
+  RANGE_FUNCTIONS,
+  VECTOR_FUNCTIONS,
+  isRangeAggregationOp,
+  isVectorAggregationOp,
+  type RangeFunctionSignature,
+  type VectorFunctionSignature,
+} from './functions';
+export { binaryPrecedence, isRightAssociative } from './precedence';
+export {
+  matcherMatchesEmpty,
+  constantValue,
+  applyScalar,
+  ERR_EMPTY_COMPATIBLE_MATCHERS,
+} from './validate';
+export { quoteString } from './quote';
+export {
+  parseGoDuration,
+  parsePromDuration,
+  parseLogqlDuration,
+  parseBytes,
+  formatDuration,
+  formatBytes,
+  UnitParseError,
+} from './units';
+export { tokenize } from './lexer';
+export type { Token, TokenType } from './tokens';
+export { stripPositions } from './strip-pos';

@@ -1,0 +1,95 @@
+/** A cursor over the token list with the helpers the parser needs. */
+import { ParseError } from './errors';
+import { tokenName, type Token } from './tokens';
+
+/**
+ * How deeply expressions may nest (parentheses, `^` chains, `,`-joined label filters). Loki has
+ * no limit; a recursive-descent parser needs one so that hostile input gets a parse error
+ * instead of exhausting the stack.
+ */
+export const MAX_NESTING = 400;
+
+export class TokenStream {
+  private index = 0;
+  private depth = 0;
+
+  constructor(
+    readonly input: string,
+    private readonly tokens: readonly Token[],
+  ) {}
+
+  peek(ahead = 0): Token {
+    return this.tokens[Math.min(this.index + ahead, this.tokens.length - 1)];
+  }
+
+  next(): Token {
+    const tok = this.tokens[this.index];
+    if (this.index < this.tokens.length - 1) this.index++;
+    return tok;
+  }
+
+  /** End offset of the last consumed token. */
+  lastEnd(): number {
+    return this.index === 0 ? 0 : this.tokens[this.index - 1].end;
+  }
+
+  isOp(op: string, ahead = 0): boolean {
+    const t = this.peek(ahead);
+    return t.type === 'OP' && t.value === op;
+  }
+
+  isKw(word: string, ahead = 0): boolean {
+    const t = this.peek(ahead);
+    return t.type === 'KW' && t.value === word;
+  }
+
+  isFunc(word: string, ahead = 0): boolean {
+    const t = this.peek(ahead);
+    return t.type === 'FUNC' && t.value === word;
+  }
+
+  /** `ip` is a function token before `(` and a reserved word otherwise; both mean ip. */
+  isIp(ahead = 0): boolean {
+    const t = this.peek(ahead);
+    return (t.type === 'FUNC' || t.type === 'KW') && t.value === 'ip';
+  }
+
+  expectOp(op: string, expecting = op): Token {
+    if (!this.isOp(op)) throw this.unexpected(expecting);
+    return this.next();
+  }
+
+  expectType(type: Token['type'], expecting: string = type): Token {
+    if (this.peek().type !== type) throw this.unexpected(expecting);
+    return this.next();
+  }
+
+  expectIdent(): Token {
+    return this.expectType('IDENT', 'IDENTIFIER');
+  }
+
+  /** Marks entry into a nested construct; throws ParseError beyond MAX_NESTING. */
+  enter(): void {
+    if (++this.depth > MAX_NESTING) {
+      throw ParseError.at(
+        this.input,
+        this.peek().start,
+        `syntax error: expression nested too deeply (more than ${MAX_NESTING} levels)`,
+      );
+    }
+  }
+
+  leave(): void {
+    this.depth--;
+  }
+
+  /** `syntax error: unexpected X[, expecting Y]` at the current token. */
+  unexpected(expecting?: string, tok: Token = this.peek()): ParseError {
+    const suffix = expecting === undefined ? '' : `, expecting ${expecting}`;
+    return ParseError.at(
+      this.input,
+      tok.start,
+      `syntax error: unexpected ${tokenName(tok)}${suffix}`,
+    );
+  }
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { tokenize } from './lexer';
+import {
+  formatBytes,
+  formatDuration,
+  parseBytes,
+  parseGoDuration,
+  parseLogqlDuration,
+  parsePromDuration,
+} from './units';
+import { conjuncts } from './walk';
+import { parseExpr } from './parser';
+import type { LogSelectorExpr } from './ast';
+
+describe('durations and sizes', () => {
+  it('parses Go durations as label filters and unwrap read label values', () => {
+    expect(parseGoDuration('1h30m')).toBe(5400e9);
+    expect(parseGoDuration('0.10ms')).toBe(100_000);
+    expect(parseGoDuration('-1.5s')).toBe(-1.5e9);
+    expect(parseGoDuration('250µs')).toBe(250_000);
+    expect(parseGoDuration('0')).toBe(0);
+    expect(() => parseGoDuration('5')).toThrow('time: missing unit in duration "5"');
+    expect(() => parseGoDuration('5d')).toThrow('time: unknown unit "d" in duration "5d"');
+    expect(() => parseGoDuration('')).toThrow('time: invalid duration ""');
+  });
+
+  it('parses Prometheus durations as ranges use them', () => {
+    expect(parsePromDuration('1d')).toBe(86_400e9);
+    expect(parsePromDuration('1y2w')).toBe((365 + 14) * 86_400e9);
+    expect(() => parsePromDuration('1.5h')).toThrow('not a valid duration string: "1.5h"');
+    expect(() => parsePromDuration('')).toThrow('empty duration string');
+    expect(parseLogqlDuration('1.5h')).toBe(5400e9);
+  });
+
+  it('parses byte sizes the way humanize does', () => {
+    expect(parseBytes('42')).toBe(42);
+    expect(parseBytes('42 MB')).toBe(42e6);
+    expect(parseBytes('2.5KiB')).toBe(2560);
+    expect(parseBytes('1,000kb')).toBe(1e6);
+    expect(() => parseBytes('12 XB')).toThrow('unhandled size name: xb');
+  });
+
+  it('prints durations and sizes so that they read back exactly', () => {
+    for (const ns of [0, 1, 999, 250_000, 1e9, 5400e9, 86_400e9, 90061001e6, -5e9, -1]) {
+      const text = formatDuration(ns);
+      const back = tokenize(`x>${text}`)[2];
+      expect(back.type, text).toBe('DURATION');
+      expect(back.num, text).toBe(ns);
+    }
+    expect(formatDuration(5400e9)).toBe('1h30m');
+    for (const b of [0, 1, 1000, 1024, 2560, 20e6, 3 * 1024 ** 3, 123457]) {
+      const text = formatBytes(b);
+      const back = tokenize(`x>${text}`)[2];
+      expect(back.type, text).toBe('BYTES');
+      expect(back.num, text).toBe(b);
+    }
+  });
+
+  it('lexes a function name as a keyword only before a call', () => {
+    const types = tokenize('sum by (x) (count) rate ( bytes').map((t) => `${t.type}:${t.value}`);
+    expect(types).toEqual([
+      'FUNC:sum',
+      'KW:by',
+      'OP:(',
+      'IDENT:x',
+      'OP:)',
+      'OP:(',
+      'IDENT:count',
+      'OP:)',
+      'FUNC:rate',
+      'OP:(',
+      'IDENT:bytes',
+      'EOF:',
+    ]);
+  });
+
+  it('flattens and-chains of label filters', () => {
+    const e = parseExpr('{a="b"} | x="1", y="2" and z="3" or w="4"') as LogSelectorExpr;
+    const stage = e.stages[0];
+    if (stage.kind !== 'LabelFilterStage') throw new Error('expected a label filter');
+    expect(conjuncts(stage.filter).map((f) => f.kind)).toEqual([
+      'StringLabelFilter',
+      'BinaryLabelFilter',
+    ]);
+  });
+});

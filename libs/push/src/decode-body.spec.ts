@@ -1,0 +1,80 @@
+import { parseLabels } from '@logsvc/api';
+import { deflateRawSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { decodeOtlpBody, decodePushBody } from './decode-body';
+import { encodePushJson } from './loki-json';
+import { encodePushProtobuf } from './loki-proto-encode';
+
+const MAX = 1 << 20;
+const req = {
+  streams: [
+    {
+      labels: parseLabels('{a="b"}'),
+      entries: [{ timestampNs: 7n, line: Buffer.from('x'), structuredMetadata: [] }],
+    },
+  ],
+};
+
+describe('decodePushBody dispatch', () => {
+  it('treats a missing Content-Type as snappy protobuf', async () => {
+    const out = await decodePushBody({ body: encodePushProtobuf(req), maxDecompressedBytes: MAX });
+    expect(out.streams[0].entries[0].timestampNs).toBe(7n);
+  });
+
+  it('accepts Content-Encoding: snappy as a no-op and deflate as raw DEFLATE', async () => {
+    const a = await decodePushBody({
+      body: encodePushProtobuf(req),
+      contentType: 'application/x-protobuf',
+      contentEncoding: 'snappy',
+      maxDecompressedBytes: MAX,
+    });
+    expect(a.streams).toHaveLength(1);
+    const b = await decodePushBody({
+      body: deflateRawSync(encodePushJson(req)),
+      contentType: 'application/json',
+      contentEncoding: 'deflate',
+      maxDecompressedBytes: MAX,
+    });
+    expect(b.streams[0].entries[0].line.toString()).toBe('x');
+  });
+
+  it('answers 415 for an unsupported Content-Type or Content-Encoding', async () => {
+    await expect(
+      decodePushBody({
+        body: Buffer.from('x'),
+        contentType: 'text/plain',
+        maxDecompressedBytes: MAX,
+      }),
+    ).rejects.toMatchObject({ status: 415 });
+    await expect(
+      decodePushBody({ body: Buffer.from('x'), contentEncoding: 'br', maxDecompressedBytes: MAX }),
+    ).rejects.toMatchObject({
+      status: 415,
+      message: 'Content-Encoding "br" not supported',
+    });
+  });
+
+  it('answers 413 for a plain JSON body over the limit', async () => {
+    await expect(
+      decodePushBody({
+        body: encodePushJson(req),
+        contentType: 'application/json',
+        maxDecompressedBytes: 10,
+      }),
+    ).rejects.toMatchObject({ status: 413 });
+  });
+
+  it('requires an exact OTLP content type', async () => {
+    await expect(
+      decodeOtlpBody({
+        body: Buffer.from('{}'),
+        contentType: 'application/json; charset=utf-8',
+        maxDecompressedBytes: MAX,
+        discover_service_name: [],
+      }),
+    ).rejects.toMatchObject({
+      status: 415,
+      message: 'content type: application/json; charset=utf-8 is not supported',
+    });
+  });
+});

@@ -1,0 +1,99 @@
+import type { PushRequest } from '@logsvc/api';
+import { bodyTooLarge, gunzipBounded, inflateRawBounded, snappyUncompress } from './decompress';
+import { PushError } from './errors';
+import { decodeLokiJson } from './loki-json';
+import { decodeLokiProtobuf } from './loki-proto-decode';
+import { otlpToPushRequest } from './otlp-map';
+import { decodeOtlpJson } from './otlp-json';
+import { decodeOtlpProtobuf } from './otlp-proto';
+
+export interface DecodeBodyOptions {
+  /** The raw HTTP request body. */
+  body: Buffer;
+  contentType?: string | null;
+  contentEncoding?: string | null;
+  /** Upper bound for the body after every decompression step (413 beyond it). */
+  maxDecompressedBytes: number;
+}
+
+export interface DecodeOtlpOptions extends DecodeBodyOptions {
+  /** limits_config.discover_service_name of the tenant. */
+  discover_service_name: readonly string[];
+  /** Timestamp for records that carry none; defaults to the current time. */
+  nowNs?: bigint;
+}
+
+const PROTOBUF_TYPES = new Set([
+  '',
+  'application/x-protobuf',
+  'application/protobuf',
+  'application/octet-stream',
+]);
+
+function mediaType(contentType: string | null | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+function unsupportedEncoding(encoding: string): PushError {
+  return new PushError(415, `Content-Encoding "${encoding}" not supported`);
+}
+
+function checkSize(body: Buffer, max: number): Buffer {
+  if (body.length > max) throw bodyTooLarge(body.length, max);
+  return body;
+}
+
+/** Undoes Content-Encoding (gzip, deflate; snappy/identity are passed through). */
+async function removeContentEncoding(body: Buffer, encoding: string, max: number): Promise<Buffer> {
+  switch (encoding) {
+    case '':
+    case 'identity':
+    case 'snappy':
+      return body;
+    case 'gzip':
+    case 'x-gzip':
+      return gunzipBounded(body, max);
+    case 'deflate':
+      return inflateRawBounded(body, max);
+    default:
+      throw unsupportedEncoding(encoding);
+  }
+}
+
+/**
+ * Decodes a body sent to the push endpoint: snappy-compressed protobuf (default, also when no
+ * Content-Type is sent) or JSON, each optionally wrapped in gzip or deflate.
+ */
+export async function decodePushBody(opts: DecodeBodyOptions): Promise<PushRequest> {
+  const type = mediaType(opts.contentType);
+  const isJson = type === 'application/json';
+  if (!isJson && !PROTOBUF_TYPES.has(type)) {
+    throw new PushError(
+      415,
+      `unsupported Content-Type "${opts.contentType}": send application/x-protobuf (snappy) or application/json`,
+    );
+  }
+  const encoding = (opts.contentEncoding ?? '').trim().toLowerCase();
+  const max = opts.maxDecompressedBytes;
+  const body = await removeContentEncoding(opts.body, encoding, max);
+  if (isJson) return decodeLokiJson(checkSize(body, max));
+  return decodeLokiProtobuf(await snappyUncompress(body, max));
+}
+
+/** Decodes an OTLP/HTTP logs export (protobuf or JSON, optionally gzip) into streams. */
+export async function decodeOtlpBody(opts: DecodeOtlpOptions): Promise<PushRequest> {
+  const type = (opts.contentType ?? '').trim();
+  if (type !== 'application/x-protobuf' && type !== 'application/json') {
+    throw new PushError(415, `content type: ${opts.contentType ?? ''} is not supported`);
+  }
+  const encoding = (opts.contentEncoding ?? '').trim().toLowerCase();
+  const max = opts.maxDecompressedBytes;
+  // OTLP only defines gzip; other encodings are ignored, as Loki does.
+  const body = checkSize(
+    encoding === 'gzip' ? await gunzipBounded(opts.body, max) : opts.body,
+    max,
+  );
+  const req = type === 'application/json' ? decodeOtlpJson(body) : decodeOtlpProtobuf(body);
+  const nowNs = opts.nowNs ?? BigInt(Date.now()) * 1_000_000n;
+  return otlpToPushRequest(req, { discover_service_name: opts.discover_service_name, nowNs });
+}

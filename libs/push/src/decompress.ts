@@ -1,0 +1,89 @@
+import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
+import * as snappy from 'snappy';
+import { PushError, badRequest } from './errors';
+
+const gunzipAsync = promisify(zlib.gunzip);
+const inflateRawAsync = promisify(zlib.inflateRaw);
+
+/** Loki's message (and HTTP 413) when a body decompresses to more than the limit. */
+export function bodyTooLarge(size: number, limit: number): PushError {
+  return new PushError(413, `request body too large: ${size} bytes, limit: ${limit} bytes`);
+}
+
+/**
+ * The uncompressed length a snappy block declares in its varint header, or -1 when the header
+ * is malformed. Reading it first lets us refuse a decompression bomb before allocating.
+ */
+export function snappyDeclaredLength(block: Uint8Array): number {
+  let result = 0;
+  for (let i = 0, shift = 0; i < 5 && i < block.length; i++, shift += 7) {
+    const b = block[i];
+    result += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) return result > 0xffffffff ? -1 : result;
+  }
+  return -1;
+}
+
+function checkSnappyHeader(block: Buffer, maxBytes: number): void {
+  const declared = snappyDeclaredLength(block);
+  if (declared < 0) throw badRequest('snappy: corrupt input (invalid length header)');
+  if (declared > maxBytes) throw bodyTooLarge(declared, maxBytes);
+}
+
+/** Decompresses a snappy block (not framed) off the event loop, refusing bombs first. */
+export async function snappyUncompress(block: Buffer, maxBytes: number): Promise<Buffer> {
+  checkSnappyHeader(block, maxBytes);
+  try {
+    return (await snappy.uncompress(block, { asBuffer: true })) as Buffer;
+  } catch (err) {
+    throw badRequest(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** Synchronous variant for small bodies and benchmarks. */
+export function snappyUncompressSync(block: Buffer, maxBytes: number): Buffer {
+  checkSnappyHeader(block, maxBytes);
+  try {
+    return snappy.uncompressSync(block, { asBuffer: true }) as Buffer;
+  } catch (err) {
+    throw badRequest(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function isTooLarge(err: unknown): boolean {
+  return (
+    err instanceof RangeError ||
+    (typeof err === 'object' &&
+      err !== null &&
+      (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+  );
+}
+
+async function boundedInflate(
+  run: (body: Buffer, opts: zlib.ZlibOptions) => Promise<Buffer>,
+  what: string,
+  body: Buffer,
+  maxBytes: number,
+): Promise<Buffer> {
+  try {
+    return await run(body, { maxOutputLength: Math.max(1, maxBytes) });
+  } catch (err) {
+    if (isTooLarge(err))
+      throw new PushError(
+        413,
+        `request body too large: more than ${maxBytes} bytes after ${what}, limit: ${maxBytes} bytes`,
+      );
+    throw badRequest(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** gunzip with an output bound; a bomb stops at `maxBytes` with a 413. */
+export function gunzipBounded(body: Buffer, maxBytes: number): Promise<Buffer> {
+  return boundedInflate(gunzipAsync, 'gzip', body, maxBytes);
+}
+
+/** Raw DEFLATE (Go's `compress/flate`), as Loki accepts for `Content-Encoding: deflate`. */
+export function inflateRawBounded(body: Buffer, maxBytes: number): Promise<Buffer> {
+  return boundedInflate(inflateRawAsync, 'deflate', body, maxBytes);
+}

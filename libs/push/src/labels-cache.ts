@@ -1,0 +1,38 @@
+import { LabelParseError, parseLabels, type Labels } from '@logsvc/api';
+import { badRequest } from './errors';
+
+/**
+ * Parses stream label strings once per request: a batch usually repeats a few selectors many
+ * times. Empty values are dropped (an empty value means "absent", as in Loki).
+ */
+export class LabelsCache {
+  private readonly cache = new Map<string, Labels>();
+
+  parse(text: string): Labels {
+    let labels = this.cache.get(text);
+    if (labels === undefined) {
+      labels = parseStreamLabels(text);
+      this.cache.set(text, labels);
+    }
+    return labels;
+  }
+}
+
+export function parseStreamLabels(text: string): Labels {
+  let labels: Labels;
+  try {
+    labels = parseLabels(text);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    const dup = /^duplicate label name: (.*)$/.exec(reason);
+    if (err instanceof LabelParseError && dup) {
+      throw badRequest(
+        `stream '${text}' has duplicate label name: '${dup[1]}'`,
+        'duplicate_label_names',
+      );
+    }
+    throw badRequest(`Error parsing labels '${text}' with error: ${reason}`, 'invalid_labels');
+  }
+  for (const p of labels) if (p.value === '') return labels.filter((l) => l.value !== '');
+  return labels;
+}

@@ -1,0 +1,250 @@
+import { getLabel, type Labels } from '@logsvc/api';
+
+export const DETECTED_LEVEL = 'detected_level';
+
+const LEVEL_ALIASES = new Map<string, string>(
+  Object.entries({
+    trace: 'trace',
+    trc: 'trace',
+    debug: 'debug',
+    dbg: 'debug',
+    info: 'info',
+    inf: 'info',
+    warn: 'warn',
+    wrn: 'warn',
+    warning: 'warn',
+    error: 'error',
+    err: 'error',
+    critical: 'critical',
+    fatal: 'fatal',
+  }),
+);
+
+/** Loki's substring heuristics, in priority order: the first level with any needle in the line wins. */
+const HEURISTICS: [RegExp, string][] = [
+  [/info|INFO/, 'info'],
+  [/err:|ERR:|error|ERROR/, 'error'],
+  [/warn:|WARN:|warning|WARNING/, 'warn'],
+  [/CRITICAL:|critical:/, 'critical'],
+  [/debug:|DEBUG:/, 'debug'],
+];
+// Fixed ASCII needles only (never user input), so a JS RegExp is safe here.
+const ANY_HEURISTIC = new RegExp(HEURISTICS.map(([re]) => re.source).join('|'));
+
+function matchesAt(line: Buffer, pos: number, needle: Buffer): boolean {
+  if (pos + needle.length > line.length) return false;
+  for (let i = 1; i < needle.length; i++) if (line[pos + i] !== needle[i]) return false;
+  return true;
+}
+
+/**
+ * The heuristic level of a line. Latin-1 maps each byte to one char, so the ASCII needles
+ * match exactly as on the bytes; one combined scan settles the common "no level" case.
+ */
+export function levelFromHeuristics(line: Buffer | string): string {
+  const text = typeof line === 'string' ? line : line.toString('latin1');
+  if (!ANY_HEURISTIC.test(text)) return 'unknown';
+  for (const [re, level] of HEURISTICS) if (re.test(text)) return level;
+  return 'unknown';
+}
+
+/** OTLP severity_number ranges: 1-4 trace, 5-8 debug, 9-12 info, 13-16 warn, 17-20 error, 21-24 fatal. */
+export function levelFromSeverityNumber(text: string): string {
+  const n = /^-?\d+$/.test(text) ? Number(text) : NaN;
+  if (Number.isNaN(n)) return 'info';
+  if (n <= 0) return 'unknown';
+  if (n <= 4) return 'trace';
+  if (n <= 8) return 'debug';
+  if (n <= 12) return 'info';
+  if (n <= 16) return 'warn';
+  if (n <= 20) return 'error';
+  if (n <= 24) return 'fatal';
+  return 'unknown';
+}
+
+/**
+ * Finds an entry's `detected_level` the way Loki 3.4's distributor does. Build one per request
+ * (it precomputes the field lookups) and call `forStream` once per stream.
+ */
+export class LevelDetector {
+  private readonly fields: readonly string[];
+  /** Field names as bytes, to compare keys in place without building strings. */
+  private readonly fieldBytes: Buffer[];
+  /** Cheap prefilters: a line can only name a level field if it contains `"field"` or `field=`. */
+  private readonly jsonKeyHint: RegExp;
+  private readonly logfmtKeyHint: RegExp;
+
+  constructor(logLevelFields: readonly string[]) {
+    this.fields = logLevelFields;
+    this.fieldBytes = logLevelFields.map((f) => Buffer.from(f));
+    // Escaped literals from the tenant's config: a plain alternation, linear to match.
+    const alternatives = logLevelFields
+      .map((f) =>
+        Buffer.from(f)
+          .toString('latin1')
+          .replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('|');
+    this.jsonKeyHint = logLevelFields.length > 0 ? new RegExp(`"(?:${alternatives})"`) : /(?!)/;
+    this.logfmtKeyHint = logLevelFields.length > 0 ? new RegExp(`(?:${alternatives})=`) : /(?!)/;
+  }
+
+  private fieldAt(line: Buffer, start: number, end: number): number {
+    const len = end - start;
+    for (let i = 0; i < this.fieldBytes.length; i++) {
+      const f = this.fieldBytes[i];
+      if (f.length !== len || f[0] !== line[start]) continue;
+      if (matchesAt(line, start, f)) return i;
+    }
+    return -1;
+  }
+
+  /** The level from a stream label named in log_level_fields (verbatim), if any. */
+  fromLabels(labels: Labels): string | undefined {
+    for (const f of this.fields) {
+      const v = getLabel(labels, f);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  }
+
+  /** The level of one entry whose stream labels carry none. */
+  fromEntry(metadata: Labels, line: Buffer): string {
+    if (metadata.length > 0) {
+      for (const f of this.fields) {
+        const v = getLabel(metadata, f);
+        if (v !== undefined) return v;
+      }
+      const severity = getLabel(metadata, 'severity_number');
+      if (severity !== undefined) return levelFromSeverityNumber(severity);
+    }
+    return this.fromLine(line);
+  }
+
+  fromLine(line: Buffer): string {
+    // Latin-1 maps each byte to one char, so ASCII patterns match exactly as on the bytes.
+    const text = line.toString('latin1');
+    let value: string | undefined;
+    if (looksLikeJson(line)) {
+      if (this.jsonKeyHint.test(text)) value = this.jsonField(line);
+    } else if (this.logfmtKeyHint.test(text)) value = this.logfmtField(line);
+    if (value !== undefined) {
+      const level = LEVEL_ALIASES.get(value.toLowerCase());
+      if (level !== undefined) return level;
+    }
+    return levelFromHeuristics(text);
+  }
+
+  /** Value of the top-level JSON key that comes first in log_level_fields. */
+  private jsonField(line: Buffer): string | undefined {
+    let best = this.fields.length;
+    let bestValue: string | undefined;
+    let pos = skipWs(line, 0) + 1;
+    while (pos < line.length) {
+      pos = skipWs(line, pos);
+      if (line[pos] !== 0x22) return bestValue;
+      const keyEnd = stringEnd(line, pos);
+      if (keyEnd < 0) return bestValue;
+      const found = this.fieldAt(line, pos + 1, keyEnd - 1);
+      const idx = found < 0 ? undefined : found;
+      pos = skipWs(line, keyEnd);
+      if (line[pos] !== 0x3a) return bestValue;
+      pos = skipWs(line, pos + 1);
+      const valueEnd = jsonValueEnd(line, pos);
+      if (valueEnd < 0) return bestValue;
+      if (idx !== undefined && idx < best) {
+        best = idx;
+        const quoted = line[pos] === 0x22;
+        bestValue = line.toString('utf8', quoted ? pos + 1 : pos, quoted ? valueEnd - 1 : valueEnd);
+        if (idx === 0) return bestValue;
+      }
+      pos = skipWs(line, valueEnd);
+      if (line[pos] !== 0x2c) return bestValue;
+      pos++;
+    }
+    return bestValue;
+  }
+
+  /** Value of the first logfmt key (in line order) that is in log_level_fields. */
+  private logfmtField(line: Buffer): string | undefined {
+    let pos = 0;
+    const n = line.length;
+    while (pos < n) {
+      while (pos < n && line[pos] <= 0x20) pos++;
+      const keyStart = pos;
+      while (pos < n && line[pos] > 0x20 && line[pos] !== 0x3d && line[pos] !== 0x22) pos++;
+      const keyEnd = pos;
+      if (keyEnd === keyStart) {
+        pos++;
+        continue;
+      }
+      if (line[pos] !== 0x3d) continue;
+      pos++;
+      let valueStart = pos;
+      let valueEnd: number;
+      if (line[pos] === 0x22) {
+        const end = stringEnd(line, pos);
+        if (end < 0) return undefined;
+        valueStart = pos + 1;
+        valueEnd = end - 1;
+        pos = end;
+      } else {
+        while (pos < n && line[pos] > 0x20) pos++;
+        valueEnd = pos;
+      }
+      if (this.fieldAt(line, keyStart, keyEnd) >= 0)
+        return line.toString('utf8', valueStart, valueEnd);
+    }
+    return undefined;
+  }
+}
+
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c;
+}
+
+function skipWs(b: Buffer, pos: number): number {
+  while (pos < b.length && isWs(b[pos])) pos++;
+  return pos;
+}
+
+function looksLikeJson(line: Buffer): boolean {
+  const start = skipWs(line, 0);
+  let end = line.length - 1;
+  while (end > start && isWs(line[end])) end--;
+  return start < end && line[start] === 0x7b && line[end] === 0x7d;
+}
+
+/** Offset just past the closing quote of the string starting at `pos`, or -1. */
+function stringEnd(b: Buffer, pos: number): number {
+  for (let i = pos + 1; i < b.length; i++) {
+    const c = b[i];
+    if (c === 0x5c) i++;
+    else if (c === 0x22) return i + 1;
+  }
+  return -1;
+}
+
+/** Offset just past the JSON value starting at `pos`, or -1 when malformed. */
+function jsonValueEnd(b: Buffer, pos: number): number {
+  const c = b[pos];
+  if (c === 0x22) return stringEnd(b, pos);
+  if (c === 0x7b || c === 0x5b) {
+    let depth = 0;
+    for (let i = pos; i < b.length; i++) {
+      const x = b[i];
+      if (x === 0x22) {
+        i = stringEnd(b, i) - 1;
+        if (i < 0) return -1;
+      } else if (x === 0x7b || x === 0x5b) depth++;
+      else if (x === 0x7d || x === 0x5d) {
+        depth--;
+        if (depth === 0) return i + 1;
+      }
+    }
+    return -1;
+  }
+  let i = pos;
+  while (i < b.length && b[i] !== 0x2c && b[i] !== 0x7d && !isWs(b[i])) i++;
+  return i === pos ? -1 : i;
+}

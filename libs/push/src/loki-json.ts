@@ -1,0 +1,157 @@
+import {
+  EMPTY_LABELS,
+  labelsToRecord,
+  sortLabels,
+  type LabelPair,
+  type Labels,
+  type LogEntry,
+  type PushRequest,
+  type PushStream,
+} from '@logsvc/api';
+import { badRequest } from './errors';
+import { LabelsCache } from './labels-cache';
+import { parseRfc3339Nano } from './rfc3339';
+
+const MAX_INT64 = 9223372036854775807n;
+const MIN_INT64 = -9223372036854775808n;
+const INT_STRING = /^-?\d{1,19}$/;
+
+/** Loki's (jsonparser's) text for a non-string timestamp or line, kept so clients see the same. */
+export const NOT_A_STRING_MESSAGE = `Value is string, but can't find closing '"' symbol`;
+
+type Json = unknown;
+
+function isObject(v: Json): v is Record<string, Json> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Decodes a JSON push body: `{"streams":[{"stream":{..},"values":[["<ns>","<line>",{sm}?]]}]}`,
+ * or the legacy `{"streams":[{"labels":"{..}","entries":[{"ts":"<RFC3339>","line":".."}]}]}`.
+ */
+export function decodeLokiJson(body: Buffer): PushRequest {
+  let doc: Json;
+  try {
+    doc = JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    throw badRequest(`invalid JSON push body: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!isObject(doc)) throw badRequest('invalid JSON push body: expected an object with "streams"');
+  const rawStreams = doc.streams ?? [];
+  if (!Array.isArray(rawStreams))
+    throw badRequest('invalid JSON push body: "streams" must be an array');
+  const cache = new LabelsCache();
+  const streams: PushStream[] = [];
+  rawStreams.forEach((raw, i) => {
+    if (!isObject(raw)) throw badRequest(`streams[${i}] must be an object`);
+    if ('labels' in raw || 'entries' in raw) streams.push(decodeLegacyStream(raw, i, cache));
+    else streams.push(decodeStream(raw, i));
+  });
+  return { streams };
+}
+
+function decodeStream(raw: Record<string, Json>, i: number): PushStream {
+  const labelsObj = raw.stream ?? {};
+  if (!isObject(labelsObj))
+    throw badRequest(`streams[${i}].stream must be an object of label names to string values`);
+  const pairs: LabelPair[] = [];
+  for (const [name, value] of Object.entries(labelsObj)) {
+    if (typeof value !== 'string')
+      throw badRequest(`streams[${i}].stream.${name}: label values must be strings`);
+    if (value !== '') pairs.push({ name, value });
+  }
+  const values = raw.values ?? [];
+  if (!Array.isArray(values)) throw badRequest(`streams[${i}].values must be an array`);
+  const entries: LogEntry[] = new Array(values.length);
+  for (let j = 0; j < values.length; j++) entries[j] = decodeValue(values[j], i, j);
+  return { labels: sortLabels(pairs), entries };
+}
+
+function decodeValue(v: Json, i: number, j: number): LogEntry {
+  const where = `streams[${i}].values[${j}]`;
+  if (!Array.isArray(v) || v.length < 2 || v.length > 3) {
+    throw badRequest(
+      `${where} must be an array of 2 or 3 elements: ["<unix epoch in nanoseconds>", "<log line>", {structured metadata}]`,
+    );
+  }
+  const [ts, line, meta] = v;
+  if (typeof ts !== 'string')
+    throw badRequest(
+      `${NOT_A_STRING_MESSAGE}: ${where}[0] timestamp must be a string, got ${jsonType(ts)}`,
+    );
+  if (typeof line !== 'string')
+    throw badRequest(
+      `${NOT_A_STRING_MESSAGE}: ${where}[1] log line must be a string, got ${jsonType(line)}`,
+    );
+  return {
+    timestampNs: parseNsTimestamp(ts, `${where}[0]`),
+    line: Buffer.from(line, 'utf8'),
+    structuredMetadata: v.length === 3 ? decodeMetadata(meta, `${where}[2]`) : EMPTY_LABELS,
+  };
+}
+
+function jsonType(v: Json): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+function parseNsTimestamp(ts: string, where: string): bigint {
+  if (INT_STRING.test(ts)) {
+    const ns = BigInt(ts);
+    if (ns <= MAX_INT64 && ns >= MIN_INT64) return ns;
+  }
+  throw badRequest(
+    `${where}: invalid timestamp '${ts}': must be a string of integer nanoseconds since the Unix epoch`,
+  );
+}
+
+function decodeMetadata(meta: Json, where: string): Labels {
+  if (!isObject(meta))
+    throw badRequest(
+      `${where}: structured metadata must be an object of string keys to string values`,
+    );
+  const pairs: LabelPair[] = [];
+  for (const [name, value] of Object.entries(meta)) {
+    if (typeof value !== 'string') {
+      throw badRequest(
+        `${where}.${name}: structured metadata values must be strings, got ${jsonType(value)} (nested objects are not allowed)`,
+      );
+    }
+    pairs.push({ name, value });
+  }
+  return pairs.length === 0 ? EMPTY_LABELS : sortLabels(pairs);
+}
+
+function decodeLegacyStream(raw: Record<string, Json>, i: number, cache: LabelsCache): PushStream {
+  if (typeof raw.labels !== 'string')
+    throw badRequest(`streams[${i}].labels must be a label selector string`);
+  const labels = cache.parse(raw.labels);
+  const rawEntries = raw.entries ?? [];
+  if (!Array.isArray(rawEntries)) throw badRequest(`streams[${i}].entries must be an array`);
+  const entries = rawEntries.map((e, j): LogEntry => {
+    const where = `streams[${i}].entries[${j}]`;
+    if (!isObject(e)) throw badRequest(`${where} must be an object with "ts" and "line"`);
+    if (typeof e.ts !== 'string')
+      throw badRequest(`${where}.ts must be an RFC 3339 timestamp string`);
+    if (typeof e.line !== 'string') throw badRequest(`${where}.line must be a string`);
+    const ns = parseRfc3339Nano(e.ts);
+    if (ns === undefined) throw badRequest(`${where}.ts: cannot parse '${e.ts}' as RFC 3339`);
+    return { timestampNs: ns, line: Buffer.from(e.line, 'utf8'), structuredMetadata: EMPTY_LABELS };
+  });
+  return { labels, entries };
+}
+
+/** Encodes a push request as Loki's v1 JSON body. */
+export function encodePushJson(req: PushRequest): Buffer {
+  const streams = req.streams.map((s) => ({
+    stream: labelsToRecord(s.labels),
+    values: s.entries.map((e) => {
+      const v: (string | Record<string, string>)[] = [
+        e.timestampNs.toString(),
+        e.line.toString('utf8'),
+      ];
+      if (e.structuredMetadata.length > 0) v.push(labelsToRecord(e.structuredMetadata));
+      return v;
+    }),
+  }));
+  return Buffer.from(JSON.stringify({ streams }), 'utf8');
+}

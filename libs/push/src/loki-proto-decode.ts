@@ -1,0 +1,169 @@
+import {
+  EMPTY_LABELS,
+  sortLabels,
+  type LabelPair,
+  type Labels,
+  type LogEntry,
+  type PushRequest,
+  type PushStream,
+} from '@logsvc/api';
+import { Reader } from 'protobufjs/minimal';
+import { badRequest, PushError } from './errors';
+import { LabelsCache } from './labels-cache';
+
+// Field numbers of Loki's logproto push schema (pkg/push/push.proto).
+// PushRequest.streams = 1; StreamAdapter.labels = 1, entries = 2, hash = 3;
+// EntryAdapter.timestamp = 1, line = 2, structuredMetadata = 3, parsed = 4;
+// LabelPairAdapter.name = 1, value = 2; Timestamp.seconds = 1, nanos = 2.
+
+const WIRE_VARINT = 0;
+const WIRE_LEN = 2;
+
+/** Seconds bounds of google.protobuf.Timestamp: [0001-01-01, 10000-01-01). */
+const MIN_SECONDS = -62135596800;
+const MAX_SECONDS = 253402300800;
+const NS_PER_SECOND = 1_000_000_000n;
+
+/**
+ * Decodes an uncompressed logproto.PushRequest. Lines stay Buffer views into `body`; each
+ * distinct label string is parsed once. Malformed input throws a 400 PushError.
+ */
+export function decodeLokiProtobuf(body: Buffer): PushRequest {
+  const state = new DecodeState();
+  const reader = Reader.create(body);
+  const streams: PushStream[] = [];
+  try {
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) {
+        const len = reader.uint32();
+        streams.push(readStream(reader, reader.pos + len, state));
+      } else {
+        reader.skipType(tag & 7);
+      }
+    }
+  } catch (err) {
+    if (err instanceof PushError) throw err;
+    throw badRequest(
+      `error decoding push request: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  return { streams };
+}
+
+class DecodeState {
+  readonly labels = new LabelsCache();
+  // Batches repeat the same second often; reuse its bigint.
+  lastSeconds = NaN;
+  lastSecondsNs = 0n;
+}
+
+function checkEnd(reader: Reader, end: number): void {
+  if (end > reader.len) throw badRequest('error decoding push request: unexpected end of message');
+}
+
+function readStream(reader: Reader, end: number, state: DecodeState): PushStream {
+  checkEnd(reader, end);
+  let labelsText = '';
+  const entries: LogEntry[] = [];
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    const field = tag >>> 3;
+    if (field === 1 && (tag & 7) === WIRE_LEN) labelsText = reader.string();
+    else if (field === 2 && (tag & 7) === WIRE_LEN) {
+      const len = reader.uint32();
+      entries.push(readEntry(reader, reader.pos + len, state));
+    } else reader.skipType(tag & 7);
+  }
+  if (reader.pos !== end) throw badRequest('error decoding push request: stream length mismatch');
+  return { labels: state.labels.parse(labelsText), entries };
+}
+
+function readEntry(reader: Reader, end: number, state: DecodeState): LogEntry {
+  checkEnd(reader, end);
+  let timestampNs = 0n;
+  let line: Buffer = EMPTY_LINE;
+  let metadata: LabelPair[] | undefined;
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field === 2 && wire === WIRE_LEN) line = reader.bytes() as Buffer;
+    else if (field === 1 && wire === WIRE_LEN) {
+      const len = reader.uint32();
+      timestampNs = readTimestamp(reader, reader.pos + len, state);
+    } else if (field === 3 && wire === WIRE_LEN) {
+      const len = reader.uint32();
+      (metadata ??= []).push(readLabelPair(reader, reader.pos + len));
+    } else reader.skipType(wire);
+  }
+  if (reader.pos !== end) throw badRequest('error decoding push request: entry length mismatch');
+  const structuredMetadata: Labels = metadata === undefined ? EMPTY_LABELS : sortLabels(metadata);
+  return { timestampNs, line, structuredMetadata };
+}
+
+const EMPTY_LINE = Buffer.alloc(0);
+
+function readTimestamp(reader: Reader, end: number, state: DecodeState): bigint {
+  checkEnd(reader, end);
+  let seconds = 0;
+  let nanos = 0;
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    const field = tag >>> 3;
+    if (field === 1 && (tag & 7) === WIRE_VARINT) seconds = readInt64(reader);
+    else if (field === 2 && (tag & 7) === WIRE_VARINT) nanos = reader.int32();
+    else reader.skipType(tag & 7);
+  }
+  if (seconds < MIN_SECONDS) throw timestampError(seconds, nanos, 'seconds before 0001-01-01');
+  if (seconds >= MAX_SECONDS) throw timestampError(seconds, nanos, 'seconds after 10000-01-01');
+  if (nanos < 0 || nanos >= 1e9)
+    throw timestampError(seconds, nanos, 'nanos not in range [0, 1e9)');
+  if (seconds !== state.lastSeconds) {
+    state.lastSeconds = seconds;
+    state.lastSecondsNs = BigInt(seconds) * NS_PER_SECOND;
+  }
+  return nanos === 0 ? state.lastSecondsNs : state.lastSecondsNs + BigInt(nanos);
+}
+
+function timestampError(seconds: number, nanos: number, what: string): PushError {
+  return badRequest(`timestamp: seconds:${seconds} nanos:${nanos}: ${what}`);
+}
+
+/** Reads a varint int64 as a JS number (exact for every valid Timestamp.seconds). */
+function readInt64(reader: Reader): number {
+  const buf = reader.buf;
+  let pos = reader.pos;
+  let low = 0;
+  let high = 0;
+  // The first 4 bytes hold 28 bits; read up to 10 bytes (two's complement for negatives).
+  for (let i = 0; i < 10; i++) {
+    if (pos >= reader.len) throw new RangeError('index out of range');
+    const b = buf[pos++];
+    if (i < 4) low |= (b & 0x7f) << (7 * i);
+    else if (i === 4) {
+      low |= (b & 0x0f) << 28;
+      high |= (b & 0x7f) >> 4;
+    } else high |= (b & 0x7f) << (7 * i - 32);
+    if (b < 0x80) break;
+    if (i === 9) throw new Error('invalid varint encoding');
+  }
+  reader.pos = pos;
+  return (high | 0) * 4294967296 + (low >>> 0);
+}
+
+function readLabelPair(reader: Reader, end: number): LabelPair {
+  checkEnd(reader, end);
+  let name = '';
+  let value = '';
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    const field = tag >>> 3;
+    if (field === 1 && (tag & 7) === WIRE_LEN) name = reader.string();
+    else if (field === 2 && (tag & 7) === WIRE_LEN) value = reader.string();
+    else reader.skipType(tag & 7);
+  }
+  if (reader.pos !== end)
+    throw badRequest('error decoding push request: label pair length mismatch');
+  return { name, value };
+}

@@ -1,0 +1,318 @@
+import {
+  getLabel,
+  isValidLabelName,
+  labelsToString,
+  sortLabels,
+  type LabelPair,
+  type Labels,
+  type LogEntry,
+  type PushRequest,
+  type PushStream,
+} from '@logsvc/api';
+import { DiscardCounts, DiscardReason as R, entrySize, GroupedErrors } from './discards';
+import { MISSING_STREAMS_MESSAGE, PushError } from './errors';
+import { DETECTED_LEVEL, LevelDetector } from './level-detection';
+import type { PushLimits } from './limits';
+import { normalizeLabelName } from './normalize-label';
+import { formatRfc3339 } from './rfc3339';
+
+export type ValidationLimits = Pick<
+  PushLimits,
+  | 'max_line_size'
+  | 'max_line_size_truncate'
+  | 'max_label_name_length'
+  | 'max_label_value_length'
+  | 'max_label_names_per_series'
+  | 'reject_old_samples'
+  | 'reject_old_samples_max_age'
+  | 'creation_grace_period'
+  | 'allow_structured_metadata'
+  | 'max_structured_metadata_size'
+  | 'max_structured_metadata_entries_count'
+  | 'discover_service_name'
+  | 'discover_log_levels'
+  | 'log_level_fields'
+>;
+
+export interface PushValidationResult {
+  /** What may be stored: valid entries, with service_name, detected_level and truncation applied. */
+  readonly request: PushRequest;
+  /** Set when anything was rejected: 400 with grouped messages, or 422 for a request without streams. */
+  readonly error?: PushError;
+  readonly discarded: DiscardCounts;
+  readonly acceptedLines: number;
+  /** Line plus structured-metadata bytes of `request`: what the ingestion rate limiter charges. */
+  readonly acceptedBytes: number;
+  /** Lines shortened by max_line_size_truncate (Loki's `loki_mutated_samples_total{reason="line_too_long"}`). */
+  readonly truncatedLines: number;
+}
+
+const SERVICE_NAME = 'service_name';
+const AGGREGATED_METRIC = '__aggregated_metric__';
+const MS_NS = 1_000_000n;
+
+/**
+ * Applies Loki's distributor checks to a decoded request. Invalid streams and entries are
+ * dropped and reported; the rest is returned so the caller stores it and then answers with
+ * `error` (400) if there is one.
+ */
+export function validatePush(
+  req: PushRequest,
+  limits: ValidationLimits,
+  tenant: string,
+  nowNs: bigint,
+): PushValidationResult {
+  const discarded = new DiscardCounts();
+  if (req.streams.length === 0) {
+    return {
+      request: { streams: [] },
+      error: new PushError(422, MISSING_STREAMS_MESSAGE),
+      discarded,
+      acceptedLines: 0,
+      acceptedBytes: 0,
+      truncatedLines: 0,
+    };
+  }
+  const ctx = new ValidationContext(limits, tenant, nowNs, discarded);
+  const streams: PushStream[] = [];
+  for (const stream of req.streams) {
+    if (stream.entries.length === 0) continue;
+    const valid = ctx.validateStream(stream);
+    if (valid !== undefined) streams.push(valid);
+  }
+  const error = ctx.errors.size > 0 ? new PushError(400, ctx.errors.message()) : undefined;
+  return {
+    request: { streams },
+    error,
+    discarded,
+    acceptedLines: ctx.acceptedLines,
+    acceptedBytes: ctx.acceptedBytes,
+    truncatedLines: ctx.truncatedLines,
+  };
+}
+
+class ValidationContext {
+  readonly errors = new GroupedErrors();
+  acceptedLines = 0;
+  acceptedBytes = 0;
+  truncatedLines = 0;
+  private readonly oldestNs: bigint;
+  private readonly newestNs: bigint;
+  private readonly levels: LevelDetector | undefined;
+  private readonly levelOnlyMetadata = new Map<string, Labels>();
+
+  constructor(
+    private readonly limits: ValidationLimits,
+    private readonly tenant: string,
+    nowNs: bigint,
+    private readonly discarded: DiscardCounts,
+  ) {
+    this.oldestNs = nowNs - BigInt(Math.round(limits.reject_old_samples_max_age)) * MS_NS;
+    this.newestNs = nowNs + BigInt(Math.round(limits.creation_grace_period)) * MS_NS;
+    const detect = limits.discover_log_levels && limits.allow_structured_metadata;
+    this.levels = detect ? new LevelDetector(limits.log_level_fields) : undefined;
+  }
+
+  private reject(reason: string, message: string, lines: number, bytes: number): void {
+    this.errors.add(reason, message);
+    this.discarded.add(reason, lines, bytes);
+  }
+
+  validateStream(stream: PushStream): PushStream | undefined {
+    const labels = this.withServiceName(stream.labels);
+    const text = labelsToString(labels);
+    const labelError = this.checkLabels(labels, text);
+    if (labelError !== undefined) {
+      let bytes = 0;
+      for (const e of stream.entries) bytes += entrySize(e.line, e.structuredMetadata);
+      this.reject(labelError[0], labelError[1], stream.entries.length, bytes);
+      return undefined;
+    }
+    const streamLevel = this.levels?.fromLabels(labels);
+    const entries: LogEntry[] = [];
+    for (const original of stream.entries) {
+      const entry = this.validateEntry(original, text);
+      if (entry === undefined) continue;
+      const out = this.levels === undefined ? entry : this.addDetectedLevel(entry, streamLevel);
+      this.acceptedLines++;
+      this.acceptedBytes += entrySize(out.line, out.structuredMetadata);
+      entries.push(out);
+    }
+    return entries.length === 0 ? undefined : { labels, entries };
+  }
+
+  /** Adds service_name from discover_service_name (or `unknown_service`) when it is absent. */
+  private withServiceName(labels: Labels): Labels {
+    const discover = this.limits.discover_service_name;
+    if (
+      discover.length === 0 ||
+      getLabel(labels, SERVICE_NAME) !== undefined ||
+      getLabel(labels, AGGREGATED_METRIC) !== undefined
+    ) {
+      return labels;
+    }
+    let value = 'unknown_service';
+    for (const name of discover) {
+      const v = getLabel(labels, name);
+      if (v) {
+        value = v;
+        break;
+      }
+    }
+    return sortLabels([...labels, { name: SERVICE_NAME, value }]);
+  }
+
+  private checkLabels(labels: Labels, text: string): [string, string] | undefined {
+    const l = this.limits;
+    if (labels.length === 0)
+      return [R.missingLabels, 'error at least one label pair is required per stream'];
+    let count = labels.length;
+    if (getLabel(labels, SERVICE_NAME) !== undefined) count--;
+    if (count > l.max_label_names_per_series) {
+      return [
+        R.maxLabelNamesPerSeries,
+        `entry for stream '${text}' has ${count} label names; limit ${l.max_label_names_per_series}`,
+      ];
+    }
+    let last = '';
+    for (const { name, value } of labels) {
+      if (!isValidLabelName(name)) {
+        return [
+          R.invalidLabels,
+          `Error parsing labels '${text}' with error: invalid label name "${name}"`,
+        ];
+      }
+      if (name.length > l.max_label_name_length)
+        return [R.labelNameTooLong, `stream '${text}' has label name too long: '${name}'`];
+      if (Buffer.byteLength(value) > l.max_label_value_length) {
+        return [R.labelValueTooLong, `stream '${text}' has label value too long: '${value}'`];
+      }
+      if (name === last)
+        return [R.duplicateLabelNames, `stream '${text}' has duplicate label name: '${name}'`];
+      last = name;
+    }
+    return undefined;
+  }
+
+  private validateEntry(entry: LogEntry, text: string): LogEntry | undefined {
+    const l = this.limits;
+    let line = entry.line;
+    if (l.max_line_size_truncate && l.max_line_size > 0 && line.length > l.max_line_size) {
+      line = line.subarray(0, l.max_line_size);
+      this.truncatedLines++;
+    }
+    const metadata = entry.structuredMetadata;
+    let metaBytes = 0;
+    for (const p of metadata) metaBytes += Buffer.byteLength(p.name) + Buffer.byteLength(p.value);
+    const size = line.length + metaBytes;
+    const ts = entry.timestampNs;
+    if (l.reject_old_samples && ts < this.oldestNs) {
+      this.reject(
+        R.greaterThanMaxSampleAge,
+        `entry for stream '${text}' has timestamp too old: ${formatRfc3339(ts)}, oldest acceptable timestamp is: ${formatRfc3339(this.oldestNs)}`,
+        1,
+        size,
+      );
+      return undefined;
+    }
+    if (ts > this.newestNs) {
+      this.reject(
+        R.tooFarInFuture,
+        `entry for stream '${text}' has timestamp too new: ${formatRfc3339(ts)}`,
+        1,
+        size,
+      );
+      return undefined;
+    }
+    if (l.max_line_size > 0 && line.length > l.max_line_size) {
+      this.reject(
+        R.lineTooLong,
+        `Max entry size '${l.max_line_size}' bytes exceeded for stream '${text}' while adding an entry with length '${line.length}' bytes`,
+        1,
+        size,
+      );
+      return undefined;
+    }
+    if (metadata.length > 0) {
+      if (!l.allow_structured_metadata) {
+        this.reject(
+          R.disallowedStructuredMetadata,
+          `stream '${text}' includes structured metadata, but this feature is disallowed. Please see \`limits_config.allow_structured_metadata\` or contact your Loki administrator to enable it.`,
+          1,
+          size,
+        );
+        return undefined;
+      }
+      if (l.max_structured_metadata_size > 0 && metaBytes > l.max_structured_metadata_size) {
+        this.reject(
+          R.structuredMetadataTooLarge,
+          `stream '${text}' has structured metadata too large: '${metaBytes}' bytes, limit: '${l.max_structured_metadata_size}' bytes. Please see \`limits_config.max_structured_metadata_size\` or contact your Loki administrator to increase it.`,
+          1,
+          size,
+        );
+        return undefined;
+      }
+      if (
+        l.max_structured_metadata_entries_count > 0 &&
+        metadata.length > l.max_structured_metadata_entries_count
+      ) {
+        this.reject(
+          R.structuredMetadataTooMany,
+          `stream '${text}' has too many structured metadata labels: '${metadata.length}', limit: '${l.max_structured_metadata_entries_count}'. Please see \`limits_config.max_structured_metadata_entries_count\` or contact your Loki administrator to increase it.`,
+          1,
+          size,
+        );
+        return undefined;
+      }
+    }
+    const normalized = normalizeMetadataNames(metadata);
+    if (line === entry.line && normalized === metadata) return entry;
+    return { timestampNs: ts, line, structuredMetadata: normalized };
+  }
+
+  private addDetectedLevel(entry: LogEntry, streamLevel: string | undefined): LogEntry {
+    const metadata = entry.structuredMetadata;
+    if (metadata.length > 0 && getLabel(metadata, DETECTED_LEVEL) !== undefined) return entry;
+    const level = streamLevel ?? this.levels!.fromEntry(metadata, entry.line);
+    let structuredMetadata: Labels;
+    if (metadata.length === 0) {
+      // Most entries have no metadata: share one frozen array per level.
+      let shared = this.levelOnlyMetadata.get(level);
+      if (shared === undefined) {
+        shared = Object.freeze([Object.freeze({ name: DETECTED_LEVEL, value: level })]);
+        this.levelOnlyMetadata.set(level, shared);
+      }
+      structuredMetadata = shared;
+    } else {
+      structuredMetadata = insertSorted(metadata, { name: DETECTED_LEVEL, value: level });
+    }
+    return { timestampNs: entry.timestampNs, line: entry.line, structuredMetadata };
+  }
+}
+
+/** Structured metadata names go through NormalizeLabel, as in Loki; returns the input if unchanged. */
+function normalizeMetadataNames(metadata: Labels): Labels {
+  let changed = false;
+  for (const p of metadata) {
+    if (normalizeLabelName(p.name) !== p.name) {
+      changed = true;
+      break;
+    }
+  }
+  if (!changed) return metadata;
+  return sortLabels(metadata.map((p) => ({ name: normalizeLabelName(p.name), value: p.value })));
+}
+
+function insertSorted(labels: Labels, pair: LabelPair): Labels {
+  const out: LabelPair[] = [];
+  let inserted = false;
+  for (const p of labels) {
+    if (!inserted && p.name > pair.name) {
+      out.push(pair);
+      inserted = true;
+    }
+    out.push(p);
+  }
+  if (!inserted) out.push(pair);
+  return out;
+}

@@ -1,0 +1,402 @@
+import { hostname } from 'node:os';
+import { labelsToString, type Labels, type Matcher } from '@logsvc/api';
+import { mapConcurrent } from './concurrency';
+import { ChunkChecksumError, StorageError } from './errors';
+import { overlaps, type ChunkRef, type SeriesChunkRefs } from './index-model';
+import {
+  IndexStore,
+  assertTableName,
+  mergeSeries,
+  type IndexCompactionResult,
+} from './index-store';
+import type { IndexTable } from './index-table';
+import { chunkKey, chunksPrefix, sanitizeUploader } from './key-layout';
+import type { ObjectClient } from './object-client';
+import { SchemaPeriods, type IndexTableRef, type SchemaConfig } from './schema-config';
+import { chunkChecksum, seriesFingerprint } from './series-identity';
+import { assertSafeTenant } from './tenant';
+
+/** An encoded chunk handed over by the ingester's flush: opaque bytes plus what it holds. */
+export interface ChunkToStore {
+  readonly labels: Labels;
+  readonly fromNs: bigint;
+  readonly throughNs: bigint;
+  readonly entries: number;
+  readonly uncompressedSize: number;
+  readonly data: Buffer;
+}
+
+export interface ChunkStoreOptions {
+  readonly schema: SchemaConfig;
+  /** One client per `object_store` name used in the schema. */
+  readonly objectClients: Readonly<Record<string, ObjectClient>>;
+  /** Names this process's index files (e.g. the ingester instance id); default: host name. */
+  readonly uploader?: string;
+  /** Memory bound of the loaded-index cache; default 64 MiB. */
+  readonly indexCacheBytes?: number;
+  /** Parallel object reads/writes per call; default 8. */
+  readonly concurrency?: number;
+}
+
+/** The index/stats answer. `bytes` counts uncompressed bytes, as Loki's does. */
+export interface IndexStats {
+  streams: number;
+  chunks: number;
+  entries: number;
+  bytes: number;
+}
+
+/** Per-series sums over the chunks overlapping a range, for index/volume. */
+export interface SeriesVolume {
+  readonly labels: Labels;
+  readonly bytes: number;
+  readonly entries: number;
+  readonly chunks: number;
+}
+
+const NS_PER_MS = 1_000_000n;
+/** A chunk indexed in more tables than this is refused (chunks span hours, not weeks). */
+const MAX_TABLES_PER_CHUNK = 32;
+
+interface SeriesAcc {
+  labels: Labels;
+  fingerprint: string;
+  chunks: Map<string, ChunkRef>;
+}
+
+/**
+ * Chunks and their index on object storage, per tenant. Writes chunk objects first and the
+ * index file after, so an index never points at a missing chunk. Everything it knows lives in
+ * the object store: a new instance over the same store reads all earlier writes.
+ */
+export class ChunkStore {
+  private readonly schema: SchemaPeriods;
+  private readonly index: IndexStore;
+  private readonly concurrency: number;
+
+  constructor(private readonly options: ChunkStoreOptions) {
+    this.schema = new SchemaPeriods(options.schema);
+    for (const store of this.schema.objectStores()) {
+      if (!options.objectClients[store]) {
+        throw new StorageError(
+          `schema_config uses object_store "${store}" but no client is configured for it`,
+        );
+      }
+    }
+    this.concurrency = Math.max(1, options.concurrency ?? 8);
+    this.index = new IndexStore({
+      schema: this.schema,
+      clientFor: (store) => this.clientFor(store),
+      uploader: sanitizeUploader(options.uploader ?? hostname()),
+      cacheBytes: options.indexCacheBytes ?? 64 * 1024 * 1024,
+      loadConcurrency: this.concurrency,
+    });
+  }
+
+  /** Stores chunks, then one new index file per table they touch. Returns refs in input order. */
+  async putChunks(tenant: string, chunks: readonly ChunkToStore[]): Promise<ChunkRef[]> {
+    assertSafeTenant(tenant);
+    if (chunks.length === 0) return [];
+    const prepared = chunks.map((c, i) => this.prepare(tenant, c, i));
+    await mapConcurrent(prepared, this.concurrency, ({ ref, data }) =>
+      this.clientFor(this.storeAt(ref.fromNs)).put(ref.key, data),
+    );
+    const byTable = new Map<string, { table: IndexTableRef; series: Map<string, SeriesAcc> }>();
+    for (const { ref, labels, fingerprint, tables } of prepared) {
+      for (const table of tables) {
+        const id = `${table.objectStore}/${table.name}`;
+        let t = byTable.get(id);
+        if (!t) byTable.set(id, (t = { table, series: new Map() }));
+        const sid = labelsToString(labels);
+        let s = t.series.get(sid);
+        if (!s) t.series.set(sid, (s = { labels, fingerprint, chunks: new Map() }));
+        s.chunks.set(ref.key, ref);
+      }
+    }
+    await mapConcurrent([...byTable.values()], this.concurrency, ({ table, series }) =>
+      this.index.writeFile(tenant, table, mergeSeries([[...series.values()].map(toSeries)])),
+    );
+    return prepared.map((p) => p.ref);
+  }
+
+  /** Series the matchers select, each with its chunk refs overlapping [fromNs, throughNs]. */
+  async getChunkRefs(
+    tenant: string,
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<SeriesChunkRefs[]> {
+    const found = await this.collect(tenant, matchers, fromNs, throughNs);
+    return mergeSeries([[...found.values()].map(toSeries)]);
+  }
+
+  /** One chunk's bytes, verified against the size and CRC-32 in its ref. */
+  async fetchChunk(tenant: string, ref: ChunkRef): Promise<Buffer> {
+    assertSafeTenant(tenant);
+    if (!ref.key.startsWith(chunksPrefix(tenant))) {
+      throw new StorageError(`chunk ${ref.key} does not belong to tenant ${tenant}`);
+    }
+    const data = await this.clientFor(this.storeAt(ref.fromNs)).get(ref.key);
+    if (data.length !== ref.size) {
+      throw new ChunkChecksumError(ref.key, `size ${data.length}, index says ${ref.size}`);
+    }
+    const crc = chunkChecksum(data);
+    if (crc !== ref.checksum) {
+      throw new ChunkChecksumError(ref.key, `crc32 ${hex(crc)}, index says ${hex(ref.checksum)}`);
+    }
+    return data;
+  }
+
+  /** Several chunks with at most `concurrency` reads in flight; results in input order. */
+  fetchChunks(
+    tenant: string,
+    refs: readonly ChunkRef[],
+    concurrency = this.concurrency,
+  ): Promise<Buffer[]> {
+    return mapConcurrent(refs, concurrency, (ref) => this.fetchChunk(tenant, ref));
+  }
+
+  /** Label names of series with data in range (selected by `matchers` when given), sorted. */
+  async labelNames(
+    tenant: string,
+    fromNs: bigint,
+    throughNs: bigint,
+    matchers: readonly Matcher[] = [],
+  ): Promise<string[]> {
+    const names = new Set<string>();
+    if (matchers.length === 0) {
+      await this.eachFile(tenant, fromNs, throughNs, (file) => {
+        if (file.within(fromNs, throughNs)) {
+          for (const n of file.labelNames()) names.add(n);
+          return;
+        }
+        for (const s of file.series) {
+          if (s.chunks.some((c) => overlaps(c, fromNs, throughNs)))
+            for (const p of s.labels) names.add(p.name);
+        }
+      });
+    } else {
+      for (const s of (await this.collect(tenant, matchers, fromNs, throughNs)).values()) {
+        for (const p of s.labels) names.add(p.name);
+      }
+    }
+    return [...names].sort();
+  }
+
+  /** Values of label `name` in range (on series selected by `matchers` when given), sorted. */
+  async labelValues(
+    tenant: string,
+    name: string,
+    fromNs: bigint,
+    throughNs: bigint,
+    matchers: readonly Matcher[] = [],
+  ): Promise<string[]> {
+    const values = new Set<string>();
+    const add = (labels: Labels): void => {
+      for (const p of labels) if (p.name === name) values.add(p.value);
+    };
+    if (matchers.length === 0) {
+      await this.eachFile(tenant, fromNs, throughNs, (file) => {
+        if (file.within(fromNs, throughNs)) {
+          for (const v of file.labelValues(name)) values.add(v);
+          return;
+        }
+        for (const s of file.series)
+          if (s.chunks.some((c) => overlaps(c, fromNs, throughNs))) add(s.labels);
+      });
+    } else {
+      for (const s of (await this.collect(tenant, matchers, fromNs, throughNs)).values())
+        add(s.labels);
+    }
+    return [...values].sort();
+  }
+
+  /** Distinct label sets selected by any of the matcher lists (none: all series), sorted. */
+  async series(
+    tenant: string,
+    matchersList: readonly (readonly Matcher[])[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<Labels[]> {
+    const lists = matchersList.length === 0 ? [[]] : matchersList;
+    const out = new Map<string, Labels>();
+    for (const matchers of lists) {
+      for (const [id, s] of await this.collect(tenant, matchers, fromNs, throughNs))
+        out.set(id, s.labels);
+    }
+    return [...out].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, l]) => l);
+  }
+
+  /** Counts over the chunks overlapping the range (whole chunks, each counted once). */
+  async stats(
+    tenant: string,
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<IndexStats> {
+    const out: IndexStats = { streams: 0, chunks: 0, entries: 0, bytes: 0 };
+    for (const v of await this.volume(tenant, matchers, fromNs, throughNs)) {
+      out.streams++;
+      out.chunks += v.chunks;
+      out.entries += v.entries;
+      out.bytes += v.bytes;
+    }
+    return out;
+  }
+
+  /** Per selected series: uncompressed bytes, entries and chunks overlapping the range. */
+  async volume(
+    tenant: string,
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<SeriesVolume[]> {
+    const out: SeriesVolume[] = [];
+    for (const s of mergeSeries([
+      [...(await this.collect(tenant, matchers, fromNs, throughNs)).values()].map(toSeries),
+    ])) {
+      let bytes = 0;
+      let entries = 0;
+      for (const c of s.chunks) {
+        bytes += c.uncompressedSize;
+        entries += c.entries;
+      }
+      out.push({ labels: s.labels, bytes, entries, chunks: s.chunks.length });
+    }
+    return out;
+  }
+
+  /** Index tables the tenant has files in, e.g. for the compactor. */
+  async listIndexTables(tenant: string): Promise<string[]> {
+    assertSafeTenant(tenant);
+    return [...new Set((await this.index.existingTables(tenant)).map((t) => t.name))];
+  }
+
+  /**
+   * Merges a table's index files into one (written first), then deletes the merged inputs.
+   * `table` is a table name such as `index_19800`.
+   */
+  async compactIndex(tenant: string, table: string): Promise<IndexCompactionResult[]> {
+    assertSafeTenant(tenant);
+    assertTableName(this.schema, table);
+    const results: IndexCompactionResult[] = [];
+    for (const ref of await this.index.existingTables(tenant)) {
+      if (ref.name === table) results.push(await this.index.compact(tenant, ref));
+    }
+    return results;
+  }
+
+  /** The index table name holding a time (ns), e.g. to name a day for compactIndex. */
+  tableFor(timeNs: bigint): string {
+    return this.schema.tableAt(Number(timeNs / NS_PER_MS)).name;
+  }
+
+  private prepare(tenant: string, c: ChunkToStore, i: number) {
+    const where = `putChunks: chunk ${i}`;
+    if (
+      typeof c.fromNs !== 'bigint' ||
+      typeof c.throughNs !== 'bigint' ||
+      c.fromNs < 0n ||
+      c.throughNs < c.fromNs
+    ) {
+      throw new StorageError(`${where}: needs 0 <= fromNs <= throughNs (bigint nanoseconds)`);
+    }
+    for (const [field, v] of [
+      ['entries', c.entries],
+      ['uncompressedSize', c.uncompressedSize],
+    ] as const) {
+      if (!Number.isSafeInteger(v) || v < 0)
+        throw new StorageError(`${where}: ${field} must be a non-negative integer`);
+    }
+    if (!Buffer.isBuffer(c.data)) throw new StorageError(`${where}: data must be a Buffer`);
+    const tables = this.schema.tablesInRange(
+      Number(c.fromNs / NS_PER_MS),
+      Number(c.throughNs / NS_PER_MS),
+    );
+    if (tables.length > MAX_TABLES_PER_CHUNK) {
+      throw new StorageError(
+        `${where}: spans ${tables.length} index periods (at most ${MAX_TABLES_PER_CHUNK})`,
+      );
+    }
+    const fingerprint = seriesFingerprint(c.labels);
+    const checksum = chunkChecksum(c.data);
+    const ref: ChunkRef = {
+      fromNs: c.fromNs,
+      throughNs: c.throughNs,
+      entries: c.entries,
+      size: c.data.length,
+      uncompressedSize: c.uncompressedSize,
+      key: chunkKey(tenant, fingerprint, c.fromNs, c.throughNs, checksum),
+      checksum,
+    };
+    return { ref, data: c.data, labels: c.labels, fingerprint, tables };
+  }
+
+  private async collect(
+    tenant: string,
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<Map<string, SeriesAcc>> {
+    const found = new Map<string, SeriesAcc>();
+    await this.eachFile(tenant, fromNs, throughNs, (file) => {
+      for (const id of file.select(matchers)) {
+        const s = file.series[id];
+        let acc: SeriesAcc | undefined;
+        for (const c of s.chunks) {
+          if (!overlaps(c, fromNs, throughNs)) continue;
+          if (!acc) {
+            const sid = labelsToString(s.labels);
+            acc = found.get(sid);
+            if (!acc)
+              found.set(
+                sid,
+                (acc = { labels: s.labels, fingerprint: s.fingerprint, chunks: new Map() }),
+              );
+          }
+          acc.chunks.set(c.key, c);
+        }
+      }
+    });
+    return found;
+  }
+
+  /** Calls `visit` for every index file that may hold chunks overlapping the range. */
+  private async eachFile(
+    tenant: string,
+    fromNs: bigint,
+    throughNs: bigint,
+    visit: (file: IndexTable) => void,
+  ): Promise<void> {
+    assertSafeTenant(tenant);
+    if (throughNs < fromNs) return;
+    const tables = (await this.index.existingTables(tenant)).filter((t) => {
+      const startNs = BigInt(t.number) * BigInt(t.periodMs) * NS_PER_MS;
+      const endNs = startNs + BigInt(t.periodMs) * NS_PER_MS;
+      return startNs <= throughNs && endNs > fromNs;
+    });
+    const loaded = await mapConcurrent(tables, this.concurrency, (t) =>
+      this.index.loadTable(tenant, t),
+    );
+    for (const files of loaded)
+      for (const file of files) if (file.overlaps(fromNs, throughNs)) visit(file);
+  }
+
+  private storeAt(timeNs: bigint): string {
+    return this.schema.periodAt(Number(timeNs / NS_PER_MS)).object_store;
+  }
+
+  private clientFor(store: string): ObjectClient {
+    const client = this.options.objectClients[store];
+    if (!client) throw new StorageError(`no object client configured for object_store "${store}"`);
+    return client;
+  }
+}
+
+function toSeries(s: SeriesAcc): SeriesChunkRefs {
+  return { labels: s.labels, fingerprint: s.fingerprint, chunks: [...s.chunks.values()] };
+}
+
+function hex(n: number): string {
+  return n.toString(16).padStart(8, '0');
+}
