@@ -5,3 +5,4 @@ export * from './syntax';
 export * from './regex';
 export * as log from './log';
 export * as template from './template';
+export * from './engine';

@@ -1,9 +1,12 @@
+import { hostname } from 'node:os';
 import { type Config, Overrides } from '@logsvc/config';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { HttpMetrics } from '../../http/http-metrics';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
+import { CHUNK_STORE, createChunkStore } from './chunk-store.provider';
+import { LocalIngester } from './local-ingester';
 import { RuntimeConfigService } from './runtime-config.service';
 
 export interface CoreDependencies {
@@ -14,8 +17,9 @@ export interface CoreDependencies {
 }
 
 /**
- * What every module may inject: CONFIG, OVERRIDES, LOGGER, ServiceRegistry and HttpMetrics
- * (whose `.registry` is the prom-client registry for a component's own metrics).
+ * What every module may inject: CONFIG, OVERRIDES, LOGGER, ServiceRegistry, HttpMetrics
+ * (whose `.registry` is the prom-client registry for a component's own metrics), CHUNK_STORE
+ * (the `ChunkStore` on object storage) and LocalIngester (this process's ingester, if any).
  */
 @Global()
 @Module({})
@@ -32,12 +36,22 @@ export class CoreModule {
       { provide: OVERRIDES, useValue: overrides },
       { provide: ServiceRegistry, useValue: deps.registry },
       { provide: HttpMetrics, useValue: deps.metrics },
+      { provide: CHUNK_STORE, useValue: createChunkStore(deps.config, hostname()) },
+      { provide: LocalIngester, useValue: new LocalIngester() },
       RuntimeConfigService,
     ];
     return {
       module: CoreModule,
       providers,
-      exports: [CONFIG, LOGGER, OVERRIDES, ServiceRegistry, HttpMetrics],
+      exports: [
+        CONFIG,
+        LOGGER,
+        OVERRIDES,
+        ServiceRegistry,
+        HttpMetrics,
+        CHUNK_STORE,
+        LocalIngester,
+      ],
     };
   }
 }

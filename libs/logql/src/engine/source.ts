@@ -1,0 +1,45 @@
+import type { Labels, Matcher } from '@logsvc/api';
+import type { QueryStats } from './stats';
+
+export type Direction = 'forward' | 'backward';
+
+/**
+ * A cursor over one stream's entries sorted by time in the requested direction. Structurally
+ * the same as `EntryCursor` of @logsvc/chunk, so chunk and ingester cursors fit as they are.
+ * `line` is a view that is only valid until the next call to `next()`.
+ */
+export interface EntryCursor {
+  next(): boolean;
+  readonly timestampNs: bigint;
+  readonly line: Buffer;
+  readonly structuredMetadata: Labels;
+}
+
+/** What the engine asks a source for: the streams of one tenant matching a selector. */
+export interface SelectParams {
+  readonly tenant: string;
+  readonly matchers: readonly Matcher[];
+  /** Entries with `fromNs <= ts < throughNs`. */
+  readonly fromNs: bigint;
+  readonly throughNs: bigint;
+  readonly direction: Direction;
+  /** Counters the source adds to (chunks, bytes, lines). */
+  readonly stats: QueryStats;
+  /** Set when the query is aborted (timeout, client gone); sources stop early. */
+  readonly signal?: AbortSignal;
+}
+
+/** One stream from a source. Its labels are sorted; its entries are in `direction` order. */
+export interface SourceStream {
+  readonly labels: Labels;
+  readonly entries: EntryCursor;
+}
+
+/**
+ * Where the engine reads entries from: the ingesters, the chunk store, or several of them
+ * combined. Two sources may return the same stream with overlapping entries (a chunk that is
+ * flushed but still in memory); the engine's combinator merges them and drops duplicates.
+ */
+export interface LogSource {
+  select(params: SelectParams): Promise<SourceStream[]>;
+}
