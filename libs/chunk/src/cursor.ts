@@ -11,6 +11,11 @@ export interface EntryCursor {
   readonly structuredMetadata: Labels;
 }
 
+/** A chunk's cursor, which also tells how much of the chunk it scanned. */
+export interface ChunkCursor extends EntryCursor {
+  readonly scanned: ScanCounters;
+}
+
 /** Something that can produce a sorted run, known by its time range before it is loaded. */
 export interface RunSource {
   readonly minTs: bigint;
@@ -20,24 +25,50 @@ export interface RunSource {
 
 const EMPTY_LINE = Buffer.alloc(0);
 
+/** Options of a cursor beyond its time range. */
+export interface CursorOptions {
+  /**
+   * Only entries whose line contains these bytes are returned. A prefilter for a query's
+   * `|= "literal"`: in a sorted block the cursor searches the block's line bytes at once and
+   * jumps to the rows that hold a match, instead of stepping through every row.
+   */
+  readonly lineContains?: Buffer;
+}
+
+/** Lines and line bytes that cursors passed over in the query range, matched or not. */
+export interface ScanCounters {
+  lines: number;
+  bytes: number;
+}
+
 /** One run being walked over its positions inside the query range. */
 class RunState {
-  row: number;
+  row = -1;
   constructor(
     readonly run: EntryRun,
     public pos: number,
     private readonly stop: number,
     private readonly step: 1 | -1,
+    private readonly needle: Buffer | null,
   ) {
-    this.row = pos === stop ? -1 : rowAt(run, pos);
+    this.seek();
   }
 
-  static open(run: EntryRun, fromNs: bigint, throughNs: bigint, direction: Direction): RunState {
+  static open(
+    run: EntryRun,
+    fromNs: bigint,
+    throughNs: bigint,
+    direction: Direction,
+    needle: Buffer | null,
+    scanned: ScanCounters,
+  ): RunState {
     const lo = lowerBound(run, fromNs);
-    const hi = lowerBound(run, throughNs);
+    const hi = Math.max(lo, lowerBound(run, throughNs));
+    scanned.lines += hi - lo;
+    scanned.bytes += bytesBetween(run, lo, hi);
     return direction === 'forward'
-      ? new RunState(run, lo, Math.max(lo, hi), 1)
-      : new RunState(run, Math.max(lo, hi) - 1, lo - 1, -1);
+      ? new RunState(run, lo, hi, 1, needle)
+      : new RunState(run, hi - 1, lo - 1, -1, needle);
   }
 
   get done(): boolean {
@@ -46,8 +77,88 @@ class RunState {
 
   advance(): void {
     this.pos += this.step;
+    this.seek();
+  }
+
+  /** Moves `pos` to the first position from here (in walking order) that the needle accepts. */
+  private seek(): void {
+    if (this.needle !== null && this.pos !== this.stop) {
+      if (this.run.order !== null) this.seekRowByRow(this.needle);
+      else if (this.step === 1) this.seekForward(this.needle);
+      else this.seekBackward(this.needle);
+    }
     this.row = this.pos === this.stop ? -1 : rowAt(this.run, this.pos);
   }
+
+  private seekRowByRow(needle: Buffer): void {
+    const { lines, lineOffsets } = this.run;
+    while (this.pos !== this.stop) {
+      const row = rowAt(this.run, this.pos);
+      const at = lines.indexOf(needle, lineOffsets[row]);
+      if (at >= 0 && at + needle.length <= lineOffsets[row + 1]) return;
+      this.pos += this.step;
+    }
+  }
+
+  // Sorted runs keep rows in position order, so their lines are contiguous and in order.
+  private seekForward(needle: Buffer): void {
+    const { lines, lineOffsets } = this.run;
+    const end = lineOffsets[this.stop];
+    let from = lineOffsets[this.pos];
+    for (;;) {
+      const at = lines.indexOf(needle, from);
+      if (at < 0 || at + needle.length > end) {
+        this.pos = this.stop;
+        return;
+      }
+      const row = rowContaining(lineOffsets, at, this.pos, this.stop);
+      if (at + needle.length <= lineOffsets[row + 1]) {
+        this.pos = row;
+        return;
+      }
+      from = lineOffsets[row + 1]; // the match crossed into the next line: search from there
+    }
+  }
+
+  private seekBackward(needle: Buffer): void {
+    const { lines, lineOffsets } = this.run;
+    const start = lineOffsets[this.stop + 1];
+    let last = lineOffsets[this.pos + 1] - needle.length;
+    for (;;) {
+      const at = last < start ? -1 : lines.lastIndexOf(needle, last);
+      if (at < start) {
+        this.pos = this.stop;
+        return;
+      }
+      const row = rowContaining(lineOffsets, at, this.stop + 1, this.pos + 1);
+      if (at + needle.length <= lineOffsets[row + 1]) {
+        this.pos = row;
+        return;
+      }
+      last = lineOffsets[row + 1] - needle.length; // crossed a line end: retry inside `row`
+      if (last >= at) last = at - 1;
+    }
+  }
+}
+
+/** The row r in [lo, hi) with lineOffsets[r] <= at < lineOffsets[r + 1] (sorted runs). */
+function rowContaining(lineOffsets: Uint32Array, at: number, lo: number, hi: number): number {
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (lineOffsets[mid] <= at) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function bytesBetween(run: EntryRun, lo: number, hi: number): number {
+  if (run.order === null) return run.lineOffsets[hi] - run.lineOffsets[lo];
+  let bytes = 0;
+  for (let pos = lo; pos < hi; pos++) {
+    const row = run.order[pos];
+    bytes += run.lineOffsets[row + 1] - run.lineOffsets[row];
+  }
+  return bytes;
 }
 
 /**
@@ -55,7 +166,7 @@ class RunState {
  * timestamp and line to the one just returned. Runs whose time ranges do not overlap are
  * walked one after another and loaded only when reached; overlapping runs go through a heap.
  */
-export class MergeCursor implements EntryCursor {
+export class MergeCursor implements ChunkCursor {
   private ts = 0n;
   private lineView: Buffer = EMPTY_LINE;
   private run: EntryRun | null = null;
@@ -67,13 +178,19 @@ export class MergeCursor implements EntryCursor {
   /** Heap mode: open runs, best first; null in sequential mode. */
   private readonly heap: RunState[] | null;
   private readonly sign: 1 | -1;
+  private readonly needle: Buffer | null;
+  /** Lines and bytes in the query range of every block loaded so far. */
+  readonly scanned: ScanCounters = { lines: 0, bytes: 0 };
 
   constructor(
     sources: readonly RunSource[],
     private readonly fromNs: bigint,
     private readonly throughNs: bigint,
     private readonly direction: Direction,
+    options: CursorOptions = {},
   ) {
+    const needle = options.lineContains;
+    this.needle = needle !== undefined && needle.length > 0 ? needle : null;
     this.sign = direction === 'forward' ? 1 : -1;
     const inRange = sources
       .filter((s) => s.maxTs >= fromNs && s.minTs < throughNs)
@@ -89,7 +206,14 @@ export class MergeCursor implements EntryCursor {
       this.pending = [];
       this.heap = [];
       for (const s of inRange) {
-        const state = RunState.open(s.load(), fromNs, throughNs, direction);
+        const state = RunState.open(
+          s.load(),
+          fromNs,
+          throughNs,
+          direction,
+          this.needle,
+          this.scanned,
+        );
         if (!state.done) this.heap.push(state);
       }
       for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
@@ -137,7 +261,14 @@ export class MergeCursor implements EntryCursor {
     while (this.current === null || this.current.done) {
       const source = this.pending.pop();
       if (source === undefined) return null;
-      this.current = RunState.open(source.load(), this.fromNs, this.throughNs, this.direction);
+      this.current = RunState.open(
+        source.load(),
+        this.fromNs,
+        this.throughNs,
+        this.direction,
+        this.needle,
+        this.scanned,
+      );
     }
     return this.current;
   }

@@ -7,7 +7,7 @@ export {
 } from './options';
 export type { ChunkEncoding, ChunkOptions } from './options';
 export { ChunkFormatError, ReadOnlyChunkError } from './errors';
-export type { Direction, EntryCursor } from './cursor';
+export type { ChunkCursor, CursorOptions, Direction, EntryCursor, ScanCounters } from './cursor';
 export { MemChunk } from './mem-chunk';
 export { HeadBlock } from './head-block';
 export { SymbolTable } from './symbols';

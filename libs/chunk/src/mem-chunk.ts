@@ -3,7 +3,13 @@ import type { Labels } from '@logsvc/api';
 import { decodeBlockPayload, encodeBlockPayload } from './block';
 import { decodeChunk, encodeChunk, type StoredBlock } from './chunk-format';
 import { compress, decompress } from './codecs';
-import { type Direction, type EntryCursor, MergeCursor, type RunSource } from './cursor';
+import {
+  type ChunkCursor,
+  type CursorOptions,
+  type Direction,
+  MergeCursor,
+  type RunSource,
+} from './cursor';
 import type { EntryRun } from './entry-run';
 import { ReadOnlyChunkError } from './errors';
 import { HeadBlock } from './head-block';
@@ -124,8 +130,16 @@ export class MemChunk {
     this.head = new HeadBlock(this.symbols);
   }
 
-  /** Entries with fromNs <= ts < throughNs in (timestamp, line) order, duplicates dropped. */
-  iterator(fromNs: bigint, throughNs: bigint, direction: Direction): EntryCursor {
+  /**
+   * Entries with fromNs <= ts < throughNs in (timestamp, line) order, duplicates dropped;
+   * with `options.lineContains`, only those whose line contains it.
+   */
+  iterator(
+    fromNs: bigint,
+    throughNs: bigint,
+    direction: Direction,
+    options?: CursorOptions,
+  ): ChunkCursor {
     const sources: RunSource[] = this.blocks.map((block) => ({
       minTs: block.minTs,
       maxTs: block.maxTs,
@@ -135,7 +149,7 @@ export class MemChunk {
       const run = this.head.snapshot();
       sources.push({ minTs: this.head.minTimeNs, maxTs: this.head.maxTimeNs, load: () => run });
     }
-    return new MergeCursor(sources, fromNs, throughNs, direction);
+    return new MergeCursor(sources, fromNs, throughNs, direction, options);
   }
 
   /** Serializes the chunk (cutting the head first). Equal contents give equal bytes. */

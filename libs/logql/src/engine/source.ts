@@ -25,6 +25,13 @@ export interface SelectParams {
   readonly direction: Direction;
   /** Counters the source adds to (chunks, bytes, lines). */
   readonly stats: QueryStats;
+  /**
+   * Bytes every returned line must contain, when the query's pipeline starts with a line
+   * filter that implies them (`|= "x"`, or a regex with a required literal). Sources may use
+   * it to skip lines early (chunk cursors search whole blocks for it); the pipeline still
+   * applies the full filter, so a source may also ignore it.
+   */
+  readonly lineContains?: Buffer;
   /** Set when the query is aborted (timeout, client gone); sources stop early. */
   readonly signal?: AbortSignal;
 }
