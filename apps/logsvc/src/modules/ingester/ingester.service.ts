@@ -1,18 +1,187 @@
+import { join } from 'node:path';
+import type { Config, Overrides } from '@logsvc/config';
+import { Ingester, type IngesterConfig } from '@logsvc/ingester';
+import type { ChunkStore } from '@logsvc/storage';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { HttpMetrics } from '../../http/http-metrics';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
+import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
+import { CHUNK_STORE } from '../core/chunk-store.provider';
+import { LocalIngester } from '../core/local-ingester';
+import { registerIngesterMetrics } from './ingester-metrics';
+import { ShutdownMarker } from './shutdown-marker';
+
+/** The ingester is not Running (still replaying, or stopping/stopped): HTTP 503. */
+export class IngesterUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IngesterUnavailableError';
+  }
+}
+
+type Phase = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
+
+/** `ingester.wal.dir`, or `<common.path_prefix>/wal` when empty. */
+export function walDirectory(config: Config): string {
+  return config.ingester.wal.dir || join(config.common.path_prefix, 'wal');
+}
 
 /**
- * Lifecycle of the ingester component, whose role is: Holds recent streams in memory behind the write-ahead log and flushes chunks to storage.
- * Its lifecycle hooks (starting / running / stopping) are where the component's work plugs in.
+ * The ingester component: builds the Ingester from config, replays its WAL while Starting (so
+ * `/ready` answers 503 until replay is done), shares it through LocalIngester, and shuts it
+ * down on SIGTERM or on `/ingester/shutdown`.
+ *
+ * Flush on shutdown, as Loki decides it: an explicit `/ingester/shutdown?flush=` wins; else
+ * prepare_shutdown set → flush; else flush when the WAL is off or `wal.flush_on_shutdown`
+ * (with the WAL on, unflushed data is replayed at the next start instead).
  */
 @Injectable()
 export class IngesterService implements LifecycleService, OnModuleInit {
   readonly serviceName = 'ingester';
+  private ingester: Ingester | undefined;
+  private started: Promise<void> | undefined;
+  private phase: Phase = 'new';
+  private prepared = false;
+  private requestedFlush: boolean | undefined;
+  private wakeRunning: () => void = () => {};
+  private readonly stopRequested = new Promise<void>((resolve) => (this.wakeRunning = resolve));
+  private readonly stopped: Promise<void>;
+  private settleStopped: (err?: unknown) => void = () => {};
+  private readonly marker: ShutdownMarker;
+  private readonly logger: Logger;
 
-  constructor(@Inject(ServiceRegistry) private readonly registry: ServiceRegistry) {}
+  constructor(
+    @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(OVERRIDES) private readonly overrides: Overrides,
+    @Inject(LOGGER) logger: Logger,
+    @Inject(CHUNK_STORE) private readonly store: ChunkStore,
+    @Inject(LocalIngester) private readonly localIngester: LocalIngester,
+    @Inject(HttpMetrics) private readonly metrics: HttpMetrics,
+  ) {
+    this.logger = logger.child({ component: 'ingester' });
+    this.marker = ShutdownMarker.under(config.common.path_prefix);
+    this.stopped = new Promise<void>((resolve, reject) => {
+      this.settleStopped = (err) => (err === undefined ? resolve() : reject(err));
+    });
+    // Awaited only by /ingester/shutdown; a failed stop is also logged by the registry.
+    this.stopped.catch(() => {});
+  }
 
   onModuleInit(): void {
     this.registry.register(this);
+    registerIngesterMetrics(
+      this.metrics.registry,
+      () => this.ingester?.metrics(),
+      () => this.prepared,
+    );
+  }
+
+  async starting(): Promise<void> {
+    this.phase = 'starting';
+    this.started = this.start();
+    await this.started;
+  }
+
+  private async start(): Promise<void> {
+    const cfg = this.config.ingester;
+    const config: IngesterConfig = { ...cfg, wal: { ...cfg.wal, dir: walDirectory(this.config) } };
+    const ingester = new Ingester({
+      config,
+      sink: {
+        putChunks: async (tenant, chunks) => {
+          await this.store.putChunks(tenant, chunks);
+        },
+      },
+      limits: (tenant) => this.overrides.forTenant(tenant),
+      logger: this.logger,
+    });
+    this.ingester = ingester;
+    const replay = await ingester.start();
+    if (replay) this.logger.info({ dir: config.wal.dir, ...replay }, 'WAL replayed');
+    this.prepared = await this.marker.exists();
+    if (this.prepared)
+      this.logger.info({ path: this.marker.path }, 'prepare-shutdown marker found');
+    this.localIngester.set(ingester);
+    this.phase = 'running';
+  }
+
+  /** Runs until the process stops or `/ingester/shutdown` asks this service to stop. */
+  async running(signal: AbortSignal): Promise<void> {
+    const aborted = new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await Promise.race([aborted, this.stopRequested]);
+  }
+
+  async stopping(): Promise<void> {
+    // A SIGTERM during WAL replay: let the replay finish, so shutdown sees a whole ingester.
+    await this.started?.catch(() => {});
+    this.phase = 'stopping';
+    const wal = this.config.ingester.wal;
+    const flush = this.requestedFlush ?? (this.prepared || !wal.enabled || wal.flush_on_shutdown);
+    try {
+      this.logger.info({ flush }, 'ingester shutting down');
+      await this.ingester?.shutdown({ flush });
+      // As Loki: the marker only applies to the shutdown it prepared.
+      await this.marker.remove();
+      this.prepared = false;
+      this.settleStopped();
+    } catch (err) {
+      this.settleStopped(err);
+      throw err;
+    } finally {
+      this.localIngester.set(undefined);
+      this.phase = 'stopped';
+    }
+  }
+
+  /** POST /flush: closes every head chunk and writes all chunks to the object store. */
+  async flush(): Promise<void> {
+    const ingester = this.runningIngester();
+    await ingester.flushAll();
+    // Flushed data need not be replayed after a crash: a checkpoint moves replay past it.
+    await ingester.checkpoint();
+  }
+
+  /** `/ingester/prepare_shutdown` state: set means the next SIGTERM flushes. */
+  async prepareShutdown(action: 'get' | 'set' | 'unset'): Promise<boolean> {
+    this.runningIngester();
+    if (action === 'set') {
+      await this.marker.create();
+      this.prepared = true;
+      this.logger.info({ path: this.marker.path }, 'prepared for shutdown');
+    } else if (action === 'unset') {
+      await this.marker.remove();
+      this.prepared = false;
+      this.logger.info('shutdown preparation removed');
+    }
+    return this.prepared;
+  }
+
+  /**
+   * `/ingester/shutdown`: stops this service (flushing unless `flush` is false) and resolves
+   * once it is Terminated. Rejects with the flush failure if flushing failed.
+   */
+  async shutdown(options: { flush: boolean }): Promise<void> {
+    this.runningIngester();
+    this.phase = 'stopping'; // a second request gets 503, as in Loki
+    this.requestedFlush = options.flush;
+    this.wakeRunning();
+    await this.stopped;
+  }
+
+  private runningIngester(): Ingester {
+    if (this.phase !== 'running' || !this.ingester) {
+      throw new IngesterUnavailableError(
+        this.phase === 'new' || this.phase === 'starting'
+          ? 'Ingester is starting (replaying the WAL).'
+          : 'Ingester is stopping or already stopped.',
+      );
+    }
+    return this.ingester;
   }
 }

@@ -1,0 +1,145 @@
+import { apiPaths } from '@logsvc/api';
+import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { PLAIN_TEXT } from '../../http/exception-filter';
+import { paramValue } from '../../http/params';
+import { httpError } from '../../http/plain-error';
+import { LOGGER } from '../../tokens';
+import { IngesterService, IngesterUnavailableError } from './ingester.service';
+import { ProcessTerminator } from './process-terminator';
+
+/** Go's `util.FlagFromValues`: t/true/1 and f/false/0 (any case), else the default. */
+export function flagValue(value: string | undefined, fallback: boolean): boolean {
+  switch ((value ?? '').toLowerCase()) {
+    case 't':
+    case 'true':
+    case '1':
+      return true;
+    case 'f':
+    case 'false':
+    case '0':
+      return false;
+    default:
+      return fallback;
+  }
+}
+
+/** Runs an ingester operation, answering 503 when the ingester is not Running. */
+async function whileRunning<T>(op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if (err instanceof IngesterUnavailableError) throw httpError(503, err.message);
+    throw err;
+  }
+}
+
+/** `/flush`, `/ingester/prepare_shutdown`, `/ingester/shutdown`, `/ingester/flush_shutdown`. */
+@Controller()
+export class IngesterController {
+  constructor(
+    @Inject(IngesterService) private readonly ingester: IngesterService,
+    @Inject(ProcessTerminator) private readonly terminator: ProcessTerminator,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @Post(apiPaths('flush'))
+  @HttpCode(204)
+  flush(): Promise<void> {
+    return this.flushAll();
+  }
+
+  /** Loki's handler takes any method; GET is handy with a browser or curl without -X. */
+  @Get(apiPaths('flush'))
+  @HttpCode(204)
+  flushByGet(): Promise<void> {
+    return this.flushAll();
+  }
+
+  private async flushAll(): Promise<void> {
+    await whileRunning(async () => {
+      try {
+        await this.ingester.flush();
+      } catch (err) {
+        if (err instanceof IngesterUnavailableError) throw err;
+        throw httpError(500, `flush failed: ${(err as Error).message}`);
+      }
+    });
+  }
+
+  @Get(apiPaths('ingester_prepare_shutdown'))
+  async preparedState(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const set = await whileRunning(() => this.ingester.prepareShutdown('get'));
+    void reply.header('content-type', PLAIN_TEXT);
+    return set ? 'set' : 'unset';
+  }
+
+  @Post(apiPaths('ingester_prepare_shutdown'))
+  @HttpCode(204)
+  async prepare(): Promise<void> {
+    await whileRunning(() => this.ingester.prepareShutdown('set'));
+  }
+
+  @Delete(apiPaths('ingester_prepare_shutdown'))
+  @HttpCode(204)
+  async unprepare(): Promise<void> {
+    await whileRunning(() => this.ingester.prepareShutdown('unset'));
+  }
+
+  /** Parameters `flush` (default true), `delete_ring_tokens` (false), `terminate` (true). */
+  @Post(apiPaths('ingester_shutdown'))
+  shutdown(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.shutdownWith(request, reply);
+  }
+
+  @Get(apiPaths('ingester_shutdown'))
+  shutdownByGet(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.shutdownWith(request, reply);
+  }
+
+  private async shutdownWith(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await this.stop(reply, {
+      flush: flagValue(paramValue(request, 'flush'), true),
+      deleteRingTokens: flagValue(paramValue(request, 'delete_ring_tokens'), false),
+      terminate: flagValue(paramValue(request, 'terminate'), true),
+    });
+  }
+
+  /** Deprecated: flushes and stops the ingester, but leaves the process running. */
+  @Post(apiPaths('ingester_flush_shutdown'))
+  flushShutdown(@Res() reply: FastifyReply): Promise<void> {
+    return this.stop(reply, { flush: true, deleteRingTokens: false, terminate: false });
+  }
+
+  @Get(apiPaths('ingester_flush_shutdown'))
+  flushShutdownByGet(@Res() reply: FastifyReply): Promise<void> {
+    return this.stop(reply, { flush: true, deleteRingTokens: false, terminate: false });
+  }
+
+  private async stop(
+    reply: FastifyReply,
+    opts: { flush: boolean; deleteRingTokens: boolean; terminate: boolean },
+  ): Promise<void> {
+    this.logger.info(opts, 'ingester shutdown requested over HTTP');
+    await whileRunning(async () => {
+      try {
+        await this.ingester.shutdown({ flush: opts.flush });
+      } catch (err) {
+        if (err instanceof IngesterUnavailableError) throw err;
+        throw httpError(500, `shutdown failed: ${(err as Error).message}`);
+      }
+    });
+    // This process keeps its ring tokens in memory only (no -ingester.token-file-path), so
+    // delete_ring_tokens has no file to delete, as in Loki when that path is unset.
+    if (opts.terminate) {
+      // Only once the 204 is on the wire, so the caller sees the shutdown succeed.
+      reply.raw.once('finish', () => {
+        if (!this.terminator.terminate()) {
+          this.logger.warn('terminate requested, but nothing handles SIGTERM in this process');
+        }
+      });
+    }
+    void reply.code(204).send();
+  }
+}

@@ -1,0 +1,371 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { type PushRequest, parseLabels } from '@logsvc/api';
+import { encodePushJson, encodePushProtobuf, encodePushProtobufRaw } from '@logsvc/push';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, metricValue, readFromIngester, startTestServer } from './harness';
+
+const NS = 1_000_000n;
+const nowNs = (): bigint => BigInt(Date.now()) * NS;
+
+type Row = readonly [bigint, string, Record<string, string>?];
+
+function request(streams: Record<string, readonly Row[]>): PushRequest {
+  return {
+    streams: Object.entries(streams).map(([labels, rows]) => ({
+      labels: parseLabels(labels),
+      entries: rows.map(([ts, line, sm]) => ({
+        timestampNs: ts,
+        line: Buffer.from(line),
+        structuredMetadata: parseLabels(
+          `{${Object.entries(sm ?? {})
+            .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+            .join(',')}}`,
+        ),
+      })),
+    })),
+  };
+}
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+describe('push endpoints', () => {
+  let sut: TestServer;
+  let overridesDir: string;
+
+  async function post(
+    path: string,
+    body: Buffer | string,
+    headers: Record<string, string>,
+    tenant: string | null = 'team-a',
+  ): Promise<Answer> {
+    const res = await fetch(sut.url + path, {
+      method: 'POST',
+      headers: { ...(tenant === null ? {} : { 'X-Scope-OrgID': tenant }), ...headers },
+      body,
+    });
+    return { status: res.status, text: await res.text() };
+  }
+
+  const pushProto = (req: PushRequest, tenant = 'team-a', path = '/loki/api/v1/push') =>
+    post(path, encodePushProtobuf(req), { 'content-type': 'application/x-protobuf' }, tenant);
+
+  const scrape = async (): Promise<string> => (await fetch(`${sut.url}/metrics`)).text();
+
+  beforeAll(async () => {
+    overridesDir = mkdtempSync(join(tmpdir(), 'logsvc-push-overrides-'));
+    const runtimeFile = join(overridesDir, 'runtime.yaml');
+    writeFileSync(
+      runtimeFile,
+      [
+        'overrides:',
+        '  tiny-rate:',
+        '    ingestion_rate_mb: 0.001',
+        '    ingestion_burst_size_mb: 0.002',
+        '  blocked:',
+        '    block_ingestion_until: "2099-01-01T00:00:00Z"',
+        '  blocked-quiet:',
+        '    block_ingestion_until: "2099-01-01T00:00:00Z"',
+        '    block_ingestion_status_code: 200',
+        '  one-stream:',
+        '    max_streams_per_user: 1',
+        '  truncating:',
+        '    max_line_size_truncate: true',
+        '',
+      ].join('\n'),
+    );
+    sut = await startTestServer({
+      config: {
+        auth_enabled: true,
+        limits_config: { max_line_size: 100 },
+        runtime_config: { file: runtimeFile },
+        distributor: { max_recv_msg_size: 64 * 1024 },
+      },
+    });
+  });
+  afterAll(async () => {
+    await sut.close();
+    rmSync(overridesDir, { recursive: true, force: true });
+  });
+
+  it('stores snappy protobuf pushes on all four paths with structured metadata, answering 204', async () => {
+    const t = nowNs();
+    const paths = [
+      '/logsvc/api/v1/push',
+      '/loki/api/v1/push',
+      '/api/compat/push',
+      '/api/prom/push',
+    ];
+    for (const [i, path] of paths.entries()) {
+      const req = request({
+        '{app="proto", path="p"}': [[t + BigInt(i), `line via ${path}`, { trace_id: `t${i}` }]],
+      });
+      const res = await pushProto(req, 'team-a', path);
+      expect(res, path).toEqual({ status: 204, text: '' });
+    }
+    const stored = readFromIngester(sut, 'team-a', '{app="proto"}');
+    expect(stored.map((e) => e.line)).toEqual(paths.map((p) => `line via ${p}`));
+    expect(stored[0].metadata).toMatchObject({ trace_id: 't0' });
+    // service_name is discovered from `app`, as Loki does on push.
+    expect(stored[0].stream).toBe('{app="proto", path="p", service_name="proto"}');
+  });
+
+  it('stores JSON pushes, plain and gzip-compressed, with structured metadata', async () => {
+    const t = nowNs().toString();
+    const doc = (line: string) =>
+      JSON.stringify({
+        streams: [{ stream: { app: 'json' }, values: [[t, line, { user: 'u1' }]] }],
+      });
+    const plain = await post('/loki/api/v1/push', doc('plain'), {
+      'content-type': 'application/json',
+    });
+    expect(plain.status).toBe(204);
+    const gz = await post('/logsvc/api/v1/push', gzipSync(doc('gzipped')), {
+      'content-type': 'application/json; charset=utf-8',
+      'content-encoding': 'gzip',
+    });
+    expect(gz.status).toBe(204);
+    const stored = readFromIngester(sut, 'team-a', '{app="json"}');
+    expect(stored.map((e) => e.line).sort()).toEqual(['gzipped', 'plain']);
+    expect(stored[0].metadata).toMatchObject({ user: 'u1' });
+  });
+
+  it('refuses a JSON numeric timestamp with 400', async () => {
+    const body = JSON.stringify({ streams: [{ stream: { app: 'x' }, values: [[1, 'line']] }] });
+    const res = await post('/loki/api/v1/push', body, { 'content-type': 'application/json' });
+    expect(res.status).toBe(400);
+    expect(readFromIngester(sut, 'team-a', '{app="x"}')).toEqual([]);
+  });
+
+  it('refuses several tenants with 400 and a missing tenant with 401', async () => {
+    const req = request({ '{app="t"}': [[nowNs(), 'x']] });
+    expect((await pushProto(req, 'a|b')).status).toBe(400);
+    const missing = await post(
+      '/loki/api/v1/push',
+      encodePushProtobuf(req),
+      { 'content-type': 'application/x-protobuf' },
+      null,
+    );
+    expect(missing).toEqual({ status: 401, text: 'no org id\n' });
+  });
+
+  it('keeps the valid streams of a partly invalid push and names the limit in a 400', async () => {
+    const t = nowNs();
+    const before = await scrape();
+    const base = metricValue(before, 'logsvc_discarded_samples_total', {
+      reason: 'line_too_long',
+      tenant: 'team-a',
+    });
+    const res = await pushProto(
+      request({
+        '{app="partial", ok="yes"}': [[t, 'short line']],
+        '{app="partial", ok="no"}': [[t, 'x'.repeat(150)]],
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.text).toBe(
+      `Max entry size '100' bytes exceeded for stream '{app="partial", ok="no", service_name="partial"}' while adding an entry with length '150' bytes\n`,
+    );
+    expect(readFromIngester(sut, 'team-a', '{app="partial"}').map((e) => e.line)).toEqual([
+      'short line',
+    ]);
+    const after = await scrape();
+    for (const name of ['logsvc_discarded_samples_total', 'loki_discarded_samples_total']) {
+      expect(metricValue(after, name, { reason: 'line_too_long', tenant: 'team-a' })).toBe(
+        (base ?? 0) + 1,
+      );
+    }
+    expect(
+      metricValue(after, 'loki_discarded_bytes_total', {
+        reason: 'line_too_long',
+        tenant: 'team-a',
+      }),
+    ).toBeGreaterThanOrEqual(150);
+  });
+
+  it('groups several validation errors the way Loki does', async () => {
+    const old = nowNs() - 8n * 24n * 3600n * 1000n * NS;
+    const res = await pushProto(
+      request({
+        '{app="grouped"}': [
+          [old, 'too old'],
+          [old + 1n, 'too old too'],
+        ],
+        '{app="grouped", big="y"}': [[nowNs(), 'y'.repeat(101)]],
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/^3 errors like: entry for stream .* has timestamp too old: /);
+    expect(res.text).toContain("Max entry size '100' bytes exceeded");
+  });
+
+  it('counts received lines and bytes per tenant under both names', async () => {
+    const res = await pushProto(request({ '{app="count"}': [[nowNs(), '12345']] }), 'counted');
+    expect(res.status).toBe(204);
+    const m = await scrape();
+    for (const prefix of ['logsvc', 'loki']) {
+      expect(
+        metricValue(m, `${prefix}_distributor_lines_received_total`, { tenant: 'counted' }),
+      ).toBe(1);
+      // line bytes + the detected_level metadata Loki adds ("detected_level" + "unknown").
+      expect(
+        metricValue(m, `${prefix}_distributor_bytes_received_total`, { tenant: 'counted' }),
+      ).toBe(5 + 'detected_level'.length + 'unknown'.length);
+    }
+  });
+
+  it('answers 429 with Loki message past the tenant ingestion rate, storing nothing', async () => {
+    const res = await pushProto(
+      request({ '{app="rate"}': [[nowNs(), 'z'.repeat(90)], ...lines(40)] }),
+      'tiny-rate',
+    );
+    expect(res.status).toBe(429);
+    expect(res.text).toMatch(
+      /^Ingestion rate limit exceeded for user tiny-rate \(limit: 1048 bytes\/sec\) while attempting to ingest '41' lines totaling '\d+' bytes, reduce log volume/,
+    );
+    expect(readFromIngester(sut, 'tiny-rate', '{app="rate"}')).toEqual([]);
+    const m = await scrape();
+    expect(
+      metricValue(m, 'loki_discarded_samples_total', {
+        reason: 'rate_limited',
+        tenant: 'tiny-rate',
+      }),
+    ).toBe(41);
+  });
+
+  it('answers block_ingestion_status_code while ingestion is blocked', async () => {
+    const req = request({ '{app="blocked"}': [[nowNs(), 'x']] });
+    const blocked = await pushProto(req, 'blocked');
+    expect(blocked).toEqual({
+      status: 260,
+      text: "ingestion blocked for user blocked until '2099-01-01T00:00:00Z' with status code '260'\n",
+    });
+    expect(await pushProto(req, 'blocked-quiet')).toEqual({ status: 200, text: '' });
+    expect(readFromIngester(sut, 'blocked-quiet', '{app="blocked"}')).toEqual([]);
+    const m = await scrape();
+    expect(
+      metricValue(m, 'logsvc_discarded_samples_total', {
+        reason: 'blocked_ingestion',
+        tenant: 'blocked',
+      }),
+    ).toBe(1);
+  });
+
+  it('refuses a new stream past max_streams_per_user with 429, keeping the first', async () => {
+    const t = nowNs();
+    expect((await pushProto(request({ '{app="s1"}': [[t, 'a']] }), 'one-stream')).status).toBe(204);
+    const res = await pushProto(
+      request({ '{app="s1"}': [[t + 1n, 'b']], '{app="s2"}': [[t, 'c']] }),
+      'one-stream',
+    );
+    expect(res.status).toBe(429);
+    expect(res.text).toContain('Maximum active stream limit exceeded');
+    expect(readFromIngester(sut, 'one-stream', '{app="s1"}').map((e) => e.line)).toEqual([
+      'a',
+      'b',
+    ]);
+  });
+
+  it('refuses entries too far behind the newest of their stream', async () => {
+    const t = nowNs();
+    expect((await pushProto(request({ '{app="ooo"}': [[t, 'new']] }))).status).toBe(204);
+    const res = await pushProto(request({ '{app="ooo"}': [[t - 2n * 3600n * 1000n * NS, 'old']] }));
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('entry too far behind');
+  });
+
+  it('truncates long lines with max_line_size_truncate', async () => {
+    const res = await pushProto(
+      request({ '{app="trunc"}': [[nowNs(), 'w'.repeat(150)]] }),
+      'truncating',
+    );
+    expect(res.status).toBe(204);
+    expect(readFromIngester(sut, 'truncating', '{app="trunc"}')[0].line).toBe('w'.repeat(100));
+  });
+
+  it('answers 422 to a push without streams and 204 to streams without entries', async () => {
+    const none = await post('/loki/api/v1/push', '{"streams":[]}', {
+      'content-type': 'application/json',
+    });
+    expect(none).toEqual({
+      status: 422,
+      text: 'error at least one valid stream is required for ingestion\n',
+    });
+    const empty = await post(
+      '/loki/api/v1/push',
+      '{"streams":[{"stream":{"a":"b"},"values":[]}]}',
+      {
+        'content-type': 'application/json',
+      },
+    );
+    expect(empty.status).toBe(204);
+  });
+
+  it('answers malformed bodies with 400, never 500', async () => {
+    const req = request({ '{app="bad"}': [[nowNs(), 'a line long enough to cut']] });
+    const raw = encodePushProtobufRaw(req);
+    const snappy = encodePushProtobuf(req);
+    const cases: Array<[string, Buffer | string, Record<string, string>]> = [
+      [
+        'not snappy',
+        Buffer.from('definitely not snappy'),
+        { 'content-type': 'application/x-protobuf' },
+      ],
+      ['truncated snappy', snappy.subarray(0, snappy.length - 5), {}],
+      ['protobuf without snappy', raw, { 'content-type': 'application/x-protobuf' }],
+      [
+        'bad gzip',
+        Buffer.from('nope'),
+        { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      ],
+      ['bad JSON', '{"streams": [', { 'content-type': 'application/json' }],
+      [
+        'bad labels',
+        '{"streams":[{"labels":"{a=","entries":[]}]}',
+        { 'content-type': 'application/json' },
+      ],
+    ];
+    for (const [what, body, headers] of cases) {
+      const res = await post('/loki/api/v1/push', body, headers);
+      expect(res.status, what).toBe(400);
+      expect(res.text.length, what).toBeGreaterThan(1);
+    }
+    expect(
+      (
+        await post('/loki/api/v1/push', encodePushJson(request({})), {
+          'content-type': 'application/json',
+          'content-encoding': 'br',
+        })
+      ).status,
+    ).toBe(415);
+  });
+
+  it('refuses bodies over distributor.max_recv_msg_size, compressed or not, with 413', async () => {
+    const big = Buffer.alloc(70 * 1024, 'a');
+    const direct = await post('/loki/api/v1/push', big, {
+      'content-type': 'application/x-protobuf',
+    });
+    expect(direct).toEqual({
+      status: 413,
+      text: 'request body too large: the limit is 65536 bytes\n',
+    });
+    // 1 MB of JSON gzips to ~1 KB: the limit applies after decompression too.
+    const bomb = gzipSync(Buffer.from(`{"streams":[],"pad":"${'p'.repeat(1 << 20)}"}`));
+    const res = await post('/loki/api/v1/push', bomb, {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
+    expect(res.status).toBe(413);
+    expect(res.text).toContain('request body too large');
+  });
+});
+
+function lines(n: number): Row[] {
+  const t = nowNs();
+  return Array.from({ length: n }, (_, i) => [t + BigInt(i), `line ${i} ${'x'.repeat(40)}`] as Row);
+}
