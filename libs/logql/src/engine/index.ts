@@ -1,2 +1,6 @@
 export * from './source';
 export * from './stats';
+export * from './compile';
+export * from './sources';
+export * from './logs';
+export * from './query';

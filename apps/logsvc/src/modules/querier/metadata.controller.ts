@@ -1,0 +1,127 @@
+import { apiPaths, deprecatedApiPaths, labelsToRecord } from '@logsvc/api';
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TenantIds } from '../../http/tenancy';
+import { JSON_CONTENT_TYPE } from './encode/json';
+import { answering } from './http-errors';
+import { HOUR_NS, nowNs, parseBounds } from './params/query-params';
+import { parseMatchGroups, parseSelector } from './params/selectors';
+import { MetadataQuerier } from './read/metadata-querier';
+import { paramValues, requestReader } from './request-reader';
+
+/** The spec's default range of labels and label values: 6 hours (Loki's code uses 1 hour). */
+const LABELS_SINCE_NS = 6n * HOUR_NS;
+
+/** Loki's legacy paths (`/api/prom/label...`) answer `{"values":[...]}`. */
+const isLegacy = (request: FastifyRequest): boolean =>
+  request.url.startsWith('/api/prom/') || request.url.startsWith('/api/compat/');
+
+/** `labels`, `label/<name>/values` and `series`, GET or form POST. */
+@Controller()
+export class MetadataController {
+  constructor(@Inject(MetadataQuerier) private readonly querier: MetadataQuerier) {}
+
+  @Get([...apiPaths('labels'), ...deprecatedApiPaths('labels')])
+  labelsGet(
+    @TenantIds() tenants: string[],
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    return this.labels(tenants, request, reply);
+  }
+
+  @Post([...apiPaths('labels'), ...deprecatedApiPaths('labels')])
+  @HttpCode(200)
+  labelsPost(
+    @TenantIds() tenants: string[],
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    return this.labels(tenants, request, reply);
+  }
+
+  @Get([...apiPaths('label_values'), ...deprecatedApiPaths('label_values')])
+  valuesGet(
+    @TenantIds() tenants: string[],
+    @Param('name') name: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    return this.values(tenants, name, request, reply);
+  }
+
+  @Post([...apiPaths('label_values'), ...deprecatedApiPaths('label_values')])
+  @HttpCode(200)
+  valuesPost(
+    @TenantIds() tenants: string[],
+    @Param('name') name: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    return this.values(tenants, name, request, reply);
+  }
+
+  @Get([...apiPaths('series'), ...deprecatedApiPaths('series')])
+  seriesGet(
+    @TenantIds() tenants: string[],
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    return this.series(tenants, request, reply);
+  }
+
+  @Post([...apiPaths('series'), ...deprecatedApiPaths('series')])
+  @HttpCode(200)
+  seriesPost(
+    @TenantIds() tenants: string[],
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    return this.series(tenants, request, reply);
+  }
+
+  private labels(tenants: string[], request: FastifyRequest, reply: FastifyReply) {
+    return answering(async () => {
+      const read = requestReader(request);
+      const { startNs, endNs } = parseBounds(read, nowNs(), LABELS_SINCE_NS);
+      const query = read('query');
+      const matchers = query ? parseSelector(query) : [];
+      const names = await this.querier.labelNames(tenants, startNs, endNs, matchers);
+      return this.listReply(request, reply, names);
+    });
+  }
+
+  private values(tenants: string[], name: string, request: FastifyRequest, reply: FastifyReply) {
+    return answering(async () => {
+      const read = requestReader(request);
+      const { startNs, endNs } = parseBounds(read, nowNs(), LABELS_SINCE_NS);
+      const query = read('query');
+      const matchers = query ? parseSelector(query) : [];
+      const values = await this.querier.labelValues(tenants, name, startNs, endNs, matchers);
+      return this.listReply(request, reply, values);
+    });
+  }
+
+  private series(tenants: string[], request: FastifyRequest, reply: FastifyReply) {
+    return answering(async () => {
+      const read = requestReader(request);
+      const groups = parseMatchGroups([
+        ...paramValues(request, 'match[]'),
+        ...paramValues(request, 'match'),
+      ]);
+      const { startNs, endNs } = parseBounds(read, nowNs(), HOUR_NS);
+      const found = await this.querier.series(tenants, groups, startNs, endNs);
+      void reply.header('content-type', JSON_CONTENT_TYPE);
+      return JSON.stringify({ status: 'success', data: found.map(labelsToRecord) });
+    });
+  }
+
+  /** Loki omits `data` when there are no names or values. */
+  private listReply(request: FastifyRequest, reply: FastifyReply, list: string[]): string {
+    void reply.header('content-type', JSON_CONTENT_TYPE);
+    if (isLegacy(request)) return JSON.stringify({ values: list });
+    return JSON.stringify(
+      list.length > 0 ? { status: 'success', data: list } : { status: 'success' },
+    );
+  }
+}

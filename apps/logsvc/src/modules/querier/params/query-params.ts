@@ -1,0 +1,199 @@
+/**
+ * Query parameters parsed the way Loki's `pkg/loghttp` parses them: the same timestamp forms,
+ * defaults, checks and error texts. Times are bigint nanoseconds since the epoch.
+ */
+import { parsePromDuration, UnitParseError } from '@logsvc/logql';
+import type { Direction } from '@logsvc/logql';
+import { GoSyntaxError, goParseFloat, goParseInt, goRound } from './go-strconv';
+
+/** A bad parameter: answered 400 with this message. */
+export class ParamError extends Error {}
+
+const NS_PER_S = 1_000_000_000n;
+const NS_PER_MS = 1_000_000n;
+export const HOUR_NS = 3600n * NS_PER_S;
+
+/** Reads one parameter: form value first, then URL (Go's `r.FormValue`); '' when absent. */
+export type ParamReader = (name: string) => string | undefined;
+
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/** Go `time.Parse(time.RFC3339Nano, text)` to epoch nanoseconds; undefined when invalid. */
+export function parseRfc3339(text: string): bigint | undefined {
+  const m = RFC3339.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, frac, z, sign, oh, om] = m;
+  const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
+  const check = new Date(ms);
+  if (check.getUTCDate() !== +d || check.getUTCMonth() !== +mo - 1) return undefined;
+  if (+h > 23 || +mi > 59 || +s > 59 || +oh > 23 || +om > 59) return undefined;
+  let ns = BigInt(ms) * NS_PER_MS + BigInt((frac ?? '').padEnd(9, '0'));
+  if (!z) {
+    const offset = BigInt((+oh * 60 + +om) * 60) * NS_PER_S;
+    ns = sign === '+' ? ns - offset : ns + offset;
+  }
+  return ns;
+}
+
+/**
+ * Loki's `parseTimestamp`: with a `.` → float seconds (fraction rounded to ms); an integer of
+ * at most 10 digits → seconds, longer → nanoseconds; else RFC 3339 (nano). Throws the Go error.
+ */
+export function parseTimestamp(value: string | undefined, def: bigint): bigint {
+  if (value === undefined || value === '') return def;
+  if (value.includes('.')) {
+    const t = goParseFloat(value);
+    if (t !== undefined && Number.isFinite(t)) {
+      const s = Math.trunc(t);
+      const frac = goRound((t - s) * 1000) / 1000;
+      return BigInt(s) * NS_PER_S + BigInt(Math.trunc(frac * 1e9));
+    }
+  }
+  let n: bigint;
+  try {
+    n = goParseInt(value);
+  } catch (err) {
+    const ts = parseRfc3339(value);
+    if (ts !== undefined) return ts;
+    throw err;
+  }
+  return value.length <= 10 ? n * NS_PER_S : n;
+}
+
+function wrap<T>(what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof GoSyntaxError || err instanceof UnitParseError) {
+      throw new ParamError(`could not parse '${what}' parameter: ${err.message}`);
+    }
+    throw err;
+  }
+}
+
+/** A Prometheus duration (`5m`, `1h30m`) as nanoseconds; ParamError naming the parameter. */
+function promDurationNs(what: string, text: string): bigint {
+  return wrap(what, () => BigInt(parsePromDuration(text)));
+}
+
+export interface Bounds {
+  startNs: bigint;
+  endNs: bigint;
+}
+
+/**
+ * Loki's `determineBounds`: `end` defaults to now; `start` to min(end, now) minus `since`
+ * (default `defaultSince`); an explicit `start` wins over `since`.
+ */
+export function parseBounds(read: ParamReader, nowNs: bigint, defaultSinceNs: bigint): Bounds {
+  const sinceText = read('since');
+  const since = sinceText ? promDurationNs('since', sinceText) : defaultSinceNs;
+  const endNs = wrap('end', () => parseTimestamp(read('end'), nowNs));
+  const endOrNow = endNs > nowNs ? nowNs : endNs;
+  const startNs = wrap('start', () => parseTimestamp(read('start'), endOrNow - since));
+  return { startNs, endNs };
+}
+
+/** `limit`: default 100, must be positive (`limit must be a positive value`). */
+export function parseLimit(read: ParamReader, def = 100): number {
+  const text = read('limit');
+  if (!text) return def;
+  let n: bigint;
+  try {
+    n = goParseInt(text, 'Atoi');
+  } catch (err) {
+    throw new ParamError((err as Error).message);
+  }
+  if (n <= 0n) throw new ParamError('limit must be a positive value');
+  return n > 2n ** 32n - 1n ? 2 ** 32 - 1 : Number(n);
+}
+
+/** `direction`: `forward` or `backward` in any case; default backward. */
+export function parseDirection(read: ParamReader): Direction {
+  const text = read('direction');
+  if (!text) return 'backward';
+  const lower = text.toLowerCase();
+  if (lower === 'forward' || lower === 'backward') return lower;
+  throw new ParamError(`invalid direction '${text}'`);
+}
+
+/** Float seconds or a Prometheus duration, as Loki reads `step` and `interval`; ns. */
+export function parseSecondsOrDuration(text: string): bigint {
+  const f = goParseFloat(text);
+  if (f !== undefined) {
+    const ns = f * 1e9;
+    if (!Number.isFinite(ns) || Math.abs(ns) > 9.2e18) {
+      throw new ParamError(
+        `cannot parse ${JSON.stringify(text)} to a valid duration. It overflows int64`,
+      );
+    }
+    return BigInt(Math.trunc(ns));
+  }
+  try {
+    return BigInt(parsePromDuration(text));
+  } catch {
+    throw new ParamError(`cannot parse ${JSON.stringify(text)} to a valid duration`);
+  }
+}
+
+/** Loki's `defaultQueryRangeStep`: max(floor(range seconds / 250), 1) seconds. */
+export function defaultStepNs(startNs: bigint, endNs: bigint): bigint {
+  const seconds = Number(endNs - startNs) / 1e9;
+  return BigInt(Math.max(Math.floor(seconds / 250), 1)) * NS_PER_S;
+}
+
+export interface RangeQueryParams {
+  query: string;
+  startNs: bigint;
+  endNs: bigint;
+  limit: number;
+  direction: Direction;
+  stepNs: bigint;
+  intervalNs: bigint;
+}
+
+export interface InstantQueryParams {
+  query: string;
+  timeNs: bigint;
+  limit: number;
+  direction: Direction;
+}
+
+/** Loki's `ParseRangeQuery`, checks and messages included. */
+export function parseRangeQuery(read: ParamReader, nowNs: bigint): RangeQueryParams {
+  const query = read('query') ?? '';
+  const { startNs, endNs } = parseBounds(read, nowNs, HOUR_NS);
+  if (endNs < startNs)
+    throw new ParamError('end timestamp must not be before or equal to start time');
+  const limit = parseLimit(read);
+  const direction = parseDirection(read);
+  const stepText = read('step');
+  const stepNs = stepText ? parseSecondsOrDuration(stepText) : defaultStepNs(startNs, endNs);
+  if (stepNs <= 0n) {
+    throw new ParamError(
+      'zero or negative query resolution step widths are not accepted. Try a positive integer',
+    );
+  }
+  const intervalText = read('interval');
+  const intervalNs = intervalText ? parseSecondsOrDuration(intervalText) : 0n;
+  if (intervalNs < 0n) throw new ParamError('interval must be >= 0');
+  if ((endNs - startNs) / stepNs > 11000n) {
+    throw new ParamError(
+      'exceeded maximum resolution of 11,000 points per time series. Try increasing the value of the step parameter',
+    );
+  }
+  return { query, startNs, endNs, limit, direction, stepNs, intervalNs };
+}
+
+/** Loki's `ParseInstantQuery`. */
+export function parseInstantQuery(read: ParamReader, nowNs: bigint): InstantQueryParams {
+  const query = read('query') ?? '';
+  const timeNs = wrap('time', () => parseTimestamp(read('time'), nowNs));
+  return { query, timeNs, limit: parseLimit(read), direction: parseDirection(read) };
+}
+
+/** Current time in nanoseconds. */
+export function nowNs(): bigint {
+  return BigInt(Date.now()) * NS_PER_MS;
+}

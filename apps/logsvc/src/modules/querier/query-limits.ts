@@ -1,0 +1,61 @@
+import type { TenantLimits } from '@logsvc/config';
+import { formatDuration } from '@logsvc/logql';
+import { goDurationString } from './params/go-strconv';
+import { ParamError } from './params/query-params';
+
+/** The query limits of a request: for several tenants, the strictest non-zero of each. */
+export interface QueryLimits {
+  max_entries_limit_per_query: number;
+  max_query_length: number;
+  max_query_series: number;
+  max_query_lookback: number;
+  query_timeout: number;
+}
+
+type LimitName = keyof QueryLimits;
+
+export function queryLimits(perTenant: readonly TenantLimits[]): QueryLimits {
+  const smallest = (name: LimitName): number => {
+    const set = perTenant.map((l) => l[name] as number).filter((v) => v > 0);
+    return set.length === 0 ? 0 : Math.min(...set);
+  };
+  return {
+    max_entries_limit_per_query: smallest('max_entries_limit_per_query'),
+    max_query_length: smallest('max_query_length'),
+    max_query_series: smallest('max_query_series'),
+    max_query_lookback: smallest('max_query_lookback'),
+    query_timeout: smallest('query_timeout'),
+  };
+}
+
+/** `limit` above `max_entries_limit_per_query` (log queries): Loki's 400. */
+export function checkEntriesLimit(limits: QueryLimits, limit: number): void {
+  const max = limits.max_entries_limit_per_query;
+  if (max > 0 && limit > max) {
+    throw new ParamError(
+      `max entries limit per query exceeded, limit > max_entries_limit_per_query (${limit} > ${max})`,
+    );
+  }
+}
+
+/** A range longer than `max_query_length`: Loki's 400. */
+export function checkQueryLength(limits: QueryLimits, startNs: bigint, endNs: bigint): void {
+  const maxMs = limits.max_query_length;
+  if (maxMs > 0 && endNs - startNs > BigInt(maxMs) * 1_000_000n) {
+    throw new ParamError(
+      `the query time range exceeds the limit (query length: ${goDurationString(endNs - startNs)}, limit: ${formatDuration(maxMs * 1e6)})`,
+    );
+  }
+}
+
+/**
+ * `max_query_lookback` moves the start forward to now - lookback; null when the whole range is
+ * older (Loki answers such a query with an empty result).
+ */
+export function clampLookback(limits: QueryLimits, startNs: bigint, endNs: bigint, nowNs: bigint) {
+  const lookback = limits.max_query_lookback;
+  if (lookback <= 0) return { startNs, endNs };
+  const oldest = nowNs - BigInt(lookback) * 1_000_000n;
+  if (endNs < oldest) return null;
+  return { startNs: startNs < oldest ? oldest : startNs, endNs };
+}

@@ -1,0 +1,182 @@
+import { type Labels, type Matcher, labelsToString, matchesLabels, sortLabels } from '@logsvc/api';
+import type { ChunkStore, IndexStats } from '@logsvc/storage';
+import type { LocalIngester } from '../../core/local-ingester';
+import type { ReadWindow } from './read-window';
+
+/** The label that names a tenant in multi-tenant answers. */
+export const TENANT_LABEL = '__tenant_id__';
+
+/** Matchers on `__tenant_id__` choose tenants; the rest select streams. */
+export function splitTenantMatchers(
+  tenants: readonly string[],
+  matchers: readonly Matcher[],
+): { tenants: string[]; matchers: Matcher[] } {
+  const own = matchers.filter((m) => m.name === TENANT_LABEL);
+  const rest = matchers.filter((m) => m.name !== TENANT_LABEL);
+  if (tenants.length < 2 || own.length === 0) return { tenants: [...tenants], matchers: rest };
+  const chosen = tenants.filter((t) => matchesLabels(own, [{ name: TENANT_LABEL, value: t }]));
+  return { tenants: chosen, matchers: rest };
+}
+
+/**
+ * Label names, label values, series, index stats and volumes: the ingesters' answer for the
+ * recent part of the range merged with the store's for the whole range.
+ */
+export class MetadataQuerier {
+  constructor(
+    private readonly store: ChunkStore,
+    private readonly local: LocalIngester,
+    private readonly window: ReadWindow,
+  ) {}
+
+  async labelNames(
+    tenants: readonly string[],
+    fromNs: bigint,
+    throughNs: bigint,
+    matchers: readonly Matcher[],
+  ): Promise<string[]> {
+    const split = splitTenantMatchers(tenants, matchers);
+    const names = new Set<string>();
+    for (const tenant of split.tenants) {
+      const ing = this.ingesterRange(fromNs, throughNs);
+      if (ing) {
+        for (const n of ing.ingester.labelNames(tenant, { ...ing.range, matchers: split.matchers }))
+          names.add(n);
+      }
+      const st = this.window.storeRange(fromNs, throughNs);
+      if (st) {
+        for (const n of await this.store.labelNames(
+          tenant,
+          st.fromNs,
+          st.throughNs,
+          split.matchers,
+        ))
+          names.add(n);
+      }
+    }
+    if (tenants.length > 1 && split.tenants.length > 0) names.add(TENANT_LABEL);
+    return [...names].sort();
+  }
+
+  async labelValues(
+    tenants: readonly string[],
+    name: string,
+    fromNs: bigint,
+    throughNs: bigint,
+    matchers: readonly Matcher[],
+  ): Promise<string[]> {
+    const split = splitTenantMatchers(tenants, matchers);
+    if (tenants.length > 1 && name === TENANT_LABEL) return [...split.tenants].sort();
+    const values = new Set<string>();
+    for (const tenant of split.tenants) {
+      const ing = this.ingesterRange(fromNs, throughNs);
+      if (ing) {
+        const q = { ...ing.range, matchers: split.matchers };
+        for (const v of ing.ingester.labelValues(tenant, name, q)) values.add(v);
+      }
+      const st = this.window.storeRange(fromNs, throughNs);
+      if (st) {
+        const found = await this.store.labelValues(
+          tenant,
+          name,
+          st.fromNs,
+          st.throughNs,
+          split.matchers,
+        );
+        for (const v of found) values.add(v);
+      }
+    }
+    return [...values].sort();
+  }
+
+  /** Distinct label sets matching any group; with several tenants each carries `__tenant_id__`. */
+  async series(
+    tenants: readonly string[],
+    groups: readonly (readonly Matcher[])[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<Labels[]> {
+    const out = new Map<string, Labels>();
+    const multi = tenants.length > 1;
+    for (const tenant of tenants) {
+      const own: Matcher[][] = [];
+      for (const g of groups) {
+        const split = splitTenantMatchers(tenants, g);
+        if (split.tenants.includes(tenant)) own.push(split.matchers);
+      }
+      if (own.length === 0) continue;
+      const found: Labels[] = [];
+      const ing = this.ingesterRange(fromNs, throughNs);
+      if (ing)
+        found.push(...ing.ingester.series(tenant, own, ing.range.fromNs, ing.range.throughNs));
+      const st = this.window.storeRange(fromNs, throughNs);
+      if (st) found.push(...(await this.store.series(tenant, own, st.fromNs, st.throughNs)));
+      for (const labels of found) {
+        const withTenant = multi
+          ? sortLabels([...labels, { name: TENANT_LABEL, value: tenant }])
+          : labels;
+        out.set(labelsToString(withTenant), withTenant);
+      }
+    }
+    return [...out.keys()].sort().map((k) => out.get(k)!);
+  }
+
+  /** Index stats of the store (ingester data is not included, as the spec says). */
+  async stats(
+    tenants: readonly string[],
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<IndexStats> {
+    const split = splitTenantMatchers(tenants, matchers);
+    const total: IndexStats = { streams: 0, chunks: 0, entries: 0, bytes: 0 };
+    const st = this.window.storeRange(fromNs, throughNs);
+    if (!st) return total;
+    for (const tenant of split.tenants) {
+      const s = await this.store.stats(tenant, split.matchers, st.fromNs, st.throughNs);
+      total.streams += s.streams;
+      total.chunks += s.chunks;
+      total.entries += s.entries;
+      total.bytes += s.bytes;
+    }
+    return total;
+  }
+
+  /**
+   * Uncompressed bytes per stream over [fromNs, throughNs]: the store's chunk sizes plus the
+   * bytes of the matching entries in memory.
+   */
+  async streamVolumes(
+    tenants: readonly string[],
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<{ labels: Labels; bytes: number }[]> {
+    const split = splitTenantMatchers(tenants, matchers);
+    const out: { labels: Labels; bytes: number }[] = [];
+    for (const tenant of split.tenants) {
+      const st = this.window.storeRange(fromNs, throughNs);
+      if (st) {
+        for (const v of await this.store.volume(tenant, split.matchers, st.fromNs, st.throughNs))
+          out.push({ labels: v.labels, bytes: v.bytes });
+      }
+      const ing = this.ingesterRange(fromNs, throughNs);
+      if (ing) {
+        const { fromNs: from, throughNs: through } = ing.range;
+        for (const r of ing.ingester.query(tenant, split.matchers, from, through + 1n, 'forward')) {
+          let bytes = 0;
+          while (r.entries.next()) bytes += r.entries.line.length;
+          if (bytes > 0) out.push({ labels: r.labels, bytes });
+        }
+      }
+    }
+    return out;
+  }
+
+  private ingesterRange(fromNs: bigint, throughNs: bigint) {
+    const ingester = this.local.ingester;
+    if (!ingester) return null;
+    const range = this.window.ingesterRange(fromNs, throughNs);
+    return range ? { ingester, range } : null;
+  }
+}

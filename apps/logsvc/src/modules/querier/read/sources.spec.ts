@@ -1,0 +1,200 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseLabels, type Labels } from '@logsvc/api';
+import { MemChunk } from '@logsvc/chunk';
+import { parseConfig } from '@logsvc/config';
+import { Ingester } from '@logsvc/ingester';
+import { type EntryCursor, newQueryStats } from '@logsvc/logql';
+import type { ChunkStore } from '@logsvc/storage';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CombinedSource } from './combined-source';
+import { createChunkStore } from '../../core/chunk-store.provider';
+import { LocalIngester } from '../../core/local-ingester';
+import { IngesterLogSource } from './ingester-source';
+import { MultiTenantSource } from './multi-tenant-source';
+import { StoreLogSource } from './store-source';
+
+const drain = (c: EntryCursor): [bigint, string][] => {
+  const out: [bigint, string][] = [];
+  while (c.next()) out.push([c.timestampNs, c.line.toString()]);
+  return out;
+};
+
+function chunkOf(rows: [bigint, string][]): MemChunk {
+  const c = new MemChunk();
+  for (const [ts, line] of rows) c.append(ts, Buffer.from(line), []);
+  return c;
+}
+
+async function put(store: ChunkStore, tenant: string, labels: Labels, rows: [bigint, string][]) {
+  const c = chunkOf(rows);
+  const data = c.encode();
+  await store.putChunks(tenant, [
+    {
+      labels,
+      fromNs: c.minTimeNs,
+      throughNs: c.maxTimeNs,
+      entries: c.entryCount,
+      uncompressedSize: c.uncompressedBytes,
+      data,
+    },
+  ]);
+}
+
+const T = 1_700_000_000_000_000_000n;
+const app = (value: string) => [{ type: '=' as const, name: 'app', value }];
+
+describe('StoreLogSource', () => {
+  let dir: string;
+  let store: ChunkStore;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'logsvc-source-'));
+    store = createChunkStore(parseConfig({ common: { path_prefix: dir } }), 'test');
+    const labels = parseLabels('{app="api"}');
+    // Two overlapping chunks of one stream with one entry in both.
+    await put(store, 'a', labels, [
+      [T, 'one'],
+      [T + 2n, 'three'],
+    ]);
+    await put(store, 'a', labels, [
+      [T + 1n, 'two'],
+      [T + 2n, 'three'],
+      [T + 3n, 'four'],
+    ]);
+    await put(store, 'b', parseLabels('{app="api", __tenant_id__="x"}'), [[T, 'other tenant']]);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('merges a stream’s chunks in order, drops duplicates and honours [from, through)', async () => {
+    const stats = newQueryStats();
+    const sut = new StoreLogSource(store);
+    const streams = await sut.select({
+      tenant: 'a',
+      matchers: app('api'),
+      fromNs: T,
+      throughNs: T + 3n,
+      direction: 'forward',
+      stats,
+    });
+    expect(streams).toHaveLength(1);
+    expect(drain(streams[0].entries)).toEqual([
+      [T, 'one'],
+      [T + 1n, 'two'],
+      [T + 2n, 'three'],
+    ]);
+    const s = stats.querier.store;
+    expect(s.totalChunksRef).toBe(2);
+    expect(s.totalChunksDownloaded).toBe(2);
+    expect(s.chunk.compressedBytes).toBeGreaterThan(0);
+    expect(s.chunk.decompressedLines).toBe(3);
+    expect(s.chunk.decompressedBytes).toBe('onetwothree'.length);
+  });
+
+  it('reads backward', async () => {
+    const streams = await new StoreLogSource(store).select({
+      tenant: 'a',
+      matchers: app('api'),
+      fromNs: T,
+      throughNs: T + 10n,
+      direction: 'backward',
+      stats: newQueryStats(),
+    });
+    expect(drain(streams[0].entries).map(([, l]) => l)).toEqual(['four', 'three', 'two', 'one']);
+  });
+
+  it('adds __tenant_id__ across tenants and keeps a stream’s own as original___tenant_id__', async () => {
+    const sut = new MultiTenantSource(['a', 'b'], new StoreLogSource(store));
+    const params = {
+      tenant: 'a|b',
+      fromNs: T,
+      throughNs: T + 10n,
+      direction: 'forward' as const,
+      stats: newQueryStats(),
+    };
+    const all = await sut.select({ ...params, matchers: app('api') });
+    expect(all.map((s) => s.labels)).toEqual([
+      parseLabels('{__tenant_id__="a", app="api"}'),
+      parseLabels('{__tenant_id__="b", app="api", original___tenant_id__="x"}'),
+    ]);
+    const onlyB = await sut.select({
+      ...params,
+      matchers: [...app('api'), { type: '=', name: '__tenant_id__', value: 'b' }],
+    });
+    expect(onlyB).toHaveLength(1);
+    expect(drain(onlyB[0].entries)).toEqual([[T, 'other tenant']]);
+  });
+});
+
+describe('IngesterLogSource', () => {
+  it('reads the in-memory streams and counts ingester stats', async () => {
+    const ingester = new Ingester({
+      config: { wal: { enabled: false, dir: '', checkpoint_duration: 0 } } as never,
+      sink: { putChunks: async () => undefined },
+      backgroundLoops: false,
+    });
+    await ingester.start();
+    await ingester.push('a', {
+      streams: [
+        {
+          labels: parseLabels('{app="api"}'),
+          entries: [
+            { timestampNs: T, line: Buffer.from('x'), structuredMetadata: [] },
+            { timestampNs: T + 1n, line: Buffer.from('yy'), structuredMetadata: [] },
+          ],
+        },
+      ],
+    });
+    const local = new LocalIngester();
+    const stats = newQueryStats();
+    const sut = new IngesterLogSource(local);
+    const params = {
+      tenant: 'a',
+      matchers: app('api'),
+      fromNs: T,
+      throughNs: T + 10n,
+      direction: 'forward' as const,
+      stats,
+    };
+    expect(await sut.select(params)).toEqual([]);
+    local.set(ingester);
+    const streams = await sut.select(params);
+    expect(drain(streams[0].entries)).toEqual([
+      [T, 'x'],
+      [T + 1n, 'yy'],
+    ]);
+    expect(stats.ingester.totalReached).toBe(1);
+    expect(stats.ingester.totalLinesSent).toBe(2);
+    expect(stats.ingester.store.chunk.headChunkLines).toBe(2);
+    await ingester.shutdown({ flush: false });
+  });
+});
+
+describe('CombinedSource', () => {
+  it('merges a stream found in several sources and returns shared entries once', async () => {
+    const labels = parseLabels('{app="api"}');
+    const fixed = (rows: [bigint, string][]) => ({
+      select: async () => [{ labels, entries: chunkOf(rows).iterator(0n, 2n ** 62n, 'forward') }],
+    });
+    const sut = new CombinedSource([
+      fixed([
+        [T, 'a'],
+        [T + 2n, 'c'],
+      ]),
+      fixed([
+        [T + 1n, 'b'],
+        [T + 2n, 'c'],
+      ]),
+    ]);
+    const streams = await sut.select({
+      tenant: 'a',
+      matchers: app('api'),
+      fromNs: T,
+      throughNs: T + 10n,
+      direction: 'forward',
+      stats: newQueryStats(),
+    });
+    expect(streams).toHaveLength(1);
+    expect(drain(streams[0].entries).map(([, l]) => l)).toEqual(['a', 'b', 'c']);
+  });
+});

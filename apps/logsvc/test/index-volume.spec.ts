@@ -1,0 +1,126 @@
+import type { MatrixItem, QueryResponse, VectorItem } from '@logsvc/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, startTestServer } from './harness';
+import { MINUTE_NS, getAs, nowNs, postFormAs, pushToIngester, storeChunk } from './read-helpers';
+
+describe('index stats and volume', () => {
+  let sut: TestServer;
+  const t0 = nowNs() - 30n * MINUTE_NS;
+  beforeAll(async () => {
+    sut = await startTestServer({
+      config: { limits_config: { volume_max_series: 3 } },
+    });
+    await storeChunk(sut, 'acme', '{app="api", env="prod"}', [
+      [t0, 'aaaaaaaaaa'],
+      [t0 + 1n, 'bbbbbbbbbb'],
+    ]);
+    await storeChunk(sut, 'acme', '{app="web", env="prod"}', [[t0, 'cccc']]);
+    await storeChunk(sut, 'acme', '{app="web", env="dev"}', [[t0, 'dd']]);
+    await pushToIngester(sut, 'acme', '{app="api", env="dev"}', [[t0 + 5n, 'eeeeee']]);
+  });
+  afterAll(() => sut.close());
+
+  it('index/stats counts the store’s streams, chunks, entries and bytes', async () => {
+    const res = await getAs(sut, 'acme', '/loki/api/v1/index/stats', { query: '{env="prod"}' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('{"streams":2,"chunks":2,"bytes":24,"entries":3}');
+    const form = await postFormAs(
+      sut,
+      'acme',
+      '/logsvc/api/v1/index/stats',
+      new URLSearchParams({ query: '{app="web"}' }),
+    );
+    expect(await form.json()).toEqual({ streams: 2, chunks: 2, bytes: 6, entries: 2 });
+  });
+
+  it('volume aggregates by the matched labels, largest first, ingester data included', async () => {
+    const res = await getAs(sut, 'acme', '/loki/api/v1/index/volume', { query: '{app=~".+"}' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as QueryResponse;
+    expect(body.status).toBe('success');
+    expect(body.data.resultType).toBe('vector');
+    expect((body.data.result as VectorItem[]).map((r) => [r.metric, r.value[1]])).toEqual([
+      [{ app: 'api' }, '26'],
+      [{ app: 'web' }, '6'],
+    ]);
+    expect(typeof (body.data.result as VectorItem[])[0].value[0]).toBe('number');
+  });
+
+  it('volume honours targetLabels, aggregateBy=labels and limit', async () => {
+    const byEnv = await getAs(sut, 'acme', '/loki/api/v1/index/volume', {
+      query: '{app=~".+"}',
+      targetLabels: 'env',
+    });
+    const byEnvBody = (await byEnv.json()) as QueryResponse;
+    expect((byEnvBody.data.result as VectorItem[]).map((r) => r.metric)).toEqual([
+      { env: 'prod' },
+      { env: 'dev' },
+    ]);
+    const labels = await getAs(sut, 'acme', '/loki/api/v1/index/volume', {
+      query: '{app=~".+", env=~".+"}',
+      aggregateBy: 'labels',
+      limit: '1',
+    });
+    const result = ((await labels.json()) as QueryResponse).data.result as VectorItem[];
+    expect(result).toHaveLength(1);
+    expect(result[0].metric).toEqual({ app: '' });
+    expect(result[0].value[1]).toBe('32');
+  });
+
+  it('volume_range answers a matrix with one sample per step that has data', async () => {
+    await storeChunk(sut, 'acme2', '{app="batch"}', [[t0, 'xxxx']]);
+    await storeChunk(sut, 'acme2', '{app="batch"}', [[t0 + 25n * MINUTE_NS, 'yy']]);
+    const end = nowNs();
+    const res = await getAs(sut, 'acme2', '/loki/api/v1/index/volume_range', {
+      query: '{app="batch"}',
+      start: String(end - 60n * MINUTE_NS),
+      end: String(end),
+      step: '20m',
+    });
+    const body = (await res.json()) as QueryResponse;
+    expect(body.data.resultType).toBe('matrix');
+    expect(body.data.result).toHaveLength(1);
+    const batch = (body.data.result as MatrixItem[])[0];
+    expect(batch.metric).toEqual({ app: 'batch' });
+    expect(batch.values.map((v) => v[1])).toEqual(['4', '2']);
+    expect(batch.values[0][0]).toBeLessThan(batch.values[1][0]);
+  });
+
+  it('volume with one sample per series is a vector, as in Loki', async () => {
+    const res = await getAs(sut, 'acme', '/loki/api/v1/index/volume_range', {
+      query: '{env="prod"}',
+      step: '1h',
+      since: '1h',
+    });
+    const body = (await res.json()) as QueryResponse;
+    expect(body.data.resultType).toBe('vector');
+    expect((body.data.result as VectorItem[])[0].value[1]).toBe('24');
+  });
+
+  it('refuses more series than volume_max_series with Loki’s message', async () => {
+    const res = await getAs(sut, 'acme', '/loki/api/v1/index/volume', { query: '{}' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toBe('the query hit the max number of series limit (limit: 3 series)');
+  });
+
+  it('rejects a bad aggregateBy', async () => {
+    const res = await getAs(sut, 'acme', '/loki/api/v1/index/volume', {
+      query: '{app="api"}',
+      aggregateBy: 'pods',
+    });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe('volume disabled', () => {
+  let sut: TestServer;
+  beforeAll(async () => {
+    sut = await startTestServer({ config: { limits_config: { volume_enabled: false } } });
+  });
+  afterAll(() => sut.close());
+
+  it('answers 404 like Loki when volume_enabled is false', async () => {
+    const res = await getAs(sut, 'acme', '/loki/api/v1/index/volume', { query: '{app="api"}' });
+    expect(res.status).toBe(404);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * The pipeline compiler: a log query's AST to its stream matchers and a runtime Pipeline.
+ * Stages are reordered as Loki does (line filters first within each segment), consecutive
+ * line filters become one filter stage, and a stage that cannot be built (bad regex, pattern,
+ * template, ip range...) fails as Loki's `parse error : stage '<stage>' : <reason>`.
+ */
+import type { Matcher } from '@logsvc/api';
+import { StageBuildError } from '../../log/errors';
+import { LineFilterStage, type LineFilter } from '../../log/line-filter';
+import { Pipeline, type Stage } from '../../log/pipeline';
+import type { LogSelectorExpr, PipelineStage } from '../../syntax/ast';
+import { ParseError } from '../../syntax/errors';
+import { printStage } from '../../syntax/printer';
+import { compileLineFilter, requiredLiteral } from './line-filters';
+import { reorderStages } from './reorder';
+import { compileStage } from './stages';
+
+export interface CompiledPipeline {
+  /** The stream selector's matchers, as plain `Matcher`s. */
+  readonly matchers: Matcher[];
+  readonly pipeline: Pipeline;
+  /**
+   * Bytes every line that survives the pipeline contains, implied by the line filters that
+   * run first on the raw line. Pass it to `LogSource.select` as `lineContains`.
+   */
+  readonly lineContains?: Buffer;
+}
+
+export function compilePipeline(expr: LogSelectorExpr): CompiledPipeline {
+  const matchers: Matcher[] = expr.selector.matchers.map((m) => ({
+    type: m.type,
+    name: m.name,
+    value: m.value,
+  }));
+  const ordered = reorderStages(expr.stages);
+  const stages: Stage[] = [];
+  let filters: LineFilter[] = [];
+  const flushFilters = (): void => {
+    if (filters.length > 0) stages.push(new LineFilterStage(filters));
+    filters = [];
+  };
+  for (const node of ordered) {
+    if (node.kind === 'LineFilter') {
+      filters.push(build(node, () => compileLineFilter(node)));
+      continue;
+    }
+    flushFilters();
+    stages.push(build(node, () => compileStage(node)));
+  }
+  flushFilters();
+  const literal = leadingLiteral(ordered);
+  return {
+    matchers,
+    pipeline: new Pipeline(stages),
+    ...(literal === undefined ? {} : { lineContains: Buffer.from(literal) }),
+  };
+}
+
+function build<T>(node: PipelineStage, make: () => T): T {
+  try {
+    return make();
+  } catch (err) {
+    if (err instanceof StageBuildError) {
+      throw ParseError.semantic(`stage '${printStage(node)}' : ${err.message}`);
+    }
+    throw err;
+  }
+}
+
+/** The longest literal required by the line filters at the very start of the pipeline. */
+function leadingLiteral(ordered: readonly PipelineStage[]): string | undefined {
+  let best: string | undefined;
+  for (const node of ordered) {
+    if (node.kind !== 'LineFilter') break;
+    const literal = requiredLiteral(node);
+    if (literal !== undefined && (best === undefined || literal.length > best.length)) {
+      best = literal;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,89 @@
+/**
+ * Evaluates a metric AST at one time (instant) or at every step of `[start, end]` (range), as
+ * Loki's `query.evalSample` and `JoinSampleVector`, with a given sample-extractor builder.
+ */
+import type { MetricExpr } from '../../syntax/ast';
+import { constantValue } from '../../syntax/validate';
+import type { LogSource } from '../source';
+import type { QueryStats } from '../stats';
+import { StepGrid, throwIfAborted, type SampleExtractorBuilder } from './context';
+import { SeriesLimitError } from './errors';
+import { buildEvaluator, hasSort } from './evaluator';
+import { compareLabels } from './labels';
+import { yieldToEventLoop } from './step-evaluator';
+import {
+  DEFAULT_MAX_QUERY_SERIES,
+  type MatrixSeries,
+  type MetricQueryParams,
+  type MetricResult,
+  type VectorSample,
+} from './types';
+
+/** Steps evaluated between two yields to the event loop. */
+const STEPS_PER_YIELD = 256;
+
+export async function evaluateWithExtractor(
+  expr: MetricExpr,
+  params: MetricQueryParams,
+  source: LogSource,
+  stats: QueryStats,
+  buildExtractor: SampleExtractorBuilder,
+): Promise<MetricResult> {
+  const instant = params.kind === 'instant';
+  const grid = instant
+    ? new StepGrid(params.endNs, params.endNs, 0n)
+    : new StepGrid(params.startNs, params.endNs, params.stepNs);
+  const maxSeries = params.maxSeries ?? DEFAULT_MAX_QUERY_SERIES;
+
+  const constant = constantValue(expr);
+  if (constant !== undefined && instant) {
+    return { type: 'scalar', timestampMs: grid.timestampsMs[0], value: constant };
+  }
+
+  const ctx = {
+    tenant: params.tenant,
+    grid,
+    source,
+    stats,
+    signal: params.signal,
+    buildExtractor,
+  };
+  const root = buildEvaluator(expr, ctx);
+  await root.load();
+  throwIfAborted(params.signal);
+
+  if (instant) {
+    const vec = root.step(0);
+    if (vec.metrics.length > maxSeries) throw new SeriesLimitError(maxSeries);
+    const samples: VectorSample[] = vec.metrics.map((m, i) => ({
+      labels: m.labels,
+      timestampMs: grid.timestampsMs[0],
+      value: vec.values[i],
+    }));
+    if (!hasSort(expr)) samples.sort((a, b) => compareLabels(a.labels, b.labels));
+    return { type: 'vector', samples };
+  }
+
+  const index = new Map<string, MatrixSeries>();
+  for (let k = 0; k < grid.count; k++) {
+    if (k > 0 && k % STEPS_PER_YIELD === 0) {
+      throwIfAborted(params.signal);
+      await yieldToEventLoop();
+    }
+    const vec = root.step(k);
+    if (k === 0 && vec.metrics.length > maxSeries) throw new SeriesLimitError(maxSeries);
+    const ts = grid.timestampsMs[k];
+    for (let i = 0; i < vec.metrics.length; i++) {
+      const m = vec.metrics[i];
+      let series = index.get(m.key);
+      if (series === undefined) {
+        series = { labels: m.labels, points: [] };
+        index.set(m.key, series);
+      }
+      series.points.push([ts, vec.values[i]]);
+    }
+    if (index.size > maxSeries) throw new SeriesLimitError(maxSeries);
+  }
+  const series = [...index.values()].sort((a, b) => compareLabels(a.labels, b.labels));
+  return { type: 'matrix', series };
+}

@@ -1,0 +1,112 @@
+/**
+ * Builds the sample extractor of a range aggregation from its AST: the log pipeline (via the
+ * pipeline compiler), then a line extractor (count / bytes) or an unwrap extractor with its
+ * post-unwrap label filters, and the label grouping (`by`/`without` of the range aggregation,
+ * or one pushed down from an enclosing `sum`).
+ */
+import type { Labels } from '@logsvc/api';
+import { LabelsResult } from '../../log/labels-builder';
+import {
+  BinaryLabelFilter,
+  BytesLabelFilter,
+  DurationLabelFilter,
+  IpLabelFilter,
+  NumericLabelFilter,
+  StringLabelFilter,
+  type LabelFilter,
+} from '../../log/label-filter';
+import {
+  LabelSampleExtractor,
+  LineSampleExtractor,
+  type SampleExtractor,
+  type StreamSampleExtractor,
+} from '../../log/sample-extractor';
+import type {
+  LabelFilter as LabelFilterNode,
+  LogSelectorExpr,
+  RangeAggregation,
+} from '../../syntax/ast';
+import type { Matcher } from '@logsvc/api';
+import type { Pipeline } from '../../log/pipeline';
+import type { CompiledSampleQuery, SampleExtractorBuilder } from './context';
+import { ERROR_LABEL } from './labels';
+
+/** The pipeline compiler's signature: a log query to its stream matchers and pipeline. */
+export type PipelineCompiler = (expr: LogSelectorExpr) => {
+  readonly matchers: readonly Matcher[];
+  readonly pipeline: Pipeline;
+};
+
+export function createSampleExtractorBuilder(compile: PipelineCompiler): SampleExtractorBuilder {
+  return (expr, pushed) => buildWith(compile, expr, pushed);
+}
+
+function buildWith(
+  compile: PipelineCompiler,
+  expr: RangeAggregation,
+  pushed?: { readonly labels: readonly string[]; readonly without: boolean },
+): CompiledSampleQuery {
+  const { matchers, pipeline } = compile(expr.range.log);
+  const stages = pipeline.stages;
+  const grouping =
+    pushed ??
+    (expr.grouping === undefined
+      ? undefined
+      : { labels: expr.grouping.labels, without: expr.grouping.without });
+  const unwrap = expr.range.unwrap;
+  if (unwrap === undefined) {
+    const kind = expr.op === 'bytes_over_time' || expr.op === 'bytes_rate' ? 'bytes' : 'count';
+    return { matchers, extractor: new LineSampleExtractor(stages, kind, grouping) };
+  }
+  const post = unwrap.postFilters.map(compileLabelFilter);
+  // `by ()` drops every label; the unwrap extractor reads an empty `by` as "no grouping".
+  if (grouping !== undefined && !grouping.without && grouping.labels.length === 0) {
+    const inner = new LabelSampleExtractor(stages, unwrap.label, unwrap.conversion, post);
+    return { matchers, extractor: new NoLabelsExtractor(inner) };
+  }
+  return {
+    matchers,
+    extractor: new LabelSampleExtractor(stages, unwrap.label, unwrap.conversion, post, grouping),
+  };
+}
+
+const EMPTY_RESULT = new LabelsResult([], '', [], [], []);
+
+/** Gives every sample empty labels, except samples with an error (kept so it is reported). */
+class NoLabelsExtractor implements SampleExtractor {
+  constructor(private readonly inner: SampleExtractor) {}
+
+  forStream(labels: Labels): StreamSampleExtractor {
+    const sx = this.inner.forStream(labels);
+    return {
+      process(ts, line, sm) {
+        const s = sx.process(ts, line, sm);
+        if (s === null) return null;
+        if (!s.labels.parsed.some((p) => p.name === ERROR_LABEL)) s.labels = EMPTY_RESULT;
+        return s;
+      },
+    };
+  }
+}
+
+/** A label filter written after `unwrap`, as a runtime filter. */
+export function compileLabelFilter(node: LabelFilterNode): LabelFilter {
+  switch (node.kind) {
+    case 'StringLabelFilter':
+      return new StringLabelFilter(node.matcher.name, node.matcher.type, node.matcher.value);
+    case 'NumberLabelFilter':
+      return new NumericLabelFilter(node.name, node.op, node.value);
+    case 'DurationLabelFilter':
+      return new DurationLabelFilter(node.name, node.op, node.valueNs);
+    case 'BytesLabelFilter':
+      return new BytesLabelFilter(node.name, node.op, node.value);
+    case 'IpLabelFilter':
+      return new IpLabelFilter(node.name, node.op, node.pattern);
+    case 'BinaryLabelFilter':
+      return new BinaryLabelFilter(
+        node.op === 'and',
+        compileLabelFilter(node.left),
+        compileLabelFilter(node.right),
+      );
+  }
+}

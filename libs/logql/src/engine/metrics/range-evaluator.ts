@@ -1,0 +1,229 @@
+/**
+ * Range aggregations (`count_over_time(...[5m])` and friends). The source is read once over
+ * `(start - range - offset, end - offset]`; samples are grouped by series into typed arrays,
+ * and each step slides a window `(t - offset - range, t - offset]` (lower bound exclusive,
+ * upper bound inclusive, as Loki's `batchRangeVectorIterator`) over them.
+ */
+import type { Labels } from '@logsvc/api';
+import type { LabelsResult } from '../../log/labels-builder';
+import type { RangeAggregation, RangeAggregationOp } from '../../syntax/ast';
+import { throwIfAborted, type EvalContext } from './context';
+import { PipelineError } from './errors';
+import { blockingError, compareLabels, metricOf } from './labels';
+import { rangeFunction, type RangeFunction, type WindowContext } from './range-functions';
+import { SampleSeries } from './sample-series';
+import { SegmentGrid, SegmentSeries } from './segment-series';
+import { yieldToEventLoop, type StepEvaluator } from './step-evaluator';
+import { EMPTY_VECTOR, type Metric, type StepVector } from './types';
+
+/** Entries processed between two yields to the event loop (and abort checks). */
+const YIELD_EVERY = 32_768;
+
+export interface PushedGrouping {
+  readonly labels: readonly string[];
+  readonly without: boolean;
+}
+
+/** A series' value over the current window, computed from segment counts and byte sums. */
+function segmentFunction(op: RangeAggregationOp, rangeNs: number): (s: SegmentSeries) => number {
+  const seconds = rangeNs / 1e9;
+  switch (op) {
+    case 'rate':
+      return (s) => s.count() / seconds;
+    case 'bytes_over_time':
+      return (s) => s.sum();
+    case 'bytes_rate':
+      return (s) => s.sum() / seconds;
+    case 'absent_over_time':
+      return () => 1;
+    default:
+      return (s) => s.count();
+  }
+}
+
+export class RangeAggregationEvaluator implements StepEvaluator {
+  /** Per-sample storage (unwrapped ranges). */
+  private samples: SampleSeries[] = [];
+  /** Per-segment storage (line counts and bytes). */
+  private segmented: SegmentSeries[] = [];
+  private readonly grid: SegmentGrid | undefined;
+  private readonly fn: RangeFunction;
+  private readonly segmentFn: (s: SegmentSeries) => number;
+  private readonly rangeNs: number;
+  private readonly stepNs: number;
+  private readonly count: number;
+
+  constructor(
+    private readonly expr: RangeAggregation,
+    private readonly ctx: EvalContext,
+    private readonly pushdown?: PushedGrouping,
+  ) {
+    this.fn = rangeFunction(expr.op, expr.range.unwrap !== undefined);
+    this.segmentFn = segmentFunction(expr.op, expr.range.rangeNs);
+    this.rangeNs = expr.range.rangeNs;
+    this.stepNs = ctx.grid.stepNsNumber;
+    this.count = ctx.grid.count;
+    if (expr.range.unwrap === undefined) {
+      this.grid = new SegmentGrid(this.count, this.stepNs, this.rangeNs);
+    }
+  }
+
+  async load(): Promise<void> {
+    const { ctx, expr } = this;
+    const origin = ctx.grid.startNs - BigInt(expr.range.offsetNs);
+    const lastEnd = (this.count - 1) * this.stepNs;
+    const fromNs = origin - BigInt(this.rangeNs) + 1n;
+    const throughNs = origin + BigInt(lastEnd) + 1n;
+    const { matchers, extractor } = ctx.buildExtractor(expr, this.pushdown);
+    throwIfAborted(ctx.signal);
+    const streams = await ctx.source.select({
+      tenant: ctx.tenant,
+      matchers,
+      fromNs,
+      throughNs,
+      direction: 'forward',
+      stats: ctx.stats,
+      signal: ctx.signal,
+    });
+    const grid = this.grid;
+    const bySegmentKey = new Map<string, SegmentSeries>();
+    const bySampleKey = new Map<string, SampleSeries>();
+    let sinceYield = 0;
+    for (const stream of streams) {
+      const sx = extractor.forStream(stream.labels);
+      const cursor = stream.entries;
+      let lastLabels: LabelsResult | undefined;
+      let lastSegments: SegmentSeries | undefined;
+      let lastSamples: SampleSeries | undefined;
+      let segment = 0;
+      while (cursor.next()) {
+        if (++sinceYield === YIELD_EVERY) {
+          sinceYield = 0;
+          throwIfAborted(ctx.signal);
+          await yieldToEventLoop();
+        }
+        const ts = cursor.timestampNs;
+        if (ts < fromNs || ts >= throughNs) continue;
+        const u = Number(ts - origin);
+        if (!this.inSomeWindow(u)) continue;
+        const sample = sx.process(ts, cursor.line, cursor.structuredMetadata);
+        if (sample === null) continue;
+        const result = sample.labels;
+        if (grid !== undefined) {
+          if (result !== lastLabels || lastSegments === undefined) {
+            lastSegments = seriesFor(bySegmentKey, result, (m, e) => new SegmentSeries(m, e));
+            lastLabels = result;
+          }
+          segment = grid.segmentOf(u, segment);
+          lastSegments.add(segment, sample.value);
+        } else {
+          if (result !== lastLabels || lastSamples === undefined) {
+            lastSamples = seriesFor(bySampleKey, result, (m, e) => new SampleSeries(m, e));
+            lastLabels = result;
+          }
+          lastSamples.push(u, sample.value);
+        }
+      }
+    }
+    // Label order makes vectors deterministic (ties in topk/bottomk, error reporting).
+    this.segmented = sortedSeries(bySegmentKey);
+    this.samples = sortedSeries(bySampleKey);
+  }
+
+  /** Whether a sample at `u` (ns after the first window end) falls in any step's window. */
+  private inSomeWindow(u: number): boolean {
+    const step = this.stepNs;
+    if (step === 0) return u <= 0 && u > -this.rangeNs;
+    let k = u <= 0 ? 0 : Math.ceil(u / step);
+    while (k * step < u) k++;
+    while (k > 0 && (k - 1) * step >= u) k--;
+    return k < this.count && k * step - this.rangeNs < u;
+  }
+
+  step(k: number): StepVector {
+    const metrics: Metric[] = [];
+    const values: number[] = [];
+    const grid = this.grid;
+    if (grid !== undefined) {
+      const start = grid.startIndex[k];
+      const end = grid.endIndex[k];
+      for (const s of this.segmented) {
+        if (!s.slide(start, end)) continue;
+        if (s.error !== undefined) throw new PipelineError(s.error, s.metric.labels);
+        metrics.push(s.metric);
+        values.push(this.segmentFn(s));
+      }
+    } else {
+      const end = k * this.stepNs;
+      const start = end - this.rangeNs;
+      const wctx: WindowContext = {
+        rangeNs: this.rangeNs,
+        windowEndNs: end,
+        param: this.expr.param ?? 0,
+      };
+      for (const s of this.samples) {
+        if (!s.slide(start, end)) continue;
+        if (s.error !== undefined) throw new PipelineError(s.error, s.metric.labels);
+        metrics.push(s.metric);
+        values.push(this.fn(s.values, s.ts, s.lo, s.hi, wctx));
+      }
+    }
+    return metrics.length === 0 ? EMPTY_VECTOR : { metrics, values };
+  }
+}
+
+function seriesFor<T>(
+  byKey: Map<string, T>,
+  result: LabelsResult,
+  create: (metric: Metric, error: string | undefined) => T,
+): T {
+  let series = byKey.get(result.key);
+  if (series === undefined) {
+    const labels = result.labels;
+    series = create({ labels, key: result.key }, blockingError(labels));
+    byKey.set(result.key, series);
+  }
+  return series;
+}
+
+function sortedSeries<T extends { metric: Metric; finish(): void }>(byKey: Map<string, T>): T[] {
+  const all = [...byKey.values()];
+  for (const s of all) s.finish();
+  return all.sort((a, b) => compareLabels(a.metric.labels, b.metric.labels));
+}
+
+/**
+ * `absent_over_time`: at each step with no sample in the window, one sample of value 1 whose
+ * labels are the selector's `=` matchers (a label matched more than once, or by another
+ * matcher type, is left out).
+ */
+export class AbsentOverTimeEvaluator implements StepEvaluator {
+  private readonly inner: RangeAggregationEvaluator;
+  private readonly absent: StepVector;
+
+  constructor(expr: RangeAggregation, ctx: EvalContext) {
+    this.inner = new RangeAggregationEvaluator(expr, ctx);
+    this.absent = { metrics: [metricOf(absentLabels(expr))], values: [1] };
+  }
+
+  load(): Promise<void> {
+    return this.inner.load();
+  }
+
+  step(k: number): StepVector {
+    return this.inner.step(k).metrics.length > 0 ? EMPTY_VECTOR : this.absent;
+  }
+}
+
+export function absentLabels(expr: RangeAggregation): Labels {
+  const equal = new Map<string, string>();
+  const removed = new Set<string>();
+  for (const m of expr.range.log.selector.matchers) {
+    if (m.type === '=' && !equal.has(m.name)) equal.set(m.name, m.value);
+    else removed.add(m.name);
+  }
+  for (const name of removed) equal.delete(name);
+  return [...equal.entries()]
+    .map(([name, value]) => ({ name, value }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

@@ -1,0 +1,8 @@
+export { Prng } from './prng';
+export { LINE_FORMATS, type LineFormat, nginxLine, jsonLine, logfmtLine } from './line-formats';
+export {
+  LogGenerator,
+  type GeneratorOptions,
+  type GeneratedBatch,
+  type GeneratedStream,
+} from './generator';

@@ -1,0 +1,148 @@
+/**
+ * Ingest benchmark: `npm run bench:ingest -- [--help]`.
+ *
+ * Starts the built server (fresh temporary data dir, WAL on) on 127.0.0.1 unless --url is
+ * given, prepares snappy protobuf push bodies from the deterministic generator, sends them
+ * from N concurrent clients for a bounded time or byte count, and prints accepted MB/s of raw
+ * log line bytes, lines/s and the server's peak RSS. Results are recorded in
+ * docs/benchmarks.md.
+ */
+import { readFileSync } from 'node:fs';
+import { encodePushProtobuf } from '@logsvc/push';
+import { type ClientPlan } from './batches';
+import { runLoad } from './load';
+import { OptionsError, USAGE, parseOptions, type IngestBenchOptions } from './options';
+import { prepareAll } from './prepare';
+import { formatReport, summarize } from './report';
+import { ServerProcess } from './server-process';
+
+/** Tenant the benchmark pushes as (X-Scope-OrgID). */
+const BENCH_TENANT = 'bench';
+
+/** Limits lifted so the benchmark measures the write path, not the rate limiters. */
+const BENCH_SERVER_FLAGS = [
+  '-log.level=warn',
+  '-distributor.ingestion-rate-limit-mb=1000000',
+  '-distributor.ingestion-burst-size-mb=1000000',
+  '-ingester.per-stream-rate-limit=1TB',
+  '-ingester.per-stream-rate-limit-burst=1TB',
+  '-ingester.max-global-streams-per-user=1000000',
+];
+
+/** User + system CPU seconds of a process, from /proc/<pid>/stat (Linux only). */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks
+  } catch {
+    return undefined;
+  }
+}
+
+async function checkPush(url: string): Promise<void> {
+  const body = encodePushProtobuf({
+    streams: [
+      {
+        labels: [{ name: 'bench', value: 'probe' }],
+        entries: [
+          {
+            timestampNs: BigInt(Date.now()) * 1_000_000n,
+            line: Buffer.from('probe'),
+            structuredMetadata: [],
+          },
+        ],
+      },
+    ],
+  });
+  const res = await fetch(`${url}/loki/api/v1/push`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-protobuf', 'x-scope-orgid': BENCH_TENANT },
+    body,
+  });
+  if (res.status !== 204)
+    throw new Error(`push is not accepted by ${url}: ${res.status} ${(await res.text()).trim()}`);
+}
+
+function plans(o: IngestBenchOptions): ClientPlan[] {
+  // Timestamps start a few minutes back so none is in the future or too old to accept.
+  const generator = {
+    seed: o.seed,
+    streams: o.streams,
+    startMs: Date.now() - 10 * 60_000,
+    spacingMs: 0.1,
+    structuredMetadata: o.structuredMetadata,
+    linePool: 20_000,
+  };
+  return Array.from({ length: o.clients }, (_, client) => ({
+    generator,
+    client,
+    clients: o.clients,
+    lineBytes: o.totalBytes / o.clients,
+    streamsPerBatch: o.streamsPerBatch,
+    linesPerStream: o.linesPerStream,
+  }));
+}
+
+async function run(o: IngestBenchOptions): Promise<void> {
+  let server: ServerProcess | undefined;
+  try {
+    if (!o.url) {
+      server = await ServerProcess.start({
+        flags: [...BENCH_SERVER_FLAGS, `-ingester.wal-enabled=${o.wal}`, ...o.serverFlags],
+        nodeOptions: o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [],
+      });
+    }
+    const url = o.url ?? server!.url;
+    await checkPush(url);
+
+    const prepStart = performance.now();
+    const bodies = await prepareAll(plans(o));
+    const prepareMs = performance.now() - prepStart;
+    const preparedBytes = bodies.flat().reduce((n, b) => n + b.lineBytes, 0);
+
+    const sampler = server ? setInterval(() => server!.samplePeakRss(), 250) : undefined;
+    const cpuBefore = server ? cpuSeconds(server.pid) : undefined;
+    const load = await runLoad(bodies, { url, durationMs: o.durationMs, tenant: BENCH_TENANT });
+    const cpuAfter = server ? cpuSeconds(server.pid) : undefined;
+    if (sampler) clearInterval(sampler);
+    const peak = server?.samplePeakRss();
+    const cpu =
+      cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
+
+    const result = summarize(o, prepareMs, preparedBytes, load, peak, cpu);
+    process.stdout.write(
+      o.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatReport(result)}\n`,
+    );
+    if (load.acceptedRequests === 0) process.exitCode = 1;
+  } finally {
+    if (server) {
+      await server.stop(120_000);
+      await server.dispose();
+    }
+  }
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  let options: IngestBenchOptions;
+  try {
+    options = parseOptions(argv);
+  } catch (err) {
+    if (!(err instanceof OptionsError)) throw err;
+    process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  try {
+    await run(options);
+  } catch (err) {
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}
+
+void main(process.argv.slice(2));

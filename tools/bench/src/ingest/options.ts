@@ -1,0 +1,132 @@
+/** Command-line options of `npm run bench:ingest -- [--flag=value ...]`. */
+export interface IngestBenchOptions {
+  /** Target an already running server instead of starting one. */
+  url?: string;
+  clients: number;
+  durationMs: number;
+  /** Raw line bytes prepared (and at most sent) in all. */
+  totalBytes: number;
+  streams: number;
+  streamsPerBatch: number;
+  linesPerStream: number;
+  seed: number;
+  structuredMetadata: boolean;
+  wal: boolean;
+  /** Directory for the server's `--cpu-prof` output. */
+  cpuProfDir?: string;
+  /** Extra flags passed to the server. */
+  serverFlags: string[];
+  json: boolean;
+}
+
+export const DEFAULT_OPTIONS: IngestBenchOptions = {
+  clients: 4,
+  durationMs: 20_000,
+  totalBytes: 512 * 1e6,
+  streams: 200,
+  streamsPerBatch: 10,
+  linesPerStream: 100,
+  seed: 42,
+  structuredMetadata: false,
+  wal: true,
+  serverFlags: [],
+  json: false,
+};
+
+export const USAGE = `usage: npm run bench:ingest -- [options]
+  --clients=N            concurrent push clients (default 4)
+  --duration=SECONDS     stop sending after this long (default 20)
+  --mb=MB                raw log line megabytes prepared and at most sent (default 512)
+  --streams=N            distinct streams (default 200)
+  --streams-per-batch=N  streams in one push request (default 10)
+  --lines-per-stream=N   entries per stream in one push request (default 100)
+  --seed=N               generator seed (default 42)
+  --metadata             attach trace_id structured metadata to every entry
+  --wal=false            run the server with the WAL off (default on)
+  --url=URL              push to a running server instead of starting one (no RSS then)
+  --cpu-prof=DIR         run the server under node --cpu-prof, profile written to DIR
+  --server-flag=FLAG     extra server flag, repeatable (e.g. --server-flag=-log.level=warn)
+  --json                 print the result as JSON`;
+
+export class OptionsError extends Error {}
+
+function positiveInt(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new OptionsError(`--${name} must be a positive integer, got "${text}"`);
+  return n;
+}
+
+function positiveNumber(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new OptionsError(`--${name} must be a positive number, got "${text}"`);
+  return n;
+}
+
+function bool(name: string, text: string | undefined): boolean {
+  if (text === undefined || text === 'true') return true;
+  if (text === 'false') return false;
+  throw new OptionsError(`--${name} must be true or false, got "${text}"`);
+}
+
+export function parseOptions(argv: readonly string[]): IngestBenchOptions {
+  const o: IngestBenchOptions = { ...DEFAULT_OPTIONS, serverFlags: [] };
+  for (const arg of argv) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
+    if (!m) throw new OptionsError(`unexpected argument "${arg}"`);
+    const [, name, value] = m;
+    const need = (): string => {
+      if (value === undefined || value === '') throw new OptionsError(`--${name} needs a value`);
+      return value;
+    };
+    switch (name) {
+      case 'url':
+        o.url = new URL(need()).toString().replace(/\/$/, '');
+        break;
+      case 'clients':
+        o.clients = positiveInt(name, need());
+        break;
+      case 'duration':
+        o.durationMs = positiveNumber(name, need()) * 1000;
+        break;
+      case 'mb':
+        o.totalBytes = positiveNumber(name, need()) * 1e6;
+        break;
+      case 'streams':
+        o.streams = positiveInt(name, need());
+        break;
+      case 'streams-per-batch':
+        o.streamsPerBatch = positiveInt(name, need());
+        break;
+      case 'lines-per-stream':
+        o.linesPerStream = positiveInt(name, need());
+        break;
+      case 'seed':
+        o.seed = positiveInt(name, need());
+        break;
+      case 'metadata':
+        o.structuredMetadata = bool(name, value);
+        break;
+      case 'wal':
+        o.wal = bool(name, value);
+        break;
+      case 'cpu-prof':
+        o.cpuProfDir = need();
+        break;
+      case 'server-flag':
+        o.serverFlags.push(need());
+        break;
+      case 'json':
+        o.json = bool(name, value);
+        break;
+      default:
+        throw new OptionsError(`unknown option --${name}`);
+    }
+  }
+  if (o.streams < o.clients)
+    throw new OptionsError(`--streams (${o.streams}) must be at least --clients (${o.clients})`);
+  if (o.url && o.cpuProfDir)
+    throw new OptionsError('--cpu-prof needs the bench to start the server (no --url)');
+  return o;
+}

@@ -1,0 +1,79 @@
+import type { LoadResult } from './load';
+import type { IngestBenchOptions } from './options';
+
+export interface IngestBenchResult {
+  readonly options: IngestBenchOptions;
+  readonly prepareMs: number;
+  readonly preparedBytes: number;
+  readonly load: LoadResult;
+  readonly mbPerSecond: number;
+  readonly linesPerSecond: number;
+  readonly peakRssBytes?: number;
+  readonly serverCpuSeconds?: number;
+}
+
+const MB = 1e6;
+
+export function summarize(
+  options: IngestBenchOptions,
+  prepareMs: number,
+  preparedBytes: number,
+  load: LoadResult,
+  peakRssBytes: number | undefined,
+  serverCpuSeconds: number | undefined,
+): IngestBenchResult {
+  const seconds = load.elapsedMs / 1000;
+  return {
+    options,
+    prepareMs,
+    preparedBytes,
+    load,
+    mbPerSecond: seconds > 0 ? load.acceptedLineBytes / MB / seconds : 0,
+    linesPerSecond: seconds > 0 ? load.acceptedLines / seconds : 0,
+    peakRssBytes,
+    serverCpuSeconds,
+  };
+}
+
+export function formatReport(r: IngestBenchResult): string {
+  const o = r.options;
+  const l = r.load;
+  const failures = Object.entries(l.failures)
+    .map(([k, v]) => `${k}×${v}`)
+    .join(', ');
+  const rows = [
+    ['target', o.url ?? `started server (WAL ${o.wal ? 'on' : 'off'})`],
+    [
+      'load',
+      `${o.clients} clients, ${o.streams} streams, ${o.streamsPerBatch}×${o.linesPerStream} lines/request` +
+        (o.structuredMetadata ? ', with structured metadata' : ''),
+    ],
+    [
+      'prepared',
+      `${(r.preparedBytes / MB).toFixed(0)} MB of lines in ${(r.prepareMs / 1000).toFixed(1)} s (not timed)`,
+    ],
+    [
+      'elapsed',
+      `${(l.elapsedMs / 1000).toFixed(2)} s${l.exhausted ? ' (all prepared data sent)' : ''}`,
+    ],
+    [
+      'requests',
+      `${l.acceptedRequests} accepted of ${l.requests}${failures ? `; failed: ${failures}` : ''}`,
+    ],
+    ['accepted', `${(l.acceptedLineBytes / MB).toFixed(1)} MB, ${l.acceptedLines} lines`],
+    [
+      'throughput',
+      `${r.mbPerSecond.toFixed(1)} MB/s of raw lines, ${Math.round(r.linesPerSecond)} lines/s`,
+    ],
+  ];
+  if (r.serverCpuSeconds !== undefined)
+    rows.push([
+      'server CPU',
+      `${r.serverCpuSeconds.toFixed(1)} s (${((r.serverCpuSeconds / (l.elapsedMs / 1000)) * 100).toFixed(0)}% of one core)`,
+    ]);
+  if (r.peakRssBytes !== undefined)
+    rows.push(['peak RSS', `${(r.peakRssBytes / 1024 / 1024).toFixed(0)} MiB (server VmHWM)`]);
+  if (l.firstFailure) rows.push(['first failure', l.firstFailure]);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}
