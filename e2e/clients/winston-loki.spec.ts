@@ -62,7 +62,7 @@ describe('winston + winston-loki (protobuf, snappy)', () => {
     // Labels as Grafana shows them: the pushed ones plus the discovered service_name.
     expect(info.stream).toEqual({ app: 'shop', env: 'e2e', level: 'info', service_name: 'shop' });
     expect(info.entries.map((e) => e.line)).toEqual([
-      'order created {"level":"info","order_id":42}',
+      'order created {"order_id":42,"level":"info"}',
     ]);
     expect(info.entries[0].structuredMetadata).toEqual({ detected_level: 'info' });
 

@@ -154,7 +154,7 @@ describe('status endpoints', () => {
   );
 
   it('unknown routes and routes not built yet are plain-text 404s', async () => {
-    for (const path of ['/nope', '/loki/api/v1/push', '/logsvc/api/v1/query_range']) {
+    for (const path of ['/nope', '/loki/api/v1/push', '/logsvc/api/v1/tail']) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');

@@ -4,3 +4,4 @@ export * from './compile';
 export * from './sources';
 export * from './logs';
 export * from './query';
+export * from './metrics';

@@ -48,6 +48,10 @@ describe('durations and sizes', () => {
       expect(back.num, text).toBe(ns);
     }
     expect(formatDuration(5400e9)).toBe('1h30m');
+    // Prometheus prints weeks and years only when they are exact.
+    expect(formatDuration(721 * 3600e9)).toBe('30d1h');
+    expect(formatDuration(14 * 86_400e9)).toBe('2w');
+    expect(formatDuration(366 * 86_400e9)).toBe('366d');
     for (const b of [0, 1, 1000, 1024, 2560, 20e6, 3 * 1024 ** 3, 123457]) {
       const text = formatBytes(b);
       const back = tokenize(`x>${text}`)[2];

@@ -168,6 +168,9 @@ export function formatDuration(ns: number): string {
   let ms = ns / NS_PER_MS;
   let out = '';
   for (const [unit, size] of FORMAT_UNITS_MS) {
+    // As Prometheus' model.Duration: years and weeks only when they divide the rest exactly
+    // (`30d1h`, not `4w2d1h`).
+    if ((unit === 'y' || unit === 'w') && ms % size !== 0) continue;
     if (ms >= size) {
       const n = Math.floor(ms / size);
       out += `${n}${unit}`;

@@ -1,12 +1,14 @@
 import { InvalidMatcherError } from '@logsvc/api';
-import { ParseError } from '@logsvc/logql';
+import { MetricQueryError, ParseError, UnsupportedQueryError } from '@logsvc/logql';
 import { PlainHttpError } from '../../http/plain-error';
 import { ParamError } from './params/query-params';
+import { QueryAbortedError } from './query/query-errors';
 import { VolumeLimitError } from './read/volume';
 
 /**
- * Loki answers bad query parameters, invalid LogQL and query limits with 400 and the reason in
- * plain text without a trailing newline; other errors pass on to the exception filter.
+ * Loki answers bad query parameters, invalid LogQL, queries it cannot run and query limits with
+ * 400, timeouts with 504 and cancelled requests with 499, the reason in plain text without a
+ * trailing newline; other errors pass on to the exception filter.
  */
 export function asHttpError(err: unknown): unknown {
   if (
@@ -17,10 +19,17 @@ export function asHttpError(err: unknown): unknown {
   ) {
     return new PlainHttpError(400, err.message);
   }
+  if (
+    err instanceof UnsupportedQueryError ||
+    err instanceof MetricQueryError ||
+    err instanceof QueryAbortedError
+  ) {
+    return new PlainHttpError(err.statusCode, err.message);
+  }
   return err;
 }
 
-/** Runs `fn`, turning client errors into 400 replies. */
+/** Runs `fn`, turning client errors into their replies. */
 export async function answering<T>(fn: () => Promise<T> | T): Promise<T> {
   try {
     return await fn();

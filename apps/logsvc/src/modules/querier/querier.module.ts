@@ -1,20 +1,23 @@
-import type { Config } from '@logsvc/config';
+import type { Config, Overrides } from '@logsvc/config';
 import type { ChunkStore } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
-import { CONFIG } from '../../tokens';
+import { CONFIG, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { LocalIngester } from '../core/local-ingester';
 import { FormatQueryController } from './format-query.controller';
 import { IndexController } from './index.controller';
 import { MetadataController } from './metadata.controller';
-import { QuerierService } from './querier.service';
-import { MetadataQuerier } from './read/metadata-querier';
 import { nowNs } from './params/query-params';
+import { QuerierService } from './querier.service';
+import { QueryController } from './query/query.controller';
+import { QueryExecutor } from './query/query-executor';
+import { MetadataQuerier } from './read/metadata-querier';
+import { QuerySources } from './read/query-sources';
 import { ReadWindow } from './read/read-window';
 
 /** The read path: LogQL queries, labels, series, index stats and volumes, format_query. */
 @Module({
-  controllers: [FormatQueryController, MetadataController, IndexController],
+  controllers: [QueryController, FormatQueryController, MetadataController, IndexController],
   providers: [
     QuerierService,
     {
@@ -27,6 +30,18 @@ import { ReadWindow } from './read/read-window';
       useFactory: (store: ChunkStore, local: LocalIngester, window: ReadWindow) =>
         new MetadataQuerier(store, local, window),
       inject: [CHUNK_STORE, LocalIngester, ReadWindow],
+    },
+    {
+      provide: QuerySources,
+      useFactory: (store: ChunkStore, local: LocalIngester, window: ReadWindow) =>
+        new QuerySources(store, local, window),
+      inject: [CHUNK_STORE, LocalIngester, ReadWindow],
+    },
+    {
+      provide: QueryExecutor,
+      useFactory: (sources: QuerySources, overrides: Overrides) =>
+        new QueryExecutor(sources, overrides, nowNs),
+      inject: [QuerySources, OVERRIDES],
     },
   ],
 })

@@ -1,4 +1,4 @@
-import { type Labels } from '@logsvc/api';
+import { type Labels, type QueryResult } from '@logsvc/api';
 
 /** Loki's media type for Parquet query results. */
 export const PARQUET_TYPE = 'application/vnd.apache.parquet';
@@ -100,4 +100,37 @@ export async function samplesToParquet(series: readonly SampleRowsSeries[]): Pro
     ] as never,
   });
   return Buffer.from(out);
+}
+
+const msToNs = (ms: number): bigint => BigInt(Math.round(ms)) * 1_000_000n;
+
+/** Any query answer as Parquet: log rows for streams, sample rows for the metric types. */
+export function resultToParquet(result: QueryResult): Promise<Buffer> {
+  switch (result.type) {
+    case 'streams':
+      return streamsToParquet(
+        result.streams.map((s) => ({
+          labels: s.labels,
+          entries: s.entries.map((e) => [e[0], e[1]]),
+        })),
+      );
+    case 'matrix':
+      return samplesToParquet(
+        result.series.map((s) => ({
+          labels: s.labels,
+          samples: s.points.map(([ms, value]) => ({ ns: msToNs(ms), value })),
+        })),
+      );
+    case 'vector':
+      return samplesToParquet(
+        result.samples.map((s) => ({
+          labels: s.labels,
+          samples: [{ ns: msToNs(s.timestampMs), value: s.value }],
+        })),
+      );
+    case 'scalar':
+      return samplesToParquet([
+        { labels: [], samples: [{ ns: msToNs(result.timestampMs), value: result.value }] },
+      ]);
+  }
 }

@@ -1,8 +1,7 @@
 import { parseLabels } from '@logsvc/api';
-import { newQueryStats } from '@logsvc/logql';
+import { computeSummary, newQueryStats } from '@logsvc/logql';
 import { describe, expect, it } from 'vitest';
 import { queryResponseJson } from './query-json';
-import { computeSummary } from './summary';
 
 describe('queryResponseJson', () => {
   it('writes streams with ns strings, HTML-escaped lines and a trailing newline', () => {

@@ -1,21 +1,20 @@
-import { type Labels, type Matcher, labelsToString, matchesLabels, sortLabels } from '@logsvc/api';
+import { type Labels, type Matcher, labelsToString, sortLabels } from '@logsvc/api';
+import { TENANT_ID_LABEL, selectTenants } from '@logsvc/logql';
 import type { ChunkStore, IndexStats } from '@logsvc/storage';
 import type { LocalIngester } from '../../core/local-ingester';
 import type { ReadWindow } from './read-window';
 
 /** The label that names a tenant in multi-tenant answers. */
-export const TENANT_LABEL = '__tenant_id__';
+export const TENANT_LABEL = TENANT_ID_LABEL;
 
-/** Matchers on `__tenant_id__` choose tenants; the rest select streams. */
-export function splitTenantMatchers(
+/** Matchers on `__tenant_id__` choose tenants in multi-tenant requests; the rest select streams. */
+function splitTenantMatchers(
   tenants: readonly string[],
   matchers: readonly Matcher[],
 ): { tenants: string[]; matchers: Matcher[] } {
-  const own = matchers.filter((m) => m.name === TENANT_LABEL);
-  const rest = matchers.filter((m) => m.name !== TENANT_LABEL);
-  if (tenants.length < 2 || own.length === 0) return { tenants: [...tenants], matchers: rest };
-  const chosen = tenants.filter((t) => matchesLabels(own, [{ name: TENANT_LABEL, value: t }]));
-  return { tenants: chosen, matchers: rest };
+  // With one tenant, `__tenant_id__` is an ordinary label of the selector.
+  if (tenants.length < 2) return { tenants: [...tenants], matchers: [...matchers] };
+  return selectTenants(tenants, matchers);
 }
 
 /**

@@ -5,14 +5,12 @@ import { parseLabels, type Labels } from '@logsvc/api';
 import { MemChunk } from '@logsvc/chunk';
 import { parseConfig } from '@logsvc/config';
 import { Ingester } from '@logsvc/ingester';
-import { type EntryCursor, newQueryStats } from '@logsvc/logql';
+import { type EntryCursor, combineSources, multiTenantSource, newQueryStats } from '@logsvc/logql';
 import type { ChunkStore } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CombinedSource } from './combined-source';
 import { createChunkStore } from '../../core/chunk-store.provider';
 import { LocalIngester } from '../../core/local-ingester';
 import { IngesterLogSource } from './ingester-source';
-import { MultiTenantSource } from './multi-tenant-source';
 import { StoreLogSource } from './store-source';
 
 const drain = (c: EntryCursor): [bigint, string][] => {
@@ -104,7 +102,7 @@ describe('StoreLogSource', () => {
   });
 
   it('adds __tenant_id__ across tenants and keeps a stream’s own as original___tenant_id__', async () => {
-    const sut = new MultiTenantSource(['a', 'b'], new StoreLogSource(store));
+    const sut = multiTenantSource(['a', 'b'], new StoreLogSource(store));
     const params = {
       tenant: 'a|b',
       fromNs: T,
@@ -170,13 +168,13 @@ describe('IngesterLogSource', () => {
   });
 });
 
-describe('CombinedSource', () => {
+describe('combined ingester and store sources', () => {
   it('merges a stream found in several sources and returns shared entries once', async () => {
     const labels = parseLabels('{app="api"}');
     const fixed = (rows: [bigint, string][]) => ({
       select: async () => [{ labels, entries: chunkOf(rows).iterator(0n, 2n ** 62n, 'forward') }],
     });
-    const sut = new CombinedSource([
+    const sut = combineSources(
       fixed([
         [T, 'a'],
         [T + 2n, 'c'],
@@ -185,7 +183,7 @@ describe('CombinedSource', () => {
         [T + 1n, 'b'],
         [T + 2n, 'c'],
       ]),
-    ]);
+    );
     const streams = await sut.select({
       tenant: 'a',
       matchers: app('api'),

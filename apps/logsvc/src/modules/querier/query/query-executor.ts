@@ -1,0 +1,87 @@
+import type { QueryResult } from '@logsvc/api';
+import type { Overrides } from '@logsvc/config';
+import {
+  type Direction,
+  type RunQueryResult,
+  newQueryStats,
+  parseExpr,
+  runQuery,
+} from '@logsvc/logql';
+import { checkEntriesLimit, checkQueryLength, clampLookback, queryLimits } from '../query-limits';
+import type { QuerySources } from '../read/query-sources';
+import { QueryAbortedError } from './query-errors';
+
+/** A `query` or `query_range` request after its parameters are parsed. */
+export interface QueryRequest {
+  readonly kind: 'instant' | 'range';
+  readonly query: string;
+  /** Range queries: `[startNs, endNs)`; instant queries are evaluated at `endNs`. */
+  readonly startNs: bigint;
+  readonly endNs: bigint;
+  readonly stepNs: bigint;
+  readonly intervalNs: bigint;
+  readonly limit: number;
+  readonly direction: Direction;
+  readonly tenants: readonly string[];
+  readonly categorizeLabels: boolean;
+  /** Aborts when the client goes away. */
+  readonly clientSignal: AbortSignal;
+}
+
+/**
+ * Runs LogQL queries under the tenants' query limits (`max_entries_limit_per_query`,
+ * `max_query_length`, `max_query_lookback`, `max_query_series`, `query_timeout`), over the
+ * ingesters and the store.
+ */
+export class QueryExecutor {
+  constructor(
+    private readonly sources: QuerySources,
+    private readonly overrides: Overrides,
+    private readonly now: () => bigint,
+  ) {}
+
+  async run(request: QueryRequest): Promise<RunQueryResult> {
+    const expr = parseExpr(request.query);
+    const isLogQuery = expr.kind === 'LogSelectorExpr';
+    const limits = queryLimits(request.tenants.map((t) => this.overrides.forTenant(t)));
+    if (isLogQuery) checkEntriesLimit(limits, request.limit);
+    if (request.kind === 'range') checkQueryLength(limits, request.startNs, request.endNs);
+    const bounds = clampLookback(limits, request.startNs, request.endNs, this.now());
+    if (bounds === null) return emptyAnswer(request, isLogQuery);
+
+    const timeout = limits.query_timeout > 0 ? AbortSignal.timeout(limits.query_timeout) : null;
+    const signal = timeout
+      ? AbortSignal.any([request.clientSignal, timeout])
+      : request.clientSignal;
+    try {
+      return await runQuery({
+        query: request.query,
+        kind: request.kind,
+        startNs: bounds.startNs,
+        endNs: bounds.endNs,
+        stepMs: Number(request.stepNs) / 1e6,
+        intervalMs: Number(request.intervalNs) / 1e6,
+        limit: request.limit,
+        direction: request.direction,
+        tenants: request.tenants.length === 1 ? request.tenants[0] : request.tenants,
+        source: this.sources.all,
+        signal,
+        maxSeries: limits.max_query_series > 0 ? limits.max_query_series : Infinity,
+        categorizeLabels: request.categorizeLabels,
+      });
+    } catch (err) {
+      if (signal.aborted) throw new QueryAbortedError(timeout?.aborted === true);
+      throw err;
+    }
+  }
+}
+
+/** Loki's answer to a query wholly older than `max_query_lookback`: an empty result. */
+function emptyAnswer(request: QueryRequest, isLogQuery: boolean): RunQueryResult {
+  const result: QueryResult = isLogQuery
+    ? { type: 'streams', streams: [] }
+    : request.kind === 'range'
+      ? { type: 'matrix', series: [] }
+      : { type: 'vector', samples: [] };
+  return { resultType: result.type, result, stats: newQueryStats() };
+}

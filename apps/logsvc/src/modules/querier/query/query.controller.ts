@@ -1,0 +1,138 @@
+import { apiPaths, deprecatedApiPaths } from '@logsvc/api';
+import type { Config } from '@logsvc/config';
+import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TenantIds } from '../../../http/tenancy';
+import { CONFIG } from '../../../tokens';
+import { JSON_CONTENT_TYPE } from '../encode/json';
+import { legacyQueryResponseJson } from '../encode/legacy-json';
+import { PARQUET_TYPE, resultToParquet } from '../encode/parquet';
+import { CATEGORIZE_LABELS, queryResponseJson } from '../encode/query-json';
+import { answering } from '../http-errors';
+import { ParamError, nowNs, parseInstantQuery, parseRangeQuery } from '../params/query-params';
+import { requestReader } from '../request-reader';
+import { QueryExecutor, type QueryRequest } from './query-executor';
+
+const ENCODING_FLAGS_HEADERS = [
+  'x-loki-response-encoding-flags',
+  'x-logsvc-response-encoding-flags',
+];
+
+/** Grafana asks for label categories with `X-Loki-Response-Encoding-Flags: categorize-labels`. */
+function wantsCategories(request: FastifyRequest): boolean {
+  return ENCODING_FLAGS_HEADERS.some((h) => {
+    const v = request.headers[h];
+    const text = Array.isArray(v) ? v.join(',') : (v ?? '');
+    return text.split(',').some((f) => f.trim() === CATEGORIZE_LABELS);
+  });
+}
+
+function wantsParquet(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').includes(PARQUET_TYPE);
+}
+
+/** Aborts when the client closes the connection before the answer is written. */
+function clientSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+type Kind = 'instant' | 'range' | 'legacy';
+
+/** `query` (instant), `query_range`, and the legacy `/api/prom/query`; GET or form POST. */
+@Controller()
+export class QueryController {
+  constructor(
+    @Inject(QueryExecutor) private readonly executor: QueryExecutor,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  @Get(apiPaths('query'))
+  instantGet(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
+    return this.answer('instant', t, q, r);
+  }
+
+  @Post(apiPaths('query'))
+  @HttpCode(200)
+  instantPost(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
+    return this.answer('instant', t, q, r);
+  }
+
+  @Get(apiPaths('query_range'))
+  rangeGet(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
+    return this.answer('range', t, q, r);
+  }
+
+  @Post(apiPaths('query_range'))
+  @HttpCode(200)
+  rangePost(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
+    return this.answer('range', t, q, r);
+  }
+
+  @Get(deprecatedApiPaths('query'))
+  legacyGet(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
+    return this.answer('legacy', t, q, r);
+  }
+
+  @Post(deprecatedApiPaths('query'))
+  @HttpCode(200)
+  legacyPost(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
+    return this.answer('legacy', t, q, r);
+  }
+
+  private answer(kind: Kind, tenants: string[], request: FastifyRequest, reply: FastifyReply) {
+    return answering(async () => {
+      const parquet = kind !== 'legacy' && wantsParquet(request);
+      const categorize = kind !== 'legacy' && wantsCategories(request);
+      const query = this.parse(kind, tenants, request, reply, categorize);
+      if (parquet && !this.config.frontend.support_parquet_encoding) {
+        throw new ParamError(
+          'support for Parquet encoded responses is disabled. Enable with -frontend.support-parquet-encoding=true',
+        );
+      }
+      const { result, stats } = await this.executor.run(query);
+      if (kind === 'legacy' && result.type !== 'streams') {
+        throw new ParamError('legacy endpoints only support log queries');
+      }
+      if (parquet) {
+        return reply.header('content-type', PARQUET_TYPE).send(await resultToParquet(result));
+      }
+      const body =
+        kind === 'legacy'
+          ? legacyQueryResponseJson(result, stats)
+          : queryResponseJson(result, stats, categorize);
+      return reply.header('content-type', JSON_CONTENT_TYPE).send(body);
+    });
+  }
+
+  private parse(
+    kind: Kind,
+    tenants: string[],
+    request: FastifyRequest,
+    reply: FastifyReply,
+    categorizeLabels: boolean,
+  ): QueryRequest {
+    const read = requestReader(request);
+    const now = nowNs();
+    const common = { tenants, categorizeLabels, clientSignal: clientSignal(reply) };
+    if (kind === 'instant') {
+      const p = parseInstantQuery(read, now);
+      return {
+        ...common,
+        kind: 'instant',
+        query: p.query,
+        startNs: p.timeNs,
+        endNs: p.timeNs,
+        stepNs: 0n,
+        intervalNs: 0n,
+        limit: p.limit,
+        direction: p.direction,
+      };
+    }
+    const p = parseRangeQuery(read, now);
+    return { ...common, kind: 'range', ...p };
+  }
+}

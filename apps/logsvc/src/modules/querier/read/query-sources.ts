@@ -1,0 +1,27 @@
+import { type LogSource, combineSources } from '@logsvc/logql';
+import type { ChunkStore } from '@logsvc/storage';
+import type { LocalIngester } from '../../core/local-ingester';
+import { IngesterLogSource } from './ingester-source';
+import type { ReadWindow } from './read-window';
+import { StoreLogSource } from './store-source';
+import { WindowedSource } from './windowed-source';
+
+/**
+ * Where a LogQL query reads one tenant's entries: the ingesters for the recent window and the
+ * chunk store for the whole range, merged so an entry held by both is returned once.
+ */
+export class QuerySources {
+  private readonly source: LogSource;
+
+  constructor(store: ChunkStore, local: LocalIngester, window: ReadWindow) {
+    this.source = combineSources(
+      new WindowedSource(new IngesterLogSource(local), (f, t) => window.ingesterRange(f, t)),
+      new WindowedSource(new StoreLogSource(store), (f, t) => window.storeRange(f, t)),
+    );
+  }
+
+  /** The source of every tenant (each request names its tenant in `SelectParams.tenant`). */
+  get all(): LogSource {
+    return this.source;
+  }
+}
