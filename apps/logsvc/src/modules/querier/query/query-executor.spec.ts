@@ -1,0 +1,78 @@
+import { Overrides, defaultConfig } from '@logsvc/config';
+import { type LogSource, MemorySource, type SelectParams } from '@logsvc/logql';
+import { describe, expect, it } from 'vitest';
+import type { QuerySources } from '../read/query-sources';
+import { QueryAbortedError } from './query-errors';
+import { QueryExecutor, type QueryRequest } from './query-executor';
+
+const NOW = 10_000n * 1_000_000_000n;
+
+/** A source that answers only once the query is aborted, as a slow store would. */
+const stalled: LogSource = {
+  select: (params: SelectParams) =>
+    new Promise((_, reject) => {
+      params.signal?.addEventListener('abort', () => reject(params.signal?.reason));
+    }),
+};
+
+function executor(source: LogSource, limits: Record<string, unknown> = {}) {
+  const overrides = new Overrides(
+    { ...defaultConfig().limits_config, ...limits },
+    { file: '', periodMs: 10_000 },
+  );
+  return new QueryExecutor({ all: source } as QuerySources, overrides, () => NOW);
+}
+
+const request = (over: Partial<QueryRequest> = {}): QueryRequest => ({
+  kind: 'range',
+  query: '{app="api"}',
+  startNs: NOW - 3_600_000_000_000n,
+  endNs: NOW,
+  stepNs: 14_000_000_000n,
+  intervalNs: 0n,
+  limit: 100,
+  direction: 'backward',
+  tenants: ['t'],
+  categorizeLabels: false,
+  clientSignal: new AbortController().signal,
+  ...over,
+});
+
+describe('QueryExecutor', () => {
+  it('stops a query at query_timeout with Loki’s 504 text', async () => {
+    const sut = executor(stalled, { query_timeout: 50 });
+    const err = await sut.run(request()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(QueryAbortedError);
+    expect((err as QueryAbortedError).statusCode).toBe(504);
+    expect((err as Error).message).toMatch(/^Request timed out, decrease the duration/);
+  });
+
+  it('stops a query whose client went away with 499', async () => {
+    const client = new AbortController();
+    const sut = executor(stalled, { query_timeout: 60_000 });
+    const running = sut.run(request({ clientSignal: client.signal }));
+    client.abort();
+    const err = await running.catch((e: unknown) => e);
+    expect((err as QueryAbortedError).statusCode).toBe(499);
+    expect((err as Error).message).toBe('The request was cancelled by the client.');
+  });
+
+  it('answers a range wholly older than max_query_lookback with an empty result', async () => {
+    const source = new MemorySource([
+      { labels: '{app="api"}', entries: [{ timestampNs: NOW - 7_200_000_000_000n, line: 'old' }] },
+    ]);
+    const sut = executor(source, { max_query_lookback: 60_000 });
+    const old = await sut.run(
+      request({ startNs: NOW - 9_000_000_000_000n, endNs: NOW - 7_000_000_000_000n }),
+    );
+    expect(old.result).toEqual({ type: 'streams', streams: [] });
+    const metric = await sut.run(
+      request({
+        query: 'count_over_time({app="api"}[1h])',
+        startNs: NOW - 9_000_000_000_000n,
+        endNs: NOW - 7_000_000_000_000n,
+      }),
+    );
+    expect(metric.result).toEqual({ type: 'matrix', series: [] });
+  });
+});
