@@ -15,16 +15,26 @@ export interface MatrixItem {
   values: SamplePair[];
 }
 
+/** The third element of an entry under `categorize-labels`; keys present when not empty. */
+export interface EntryCategoriesJson {
+  structuredMetadata?: LabelRecord;
+  parsed?: LabelRecord;
+}
+
+/** `[nanoseconds as a string, line]`, plus the entry's label categories when asked for. */
+export type StreamValue = [string, string] | [string, string, EntryCategoriesJson];
+
 export interface StreamItem {
   stream: LabelRecord;
-  /** `[nanoseconds as a string, line]`. */
-  values: [string, string][];
+  values: StreamValue[];
 }
 
 export type QueryResultType = 'streams' | 'vector' | 'matrix' | 'scalar';
 
 export interface QueryResponseData {
   resultType: QueryResultType;
+  /** `["categorize-labels"]` when the request asked for label categories. */
+  encodingFlags?: string[];
   result: StreamItem[] | VectorItem[] | MatrixItem[] | SamplePair;
   /** Loki's `stats.proto` layout (summary, querier, ingester, cache, index) plus `store`. */
   stats: Record<string, unknown>;
