@@ -2,6 +2,7 @@
 // Their own install scripts first try to download prebuilt binaries from GitHub; the project
 // allows no download outside npm and apt, so package.json's `allowScripts` denies those
 // scripts and this step builds the same addons from the sources npm installed.
+/* global process, console */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,7 +16,10 @@ const ADDONS = [
 
 function nodeGypScript() {
   if (process.env.npm_config_node_gyp) return process.env.npm_config_node_gyp;
-  return join(dirname(process.execPath), '../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js');
+  return join(
+    dirname(process.execPath),
+    '../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
+  );
 }
 
 for (const { pkg, binary } of ADDONS) {

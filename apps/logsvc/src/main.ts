@@ -8,6 +8,17 @@ import { TargetError } from './targets';
  * exits 0.
  */
 async function main(argv: readonly string[]): Promise<number> {
+  // Signal handlers come first: a SIGTERM while the config loads or the modules are built must
+  // also end in a clean exit 0, not Node's default death by signal.
+  let received: 'SIGTERM' | 'SIGINT' | undefined;
+  let onSignal: ((signal: 'SIGTERM' | 'SIGINT') => void) | undefined;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      received ??= signal;
+      onSignal?.(signal);
+    });
+  }
+
   let server: LogsvcServer;
   let gracefulShutdownMs: number;
   try {
@@ -40,10 +51,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return stopping;
   };
 
+  if (received !== undefined) return shutdown(received, 0);
   const done = new Promise<number>((resolve) => {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(signal, () => void shutdown(signal, 0).then(resolve));
-    }
+    onSignal = (signal) => void shutdown(signal, 0).then(resolve);
     server.registry.onFailure((err) => {
       logger.error({ err }, 'a service failed; shutting down');
       void shutdown('service failure', 1).then(resolve);

@@ -46,6 +46,40 @@ describe('format_query', () => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as FormatQueryResponse;
     expect(body.status).toBe('invalid-query');
-    expect(body.error).toMatch(/^parse error at line 1, col \d+: syntax error/);
+    expect(body.error).toBe(
+      'parse error at line 1, col 9: syntax error: unexpected $end, expecting } or ,',
+    );
+  });
+
+  it('answers a POST form with an invalid query with 400 invalid-query', async () => {
+    const res = await fetch(`${sut.url}/logsvc/api/v1/format_query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ query: '{app="a"} | unwrap x' }).toString(),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      status: 'invalid-query',
+      error: 'parse error at line 1, col 13: syntax error: unexpected unwrap',
+    });
   });
 });
+
+// The spec exposes format_query on every component, not only on the querier.
+describe.each(['distributor', 'ingester', 'compactor', 'query-frontend', 'querier'])(
+  'format_query with -target=%s',
+  (target) => {
+    let sut: TestServer;
+    beforeAll(async () => {
+      sut = await startTestServer({ config: { target } });
+    });
+    afterAll(() => sut.close());
+
+    it('is served, without a tenant', async () => {
+      const q = encodeURIComponent('{app="a"}|json');
+      const res = await fetch(`${sut.url}/loki/api/v1/format_query?query=${q}`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'success', data: '{app="a"} | json' });
+    });
+  },
+);

@@ -76,6 +76,25 @@ describe('the built server binary', () => {
     expect(r.stderr()).toContain('"msg":"stopped"');
   });
 
+  it('exits 0 on a SIGTERM that arrives while the modules are still being built', async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'logsvc-main-'));
+    dirs.push(dataDir);
+    const r = run([
+      `-server.http-listen-port=${port}`,
+      '-server.http-listen-address=127.0.0.1',
+      `-common.path-prefix=${dataDir}`,
+      // Nest logs its route mapping at debug level while the application is being built.
+      '-log.level=debug',
+    ]);
+    runs.push(r);
+    await new Promise<void>((res) => r.child.stderr!.once('data', () => res()));
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+    expect(r.stderr()).toContain('"reason":"SIGTERM"');
+    expect(r.stderr()).toContain('"msg":"stopped"');
+  });
+
   it('exits 1 with a message naming a bad flag', async () => {
     const r = run(['-server.http-listen-port=abc']);
     runs.push(r);

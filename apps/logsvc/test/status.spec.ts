@@ -153,8 +153,8 @@ describe('status endpoints', () => {
     },
   );
 
-  it('unknown routes and routes not built yet are plain-text 404s', async () => {
-    for (const path of ['/nope', '/loki/api/v1/push', '/logsvc/api/v1/tail']) {
+  it('unknown routes and wrong methods are plain-text 404s', async () => {
+    for (const path of ['/nope', '/loki/api/v1/push', '/logsvc/api/v1/no_such_endpoint']) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');

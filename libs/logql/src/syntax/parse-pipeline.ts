@@ -419,6 +419,9 @@ export function parseUnwrap(ts: TokenStream): Unwrap {
     ts.next();
     postFilters.push(parseLabelFilter(ts));
   }
+  // Only a label filter may follow `| unwrap x |`: Loki's grammar takes the `|` and fails on
+  // the token after it (`| unwrap x | json` → `unexpected json`).
+  if (ts.isOp('|')) throw ts.unexpected('IDENTIFIER or (', ts.peek(1));
   return { kind: 'Unwrap', pos: pos(pipe.start, ts.lastEnd()), label, conversion, postFilters };
 }
 

@@ -152,7 +152,13 @@ export class Parser {
     const { ts } = this;
     const t = ts.peek();
     if (t.type === 'OP') {
-      if (t.value === '{') return parseLogSelectorExpr(ts);
+      if (t.value === '{') {
+        const log = parseLogSelectorExpr(ts);
+        // `| unwrap` outside a range aggregation: Loki's grammar takes the `|` as the start of a
+        // pipeline stage and fails on `unwrap`.
+        if (atUnwrap(ts)) throw ts.unexpected(undefined, ts.peek(1));
+        return log;
+      }
       if (t.value === '(') {
         ts.next();
         const inner = this.parseBinary(0);
@@ -205,6 +211,9 @@ export class Parser {
       const p = ts.next();
       ts.next();
       param = { text: p.value, value: p.num };
+    } else if (ts.peek().type === 'NUMBER') {
+      // `rate(5 {...}`: a number here can only be the parameter, so Loki wants the comma.
+      throw ts.unexpected(',', ts.peek(1));
     }
     if (!ts.isOp('{') && !ts.isOp('(')) {
       throw ts.unexpected(param === undefined ? 'NUMBER or { or (' : '{ or (');

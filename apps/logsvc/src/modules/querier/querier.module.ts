@@ -4,7 +4,6 @@ import { Module } from '@nestjs/common';
 import { CONFIG, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { LocalIngester } from '../core/local-ingester';
-import { FormatQueryController } from './format-query.controller';
 import { IndexController } from './index.controller';
 import { MetadataController } from './metadata.controller';
 import { nowNs } from './params/query-params';
@@ -14,12 +13,14 @@ import { QueryExecutor } from './query/query-executor';
 import { MetadataQuerier } from './read/metadata-querier';
 import { QuerySources } from './read/query-sources';
 import { ReadWindow } from './read/read-window';
+import { ScanPoolShutdown } from './read/scan-pool-shutdown';
 
-/** The read path: LogQL queries, labels, series, index stats and volumes, format_query. */
+/** The read path: LogQL queries, labels, series, index stats and volumes. */
 @Module({
-  controllers: [QueryController, FormatQueryController, MetadataController, IndexController],
+  controllers: [QueryController, MetadataController, IndexController],
   providers: [
     QuerierService,
+    ScanPoolShutdown,
     {
       provide: ReadWindow,
       useFactory: (config: Config) => new ReadWindow(config.querier, nowNs),

@@ -204,7 +204,9 @@ export const stages: CorpusEntry[] = [
   bad('{app="foo"} | unpack x'),
   bad('{app="foo"} | decolorize x'),
   bad('{app="foo"} | xml'),
-  bad('{app="foo"} | unwrap latency'),
+  at('{app="foo"} | unwrap latency', 15, 'syntax error: unexpected unwrap'),
+  at('{app="foo"} | json | unwrap latency', 22, 'syntax error: unexpected unwrap'),
+  at('({app="foo"} | unwrap latency)', 16, 'syntax error: unexpected unwrap'),
   bad(
     '{app="foo"} | json | drop a=~"("',
     'parse error : error parsing regexp: missing closing ): `^(?:()$`',

@@ -2,8 +2,8 @@ import { apiPaths } from '@logsvc/api';
 import { formatQuery, ParseError } from '@logsvc/logql';
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { goJson, JSON_CONTENT_TYPE } from './encode/json';
-import { requestReader } from './request-reader';
+import { goJson, JSON_CONTENT_TYPE } from '../querier/encode/json';
+import { requestReader } from '../querier/request-reader';
 
 /**
  * `GET/POST format_query`: the query pretty-printed, or 400 with status `invalid-query` and the
