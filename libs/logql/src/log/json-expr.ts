@@ -4,7 +4,7 @@
  * arrays give their raw JSON text, null gives `""`, and a missing path still creates the
  * label with `""`. A line that does not start with `"`, `{` or `[` sets `JSONParserErr`.
  */
-import { DUPLICATE_SUFFIX, ERR_JSON, StageBuildError } from './errors';
+import { ERR_JSON, StageBuildError } from './errors';
 import {
   JsonScanError,
   JsonType,
@@ -138,7 +138,7 @@ export class JsonExpressionParserStage implements Stage {
         if (lbs.get(name) === undefined) lbs.set(LabelCategory.Parsed, name, '');
         continue;
       }
-      if (lbs.baseHas(name)) name += DUPLICATE_SUFFIX;
+      name = lbs.extractedName(name);
       lbs.set(LabelCategory.Parsed, name, value);
     }
     return line;

@@ -60,7 +60,7 @@ describe('| json', () => {
     { name: 'empty object', line: '{}', want: {} },
     { name: 'trailing bytes ignored', line: '{"a":"b"} trailing', want: { a: 'b' } },
     { name: 'trailing comma tolerated', line: '{"a":"b",}', want: { a: 'b' } },
-    { name: 'last duplicate wins', line: '{"a":"1","a":"2"}', want: { a: '2' } },
+    { name: 'first duplicate wins', line: '{"a":"1","a":"2"}', want: { a: '1' } },
     {
       name: 'stream label clash gets _extracted',
       line: '{"app":"foo","next":{"err":false}}',

@@ -6,7 +6,7 @@
  * The line is walked in place; key names are cached in a per-stage tree keyed by raw key
  * bytes, so steady-state parsing only builds strings for values.
  */
-import { ERR_JSON, DUPLICATE_SUFFIX } from './errors';
+import { ERR_JSON } from './errors';
 import {
   JsonScanError,
   JsonType,
@@ -113,7 +113,7 @@ export class JsonParserStage implements Stage {
         }
         let name = node.path;
         if (name.length === 0) return;
-        if (this.lbs.baseHas(name)) name += DUPLICATE_SUFFIX;
+        name = this.lbs.extractedName(name);
         if (this.only !== null && !this.only.has(name)) return;
         if (!this.lbs.shouldExtract(name)) return;
         const value = leafValue(buf, v);

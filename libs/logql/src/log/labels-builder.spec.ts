@@ -115,14 +115,19 @@ describe('LabelsBuilder', () => {
     expect(sut.getErr()).toBe('E');
   });
 
-  it('lets the first parser stage that extracted a key keep it', () => {
+  it('lets the first extraction of a key win, in the same stage or a later one', () => {
     const sut = builder();
-    sut.currentStage = 1;
     expect(sut.shouldExtract('level')).toBe(true);
     sut.set(LabelCategory.Parsed, 'level', 'info');
-    expect(sut.shouldExtract('level')).toBe(true);
-    sut.currentStage = 2;
     expect(sut.shouldExtract('level')).toBe(false);
+  });
+
+  it('sends parsed keys held by stream or metadata labels to <name>_extracted', () => {
+    const sut = builder();
+    sut.addStructuredMetadata(labelsFromRecord({ trace: 't' }));
+    expect(sut.extractedName('app')).toBe('app_extracted');
+    expect(sut.extractedName('trace')).toBe('trace_extracted');
+    expect(sut.extractedName('level')).toBe('level');
   });
 });
 

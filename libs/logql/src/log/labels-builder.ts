@@ -5,7 +5,8 @@
  *
  * Every label has a category (stream, structured metadata, parsed) so that responses can
  * categorize labels later. A name lives in one category at a time, with precedence
- * parsed > structured metadata > stream, as in Loki 3.4.
+ * parsed > structured metadata > stream when a stage sets it (label_format); parsers store a
+ * name held by a stream or metadata label as `<name>_extracted` instead (`extractedName`).
  */
 import { labelsToString, type LabelPair, type Labels } from '@logsvc/api';
 import { DUPLICATE_SUFFIX, ERROR_DETAILS_LABEL, ERROR_LABEL } from './errors';
@@ -78,8 +79,6 @@ export class LabelsBuilder {
   private readonly baseMap = new Map<string, string>();
   private readonly names: string[][] = [[], [], []];
   private readonly values: string[][] = [[], [], []];
-  /** Index of the stage that set each parsed label (for "first extracted wins"). */
-  private readonly parsedBy: number[] = [];
   private readonly deleted: string[] = [];
   private changed = false;
   private err = '';
@@ -87,8 +86,6 @@ export class LabelsBuilder {
   private readonly baseResult: LabelsResult;
   private readonly cache = new Map<string, LabelsResult>();
   private readonly normalizedNames = new Map<string, string>();
-  /** Index of the stage currently running; set by the stream pipeline. */
-  currentStage = 0;
 
   constructor(readonly base: Labels) {
     for (const p of base) this.baseMap.set(p.name, p.value);
@@ -104,13 +101,11 @@ export class LabelsBuilder {
         this.names[c].length = 0;
         this.values[c].length = 0;
       }
-      if (this.parsedBy.length !== 0) this.parsedBy.length = 0;
       if (this.deleted.length !== 0) this.deleted.length = 0;
       this.changed = false;
     }
     this.err = '';
     this.errDetails = '';
-    this.currentStage = 0;
   }
 
   /**
@@ -192,23 +187,31 @@ export class LabelsBuilder {
     const i = names.indexOf(name);
     if (i >= 0) {
       this.values[category][i] = value;
-      if (category === LabelCategory.Parsed) this.parsedBy[i] = this.currentStage;
       return;
     }
     names.push(name);
     this.values[category].push(value);
-    if (category === LabelCategory.Parsed) this.parsedBy.push(this.currentStage);
   }
 
   /**
-   * Whether a parser stage may extract `name` for this entry: not when an earlier stage already
-   * extracted it on this entry ("first extracted wins", Loki PR #8724). Within one stage a
-   * repeated key overwrites (last value wins).
+   * The name a parser stores key `name` under: `<name>_extracted` when a stream label or a
+   * structured-metadata label already holds the name (Loki 3.7's rule: the base name goes to
+   * stream > structured metadata > parsed, and a parsed value spills to `_extracted`, where it
+   * replaces a structured-metadata value that spilled there).
+   */
+  extractedName(name: string): string {
+    return this.baseMap.has(name) || this.names[LabelCategory.StructuredMetadata].includes(name)
+      ? name + DUPLICATE_SUFFIX
+      : name;
+  }
+
+  /**
+   * Whether a parser stage may extract `name` for this entry: not when a stage already
+   * extracted it on this entry, including the same stage for a key repeated in the line
+   * ("first extracted wins", Loki PR #8724, made consistent in Loki 3.6 by #17104).
    */
   shouldExtract(name: string): boolean {
-    if (!this.changed) return true;
-    const i = this.names[LabelCategory.Parsed].indexOf(name);
-    return i < 0 || this.parsedBy[i] === this.currentStage;
+    return !this.changed || !this.names[LabelCategory.Parsed].includes(name);
   }
 
   /** Deletes labels of every category; `__error__` / `__error_details__` clear the error. */
@@ -235,7 +238,6 @@ export class LabelsBuilder {
     if (i < 0) return;
     names.splice(i, 1);
     this.values[category].splice(i, 1);
-    if (category === LabelCategory.Parsed) this.parsedBy.splice(i, 1);
   }
 
   setErr(err: string): void {

@@ -5,7 +5,7 @@
  * `__error__=LogfmtParserErr` with details like `logfmt syntax error at pos 8 : unexpected '='`.
  */
 import { isValidLabelName } from '@logsvc/api';
-import { DUPLICATE_SUFFIX, ERR_LOGFMT, StageBuildError } from './errors';
+import { ERR_LOGFMT, StageBuildError } from './errors';
 import type { ExtractionParam } from './json-expr';
 import { unescapeJson } from './json-scanner';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
@@ -197,7 +197,7 @@ export class LogfmtParserStage implements Stage {
         if (this.names.size < MAX_CACHED_KEYS) this.names.set(raw, sanitized);
       }
       if (sanitized.length === 0) continue;
-      const name = lbs.baseHas(sanitized) ? sanitized + DUPLICATE_SUFFIX : sanitized;
+      const name = lbs.extractedName(sanitized);
       if (!lbs.shouldExtract(name)) continue;
       if (!this.keepEmpty && dec.valueIsEmpty()) continue;
       lbs.set(LabelCategory.Parsed, name, dec.value());
@@ -239,7 +239,9 @@ export class LogfmtExpressionParserStage implements Stage {
   }
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
-    for (const id of this.ids) if (!lbs.baseHas(id)) lbs.set(LabelCategory.Parsed, id, '');
+    for (const id of this.ids) {
+      if (lbs.extractedName(id) === id) lbs.set(LabelCategory.Parsed, id, '');
+    }
     const dec = this.dec;
     dec.reset(line);
     while (!dec.eol()) {
@@ -253,7 +255,7 @@ export class LogfmtExpressionParserStage implements Stage {
       if (!this.keepEmpty && dec.valueIsEmpty()) continue;
       const value = dec.value();
       for (const id of ids) {
-        const name = lbs.baseHas(id) ? id + DUPLICATE_SUFFIX : id;
+        const name = lbs.extractedName(id);
         lbs.set(LabelCategory.Parsed, name, value);
       }
     }

@@ -4,7 +4,7 @@
  * the rest of the line. A line that does not match gets no labels and is kept.
  */
 import { isValidLabelName } from '@logsvc/api';
-import { DUPLICATE_SUFFIX, StageBuildError } from './errors';
+import { StageBuildError } from './errors';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
 import { PatternExtractor } from './pattern';
 import type { Stage } from './pipeline';
@@ -15,7 +15,7 @@ export class PatternParserStage implements Stage {
   private lbs!: LabelsBuilder;
   private readonly onCapture = (i: number, start: number, end: number): void => {
     const n = this.extractor.names[i];
-    const name = this.lbs.baseHas(n) ? n + DUPLICATE_SUFFIX : n;
+    const name = this.lbs.extractedName(n);
     if (!this.lbs.shouldExtract(name)) return;
     this.lbs.set(LabelCategory.Parsed, name, this.line.toString('utf8', start, end));
   };

@@ -46,7 +46,6 @@ export class StreamPipeline {
     const stages = this.stages;
     let current: Buffer | null = line;
     for (let i = 0; i < stages.length; i++) {
-      lbs.currentStage = i;
       current = stages[i].process(timestampNs, current, lbs);
       if (current === null) return null;
     }

@@ -3,7 +3,7 @@
  * entry unchanged. At least one named group is required and names must be valid and unique.
  */
 import { isValidLabelName } from '@logsvc/api';
-import { DUPLICATE_SUFFIX, StageBuildError } from './errors';
+import { StageBuildError } from './errors';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
 import type { Stage } from './pipeline';
 import { compileRegex, type CompiledRegex } from './regex';
@@ -13,7 +13,7 @@ export class RegexpParserStage implements Stage {
   private readonly names: readonly string[];
 
   constructor(readonly pattern: string) {
-    this.re = compileRegex(pattern);
+    this.re = compileWithGoNames(pattern);
     const names = this.re.groupNames.filter((n) => n !== '');
     if (names.length === 0)
       throw new StageBuildError('at least one named capture must be supplied');
@@ -31,11 +31,28 @@ export class RegexpParserStage implements Stage {
     if (groups === null) return line;
     for (const n of this.names) {
       const value = groups[n];
-      const name = lbs.baseHas(n) ? n + DUPLICATE_SUFFIX : n;
+      const name = lbs.extractedName(n);
       if (!lbs.shouldExtract(name)) continue;
       // A group that did not take part in the match reads as empty, as Go's FindSubmatch.
       lbs.set(LabelCategory.Parsed, name, value === undefined ? '' : value.toString('utf8'));
     }
     return line;
+  }
+}
+
+/**
+ * Go's regexp accepts a group name used twice, RE2 does not; Loki then rejects the parser for
+ * the duplicate label name. Report that, as Loki does, instead of RE2's syntax error.
+ */
+function compileWithGoNames(pattern: string): CompiledRegex {
+  try {
+    return compileRegex(pattern);
+  } catch (err) {
+    const seen = new Set<string>();
+    for (const m of pattern.matchAll(/\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/g)) {
+      if (seen.has(m[1])) throw new StageBuildError(`duplicate extracted label name '${m[1]}'`);
+      seen.add(m[1]);
+    }
+    throw err;
   }
 }

@@ -3,7 +3,7 @@
  * string values become labels and `_entry` replaces the line. As in Loki, a line without
  * `_entry` is left unchanged and gets no labels.
  */
-import { DUPLICATE_SUFFIX, ERR_JSON } from './errors';
+import { ERR_JSON } from './errors';
 import { JsonScanError, JsonType, eachMember, newJsonValue, stringValue } from './json-scanner';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
 import type { Stage } from './pipeline';
@@ -55,7 +55,7 @@ export class UnpackParserStage implements Stage {
     }
     if (entry === null) return line;
     for (let i = 0; i < this.names.length; i++) {
-      const name = lbs.baseHas(this.names[i]) ? this.names[i] + DUPLICATE_SUFFIX : this.names[i];
+      const name = lbs.extractedName(this.names[i]);
       if (!lbs.shouldExtract(name)) continue;
       lbs.set(LabelCategory.Parsed, name, this.values[i]);
     }

@@ -7,27 +7,15 @@
 import type { Labels } from '@logsvc/api';
 import { LabelsResult } from '../../log/labels-builder';
 import {
-  BinaryLabelFilter,
-  BytesLabelFilter,
-  DurationLabelFilter,
-  IpLabelFilter,
-  NumericLabelFilter,
-  StringLabelFilter,
-  type LabelFilter,
-} from '../../log/label-filter';
-import {
   LabelSampleExtractor,
   LineSampleExtractor,
   type SampleExtractor,
   type StreamSampleExtractor,
 } from '../../log/sample-extractor';
-import type {
-  LabelFilter as LabelFilterNode,
-  LogSelectorExpr,
-  RangeAggregation,
-} from '../../syntax/ast';
+import type { LogSelectorExpr, RangeAggregation } from '../../syntax/ast';
 import type { Matcher } from '@logsvc/api';
 import type { Pipeline } from '../../log/pipeline';
+import { compileLabelFilter } from '../compile/label-filters';
 import type { CompiledSampleQuery, SampleExtractorBuilder } from './context';
 import { ERROR_LABEL } from './labels';
 
@@ -86,27 +74,5 @@ class NoLabelsExtractor implements SampleExtractor {
         return s;
       },
     };
-  }
-}
-
-/** A label filter written after `unwrap`, as a runtime filter. */
-export function compileLabelFilter(node: LabelFilterNode): LabelFilter {
-  switch (node.kind) {
-    case 'StringLabelFilter':
-      return new StringLabelFilter(node.matcher.name, node.matcher.type, node.matcher.value);
-    case 'NumberLabelFilter':
-      return new NumericLabelFilter(node.name, node.op, node.value);
-    case 'DurationLabelFilter':
-      return new DurationLabelFilter(node.name, node.op, node.valueNs);
-    case 'BytesLabelFilter':
-      return new BytesLabelFilter(node.name, node.op, node.value);
-    case 'IpLabelFilter':
-      return new IpLabelFilter(node.name, node.op, node.pattern);
-    case 'BinaryLabelFilter':
-      return new BinaryLabelFilter(
-        node.op === 'and',
-        compileLabelFilter(node.left),
-        compileLabelFilter(node.right),
-      );
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Helpers for the metric engine's specs (not exported from the library): an in-memory log
- * source and a runner printing results in the compact form of Loki's logqltest files.
+ * source and a runner printing results in the compact form of Loki's logqltest files; queries
+ * run through the engine's own pipeline compiler.
  */
 import {
   labelsFromRecord,
@@ -13,18 +14,8 @@ import { parseExpr } from '../../syntax/parser';
 import type { MetricExpr } from '../../syntax/ast';
 import type { EntryCursor, LogSource, SelectParams, SourceStream } from '../source';
 import { newQueryStats } from '../stats';
-import { DropLabelsStage } from '../../log/drop-keep';
-import { JsonParserStage } from '../../log/json-parser';
-import { LabelFilterStage } from '../../log/label-filter';
-import { LineFilterStage, newLineFilter } from '../../log/line-filter';
-import { LineFormatStage } from '../../log/line-format';
-import { LogfmtParserStage } from '../../log/logfmt';
-import { Pipeline, type Stage } from '../../log/pipeline';
-import type { LogSelectorExpr, PipelineStage } from '../../syntax/ast';
-import { evaluateWithExtractor } from './evaluate';
-import { compileLabelFilter, createSampleExtractorBuilder } from './extractor-builder';
-import type { MetricQueryParams, MetricResult } from './types';
-import type { QueryStats } from '../stats';
+import { evaluateMetricQuery } from './query';
+import type { MetricResult } from './types';
 
 export interface TestEntry {
   readonly ns: bigint;
@@ -105,46 +96,7 @@ export class TestSource implements LogSource {
   }
 }
 
-/** The few stages these specs use, compiled straight to runtime stages. */
-function compileStage(stage: PipelineStage): Stage {
-  switch (stage.kind) {
-    case 'LineFilter':
-      return new LineFilterStage([newLineFilter(stage.op, stage.values)]);
-    case 'LogfmtParser':
-      return new LogfmtParserStage({ strict: stage.strict, keepEmpty: stage.keepEmpty });
-    case 'JsonParser':
-      return new JsonParserStage();
-    case 'LabelFilterStage':
-      return new LabelFilterStage(compileLabelFilter(stage.filter));
-    case 'LineFormat':
-      return new LineFormatStage(stage.template);
-    case 'DropLabels':
-      return new DropLabelsStage(
-        stage.items.map((i) => ({ name: i.name, type: i.matcher?.type, value: i.matcher?.value })),
-      );
-    default:
-      throw new Error(`stage ${stage.kind} not supported by the test kit`);
-  }
-}
-
-function compileForTests(expr: LogSelectorExpr) {
-  return {
-    matchers: expr.selector.matchers.map((m) => ({ type: m.type, name: m.name, value: m.value })),
-    pipeline: new Pipeline(expr.stages.map(compileStage)),
-  };
-}
-
-const testExtractorBuilder = createSampleExtractorBuilder(compileForTests);
-
-/** Runs a query the way `evaluateMetricQuery` does, over the test kit's pipeline compiler. */
-export function evaluateMetricQuery(
-  expr: MetricExpr,
-  params: MetricQueryParams,
-  source: LogSource,
-  stats: QueryStats,
-): Promise<MetricResult> {
-  return evaluateWithExtractor(expr, params, source, stats, testExtractorBuilder);
-}
+export { evaluateMetricQuery };
 
 export function metricExpr(query: string): MetricExpr {
   const expr = parseExpr(query);
