@@ -35,9 +35,10 @@ export function encodeBlockPayload(
   let size = 8 * n;
   let lineBytes = 0;
   let rawBytes = 0;
+  if (run.order === null) sortedTs.set(run.ts.subarray(0, n));
   for (let pos = 0; pos < n; pos++) {
     const row = rowAt(run, pos);
-    sortedTs[pos] = run.ts[row];
+    if (run.order !== null) sortedTs[pos] = run.ts[row];
     const len = run.lineOffsets[row + 1] - run.lineOffsets[row];
     const smStart = run.smOffsets[row];
     const smEnd = run.smOffsets[row + 1];
@@ -70,9 +71,15 @@ export function encodeBlockPayload(
       w = writeUvarint(payload, w, run.smIds[i]);
     }
   }
-  for (let pos = 0; pos < n; pos++) {
-    const row = rowAt(run, pos);
-    w += run.lines.copy(payload, w, run.lineOffsets[row], run.lineOffsets[row + 1]);
+  if (run.order === null) {
+    // Rows already sorted: their lines are back to back in order, one copy.
+    payload.set(run.lines.subarray(run.lineOffsets[0], run.lineOffsets[n]), w);
+  } else {
+    for (let pos = 0; pos < n; pos++) {
+      const row = run.order[pos];
+      payload.set(run.lines.subarray(run.lineOffsets[row], run.lineOffsets[row + 1]), w);
+      w += run.lineOffsets[row + 1] - run.lineOffsets[row];
+    }
   }
   return {
     payload,

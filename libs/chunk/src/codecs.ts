@@ -1,4 +1,5 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip, gzipSync } from 'node:zlib';
 import * as lz4 from 'lz4-napi';
 import * as snappy from 'snappy';
 import * as zstd from 'zstd-napi';
@@ -9,19 +10,34 @@ interface Codec {
   /** The encoding byte written in the chunk header. */
   readonly id: number;
   compress(data: Buffer): Buffer;
+  /** The same compression on the libuv thread pool; absent when the binding has none. */
+  compressAsync?(data: Buffer): Promise<Buffer>;
   decompress(data: Buffer): Buffer;
 }
 
+const gzipAsync = promisify(gzip);
+
 const CODECS: Record<ChunkEncoding, Codec> = {
   none: { id: 0, compress: (d) => d, decompress: (d) => d },
-  gzip: { id: 1, compress: (d) => gzipSync(d), decompress: (d) => gunzipSync(d) },
+  gzip: {
+    id: 1,
+    compress: (d) => gzipSync(d),
+    compressAsync: (d) => gzipAsync(d),
+    decompress: (d) => gunzipSync(d),
+  },
   snappy: {
     id: 2,
     compress: (d) => snappy.compressSync(d),
+    compressAsync: (d) => snappy.compress(d),
     decompress: (d) => snappy.uncompressSync(d, { asBuffer: true }) as Buffer,
   },
   // lz4 block format with the uncompressed length prepended (lz4_flex compress_prepend_size).
-  lz4: { id: 3, compress: (d) => lz4.compressSync(d), decompress: (d) => lz4.uncompressSync(d) },
+  lz4: {
+    id: 3,
+    compress: (d) => lz4.compressSync(d),
+    compressAsync: (d) => lz4.compress(d),
+    decompress: (d) => lz4.uncompressSync(d),
+  },
   zstd: { id: 4, compress: (d) => zstd.compress(d), decompress: (d) => zstd.decompress(d) },
 };
 
@@ -41,6 +57,23 @@ export function encodingFromId(id: number): ChunkEncoding {
 
 export function compress(encoding: ChunkEncoding, data: Buffer): Buffer {
   return CODECS[encoding].compress(data);
+}
+
+/**
+ * Starts compressing off the event loop (same bytes as `compress`); null when the encoding
+ * has no asynchronous variant (none, zstd) and `compress` has to be used.
+ */
+export function compressAsync(encoding: ChunkEncoding, data: Buffer): Promise<Buffer> | null {
+  const codec = CODECS[encoding];
+  return codec.compressAsync ? codec.compressAsync(data) : null;
+}
+
+/**
+ * An upper bound on the compressed size of `n` bytes for every codec (snappy's worst case is
+ * 32 + n + n/6; lz4's and gzip's are smaller).
+ */
+export function maxCompressedLength(n: number): number {
+  return n + Math.ceil(n / 4) + 64;
 }
 
 /** Decompresses and checks the result has the recorded length; any codec failure is a format error. */

@@ -10,6 +10,13 @@ const MAX_LINEAR_TIE_SCAN = 16;
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 
+/** Room for entries, line bytes and metadata symbol ids a head block starts with. */
+export interface HeadBlockCapacity {
+  readonly entries: number;
+  readonly lineBytes: number;
+  readonly metadataIds: number;
+}
+
 /**
  * The unordered, uncompressed tail of a chunk: entries in arrival order, held in one growable
  * Buffer of line bytes plus typed arrays, never an object per entry. Rejects an entry whose
@@ -32,8 +39,37 @@ export class HeadBlock {
   private index: Map<number, number> | null = null;
   private chain: Int32Array | null = null;
   private sortedCache: Uint32Array | null | undefined = undefined;
+  /** The last frozen metadata array appended, its symbol ids and byte size (entries share it). */
+  private lastMetadata: Labels | null = null;
+  private lastIds: number[] = [];
+  private lastMetadataBytes = 0;
 
-  constructor(readonly symbols: SymbolTable = new SymbolTable()) {}
+  /**
+   * `capacity` presizes the buffers (a chunk passes the size of its previous block, so a head
+   * that fills up like the last one never grows).
+   */
+  constructor(
+    readonly symbols: SymbolTable = new SymbolTable(),
+    capacity?: HeadBlockCapacity,
+  ) {
+    if (capacity !== undefined) {
+      const entries = Math.max(INITIAL_ENTRIES, capacity.entries);
+      this.ts = new BigInt64Array(entries);
+      this.lineOffsets = new Uint32Array(entries + 1);
+      this.smOffsets = new Uint32Array(entries + 1);
+      this.smIds = new Uint32Array(Math.max(INITIAL_ENTRIES * 2, capacity.metadataIds));
+      this.lines = Buffer.allocUnsafe(Math.max(INITIAL_LINE_BYTES, capacity.lineBytes));
+    }
+  }
+
+  /** What this block holds, as a capacity for the next one. */
+  get capacity(): HeadBlockCapacity {
+    return {
+      entries: this.n,
+      lineBytes: this.lineOffsets[this.n],
+      metadataIds: this.smOffsets[this.n],
+    };
+  }
 
   get entryCount(): number {
     return this.n;
@@ -64,16 +100,12 @@ export class HeadBlock {
     const lineStart = this.lineOffsets[row];
     this.lines.set(line, lineStart);
     this.lineOffsets[row + 1] = lineStart + line.length;
-    let size = line.length;
     let sm = this.smOffsets[row];
-    for (const { name, value } of structuredMetadata) {
-      const nameId = this.symbols.intern(name);
-      const valueId = this.symbols.intern(value);
-      this.smIds[sm++] = nameId;
-      this.smIds[sm++] = valueId;
-      size += this.symbols.byteLengths[nameId] + this.symbols.byteLengths[valueId];
-    }
+    if (structuredMetadata !== this.lastMetadata) this.internMetadata(structuredMetadata);
+    const ids = this.lastIds;
+    for (let i = 0; i < ids.length; i++) this.smIds[sm++] = ids[i];
     this.smOffsets[row + 1] = sm;
+    const size = line.length + this.lastMetadataBytes;
     if (row === 0) {
       this.minTs = timestampNs;
       this.maxTs = timestampNs;
@@ -87,6 +119,22 @@ export class HeadBlock {
     this.bytes += size;
     this.sortedCache = undefined;
     return true;
+  }
+
+  /** Sets `lastIds` and `lastMetadataBytes` for this metadata; remembers frozen arrays. */
+  private internMetadata(structuredMetadata: Labels): void {
+    const ids: number[] = [];
+    let bytes = 0;
+    for (const { name, value } of structuredMetadata) {
+      const nameId = this.symbols.intern(name);
+      const valueId = this.symbols.intern(value);
+      ids.push(nameId, valueId);
+      bytes += this.symbols.byteLengths[nameId] + this.symbols.byteLengths[valueId];
+    }
+    this.lastIds = ids;
+    this.lastMetadataBytes = bytes;
+    // Only a frozen array is sure to hold the same pairs when it comes again.
+    this.lastMetadata = Object.isFrozen(structuredMetadata) ? structuredMetadata : null;
   }
 
   /** Whether an entry with this exact timestamp and line bytes is in the block. */

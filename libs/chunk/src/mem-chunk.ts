@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import type { Labels } from '@logsvc/api';
 import { decodeBlockPayload, encodeBlockPayload } from './block';
 import { decodeChunk, encodeChunk, type StoredBlock } from './chunk-format';
-import { compress, decompress } from './codecs';
+import { compress, compressAsync, decompress, maxCompressedLength } from './codecs';
 import {
   type ChunkCursor,
   type CursorOptions,
@@ -12,13 +12,25 @@ import {
 } from './cursor';
 import type { EntryRun } from './entry-run';
 import { ReadOnlyChunkError } from './errors';
-import { HeadBlock } from './head-block';
+import { HeadBlock, type HeadBlockCapacity } from './head-block';
 import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
 import { SymbolTable } from './symbols';
 
+/**
+ * A cut block. Its compression runs on the libuv pool; until it is done, `payload` holds the
+ * uncompressed bytes (which readers decode directly) and `data` is empty.
+ */
+interface CutBlock extends StoredBlock {
+  data: Buffer;
+  crc: number;
+  payload: Buffer | null;
+}
+
+const NO_DATA = Buffer.alloc(0);
+
 /** The most recently cut block, kept so appends can reject duplicates of its entries. */
 interface PreviousBlock {
-  readonly block: StoredBlock;
+  readonly block: CutBlock;
   readonly sortedTs: BigInt64Array;
   /** Decompressed on the first timestamp match only. */
   run: EntryRun | null;
@@ -32,9 +44,14 @@ export class MemChunk {
   readonly options: ChunkOptions;
   private symbols = new SymbolTable();
   private head: HeadBlock;
-  private blocks: StoredBlock[] = [];
+  private blocks: CutBlock[] = [];
+  /** Blocks whose compression has not finished yet, and their uncompressed bytes. */
+  private pendingBlocks = 0;
+  private pendingBytes = 0;
   private previous: PreviousBlock | null = null;
   private readOnly = false;
+  /** Size of the last cut block: the next head is presized to it on its first append. */
+  private nextHeadCapacity: HeadBlockCapacity | null = null;
   private blockEntries = 0;
   private blockRawBytes = 0;
   private blockCompressedBytes = 0;
@@ -50,7 +67,7 @@ export class MemChunk {
     const chunk = new MemChunk({ encoding });
     chunk.symbols = symbols;
     chunk.head = new HeadBlock(symbols);
-    for (const b of blocks) chunk.addBlock(b);
+    for (const b of blocks) chunk.addBlock({ ...b, payload: null });
     chunk.readOnly = true;
     return chunk;
   }
@@ -66,7 +83,13 @@ export class MemChunk {
 
   /** Compressed bytes of the cut blocks (the head is not compressed yet). */
   get compressedBytes(): number {
+    this.finishCompression();
     return this.blockCompressedBytes;
+  }
+
+  /** Some cut block is still being compressed in the background. */
+  get compressing(): boolean {
+    return this.pendingBlocks > 0;
   }
 
   get blockCount(): number {
@@ -94,6 +117,10 @@ export class MemChunk {
   append(timestampNs: bigint, line: Buffer, structuredMetadata: Labels): boolean {
     if (this.readOnly) throw new ReadOnlyChunkError();
     if (this.inPreviousBlock(timestampNs, line)) return false;
+    if (this.nextHeadCapacity !== null) {
+      this.head = new HeadBlock(this.symbols, this.nextHeadCapacity);
+      this.nextHeadCapacity = null;
+    }
     if (!this.head.append(timestampNs, line, structuredMetadata)) return false;
     if (this.head.uncompressedBytes >= this.options.blockSize) this.cutBlock();
     return true;
@@ -106,27 +133,48 @@ export class MemChunk {
   isFull(): boolean {
     const { targetSize } = this.options;
     if (targetSize === 0) return this.blocks.length >= BLOCKS_PER_CHUNK_WITHOUT_TARGET;
+    const known = this.blockCompressedBytes + this.head.uncompressedBytes;
+    // Blocks still compressing can only add; when even their largest possible size cannot
+    // reach the target, the answer does not depend on them.
+    if (known >= targetSize) return true;
+    if (this.pendingBlocks === 0) return false;
+    if (known + maxCompressedLength(this.pendingBytes) < targetSize) return false;
+    this.finishCompression();
     return this.blockCompressedBytes + this.head.uncompressedBytes >= targetSize;
   }
 
-  /** Sorts and compresses the head block into a new block; a no-op when the head is empty. */
+  /**
+   * Sorts the head block into a new block, compressed off the event loop when the codec can
+   * (readers decode the uncompressed bytes meanwhile); a no-op when the head is empty.
+   */
   cutBlock(): void {
     if (this.head.entryCount === 0) return;
     const encoded = encodeBlockPayload(this.head.snapshot(), this.symbols.byteLengths);
-    const data = compress(this.options.encoding, encoded.payload);
-    const block: StoredBlock = {
+    const block: CutBlock = {
       minTs: encoded.minTs,
       maxTs: encoded.maxTs,
       entries: encoded.entries,
       rawBytes: encoded.rawBytes,
       uncompressedLength: encoded.uncompressedLength,
-      // The codec may return a view of a pooled buffer; keep only the block's bytes.
-      data: data === encoded.payload ? data : Buffer.from(data),
-      crc: crc32(data),
+      data: NO_DATA,
+      crc: 0,
+      payload: encoded.payload,
     };
     this.addBlock(block);
+    const pending = compressAsync(this.options.encoding, encoded.payload);
+    if (pending === null) {
+      this.completeBlock(block, compress(this.options.encoding, encoded.payload));
+    } else {
+      // A failed background compression leaves the block pending: finishCompression redoes
+      // it synchronously, which reports the error where the bytes are needed.
+      pending.then(
+        (data) => this.completeBlock(block, data),
+        () => {},
+      );
+    }
     this.previous = { block, sortedTs: encoded.sortedTs, run: null };
     // A fresh head: the old one's buffers may still be referenced by cursors and line views.
+    this.nextHeadCapacity = this.head.capacity;
     this.head = new HeadBlock(this.symbols);
   }
 
@@ -155,6 +203,7 @@ export class MemChunk {
   /** Serializes the chunk (cutting the head first). Equal contents give equal bytes. */
   encode(): Buffer {
     if (!this.readOnly) this.cutBlock();
+    this.finishCompression();
     return encodeChunk({
       encoding: this.options.encoding,
       blocks: this.blocks,
@@ -162,15 +211,43 @@ export class MemChunk {
     });
   }
 
-  private addBlock(block: StoredBlock): void {
+  private addBlock(block: CutBlock): void {
     this.blocks.push(block);
     this.blockEntries += block.entries;
     this.blockRawBytes += block.rawBytes;
     this.blockCompressedBytes += block.data.length;
+    if (block.payload !== null) {
+      this.pendingBlocks++;
+      this.pendingBytes += block.uncompressedLength;
+    }
   }
 
-  private loadBlock(block: StoredBlock): EntryRun {
-    const payload = decompress(this.options.encoding, block.data, block.uncompressedLength);
+  /** Stores a block's compressed bytes, unless it already got them (a forced finish). */
+  private completeBlock(block: CutBlock, data: Buffer): void {
+    const payload = block.payload;
+    if (payload === null) return;
+    // The codec may return a view of a pooled buffer; keep only the block's bytes.
+    block.data = data === payload ? data : Buffer.from(data);
+    block.crc = crc32(block.data);
+    block.payload = null;
+    this.blockCompressedBytes += block.data.length;
+    this.pendingBlocks--;
+    this.pendingBytes -= block.uncompressedLength;
+  }
+
+  /** Compresses, on the event loop, every block whose background compression is not done. */
+  private finishCompression(): void {
+    if (this.pendingBlocks === 0) return;
+    for (const block of this.blocks) {
+      if (block.payload !== null) {
+        this.completeBlock(block, compress(this.options.encoding, block.payload));
+      }
+    }
+  }
+
+  private loadBlock(block: CutBlock): EntryRun {
+    const payload =
+      block.payload ?? decompress(this.options.encoding, block.data, block.uncompressedLength);
     return decodeBlockPayload(payload, block, this.symbols.strings, this.symbols.byteLengths);
   }
 

@@ -143,14 +143,17 @@ export class Stream {
       }
       if (!skip) {
         if (this.head === null) this.head = new MemChunk(this.chunkOptions);
-        if (!this.head.append(ts, e.line, e.structuredMetadata)) {
+        const head = this.head;
+        // The chunk measures the entry (line + metadata bytes) as it stores it.
+        const bytesBefore = head.uncompressedBytes;
+        if (!head.append(ts, e.line, e.structuredMetadata)) {
           duplicates++;
           skip = true;
         } else {
           if (lastLine === null || ts > newest) newest = ts;
           lastTs = ts;
           lastLine = e.line;
-          storedBytes += entryBytes(e);
+          storedBytes += head.uncompressedBytes - bytesBefore;
           if (this.head.isFull()) this.cutHead('full', nowMs, onCut);
         }
       }

@@ -66,12 +66,27 @@ export class GroupedErrors {
   }
 }
 
-/** Bytes an entry counts for in rate limits and discard counters: line + metadata names/values. */
-export function entrySize(
-  line: Buffer,
-  metadata: readonly { name: string; value: string }[],
-): number {
-  let n = line.length;
+type Metadata = readonly { readonly name: string; readonly value: string }[];
+
+/** The last frozen metadata array measured: most entries of a request share one. */
+let lastFrozen: Metadata | null = null;
+let lastFrozenBytes = 0;
+
+/** UTF-8 bytes of the metadata names and values. */
+export function metadataBytes(metadata: Metadata): number {
+  if (metadata.length === 0) return 0;
+  if (metadata === lastFrozen) return lastFrozenBytes;
+  let n = 0;
   for (const p of metadata) n += Buffer.byteLength(p.name) + Buffer.byteLength(p.value);
+  // Only a frozen array is sure to hold the same pairs when it comes again.
+  if (Object.isFrozen(metadata)) {
+    lastFrozen = metadata;
+    lastFrozenBytes = n;
+  }
   return n;
+}
+
+/** Bytes an entry counts for in rate limits and discard counters: line + metadata names/values. */
+export function entrySize(line: Buffer, metadata: Metadata): number {
+  return line.length + metadataBytes(metadata);
 }

@@ -22,6 +22,11 @@ describe('detected_level from the line', () => {
     ['127.0.0.1 - GET /', 'unknown'],
     ['level=constructor', 'unknown'],
     ['x WARNING then info', 'info'],
+    ['ts=1 level=notice', 'unknown'],
+    ['ts=1 level=notice warn: x', 'warn'],
+    ['{"level":"notice"}', 'unknown'],
+    ['"level" in quotes, error', 'error'],
+    ['10.0.0.1 - - "GET /debug HTTP/1.1" 200 12 rt=0.005', 'unknown'],
   ])('%s -> %s', (text, level) => {
     expect(line(text)).toBe(level);
   });

@@ -29,7 +29,8 @@ const HEURISTICS: [RegExp, string][] = [
   [/debug:|DEBUG:/, 'debug'],
 ];
 // Fixed ASCII needles only (never user input), so a JS RegExp is safe here.
-const ANY_HEURISTIC = new RegExp(HEURISTICS.map(([re]) => re.source).join('|'));
+const HEURISTIC_ALTERNATIVES = HEURISTICS.map(([re]) => re.source).join('|');
+const ANY_HEURISTIC = new RegExp(HEURISTIC_ALTERNATIVES);
 
 function matchesAt(line: Buffer, pos: number, needle: Buffer): boolean {
   if (pos + needle.length > line.length) return false;
@@ -73,6 +74,11 @@ export class LevelDetector {
   /** Cheap prefilters: a line can only name a level field if it contains `"field"` or `field=`. */
   private readonly jsonKeyHint: RegExp;
   private readonly logfmtKeyHint: RegExp;
+  /**
+   * Either hint or any heuristic needle: one scan that settles the common case of a line with
+   * no level in it at all (an nginx access line) as 'unknown'.
+   */
+  private readonly anySignal: RegExp;
 
   constructor(logLevelFields: readonly string[]) {
     this.fields = logLevelFields;
@@ -87,6 +93,10 @@ export class LevelDetector {
       .join('|');
     this.jsonKeyHint = logLevelFields.length > 0 ? new RegExp(`"(?:${alternatives})"`) : /(?!)/;
     this.logfmtKeyHint = logLevelFields.length > 0 ? new RegExp(`(?:${alternatives})=`) : /(?!)/;
+    this.anySignal =
+      logLevelFields.length > 0
+        ? new RegExp(`(?:${alternatives})=|"(?:${alternatives})"|${HEURISTIC_ALTERNATIVES}`)
+        : new RegExp(HEURISTIC_ALTERNATIVES);
   }
 
   private fieldAt(line: Buffer, start: number, end: number): number {
@@ -124,6 +134,7 @@ export class LevelDetector {
   fromLine(line: Buffer): string {
     // Latin-1 maps each byte to one char, so ASCII patterns match exactly as on the bytes.
     const text = line.toString('latin1');
+    if (!this.anySignal.test(text)) return 'unknown';
     let value: string | undefined;
     if (looksLikeJson(line)) {
       if (this.jsonKeyHint.test(text)) value = this.jsonField(line);

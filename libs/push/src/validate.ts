@@ -9,9 +9,16 @@ import {
   type PushRequest,
   type PushStream,
 } from '@logsvc/api';
-import { DiscardCounts, DiscardReason as R, entrySize, GroupedErrors } from './discards';
+import {
+  DiscardCounts,
+  DiscardReason as R,
+  entrySize,
+  GroupedErrors,
+  metadataBytes,
+} from './discards';
 import { MISSING_STREAMS_MESSAGE, PushError } from './errors';
 import { DETECTED_LEVEL, LevelDetector } from './level-detection';
+import { levelOnlyMetadata } from './level-metadata';
 import type { PushLimits } from './limits';
 import { normalizeLabelName } from './normalize-label';
 import { formatRfc3339 } from './rfc3339';
@@ -99,7 +106,6 @@ class ValidationContext {
   private readonly oldestNs: bigint;
   private readonly newestNs: bigint;
   private readonly levels: LevelDetector | undefined;
-  private readonly levelOnlyMetadata = new Map<string, Labels>();
 
   constructor(
     private readonly limits: ValidationLimits,
@@ -202,8 +208,7 @@ class ValidationContext {
       this.truncatedLines++;
     }
     const metadata = entry.structuredMetadata;
-    let metaBytes = 0;
-    for (const p of metadata) metaBytes += Buffer.byteLength(p.name) + Buffer.byteLength(p.value);
+    const metaBytes = metadataBytes(metadata);
     const size = line.length + metaBytes;
     const ts = entry.timestampNs;
     if (l.reject_old_samples && ts < this.oldestNs) {
@@ -277,12 +282,7 @@ class ValidationContext {
     let structuredMetadata: Labels;
     if (metadata.length === 0) {
       // Most entries have no metadata: share one frozen array per level.
-      let shared = this.levelOnlyMetadata.get(level);
-      if (shared === undefined) {
-        shared = Object.freeze([Object.freeze({ name: DETECTED_LEVEL, value: level })]);
-        this.levelOnlyMetadata.set(level, shared);
-      }
-      structuredMetadata = shared;
+      structuredMetadata = levelOnlyMetadata(level);
     } else {
       structuredMetadata = insertSorted(metadata, { name: DETECTED_LEVEL, value: level });
     }

@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMPTY_LABELS, type LogEntry } from '@logsvc/api';
 import { SILENT_LOGGER, type IngesterLogger } from '../logger';
 import { newCounters, type IngesterCounters } from '../metrics';
+import { segmentPath } from './files';
+import { encodePushRecordV1 } from './push-record-v1';
 import { encodeCheckpointStream, type CheckpointStream, type DecodedPushStream } from './records';
 import { Wal, type ReplayTarget } from './wal';
 
@@ -74,6 +76,31 @@ describe('Wal', () => {
     expect(replayed.pushes[1].seq).toBeGreaterThan(replayed.pushes[0].seq);
     // Sequence numbers keep growing across restarts.
     expect(again.nextSeq).toBeGreaterThan(replayed.pushes[1].seq);
+    await again.close();
+  });
+
+  it('replays a segment of older type 1 records before the records appended after it', async () => {
+    const sm = [{ name: 'detected_level', value: 'info' }];
+    const old = encodePushRecordV1(3, 't', [
+      { labelsText: labels('{a="b"}'), entries: [entry(1, 'old', sm)] },
+    ]);
+    await writeFile(segmentPath(dir, 1), old);
+    const { sut } = await openReplayed();
+    expect(sut.nextSeq).toBe(4);
+    await sut.append('t', [{ labelsText: labels('{a="b"}'), entries: [entry(2, 'new', sm)] }]);
+    await sut.close();
+
+    const { sut: again, replayed } = await openReplayed();
+    expect(
+      replayed.pushes.map((p) => [
+        p.seq,
+        p.streams[0].entries[0].line.toString(),
+        p.streams[0].entries[0].structuredMetadata,
+      ]),
+    ).toEqual([
+      [3, 'old', sm],
+      [4, 'new', sm],
+    ]);
     await again.close();
   });
 

@@ -4,18 +4,19 @@ import { WalCorruptionError, WalWriteError } from '../errors';
 import type { IngesterLogger } from '../logger';
 import type { IngesterCounters } from '../metrics';
 import { checkpointPath, checkpointTempPath, fsyncDir, listWalDir, segmentPath } from './files';
+import { readFrame, RecordType } from './frame';
 import {
-  decodeCheckpointRecord,
   decodePushRecord,
-  encodeCheckpointEnd,
-  encodeCheckpointHeader,
   encodePushRecord,
-  readFrame,
-  RecordType,
-  type CheckpointStream,
   type DecodedPush,
   type DecodedPushStream,
   type WalStreamInput,
+} from './push-record';
+import {
+  decodeCheckpointRecord,
+  encodeCheckpointEnd,
+  encodeCheckpointHeader,
+  type CheckpointStream,
 } from './records';
 import { SegmentWriter, writeFully } from './segment-writer';
 

@@ -1,0 +1,232 @@
+import { endianness } from 'node:os';
+import { EMPTY_LABELS, type LabelPair, type Labels, type LogEntry } from '@logsvc/api';
+import { ByteReader, DecodeError, uvarintSize } from './codec';
+import { allocFrame, bytesSize, RecordType, sealFrame } from './frame';
+import { PairTable } from './pair-table';
+import { decodePushRecordV1 } from './push-record-v1';
+
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+export interface WalStreamInput {
+  /** The canonical `{a="1"}` text of the stream's labels, as UTF-8. */
+  readonly labelsText: Buffer;
+  readonly entries: readonly LogEntry[];
+}
+
+export interface DecodedPushStream {
+  readonly labelsText: string;
+  readonly entries: LogEntry[];
+}
+
+export interface DecodedPush {
+  readonly seq: number;
+  readonly tenant: string;
+  readonly streams: DecodedPushStream[];
+}
+
+/** Per-entry working space of the encoder, reused across records (encoding is synchronous). */
+class Scratch {
+  ts = new BigInt64Array(1024);
+  /** Per entry: where its pair ids start in `ids`. */
+  idStart = new Uint32Array(1024);
+  ids = new Uint32Array(1024);
+
+  reserveEntries(n: number): void {
+    if (n <= this.ts.length) return;
+    const cap = Math.max(n, this.ts.length * 2);
+    this.ts = new BigInt64Array(cap);
+    this.idStart = new Uint32Array(cap);
+  }
+
+  reserveIds(n: number): void {
+    if (n <= this.ids.length) return;
+    const bigger = new Uint32Array(Math.max(n, this.ids.length * 2));
+    bigger.set(this.ids);
+    this.ids = bigger;
+  }
+}
+
+const scratch = new Scratch();
+
+/** Writes `n` (below 2^32) as a uvarint at `pos`; returns the offset after it. */
+function putUvarint(buf: Buffer, pos: number, n: number): number {
+  while (n > 0x7f) {
+    buf[pos++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  buf[pos++] = n;
+  return pos;
+}
+
+/**
+ * One push request (only its accepted entries) as a framed record of type 5: the record's
+ * distinct structured-metadata pairs once, then per stream its timestamps as one block, line
+ * lengths, metadata pair numbers and line bytes (layout in the package README).
+ */
+export function encodePushRecord(
+  seq: number,
+  tenant: string,
+  streams: readonly WalStreamInput[],
+): Buffer {
+  let total = 0;
+  for (const s of streams) total += s.entries.length;
+  scratch.reserveEntries(total);
+  const ts = scratch.ts;
+  const idStart = scratch.idStart;
+  const table = new PairTable();
+  let idCount = 0;
+  let prevMetadata: Labels | null = null;
+  let prevStart = 0;
+  let prevSize = 0;
+  let size = uvarintSize(streams.length);
+  let row = 0;
+  for (const s of streams) {
+    const n = s.entries.length;
+    size += bytesSize(s.labelsText) + uvarintSize(n) + 8 * n;
+    for (let i = 0; i < n; i++, row++) {
+      const e = s.entries[i];
+      ts[row] = e.timestampNs;
+      const len = e.line.length;
+      size += uvarintSize(len) + len;
+      const sm = e.structuredMetadata;
+      if (sm !== prevMetadata) {
+        // Entries of a request usually share one metadata array: number its pairs once.
+        prevMetadata = sm;
+        prevStart = idCount;
+        prevSize = uvarintSize(sm.length);
+        scratch.reserveIds(idCount + sm.length);
+        for (const p of sm) {
+          const id = table.id(p);
+          scratch.ids[idCount++] = id;
+          prevSize += uvarintSize(id);
+        }
+      }
+      idStart[row] = prevStart;
+      size += prevSize;
+    }
+  }
+  const tenantBytes = Buffer.byteLength(tenant, 'utf8');
+  const pairs = table.pairs;
+  size += 1 + 8 + uvarintSize(tenantBytes) + tenantBytes;
+  size += uvarintSize(pairs.length) + table.byteSize;
+
+  const w = allocFrame(size);
+  w.u8(RecordType.Push);
+  w.u64(seq);
+  w.string(tenant, tenantBytes);
+  w.uvarint(pairs.length);
+  for (const p of pairs) {
+    w.string(p.name, Buffer.byteLength(p.name, 'utf8'));
+    w.string(p.value, Buffer.byteLength(p.value, 'utf8'));
+  }
+  w.uvarint(streams.length);
+  const buf = w.buf;
+  const ids = scratch.ids;
+  row = 0;
+  for (const s of streams) {
+    const entries = s.entries;
+    const n = entries.length;
+    w.bytes(s.labelsText);
+    w.uvarint(n);
+    let pos = w.pos;
+    if (LITTLE_ENDIAN) {
+      buf.set(new Uint8Array(ts.buffer, 8 * row, 8 * n), pos);
+    } else {
+      for (let i = 0; i < n; i++) buf.writeBigInt64LE(ts[row + i], pos + 8 * i);
+    }
+    pos += 8 * n;
+    for (let i = 0; i < n; i++) pos = putUvarint(buf, pos, entries[i].line.length);
+    for (let i = 0; i < n; i++) {
+      const k = entries[i].structuredMetadata.length;
+      pos = putUvarint(buf, pos, k);
+      for (let j = idStart[row + i], end = j + k; j < end; j++) pos = putUvarint(buf, pos, ids[j]);
+    }
+    for (let i = 0; i < n; i++) {
+      const line = entries[i].line;
+      buf.set(line, pos);
+      pos += line.length;
+    }
+    w.pos = pos;
+    row += n;
+  }
+  return sealFrame(w);
+}
+
+/** Decodes a push payload of either type (5, or 1 from older versions); lines are views. */
+export function decodePushRecord(payload: Buffer): DecodedPush {
+  if (payload[0] === RecordType.PushV1) return decodePushRecordV1(payload);
+  const r = new ByteReader(payload);
+  const type = r.u8();
+  if (type !== RecordType.Push) throw new DecodeError(`unexpected WAL record type ${type}`);
+  const seq = r.u64();
+  const tenant = r.string();
+  const pairs = readPairs(r);
+  /** One shared single-pair array per pair number, built when first needed. */
+  const singles: (Labels | undefined)[] = new Array<Labels | undefined>(pairs.length);
+  const streamCount = r.uvarint();
+  const streams: DecodedPushStream[] = [];
+  for (let i = 0; i < streamCount; i++) {
+    const labelsText = r.string();
+    const n = r.uvarint();
+    if (8 * n > r.end - r.pos) throw new DecodeError('push record too short for its timestamps');
+    const ts = readTimestamps(r, n);
+    const lengths = new Uint32Array(n);
+    let lineBytes = 0;
+    for (let j = 0; j < n; j++) {
+      lengths[j] = r.uvarint();
+      lineBytes += lengths[j];
+    }
+    const metadata: Labels[] = new Array<Labels>(n);
+    for (let j = 0; j < n; j++) {
+      const k = r.uvarint();
+      if (k === 0) metadata[j] = EMPTY_LABELS;
+      else if (k === 1) {
+        const id = pairId(r, pairs.length);
+        metadata[j] = singles[id] ??= Object.freeze([pairs[id]]);
+      } else {
+        if (k > r.end - r.pos) throw new DecodeError('metadata count exceeds push record');
+        const sm: LabelPair[] = [];
+        for (let m = 0; m < k; m++) sm.push(pairs[pairId(r, pairs.length)]);
+        metadata[j] = sm;
+      }
+    }
+    if (lineBytes > r.end - r.pos) throw new DecodeError('line lengths exceed push record');
+    const entries: LogEntry[] = new Array<LogEntry>(n);
+    let pos = r.pos;
+    for (let j = 0; j < n; j++) {
+      const line = payload.subarray(pos, pos + lengths[j]);
+      pos += lengths[j];
+      entries[j] = { timestampNs: ts[j], line, structuredMetadata: metadata[j] };
+    }
+    r.pos = pos;
+    streams.push({ labelsText, entries });
+  }
+  if (!r.done) throw new DecodeError('trailing bytes after push record');
+  return { seq, tenant, streams };
+}
+
+function readPairs(r: ByteReader): LabelPair[] {
+  const count = r.uvarint();
+  // Every pair takes at least two bytes: refuse counts the record cannot hold.
+  if (2 * count > r.end - r.pos) throw new DecodeError('pair count exceeds push record');
+  const pairs: LabelPair[] = new Array<LabelPair>(count);
+  for (let i = 0; i < count; i++) pairs[i] = Object.freeze({ name: r.string(), value: r.string() });
+  return pairs;
+}
+
+function pairId(r: ByteReader, count: number): number {
+  const id = r.uvarint();
+  if (id >= count) throw new DecodeError(`metadata pair ${id} out of range (${count} pairs)`);
+  return id;
+}
+
+function readTimestamps(r: ByteReader, n: number): BigInt64Array {
+  const ts = new BigInt64Array(n);
+  if (LITTLE_ENDIAN) {
+    new Uint8Array(ts.buffer).set(r.buf.subarray(r.pos, r.pos + 8 * n));
+    r.pos += 8 * n;
+  } else {
+    for (let i = 0; i < n; i++) ts[i] = r.i64();
+  }
+  return ts;
+}
