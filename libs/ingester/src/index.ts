@@ -10,3 +10,4 @@ export { newQueryStats } from './query';
 export type { IngesterQueryStats, StreamQueryResult, TimeRange } from './query';
 export type { ChunkSink, FlushedChunk } from './sink';
 export type { ReplayResult } from './wal/wal';
+export { WalLockedError } from './wal/dir-lock';

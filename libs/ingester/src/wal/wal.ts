@@ -1,4 +1,5 @@
 import { mkdir, open, readFile, rename, rm, truncate } from 'node:fs/promises';
+import { DirLock } from './dir-lock';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { WalCorruptionError, WalWriteError } from '../errors';
 import type { IngesterLogger } from '../logger';
@@ -58,11 +59,15 @@ export class Wal {
   private lastSegment = 0;
   private checkpointing = false;
 
-  private constructor(private readonly opts: WalOptions) {}
+  private constructor(
+    private readonly opts: WalOptions,
+    private readonly lock: DirLock,
+  ) {}
 
+  /** Throws WalLockedError when another live process has the directory open. */
   static async open(opts: WalOptions): Promise<Wal> {
     await mkdir(opts.dir, { recursive: true });
-    return new Wal(opts);
+    return new Wal(opts, await DirLock.acquire(opts.dir));
   }
 
   /** The sequence number the next appended record gets; records below it are appended. */
@@ -189,6 +194,7 @@ export class Wal {
     const w = this.writer;
     this.writer = null;
     if (w) await w.close();
+    await this.lock.release();
   }
 
   private async removeCoveredFiles(first: number): Promise<void> {
