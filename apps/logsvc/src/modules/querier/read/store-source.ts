@@ -1,18 +1,94 @@
-import { MemChunk } from '@logsvc/chunk';
+import { type ChunkCursor, MemChunk } from '@logsvc/chunk';
 import { MergedCursor } from '@logsvc/ingester';
-import type { EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
+import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
 import type { ChunkStore } from '@logsvc/storage';
-import { CountingCursor } from './counting-cursor';
+import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
+import { type ChunkScanPool, sharedScanPool } from './scan-pool';
 
 const elapsedNs = (since: bigint): number => Number(process.hrtime.bigint() - since);
+
+export interface StoreLogSourceOptions {
+  /**
+   * Worker threads for queries with a line prefilter (`SelectParams.lineContains`) over many
+   * chunks; default: the process's shared pool; null: always read on the event loop.
+   */
+  readonly pool?: ChunkScanPool | null;
+  /** Fewer chunks than this are read on the event loop: a round trip costs more (default 4). */
+  readonly minPoolChunks?: number;
+  /** Nor less than this many compressed bytes (default 256 KiB). */
+  readonly minPoolBytes?: number;
+  /**
+   * Once the workers have returned this many entries, the remaining chunks are left to be
+   * read lazily on the event loop, as far as the query consumes them (default 10 000): a
+   * filter that matches often with a small `limit` needs only the first chunks.
+   */
+  readonly candidateBudget?: number;
+  /** Compressed bytes of chunks sent to a worker in one request (default 1 MiB). */
+  readonly taskBytes?: number;
+}
+
+/** Adds what a chunk cursor scans to the stats as it goes (so a query stopped early counts). */
+class ScanCountingCursor implements EntryCursor {
+  private lines = 0;
+  private bytes = 0;
+
+  constructor(
+    private readonly inner: ChunkCursor,
+    private readonly stats: ChunkStats,
+  ) {}
+
+  get timestampNs(): bigint {
+    return this.inner.timestampNs;
+  }
+
+  get line(): Buffer {
+    return this.inner.line;
+  }
+
+  get structuredMetadata() {
+    return this.inner.structuredMetadata;
+  }
+
+  next(): boolean {
+    const more = this.inner.next();
+    const s = this.inner.scanned;
+    if (s.lines !== this.lines || s.bytes !== this.bytes) {
+      this.stats.decompressedLines += s.lines - this.lines;
+      this.stats.decompressedBytes += s.bytes - this.bytes;
+      this.lines = s.lines;
+      this.bytes = s.bytes;
+    }
+    return more;
+  }
+}
 
 /**
  * Entries from flushed chunks: the index gives each selected stream's chunk refs, the chunks
  * are downloaded (verified) and decoded, and a stream's chunks are merged into one cursor over
- * [fromNs, throughNs). Adds to `stats.querier.store`.
+ * [fromNs, throughNs). Adds to `stats.querier.store`; `decompressedLines/Bytes` count every
+ * line in range of the blocks read, whether the line filter kept it or not.
+ *
+ * With a line prefilter and enough chunks, the chunks are decoded and searched in worker
+ * threads (time-ordered in the query's direction, spread over the pool) and only the matching
+ * entries come back; otherwise, and for chunks left over once `candidateBudget` entries came
+ * back, chunks are decoded lazily on the event loop as the query reads them. Both give the
+ * same entries.
  */
 export class StoreLogSource implements LogSource {
-  constructor(private readonly store: ChunkStore) {}
+  private readonly minPoolChunks: number;
+  private readonly minPoolBytes: number;
+  private readonly candidateBudget: number;
+  private readonly taskBytes: number;
+
+  constructor(
+    private readonly store: ChunkStore,
+    private readonly options: StoreLogSourceOptions = {},
+  ) {
+    this.minPoolChunks = options.minPoolChunks ?? 4;
+    this.minPoolBytes = options.minPoolBytes ?? 256 * 1024;
+    this.candidateBudget = options.candidateBudget ?? 10_000;
+    this.taskBytes = options.taskBytes ?? 1024 * 1024;
+  }
 
   async select(params: SelectParams): Promise<SourceStream[]> {
     const { tenant, matchers, fromNs, throughNs, direction } = params;
@@ -33,22 +109,128 @@ export class StoreLogSource implements LogSource {
     params.signal?.throwIfAborted();
 
     const chunk = stats.chunk;
-    const countLines = (lines: number, bytes: number): void => {
-      chunk.decompressedLines += lines;
-      chunk.decompressedBytes += bytes;
-    };
+    let compressed = 0;
+    for (const d of data) compressed += d.length;
+    chunk.compressedBytes += compressed;
+
+    const needle = params.lineContains;
+    const lineContains = needle !== undefined && needle.length > 0 ? needle : undefined;
+    const scanned: (ScanResult | undefined)[] = new Array(data.length);
+    const pool = this.pool();
+    if (
+      lineContains !== undefined &&
+      pool !== null &&
+      data.length >= this.minPoolChunks &&
+      compressed >= this.minPoolBytes
+    ) {
+      const order = refs.map((_, i) => i);
+      if (direction === 'forward') order.sort((a, b) => cmp(refs[a].fromNs, refs[b].fromNs));
+      else order.sort((a, b) => cmp(refs[b].throughNs, refs[a].throughNs));
+      const range: ScanRange = { fromNs, throughNs, direction, needle: lineContains };
+      await this.scanInPool(pool, order, data, range, scanned, chunk, params.signal);
+      params.signal?.throwIfAborted();
+    }
+
+    const options = lineContains === undefined ? {} : { lineContains };
     const out: SourceStream[] = [];
     let i = 0;
     for (const s of series) {
       const cursors: EntryCursor[] = [];
       for (let n = 0; n < s.chunks.length; n++, i++) {
-        chunk.compressedBytes += data[i].length;
-        cursors.push(MemChunk.decode(data[i]).iterator(fromNs, throughNs, direction));
+        const done = scanned[i];
+        cursors.push(
+          done !== undefined
+            ? new ScanResultCursor(done)
+            : new ScanCountingCursor(
+                MemChunk.decode(data[i]).iterator(fromNs, throughNs, direction, options),
+                chunk,
+              ),
+        );
       }
       if (cursors.length === 0) continue;
       const merged = cursors.length === 1 ? cursors[0] : new MergedCursor(cursors, direction);
-      out.push({ labels: s.labels, entries: new CountingCursor(merged, countLines) });
+      out.push({ labels: s.labels, entries: merged });
     }
     return out;
   }
+
+  private pool(): ChunkScanPool | null {
+    const pool = this.options.pool;
+    return pool === undefined ? sharedScanPool() : pool;
+  }
+
+  /**
+   * Scans chunks in `order` on the pool, a few requests per worker in flight, until all are
+   * done or `candidateBudget` entries came back. Fills `scanned` and counts what was read.
+   */
+  private scanInPool(
+    pool: ChunkScanPool,
+    order: readonly number[],
+    data: readonly Buffer[],
+    range: ScanRange,
+    scanned: (ScanResult | undefined)[],
+    stats: ChunkStats,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const tasks: number[][] = [];
+    let bytes = 0;
+    for (const i of order) {
+      if (tasks.length === 0 || bytes + data[i].length > this.taskBytes) {
+        tasks.push([]);
+        bytes = 0;
+      }
+      tasks[tasks.length - 1].push(i);
+      bytes += data[i].length;
+    }
+    const window = pool.size * 2;
+    return new Promise((resolve, reject) => {
+      let next = 0;
+      let active = 0;
+      let candidates = 0;
+      let stop = false;
+      let failed = false;
+      const pump = (): void => {
+        while (!stop && next < tasks.length && active < window) {
+          if (signal?.aborted) {
+            stop = true;
+            break;
+          }
+          const task = tasks[next++];
+          active++;
+          pool
+            .scan(
+              task.map((i) => data[i]),
+              range,
+            )
+            .then(
+              (results) => {
+                active--;
+                if (failed) return;
+                for (let k = 0; k < task.length; k++) {
+                  const r = results[k];
+                  scanned[task[k]] = r;
+                  candidates += r.count;
+                  stats.decompressedLines += r.scannedLines;
+                  stats.decompressedBytes += r.scannedBytes;
+                }
+                if (candidates >= this.candidateBudget) stop = true;
+                pump();
+              },
+              (err: unknown) => {
+                active--;
+                if (failed) return;
+                failed = true;
+                reject(err instanceof Error ? err : new Error(String(err)));
+              },
+            );
+        }
+        if (active === 0 && !failed) resolve();
+      };
+      pump();
+    });
+  }
+}
+
+function cmp(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,0 +1,233 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Labels, parseLabels } from '@logsvc/api';
+import { ChunkFormatError, type Direction, type EntryCursor, MemChunk } from '@logsvc/chunk';
+import { parseConfig } from '@logsvc/config';
+import { newQueryStats } from '@logsvc/logql';
+import type { ChunkStore } from '@logsvc/storage';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChunkStore } from '../../core/chunk-store.provider';
+import { type ScanRange, ScanResultCursor, scanChunk } from './chunk-scan';
+import { ChunkScanPool } from './scan-pool';
+import { StoreLogSource } from './store-source';
+
+interface Row {
+  ts: bigint;
+  line: string;
+  sm: Labels;
+}
+
+const T = 1_700_000_000_000_000_000n;
+
+const drain = (c: EntryCursor): Row[] => {
+  const out: Row[] = [];
+  while (c.next())
+    out.push({ ts: c.timestampNs, line: c.line.toString(), sm: c.structuredMetadata });
+  return out;
+};
+
+/** Small words so that needles hit some lines and miss others. */
+const word = fc.constantFrom('GET', 'POST', 'err', 'ok', 'needle', 'a', 'é', '');
+const rowArb = fc.record({
+  ts: fc.integer({ min: 0, max: 60 }).map((n) => T + BigInt(n)),
+  line: fc.array(word, { maxLength: 4 }).map((ws) => ws.join(' ')),
+  sm: fc.oneof(
+    { weight: 3, arbitrary: fc.constant([] as Labels) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('a', 'b').map((v) => [{ name: 'trace_id', value: v }]),
+    },
+  ),
+});
+const needleArb = fc.constantFrom('', 'GET', 'needle', 'err ok', 'é', 'zzz');
+const directionArb = fc.constantFrom<Direction>('forward', 'backward');
+
+/** A chunk of these rows; small blocks so a chunk has several, some out of order. */
+function encodeChunk(rows: readonly Row[]): Buffer {
+  const c = new MemChunk({ blockSize: 64 });
+  for (const r of rows) c.append(r.ts, Buffer.from(r.line), r.sm);
+  return c.encode();
+}
+
+function sequential(data: Buffer, range: ScanRange): Row[] {
+  const needle = Buffer.from(range.needle);
+  const cursor = MemChunk.decode(data).iterator(
+    range.fromNs,
+    range.throughNs,
+    range.direction,
+    needle.length > 0 ? { lineContains: needle } : {},
+  );
+  return drain(cursor);
+}
+
+const rangeArb = fc
+  .record({
+    from: fc.integer({ min: 0, max: 61 }),
+    len: fc.integer({ min: 1, max: 62 }),
+    direction: directionArb,
+    needle: needleArb,
+  })
+  .map(({ from, len, direction, needle }): ScanRange => ({
+    fromNs: T + BigInt(from),
+    throughNs: T + BigInt(from + len),
+    direction,
+    needle: Buffer.from(needle),
+  }));
+
+describe('scanChunk', () => {
+  it('replays exactly the entries of the chunk’s own cursor, with its scan counts', () => {
+    fc.assert(
+      fc.property(fc.array(rowArb, { minLength: 1, maxLength: 60 }), rangeArb, (rows, range) => {
+        const data = encodeChunk(rows);
+        const result = scanChunk(data, range);
+        expect(drain(new ScanResultCursor(result))).toEqual(sequential(data, range));
+        const needle = Buffer.from(range.needle);
+        const cursor = MemChunk.decode(data).iterator(
+          range.fromNs,
+          range.throughNs,
+          range.direction,
+          needle.length > 0 ? { lineContains: needle } : {},
+        );
+        drain(cursor);
+        expect([result.scannedLines, result.scannedBytes]).toEqual([
+          cursor.scanned.lines,
+          cursor.scanned.bytes,
+        ]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('ChunkScanPool', () => {
+  const pool = new ChunkScanPool({ size: 2, maxInFlightPerWorker: 1 });
+  afterAll(() => pool.close());
+
+  it('gives each chunk’s entries as the sequential path does, whatever the interleaving', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(rowArb, { minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 5 }),
+        rangeArb,
+        async (chunks, range) => {
+          const data = chunks.map(encodeChunk);
+          // One request per chunk and one for all, answered in whatever order workers finish.
+          const [single, all] = await Promise.all([
+            Promise.all(data.map((d) => pool.scan([d], range))),
+            pool.scan(data, range),
+          ]);
+          const expected = data.map((d) => sequential(d, range));
+          expect(single.map(([r]) => drain(new ScanResultCursor(r)))).toEqual(expected);
+          expect(all.map((r) => drain(new ScanResultCursor(r)))).toEqual(expected);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('rejects corrupt chunk bytes with a ChunkFormatError and keeps working', async () => {
+    const good = encodeChunk([{ ts: T, line: 'fine', sm: [] }]);
+    const bad = Buffer.from(good);
+    bad[bad.length - 3] ^= 0xff;
+    const range: ScanRange = {
+      fromNs: T,
+      throughNs: T + 1n,
+      direction: 'forward',
+      needle: Buffer.alloc(0),
+    };
+    await expect(pool.scan([good, bad], range)).rejects.toBeInstanceOf(ChunkFormatError);
+    const [r] = await pool.scan([good], range);
+    expect(drain(new ScanResultCursor(r)).map((e) => e.line)).toEqual(['fine']);
+  });
+
+  it('refuses work once closed', async () => {
+    const closed = new ChunkScanPool({ size: 1 });
+    await closed.close();
+    await expect(closed.scan([], { ...sampleRange() })).rejects.toThrow(/closed/);
+  });
+});
+
+function sampleRange(): ScanRange {
+  return { fromNs: T, throughNs: T + 1n, direction: 'forward', needle: Buffer.alloc(0) };
+}
+
+describe('StoreLogSource with a scan pool', () => {
+  let dir: string;
+  let store: ChunkStore;
+  const pool = new ChunkScanPool({ size: 2 });
+  let tenantSeq = 0;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'logsvc-scan-pool-'));
+    store = createChunkStore(parseConfig({ common: { path_prefix: dir } }), 'test');
+  });
+  afterAll(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const streamArb = fc.array(fc.array(rowArb, { minLength: 1, maxLength: 30 }), {
+    minLength: 1,
+    maxLength: 3,
+  });
+
+  it('returns the same streams, entries and scan counts as the sequential path', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(streamArb, { minLength: 1, maxLength: 4 }),
+        rangeArb,
+        fc.integer({ min: 1, max: 40 }),
+        async (streams, range, budget) => {
+          const tenant = `t${tenantSeq++}`;
+          for (let s = 0; s < streams.length; s++) {
+            const labels = parseLabels(`{app="a${s}"}`);
+            await store.putChunks(
+              tenant,
+              streams[s].map((rows) => {
+                const c = new MemChunk({ blockSize: 64 });
+                for (const r of rows) c.append(r.ts, Buffer.from(r.line), r.sm);
+                return {
+                  labels,
+                  fromNs: c.minTimeNs,
+                  throughNs: c.maxTimeNs,
+                  entries: c.entryCount,
+                  uncompressedSize: c.uncompressedBytes,
+                  data: c.encode(),
+                };
+              }),
+            );
+          }
+          const read = async (source: StoreLogSource) => {
+            const stats = newQueryStats();
+            const needle = Buffer.from(range.needle);
+            const found = await source.select({
+              tenant,
+              matchers: [{ type: '=~', name: 'app', value: '.+' }],
+              fromNs: range.fromNs,
+              throughNs: range.throughNs,
+              direction: range.direction,
+              stats,
+              ...(needle.length > 0 ? { lineContains: needle } : {}),
+            });
+            const entries = found.map((s) => ({ labels: s.labels, rows: drain(s.entries) }));
+            const c = stats.querier.store.chunk;
+            return { entries, lines: c.decompressedLines, bytes: c.decompressedBytes };
+          };
+          const seq = await read(new StoreLogSource(store, { pool: null }));
+          const par = await read(
+            new StoreLogSource(store, {
+              pool,
+              minPoolChunks: 0,
+              minPoolBytes: 0,
+              candidateBudget: budget,
+              taskBytes: 1,
+            }),
+          );
+          expect(par.entries).toEqual(seq.entries);
+          expect([par.lines, par.bytes]).toEqual([seq.lines, seq.bytes]);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
