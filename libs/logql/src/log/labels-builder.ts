@@ -85,6 +85,8 @@ export class LabelsBuilder {
   private errDetails = '';
   private readonly baseResult: LabelsResult;
   private readonly cache = new Map<string, LabelsResult>();
+  /** Results by the entry's changes to the base: most entries of a stream repeat a few. */
+  private readonly byDelta = new Map<string, LabelsResult>();
   private readonly normalizedNames = new Map<string, string>();
 
   constructor(readonly base: Labels) {
@@ -279,6 +281,34 @@ export class LabelsBuilder {
    */
   labels(): LabelsResult {
     if (!this.isChanged()) return this.baseResult;
+    const delta = this.deltaKey();
+    const known = this.byDelta.get(delta);
+    if (known !== undefined) return known;
+    const result = this.buildLabels();
+    if (this.byDelta.size >= MAX_CACHED_RESULTS) this.byDelta.clear();
+    this.byDelta.set(delta, result);
+    return result;
+  }
+
+  /**
+   * What this entry changed, as a string that identifies the resulting label set for this
+   * stream: every name and value length-prefixed, so no value can imitate another delta.
+   */
+  private deltaKey(): string {
+    let key = '';
+    for (let c = 0; c < 3; c++) {
+      const names = this.names[c];
+      const values = this.values[c];
+      for (let i = 0; i < names.length; i++) {
+        key += `${names[i].length}:${names[i]}${values[i].length}:${values[i]}`;
+      }
+      key += '|';
+    }
+    for (const d of this.deleted) key += `${d.length}:${d}`;
+    return `${key}|${this.err.length}:${this.err}${this.errDetails}`;
+  }
+
+  private buildLabels(): LabelsResult {
     const stream: LabelPair[] = [];
     const smNames = this.names[LabelCategory.StructuredMetadata];
     const parsedNames = this.names[LabelCategory.Parsed];
