@@ -4,6 +4,7 @@ import type { Config } from '@logsvc/config';
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { MAX_HEADER_BYTES, answerClientError } from './http/client-errors';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { registerBodyParsers } from './http/body-parsers';
@@ -66,6 +67,8 @@ export async function createServer(
   const bodyLimit = config.distributor.max_recv_msg_size;
   const adapter = new FastifyAdapter({
     bodyLimit,
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler: answerClientError,
     requestTimeout: config.server.http_server_read_timeout,
     keepAliveTimeout: config.server.http_server_idle_timeout,
   });

@@ -122,6 +122,21 @@ describe('tenancy with auth_enabled: true', () => {
     expect(await res.text()).toBe('request body too large: the limit is 1024 bytes\n');
   });
 
+  it('accepts URLs and headers up to 1 MiB, as Go servers do, and answers 431 beyond', async () => {
+    // Grafana sends long LogQL queries in the URL of a GET.
+    const long = await fetch(`${sut.url}/probe/multi?q=${'x'.repeat(200_000)}`, {
+      headers: { 'X-Scope-OrgID': 'team-a' },
+    });
+    expect(long.status).toBe(200);
+    const tooLong = await fetch(`${sut.url}/probe/multi?q=${'x'.repeat(1_100_000)}`, {
+      headers: { 'X-Scope-OrgID': 'team-a' },
+    });
+    expect(tooLong.status).toBe(431);
+    expect(tooLong.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await tooLong.text()).toBe('431 Request Header Fields Too Large');
+    expect((await fetch(`${sut.url}/ready`)).status).toBe(200);
+  });
+
   it('answers an unexpected error with 500, logs it, and keeps serving', async () => {
     const res = await fetch(`${sut.url}/probe/boom`);
     expect(res.status).toBe(500);
