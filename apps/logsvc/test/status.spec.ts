@@ -66,13 +66,10 @@ describe('status endpoints', () => {
     expect(doc.common.path_prefix).toBe('./data');
   });
 
-  it('GET /config with an unknown mode is a 400', async () => {
+  it('GET /config with an unknown mode prints the whole configuration, as Loki does', async () => {
     const res = await get('/config?mode=everything');
-    expect(res.status).toBe(400);
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(await res.text()).toBe(
-      'invalid config mode "everything": expected diff, diffs or defaults\n',
-    );
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(await (await get('/config')).text());
   });
 
   it('GET /log_level reports the live level; POST changes it (query or form)', async () => {

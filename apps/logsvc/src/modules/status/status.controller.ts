@@ -42,15 +42,11 @@ export class StatusController {
     @Query('mode') mode: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): string {
-    const m = mode ?? '';
-    if (!(CONFIG_MODES as readonly string[]).includes(m)) {
-      throw httpError(
-        400,
-        `invalid config mode ${JSON.stringify(m)}: expected diff, diffs or defaults`,
-      );
-    }
+    // As Loki, a mode it does not know prints the whole configuration.
+    const asked = mode ?? '';
+    const m = (CONFIG_MODES as readonly string[]).includes(asked) ? (asked as ConfigMode) : '';
     void reply.header('content-type', PLAIN_TEXT);
-    return configYaml(this.config, m as ConfigMode);
+    return configYaml(this.config, m);
   }
 
   @Get(apiPaths('buildinfo'))
