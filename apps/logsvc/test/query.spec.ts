@@ -198,6 +198,14 @@ describe('query and query_range', () => {
     expect(body.data).toMatchObject({ resultType: 'scalar', result: [1700000000, '3'] });
   });
 
+  it('answers other methods than GET and POST with 405, as Loki’s router does', async () => {
+    for (const method of ['PUT', 'DELETE']) {
+      const res = await fetch(`${sut.url}/loki/api/v1/query_range?query={app="api"}`, { method });
+      expect(res.status, method).toBe(405);
+      expect(await res.text()).toBe('');
+    }
+  });
+
   it('refuses a log query as an instant query', async () => {
     const res = await getAs(sut, 'team-a', '/loki/api/v1/query', { query: '{app="api"}' });
     expect(res.status).toBe(400);

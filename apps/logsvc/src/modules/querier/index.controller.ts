@@ -1,8 +1,9 @@
 import { apiPaths } from '@logsvc/api';
 import type { Overrides } from '@logsvc/config';
 import { newQueryStats } from '@logsvc/logql';
-import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GetOrPost } from '../../http/get-or-post';
 import { PlainHttpError } from '../../http/plain-error';
 import { TenantIds } from '../../http/tenancy';
 import { OVERRIDES } from '../../tokens';
@@ -39,8 +40,8 @@ export class IndexController {
     @Inject(OVERRIDES) private readonly overrides: Overrides,
   ) {}
 
-  @Get(apiPaths('index_stats'))
-  statsGet(
+  @GetOrPost(apiPaths('index_stats'))
+  statsRoute(
     @TenantIds() t: string[],
     @Req() q: FastifyRequest,
     @Res({ passthrough: true }) r: FastifyReply,
@@ -48,18 +49,8 @@ export class IndexController {
     return this.stats(t, q, r);
   }
 
-  @Post(apiPaths('index_stats'))
-  @HttpCode(200)
-  statsPost(
-    @TenantIds() t: string[],
-    @Req() q: FastifyRequest,
-    @Res({ passthrough: true }) r: FastifyReply,
-  ) {
-    return this.stats(t, q, r);
-  }
-
-  @Get(apiPaths('index_volume'))
-  volumeGet(
+  @GetOrPost(apiPaths('index_volume'))
+  volumeRoute(
     @TenantIds() t: string[],
     @Req() q: FastifyRequest,
     @Res({ passthrough: true }) r: FastifyReply,
@@ -67,28 +58,8 @@ export class IndexController {
     return this.volume(t, q, r, false);
   }
 
-  @Post(apiPaths('index_volume'))
-  @HttpCode(200)
-  volumePost(
-    @TenantIds() t: string[],
-    @Req() q: FastifyRequest,
-    @Res({ passthrough: true }) r: FastifyReply,
-  ) {
-    return this.volume(t, q, r, false);
-  }
-
-  @Get(apiPaths('index_volume_range'))
-  rangeGet(
-    @TenantIds() t: string[],
-    @Req() q: FastifyRequest,
-    @Res({ passthrough: true }) r: FastifyReply,
-  ) {
-    return this.volume(t, q, r, true);
-  }
-
-  @Post(apiPaths('index_volume_range'))
-  @HttpCode(200)
-  rangePost(
+  @GetOrPost(apiPaths('index_volume_range'))
+  volumeRangeRoute(
     @TenantIds() t: string[],
     @Req() q: FastifyRequest,
     @Res({ passthrough: true }) r: FastifyReply,

@@ -1,6 +1,7 @@
 import { apiPaths, deprecatedApiPaths, labelsToRecord } from '@logsvc/api';
-import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GetOrPost } from '../../http/get-or-post';
 import { TenantIds } from '../../http/tenancy';
 import { JSON_CONTENT_TYPE } from './encode/json';
 import { answering } from './http-errors';
@@ -21,66 +22,12 @@ const isLegacy = (request: FastifyRequest): boolean =>
 export class MetadataController {
   constructor(@Inject(MetadataQuerier) private readonly querier: MetadataQuerier) {}
 
-  @Get([...apiPaths('labels'), ...deprecatedApiPaths('labels')])
-  labelsGet(
+  @GetOrPost([...apiPaths('labels'), ...deprecatedApiPaths('labels')])
+  labels(
     @TenantIds() tenants: string[],
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    return this.labels(tenants, request, reply);
-  }
-
-  @Post([...apiPaths('labels'), ...deprecatedApiPaths('labels')])
-  @HttpCode(200)
-  labelsPost(
-    @TenantIds() tenants: string[],
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
-    return this.labels(tenants, request, reply);
-  }
-
-  @Get([...apiPaths('label_values'), ...deprecatedApiPaths('label_values')])
-  valuesGet(
-    @TenantIds() tenants: string[],
-    @Param('name') name: string,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
-    return this.values(tenants, name, request, reply);
-  }
-
-  @Post([...apiPaths('label_values'), ...deprecatedApiPaths('label_values')])
-  @HttpCode(200)
-  valuesPost(
-    @TenantIds() tenants: string[],
-    @Param('name') name: string,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
-    return this.values(tenants, name, request, reply);
-  }
-
-  @Get([...apiPaths('series'), ...deprecatedApiPaths('series')])
-  seriesGet(
-    @TenantIds() tenants: string[],
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
-    return this.series(tenants, request, reply);
-  }
-
-  @Post([...apiPaths('series'), ...deprecatedApiPaths('series')])
-  @HttpCode(200)
-  seriesPost(
-    @TenantIds() tenants: string[],
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
-    return this.series(tenants, request, reply);
-  }
-
-  private labels(tenants: string[], request: FastifyRequest, reply: FastifyReply) {
     return answering(async () => {
       const read = requestReader(request);
       const { startNs, endNs } = parseBounds(read, nowNs(), LABELS_SINCE_NS);
@@ -91,7 +38,13 @@ export class MetadataController {
     });
   }
 
-  private values(tenants: string[], name: string, request: FastifyRequest, reply: FastifyReply) {
+  @GetOrPost([...apiPaths('label_values'), ...deprecatedApiPaths('label_values')])
+  values(
+    @TenantIds() tenants: string[],
+    @Param('name') name: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
     return answering(async () => {
       const read = requestReader(request);
       const { startNs, endNs } = parseBounds(read, nowNs(), LABELS_SINCE_NS);
@@ -102,7 +55,12 @@ export class MetadataController {
     });
   }
 
-  private series(tenants: string[], request: FastifyRequest, reply: FastifyReply) {
+  @GetOrPost([...apiPaths('series'), ...deprecatedApiPaths('series')])
+  series(
+    @TenantIds() tenants: string[],
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
     return answering(async () => {
       const read = requestReader(request);
       const groups = parseMatchGroups([

@@ -1,7 +1,8 @@
 import { apiPaths } from '@logsvc/api';
 import { formatQuery, ParseError } from '@logsvc/logql';
-import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GetOrPost } from '../../http/get-or-post';
 import { goJson, JSON_CONTENT_TYPE } from '../querier/encode/json';
 import { requestReader } from '../querier/request-reader';
 
@@ -11,18 +12,8 @@ import { requestReader } from '../querier/request-reader';
  */
 @Controller()
 export class FormatQueryController {
-  @Get(apiPaths('format_query'))
-  get(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): string {
-    return this.format(request, reply);
-  }
-
-  @Post(apiPaths('format_query'))
-  @HttpCode(200)
-  post(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): string {
-    return this.format(request, reply);
-  }
-
-  private format(request: FastifyRequest, reply: FastifyReply): string {
+  @GetOrPost(apiPaths('format_query'))
+  format(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): string {
     const query = requestReader(request)('query') ?? '';
     void reply.header('content-type', JSON_CONTENT_TYPE);
     try {

@@ -1,7 +1,8 @@
 import { apiPaths, deprecatedApiPaths } from '@logsvc/api';
 import type { Config } from '@logsvc/config';
-import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GetOrPost } from '../../../http/get-or-post';
 import { TenantIds } from '../../../http/tenancy';
 import { CONFIG } from '../../../tokens';
 import { JSON_CONTENT_TYPE } from '../encode/json';
@@ -50,36 +51,18 @@ export class QueryController {
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  @Get(apiPaths('query'))
-  instantGet(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
+  @GetOrPost(apiPaths('query'))
+  instant(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
     return this.answer('instant', t, q, r);
   }
 
-  @Post(apiPaths('query'))
-  @HttpCode(200)
-  instantPost(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
-    return this.answer('instant', t, q, r);
-  }
-
-  @Get(apiPaths('query_range'))
-  rangeGet(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
+  @GetOrPost(apiPaths('query_range'))
+  range(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
     return this.answer('range', t, q, r);
   }
 
-  @Post(apiPaths('query_range'))
-  @HttpCode(200)
-  rangePost(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
-    return this.answer('range', t, q, r);
-  }
-
-  @Get(deprecatedApiPaths('query'))
-  legacyGet(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
-    return this.answer('legacy', t, q, r);
-  }
-
-  @Post(deprecatedApiPaths('query'))
-  @HttpCode(200)
-  legacyPost(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
+  @GetOrPost(deprecatedApiPaths('query'))
+  legacy(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
     return this.answer('legacy', t, q, r);
   }
 
