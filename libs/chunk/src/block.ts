@@ -17,12 +17,12 @@ export interface BlockMeta {
 
 export interface EncodedPayload extends BlockMeta {
   readonly payload: Buffer;
-  /** The block's timestamps in sorted order (kept by the writer for duplicate checks). */
+  /** The block's timestamps in stored order (kept by the writer for duplicate checks). */
   readonly sortedTs: BigInt64Array;
 }
 
 /**
- * Serializes a run's entries in sorted order. Payload layout (before compression), n entries:
+ * Serializes a run's entries in its order (timestamp, then insertion). Payload layout (before compression), n entries:
  *   n x int64 LE timestamp | n x uvarint line length | n x uvarint metadata pair count |
  *   per entry its (name id, value id) uvarint pairs | all line bytes back to back
  */

@@ -1,6 +1,6 @@
 import type { Labels } from '@logsvc/api';
 import { type Direction, type EntryCursor, MergeCursor } from './cursor';
-import { compareEntries, type EntryRun } from './entry-run';
+import type { EntryRun } from './entry-run';
 import { SymbolTable } from './symbols';
 
 const INITIAL_ENTRIES = 64;
@@ -20,7 +20,8 @@ export interface HeadBlockCapacity {
 /**
  * The unordered, uncompressed tail of a chunk: entries in arrival order, held in one growable
  * Buffer of line bytes plus typed arrays, never an object per entry. Rejects an entry whose
- * (timestamp, line) is already present. Buffers are never reused after being handed out, so
+ * (timestamp, line) is already present, wherever it sits among the entries of that timestamp.
+ * Read in order of timestamp, entries with equal timestamps in arrival order. Buffers are never reused after being handed out, so
  * line views and snapshots stay valid while more entries are appended.
  */
 export class HeadBlock {
@@ -156,7 +157,10 @@ export class HeadBlock {
     return this.indexedContains(timestampNs, line);
   }
 
-  /** Entries with fromNs <= ts < throughNs, sorted by (timestamp, line), as of this call. */
+  /**
+   * Entries with fromNs <= ts < throughNs by timestamp, equal timestamps in arrival order (the
+   * reverse backward), as of this call.
+   */
   iterator(fromNs: bigint, throughNs: bigint, direction: Direction): EntryCursor {
     if (this.n === 0) return new MergeCursor([], fromNs, throughNs, direction);
     const run = this.snapshot();
@@ -164,7 +168,7 @@ export class HeadBlock {
     return new MergeCursor([source], fromNs, throughNs, direction);
   }
 
-  /** A view of the current entries, sorted; stays valid (and unchanged) after later appends. */
+  /** A view of the current entries in order; stays valid (and unchanged) after later appends. */
   snapshot(): EntryRun {
     return {
       count: this.n,
@@ -178,33 +182,19 @@ export class HeadBlock {
     };
   }
 
+  /** Null while rows arrived in timestamp order; else rows stably sorted by timestamp. */
   private sortedOrder(): Uint32Array | null {
     if (this.sortedCache !== undefined) return this.sortedCache;
-    const run: EntryRun = { ...this.rawRun(), order: null };
-    let sorted = true;
-    for (let row = 1; row < this.n && sorted; row++) {
-      sorted = compareEntries(run, row - 1, run, row) <= 0;
-    }
     let order: Uint32Array | null = null;
-    if (!sorted) {
+    if (!this.inOrder) {
+      const ts = this.ts;
       order = new Uint32Array(this.n);
       for (let i = 0; i < this.n; i++) order[i] = i;
-      order.sort((a, b) => compareEntries(run, a, run, b));
+      // Ties go to the earlier row: a stable sort, so equal timestamps keep arrival order.
+      order.sort((a, b) => (ts[a] < ts[b] ? -1 : ts[a] > ts[b] ? 1 : a - b));
     }
     this.sortedCache = order;
     return order;
-  }
-
-  private rawRun(): Omit<EntryRun, 'order'> {
-    return {
-      count: this.n,
-      ts: this.ts,
-      lineOffsets: this.lineOffsets,
-      lines: this.lines,
-      smOffsets: this.smOffsets,
-      smIds: this.smIds,
-      symbols: this.symbols.strings,
-    };
   }
 
   private lineEquals(row: number, line: Buffer): boolean {

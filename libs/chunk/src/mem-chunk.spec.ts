@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ChunkFormatError, ReadOnlyChunkError } from './errors';
 import { MemChunk } from './mem-chunk';
 import { CHUNK_ENCODINGS, ChunkOptionsError } from './options';
-import { compareByTsThenLine, drain } from './test-helpers';
+import { drain } from './test-helpers';
 
 const ALL = [0n, 1n << 62n] as const;
 
@@ -56,13 +56,13 @@ describe('MemChunk', () => {
     }
   });
 
-  it('returns unordered appends sorted by time, then line bytes', () => {
+  it('returns unordered appends by time, equal timestamps in insertion order', () => {
     const sut = new MemChunk({ blockSize: 1 << 20 });
     sut.append(30n, Buffer.from('c'), EMPTY_LABELS);
     sut.append(10n, Buffer.from('b'), EMPTY_LABELS);
     sut.append(20n, Buffer.from('x'), EMPTY_LABELS);
     sut.append(10n, Buffer.from('a'), EMPTY_LABELS);
-    const expected = ['10:a', '10:b', '20:x', '30:c'];
+    const expected = ['10:b', '10:a', '20:x', '30:c'];
     const show = (c: MemChunk, dir: 'forward' | 'backward') =>
       drain(c.iterator(...ALL, dir)).map((e) => `${e.ts}:${e.line}`);
     expect(show(sut, 'forward')).toEqual(expected);
@@ -125,6 +125,23 @@ describe('MemChunk', () => {
       'l3',
       'l4',
     ]);
+  });
+
+  it('keeps the first appended copy of a duplicate that reached an older block', () => {
+    const sut = new MemChunk({ blockSize: 1 });
+    const copy = (n: number) => labelsFromRecord({ copy: String(n) });
+    sut.append(5n, Buffer.from('a'), copy(1));
+    sut.append(5n, Buffer.from('b'), copy(1));
+    sut.append(5n, Buffer.from('c'), copy(1));
+    sut.append(5n, Buffer.from('a'), copy(2)); // two blocks later: stored, then dropped on read
+    sut.append(5n, Buffer.from('d'), copy(1));
+    expect(sut.entryCount).toBe(5);
+    const show = (c: MemChunk, dir: 'forward' | 'backward') =>
+      drain(c.iterator(...ALL, dir)).map((e) => `${e.line}${e.sm[0].value}`);
+    for (const c of [sut, MemChunk.decode(sut.encode())]) {
+      expect(show(c, 'forward')).toEqual(['a1', 'b1', 'c1', 'd1']);
+      expect(show(c, 'backward')).toEqual(['d1', 'c1', 'b1', 'a1']);
+    }
   });
 
   it('filters by [from, through) in both directions across many blocks', () => {
@@ -258,13 +275,38 @@ describe('MemChunk', () => {
     );
   });
 
-  it('keeps sorted order for entries equal in time within one head', () => {
-    const sut = new MemChunk();
-    const lines = ['b', 'a', 'c', 'ab', ''];
+  it('keeps insertion order for entries equal in time, across blocks and the head', () => {
+    const sut = new MemChunk({ blockSize: 3 });
+    const lines = ['b', 'a', 'c', 'ab', '', 'zz', 'a0', 'b'];
     for (const l of lines) sut.append(1n, Buffer.from(l), EMPTY_LABELS);
-    const expected = lines.map((l) => ({ ts: 1n, line: l })).sort(compareByTsThenLine);
-    expect(drain(sut.iterator(...ALL, 'forward')).map((e) => e.line)).toEqual(
-      expected.map((e) => e.line),
+    sut.append(0n, Buffer.from('early'), EMPTY_LABELS);
+    expect(sut.blockCount).toBeGreaterThan(1);
+    const expected = ['early', 'b', 'a', 'c', 'ab', '', 'zz', 'a0'];
+    const show = (c: MemChunk, dir: 'forward' | 'backward') =>
+      drain(c.iterator(...ALL, dir)).map((e) => e.line);
+    expect(show(sut, 'forward')).toEqual(expected);
+    expect(show(sut, 'backward')).toEqual([...expected].reverse());
+    const decoded = MemChunk.decode(sut.encode());
+    expect(show(decoded, 'forward')).toEqual(expected);
+    expect(show(decoded, 'backward')).toEqual([...expected].reverse());
+  });
+
+  it('reads chunks written when equal timestamps were stored by line bytes', () => {
+    // Written by the previous format rule from appends 2:b, 1:zz, 2:a, 2:c, 3:y, 1:x (encoding
+    // none): the same layout, ties stored by line. Readers return them in stored order.
+    const old = Buffer.from(
+      '4c53434b01000000010000000000000001000000000000000200000000000000020000000000000002' +
+        '000000000000000300000000000000010201010101000000000000787a7a616263790001000000010000' +
+        '00000000000300000000000000060000000700000008000000430000004300000050d311664b00000001' +
+        '000000010000008def02d24c0000003c0000003d1fd2dd4c53434b',
+      'hex',
     );
+    const chunk = MemChunk.decode(old);
+    const expected = ['1:x', '1:zz', '2:a', '2:b', '2:c', '3:y'];
+    const show = (dir: 'forward' | 'backward') =>
+      drain(chunk.iterator(...ALL, dir)).map((e) => `${e.ts}:${e.line}`);
+    expect(show('forward')).toEqual(expected);
+    expect(show('backward')).toEqual([...expected].reverse());
+    expect(chunk.encode()).toEqual(old);
   });
 });

@@ -38,7 +38,8 @@ interface PreviousBlock {
 
 /**
  * One stream's entries for a span of time: compressed blocks plus an unordered head block.
- * Appends may arrive in any time order; iteration always yields (timestamp, line) order.
+ * Appends may arrive in any time order; iteration yields timestamp order, entries with equal
+ * timestamps in insertion order (the reverse backward).
  */
 export class MemChunk {
   readonly options: ChunkOptions;
@@ -144,7 +145,8 @@ export class MemChunk {
   }
 
   /**
-   * Sorts the head block into a new block, compressed off the event loop when the codec can
+   * Sorts the head block by timestamp (stable: equal timestamps keep insertion order) into a
+   * new block, compressed off the event loop when the codec can
    * (readers decode the uncompressed bytes meanwhile); a no-op when the head is empty.
    */
   cutBlock(): void {
@@ -179,8 +181,9 @@ export class MemChunk {
   }
 
   /**
-   * Entries with fromNs <= ts < throughNs in (timestamp, line) order, duplicates dropped;
-   * with `options.lineContains`, only those whose line contains it.
+   * Entries with fromNs <= ts < throughNs by timestamp, equal timestamps in insertion order
+   * (exactly reversed for 'backward'), later copies of an identical (timestamp, line)
+   * dropped; with `options.lineContains`, only those whose line contains it.
    */
   iterator(
     fromNs: bigint,
@@ -188,6 +191,7 @@ export class MemChunk {
     direction: Direction,
     options?: CursorOptions,
   ): ChunkCursor {
+    // Oldest first: blocks in cut order, then the head, which is what orders equal timestamps.
     const sources: RunSource[] = this.blocks.map((block) => ({
       minTs: block.minTs,
       maxTs: block.maxTs,
@@ -251,6 +255,7 @@ export class MemChunk {
     return decodeBlockPayload(payload, block, this.symbols.strings, this.symbols.byteLengths);
   }
 
+  /** Whether the last cut block holds this (timestamp, line), anywhere among that timestamp's rows. */
   private inPreviousBlock(timestampNs: bigint, line: Buffer): boolean {
     const prev = this.previous;
     if (prev === null || timestampNs < prev.block.minTs || timestampNs > prev.block.maxTs) {

@@ -20,11 +20,17 @@ export function drain(cursor: EntryCursor): PlainEntry[] {
   return out;
 }
 
-/** The order the chunk promises: timestamp, then line bytes. */
-export function compareByTsThenLine(
-  a: { ts: bigint; line: string },
-  b: { ts: bigint; line: string },
-): number {
-  if (a.ts !== b.ts) return a.ts < b.ts ? -1 : 1;
-  return Buffer.compare(Buffer.from(a.line), Buffer.from(b.line));
+/**
+ * What iteration promises for these appends: each distinct (timestamp, line) once, where it was
+ * first appended, ordered by timestamp with equal timestamps in append order (a stable sort).
+ */
+export function insertionOrder<T extends { ts: bigint; line: string }>(appends: readonly T[]): T[] {
+  const seen = new Set<string>();
+  const firsts = appends.filter((e) => {
+    const key = `${e.ts}|${e.line}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return firsts.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0)); // sort is stable
 }

@@ -358,6 +358,24 @@ describe('Ingester', () => {
       expect(stats.headChunkLines).toBe(2);
     });
 
+    it('keeps insertion order for entries sharing a timestamp across chunk cuts', async () => {
+      // Millisecond-stamped clients send many lines per timestamp; "miss 10" sorts before "miss 7".
+      const sut = await start({ chunk_target_size: 40 });
+      const misses = Array.from({ length: 20 }, (_, i) => `cache miss ${i}`);
+      for (const line of misses) await sut.push('t', req({ '{app="a"}': [[5n, line]] }));
+      // A copy of an entry of an older chunk lands in the head: stored, merged away on read.
+      await sut.push('t', req({ '{app="a"}': [[5n, 'cache miss 3']] }));
+      const read = (direction: 'forward' | 'backward') => {
+        const [s] = sut.query('t', [eq('app', 'a')], T0, T0 + 6n, direction);
+        expect(s.cursors.length).toBeGreaterThan(2);
+        const lines: string[] = [];
+        while (s.entries.next()) lines.push(s.entries.line.toString());
+        return lines;
+      };
+      expect(read('forward')).toEqual(misses);
+      expect(read('backward')).toEqual([...misses].reverse());
+    });
+
     it('filters by time range and regex matchers (fully anchored)', async () => {
       const sut = await seeded();
       const re = (type: '=~' | '!~', value: string): Matcher => ({ type, name: 'app', value });
@@ -445,6 +463,23 @@ describe('Ingester', () => {
           .filter((e) => !e.includes('after checkpoint'))
           .sort(),
       ).toEqual([...expected, '{s="3"} 500 new'].sort());
+    });
+
+    it('replays entries sharing a timestamp in insertion order, from checkpoint and WAL', async () => {
+      const misses = Array.from({ length: 24 }, (_, i) => `cache miss ${i}`);
+      const first = await start({ chunk_target_size: 60 });
+      for (const line of misses.slice(0, 12)) {
+        await first.push('t', req({ '{app="a"}': [[5n, line]] }));
+      }
+      await first.checkpoint();
+      await first.push(
+        't',
+        req({ '{app="a"}': misses.slice(12).map((l): [bigint, string] => [5n, l]) }),
+      );
+      const second = await start({ chunk_target_size: 60 });
+      const expected = misses.map((l) => `{app="a"} 5 ${l}`);
+      expect(memory(first)).toEqual(expected);
+      expect(memory(second)).toEqual(expected);
     });
 
     it('does not replay data that was flushed before the last checkpoint', async () => {

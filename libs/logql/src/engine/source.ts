@@ -4,7 +4,8 @@ import type { QueryStats } from './stats';
 export type Direction = 'forward' | 'backward';
 
 /**
- * A cursor over one stream's entries sorted by time in the requested direction. Structurally
+ * A cursor over one stream's entries sorted by time in the requested direction, entries that
+ * share a timestamp in insertion order (exactly reversed backward). Structurally
  * the same as `EntryCursor` of @logsvc/chunk, so chunk and ingester cursors fit as they are.
  * `line` is a view that is only valid until the next call to `next()`.
  */

@@ -113,11 +113,32 @@ describe('combineSources', () => {
     expect(stats.querier.store.chunk.totalDuplicates).toBe(2);
   });
 
-  it('merges newest first for backward queries', async () => {
+  it('merges newest first for backward queries, exactly the forward order reversed', async () => {
     const stats = newQueryStats();
     const [a] = await read(both, params(stats, app('a'), 'backward'));
-    expect(a).toBe('{app="a"} 40:d 30:c2 30:c 30:other 20:b 10:a');
+    expect(a).toBe('{app="a"} 40:d 30:other 30:c2 30:c 20:b 10:a');
     expect(stats.querier.store.chunk.totalDuplicates).toBe(2);
+  });
+});
+
+describe('combineSources at one timestamp', () => {
+  // Lines logged within one millisecond: each source holds them in insertion order, not by line.
+  const at = (lines: string[]) => lines.map((line) => ({ timestampNs: 7n, line }));
+  const flushed = new MemorySource([{ labels: '{app="a"}', entries: at(['m10', 'm7', 'm9']) }]);
+  const memory = new MemorySource([{ labels: '{app="a"}', entries: at(['m7', 'm9', 'm2', 'm1']) }]);
+  const both = combineSources(flushed, memory);
+
+  it('keeps the first source in its order, then lines only later sources hold', async () => {
+    const stats = newQueryStats();
+    expect(await read(both, params(stats, app('a')))).toEqual([
+      '{app="a"} 7:m10 7:m7 7:m9 7:m2 7:m1',
+    ]);
+    expect(stats.querier.store.chunk.totalDuplicates).toBe(2);
+    const back = newQueryStats();
+    expect(await read(both, params(back, app('a'), 'backward'))).toEqual([
+      '{app="a"} 7:m1 7:m2 7:m9 7:m7 7:m10',
+    ]);
+    expect(back.querier.store.chunk.totalDuplicates).toBe(2);
   });
 });
 

@@ -14,9 +14,11 @@ export class QuerySources {
   private readonly source: LogSource;
 
   constructor(store: ChunkStore, local: LocalIngester, window: ReadWindow) {
+    // The store first: within one timestamp, entries already flushed were appended before the
+    // ones still only in memory, and the merge keeps the first source's entries first.
     this.source = combineSources(
-      new WindowedSource(new IngesterLogSource(local), (f, t) => window.ingesterRange(f, t)),
       new WindowedSource(new StoreLogSource(store), (f, t) => window.storeRange(f, t)),
+      new WindowedSource(new IngesterLogSource(local), (f, t) => window.ingesterRange(f, t)),
     );
   }
 
