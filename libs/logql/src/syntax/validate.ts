@@ -69,7 +69,17 @@ export function constantValue(expr: MetricExpr): number | undefined {
   return applyScalar(expr.op, l, r);
 }
 
-/** Scalar-scalar arithmetic and comparisons as Loki evaluates literal binops (0/1 for bools). */
+/** Go's `math.Pow` where it differs from `Math.pow` (1^x and (-1)^±Inf are 1). */
+function goPow(x: number, y: number): number {
+  if (x === 1 || y === 0) return 1;
+  if (x === -1 && (y === Infinity || y === -Infinity)) return 1;
+  return Math.pow(x, y);
+}
+
+/**
+ * Loki's `MergeBinOp` on two numbers: arithmetic with division and modulo by zero giving NaN,
+ * comparisons giving 1 (true) / 0 (false). Used to fold literals and by the engine on samples.
+ */
 export function applyScalar(op: BinaryOp, l: number, r: number): number {
   switch (op) {
     case '+':
@@ -83,7 +93,7 @@ export function applyScalar(op: BinaryOp, l: number, r: number): number {
     case '%':
       return r === 0 ? NaN : l % r;
     case '^':
-      return Math.pow(l, r);
+      return goPow(l, r);
     case '==':
       return l === r ? 1 : 0;
     case '!=':

@@ -1,16 +1,7 @@
-import { type QueryResult, labelsToString } from '@logsvc/api';
+import { type QueryResult, formatRfc3339Nano, labelsToString } from '@logsvc/api';
 import type { QueryStats } from '@logsvc/logql';
 import { goJson, goJsonString } from './json';
 import { statsJson } from './stats-json';
-
-/** Go's `time.RFC3339Nano` of epoch nanoseconds in UTC: fraction without trailing zeros. */
-export function formatRfc3339Nano(ns: bigint): string {
-  const seconds = ns >= 0n ? ns / 1_000_000_000n : (ns - 999_999_999n) / 1_000_000_000n;
-  const frac = ns - seconds * 1_000_000_000n;
-  const base = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
-  const digits = frac === 0n ? '' : '.' + frac.toString().padStart(9, '0').replace(/0+$/, '');
-  return `${base}${digits}Z`;
-}
 
 /**
  * The answer of Loki's legacy `/api/prom/query` (`marshal_legacy`): streams with a label string

@@ -2,6 +2,7 @@
  * Query parameters parsed the way Loki's `pkg/loghttp` parses them: the same timestamp forms,
  * defaults, checks and error texts. Times are bigint nanoseconds since the epoch.
  */
+import { parseRfc3339Nano } from '@logsvc/api';
 import { parsePromDuration, UnitParseError } from '@logsvc/logql';
 import type { Direction } from '@logsvc/logql';
 import { GoSyntaxError, goParseFloat, goParseInt, goRound } from './go-strconv';
@@ -15,26 +16,6 @@ export const HOUR_NS = 3600n * NS_PER_S;
 
 /** Reads one parameter: form value first, then URL (Go's `r.FormValue`); '' when absent. */
 export type ParamReader = (name: string) => string | undefined;
-
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-
-/** Go `time.Parse(time.RFC3339Nano, text)` to epoch nanoseconds; undefined when invalid. */
-export function parseRfc3339(text: string): bigint | undefined {
-  const m = RFC3339.exec(text);
-  if (!m) return undefined;
-  const [, y, mo, d, h, mi, s, frac, z, sign, oh, om] = m;
-  const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
-  const check = new Date(ms);
-  if (check.getUTCDate() !== +d || check.getUTCMonth() !== +mo - 1) return undefined;
-  if (+h > 23 || +mi > 59 || +s > 59 || +oh > 23 || +om > 59) return undefined;
-  let ns = BigInt(ms) * NS_PER_MS + BigInt((frac ?? '').padEnd(9, '0'));
-  if (!z) {
-    const offset = BigInt((+oh * 60 + +om) * 60) * NS_PER_S;
-    ns = sign === '+' ? ns - offset : ns + offset;
-  }
-  return ns;
-}
 
 /**
  * Loki's `parseTimestamp`: with a `.` → float seconds (fraction rounded to ms); an integer of
@@ -54,7 +35,7 @@ export function parseTimestamp(value: string | undefined, def: bigint): bigint {
   try {
     n = goParseInt(value);
   } catch (err) {
-    const ts = parseRfc3339(value);
+    const ts = parseRfc3339Nano(value);
     if (ts !== undefined) return ts;
     throw err;
   }
