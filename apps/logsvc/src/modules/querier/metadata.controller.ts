@@ -17,6 +17,16 @@ const LABELS_SINCE_NS = 6n * HOUR_NS;
 const isLegacy = (request: FastifyRequest): boolean =>
   request.url.startsWith('/api/prom/') || request.url.startsWith('/api/compat/');
 
+/** The range and optional stream selector of a labels or label values request. */
+function labelsRequest(request: FastifyRequest) {
+  const read = requestReader(request);
+  const query = read('query');
+  return {
+    ...parseBounds(read, nowNs(), LABELS_SINCE_NS),
+    matchers: query ? parseSelector(query) : [],
+  };
+}
+
 /** `labels`, `label/<name>/values` and `series`, GET or form POST. */
 @Controller()
 export class MetadataController {
@@ -29,10 +39,7 @@ export class MetadataController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     return answering(async () => {
-      const read = requestReader(request);
-      const { startNs, endNs } = parseBounds(read, nowNs(), LABELS_SINCE_NS);
-      const query = read('query');
-      const matchers = query ? parseSelector(query) : [];
+      const { startNs, endNs, matchers } = labelsRequest(request);
       const names = await this.querier.labelNames(tenants, startNs, endNs, matchers);
       return this.listReply(request, reply, names);
     });
@@ -46,10 +53,7 @@ export class MetadataController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     return answering(async () => {
-      const read = requestReader(request);
-      const { startNs, endNs } = parseBounds(read, nowNs(), LABELS_SINCE_NS);
-      const query = read('query');
-      const matchers = query ? parseSelector(query) : [];
+      const { startNs, endNs, matchers } = labelsRequest(request);
       const values = await this.querier.labelValues(tenants, name, startNs, endNs, matchers);
       return this.listReply(request, reply, values);
     });
