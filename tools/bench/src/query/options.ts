@@ -1,3 +1,7 @@
+import { OptionsError, bool, forEachOption, positiveInt, positiveNumber } from '../cli-options';
+
+export { OptionsError };
+
 /** Command-line options of `npm run bench:query -- [--flag=value ...]`. */
 export interface QueryBenchOptions {
   /** Raw line bytes prepared and pushed before querying. */
@@ -47,38 +51,9 @@ export const USAGE = `usage: npm run bench:query -- [options]
   --server-flag=FLAG     extra server flag, repeatable (e.g. --server-flag=-log.level=info)
   --json                 print the result as JSON`;
 
-export class OptionsError extends Error {}
-
-function positiveInt(name: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
-    throw new OptionsError(`--${name} must be a positive integer, got "${text}"`);
-  return n;
-}
-
-function positiveNumber(name: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new OptionsError(`--${name} must be a positive number, got "${text}"`);
-  return n;
-}
-
-function bool(name: string, text: string | undefined): boolean {
-  if (text === undefined || text === 'true') return true;
-  if (text === 'false') return false;
-  throw new OptionsError(`--${name} must be true or false, got "${text}"`);
-}
-
 export function parseOptions(argv: readonly string[]): QueryBenchOptions {
   const o: QueryBenchOptions = { ...DEFAULT_OPTIONS, serverFlags: [], only: [] };
-  for (const arg of argv) {
-    const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
-    if (!m) throw new OptionsError(`unexpected argument "${arg}"`);
-    const [, name, value] = m;
-    const need = (): string => {
-      if (value === undefined || value === '') throw new OptionsError(`--${name} needs a value`);
-      return value;
-    };
+  forEachOption(argv, ({ name, value, need }) => {
     switch (name) {
       case 'mb':
         o.totalBytes = positiveNumber(name, need()) * 1e6;
@@ -114,9 +89,10 @@ export function parseOptions(argv: readonly string[]): QueryBenchOptions {
         o.json = bool(name, value);
         break;
       default:
-        throw new OptionsError(`unknown option --${name}`);
+        return false;
     }
-  }
+    return true;
+  });
   if (o.spanMs > 24 * 3_600_000) throw new OptionsError('--span must be at most 1440 minutes');
   return o;
 }

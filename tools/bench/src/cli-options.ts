@@ -1,0 +1,46 @@
+/** Parsing of the benchmarks' `--name=value` command-line options. */
+export class OptionsError extends Error {}
+
+export function positiveInt(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new OptionsError(`--${name} must be a positive integer, got "${text}"`);
+  return n;
+}
+
+export function positiveNumber(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new OptionsError(`--${name} must be a positive number, got "${text}"`);
+  return n;
+}
+
+export function bool(name: string, text: string | undefined): boolean {
+  if (text === undefined || text === 'true') return true;
+  if (text === 'false') return false;
+  throw new OptionsError(`--${name} must be true or false, got "${text}"`);
+}
+
+/** One `--name[=value]` argument: `need()` is its value, refusing a missing or empty one. */
+export interface OptionArg {
+  readonly name: string;
+  readonly value: string | undefined;
+  need(): string;
+}
+
+/**
+ * Hands every argument to `apply`, which returns false for a name it does not know; malformed
+ * arguments and unknown names are OptionsErrors.
+ */
+export function forEachOption(argv: readonly string[], apply: (arg: OptionArg) => boolean): void {
+  for (const text of argv) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(text);
+    if (!m) throw new OptionsError(`unexpected argument "${text}"`);
+    const [, name, value] = m;
+    const need = (): string => {
+      if (value === undefined || value === '') throw new OptionsError(`--${name} needs a value`);
+      return value;
+    };
+    if (!apply({ name, value, need })) throw new OptionsError(`unknown option --${name}`);
+  }
+}
