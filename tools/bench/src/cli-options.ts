@@ -44,3 +44,34 @@ export function forEachOption(argv: readonly string[], apply: (arg: OptionArg) =
     if (!apply({ name, value, need })) throw new OptionsError(`unknown option --${name}`);
   }
 }
+
+/**
+ * A benchmark's entry point: `--help` prints `usage`; bad options print the reason and the
+ * usage and exit 1; a failed run prints its error and exits 1.
+ */
+export async function runCli<O>(
+  argv: readonly string[],
+  usage: string,
+  parse: (argv: readonly string[]) => O,
+  run: (options: O) => Promise<void>,
+): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  let options: O;
+  try {
+    options = parse(argv);
+  } catch (err) {
+    if (!(err instanceof OptionsError)) throw err;
+    process.stderr.write(`error: ${err.message}\n${usage}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  try {
+    await run(options);
+  } catch (err) {
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

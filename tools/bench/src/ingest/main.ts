@@ -1,3 +1,5 @@
+import { cpuSeconds } from '../proc-stat';
+import { runCli } from '../cli-options';
 /**
  * Ingest benchmark: `npm run bench:ingest -- [--help]`.
  *
@@ -7,11 +9,10 @@
  * log line bytes, lines/s and the server's peak RSS. Results are recorded in
  * docs/benchmarks.md.
  */
-import { readFileSync } from 'node:fs';
 import { encodePushProtobuf } from '@logsvc/push';
 import { type ClientPlan } from './batches';
 import { runLoad } from './load';
-import { OptionsError, USAGE, parseOptions, type IngestBenchOptions } from './options';
+import { USAGE, parseOptions, type IngestBenchOptions } from './options';
 import { prepareAll } from './prepare';
 import { formatReport, summarize } from './report';
 import { ServerProcess } from './server-process';
@@ -28,17 +29,6 @@ const BENCH_SERVER_FLAGS = [
   '-ingester.per-stream-rate-limit-burst=1TB',
   '-ingester.max-global-streams-per-user=1000000',
 ];
-
-/** User + system CPU seconds of a process, from /proc/<pid>/stat (Linux only). */
-function cpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks
-  } catch {
-    return undefined;
-  }
-}
 
 async function checkPush(url: string): Promise<void> {
   const body = encodePushProtobuf({
@@ -123,26 +113,4 @@ async function run(o: IngestBenchOptions): Promise<void> {
   }
 }
 
-async function main(argv: readonly string[]): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  let options: IngestBenchOptions;
-  try {
-    options = parseOptions(argv);
-  } catch (err) {
-    if (!(err instanceof OptionsError)) throw err;
-    process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
-    process.exitCode = 1;
-    return;
-  }
-  try {
-    await run(options);
-  } catch (err) {
-    process.stderr.write(`error: ${(err as Error).message}\n`);
-    process.exitCode = 1;
-  }
-}
-
-void main(process.argv.slice(2));
+void runCli(process.argv.slice(2), USAGE, parseOptions, run);

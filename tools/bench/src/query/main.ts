@@ -1,3 +1,4 @@
+import { runCli } from '../cli-options';
 /**
  * Query benchmark: `npm run bench:query -- [--help]`.
  *
@@ -17,10 +18,11 @@ import type { ClientPlan } from '../ingest/batches';
 import { runLoad } from '../ingest/load';
 import { prepareAll } from '../ingest/prepare';
 import { ServerProcess } from '../ingest/server-process';
-import { OptionsError, USAGE, parseOptions, type QueryBenchOptions } from './options';
+import { USAGE, parseOptions, type QueryBenchOptions } from './options';
 import { benchQueries, NEEDLE, type QuerySpec } from './queries';
 import { formatReport, type QueryBenchResult, toJson } from './report';
-import { cpuSeconds, runQuery, type QueryRun } from './run-query';
+import { cpuSeconds } from '../proc-stat';
+import { runQuery, type QueryRun } from './run-query';
 
 /** Tenant the benchmark pushes and queries as (X-Scope-OrgID). */
 const BENCH_TENANT = 'bench';
@@ -198,26 +200,4 @@ async function run(o: QueryBenchOptions): Promise<void> {
   }
 }
 
-async function main(argv: readonly string[]): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  let options: QueryBenchOptions;
-  try {
-    options = parseOptions(argv);
-  } catch (err) {
-    if (!(err instanceof OptionsError)) throw err;
-    process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
-    process.exitCode = 1;
-    return;
-  }
-  try {
-    await run(options);
-  } catch (err) {
-    process.stderr.write(`error: ${(err as Error).message}\n`);
-    process.exitCode = 1;
-  }
-}
-
-void main(process.argv.slice(2));
+void runCli(process.argv.slice(2), USAGE, parseOptions, run);
