@@ -1,3 +1,4 @@
+import { LIFTED_LIMITS } from '../server-flags';
 import { cpuSeconds } from '../proc-stat';
 import { runCli } from '../cli-options';
 /**
@@ -20,15 +21,7 @@ import { ServerProcess } from './server-process';
 /** Tenant the benchmark pushes as (X-Scope-OrgID). */
 const BENCH_TENANT = 'bench';
 
-/** Limits lifted so the benchmark measures the write path, not the rate limiters. */
-const BENCH_SERVER_FLAGS = [
-  '-log.level=warn',
-  '-distributor.ingestion-rate-limit-mb=1000000',
-  '-distributor.ingestion-burst-size-mb=1000000',
-  '-ingester.per-stream-rate-limit=1TB',
-  '-ingester.per-stream-rate-limit-burst=1TB',
-  '-ingester.max-global-streams-per-user=1000000',
-];
+const BENCH_SERVER_FLAGS = LIFTED_LIMITS;
 
 async function checkPush(url: string): Promise<void> {
   const body = encodePushProtobuf({

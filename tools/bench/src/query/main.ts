@@ -1,3 +1,4 @@
+import { LIFTED_LIMITS } from '../server-flags';
 import { runCli } from '../cli-options';
 /**
  * Query benchmark: `npm run bench:query -- [--help]`.
@@ -32,15 +33,7 @@ const MEAN_LINE_BYTES = 197;
 const NEEDLE_LINES = 8;
 
 /** Limits lifted so the benchmark measures the read path, not the limiters. */
-const BENCH_SERVER_FLAGS = [
-  '-log.level=warn',
-  '-distributor.ingestion-rate-limit-mb=1000000',
-  '-distributor.ingestion-burst-size-mb=1000000',
-  '-ingester.per-stream-rate-limit=1TB',
-  '-ingester.per-stream-rate-limit-burst=1TB',
-  '-ingester.max-global-streams-per-user=1000000',
-  '-querier.query-timeout=5m',
-];
+const BENCH_SERVER_FLAGS = [...LIFTED_LIMITS, '-querier.query-timeout=5m'];
 
 function generatorOptions(o: QueryBenchOptions, nowMs: number): GeneratorOptions {
   const linesPerStream = Math.max(1, o.totalBytes / MEAN_LINE_BYTES / o.streams);
