@@ -306,6 +306,15 @@ describe('query and query_range', () => {
     expect(rows[0].labels).toEqual({ app: 'api', env: 'prod' });
   });
 
+  it('refuses metric queries on the legacy /api/prom/query', async () => {
+    const res = await getAs(sut, 'team-a', '/api/prom/query', {
+      ...range,
+      query: 'count_over_time({app="api"}[1m])',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toBe('legacy endpoints only support log queries');
+  });
+
   it('answers the legacy /api/prom/query in its own shape', async () => {
     const res = await getAs(sut, 'team-a', '/api/prom/query', {
       ...range,

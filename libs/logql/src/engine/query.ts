@@ -4,6 +4,7 @@
  * or several tenants', and fills the statistics summary.
  */
 import { resultEntryCount, type QueryResult } from '@logsvc/api';
+import type { Expr } from '../syntax/ast';
 import { parseExpr } from '../syntax/parser';
 import { evaluateLogQuery } from './logs/evaluate';
 import { ERR_INSTANT_LOG_QUERY, UnsupportedQueryError } from './logs/errors';
@@ -14,6 +15,8 @@ import { newQueryStats, type QueryStats } from './stats';
 
 export interface RunQueryParams {
   readonly query: string;
+  /** `query` already parsed, when the caller needed it first (it is not parsed again). */
+  readonly expr?: Expr;
   /** `instant` evaluates at `endNs` (`startNs` is ignored); `range` over `[startNs, endNs]`. */
   readonly kind: 'instant' | 'range';
   readonly startNs: bigint;
@@ -51,7 +54,7 @@ const NS_PER_S = 1_000_000_000n;
  * that cannot be answered, QueryCanceledError when `signal` aborts. */
 export async function runQuery(params: RunQueryParams): Promise<RunQueryResult> {
   const started = performance.now();
-  const expr = parseExpr(params.query);
+  const expr = params.expr ?? parseExpr(params.query);
   const stats = newQueryStats();
   const tenants = typeof params.tenants === 'string' ? [params.tenants] : [...params.tenants];
   const source = sourceFor(tenants, params.source);

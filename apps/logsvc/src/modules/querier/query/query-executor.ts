@@ -9,6 +9,7 @@ import {
 } from '@logsvc/logql';
 import { checkEntriesLimit, checkQueryLength, clampLookback, queryLimits } from '../query-limits';
 import type { QuerySources } from '../read/query-sources';
+import { ParamError } from '../params/query-params';
 import { QueryAbortedError } from './query-errors';
 
 /** A `query` or `query_range` request after its parameters are parsed. */
@@ -26,6 +27,8 @@ export interface QueryRequest {
   readonly categorizeLabels: boolean;
   /** Aborts when the client goes away. */
   readonly clientSignal: AbortSignal;
+  /** Refuse metric queries before running them (Loki's legacy `/api/prom/query`). */
+  readonly logQueriesOnly?: boolean;
 }
 
 /**
@@ -43,6 +46,9 @@ export class QueryExecutor {
   async run(request: QueryRequest): Promise<RunQueryResult> {
     const expr = parseExpr(request.query);
     const isLogQuery = expr.kind === 'LogSelectorExpr';
+    if (request.logQueriesOnly && !isLogQuery) {
+      throw new ParamError('legacy endpoints only support log queries');
+    }
     const limits = queryLimits(request.tenants.map((t) => this.overrides.forTenant(t)));
     if (isLogQuery) checkEntriesLimit(limits, request.limit);
     if (request.kind === 'range') checkQueryLength(limits, request.startNs, request.endNs);
@@ -56,6 +62,7 @@ export class QueryExecutor {
     try {
       return await runQuery({
         query: request.query,
+        expr,
         kind: request.kind,
         startNs: bounds.startNs,
         endNs: bounds.endNs,

@@ -77,9 +77,6 @@ export class QueryController {
         );
       }
       const { result, stats } = await this.executor.run(query);
-      if (kind === 'legacy' && result.type !== 'streams') {
-        throw new ParamError('legacy endpoints only support log queries');
-      }
       if (parquet) {
         return reply.header('content-type', PARQUET_TYPE).send(await resultToParquet(result));
       }
@@ -100,7 +97,12 @@ export class QueryController {
   ): QueryRequest {
     const read = requestReader(request);
     const now = nowNs();
-    const common = { tenants, categorizeLabels, clientSignal: clientSignal(reply) };
+    const common = {
+      tenants,
+      categorizeLabels,
+      clientSignal: clientSignal(reply),
+      logQueriesOnly: kind === 'legacy',
+    };
     if (kind === 'instant') {
       const p = parseInstantQuery(read, now);
       return {
