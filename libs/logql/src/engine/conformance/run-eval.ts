@@ -29,47 +29,42 @@ export function sourceOf(entries: readonly FixtureEntry[]): MemorySource {
   return new MemorySource([...streams.values()]);
 }
 
+/** What an eval asks `runQuery` for, beyond the query and its source. */
+function queryParams(ev: FixtureEval) {
+  const page = { limit: 100, direction: 'backward' as const };
+  switch (ev.kind) {
+    case 'instant':
+      return {
+        ...page,
+        kind: 'instant' as const,
+        startNs: EPOCH_NS + ev.atNs,
+        endNs: EPOCH_NS + ev.atNs,
+      };
+    case 'range':
+      return {
+        ...page,
+        kind: 'range' as const,
+        startNs: EPOCH_NS + ev.fromNs,
+        endNs: EPOCH_NS + ev.toNs,
+        stepMs: Number(ev.stepNs / NS_PER_MS),
+      };
+    case 'logs':
+      return {
+        kind: 'range' as const,
+        startNs: EPOCH_NS + ev.fromNs,
+        endNs: EPOCH_NS + ev.toNs,
+        limit: ev.limit,
+        direction: ev.direction,
+        intervalMs: Number(ev.intervalNs) / 1e6,
+        categorizeLabels: ev.categorized,
+      };
+  }
+}
+
 export async function runEval(ev: FixtureEval, source: MemorySource): Promise<QueryResult | Error> {
   try {
-    const common = { query: ev.query, tenants: 'fake', source };
-    switch (ev.kind) {
-      case 'instant':
-        return (
-          await runQuery({
-            ...common,
-            kind: 'instant',
-            startNs: EPOCH_NS + ev.atNs,
-            endNs: EPOCH_NS + ev.atNs,
-            limit: 100,
-            direction: 'backward',
-          })
-        ).result;
-      case 'range':
-        return (
-          await runQuery({
-            ...common,
-            kind: 'range',
-            startNs: EPOCH_NS + ev.fromNs,
-            endNs: EPOCH_NS + ev.toNs,
-            stepMs: Number(ev.stepNs / NS_PER_MS),
-            limit: 100,
-            direction: 'backward',
-          })
-        ).result;
-      case 'logs':
-        return (
-          await runQuery({
-            ...common,
-            kind: 'range',
-            startNs: EPOCH_NS + ev.fromNs,
-            endNs: EPOCH_NS + ev.toNs,
-            limit: ev.limit,
-            direction: ev.direction,
-            intervalMs: Number(ev.intervalNs) / 1e6,
-            categorizeLabels: ev.categorized,
-          })
-        ).result;
-    }
+    return (await runQuery({ query: ev.query, tenants: 'fake', source, ...queryParams(ev) }))
+      .result;
   } catch (e) {
     return e instanceof Error ? e : new Error(String(e));
   }
