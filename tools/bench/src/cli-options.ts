@@ -75,3 +75,42 @@ export async function runCli<O>(
     process.exitCode = 1;
   }
 }
+
+/** Options both benchmarks take. */
+export interface CommonBenchOptions {
+  totalBytes: number;
+  streams: number;
+  seed: number;
+  cpuProfDir?: string;
+  serverFlags: string[];
+  json: boolean;
+}
+
+/** Applies `arg` when it is one of the common options; false when it is not. */
+export function applyCommonOption(
+  o: CommonBenchOptions,
+  { name, value, need }: OptionArg,
+): boolean {
+  switch (name) {
+    case 'mb':
+      o.totalBytes = positiveNumber(name, need()) * 1e6;
+      return true;
+    case 'streams':
+      o.streams = positiveInt(name, need());
+      return true;
+    case 'seed':
+      o.seed = positiveInt(name, need());
+      return true;
+    case 'cpu-prof':
+      o.cpuProfDir = need();
+      return true;
+    case 'server-flag':
+      o.serverFlags.push(need());
+      return true;
+    case 'json':
+      o.json = bool(name, value);
+      return true;
+    default:
+      return false;
+  }
+}

@@ -1,4 +1,11 @@
-import { OptionsError, bool, forEachOption, positiveInt, positiveNumber } from '../cli-options';
+import {
+  OptionsError,
+  applyCommonOption,
+  bool,
+  forEachOption,
+  positiveInt,
+  positiveNumber,
+} from '../cli-options';
 
 export { OptionsError };
 
@@ -54,7 +61,9 @@ export const USAGE = `usage: npm run bench:ingest -- [options]
 
 export function parseOptions(argv: readonly string[]): IngestBenchOptions {
   const o: IngestBenchOptions = { ...DEFAULT_OPTIONS, serverFlags: [] };
-  forEachOption(argv, ({ name, value, need }) => {
+  forEachOption(argv, (arg) => {
+    if (applyCommonOption(o, arg)) return true;
+    const { name, value, need } = arg;
     switch (name) {
       case 'url':
         o.url = new URL(need()).toString().replace(/\/$/, '');
@@ -65,35 +74,17 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
       case 'duration':
         o.durationMs = positiveNumber(name, need()) * 1000;
         break;
-      case 'mb':
-        o.totalBytes = positiveNumber(name, need()) * 1e6;
-        break;
-      case 'streams':
-        o.streams = positiveInt(name, need());
-        break;
       case 'streams-per-batch':
         o.streamsPerBatch = positiveInt(name, need());
         break;
       case 'lines-per-stream':
         o.linesPerStream = positiveInt(name, need());
         break;
-      case 'seed':
-        o.seed = positiveInt(name, need());
-        break;
       case 'metadata':
         o.structuredMetadata = bool(name, value);
         break;
       case 'wal':
         o.wal = bool(name, value);
-        break;
-      case 'cpu-prof':
-        o.cpuProfDir = need();
-        break;
-      case 'server-flag':
-        o.serverFlags.push(need());
-        break;
-      case 'json':
-        o.json = bool(name, value);
         break;
       default:
         return false;

@@ -1,4 +1,10 @@
-import { OptionsError, bool, forEachOption, positiveInt, positiveNumber } from '../cli-options';
+import {
+  OptionsError,
+  applyCommonOption,
+  forEachOption,
+  positiveInt,
+  positiveNumber,
+} from '../cli-options';
 
 export { OptionsError };
 
@@ -53,16 +59,12 @@ export const USAGE = `usage: npm run bench:query -- [options]
 
 export function parseOptions(argv: readonly string[]): QueryBenchOptions {
   const o: QueryBenchOptions = { ...DEFAULT_OPTIONS, serverFlags: [], only: [] };
-  forEachOption(argv, ({ name, value, need }) => {
+  forEachOption(argv, (arg) => {
+    if (applyCommonOption(o, arg)) return true;
+    const { name, need } = arg;
     switch (name) {
-      case 'mb':
-        o.totalBytes = positiveNumber(name, need()) * 1e6;
-        break;
       case 'ingest-duration':
         o.ingestDurationMs = positiveNumber(name, need()) * 1000;
-        break;
-      case 'streams':
-        o.streams = positiveInt(name, need());
         break;
       case 'span':
         o.spanMs = positiveNumber(name, need()) * 60_000;
@@ -73,20 +75,8 @@ export function parseOptions(argv: readonly string[]): QueryBenchOptions {
       case 'query-budget':
         o.queryBudgetMs = positiveNumber(name, need()) * 1000;
         break;
-      case 'seed':
-        o.seed = positiveInt(name, need());
-        break;
       case 'only':
         o.only.push(need());
-        break;
-      case 'cpu-prof':
-        o.cpuProfDir = need();
-        break;
-      case 'server-flag':
-        o.serverFlags.push(need());
-        break;
-      case 'json':
-        o.json = bool(name, value);
         break;
       default:
         return false;
