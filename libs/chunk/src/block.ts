@@ -1,6 +1,7 @@
 import { endianness } from 'node:os';
 import { type EntryRun, rowAt } from './entry-run';
 import { ChunkFormatError } from './errors';
+import type { SlabPool } from './slab-pool';
 import { UvarintReader, uvarintSize, writeUvarint } from './varint';
 
 const LITTLE_ENDIAN = endianness() === 'LE';
@@ -25,10 +26,12 @@ export interface EncodedPayload extends BlockMeta {
  * Serializes a run's entries in its order (timestamp, then insertion). Payload layout (before compression), n entries:
  *   n x int64 LE timestamp | n x uvarint line length | n x uvarint metadata pair count |
  *   per entry its (name id, value id) uvarint pairs | all line bytes back to back
+ * The payload is cut from `pool` when one is given.
  */
 export function encodeBlockPayload(
   run: EntryRun,
   symbolByteLengths: readonly number[],
+  pool?: SlabPool,
 ): EncodedPayload {
   const n = run.count;
   const sortedTs = new BigInt64Array(n);
@@ -50,7 +53,7 @@ export function encodeBlockPayload(
     }
   }
   rawBytes += lineBytes;
-  const payload = Buffer.allocUnsafe(size);
+  const payload = pool ? pool.take(size) : Buffer.allocUnsafe(size);
   if (LITTLE_ENDIAN) {
     Buffer.from(sortedTs.buffer, sortedTs.byteOffset, 8 * n).copy(payload, 0);
   } else {

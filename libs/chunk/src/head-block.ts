@@ -21,8 +21,9 @@ export interface HeadBlockCapacity {
  * The unordered, uncompressed tail of a chunk: entries in arrival order, held in one growable
  * Buffer of line bytes plus typed arrays, never an object per entry. Rejects an entry whose
  * (timestamp, line) is already present, wherever it sits among the entries of that timestamp.
- * Read in order of timestamp, entries with equal timestamps in arrival order. Buffers are never reused after being handed out, so
- * line views and snapshots stay valid while more entries are appended.
+ * Read in order of timestamp, entries with equal timestamps in arrival order. Buffers are never
+ * reused after a snapshot was handed out, so line views and snapshots stay valid while more
+ * entries are appended; `recycle` reuses them only for a block no reader has seen.
  */
 export class HeadBlock {
   private ts = new BigInt64Array(INITIAL_ENTRIES);
@@ -44,6 +45,8 @@ export class HeadBlock {
   private lastMetadata: Labels | null = null;
   private lastIds: number[] = [];
   private lastMetadataBytes = 0;
+  /** A snapshot escaped to a reader: the buffers must not be written again. */
+  private shared = false;
 
   /**
    * `capacity` presizes the buffers (a chunk passes the size of its previous block, so a head
@@ -170,6 +173,40 @@ export class HeadBlock {
 
   /** A view of the current entries in order; stays valid (and unchanged) after later appends. */
   snapshot(): EntryRun {
+    this.shared = true;
+    return this.view();
+  }
+
+  /**
+   * The current entries for a caller that is done with them before this block changes again
+   * (cutting it into a block); unlike `snapshot`, lets `recycle` reuse the buffers.
+   */
+  transientView(): EntryRun {
+    return this.view();
+  }
+
+  /**
+   * An empty block for the same symbols: this block's buffers emptied and reused when no
+   * snapshot of them was handed out, else fresh ones presized to this block's size. This block
+   * must not be used afterwards.
+   */
+  recycle(): HeadBlock {
+    if (this.shared) return new HeadBlock(this.symbols, this.capacity);
+    this.n = 0;
+    this.bytes = 0;
+    this.minTs = 0n;
+    this.maxTs = 0n;
+    this.inOrder = true;
+    this.index = null;
+    this.chain = null;
+    this.sortedCache = undefined;
+    this.lastMetadata = null;
+    this.lastIds = [];
+    this.lastMetadataBytes = 0;
+    return this;
+  }
+
+  private view(): EntryRun {
     return {
       count: this.n,
       ts: this.ts,

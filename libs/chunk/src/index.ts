@@ -13,3 +13,4 @@ export { SourceMergeCursor } from './source-merge-cursor';
 export { HeadBlock } from './head-block';
 export { SymbolTable } from './symbols';
 export type { EntryRun } from './entry-run';
+export { SlabPool, type SlabPoolOptions } from './slab-pool';

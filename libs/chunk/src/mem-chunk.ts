@@ -12,9 +12,13 @@ import {
 } from './cursor';
 import type { EntryRun } from './entry-run';
 import { ReadOnlyChunkError } from './errors';
-import { HeadBlock, type HeadBlockCapacity } from './head-block';
+import { HeadBlock } from './head-block';
 import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
+import { SlabPool } from './slab-pool';
 import { SymbolTable } from './symbols';
+
+/** Uncompressed block payloads live until their compression is done: cut them from slabs. */
+const PAYLOAD_POOL = new SlabPool();
 
 /**
  * A cut block. Its compression runs on the libuv pool; until it is done, `payload` holds the
@@ -51,8 +55,11 @@ export class MemChunk {
   private pendingBytes = 0;
   private previous: PreviousBlock | null = null;
   private readOnly = false;
-  /** Size of the last cut block: the next head is presized to it on its first append. */
-  private nextHeadCapacity: HeadBlockCapacity | null = null;
+  /**
+   * The head block just cut, waiting to be emptied and reused on the next append (kept out of
+   * the way until then, so a chunk closed after its cut holds no empty buffers).
+   */
+  private cutHead: HeadBlock | null = null;
   private blockEntries = 0;
   private blockRawBytes = 0;
   private blockCompressedBytes = 0;
@@ -118,9 +125,9 @@ export class MemChunk {
   append(timestampNs: bigint, line: Buffer, structuredMetadata: Labels): boolean {
     if (this.readOnly) throw new ReadOnlyChunkError();
     if (this.inPreviousBlock(timestampNs, line)) return false;
-    if (this.nextHeadCapacity !== null) {
-      this.head = new HeadBlock(this.symbols, this.nextHeadCapacity);
-      this.nextHeadCapacity = null;
+    if (this.cutHead !== null) {
+      this.head = this.cutHead.recycle();
+      this.cutHead = null;
     }
     if (!this.head.append(timestampNs, line, structuredMetadata)) return false;
     if (this.head.uncompressedBytes >= this.options.blockSize) this.cutBlock();
@@ -151,7 +158,11 @@ export class MemChunk {
    */
   cutBlock(): void {
     if (this.head.entryCount === 0) return;
-    const encoded = encodeBlockPayload(this.head.snapshot(), this.symbols.byteLengths);
+    const encoded = encodeBlockPayload(
+      this.head.transientView(),
+      this.symbols.byteLengths,
+      PAYLOAD_POOL,
+    );
     const block: CutBlock = {
       minTs: encoded.minTs,
       maxTs: encoded.maxTs,
@@ -175,9 +186,14 @@ export class MemChunk {
       );
     }
     this.previous = { block, sortedTs: encoded.sortedTs, run: null };
-    // A fresh head: the old one's buffers may still be referenced by cursors and line views.
-    this.nextHeadCapacity = this.head.capacity;
+    this.cutHead = this.head;
     this.head = new HeadBlock(this.symbols);
+  }
+
+  /** Cuts the head and takes no more appends' worth of buffers: the chunk is closed. */
+  close(): void {
+    this.cutBlock();
+    this.cutHead = null;
   }
 
   /**
@@ -230,8 +246,10 @@ export class MemChunk {
   private completeBlock(block: CutBlock, data: Buffer): void {
     const payload = block.payload;
     if (payload === null) return;
-    // The codec may return a view of a pooled buffer; keep only the block's bytes.
-    block.data = data === payload ? data : Buffer.from(data);
+    // Keep only the block's bytes: the codec may return a view of a bigger buffer, and
+    // 'none' returns the payload itself, which goes back to the pool.
+    block.data = ownsWholeBuffer(data) && data !== payload ? data : Buffer.from(data);
+    PAYLOAD_POOL.release(payload);
     block.crc = crc32(block.data);
     block.payload = null;
     this.blockCompressedBytes += block.data.length;
@@ -250,8 +268,11 @@ export class MemChunk {
   }
 
   private loadBlock(block: CutBlock): EntryRun {
+    // A payload still compressing goes back to the pool when done: readers get a copy.
     const payload =
-      block.payload ?? decompress(this.options.encoding, block.data, block.uncompressedLength);
+      block.payload !== null
+        ? Buffer.from(block.payload)
+        : decompress(this.options.encoding, block.data, block.uncompressedLength);
     return decodeBlockPayload(payload, block, this.symbols.strings, this.symbols.byteLengths);
   }
 
@@ -284,4 +305,8 @@ export class MemChunk {
     }
     return false;
   }
+}
+
+function ownsWholeBuffer(b: Buffer): boolean {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
 }

@@ -174,7 +174,7 @@ export class Stream {
     if (!head) return;
     this.head = null;
     if (head.entryCount === 0) return;
-    head.cutBlock();
+    head.close();
     this.closed.push({
       chunk: head,
       reason,

@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import type { SlabPool } from '@logsvc/chunk';
 import { ByteWriter, uvarintSize } from './codec';
 
 /** Every record is framed as `u32 payload length | u32 CRC-32 (IEEE) of payload | payload`. */
@@ -17,9 +18,13 @@ export enum RecordType {
   Push = 5,
 }
 
-/** A writer over a new frame buffer, positioned at the start of the payload. */
-export function allocFrame(payloadSize: number): ByteWriter {
-  const w = new ByteWriter(Buffer.allocUnsafe(FRAME_HEADER_SIZE + payloadSize));
+/**
+ * A writer over a new frame buffer (from `pool` when given), positioned at the start of the
+ * payload.
+ */
+export function allocFrame(payloadSize: number, pool?: SlabPool): ByteWriter {
+  const size = FRAME_HEADER_SIZE + payloadSize;
+  const w = new ByteWriter(pool ? pool.take(size) : Buffer.allocUnsafe(size));
   w.pos = FRAME_HEADER_SIZE;
   return w;
 }

@@ -1,5 +1,6 @@
 import { endianness } from 'node:os';
 import { EMPTY_LABELS, type LabelPair, type Labels, type LogEntry } from '@logsvc/api';
+import type { SlabPool } from '@logsvc/chunk';
 import { ByteReader, DecodeError, uvarintSize } from './codec';
 import { allocFrame, bytesSize, RecordType, sealFrame } from './frame';
 import { PairTable } from './pair-table';
@@ -61,12 +62,14 @@ function putUvarint(buf: Buffer, pos: number, n: number): number {
 /**
  * One push request (only its accepted entries) as a framed record of type 5: the record's
  * distinct structured-metadata pairs once, then per stream its timestamps as one block, line
- * lengths, metadata pair numbers and line bytes (layout in the package README).
+ * lengths, metadata pair numbers and line bytes (layout in the package README). With `pool`,
+ * the frame is cut from it and must be released there once written.
  */
 export function encodePushRecord(
   seq: number,
   tenant: string,
   streams: readonly WalStreamInput[],
+  pool?: SlabPool,
 ): Buffer {
   let total = 0;
   for (const s of streams) total += s.entries.length;
@@ -110,7 +113,7 @@ export function encodePushRecord(
   size += 1 + 8 + uvarintSize(tenantBytes) + tenantBytes;
   size += uvarintSize(pairs.length) + table.byteSize;
 
-  const w = allocFrame(size);
+  const w = allocFrame(size, pool);
   w.u8(RecordType.Push);
   w.u64(seq);
   w.string(tenant, tenantBytes);

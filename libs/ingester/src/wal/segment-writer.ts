@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import type { SlabPool } from '@logsvc/chunk';
 import { WalWriteError } from '../errors';
 import type { IngesterCounters } from '../metrics';
 import { fsyncDir, segmentPath } from './files';
@@ -38,16 +39,21 @@ export class SegmentWriter {
     private index: number,
     private readonly segmentSize: number,
     private readonly counters: IngesterCounters,
+    private readonly framePool: SlabPool | undefined,
   ) {}
 
-  /** Creates segment `index` (which must not exist yet) and returns a writer on it. */
+  /**
+   * Creates segment `index` (which must not exist yet) and returns a writer on it. Frames cut
+   * from `framePool` are released to it once written (or failed).
+   */
   static async create(
     dir: string,
     index: number,
     segmentSize: number,
     counters: IngesterCounters,
+    framePool?: SlabPool,
   ): Promise<SegmentWriter> {
-    const w = new SegmentWriter(dir, index, segmentSize, counters);
+    const w = new SegmentWriter(dir, index, segmentSize, counters, framePool);
     await w.openSegment(index);
     return w;
   }
@@ -119,6 +125,14 @@ export class SegmentWriter {
 
   private async writeBatch(batch: RecordItem[]): Promise<void> {
     const frames = batch.map((item) => item.frame);
+    try {
+      await this.writeFrames(batch, frames);
+    } finally {
+      if (this.framePool) for (const f of frames) this.framePool.release(f);
+    }
+  }
+
+  private async writeFrames(batch: RecordItem[], frames: Buffer[]): Promise<void> {
     let total = 0;
     for (const f of frames) total += f.length;
     try {

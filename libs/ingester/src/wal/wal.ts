@@ -1,4 +1,5 @@
 import { mkdir, open, readFile, rename, rm, truncate } from 'node:fs/promises';
+import { SlabPool } from '@logsvc/chunk';
 import { DirLock } from './dir-lock';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { WalCorruptionError, WalWriteError } from '../errors';
@@ -55,6 +56,8 @@ export interface ReplayResult {
  */
 export class Wal {
   private writer: SegmentWriter | null = null;
+  /** Push frames live only until their write is done: cut them from reused slabs. */
+  private readonly framePool = new SlabPool({ slabSize: 8 * 1024 * 1024 });
   private seq = 1;
   private lastSegment = 0;
   private checkpointing = false;
@@ -113,6 +116,7 @@ export class Wal {
       this.lastSegment + 1,
       this.opts.segmentSize ?? DEFAULT_SEGMENT_SIZE,
       this.opts.counters,
+      this.framePool,
     );
     const durationMs = performance.now() - started;
     this.opts.counters.wal_replayed_records_total += records;
@@ -128,7 +132,7 @@ export class Wal {
    */
   append(tenant: string, streams: readonly WalStreamInput[]): Promise<void> {
     if (!this.writer) return Promise.reject(new WalWriteError('write-ahead log is not open'));
-    const frame = encodePushRecord(this.seq++, tenant, streams);
+    const frame = encodePushRecord(this.seq++, tenant, streams, this.framePool);
     return this.writer.append(frame);
   }
 
