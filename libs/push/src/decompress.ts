@@ -34,9 +34,16 @@ function checkSnappyHeader(block: Buffer, maxBytes: number): void {
   if (declared > maxBytes) throw bodyTooLarge(declared, maxBytes);
 }
 
-/** Decompresses a snappy block (not framed) off the event loop, refusing bombs first. */
+/**
+ * Below this many output bytes a block is decompressed on the event loop: at over 1 GB/s that
+ * is well under a millisecond, cheaper than the hand-off to the libuv pool and back.
+ */
+const SYNC_SNAPPY_BYTES = 1024 * 1024;
+
+/** Decompresses a snappy block (not framed), large ones off the event loop, refusing bombs first. */
 export async function snappyUncompress(block: Buffer, maxBytes: number): Promise<Buffer> {
   checkSnappyHeader(block, maxBytes);
+  if (snappyDeclaredLength(block) <= SYNC_SNAPPY_BYTES) return snappyUncompressSync(block, maxBytes);
   try {
     return (await snappy.uncompress(block, SNAPPY_BUFFER)) as Buffer;
   } catch (err) {
