@@ -173,7 +173,21 @@ export class Ingester {
    * WAL; resolves once that record is fsync'd. Refused entries come back as per-stream errors.
    * Rejects with WalWriteError if the WAL cannot be written (the push must not be acked).
    */
-  async push(tenant: string, req: PushRequest): Promise<PushOutcome> {
+  push(tenant: string, req: PushRequest): Promise<PushOutcome> {
+    try {
+      const { outcome, walWrite } = this.store(tenant, req);
+      // Only the small outcome waits for the fsync: the request's entries die young.
+      return walWrite ? walWrite.then(() => outcome) : Promise.resolve(outcome);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
+  /** The synchronous part of `push`: memory, counters, listeners, and the WAL record queued. */
+  private store(
+    tenant: string,
+    req: PushRequest,
+  ): { outcome: PushOutcome; walWrite: Promise<void> | null } {
     if (this.state !== 'running') {
       throw new IngesterStoppedError(`ingester is not running (${this.state})`);
     }
@@ -205,13 +219,14 @@ export class Ingester {
       for (const a of result.appended) this.notify(tenant, a.stream.labels, a.entries);
     }
     // Memory and the record's sequence number change in the same tick (see checkpointFrames).
-    if (this.wal && result.wal.length > 0) await this.wal.append(tenant, result.wal);
-    return {
+    const walWrite = this.wal && result.wal.length > 0 ? this.wal.append(tenant, result.wal) : null;
+    const outcome: PushOutcome = {
       appended: result.entries,
       appendedBytes: result.bytes,
       duplicates: result.duplicates,
       errors: result.errors,
     };
+    return { outcome, walWrite };
   }
 
   /** Registers a listener for stored entries (the tail endpoint); returns its remover. */

@@ -74,14 +74,29 @@ export class DistributorService implements LifecycleService, OnModuleInit {
       throw blocked;
     }
 
-    const decoded = await this.decode(input, limits, nowNs);
+    // Returned, not awaited: this frame, and the decoded request with it, ends before the
+    // wait for the WAL, so per-entry objects die young instead of surviving collections.
+    return this.admit(tenant, limits, nowNs, await this.decode(input, limits, nowNs));
+  }
+
+  /**
+   * Everything after decoding, synchronously up to the ingester; the promise settles once what
+   * was accepted is durable.
+   */
+  private admit(
+    tenant: string,
+    limits: TenantLimits,
+    nowNs: bigint,
+    decoded: PushRequest,
+  ): Promise<void> {
     const validation = validatePush(decoded, limits, tenant, nowNs);
     this.metrics.discardedAll(tenant, validation.discarded);
     this.metrics.truncated(tenant, validation.truncatedLines);
     this.metrics.received(tenant, validation.acceptedLines, validation.acceptedBytes);
+    const validationError = validation.error;
     if (validation.request.streams.length === 0) {
-      if (validation.error) throw validation.error;
-      return; // only streams without entries: nothing to store, as Loki
+      if (validationError) throw validationError;
+      return Promise.resolve(); // only streams without entries: nothing to store, as Loki
     }
 
     const rateError = this.rateLimiter.check(
@@ -102,18 +117,21 @@ export class DistributorService implements LifecycleService, OnModuleInit {
 
     const streamLimited = this.streamRateLimiter.apply(tenant, limits, validation.request);
     this.metrics.discardedAll(tenant, streamLimited.discarded);
-    const ingestErrors =
+    const limitError = streamLimited.error;
+    const stored =
       streamLimited.request.streams.length > 0
-        ? await this.store(tenant, streamLimited.request)
-        : [];
-    // As Loki: an ingester-side refusal (per-stream rate, order, stream limit) outranks the
-    // distributor's validation error, which is answered when the ingester took everything.
-    const ingesterSide = [...(streamLimited.error ? [streamLimited.error] : []), ...ingestErrors];
-    if (ingesterSide.length > 0) {
-      const last = ingesterSide[ingesterSide.length - 1];
-      throw new PushError(last.status, ingesterSide.map((e) => e.message).join('\n'));
-    }
-    if (validation.error) throw validation.error;
+        ? this.store(tenant, streamLimited.request)
+        : Promise.resolve([]);
+    return stored.then((ingestErrors) => {
+      // As Loki: an ingester-side refusal (per-stream rate, order, stream limit) outranks the
+      // distributor's validation error, which is answered when the ingester took everything.
+      const ingesterSide = [...(limitError ? [limitError] : []), ...ingestErrors];
+      if (ingesterSide.length > 0) {
+        const last = ingesterSide[ingesterSide.length - 1];
+        throw new PushError(last.status, ingesterSide.map((e) => e.message).join('\n'));
+      }
+      if (validationError) throw validationError;
+    });
   }
 
   private async decode(
@@ -159,25 +177,26 @@ export class DistributorService implements LifecycleService, OnModuleInit {
     );
   }
 
-  /** Pushes to this process's ingester; returns its per-stream refusals (already counted). */
-  private async store(tenant: string, request: PushRequest): Promise<IngestError[]> {
+  /** Pushes to this process's ingester; resolves to its per-stream refusals (already counted). */
+  private store(tenant: string, request: PushRequest): Promise<IngestError[]> {
     const ingester: Ingester | undefined = this.localIngester.ingester;
     if (!ingester) {
       throw new PushError(503, 'no ingester is running in this process to accept the push');
     }
-    let errors: IngestError[];
-    try {
-      ({ errors } = await ingester.push(tenant, request));
-    } catch (err) {
-      if (err instanceof IngesterStoppedError) throw new PushError(503, err.message);
-      // WalWriteError and the like: nothing of this push was acknowledged.
-      throw new PushError(500, `push not stored: ${(err as Error).message}`);
-    }
-    for (const e of errors) {
-      if (e instanceof IngestError) {
-        this.metrics.discarded(tenant, e.reason, e.discardedEntries, e.discardedBytes);
-      }
-    }
-    return errors;
+    return ingester.push(tenant, request).then(
+      ({ errors }) => {
+        for (const e of errors) {
+          if (e instanceof IngestError) {
+            this.metrics.discarded(tenant, e.reason, e.discardedEntries, e.discardedBytes);
+          }
+        }
+        return errors;
+      },
+      (err: unknown) => {
+        if (err instanceof IngesterStoppedError) throw new PushError(503, err.message);
+        // WalWriteError and the like: nothing of this push was acknowledged.
+        throw new PushError(500, `push not stored: ${(err as Error).message}`);
+      },
+    );
   }
 }
