@@ -15,6 +15,13 @@ export function positiveNumber(name: string, text: string): number {
   return n;
 }
 
+export function nonNegativeNumber(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0)
+    throw new OptionsError(`--${name} must be a number of at least 0, got "${text}"`);
+  return n;
+}
+
 export function bool(name: string, text: string | undefined): boolean {
   if (text === undefined || text === 'true') return true;
   if (text === 'false') return false;

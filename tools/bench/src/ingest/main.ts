@@ -1,15 +1,18 @@
 import { LIFTED_LIMITS } from '../server-flags';
 import { cpuSeconds } from '../proc-stat';
 import { runCli } from '../cli-options';
+import { pinThisProcess, placeCpus } from '../cpu-affinity';
 /**
  * Ingest benchmark: `npm run bench:ingest -- [--help]`.
  *
  * Starts the built server (fresh temporary data dir, WAL on) on 127.0.0.1 unless --url is
- * given, prepares snappy protobuf push bodies from the deterministic generator, sends them
- * from N concurrent clients for a bounded time or byte count, and prints accepted MB/s of raw
- * log line bytes, lines/s and the server's peak RSS. Results are recorded in
+ * given (by default pinned to one CPU, the load on the others), prepares snappy protobuf push
+ * bodies from the deterministic generator, sends a warm-up share, then sends the rest from N
+ * concurrent clients for a bounded time or byte count, and prints accepted MB/s of raw log
+ * line bytes, lines/s, the server's CPU time and peak RSS. Results are recorded in
  * docs/benchmarks.md.
  */
+import type { PreparedBody } from './batches';
 import { encodePushProtobuf } from '@logsvc/push';
 import { type ClientPlan } from './batches';
 import { runLoad } from './load';
@@ -61,28 +64,52 @@ function plans(o: IngestBenchOptions): ClientPlan[] {
     generator,
     client,
     clients: o.clients,
-    lineBytes: o.totalBytes / o.clients,
+    lineBytes: (o.warmupBytes + o.totalBytes) / o.clients,
     streamsPerBatch: o.streamsPerBatch,
     linesPerStream: o.linesPerStream,
   }));
 }
 
+/** Splits each client's bodies into the first `bytes / clients` line bytes and the rest. */
+function splitWarmup(
+  bodies: PreparedBody[][],
+  bytes: number,
+): { warmup: PreparedBody[][]; timed: PreparedBody[][] } {
+  const perClient = bytes / bodies.length;
+  const warmup: PreparedBody[][] = [];
+  const timed: PreparedBody[][] = [];
+  for (const list of bodies) {
+    let sent = 0;
+    let i = 0;
+    while (i < list.length && sent < perClient) sent += list[i++].lineBytes;
+    warmup.push(list.slice(0, i));
+    timed.push(list.slice(i));
+  }
+  return { warmup, timed };
+}
+
 async function run(o: IngestBenchOptions): Promise<void> {
   let server: ServerProcess | undefined;
+  const cpus = o.url ? { server: null, client: null } : placeCpus(o.serverCpus);
   try {
     if (!o.url) {
       server = await ServerProcess.start({
         flags: [...BENCH_SERVER_FLAGS, `-ingester.wal-enabled=${o.wal}`, ...o.serverFlags],
         nodeOptions: o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [],
+        cpus: cpus.server,
       });
     }
     const url = o.url ?? server!.url;
     await checkPush(url);
 
     const prepStart = performance.now();
-    const bodies = await prepareAll(plans(o));
+    const { warmup, timed: bodies } = splitWarmup(await prepareAll(plans(o)), o.warmupBytes);
     const prepareMs = performance.now() - prepStart;
     const preparedBytes = bodies.flat().reduce((n, b) => n + b.lineBytes, 0);
+    if (cpus.client !== null) pinThisProcess(cpus.client);
+    const warm = await runLoad(warmup, { url, durationMs: o.durationMs, tenant: BENCH_TENANT });
+    if (warm.acceptedRequests < warm.requests)
+      throw new Error(`warm-up pushes failed: ${warm.firstFailure ?? 'unknown error'}`);
 
     const sampler = server ? setInterval(() => server!.samplePeakRss(), 250) : undefined;
     const cpuBefore = server ? cpuSeconds(server.pid) : undefined;
@@ -93,7 +120,7 @@ async function run(o: IngestBenchOptions): Promise<void> {
     const cpu =
       cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
 
-    const result = summarize(o, prepareMs, preparedBytes, load, peak, cpu);
+    const result = summarize(o, prepareMs, preparedBytes, load, peak, cpu, cpus.server);
     process.stdout.write(
       o.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatReport(result)}\n`,
     );

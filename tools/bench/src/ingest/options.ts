@@ -3,6 +3,7 @@ import {
   applyCommonOption,
   bool,
   forEachOption,
+  nonNegativeNumber,
   positiveInt,
   positiveNumber,
 } from '../cli-options';
@@ -23,6 +24,10 @@ export interface IngestBenchOptions {
   seed: number;
   structuredMetadata: boolean;
   wal: boolean;
+  /** Raw line bytes sent before timing starts (JIT and buffers warm), not counted. */
+  warmupBytes: number;
+  /** `auto`, `all` or a CPU list for the server (see cpu-affinity.ts). */
+  serverCpus: string;
   /** Directory for the server's `--cpu-prof` output. */
   cpuProfDir?: string;
   /** Extra flags passed to the server. */
@@ -40,6 +45,8 @@ export const DEFAULT_OPTIONS: IngestBenchOptions = {
   seed: 42,
   structuredMetadata: false,
   wal: true,
+  warmupBytes: 64 * 1e6,
+  serverCpus: 'auto',
   serverFlags: [],
   json: false,
 };
@@ -54,6 +61,10 @@ export const USAGE = `usage: npm run bench:ingest -- [options]
   --seed=N               generator seed (default 42)
   --metadata             attach trace_id structured metadata to every entry
   --wal=false            run the server with the WAL off (default on)
+  --warmup-mb=MB         raw line megabytes sent before timing starts (default 64; 0 for none)
+  --server-cpus=CPUS     auto: server pinned to the last CPU, this load on the others (default,
+                         when there are two or more CPUs and taskset exists); all: no pinning;
+                         or a taskset CPU list for the server, e.g. 1 or 2-3
   --url=URL              push to a running server instead of starting one (no RSS then)
   --cpu-prof=DIR         run the server under node --cpu-prof, profile written to DIR
   --server-flag=FLAG     extra server flag, repeatable (e.g. --server-flag=-log.level=warn)
@@ -86,6 +97,16 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
       case 'wal':
         o.wal = bool(name, value);
         break;
+      case 'warmup-mb':
+        o.warmupBytes = nonNegativeNumber(name, need()) * 1e6;
+        break;
+      case 'server-cpus':
+        o.serverCpus = need();
+        if (!/^(auto|all|\d+(-\d+)?(,\d+(-\d+)?)*)$/.test(o.serverCpus))
+          throw new OptionsError(
+            `--server-cpus must be auto, all or a CPU list, got "${o.serverCpus}"`,
+          );
+        break;
       default:
         return false;
     }
@@ -93,6 +114,8 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
   });
   if (o.streams < o.clients)
     throw new OptionsError(`--streams (${o.streams}) must be at least --clients (${o.clients})`);
+  if (o.url && o.serverCpus !== 'auto' && o.serverCpus !== 'all')
+    throw new OptionsError('--server-cpus needs the bench to start the server (no --url)');
   if (o.url && o.cpuProfDir)
     throw new OptionsError('--cpu-prof needs the bench to start the server (no --url)');
   return o;

@@ -10,6 +10,10 @@ export interface IngestBenchResult {
   readonly linesPerSecond: number;
   readonly peakRssBytes?: number;
   readonly serverCpuSeconds?: number;
+  /** Accepted MB of lines per second of server CPU time (all its threads). */
+  readonly mbPerCpuSecond?: number;
+  /** The CPUs the server was pinned to, or null. */
+  readonly serverCpus: string | null;
 }
 
 const MB = 1e6;
@@ -21,17 +25,21 @@ export function summarize(
   load: LoadResult,
   peakRssBytes: number | undefined,
   serverCpuSeconds: number | undefined,
+  serverCpus: string | null,
 ): IngestBenchResult {
   const seconds = load.elapsedMs / 1000;
+  const mb = load.acceptedLineBytes / MB;
   return {
     options,
     prepareMs,
     preparedBytes,
     load,
-    mbPerSecond: seconds > 0 ? load.acceptedLineBytes / MB / seconds : 0,
+    mbPerSecond: seconds > 0 ? mb / seconds : 0,
     linesPerSecond: seconds > 0 ? load.acceptedLines / seconds : 0,
     peakRssBytes,
     serverCpuSeconds,
+    mbPerCpuSecond: serverCpuSeconds ? mb / serverCpuSeconds : undefined,
+    serverCpus,
   };
 }
 
@@ -44,13 +52,20 @@ export function formatReport(r: IngestBenchResult): string {
   const rows = [
     ['target', o.url ?? `started server (WAL ${o.wal ? 'on' : 'off'})`],
     [
+      'server CPUs',
+      r.serverCpus === null
+        ? 'not pinned'
+        : `${r.serverCpus} only (taskset); the load runs on the other CPUs`,
+    ],
+    [
       'load',
       `${o.clients} clients, ${o.streams} streams, ${o.streamsPerBatch}×${o.linesPerStream} lines/request` +
         (o.structuredMetadata ? ', with structured metadata' : ''),
     ],
     [
       'prepared',
-      `${(r.preparedBytes / MB).toFixed(0)} MB of lines in ${(r.prepareMs / 1000).toFixed(1)} s (not timed)`,
+      `${(r.preparedBytes / MB).toFixed(0)} MB of lines in ${(r.prepareMs / 1000).toFixed(1)} s (not timed)` +
+        (o.warmupBytes > 0 ? `, after a ${(o.warmupBytes / MB).toFixed(0)} MB warm-up` : ''),
     ],
     [
       'elapsed',
@@ -71,6 +86,8 @@ export function formatReport(r: IngestBenchResult): string {
       'server CPU',
       `${r.serverCpuSeconds.toFixed(1)} s (${((r.serverCpuSeconds / (l.elapsedMs / 1000)) * 100).toFixed(0)}% of one core)`,
     ]);
+  if (r.mbPerCpuSecond !== undefined)
+    rows.push(['per core', `${r.mbPerCpuSecond.toFixed(1)} MB of lines per server CPU second`]);
   if (r.peakRssBytes !== undefined)
     rows.push(['peak RSS', `${(r.peakRssBytes / 1024 / 1024).toFixed(0)} MiB (server VmHWM)`]);
   if (l.firstFailure) rows.push(['first failure', l.firstFailure]);

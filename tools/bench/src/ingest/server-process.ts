@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { onCpus } from '../cpu-affinity';
 
 /** The built single binary (`npm run build` makes it). */
 export const SERVER_MAIN = resolve(
@@ -28,6 +29,8 @@ export interface ServerProcessOptions {
   readonly port?: number;
   /** How long to wait for /ready (default 30 s). */
   readonly readyTimeoutMs?: number;
+  /** Runs the server under `taskset -c <cpus>` when set. */
+  readonly cpus?: string | null;
 }
 
 export function freePort(): Promise<number> {
@@ -88,7 +91,9 @@ export class ServerProcess {
       `-common.path-prefix=${dataDir}`,
       ...(options.flags ?? []),
     ];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const [command, commandArgs] = onCpus(options.cpus ?? null, process.execPath, args);
+    // taskset execs the command, so the child's pid is the server's.
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
     const proc = new ServerProcess(child, port, dataDir, ownsDataDir);
     await proc.waitReady(options.readyTimeoutMs ?? 30_000);
     return proc;
