@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { readBody } from './pooled-body';
 
 /** A parsed `application/x-www-form-urlencoded` body: repeated keys become arrays. */
 export type FormBody = Record<string, string | string[]>;
@@ -17,6 +18,7 @@ export function parseForm(text: string): FormBody {
 /**
  * Bodies reach handlers as Buffers (protobuf, JSON, anything else: the push decoders parse them
  * themselves), except forms, which become a FormBody. Size is capped by Fastify's bodyLimit.
+ * Buffers may come from a pool (see pooled-body.ts): the push handler gives them back.
  */
 export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -27,7 +29,5 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
       done(null, parseForm(body as string));
     },
   );
-  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => {
-    done(null, body);
-  });
+  fastify.addContentTypeParser('*', readBody);
 }

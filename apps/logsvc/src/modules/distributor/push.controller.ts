@@ -3,6 +3,7 @@ import { PushError } from '@logsvc/push';
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpError } from '../../http/plain-error';
+import { releaseBody } from '../../http/pooled-body';
 import { TenantId } from '../../http/tenancy';
 import { DistributorService, type PushFormat } from './distributor.service';
 import { encodeOtlpStatus, otlpStatusCode } from './otlp-status';
@@ -57,13 +58,18 @@ export class PushController {
     void reply.code(204).send();
   }
 
-  private run(format: PushFormat, tenant: string, request: FastifyRequest): Promise<void> {
-    return this.distributor.push({
-      tenant,
-      format,
-      body: request.body,
-      contentType: header(request, 'content-type'),
-      contentEncoding: header(request, 'content-encoding'),
-    });
+  private async run(format: PushFormat, tenant: string, request: FastifyRequest): Promise<void> {
+    try {
+      await this.distributor.push({
+        tenant,
+        format,
+        body: request.body,
+        contentType: header(request, 'content-type'),
+        contentEncoding: header(request, 'content-encoding'),
+      });
+    } finally {
+      // Decoding is over and everything stored was copied: the body's bytes may be reused.
+      releaseBody(request.body);
+    }
   }
 }
