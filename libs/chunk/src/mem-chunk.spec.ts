@@ -310,3 +310,32 @@ describe('MemChunk', () => {
     expect(chunk.encode()).toEqual(old);
   });
 });
+
+describe('MemChunk buffer reuse', () => {
+  it('keeps what a reader saw unchanged while later appends reuse the head block', () => {
+    const sut = new MemChunk({ blockSize: 1024 });
+    const t0 = 1_700_000_000_000_000_000n;
+    let n = 0;
+    const append = (count: number): void => {
+      for (let i = 0; i < count; i++, n++) sut.append(t0 + BigInt(n), line(n), EMPTY_LABELS);
+    };
+    append(5);
+    const early = sut.iterator(...ALL, 'forward');
+    append(200); // several block cuts; each empties a head block for reuse
+    const seenEarly = drain(early);
+    expect(seenEarly.map((e) => e.line)).toEqual([0, 1, 2, 3, 4].map((i) => line(i).toString()));
+    const all = drain(sut.iterator(...ALL, 'forward'));
+    expect(all.map((e) => e.line)).toEqual(
+      Array.from({ length: 205 }, (_, i) => line(i).toString()),
+    );
+  });
+
+  it('still rejects a duplicate of an entry in the block just cut', () => {
+    const sut = new MemChunk({ blockSize: 512 });
+    const t0 = 1_700_000_000_000_000_000n;
+    for (let i = 0; i < 50; i++) sut.append(t0 + BigInt(i), line(i), EMPTY_LABELS);
+    expect(sut.blockCount).toBeGreaterThan(2);
+    expect(sut.append(t0 + 49n, line(49), EMPTY_LABELS)).toBe(false);
+    expect(sut.append(t0 + 50n, line(50), EMPTY_LABELS)).toBe(true);
+  });
+});
