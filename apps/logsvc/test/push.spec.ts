@@ -209,6 +209,42 @@ describe('push endpoints', () => {
     ).toBeGreaterThanOrEqual(150);
   });
 
+  it('drops only the streams whose label string does not parse, counting them by reason', async () => {
+    const t = nowNs();
+    const count = async (reason: string): Promise<number> =>
+      metricValue(await scrape(), 'loki_discarded_samples_total', { reason, tenant: 'team-a' }) ??
+      0;
+    const invalidBefore = await count('invalid_labels');
+    const duplicateBefore = await count('duplicate_label_names');
+    const entry = (line: string) => ({
+      timestampNs: t,
+      line: Buffer.from(line),
+      structuredMetadata: [],
+    });
+    // Label strings as a client could send them: a name starting with a digit, a name twice.
+    const res = await pushProto({
+      streams: [
+        { labels: [{ name: '1bad', value: 'a' }], entries: [entry('bad name')] },
+        {
+          labels: [
+            { name: 'app', value: 'p' },
+            { name: 'app', value: 'q' },
+          ],
+          entries: [entry('dup 1'), entry('dup 2')],
+        },
+        { labels: [{ name: 'app', value: 'labels-ok' }], entries: [entry('kept')] },
+      ],
+    });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain(`Error parsing labels '{1bad="a"}' with error:`);
+    expect(res.text).toContain(`stream '{app="p", app="q"}' has duplicate label name: 'app'`);
+    expect(readFromIngester(sut, 'team-a', '{app="labels-ok"}').map((e) => e.line)).toEqual([
+      'kept',
+    ]);
+    expect(await count('invalid_labels')).toBe(invalidBefore + 1);
+    expect(await count('duplicate_label_names')).toBe(duplicateBefore + 2);
+  });
+
   it('groups several validation errors the way Loki does', async () => {
     const old = nowNs() - 8n * 24n * 3600n * 1000n * NS;
     const res = await pushProto(
@@ -347,7 +383,7 @@ describe('push endpoints', () => {
       ['bad JSON', '{"streams": [', { 'content-type': 'application/json' }],
       [
         'bad labels',
-        '{"streams":[{"labels":"{a=","entries":[]}]}',
+        '{"streams":[{"labels":"{a=","entries":[{"ts":"2024-01-01T00:00:00Z","line":"x"}]}]}',
         { 'content-type': 'application/json' },
       ],
     ];

@@ -18,7 +18,20 @@ export interface PushStream {
   readonly entries: LogEntry[];
 }
 
+/**
+ * A stream a decoder refused as a whole because its label string does not parse. Like Loki,
+ * only that stream is dropped: validation counts and reports it, the rest of the request goes on.
+ */
+export interface RejectedStream {
+  /** Loki's discard reason: `invalid_labels` or `duplicate_label_names`. */
+  readonly reason: string;
+  readonly message: string;
+  readonly entries: readonly LogEntry[];
+}
+
 /** The decoded body of one push request, whatever its wire format. */
 export interface PushRequest {
   readonly streams: PushStream[];
+  /** Streams refused while decoding, in request order. */
+  readonly rejected?: readonly RejectedStream[];
 }

@@ -2,7 +2,7 @@ import { labelsToString, parseLabels, type LogEntry, type PushRequest } from '@l
 import type { ChunkOptions } from '@logsvc/chunk';
 import { IngestError } from './errors';
 import { formatGoTime } from './go-time';
-import { Stream, type CutReason, type OrderingRules } from './stream';
+import { entryBytes, Stream, type CutReason, type OrderingRules } from './stream';
 import type { WalStreamInput } from './wal/records';
 
 /** Everything one push needs besides the request. */
@@ -117,7 +117,8 @@ export class Instance {
 
 function streamLimitError(tenant: string, labelsText: string, entries: readonly LogEntry[]) {
   let bytes = 0;
-  for (const e of entries) bytes += e.line.length;
+  // Line plus structured metadata bytes, as every other discard reason counts them.
+  for (const e of entries) bytes += entryBytes(e);
   return new IngestError(
     429,
     'stream_limit',

@@ -43,7 +43,8 @@ const SYNC_SNAPPY_BYTES = 1024 * 1024;
 /** Decompresses a snappy block (not framed), large ones off the event loop, refusing bombs first. */
 export async function snappyUncompress(block: Buffer, maxBytes: number): Promise<Buffer> {
   checkSnappyHeader(block, maxBytes);
-  if (snappyDeclaredLength(block) <= SYNC_SNAPPY_BYTES) return snappyUncompressSync(block, maxBytes);
+  if (snappyDeclaredLength(block) <= SYNC_SNAPPY_BYTES)
+    return snappyUncompressSync(block, maxBytes);
   try {
     return (await snappy.uncompress(block, SNAPPY_BUFFER)) as Buffer;
   } catch (err) {

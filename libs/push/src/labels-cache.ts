@@ -1,17 +1,23 @@
 import { LabelParseError, parseLabels, type Labels } from '@logsvc/api';
-import { badRequest } from './errors';
+import { badRequest, PushError } from './errors';
 
 /**
  * Parses stream label strings once per request: a batch usually repeats a few selectors many
  * times. Empty values are dropped (an empty value means "absent", as in Loki).
  */
 export class LabelsCache {
-  private readonly cache = new Map<string, Labels>();
+  private readonly cache = new Map<string, Labels | PushError>();
 
-  parse(text: string): Labels {
+  /** The parsed labels, or the 400 error (with its discard reason) for a string that does not parse. */
+  parse(text: string): Labels | PushError {
     let labels = this.cache.get(text);
     if (labels === undefined) {
-      labels = parseStreamLabels(text);
+      try {
+        labels = parseStreamLabels(text);
+      } catch (err) {
+        if (!(err instanceof PushError)) throw err;
+        labels = err;
+      }
       this.cache.set(text, labels);
     }
     return labels;

@@ -7,8 +7,9 @@ import {
   type LogEntry,
   type PushRequest,
   type PushStream,
+  type RejectedStream,
 } from '@logsvc/api';
-import { badRequest } from './errors';
+import { badRequest, PushError } from './errors';
 import { LabelsCache } from './labels-cache';
 import { parseRfc3339Nano } from './rfc3339';
 
@@ -42,12 +43,16 @@ export function decodeLokiJson(body: Buffer): PushRequest {
     throw badRequest('invalid JSON push body: "streams" must be an array');
   const cache = new LabelsCache();
   const streams: PushStream[] = [];
+  const rejected: RejectedStream[] = [];
   rawStreams.forEach((raw, i) => {
     if (!isObject(raw)) throw badRequest(`streams[${i}] must be an object`);
-    if ('labels' in raw || 'entries' in raw) streams.push(decodeLegacyStream(raw, i, cache));
-    else streams.push(decodeStream(raw, i));
+    if ('labels' in raw || 'entries' in raw) {
+      const stream = decodeLegacyStream(raw, i, cache);
+      if ('reason' in stream) rejected.push(stream);
+      else streams.push(stream);
+    } else streams.push(decodeStream(raw, i));
   });
-  return { streams };
+  return rejected.length > 0 ? { streams, rejected } : { streams };
 }
 
 function decodeStream(raw: Record<string, Json>, i: number): PushStream {
@@ -121,7 +126,11 @@ function decodeMetadata(meta: Json, where: string): Labels {
   return pairs.length === 0 ? EMPTY_LABELS : sortLabels(pairs);
 }
 
-function decodeLegacyStream(raw: Record<string, Json>, i: number, cache: LabelsCache): PushStream {
+function decodeLegacyStream(
+  raw: Record<string, Json>,
+  i: number,
+  cache: LabelsCache,
+): PushStream | RejectedStream {
   if (typeof raw.labels !== 'string')
     throw badRequest(`streams[${i}].labels must be a label selector string`);
   const labels = cache.parse(raw.labels);
@@ -137,6 +146,9 @@ function decodeLegacyStream(raw: Record<string, Json>, i: number, cache: LabelsC
     if (ns === undefined) throw badRequest(`${where}.ts: cannot parse '${e.ts}' as RFC 3339`);
     return { timestampNs: ns, line: Buffer.from(e.line, 'utf8'), structuredMetadata: EMPTY_LABELS };
   });
+  if (labels instanceof PushError) {
+    return { reason: labels.reason ?? 'invalid_labels', message: labels.message, entries };
+  }
   return { labels, entries };
 }
 

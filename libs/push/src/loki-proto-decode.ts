@@ -6,6 +6,7 @@ import {
   type LogEntry,
   type PushRequest,
   type PushStream,
+  type RejectedStream,
 } from '@logsvc/api';
 import { Reader } from 'protobufjs/minimal';
 import { badRequest, PushError } from './errors';
@@ -26,18 +27,22 @@ const NS_PER_SECOND = 1_000_000_000n;
 
 /**
  * Decodes an uncompressed logproto.PushRequest. Lines stay Buffer views into `body`; each
- * distinct label string is parsed once. Malformed input throws a 400 PushError.
+ * distinct label string is parsed once. A stream whose labels do not parse is returned among
+ * `rejected`; malformed protobuf throws a 400 PushError.
  */
 export function decodeLokiProtobuf(body: Buffer): PushRequest {
   const state = new DecodeState();
   const reader = Reader.create(body);
   const streams: PushStream[] = [];
+  const rejected: RejectedStream[] = [];
   try {
     while (reader.pos < reader.len) {
       const tag = reader.uint32();
       if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) {
         const len = reader.uint32();
-        streams.push(readStream(reader, reader.pos + len, state));
+        const stream = readStream(reader, reader.pos + len, state);
+        if ('reason' in stream) rejected.push(stream);
+        else streams.push(stream);
       } else {
         reader.skipType(tag & 7);
       }
@@ -48,7 +53,7 @@ export function decodeLokiProtobuf(body: Buffer): PushRequest {
       `error decoding push request: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  return { streams };
+  return rejected.length > 0 ? { streams, rejected } : { streams };
 }
 
 class DecodeState {
@@ -62,7 +67,7 @@ function checkEnd(reader: Reader, end: number): void {
   if (end > reader.len) throw badRequest('error decoding push request: unexpected end of message');
 }
 
-function readStream(reader: Reader, end: number, state: DecodeState): PushStream {
+function readStream(reader: Reader, end: number, state: DecodeState): PushStream | RejectedStream {
   checkEnd(reader, end);
   let labelsText = '';
   const entries: LogEntry[] = [];
@@ -76,7 +81,11 @@ function readStream(reader: Reader, end: number, state: DecodeState): PushStream
     } else reader.skipType(tag & 7);
   }
   if (reader.pos !== end) throw badRequest('error decoding push request: stream length mismatch');
-  return { labels: state.labels.parse(labelsText), entries };
+  const labels = state.labels.parse(labelsText);
+  if (labels instanceof PushError) {
+    return { reason: labels.reason ?? 'invalid_labels', message: labels.message, entries };
+  }
+  return { labels, entries };
 }
 
 function readEntry(reader: Reader, end: number, state: DecodeState): LogEntry {

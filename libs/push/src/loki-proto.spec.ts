@@ -152,20 +152,37 @@ describe('Loki protobuf push', () => {
     expect(() => decodeLokiProtobuf(Buffer.from(w.finish()))).toThrow(/nanos not in range/);
   });
 
-  it('reports unparsable labels the way Loki does', () => {
+  /** A stream with `labels` and one entry, as protobuf bytes of a PushRequest field. */
+  function streamWithLabels(w: Writer, labels: string, line: string): void {
+    w.uint32(10).fork().uint32(10).string(labels);
+    w.uint32(18).fork().uint32(10).fork().uint32(8).int64(1_700_000_000).ldelim();
+    w.uint32(18).string(line).ldelim();
+    w.ldelim();
+  }
+
+  it('sets aside a stream whose labels do not parse, the way Loki words it, and keeps the rest', () => {
     const w = Writer.create();
-    w.uint32(10).fork().uint32(10).string('{a=b}').ldelim();
-    expect(() => decodeLokiProtobuf(Buffer.from(w.finish()))).toThrow(
-      /^Error parsing labels '\{a=b\}' with error: /,
-    );
+    streamWithLabels(w, '{a=b}', 'bad');
+    streamWithLabels(w, '{app="ok"}', 'good');
+    const req = decodeLokiProtobuf(Buffer.from(w.finish()));
+    expect(req.streams.map((s) => s.entries[0].line.toString())).toEqual(['good']);
+    expect(req.rejected).toHaveLength(1);
+    expect(req.rejected![0].reason).toBe('invalid_labels');
+    expect(req.rejected![0].message).toMatch(/^Error parsing labels '\{a=b\}' with error: /);
+    expect(req.rejected![0].entries[0].line.toString()).toBe('bad');
   });
 
-  it('reports duplicate label names with the stream', () => {
+  it('sets aside a stream with duplicate label names, naming the stream', () => {
     const w = Writer.create();
-    w.uint32(10).fork().uint32(10).string('{a="1", a="2"}').ldelim();
-    expect(() => decodeLokiProtobuf(Buffer.from(w.finish()))).toThrow(
-      `stream '{a="1", a="2"}' has duplicate label name: 'a'`,
-    );
+    streamWithLabels(w, '{a="1", a="2"}', 'dup');
+    const req = decodeLokiProtobuf(Buffer.from(w.finish()));
+    expect(req.streams).toEqual([]);
+    expect(req.rejected).toMatchObject([
+      {
+        reason: 'duplicate_label_names',
+        message: `stream '{a="1", a="2"}' has duplicate label name: 'a'`,
+      },
+    ]);
   });
 
   it('rejects truncated snappy with a 400', async () => {

@@ -8,6 +8,7 @@ import {
   type LogEntry,
   type PushRequest,
   type PushStream,
+  type RejectedStream,
 } from '@logsvc/api';
 import {
   DiscardCounts,
@@ -70,7 +71,8 @@ export function validatePush(
   nowNs: bigint,
 ): PushValidationResult {
   const discarded = new DiscardCounts();
-  if (req.streams.length === 0) {
+  const rejected = req.rejected ?? [];
+  if (req.streams.length === 0 && rejected.length === 0) {
     return {
       request: { streams: [] },
       error: new PushError(422, MISSING_STREAMS_MESSAGE),
@@ -81,6 +83,7 @@ export function validatePush(
     };
   }
   const ctx = new ValidationContext(limits, tenant, nowNs, discarded);
+  for (const r of rejected) ctx.rejectStream(r);
   const streams: PushStream[] = [];
   for (const stream of req.streams) {
     if (stream.entries.length === 0) continue;
@@ -124,14 +127,18 @@ class ValidationContext {
     this.discarded.add(reason, lines, bytes);
   }
 
+  /** A stream the decoder refused (its labels do not parse): all its entries are discarded. */
+  rejectStream(stream: RejectedStream): void {
+    if (stream.entries.length === 0) return;
+    this.reject(stream.reason, stream.message, stream.entries.length, entriesSize(stream.entries));
+  }
+
   validateStream(stream: PushStream): PushStream | undefined {
     const labels = this.withServiceName(stream.labels);
     const text = labelsToString(labels);
     const labelError = this.checkLabels(labels, text);
     if (labelError !== undefined) {
-      let bytes = 0;
-      for (const e of stream.entries) bytes += entrySize(e.line, e.structuredMetadata);
-      this.reject(labelError[0], labelError[1], stream.entries.length, bytes);
+      this.reject(labelError[0], labelError[1], stream.entries.length, entriesSize(stream.entries));
       return undefined;
     }
     const streamLevel = this.levels?.fromLabels(labels);
@@ -288,6 +295,12 @@ class ValidationContext {
     }
     return { timestampNs: entry.timestampNs, line: entry.line, structuredMetadata };
   }
+}
+
+function entriesSize(entries: readonly LogEntry[]): number {
+  let bytes = 0;
+  for (const e of entries) bytes += entrySize(e.line, e.structuredMetadata);
+  return bytes;
 }
 
 /** Structured metadata names go through NormalizeLabel, as in Loki; returns the input if unchanged. */
