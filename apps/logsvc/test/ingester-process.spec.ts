@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -30,7 +30,7 @@ interface Run {
   stderr: () => string;
 }
 
-async function run(dataDir: string): Promise<Run> {
+async function run(dataDir: string, flags: readonly string[] = []): Promise<Run> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -40,6 +40,7 @@ async function run(dataDir: string): Promise<Run> {
       '-server.http-listen-address=127.0.0.1',
       `-common.path-prefix=${dataDir}`,
       '-auth.enabled=false',
+      ...flags,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -118,7 +119,8 @@ describe('the server binary: shutdown and crash recovery', () => {
 
   it('keeps every acknowledged entry exactly once across kill -9 under write load', async () => {
     const dir = newDir();
-    const first = await run(dir);
+    // Checkpoints every 100 ms, so replay starts from a checkpoint plus the segments after it.
+    const first = await run(dir, ['-ingester.checkpoint-duration=100ms']);
     runs.push(first);
     const acked: string[] = [];
     let stop = false;
@@ -133,7 +135,9 @@ describe('the server binary: shutdown and crash recovery', () => {
         }
       }
     });
-    while (acked.length < 2000) await new Promise((res) => setTimeout(res, 10));
+    const checkpointed = (): boolean =>
+      readdirSync(join(dir, 'wal')).some((f) => /^checkpoint\.\d+$/.test(f));
+    while (acked.length < 2000 || !checkpointed()) await new Promise((res) => setTimeout(res, 10));
     first.child.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);
