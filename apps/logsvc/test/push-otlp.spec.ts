@@ -116,7 +116,7 @@ describe('POST /otlp/v1/logs', () => {
 
   it('answers errors as a protobuf google.rpc.Status', async () => {
     const badType = await post('{}', { 'content-type': 'text/plain' });
-    expect(badType.status).toBe(415);
+    expect(badType.status).toBe(400);
     expect(statusMessage(Buffer.from(await badType.arrayBuffer()))).toBe(
       'content type: text/plain is not supported',
     );

@@ -16,9 +16,33 @@ const req = {
 };
 
 describe('decodePushBody dispatch', () => {
-  it('treats a missing Content-Type as snappy protobuf', async () => {
-    const out = await decodePushBody({ body: encodePushProtobuf(req), maxDecompressedBytes: MAX });
-    expect(out.streams[0].entries[0].timestampNs).toBe(7n);
+  it('decodes any media type but JSON as snappy protobuf, as Loki does', async () => {
+    for (const contentType of [
+      'application/x-protobuf',
+      'application/octet-stream',
+      'text/plain',
+    ]) {
+      const out = await decodePushBody({
+        body: encodePushProtobuf(req),
+        contentType,
+        maxDecompressedBytes: MAX,
+      });
+      expect(out.streams[0].entries[0].timestampNs, contentType).toBe(7n);
+    }
+  });
+
+  it("answers a missing or malformed Content-Type with Go's mime error, as Loki does", async () => {
+    const cases: [string | undefined, string][] = [
+      [undefined, 'mime: no media type'],
+      ['', 'mime: no media type'],
+      ['application/', 'mime: expected token after slash'],
+      ['application json', 'mime: expected slash after first token'],
+    ];
+    for (const [contentType, message] of cases) {
+      await expect(
+        decodePushBody({ body: encodePushProtobuf(req), contentType, maxDecompressedBytes: MAX }),
+      ).rejects.toMatchObject({ status: 400, message });
+    }
   });
 
   it('accepts Content-Encoding: snappy as a no-op and deflate as raw DEFLATE', async () => {
@@ -38,18 +62,11 @@ describe('decodePushBody dispatch', () => {
     expect(b.streams[0].entries[0].line.toString()).toBe('x');
   });
 
-  it('answers 415 for an unsupported Content-Type or Content-Encoding', async () => {
-    await expect(
-      decodePushBody({
-        body: Buffer.from('x'),
-        contentType: 'text/plain',
-        maxDecompressedBytes: MAX,
-      }),
-    ).rejects.toMatchObject({ status: 415 });
+  it('answers 400 for an unsupported Content-Encoding, as Loki does', async () => {
     await expect(
       decodePushBody({ body: Buffer.from('x'), contentEncoding: 'br', maxDecompressedBytes: MAX }),
     ).rejects.toMatchObject({
-      status: 415,
+      status: 400,
       message: 'Content-Encoding "br" not supported',
     });
   });
@@ -73,7 +90,7 @@ describe('decodePushBody dispatch', () => {
         discover_service_name: [],
       }),
     ).rejects.toMatchObject({
-      status: 415,
+      status: 400,
       message: 'content type: application/json; charset=utf-8 is not supported',
     });
   });

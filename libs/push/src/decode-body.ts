@@ -1,6 +1,7 @@
 import type { PushRequest } from '@logsvc/api';
 import { bodyTooLarge, gunzipBounded, inflateRawBounded, snappyUncompress } from './decompress';
-import { PushError } from './errors';
+import { badRequest } from './errors';
+import { parseMediaType } from './media-type';
 import { decodeLokiJson } from './loki-json';
 import { decodeLokiProtobuf } from './loki-proto-decode';
 import { otlpToPushRequest } from './otlp-map';
@@ -23,25 +24,16 @@ export interface DecodeOtlpOptions extends DecodeBodyOptions {
   nowNs?: bigint;
 }
 
-const PROTOBUF_TYPES = new Set([
-  '',
-  'application/x-protobuf',
-  'application/protobuf',
-  'application/octet-stream',
-]);
-
-function mediaType(contentType: string | null | undefined): string {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase();
-}
-
-function unsupportedEncoding(encoding: string): PushError {
-  return new PushError(415, `Content-Encoding "${encoding}" not supported`);
+function unsupportedEncoding(encoding: string): Error {
+  return badRequest(`Content-Encoding "${encoding}" not supported`);
 }
 
 function checkSize(body: Buffer, max: number): Buffer {
   if (body.length > max) throw bodyTooLarge(body.length, max);
   return body;
 }
+
+const KNOWN_ENCODINGS = new Set(['', 'identity', 'snappy', 'gzip', 'x-gzip', 'deflate']);
 
 /** Undoes Content-Encoding (gzip, deflate; snappy/identity are passed through). */
 async function removeContentEncoding(body: Buffer, encoding: string, max: number): Promise<Buffer> {
@@ -61,19 +53,16 @@ async function removeContentEncoding(body: Buffer, encoding: string, max: number
 }
 
 /**
- * Decodes a body sent to the push endpoint: snappy-compressed protobuf (default, also when no
- * Content-Type is sent) or JSON, each optionally wrapped in gzip or deflate.
+ * Decodes a body sent to the push endpoint as Loki does: JSON for `application/json`, snappy
+ * protobuf for any other media type; each optionally wrapped in gzip or deflate. An unknown
+ * Content-Encoding and a missing or malformed Content-Type are 400s with Loki's texts.
  */
 export async function decodePushBody(opts: DecodeBodyOptions): Promise<PushRequest> {
-  const type = mediaType(opts.contentType);
-  const isJson = type === 'application/json';
-  if (!isJson && !PROTOBUF_TYPES.has(type)) {
-    throw new PushError(
-      415,
-      `unsupported Content-Type "${opts.contentType}": send application/x-protobuf (snappy) or application/json`,
-    );
-  }
   const encoding = (opts.contentEncoding ?? '').trim().toLowerCase();
+  if (!KNOWN_ENCODINGS.has(encoding)) throw unsupportedEncoding(encoding);
+  const media = parseMediaType(opts.contentType ?? '');
+  if ('error' in media) throw badRequest(media.error);
+  const isJson = media.type === 'application/json';
   const max = opts.maxDecompressedBytes;
   const body = await removeContentEncoding(opts.body, encoding, max);
   if (isJson) return decodeLokiJson(checkSize(body, max));
@@ -84,7 +73,7 @@ export async function decodePushBody(opts: DecodeBodyOptions): Promise<PushReque
 export async function decodeOtlpBody(opts: DecodeOtlpOptions): Promise<PushRequest> {
   const type = (opts.contentType ?? '').trim();
   if (type !== 'application/x-protobuf' && type !== 'application/json') {
-    throw new PushError(415, `content type: ${opts.contentType ?? ''} is not supported`);
+    throw badRequest(`content type: ${opts.contentType ?? ''} is not supported`);
   }
   const encoding = (opts.contentEncoding ?? '').trim().toLowerCase();
   const max = opts.maxDecompressedBytes;

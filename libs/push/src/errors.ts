@@ -4,7 +4,7 @@
  */
 export class PushError extends Error {
   constructor(
-    /** HTTP status: 400, 413, 415, 422, 429, or the tenant's block_ingestion_status_code. */
+    /** HTTP status: 400, 413, 422, 429, or the tenant's block_ingestion_status_code. */
     readonly status: number,
     message: string,
     /** Loki's discard reason when the error drops data, e.g. `rate_limited`. */

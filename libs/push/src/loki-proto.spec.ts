@@ -8,6 +8,7 @@ import { encodePushProtobuf, encodePushProtobufRaw } from './loki-proto-encode';
 import { decodePushBody } from './decode-body';
 
 const MAX = 10 << 20;
+const PROTO = 'application/x-protobuf';
 
 function sample(): PushRequest {
   return {
@@ -188,14 +189,20 @@ describe('Loki protobuf push', () => {
   it('rejects truncated snappy with a 400', async () => {
     const body = encodePushProtobuf(sample());
     await expect(
-      decodePushBody({ body: body.subarray(0, body.length - 5), maxDecompressedBytes: MAX }),
+      decodePushBody({
+        body: body.subarray(0, body.length - 5),
+        contentType: PROTO,
+        maxDecompressedBytes: MAX,
+      }),
     ).rejects.toMatchObject({ status: 400 });
   });
 
   it('refuses a body whose declared snappy length is over the limit before decompressing', async () => {
     // varint 0xffffffff declared length followed by junk.
     const bomb = Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x00]);
-    await expect(decodePushBody({ body: bomb, maxDecompressedBytes: MAX })).rejects.toMatchObject({
+    await expect(
+      decodePushBody({ body: bomb, contentType: PROTO, maxDecompressedBytes: MAX }),
+    ).rejects.toMatchObject({
       status: 413,
       message: `request body too large: 4294967295 bytes, limit: ${MAX} bytes`,
     });

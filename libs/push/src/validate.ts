@@ -51,6 +51,12 @@ export interface PushValidationResult {
   readonly acceptedLines: number;
   /** Line plus structured-metadata bytes of `request`: what the ingestion rate limiter charges. */
   readonly acceptedBytes: number;
+  /**
+   * Every line of the request as decoded, valid or not, and its line plus structured-metadata
+   * bytes: Loki's `distributor_lines_received_total` / `bytes_received_total`.
+   */
+  readonly receivedLines: number;
+  readonly receivedBytes: number;
   /** Lines shortened by max_line_size_truncate (Loki's `loki_mutated_samples_total{reason="line_too_long"}`). */
   readonly truncatedLines: number;
 }
@@ -79,6 +85,8 @@ export function validatePush(
       discarded,
       acceptedLines: 0,
       acceptedBytes: 0,
+      receivedLines: 0,
+      receivedBytes: 0,
       truncatedLines: 0,
     };
   }
@@ -97,6 +105,8 @@ export function validatePush(
     discarded,
     acceptedLines: ctx.acceptedLines,
     acceptedBytes: ctx.acceptedBytes,
+    receivedLines: ctx.receivedLines,
+    receivedBytes: ctx.receivedBytes,
     truncatedLines: ctx.truncatedLines,
   };
 }
@@ -105,6 +115,8 @@ class ValidationContext {
   readonly errors = new GroupedErrors();
   acceptedLines = 0;
   acceptedBytes = 0;
+  receivedLines = 0;
+  receivedBytes = 0;
   truncatedLines = 0;
   private readonly oldestNs: bigint;
   private readonly newestNs: bigint;
@@ -130,7 +142,10 @@ class ValidationContext {
   /** A stream the decoder refused (its labels do not parse): all its entries are discarded. */
   rejectStream(stream: RejectedStream): void {
     if (stream.entries.length === 0) return;
-    this.reject(stream.reason, stream.message, stream.entries.length, entriesSize(stream.entries));
+    const bytes = entriesSize(stream.entries);
+    this.receivedLines += stream.entries.length;
+    this.receivedBytes += bytes;
+    this.reject(stream.reason, stream.message, stream.entries.length, bytes);
   }
 
   validateStream(stream: PushStream): PushStream | undefined {
@@ -138,12 +153,17 @@ class ValidationContext {
     const text = labelsToString(labels);
     const labelError = this.checkLabels(labels, text);
     if (labelError !== undefined) {
-      this.reject(labelError[0], labelError[1], stream.entries.length, entriesSize(stream.entries));
+      const bytes = entriesSize(stream.entries);
+      this.receivedLines += stream.entries.length;
+      this.receivedBytes += bytes;
+      this.reject(labelError[0], labelError[1], stream.entries.length, bytes);
       return undefined;
     }
     const streamLevel = this.levels?.fromLabels(labels);
     const entries: LogEntry[] = [];
+    this.receivedLines += stream.entries.length;
     for (const original of stream.entries) {
+      this.receivedBytes += entrySize(original.line, original.structuredMetadata);
       const entry = this.validateEntry(original, text);
       if (entry === undefined) continue;
       const out = this.levels === undefined ? entry : this.addDetectedLevel(entry, streamLevel);

@@ -36,13 +36,13 @@ export class DistributorMetrics {
     this.linesReceived = new PairedCounter(
       r,
       ['logsvc_distributor_lines_received_total', 'loki_distributor_lines_received_total'],
-      'Log lines received by the distributor that passed validation.',
+      'Log lines received by the distributor, before validation and limits (as Loki counts them).',
       ['tenant'],
     );
     this.bytesReceived = new PairedCounter(
       r,
       ['logsvc_distributor_bytes_received_total', 'loki_distributor_bytes_received_total'],
-      'Line and structured metadata bytes received by the distributor that passed validation.',
+      'Line and structured metadata bytes received by the distributor, before validation and limits.',
       ['tenant'],
     );
     this.discardedSamples = new PairedCounter(

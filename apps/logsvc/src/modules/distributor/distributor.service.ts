@@ -92,7 +92,7 @@ export class DistributorService implements LifecycleService, OnModuleInit {
     const validation = validatePush(decoded, limits, tenant, nowNs);
     this.metrics.discardedAll(tenant, validation.discarded);
     this.metrics.truncated(tenant, validation.truncatedLines);
-    this.metrics.received(tenant, validation.acceptedLines, validation.acceptedBytes);
+    this.metrics.received(tenant, validation.receivedLines, validation.receivedBytes);
     const validationError = validation.error;
     if (validation.request.streams.length === 0) {
       if (validationError) throw validationError;
@@ -169,6 +169,7 @@ export class DistributorService implements LifecycleService, OnModuleInit {
       return; // undecodable: nothing to count, the block answer stands
     }
     const v = validatePush(decoded, limits, input.tenant, nowNs);
+    this.metrics.received(input.tenant, v.receivedLines, v.receivedBytes);
     this.metrics.discarded(
       input.tenant,
       DiscardReason.blockedIngestion,
