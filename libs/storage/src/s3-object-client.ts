@@ -136,7 +136,9 @@ export class S3ObjectClient implements ObjectClient {
   async exists(key: string): Promise<boolean> {
     assertSafeObjectKey(key);
     try {
-      await this.client.send(new (s3Sdk().HeadObjectCommand)({ Bucket: this.bucketFor(key), Key: key }));
+      await this.client.send(
+        new (s3Sdk().HeadObjectCommand)({ Bucket: this.bucketFor(key), Key: key }),
+      );
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
@@ -147,7 +149,9 @@ export class S3ObjectClient implements ObjectClient {
   async delete(key: string): Promise<void> {
     assertSafeObjectKey(key);
     try {
-      await this.client.send(new (s3Sdk().DeleteObjectCommand)({ Bucket: this.bucketFor(key), Key: key }));
+      await this.client.send(
+        new (s3Sdk().DeleteObjectCommand)({ Bucket: this.bucketFor(key), Key: key }),
+      );
     } catch (err) {
       if (isNotFound(err)) return;
       throw new StorageError(`delete ${key}: ${errorMessage(err)}`, { cause: err });
