@@ -10,6 +10,7 @@ import {
   type IndexCompactionResult,
 } from './index-store';
 import type { IndexTable } from './index-table';
+import { IndexWriteBatcher } from './index-write-batcher';
 import { chunkKey, chunksPrefix, sanitizeUploader } from './key-layout';
 import type { ObjectClient } from './object-client';
 import { SchemaPeriods, type IndexTableRef, type SchemaConfig } from './schema-config';
@@ -72,6 +73,9 @@ interface SeriesAcc {
 export class ChunkStore {
   private readonly schema: SchemaPeriods;
   private readonly index: IndexStore;
+  private readonly indexWrites = new IndexWriteBatcher(async (tenant, table, files) => {
+    await this.index.writeFile(tenant, table, mergeSeries(files));
+  });
   private readonly concurrency: number;
 
   constructor(private readonly options: ChunkStoreOptions) {
@@ -113,8 +117,11 @@ export class ChunkStore {
         s.chunks.set(ref.key, ref);
       }
     }
-    await mapConcurrent([...byTable.values()], this.concurrency, ({ table, series }) =>
-      this.index.writeFile(tenant, table, mergeSeries([[...series.values()].map(toSeries)])),
+    // Concurrent puts of the same table share index files (see IndexWriteBatcher).
+    await Promise.all(
+      [...byTable.values()].map(({ table, series }) =>
+        this.indexWrites.add(tenant, table, [...series.values()].map(toSeries)),
+      ),
     );
     return prepared.map((p) => p.ref);
   }
