@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,6 +163,22 @@ describe('ingester endpoints', () => {
     expect((await call(sut, 'GET', '/ingester/prepare_shutdown')).status).toBe(503);
     expect((await call(sut, 'POST', '/flush')).status).toBe(503);
     expect(await push(sut, request('{app="shut"}', ['late']))).toBe(503);
+  });
+
+  it('deletes the ring token file only when delete_ring_tokens asks for it', async () => {
+    const dir = tempDir();
+    const tokens = join(dir, 'tokens.json');
+    writeFileSync(tokens, '{"tokens":[1,2,3]}');
+    const kept = await start({ ingester: { lifecycler: { tokens_file_path: tokens } } });
+    expect((await call(kept, 'POST', '/ingester/shutdown?terminate=false')).status).toBe(204);
+    expect(existsSync(tokens)).toBe(true);
+
+    const deleting = await start({ ingester: { lifecycler: { tokens_file_path: tokens } } });
+    expect(
+      (await call(deleting, 'POST', '/ingester/shutdown?terminate=false&delete_ring_tokens=true'))
+        .status,
+    ).toBe(204);
+    expect(existsSync(tokens)).toBe(false);
   });
 
   it('/ingester/shutdown?flush=false leaves the data to the WAL', async () => {

@@ -53,6 +53,9 @@ export const FLAG_TABLE: Readonly<Record<string, FlagSpec>> = {
     'ingester.query_store_max_look_back_period',
     'duration',
   ),
+  'ingester.tokens-file-path': f('ingester.lifecycler.tokens_file_path', 'string'),
+  // The spelling the HTTP API reference uses for the same setting.
+  'ingester.token-file-path': f('ingester.lifecycler.tokens_file_path', 'string'),
   'ingester.wal-enabled': f('ingester.wal.enabled', 'bool'),
   'ingester.wal-dir': f('ingester.wal.dir', 'string'),
   'ingester.checkpoint-duration': f('ingester.wal.checkpoint_duration', 'duration'),

@@ -15,6 +15,10 @@ export const ingesterSection = section({
   concurrent_flushes: int(32, 1),
   max_returned_stream_errors: int(10),
   query_store_max_look_back_period: duration(0),
+  lifecycler: section({
+    // The ring token file `/ingester/shutdown?delete_ring_tokens=true` deletes; empty: none.
+    tokens_file_path: str(''),
+  }),
   wal: section({
     enabled: bool(true),
     // Empty means `<common.path_prefix>/wal`.

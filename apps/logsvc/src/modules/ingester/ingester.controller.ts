@@ -1,11 +1,13 @@
+import { rm } from 'node:fs/promises';
 import { apiPaths } from '@logsvc/api';
+import type { Config } from '@logsvc/config';
 import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { PLAIN_TEXT } from '../../http/exception-filter';
 import { paramValue } from '../../http/params';
 import { httpError } from '../../http/plain-error';
-import { LOGGER } from '../../tokens';
+import { CONFIG, LOGGER } from '../../tokens';
 import { IngesterService, IngesterUnavailableError } from './ingester.service';
 import { ProcessTerminator } from './process-terminator';
 
@@ -42,6 +44,7 @@ export class IngesterController {
     @Inject(IngesterService) private readonly ingester: IngesterService,
     @Inject(ProcessTerminator) private readonly terminator: ProcessTerminator,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   @Post(apiPaths('flush'))
@@ -130,8 +133,13 @@ export class IngesterController {
         throw httpError(500, `shutdown failed: ${(err as Error).message}`);
       }
     });
-    // This process keeps its ring tokens in memory only (no -ingester.token-file-path), so
-    // delete_ring_tokens has no file to delete, as in Loki when that path is unset.
+    // As Loki: the token file goes only when asked for and when a path is configured.
+    const tokensFile = this.config.ingester.lifecycler.tokens_file_path;
+    if (opts.deleteRingTokens && tokensFile !== '') {
+      await rm(tokensFile, { force: true }).catch((err: unknown) =>
+        this.logger.warn({ err, tokensFile }, 'could not delete the ring token file'),
+      );
+    }
     if (opts.terminate) {
       // Only once the 204 is on the wire, so the caller sees the shutdown succeed.
       reply.raw.once('finish', () => {
