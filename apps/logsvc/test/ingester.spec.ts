@@ -89,6 +89,7 @@ describe('ingester endpoints', () => {
     expect(metricValue(m, 'logsvc_ingester_streams_created_total')).toBe(1);
     expect(metricValue(m, 'loki_ingester_streams_created_total')).toBe(1);
     expect(metricValue(m, 'logsvc_ingester_chunks_flushed_total')).toBe(1);
+    expect(metricValue(m, 'loki_ingester_chunks_flushed_total', { reason: 'forced' })).toBe(1);
     expect(metricValue(m, 'logsvc_ingester_chunks_cut_total', { reason: 'forced' })).toBe(1);
     expect(metricValue(m, 'loki_ingester_wal_records_logged_total')).toBe(1);
     expect(metricValue(m, 'logsvc_ingester_wal_logged_bytes_total')).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FlushBackoffConfig } from './config';
 import type { IngesterLogger } from './logger';
 import { ConcurrencyLimiter } from './limiter';
-import type { IngesterCounters } from './metrics';
+import { bump, type IngesterCounters } from './metrics';
 import type { ChunkSink, FlushedChunk } from './sink';
 import { encodedChunk, type ClosedChunk, type Stream } from './stream';
 
@@ -84,6 +84,7 @@ export class Flusher {
       for (let i = 0; i < due.length; i++) {
         due[i].flushedAtMs = flushedAt;
         counters.chunks_flushed_total++;
+        bump(counters.chunks_flushed_by_reason_total, due[i].reason);
         counters.chunks_flushed_bytes_total += batch[i].data.length;
         counters.chunks_flushed_uncompressed_bytes_total += batch[i].uncompressedSize;
         counters.chunks_flushed_entries_total += batch[i].entries;

@@ -16,6 +16,8 @@ export interface IngesterCounters {
   /** Chunks cut by reason (`full`, `idle`, `max_age`, `forced`). */
   chunks_cut_total: Record<string, number>;
   chunks_flushed_total: number;
+  /** Flushed chunks by the reason they were cut (`full`, `idle`, `max_age`, `forced`). */
+  chunks_flushed_by_reason_total: Record<string, number>;
   chunks_flushed_bytes_total: number;
   chunks_flushed_uncompressed_bytes_total: number;
   chunks_flushed_entries_total: number;
@@ -45,6 +47,7 @@ export function newCounters(): IngesterCounters {
     discarded_bytes_total: {},
     chunks_cut_total: {},
     chunks_flushed_total: 0,
+    chunks_flushed_by_reason_total: {},
     chunks_flushed_bytes_total: 0,
     chunks_flushed_uncompressed_bytes_total: 0,
     chunks_flushed_entries_total: 0,

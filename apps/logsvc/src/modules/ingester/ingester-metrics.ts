@@ -156,6 +156,12 @@ const BY_REASON: Readonly<Record<ByReasonField, MetricSpec>> = {
     help: 'Chunks closed, by reason (full, idle, max_age, forced).',
     kind: 'counter',
   },
+  chunks_flushed_by_reason_total: {
+    // Loki's name carries the reason label; logsvc_ingester_chunks_flushed_total has none.
+    names: ['loki_ingester_chunks_flushed_total'],
+    help: 'Chunks written to the object store, by the reason they were cut.',
+    kind: 'counter',
+  },
 };
 
 /**
