@@ -63,9 +63,25 @@ export function levelFromSeverityNumber(text: string): string {
   return 'unknown';
 }
 
+/** Detectors by their field list: tenants share a handful of lists, requests reuse them. */
+const detectors = new Map<string, LevelDetector>();
+const MAX_DETECTORS = 64;
+
+/** The detector for these log_level_fields, built once (its regexes are compiled once). */
+export function levelDetectorFor(logLevelFields: readonly string[]): LevelDetector {
+  const key = logLevelFields.join('\u0000');
+  let detector = detectors.get(key);
+  if (detector === undefined) {
+    if (detectors.size >= MAX_DETECTORS) detectors.clear();
+    detector = new LevelDetector(logLevelFields);
+    detectors.set(key, detector);
+  }
+  return detector;
+}
+
 /**
- * Finds an entry's `detected_level` the way Loki 3.4's distributor does. Build one per request
- * (it precomputes the field lookups) and call `forStream` once per stream.
+ * Finds an entry's `detected_level` the way Loki 3.4's distributor does. It keeps no state
+ * between calls: get a shared one from `levelDetectorFor`.
  */
 export class LevelDetector {
   private readonly fields: readonly string[];

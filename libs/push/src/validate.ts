@@ -18,7 +18,7 @@ import {
   metadataBytes,
 } from './discards';
 import { MISSING_STREAMS_MESSAGE, PushError } from './errors';
-import { DETECTED_LEVEL, LevelDetector } from './level-detection';
+import { DETECTED_LEVEL, levelDetectorFor, type LevelDetector } from './level-detection';
 import { levelOnlyMetadata } from './level-metadata';
 import type { PushLimits } from './limits';
 import { normalizeLabelName } from './normalize-label';
@@ -131,7 +131,7 @@ class ValidationContext {
     this.oldestNs = nowNs - BigInt(Math.round(limits.reject_old_samples_max_age)) * MS_NS;
     this.newestNs = nowNs + BigInt(Math.round(limits.creation_grace_period)) * MS_NS;
     const detect = limits.discover_log_levels && limits.allow_structured_metadata;
-    this.levels = detect ? new LevelDetector(limits.log_level_fields) : undefined;
+    this.levels = detect ? levelDetectorFor(limits.log_level_fields) : undefined;
   }
 
   private reject(reason: string, message: string, lines: number, bytes: number): void {
