@@ -28,10 +28,20 @@ export function snappyDeclaredLength(block: Uint8Array): number {
 // A copied, ordinary Buffer: the binding's default external buffers are much slower for V8.
 const SNAPPY_BUFFER = { asBuffer: true, copyOutputData: true } as const;
 
-function checkSnappyHeader(block: Buffer, maxBytes: number): void {
+/** The block's declared uncompressed length, refusing a malformed header or a bomb. */
+function checkSnappyHeader(block: Buffer, maxBytes: number): number {
   const declared = snappyDeclaredLength(block);
   if (declared < 0) throw badRequest('snappy: corrupt input (invalid length header)');
   if (declared > maxBytes) throw bodyTooLarge(declared, maxBytes);
+  return declared;
+}
+
+function uncompressChecked(block: Buffer): Buffer {
+  try {
+    return snappy.uncompressSync(block, SNAPPY_BUFFER) as Buffer;
+  } catch (err) {
+    throw badRequest(err instanceof Error ? err.message : String(err));
+  }
 }
 
 /**
@@ -42,9 +52,7 @@ const SYNC_SNAPPY_BYTES = 1024 * 1024;
 
 /** Decompresses a snappy block (not framed), large ones off the event loop, refusing bombs first. */
 export async function snappyUncompress(block: Buffer, maxBytes: number): Promise<Buffer> {
-  checkSnappyHeader(block, maxBytes);
-  if (snappyDeclaredLength(block) <= SYNC_SNAPPY_BYTES)
-    return snappyUncompressSync(block, maxBytes);
+  if (checkSnappyHeader(block, maxBytes) <= SYNC_SNAPPY_BYTES) return uncompressChecked(block);
   try {
     return (await snappy.uncompress(block, SNAPPY_BUFFER)) as Buffer;
   } catch (err) {
@@ -55,11 +63,7 @@ export async function snappyUncompress(block: Buffer, maxBytes: number): Promise
 /** Synchronous variant for small bodies and benchmarks. */
 export function snappyUncompressSync(block: Buffer, maxBytes: number): Buffer {
   checkSnappyHeader(block, maxBytes);
-  try {
-    return snappy.uncompressSync(block, SNAPPY_BUFFER) as Buffer;
-  } catch (err) {
-    throw badRequest(err instanceof Error ? err.message : String(err));
-  }
+  return uncompressChecked(block);
 }
 
 function isTooLarge(err: unknown): boolean {

@@ -1,4 +1,12 @@
-import { LabelParseError, parseLabels, type Labels } from '@logsvc/api';
+import {
+  LabelParseError,
+  parseLabels,
+  type Labels,
+  type LogEntry,
+  type PushRequest,
+  type PushStream,
+  type RejectedStream,
+} from '@logsvc/api';
 import { badRequest, PushError } from './errors';
 
 /**
@@ -21,6 +29,31 @@ export class LabelsCache {
       this.cache.set(text, labels);
     }
     return labels;
+  }
+
+  /** The entries as a stream of these labels, or as a rejected stream when they do not parse. */
+  stream(text: string, entries: LogEntry[]): PushStream | RejectedStream {
+    const labels = this.parse(text);
+    if (labels instanceof PushError) {
+      return { reason: labels.reason ?? 'invalid_labels', message: labels.message, entries };
+    }
+    return { labels, entries };
+  }
+}
+
+/** Collects a decoder's streams, setting aside the rejected ones, into a request. */
+export class PushRequestBuilder {
+  private readonly streams: PushStream[] = [];
+  private readonly rejected: RejectedStream[] = [];
+
+  add(stream: PushStream | RejectedStream): void {
+    if ('reason' in stream) this.rejected.push(stream);
+    else this.streams.push(stream);
+  }
+
+  build(): PushRequest {
+    const { streams, rejected } = this;
+    return rejected.length > 0 ? { streams, rejected } : { streams };
   }
 }
 

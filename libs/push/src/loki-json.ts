@@ -9,8 +9,8 @@ import {
   type PushStream,
   type RejectedStream,
 } from '@logsvc/api';
-import { badRequest, PushError } from './errors';
-import { LabelsCache } from './labels-cache';
+import { badRequest } from './errors';
+import { LabelsCache, PushRequestBuilder } from './labels-cache';
 import { parseRfc3339Nano } from './rfc3339';
 
 const MAX_INT64 = 9223372036854775807n;
@@ -42,17 +42,13 @@ export function decodeLokiJson(body: Buffer): PushRequest {
   if (!Array.isArray(rawStreams))
     throw badRequest('invalid JSON push body: "streams" must be an array');
   const cache = new LabelsCache();
-  const streams: PushStream[] = [];
-  const rejected: RejectedStream[] = [];
+  const request = new PushRequestBuilder();
   rawStreams.forEach((raw, i) => {
     if (!isObject(raw)) throw badRequest(`streams[${i}] must be an object`);
-    if ('labels' in raw || 'entries' in raw) {
-      const stream = decodeLegacyStream(raw, i, cache);
-      if ('reason' in stream) rejected.push(stream);
-      else streams.push(stream);
-    } else streams.push(decodeStream(raw, i));
+    if ('labels' in raw || 'entries' in raw) request.add(decodeLegacyStream(raw, i, cache));
+    else request.add(decodeStream(raw, i));
   });
-  return rejected.length > 0 ? { streams, rejected } : { streams };
+  return request.build();
 }
 
 function decodeStream(raw: Record<string, Json>, i: number): PushStream {
@@ -133,7 +129,6 @@ function decodeLegacyStream(
 ): PushStream | RejectedStream {
   if (typeof raw.labels !== 'string')
     throw badRequest(`streams[${i}].labels must be a label selector string`);
-  const labels = cache.parse(raw.labels);
   const rawEntries = raw.entries ?? [];
   if (!Array.isArray(rawEntries)) throw badRequest(`streams[${i}].entries must be an array`);
   const entries = rawEntries.map((e, j): LogEntry => {
@@ -146,10 +141,7 @@ function decodeLegacyStream(
     if (ns === undefined) throw badRequest(`${where}.ts: cannot parse '${e.ts}' as RFC 3339`);
     return { timestampNs: ns, line: Buffer.from(e.line, 'utf8'), structuredMetadata: EMPTY_LABELS };
   });
-  if (labels instanceof PushError) {
-    return { reason: labels.reason ?? 'invalid_labels', message: labels.message, entries };
-  }
-  return { labels, entries };
+  return cache.stream(raw.labels, entries);
 }
 
 /** Encodes a push request as Loki's v1 JSON body. */

@@ -10,7 +10,7 @@ import {
 } from '@logsvc/api';
 import { Reader } from 'protobufjs/minimal';
 import { badRequest, PushError } from './errors';
-import { LabelsCache } from './labels-cache';
+import { LabelsCache, PushRequestBuilder } from './labels-cache';
 
 // Field numbers of Loki's logproto push schema (pkg/push/push.proto).
 // PushRequest.streams = 1; StreamAdapter.labels = 1, entries = 2, hash = 3;
@@ -33,16 +33,13 @@ const NS_PER_SECOND = 1_000_000_000n;
 export function decodeLokiProtobuf(body: Buffer): PushRequest {
   const state = new DecodeState();
   const reader = Reader.create(body);
-  const streams: PushStream[] = [];
-  const rejected: RejectedStream[] = [];
+  const request = new PushRequestBuilder();
   try {
     while (reader.pos < reader.len) {
       const tag = reader.uint32();
       if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) {
         const len = reader.uint32();
-        const stream = readStream(reader, reader.pos + len, state);
-        if ('reason' in stream) rejected.push(stream);
-        else streams.push(stream);
+        request.add(readStream(reader, reader.pos + len, state));
       } else {
         reader.skipType(tag & 7);
       }
@@ -53,7 +50,7 @@ export function decodeLokiProtobuf(body: Buffer): PushRequest {
       `error decoding push request: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  return rejected.length > 0 ? { streams, rejected } : { streams };
+  return request.build();
 }
 
 class DecodeState {
@@ -81,11 +78,7 @@ function readStream(reader: Reader, end: number, state: DecodeState): PushStream
     } else reader.skipType(tag & 7);
   }
   if (reader.pos !== end) throw badRequest('error decoding push request: stream length mismatch');
-  const labels = state.labels.parse(labelsText);
-  if (labels instanceof PushError) {
-    return { reason: labels.reason ?? 'invalid_labels', message: labels.message, entries };
-  }
-  return { labels, entries };
+  return state.labels.stream(labelsText, entries);
 }
 
 function readEntry(reader: Reader, end: number, state: DecodeState): LogEntry {

@@ -141,11 +141,17 @@ class ValidationContext {
 
   /** A stream the decoder refused (its labels do not parse): all its entries are discarded. */
   rejectStream(stream: RejectedStream): void {
-    if (stream.entries.length === 0) return;
-    const bytes = entriesSize(stream.entries);
-    this.receivedLines += stream.entries.length;
+    if (stream.entries.length > 0)
+      this.rejectEntries(stream.reason, stream.message, stream.entries);
+  }
+
+  /** Entries received and refused together for one reason (a whole stream). */
+  private rejectEntries(reason: string, message: string, entries: readonly LogEntry[]): void {
+    let bytes = 0;
+    for (const e of entries) bytes += entrySize(e.line, e.structuredMetadata);
+    this.receivedLines += entries.length;
     this.receivedBytes += bytes;
-    this.reject(stream.reason, stream.message, stream.entries.length, bytes);
+    this.reject(reason, message, entries.length, bytes);
   }
 
   validateStream(stream: PushStream): PushStream | undefined {
@@ -153,10 +159,7 @@ class ValidationContext {
     const text = labelsToString(labels);
     const labelError = this.checkLabels(labels, text);
     if (labelError !== undefined) {
-      const bytes = entriesSize(stream.entries);
-      this.receivedLines += stream.entries.length;
-      this.receivedBytes += bytes;
-      this.reject(labelError[0], labelError[1], stream.entries.length, bytes);
+      this.rejectEntries(labelError[0], labelError[1], stream.entries);
       return undefined;
     }
     const streamLevel = this.levels?.fromLabels(labels);
@@ -315,12 +318,6 @@ class ValidationContext {
     }
     return { timestampNs: entry.timestampNs, line: entry.line, structuredMetadata };
   }
-}
-
-function entriesSize(entries: readonly LogEntry[]): number {
-  let bytes = 0;
-  for (const e of entries) bytes += entrySize(e.line, e.structuredMetadata);
-  return bytes;
 }
 
 /** Structured metadata names go through NormalizeLabel, as in Loki; returns the input if unchanged. */
