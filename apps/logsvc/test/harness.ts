@@ -8,7 +8,7 @@ import { type Config, parseConfig } from '@logsvc/config';
 import type { Type } from '@nestjs/common';
 import { type LogsvcServer, createServer } from '../src/app';
 import { createChunkStore } from '../src/modules/core/chunk-store.provider';
-import { LocalIngester } from '../src/modules/core/local-ingester';
+import { LocalIngesterClient } from '@logsvc/ingester';
 
 /** A server started on 127.0.0.1 with a free port and a temporary data directory. */
 export interface TestServer {
@@ -122,7 +122,7 @@ export async function readFromStore(
 
 /** Entries in the running server's ingester memory for streams matching `selector`. */
 export function readFromIngester(sut: TestServer, tenant: string, selector: string): StoredEntry[] {
-  const ingester = sut.server.app.get(LocalIngester).ingester;
+  const ingester = sut.server.app.get(LocalIngesterClient).ingester;
   if (!ingester) throw new Error('no ingester in this server');
   const out: StoredEntry[] = [];
   const results = ingester.query(tenant, equalityMatchers(selector), ...ALL_TIME, 'forward');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { type PushRequest, parseLabels } from '@logsvc/api';
 import { encodePushProtobuf } from '@logsvc/push';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalIngester } from '../src/modules/core/local-ingester';
+import { LocalIngesterClient } from '@logsvc/ingester';
 import {
   type TestServer,
   metricValue,
@@ -258,6 +258,6 @@ describe('ingester endpoints', () => {
     await Promise.all([started, stopped]);
     expect(sut.server.registry.states()).toContainEqual({ name: 'ingester', state: 'Terminated' });
     // No stopped ingester is left behind for the querier to read.
-    expect(sut.server.app.get(LocalIngester).ingester).toBeUndefined();
+    expect(sut.server.app.get(LocalIngesterClient).ingester).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { MemChunk } from '@logsvc/chunk';
 import { Ingester } from '@logsvc/ingester';
 import type { ChunkStore } from '@logsvc/storage';
 import { CHUNK_STORE } from '../src/modules/core/chunk-store.provider';
-import { LocalIngester } from '../src/modules/core/local-ingester';
+import { LocalIngesterClient } from '@logsvc/ingester';
 import type { TestServer } from './harness';
 
 /** `[timestamp ns, line]` rows of a test stream. */
@@ -38,7 +38,7 @@ export async function storeChunk(sut: TestServer, tenant: string, labels: string
  * without WAL or background loops that flushes into the server's chunk store.
  */
 export async function ingesterOf(sut: TestServer): Promise<Ingester> {
-  const local = sut.server.app.get(LocalIngester);
+  const local = sut.server.app.get(LocalIngesterClient);
   if (local.ingester) return local.ingester;
   const store = chunkStoreOf(sut);
   const ingester = new Ingester({
@@ -47,7 +47,7 @@ export async function ingesterOf(sut: TestServer): Promise<Ingester> {
     backgroundLoops: false,
   });
   await ingester.start();
-  local.set(ingester);
+  local.attach(ingester);
   return ingester;
 }
 

@@ -6,4 +6,3 @@ export * from './tenant';
 export * from './status';
 export * from './query-responses';
 export * from './query-result';
-export * from './go-time';

@@ -11,3 +11,5 @@ export type { IngesterQueryStats, StreamQueryResult, TimeRange } from './query';
 export type { ChunkSink, FlushedChunk } from './sink';
 export type { ReplayResult } from './wal/wal';
 export { WalLockedError } from './wal/dir-lock';
+export { LocalIngesterClient, NoIngesterError } from './client';
+export type { IngesterClient, IngesterSelect, StreamVolume } from './client';

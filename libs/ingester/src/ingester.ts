@@ -12,7 +12,7 @@ import {
 } from './config';
 import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } from './errors';
 import { Flusher } from './flusher';
-import { formatRfc3339 } from './go-time';
+import { formatRfc3339 } from '@logsvc/gocompat';
 import { Instance, type PushContext } from './instance';
 import { SILENT_LOGGER, type IngesterLogger } from './logger';
 import { bump, newCounters, type IngesterCounters } from './metrics';

@@ -1,7 +1,7 @@
 import { labelsToString, parseLabels, type LogEntry, type PushRequest } from '@logsvc/api';
 import type { ChunkOptions } from '@logsvc/chunk';
 import { IngestError } from './errors';
-import { formatGoTime } from './go-time';
+import { formatGoTime } from '@logsvc/gocompat';
 import { entryBytes, Stream, type CutReason, type OrderingRules } from './stream';
 import type { WalStreamInput } from './wal/records';
 

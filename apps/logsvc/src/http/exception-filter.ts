@@ -1,3 +1,5 @@
+import { allApiPaths } from '@logsvc/api';
+import { LogsvcError } from '@logsvc/errors';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -44,6 +46,17 @@ export class LokiExceptionFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     if (reply.sent) return;
 
+    if (exception instanceof LogsvcError) {
+      // The one place a library error's kind becomes an HTTP status.
+      if (exception.httpStatus >= 500) {
+        this.logger.warn(
+          { err: exception, method: request.method, url: request.url },
+          'request failed',
+        );
+      }
+      sendPlainError(reply, exception.httpStatus, errorBody(request, exception.message));
+      return;
+    }
     if (exception instanceof PlainHttpError) {
       sendPlainError(reply, exception.getStatus(), exception.body);
       return;
@@ -76,6 +89,30 @@ export class LokiExceptionFilter implements ExceptionFilter {
     return message;
   }
 }
+
+/**
+ * Loki writes query-path errors without a trailing newline (its query handlers write the text
+ * as is) and every other error with one (Go's `http.Error`).
+ */
+function errorBody(request: FastifyRequest, message: string): string {
+  const path = (request.routeOptions as { url?: string } | undefined)?.url ?? '';
+  return QUERY_PATHS.has(path) ? message : `${message}\n`;
+}
+
+const QUERY_PATHS = new Set<string>(
+  (
+    [
+      'query',
+      'query_range',
+      'labels',
+      'label_values',
+      'series',
+      'index_stats',
+      'index_volume',
+      'index_volume_range',
+    ] as const
+  ).flatMap((name) => allApiPaths(name)),
+);
 
 function httpExceptionMessage(exception: HttpException): string {
   const response = exception.getResponse();

@@ -6,7 +6,7 @@ import { HttpMetrics } from '../../http/http-metrics';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE, createChunkStore } from './chunk-store.provider';
-import { LocalIngester } from './local-ingester';
+import { LocalIngesterClient } from '@logsvc/ingester';
 import { RuntimeConfigService } from './runtime-config.service';
 
 export interface CoreDependencies {
@@ -19,7 +19,7 @@ export interface CoreDependencies {
 /**
  * What every module may inject: CONFIG, OVERRIDES, LOGGER, ServiceRegistry, HttpMetrics
  * (whose `.registry` is the prom-client registry for a component's own metrics), CHUNK_STORE
- * (the `ChunkStore` on object storage) and LocalIngester (this process's ingester, if any).
+ * (the `ChunkStore` on object storage) and LocalIngesterClient (this process's ingester, if any).
  */
 @Global()
 @Module({})
@@ -37,7 +37,7 @@ export class CoreModule {
       { provide: ServiceRegistry, useValue: deps.registry },
       { provide: HttpMetrics, useValue: deps.metrics },
       { provide: CHUNK_STORE, useValue: createChunkStore(deps.config, hostname()) },
-      { provide: LocalIngester, useValue: new LocalIngester() },
+      { provide: LocalIngesterClient, useValue: new LocalIngesterClient() },
       RuntimeConfigService,
     ];
     return {
@@ -50,7 +50,7 @@ export class CoreModule {
         ServiceRegistry,
         HttpMetrics,
         CHUNK_STORE,
-        LocalIngester,
+        LocalIngesterClient,
       ],
     };
   }

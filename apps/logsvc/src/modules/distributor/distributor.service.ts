@@ -15,7 +15,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, OVERRIDES } from '../../tokens';
-import { LocalIngester } from '../core/local-ingester';
+import { LocalIngesterClient } from '@logsvc/ingester';
 import { DistributorMetrics } from './distributor-metrics';
 
 /** Which decoder a push body goes through. */
@@ -49,7 +49,7 @@ export class DistributorService implements LifecycleService, OnModuleInit {
     @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(OVERRIDES) private readonly overrides: Overrides,
-    @Inject(LocalIngester) private readonly localIngester: LocalIngester,
+    @Inject(LocalIngesterClient) private readonly localIngester: LocalIngesterClient,
     @Inject(DistributorMetrics) private readonly metrics: DistributorMetrics,
   ) {}
 

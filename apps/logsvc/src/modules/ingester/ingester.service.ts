@@ -9,7 +9,7 @@ import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
-import { LocalIngester } from '../core/local-ingester';
+import { LocalIngesterClient } from '@logsvc/ingester';
 import { registerIngesterMetrics } from './ingester-metrics';
 import { ShutdownMarker } from './shutdown-marker';
 
@@ -30,7 +30,7 @@ export function walDirectory(config: Config): string {
 
 /**
  * The ingester component: builds the Ingester from config, replays its WAL while Starting (so
- * `/ready` answers 503 until replay is done), shares it through LocalIngester, and shuts it
+ * `/ready` answers 503 until replay is done), shares it through LocalIngesterClient, and shuts it
  * down on SIGTERM or on `/ingester/shutdown`.
  *
  * Flush on shutdown, as Loki decides it: an explicit `/ingester/shutdown?flush=` wins; else
@@ -58,7 +58,7 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     @Inject(OVERRIDES) private readonly overrides: Overrides,
     @Inject(LOGGER) logger: Logger,
     @Inject(CHUNK_STORE) private readonly store: ChunkStore,
-    @Inject(LocalIngester) private readonly localIngester: LocalIngester,
+    @Inject(LocalIngesterClient) private readonly localIngester: LocalIngesterClient,
     @Inject(HttpMetrics) private readonly metrics: HttpMetrics,
   ) {
     this.logger = logger.child({ component: 'ingester' });
@@ -104,7 +104,7 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     this.prepared = await this.marker.exists();
     if (this.prepared)
       this.logger.info({ path: this.marker.path }, 'prepare-shutdown marker found');
-    this.localIngester.set(ingester);
+    this.localIngester.attach(ingester);
     this.phase = 'running';
   }
 
@@ -134,7 +134,7 @@ export class IngesterService implements LifecycleService, OnModuleInit {
       this.settleStopped(err);
       throw err;
     } finally {
-      this.localIngester.set(undefined);
+      this.localIngester.attach(undefined);
       this.phase = 'stopped';
     }
   }

@@ -3,7 +3,7 @@ import type { ChunkStore } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
 import { CONFIG, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
-import { LocalIngester } from '../core/local-ingester';
+import { LocalIngesterClient } from '@logsvc/ingester';
 import { IndexController } from './index.controller';
 import { MetadataController } from './metadata.controller';
 import { nowNs } from './params/query-params';
@@ -28,15 +28,15 @@ import { ScanPoolShutdown } from './read/scan-pool-shutdown';
     },
     {
       provide: MetadataQuerier,
-      useFactory: (store: ChunkStore, local: LocalIngester, window: ReadWindow) =>
+      useFactory: (store: ChunkStore, local: LocalIngesterClient, window: ReadWindow) =>
         new MetadataQuerier(store, local, window),
-      inject: [CHUNK_STORE, LocalIngester, ReadWindow],
+      inject: [CHUNK_STORE, LocalIngesterClient, ReadWindow],
     },
     {
       provide: QuerySources,
-      useFactory: (store: ChunkStore, local: LocalIngester, window: ReadWindow) =>
+      useFactory: (store: ChunkStore, local: LocalIngesterClient, window: ReadWindow) =>
         new QuerySources(store, local, window),
-      inject: [CHUNK_STORE, LocalIngester, ReadWindow],
+      inject: [CHUNK_STORE, LocalIngesterClient, ReadWindow],
     },
     {
       provide: QueryExecutor,

@@ -1,6 +1,6 @@
 import type { TenantLimits } from '@logsvc/config';
 import { formatDuration } from '@logsvc/logql';
-import { goDurationString } from './params/go-strconv';
+import { goDurationString } from '@logsvc/gocompat';
 import { ParamError } from './params/query-params';
 
 /** The query limits of a request: for several tenants, the strictest non-zero of each. */

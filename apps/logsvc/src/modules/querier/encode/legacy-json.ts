@@ -1,4 +1,5 @@
-import { type QueryResult, formatRfc3339Nano, labelsToString } from '@logsvc/api';
+import { type QueryResult, labelsToString } from '@logsvc/api';
+import { formatRfc3339Nano } from '@logsvc/gocompat';
 import type { QueryStats } from '@logsvc/logql';
 import { goJson, goJsonString } from './json';
 import { statsJson } from './stats-json';

@@ -1,5 +1,5 @@
 import { type Labels, labelsToRecord } from '@logsvc/api';
-import { goFormatFloat } from '../params/go-strconv';
+import { goFormatFloat } from '@logsvc/gocompat';
 import { goJson } from './json';
 
 /** A timestamp as Loki writes sample times: milliseconds / 1000, e.g. `1588889221.5`. */

@@ -6,7 +6,7 @@ import {
   labelsToRecord,
 } from '@logsvc/api';
 import type { QueryStats } from '@logsvc/logql';
-import { goFormatFloat } from '../params/go-strconv';
+import { goFormatFloat } from '@logsvc/gocompat';
 import { goJson, goJsonString } from './json';
 import { statsJson } from './stats-json';
 

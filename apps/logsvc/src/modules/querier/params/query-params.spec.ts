@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goDurationString, goFormatFloat } from './go-strconv';
+import { goDurationString, goFormatFloat } from '@logsvc/gocompat';
 import {
   ParamError,
   defaultStepNs,

@@ -2,10 +2,10 @@
  * Query parameters parsed the way Loki's `pkg/loghttp` parses them: the same timestamp forms,
  * defaults, checks and error texts. Times are bigint nanoseconds since the epoch.
  */
-import { parseRfc3339Nano } from '@logsvc/api';
+import { parseRfc3339Nano } from '@logsvc/gocompat';
 import { parsePromDuration, UnitParseError } from '@logsvc/logql';
 import type { Direction } from '@logsvc/logql';
-import { GoSyntaxError, goParseFloat, goParseInt, goRound } from './go-strconv';
+import { GoSyntaxError, goParseFloat, goParseInt, goRound } from '@logsvc/gocompat';
 
 /** A bad parameter: answered 400 with this message. */
 export class ParamError extends Error {}

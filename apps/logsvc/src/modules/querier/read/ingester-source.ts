@@ -1,6 +1,6 @@
 import { newQueryStats as newIngesterQueryStats } from '@logsvc/ingester';
 import type { LogSource, SelectParams, SourceStream } from '@logsvc/logql';
-import type { LocalIngester } from '../../core/local-ingester';
+import type { LocalIngesterClient } from '@logsvc/ingester';
 import { CountingCursor } from './counting-cursor';
 
 /**
@@ -9,7 +9,7 @@ import { CountingCursor } from './counting-cursor';
  * chunk bytes/lines, and the lines sent. Empty when the process runs no ingester.
  */
 export class IngesterLogSource implements LogSource {
-  constructor(private readonly local: LocalIngester) {}
+  constructor(private readonly local: LocalIngesterClient) {}
 
   async select(params: SelectParams): Promise<SourceStream[]> {
     const ingester = this.local.ingester;

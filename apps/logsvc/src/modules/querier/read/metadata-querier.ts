@@ -1,7 +1,7 @@
 import { type Labels, type Matcher, labelsToString, sortLabels } from '@logsvc/api';
 import { TENANT_ID_LABEL, selectTenants } from '@logsvc/logql';
 import type { ChunkStore, IndexStats } from '@logsvc/storage';
-import type { LocalIngester } from '../../core/local-ingester';
+import type { LocalIngesterClient } from '@logsvc/ingester';
 import type { ReadWindow } from './read-window';
 
 /** The label that names a tenant in multi-tenant answers. */
@@ -24,7 +24,7 @@ function splitTenantMatchers(
 export class MetadataQuerier {
   constructor(
     private readonly store: ChunkStore,
-    private readonly local: LocalIngester,
+    private readonly local: LocalIngesterClient,
     private readonly window: ReadWindow,
   ) {}
 

@@ -1,6 +1,6 @@
 import { type LogSource, combineSources } from '@logsvc/logql';
 import type { ChunkStore } from '@logsvc/storage';
-import type { LocalIngester } from '../../core/local-ingester';
+import type { LocalIngesterClient } from '@logsvc/ingester';
 import { IngesterLogSource } from './ingester-source';
 import type { ReadWindow } from './read-window';
 import { StoreLogSource } from './store-source';
@@ -13,7 +13,7 @@ import { WindowedSource } from './windowed-source';
 export class QuerySources {
   private readonly source: LogSource;
 
-  constructor(store: ChunkStore, local: LocalIngester, window: ReadWindow) {
+  constructor(store: ChunkStore, local: LocalIngesterClient, window: ReadWindow) {
     // The store first: within one timestamp, entries already flushed were appended before the
     // ones still only in memory, and the merge keeps the first source's entries first.
     this.source = combineSources(

@@ -9,7 +9,7 @@ import { type EntryCursor, combineSources, multiTenantSource, newQueryStats } fr
 import type { ChunkStore } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChunkStore } from '../../core/chunk-store.provider';
-import { LocalIngester } from '../../core/local-ingester';
+import { LocalIngesterClient } from '@logsvc/ingester';
 import { IngesterLogSource } from './ingester-source';
 import { StoreLogSource } from './store-source';
 
@@ -144,7 +144,7 @@ describe('IngesterLogSource', () => {
         },
       ],
     });
-    const local = new LocalIngester();
+    const local = new LocalIngesterClient();
     const stats = newQueryStats();
     const sut = new IngesterLogSource(local);
     const params = {
@@ -156,7 +156,7 @@ describe('IngesterLogSource', () => {
       stats,
     };
     expect(await sut.select(params)).toEqual([]);
-    local.set(ingester);
+    local.attach(ingester);
     const streams = await sut.select(params);
     expect(drain(streams[0].entries)).toEqual([
       [T, 'x'],

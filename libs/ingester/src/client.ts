@@ -1,0 +1,129 @@
+import type { Labels, Matcher, PushRequest } from '@logsvc/api';
+import type { Direction } from '@logsvc/chunk';
+import { LogsvcError } from '@logsvc/errors';
+import type { Ingester, LabelQuery, PushOutcome } from './ingester';
+import type { IngesterQueryStats, StreamQueryResult } from './query';
+
+/** What a querier asks ingesters for: one tenant's matching streams in `[fromNs, throughNs)`. */
+export interface IngesterSelect {
+  readonly matchers: readonly Matcher[];
+  readonly fromNs: bigint;
+  readonly throughNs: bigint;
+  readonly direction: Direction;
+}
+
+/** One stream's uncompressed line bytes in a range (for `index/volume`). */
+export interface StreamVolume {
+  readonly labels: Labels;
+  readonly bytes: number;
+}
+
+/**
+ * How distributors and queriers reach ingesters, whatever runs them: the in-process ingester of
+ * the single binary (`LocalIngesterClient`), or, in a cluster, ingesters over gRPC. Every call is
+ * asynchronous so both fit; errors are LogsvcErrors (`unavailable` when no ingester can answer).
+ *
+ * Metric queries read entries through `query` and extract samples in the querier.
+ */
+export interface IngesterClient {
+  /** Stores a push; resolves once it is durable, with per-stream refusals. */
+  push(tenant: string, request: PushRequest): Promise<PushOutcome>;
+  /** Entries of matching streams, per stream; `stats` gathers what was read. */
+  query(
+    tenant: string,
+    select: IngesterSelect,
+    stats?: IngesterQueryStats,
+  ): Promise<StreamQueryResult[]>;
+  labelNames(tenant: string, query: LabelQuery): Promise<string[]>;
+  labelValues(tenant: string, name: string, query: LabelQuery): Promise<string[]>;
+  /** Label sets of streams with data in range matching any matcher list (all when none). */
+  series(
+    tenant: string,
+    matchersList: readonly (readonly Matcher[])[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<Labels[]>;
+  /** Line bytes per matching stream with data in `[fromNs, throughNs]` (inclusive end). */
+  volume(
+    tenant: string,
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<StreamVolume[]>;
+}
+
+/** No ingester can take a push (none runs in this process, or none is reachable). */
+export class NoIngesterError extends LogsvcError {
+  constructor(message = 'no ingester is running in this process to accept the push') {
+    super('unavailable', message);
+  }
+}
+
+/**
+ * The ingester of this process, reached by direct calls. The ingester component sets it once
+ * its `Ingester` has started (`attach`) and clears it when it stops; until then pushes are
+ * refused as `unavailable` and reads find nothing, as a querier that reaches no ingester would.
+ */
+export class LocalIngesterClient implements IngesterClient {
+  private current: Ingester | undefined;
+
+  /** The attached ingester, if any. */
+  get ingester(): Ingester | undefined {
+    return this.current;
+  }
+
+  attach(ingester: Ingester | undefined): void {
+    this.current = ingester;
+  }
+
+  push(tenant: string, request: PushRequest): Promise<PushOutcome> {
+    const ingester = this.current;
+    if (!ingester) return Promise.reject(new NoIngesterError());
+    return ingester.push(tenant, request);
+  }
+
+  async query(
+    tenant: string,
+    select: IngesterSelect,
+    stats?: IngesterQueryStats,
+  ): Promise<StreamQueryResult[]> {
+    const ingester = this.current;
+    if (!ingester) return [];
+    const { matchers, fromNs, throughNs, direction } = select;
+    return ingester.query(tenant, matchers, fromNs, throughNs, direction, stats);
+  }
+
+  async labelNames(tenant: string, query: LabelQuery): Promise<string[]> {
+    return this.current?.labelNames(tenant, query) ?? [];
+  }
+
+  async labelValues(tenant: string, name: string, query: LabelQuery): Promise<string[]> {
+    return this.current?.labelValues(tenant, name, query) ?? [];
+  }
+
+  async series(
+    tenant: string,
+    matchersList: readonly (readonly Matcher[])[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<Labels[]> {
+    return this.current?.series(tenant, matchersList, fromNs, throughNs) ?? [];
+  }
+
+  async volume(
+    tenant: string,
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<StreamVolume[]> {
+    const ingester = this.current;
+    if (!ingester) return [];
+    const out: StreamVolume[] = [];
+    for (const r of ingester.query(tenant, matchers, fromNs, throughNs + 1n, 'forward')) {
+      let bytes = 0;
+      while (r.entries.next()) bytes += r.entries.line.length;
+      if (bytes > 0) out.push({ labels: r.labels, bytes });
+    }
+    return out;
+  }
+}

@@ -1,1 +1,0 @@
-export { formatGoTime, formatRfc3339 } from '@logsvc/api';
