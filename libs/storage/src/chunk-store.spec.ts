@@ -209,24 +209,6 @@ describe('ChunkStore on the filesystem', () => {
     expect(series).toHaveLength(50);
   });
 
-  it('compacts a day into one file, deleting inputs after the merged file exists', async () => {
-    for (let i = 0; i < 4; i++)
-      await sut.putChunks('t', [chunk({ app: 'a' }, at(DAY0, i), at(DAY0, i) + 5n)]);
-    await sut.putChunks('t', [chunk({ app: 'b' }, at(DAY0 + 1, 1), at(DAY0 + 1, 2))]);
-    const before = await sut.getChunkRefs('t', [], at(DAY0, 0), at(DAY0 + 2, 0));
-    const [result] = await sut.compactIndex('t', sut.tableFor(at(DAY0, 0)));
-    expect(result.inputs).toBe(4);
-    expect(await readdir(path.join(dir, 't', 'index', `index_${DAY0}`))).toEqual([
-      path.basename(result.output as string),
-    ]);
-    expect(await open('fresh').getChunkRefs('t', [], at(DAY0, 0), at(DAY0 + 2, 0))).toEqual(before);
-    // A table with a single file is left alone.
-    expect(await sut.compactIndex('t', `index_${DAY0 + 1}`)).toEqual([
-      { table: `index_${DAY0 + 1}`, inputs: 1 },
-    ]);
-    await expect(sut.compactIndex('t', '../x')).rejects.toThrow(/unknown index table/);
-  });
-
   it('reports a corrupted index file as CorruptIndexError naming it, and keeps working', async () => {
     await sut.putChunks('t', [chunk({ app: 'a' }, at(DAY0, 1), at(DAY0, 2))]);
     const tableDir = path.join(dir, 't', 'index', `index_${DAY0}`);

@@ -3,12 +3,7 @@ import { labelsToString, type Labels, type Matcher } from '@logsvc/api';
 import { mapConcurrent } from './concurrency';
 import { ChunkChecksumError, StorageError } from './errors';
 import { overlaps, type ChunkRef, type SeriesChunkRefs } from './index-model';
-import {
-  IndexStore,
-  assertTableName,
-  mergeSeries,
-  type IndexCompactionResult,
-} from './index-store';
+import { IndexStore, mergeSeries } from './index-store';
 import type { IndexTable } from './index-table';
 import { IndexWriteBatcher } from './index-write-batcher';
 import { chunkKey, chunksPrefix, sanitizeUploader } from './key-layout';
@@ -273,29 +268,10 @@ export class ChunkStore {
     return out;
   }
 
-  /** Index tables the tenant has files in, e.g. for the compactor. */
+  /** Index tables the tenant has files in. */
   async listIndexTables(tenant: string): Promise<string[]> {
     assertSafeTenant(tenant);
     return [...new Set((await this.index.existingTables(tenant)).map((t) => t.name))];
-  }
-
-  /**
-   * Merges a table's index files into one (written first), then deletes the merged inputs.
-   * `table` is a table name such as `index_19800`.
-   */
-  async compactIndex(tenant: string, table: string): Promise<IndexCompactionResult[]> {
-    assertSafeTenant(tenant);
-    assertTableName(this.schema, table);
-    const results: IndexCompactionResult[] = [];
-    for (const ref of await this.index.existingTables(tenant)) {
-      if (ref.name === table) results.push(await this.index.compact(tenant, ref));
-    }
-    return results;
-  }
-
-  /** The index table name holding a time (ns), e.g. to name a day for compactIndex. */
-  tableFor(timeNs: bigint): string {
-    return this.schema.tableAt(Number(timeNs / NS_PER_MS)).name;
   }
 
   private prepare(tenant: string, c: ChunkToStore, i: number) {

@@ -1,6 +1,6 @@
 import { labelsToString } from '@logsvc/api';
 import { mapConcurrent } from './concurrency';
-import { ObjectNotFoundError, StorageError } from './errors';
+import { ObjectNotFoundError } from './errors';
 import { IndexFileCache } from './index-cache';
 import { decodeIndexFile, encodeIndexFile } from './index-codec';
 import { compareChunkRefs, type ChunkRef, type SeriesChunkRefs } from './index-model';
@@ -18,14 +18,6 @@ export interface IndexStoreOptions {
   readonly loadConcurrency: number;
 }
 
-export interface IndexCompactionResult {
-  readonly table: string;
-  /** Files merged (0 or 1 means nothing needed doing). */
-  readonly inputs: number;
-  /** Key of the merged file, when one was written. */
-  readonly output?: string;
-}
-
 /** Attempts to read a table when a compactor deletes files between our list and our get. */
 const LOAD_ATTEMPTS = 3;
 /** Rough memory per decoded body byte (label strings, objects, postings). */
@@ -33,7 +25,7 @@ const MEMORY_PER_BODY_BYTE = 4;
 
 /**
  * Immutable index files per (tenant, table) on the object store: writes new files, reads and
- * caches them, merges a table's files into one.
+ * caches them.
  */
 export class IndexStore {
   private readonly cache: IndexFileCache;
@@ -86,26 +78,6 @@ export class IndexStore {
     }
   }
 
-  /**
-   * Merges all files of a table into one new file, then deletes the inputs. Readers never see
-   * less data: until the deletes finish they see the inputs and the merged file, and merge
-   * duplicates away.
-   */
-  async compact(tenant: string, table: IndexTableRef): Promise<IndexCompactionResult> {
-    const client = this.options.clientFor(table.objectStore);
-    const keys = await this.listFiles(client, tenant, table.name);
-    if (keys.length <= 1) return { table: table.name, inputs: keys.length };
-    const files = await mapConcurrent(keys, this.options.loadConcurrency, (key) =>
-      this.loadFile(table.objectStore, client, key),
-    );
-    const output = await this.writeFile(tenant, table, mergeSeries(files.map((f) => f.series)));
-    for (const key of keys) {
-      await client.delete(key);
-      this.cache.delete(cacheKey(table.objectStore, key));
-    }
-    return { table: table.name, inputs: keys.length, output };
-  }
-
   private async listFiles(client: ObjectClient, tenant: string, table: string): Promise<string[]> {
     const listing = await client.list(indexTablePrefix(tenant, table));
     return listing.objects.map((o) => o.key).filter(isIndexFileKey);
@@ -155,10 +127,4 @@ export function mergeSeries(files: readonly (readonly SeriesChunkRefs[])[]): Ser
     });
   }
   return out;
-}
-
-export function assertTableName(schema: SchemaPeriods, name: string): IndexTableRef {
-  const ref = schema.tableByName(name);
-  if (!ref) throw new StorageError(`unknown index table ${JSON.stringify(name)}`);
-  return ref;
 }
