@@ -1,42 +1,51 @@
 import { describe, expect, it } from 'vitest';
-import { COMPONENTS, MODULE_DEPENDENCIES, resolveTarget } from './targets';
+import { COMPONENT_MODULES } from './modules/component-modules';
+import { AVAILABLE_COMPONENTS, MODULE_DEPENDENCIES, resolveTarget } from './targets';
 
 const off = { patternIngesterEnabled: false };
+const on = { patternIngesterEnabled: true };
 
 describe('resolveTarget', () => {
-  it('expands all, read, write and backend', () => {
-    expect(resolveTarget('all', off)).toEqual([
-      'distributor',
-      'ingester',
-      'querier',
-      'query-frontend',
-      'query-scheduler',
-      'ruler',
-      'compactor',
-      'ui',
-    ]);
-    expect(resolveTarget('read', off)).toEqual(['querier', 'query-frontend']);
-    expect(resolveTarget('write', off)).toEqual(['distributor', 'ingester']);
-    expect(resolveTarget('backend', off)).toEqual([
-      'query-scheduler',
-      'ruler',
-      'compactor',
-      'index-gateway',
-    ]);
+  it('runs the members of all, read and write that this build provides', () => {
+    expect(resolveTarget('all', off)).toEqual(['distributor', 'ingester', 'querier']);
+    expect(resolveTarget('all', on)).toEqual(['distributor', 'ingester', 'querier']);
+    expect(resolveTarget('read', off)).toEqual(['querier']);
+    expect(resolveTarget('write', on)).toEqual(['distributor', 'ingester']);
   });
 
-  it('includes the pattern ingester in groups only when enabled, and always when named', () => {
-    expect(resolveTarget('write', { patternIngesterEnabled: true })).toEqual([
-      'distributor',
-      'ingester',
-      'pattern-ingester',
-    ]);
-    expect(resolveTarget('pattern-ingester', off)).toEqual(['pattern-ingester']);
-  });
-
-  it('accepts every component and comma-separated lists', () => {
-    for (const c of COMPONENTS) expect(resolveTarget(c, off)).toEqual([c]);
+  it('accepts the available components and comma-separated lists', () => {
+    expect(resolveTarget('ingester', off)).toEqual(['ingester']);
+    expect(resolveTarget('querier', off)).toEqual(['querier']);
     expect(resolveTarget('querier, ingester,querier', off)).toEqual(['ingester', 'querier']);
+    expect(resolveTarget('distributor,ingester', off)).toEqual(['distributor', 'ingester']);
+    expect(resolveTarget('read,backend', off)).toEqual(['querier']);
+  });
+
+  it('refuses a target naming only components that do not exist yet, naming them', () => {
+    const provides = '(this build provides distributor, ingester, querier)';
+    expect(() => resolveTarget('ruler', off)).toThrow(
+      `-target=ruler: not available yet: ruler ${provides}`,
+    );
+    expect(() => resolveTarget('backend', off)).toThrow(
+      `-target=backend: not available yet: query-scheduler, ruler, compactor, index-gateway ${provides}`,
+    );
+    expect(() => resolveTarget('pattern-ingester', on)).toThrow(
+      'not available yet: pattern-ingester',
+    );
+  });
+
+  it('refuses a component named on its own that does not exist yet, even beside others', () => {
+    expect(() => resolveTarget('querier,compactor,ui', off)).toThrow(
+      '-target=querier,compactor,ui: not available yet: compactor, ui',
+    );
+  });
+
+  it('refuses a distributor without an ingester in the same process', () => {
+    for (const target of ['distributor', 'distributor,querier']) {
+      expect(() => resolveTarget(target, off)).toThrow(
+        `-target=${target}: the distributor has no ingesters to reach: until cluster mode`,
+      );
+    }
   });
 
   it('rejects unknown and empty targets', () => {
@@ -44,7 +53,10 @@ describe('resolveTarget', () => {
     expect(() => resolveTarget('', off)).toThrow('no target given');
   });
 
-  it('has a dependency entry for every component', () => {
-    for (const c of COMPONENTS) expect(MODULE_DEPENDENCIES[c]).toBeDefined();
+  it('has a module and a dependency entry for every available component', () => {
+    for (const c of AVAILABLE_COMPONENTS) {
+      expect(COMPONENT_MODULES[c]).toBeDefined();
+      expect(MODULE_DEPENDENCIES[c]).toBeDefined();
+    }
   });
 });

@@ -1,7 +1,7 @@
 // Which components a `-target` runs, and what each module needs started before it.
 
-/** Components that can be run on their own (DESIGN.md). */
-export const COMPONENTS = [
+/** Loki's components, by the names `-target` takes (docs/architecture.md). */
+export const LOKI_COMPONENTS = [
   'distributor',
   'ingester',
   'querier',
@@ -13,10 +13,21 @@ export const COMPONENTS = [
   'pattern-ingester',
   'ui',
 ] as const;
-export type Component = (typeof COMPONENTS)[number];
+export type LokiComponent = (typeof LOKI_COMPONENTS)[number];
 
-/** Targets that stand for several components, as in Loki. */
-export const GROUP_TARGETS: Readonly<Record<string, readonly Component[]>> = {
+/**
+ * The components this build provides, in start order. Adding a component is one line here, its
+ * Nest module in `modules/component-modules.ts` and its entry in MODULE_DEPENDENCIES.
+ */
+export const AVAILABLE_COMPONENTS = [
+  'distributor',
+  'ingester',
+  'querier',
+] as const satisfies readonly LokiComponent[];
+export type Component = (typeof AVAILABLE_COMPONENTS)[number];
+
+/** Targets that stand for several components, with the members Loki gives them. */
+export const GROUP_TARGETS: Readonly<Record<string, readonly LokiComponent[]>> = {
   all: [
     'query-scheduler',
     'query-frontend',
@@ -40,19 +51,14 @@ export const INTERNAL_SERVICES = ['server', 'runtime-config'] as const;
  * Module dependency graph: a service starts after the listed ones are Running and stops before
  * them. A component module that needs another module running first adds it here.
  */
-export const MODULE_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
+export const MODULE_DEPENDENCIES: Readonly<
+  Record<Component | (typeof INTERNAL_SERVICES)[number], readonly string[]>
+> = {
   server: [],
   'runtime-config': ['server'],
   distributor: ['server', 'runtime-config'],
   ingester: ['server', 'runtime-config'],
   querier: ['server', 'runtime-config'],
-  'query-frontend': ['server', 'runtime-config'],
-  'query-scheduler': ['server', 'runtime-config'],
-  ruler: ['server', 'runtime-config'],
-  compactor: ['server', 'runtime-config'],
-  'index-gateway': ['server', 'runtime-config'],
-  'pattern-ingester': ['server', 'runtime-config'],
-  ui: ['server'],
 };
 
 export class TargetError extends Error {
@@ -67,9 +73,20 @@ export interface TargetOptions {
   patternIngesterEnabled: boolean;
 }
 
+function isAvailable(c: LokiComponent): c is Component {
+  return (AVAILABLE_COMPONENTS as readonly string[]).includes(c);
+}
+
+function isLokiComponent(name: string): name is LokiComponent {
+  return (LOKI_COMPONENTS as readonly string[]).includes(name);
+}
+
 /**
- * Components for a `-target` value: one name or a comma-separated list of names and groups
- * (`all`, `read`, `write`, `backend`). Unknown names throw TargetError.
+ * Components to run for a `-target` value: one name or a comma-separated list of names and
+ * groups (`all`, `read`, `write`, `backend`). A group runs those of its members this build
+ * provides. Throws TargetError for an unknown name, for a component named on its own that is
+ * not available yet, for a target that leaves nothing to run, and for a distributor without
+ * an ingester in the same process (it has no other ingesters to reach until cluster mode).
  */
 export function resolveTarget(target: string, options: TargetOptions): Component[] {
   const names = target
@@ -79,21 +96,39 @@ export function resolveTarget(target: string, options: TargetOptions): Component
   if (names.length === 0)
     throw new TargetError('no target given: -target must name at least one component');
   const picked = new Set<Component>();
+  const namedMissing = new Set<LokiComponent>();
+  const groupMissing = new Set<LokiComponent>();
   for (const name of names) {
     const group = GROUP_TARGETS[name];
     if (group) {
       for (const c of group) {
         if (c === 'pattern-ingester' && !options.patternIngesterEnabled) continue;
-        picked.add(c);
+        if (isAvailable(c)) picked.add(c);
+        else groupMissing.add(c);
       }
-    } else if ((COMPONENTS as readonly string[]).includes(name)) {
-      picked.add(name as Component);
+    } else if (isLokiComponent(name)) {
+      if (isAvailable(name)) picked.add(name);
+      else namedMissing.add(name);
     } else {
-      const known = [...Object.keys(GROUP_TARGETS), ...COMPONENTS].join(', ');
+      const known = [...Object.keys(GROUP_TARGETS), ...LOKI_COMPONENTS].join(', ');
       throw new TargetError(
         `unrecognised target: ${JSON.stringify(name)}; known targets: ${known}`,
       );
     }
   }
-  return COMPONENTS.filter((c) => picked.has(c));
+  const missing = namedMissing.size > 0 ? namedMissing : picked.size === 0 ? groupMissing : null;
+  if (missing) {
+    throw new TargetError(
+      `-target=${target}: not available yet: ${[...missing].join(', ')}` +
+        ` (this build provides ${AVAILABLE_COMPONENTS.join(', ')})`,
+    );
+  }
+  if (picked.has('distributor') && !picked.has('ingester')) {
+    throw new TargetError(
+      `-target=${target}: the distributor has no ingesters to reach: until cluster mode it ` +
+        'pushes only to an ingester in the same process; run it with the ingester ' +
+        '(-target=write, -target=all or -target=distributor,ingester)',
+    );
+  }
+  return AVAILABLE_COMPONENTS.filter((c) => picked.has(c));
 }

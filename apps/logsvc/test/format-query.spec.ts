@@ -66,7 +66,7 @@ describe('format_query', () => {
 });
 
 // The spec exposes format_query on every component, not only on the querier.
-describe.each(['distributor', 'ingester', 'compactor', 'query-frontend', 'querier'])(
+describe.each(['ingester', 'querier', 'write', 'read'])(
   'format_query with -target=%s',
   (target) => {
     let sut: TestServer;

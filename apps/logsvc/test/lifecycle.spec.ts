@@ -90,12 +90,32 @@ describe('-target selection', () => {
   });
 
   it('accepts a comma-separated list of targets', async () => {
-    const sut = await startTestServer({ config: { target: 'distributor,compactor' } });
+    const sut = await startTestServer({ config: { target: 'querier,distributor,ingester' } });
     try {
-      expect(sut.server.components).toEqual(['distributor', 'compactor']);
+      expect(sut.server.components).toEqual(['distributor', 'ingester', 'querier']);
     } finally {
       await sut.close();
     }
+  });
+
+  it('-target=read runs the querier, the member of read that exists', async () => {
+    const sut = await startTestServer({ config: { target: 'read' } });
+    try {
+      const body = await (await fetch(`${sut.url}/services`)).text();
+      expect(body).toBe('server => Running\nruntime-config => Running\nquerier => Running\n');
+    } finally {
+      await sut.close();
+    }
+  });
+
+  it('refuses components that do not exist yet, and a distributor without an ingester', async () => {
+    await expect(startTestServer({ config: { target: 'ruler' } })).rejects.toThrow(
+      '-target=ruler: not available yet: ruler',
+    );
+    await expect(startTestServer({ config: { target: 'backend' } })).rejects.toThrow(TargetError);
+    await expect(startTestServer({ config: { target: 'distributor' } })).rejects.toThrow(
+      'the distributor has no ingesters to reach',
+    );
   });
 
   it('refuses an unknown target before listening', async () => {

@@ -110,4 +110,29 @@ describe('the built server binary', () => {
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toContain('error: unrecognised target: "everything"');
   });
+
+  it('exits 1 naming the components of a target that do not exist yet', async () => {
+    const r = run(['-target=ruler', '-server.http-listen-port=0']);
+    runs.push(r);
+    expect(await r.exited).toBe(1);
+    expect(r.stderr()).toBe(
+      'error: -target=ruler: not available yet: ruler' +
+        ' (this build provides distributor, ingester, querier)\n',
+    );
+    const backend = run(['-target=backend', '-server.http-listen-port=0']);
+    runs.push(backend);
+    expect(await backend.exited).toBe(1);
+    expect(backend.stderr()).toContain(
+      'error: -target=backend: not available yet: query-scheduler, ruler, compactor, index-gateway',
+    );
+  });
+
+  it('exits 1 for a distributor alone, which has no ingester to reach', async () => {
+    const r = run(['-target=distributor', '-server.http-listen-port=0']);
+    runs.push(r);
+    expect(await r.exited).toBe(1);
+    expect(r.stderr()).toMatch(
+      /^error: -target=distributor: the distributor has no ingesters to reach: until cluster mode/,
+    );
+  });
 });
