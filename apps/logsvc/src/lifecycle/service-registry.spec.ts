@@ -92,6 +92,25 @@ describe('ServiceRegistry', () => {
     expect(sut.states()).toEqual([{ name: 'loop', state: 'Terminated' }]);
   });
 
+  it('stops one service on request, Stopping at once, leaving the others Running', async () => {
+    const events: string[] = [];
+    const sut = new ServiceRegistry({ a: ['b'], b: [] }, quiet);
+    sut.register(recorder(events, 'a'));
+    sut.register(recorder(events, 'b'));
+    await sut.startAll();
+    expect(sut.stateOf('a')).toBe('Running');
+    const stopped = sut.stopService('a');
+    expect(sut.stateOf('a')).toBe('Stopping');
+    await stopped;
+    expect(sut.states()).toEqual([
+      { name: 'b', state: 'Running' },
+      { name: 'a', state: 'Terminated' },
+    ]);
+    expect(sut.stateOf('nope')).toBeUndefined();
+    await sut.stopAll();
+    expect(events).toEqual(['start b', 'start a', 'stop a', 'stop b']);
+  });
+
   it('refuses to register the same name twice', () => {
     const sut = new ServiceRegistry({}, quiet);
     sut.register({ serviceName: 'x' });

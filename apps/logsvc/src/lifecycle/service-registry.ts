@@ -48,6 +48,11 @@ export class ServiceRegistry {
     return this.startOrder().map((e) => ({ name: e.service.serviceName, state: e.state }));
   }
 
+  /** The state of one service; undefined when no service of that name is registered. */
+  stateOf(name: string): ServiceState | undefined {
+    return this.entries.get(name)?.state;
+  }
+
   /** True once stopAll() has begun. */
   get isStopping(): boolean {
     return this.stoppingAll;
@@ -74,6 +79,16 @@ export class ServiceRegistry {
       if (entry.state === 'Starting' || entry.state === 'Running') await this.stop(entry);
       else if (entry.state === 'New') entry.state = 'Terminated';
     }
+  }
+
+  /**
+   * Stops one Running service on its own request (`/ingester/shutdown`), leaving the others
+   * running. It is Stopping as soon as this is called; resolves once it is Terminated or Failed.
+   */
+  async stopService(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`service ${name} is not registered`);
+    if (entry.state === 'Running') await this.stop(entry);
   }
 
   private async start(entry: Entry): Promise<void> {

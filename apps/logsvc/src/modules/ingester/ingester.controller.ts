@@ -6,9 +6,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { PLAIN_TEXT } from '../../http/exception-filter';
 import { paramValue } from '../../http/params';
-import { httpError } from '../../http/plain-error';
 import { CONFIG, LOGGER } from '../../tokens';
-import { IngesterService, IngesterUnavailableError } from './ingester.service';
+import { IngesterService } from './ingester.service';
 import { ProcessTerminator } from './process-terminator';
 
 /** Go's `util.FlagFromValues`: t/true/1 and f/false/0 (any case), else the default. */
@@ -27,17 +26,11 @@ export function flagValue(value: string | undefined, fallback: boolean): boolean
   }
 }
 
-/** Runs an ingester operation, answering 503 when the ingester is not Running. */
-async function whileRunning<T>(op: () => Promise<T>): Promise<T> {
-  try {
-    return await op();
-  } catch (err) {
-    if (err instanceof IngesterUnavailableError) throw httpError(503, err.message);
-    throw err;
-  }
-}
-
-/** `/flush`, `/ingester/prepare_shutdown`, `/ingester/shutdown`, `/ingester/flush_shutdown`. */
+/**
+ * `/flush`, `/ingester/prepare_shutdown`, `/ingester/shutdown`, `/ingester/flush_shutdown`.
+ * The service's errors are LogsvcErrors: 503 while the ingester is not Running, 500 when a
+ * flush fails.
+ */
 @Controller()
 export class IngesterController {
   constructor(
@@ -60,20 +53,13 @@ export class IngesterController {
     return this.flushAll();
   }
 
-  private async flushAll(): Promise<void> {
-    await whileRunning(async () => {
-      try {
-        await this.ingester.flush();
-      } catch (err) {
-        if (err instanceof IngesterUnavailableError) throw err;
-        throw httpError(500, `flush failed: ${(err as Error).message}`);
-      }
-    });
+  private flushAll(): Promise<void> {
+    return this.ingester.flush();
   }
 
   @Get(apiPaths('ingester_prepare_shutdown'))
   async preparedState(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const set = await whileRunning(() => this.ingester.prepareShutdown('get'));
+    const set = await this.ingester.prepareShutdown('get');
     void reply.header('content-type', PLAIN_TEXT);
     return set ? 'set' : 'unset';
   }
@@ -81,13 +67,13 @@ export class IngesterController {
   @Post(apiPaths('ingester_prepare_shutdown'))
   @HttpCode(204)
   async prepare(): Promise<void> {
-    await whileRunning(() => this.ingester.prepareShutdown('set'));
+    await this.ingester.prepareShutdown('set');
   }
 
   @Delete(apiPaths('ingester_prepare_shutdown'))
   @HttpCode(204)
   async unprepare(): Promise<void> {
-    await whileRunning(() => this.ingester.prepareShutdown('unset'));
+    await this.ingester.prepareShutdown('unset');
   }
 
   /** Parameters `flush` (default true), `delete_ring_tokens` (false), `terminate` (true). */
@@ -125,14 +111,7 @@ export class IngesterController {
     opts: { flush: boolean; deleteRingTokens: boolean; terminate: boolean },
   ): Promise<void> {
     this.logger.info(opts, 'ingester shutdown requested over HTTP');
-    await whileRunning(async () => {
-      try {
-        await this.ingester.shutdown({ flush: opts.flush });
-      } catch (err) {
-        if (err instanceof IngesterUnavailableError) throw err;
-        throw httpError(500, `shutdown failed: ${(err as Error).message}`);
-      }
-    });
+    await this.ingester.shutdown({ flush: opts.flush });
     // As Loki: the token file goes only when asked for and when a path is configured.
     const tokensFile = this.config.ingester.lifecycler.tokens_file_path;
     if (opts.deleteRingTokens && tokensFile !== '') {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Config, Overrides } from '@logsvc/config';
-import { Ingester, type IngesterConfig } from '@logsvc/ingester';
+import { LogsvcError } from '@logsvc/errors';
+import { Ingester, type IngesterConfig, LocalIngesterClient } from '@logsvc/ingester';
 import type { ChunkStore } from '@logsvc/storage';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
@@ -9,19 +10,23 @@ import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
-import { LocalIngesterClient } from '@logsvc/ingester';
 import { registerIngesterMetrics } from './ingester-metrics';
 import { ShutdownMarker } from './shutdown-marker';
 
-/** The ingester is not Running (still replaying, or stopping/stopped): HTTP 503. */
-export class IngesterUnavailableError extends Error {
+/** The ingester is not Running (still replaying, or stopping/stopped): retry elsewhere or later. */
+export class IngesterUnavailableError extends LogsvcError {
   constructor(message: string) {
-    super(message);
-    this.name = 'IngesterUnavailableError';
+    super('unavailable', message);
   }
 }
 
-type Phase = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
+/** `/flush` or `/ingester/shutdown` could not write the ingester's chunks out. */
+export class IngesterFlushError extends LogsvcError {
+  constructor(what: 'flush' | 'shutdown', cause: unknown) {
+    const text = cause instanceof Error ? cause.message : String(cause);
+    super('internal', `${what} failed: ${text}`, { cause });
+  }
+}
 
 /** `ingester.wal.dir`, or `<common.path_prefix>/wal` when empty. */
 export function walDirectory(config: Config): string {
@@ -31,7 +36,8 @@ export function walDirectory(config: Config): string {
 /**
  * The ingester component: builds the Ingester from config, replays its WAL while Starting (so
  * `/ready` answers 503 until replay is done), shares it through LocalIngesterClient, and shuts it
- * down on SIGTERM or on `/ingester/shutdown`.
+ * down on SIGTERM or on `/ingester/shutdown`. Its state is the ServiceRegistry's: the HTTP
+ * operations answer only while the registry has it Running.
  *
  * Flush on shutdown, as Loki decides it: an explicit `/ingester/shutdown?flush=` wins; else
  * prepare_shutdown set → flush; else flush when the WAL is off or `wal.flush_on_shutdown`
@@ -42,11 +48,8 @@ export class IngesterService implements LifecycleService, OnModuleInit {
   readonly serviceName = 'ingester';
   private ingester: Ingester | undefined;
   private started: Promise<void> | undefined;
-  private phase: Phase = 'new';
   private prepared = false;
   private requestedFlush: boolean | undefined;
-  private wakeRunning: () => void = () => {};
-  private readonly stopRequested = new Promise<void>((resolve) => (this.wakeRunning = resolve));
   private readonly stopped: Promise<void>;
   private settleStopped: (err?: unknown) => void = () => {};
   private readonly marker: ShutdownMarker;
@@ -80,7 +83,6 @@ export class IngesterService implements LifecycleService, OnModuleInit {
   }
 
   async starting(): Promise<void> {
-    this.phase = 'starting';
     this.started = this.start();
     await this.started;
   }
@@ -105,22 +107,11 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     if (this.prepared)
       this.logger.info({ path: this.marker.path }, 'prepare-shutdown marker found');
     this.localIngester.attach(ingester);
-    this.phase = 'running';
-  }
-
-  /** Runs until the process stops or `/ingester/shutdown` asks this service to stop. */
-  async running(signal: AbortSignal): Promise<void> {
-    const aborted = new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-    await Promise.race([aborted, this.stopRequested]);
   }
 
   async stopping(): Promise<void> {
     // A SIGTERM during WAL replay: let the replay finish, so shutdown sees a whole ingester.
     await this.started?.catch(() => {});
-    this.phase = 'stopping';
     const wal = this.config.ingester.wal;
     const flush = this.requestedFlush ?? (this.prepared || !wal.enabled || wal.flush_on_shutdown);
     try {
@@ -135,16 +126,19 @@ export class IngesterService implements LifecycleService, OnModuleInit {
       throw err;
     } finally {
       this.localIngester.attach(undefined);
-      this.phase = 'stopped';
     }
   }
 
   /** POST /flush: closes every head chunk and writes all chunks to the object store. */
   async flush(): Promise<void> {
     const ingester = this.runningIngester();
-    await ingester.flushAll();
-    // Flushed data need not be replayed after a crash: a checkpoint moves replay past it.
-    await ingester.checkpoint();
+    try {
+      await ingester.flushAll();
+      // Flushed data need not be replayed after a crash: a checkpoint moves replay past it.
+      await ingester.checkpoint();
+    } catch (err) {
+      throw new IngesterFlushError('flush', err);
+    }
   }
 
   /** `/ingester/prepare_shutdown` state: set means the next SIGTERM flushes. */
@@ -164,20 +158,25 @@ export class IngesterService implements LifecycleService, OnModuleInit {
 
   /**
    * `/ingester/shutdown`: stops this service (flushing unless `flush` is false) and resolves
-   * once it is Terminated. Rejects with the flush failure if flushing failed.
+   * once it is Terminated. Rejects with IngesterFlushError if flushing failed.
    */
   async shutdown(options: { flush: boolean }): Promise<void> {
     this.runningIngester();
-    this.phase = 'stopping'; // a second request gets 503, as in Loki
     this.requestedFlush = options.flush;
-    this.wakeRunning();
-    await this.stopped;
+    // The registry has the service Stopping from here on: a second request gets 503, as in Loki.
+    void this.registry.stopService(this.serviceName);
+    try {
+      await this.stopped;
+    } catch (err) {
+      throw new IngesterFlushError('shutdown', err);
+    }
   }
 
   private runningIngester(): Ingester {
-    if (this.phase !== 'running' || !this.ingester) {
+    const state = this.registry.stateOf(this.serviceName);
+    if (state !== 'Running' || !this.ingester) {
       throw new IngesterUnavailableError(
-        this.phase === 'new' || this.phase === 'starting'
+        state === 'New' || state === 'Starting'
           ? 'Ingester is starting (replaying the WAL).'
           : 'Ingester is stopping or already stopped.',
       );
