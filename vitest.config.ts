@@ -2,8 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const libsDir = fileURLToPath(new URL('./libs', import.meta.url));
-// Tests import the libraries' TypeScript sources directly, so they need no build.
-const alias = [{ find: /^@logsvc\/([a-z-]+)$/, replacement: `${libsDir}/$1/src/index.ts` }];
+// Tests import the libraries' TypeScript sources directly, so they need no build: `@logsvc/x`
+// and a subpath entry `@logsvc/x/sub` (package.json "exports", e.g. `@logsvc/api/browser`).
+const alias = [
+  { find: /^@logsvc\/([a-z-]+)\/([a-z-]+)$/, replacement: `${libsDir}/$1/src/$2/index.ts` },
+  { find: /^@logsvc\/([a-z-]+)$/, replacement: `${libsDir}/$1/src/index.ts` },
+];
 
 export default defineConfig({
   resolve: { alias },

@@ -1,8 +1,7 @@
+// `@logsvc/api`: the server-side model (labels, entries, matchers, query results) plus
+// everything of `@logsvc/api/browser`, so one import serves server code.
+export * from './browser';
 export * from './labels';
 export * from './entry';
 export * from './matcher';
-export * from './routes';
-export * from './tenant';
-export * from './status';
-export * from './query-responses';
 export * from './query-result';

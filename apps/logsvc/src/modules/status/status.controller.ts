@@ -1,4 +1,4 @@
-import { type BuildInfo, apiPaths } from '@logsvc/api';
+import { type BuildInfo, apiPaths, formatServices } from '@logsvc/api';
 import type { Config } from '@logsvc/config';
 import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
@@ -31,10 +31,7 @@ export class StatusController {
   @Get(apiPaths('services'))
   services(@Res({ passthrough: true }) reply: FastifyReply): string {
     void reply.header('content-type', PLAIN_TEXT);
-    return this.registry
-      .states()
-      .map(({ name, state }) => `${name} => ${state}\n`)
-      .join('');
+    return formatServices(this.registry.states());
   }
 
   @Get(apiPaths('config'))
