@@ -28,6 +28,10 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        test: { name: 'tools', include: ['tools/**/*.spec.ts'], testTimeout: 60_000 },
+      },
+      {
+        resolve: { alias },
         test: {
           name: 'e2e',
           include: ['e2e/**/*.spec.ts'],
