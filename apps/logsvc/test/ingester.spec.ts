@@ -230,6 +230,10 @@ describe('ingester endpoints', () => {
     expect(waiting.status).toBe(503);
     expect(waiting.text).toContain('Starting: 1');
     expect((await call(sut, 'GET', '/services')).text).toContain('ingester => Starting\n');
+    expect(await call(sut, 'POST', '/flush')).toEqual({
+      status: 503,
+      text: 'Ingester is starting (replaying the WAL).\n',
+    });
 
     const writer = await open(segment, 'w');
     await writer.close(); // an empty segment: replay reaches its end
