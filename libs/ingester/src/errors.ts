@@ -2,10 +2,7 @@ import { LogsvcError } from '@logsvc/errors';
 
 /** Why entries of a push were discarded; matches Loki's `discarded_samples` reasons. */
 export type DiscardReason =
-  | 'too_far_behind'
-  | 'out_of_order'
-  | 'stream_limit'
-  | 'per_stream_rate_limit';
+  'too_far_behind' | 'out_of_order' | 'stream_limit' | 'per_stream_rate_limit';
 
 /**
  * Entries the ingester refused: of one stream, or of every stream over its per-stream rate

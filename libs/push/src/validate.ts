@@ -98,7 +98,8 @@ export function validatePush(
     const valid = ctx.validateStream(stream);
     if (valid !== undefined) streams.push(valid);
   }
-  const error = ctx.errors.size > 0 ? new PushError('bad_request', ctx.errors.message()) : undefined;
+  const error =
+    ctx.errors.size > 0 ? new PushError('bad_request', ctx.errors.message()) : undefined;
   return {
     request: { streams },
     error,
