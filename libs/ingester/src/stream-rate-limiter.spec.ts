@@ -37,4 +37,21 @@ describe('StreamRateLimiter', () => {
       sut.apply('t', limits, { streams: [req.streams[0]] }).request.streams[0].entries,
     ).toHaveLength(1);
   });
+
+  it('answers one 429 for several limited streams, grouped as Loki groups errors', () => {
+    const sut = new StreamRateLimiter({ now: () => 0 });
+    const limits = { per_stream_rate_limit: 10, per_stream_rate_limit_burst: 10 };
+    const line = { timestampNs: 1n, line: Buffer.alloc(20, 0x61), structuredMetadata: [] };
+    const r = sut.apply('t', limits, {
+      streams: [
+        { labels: parseLabels('{a="1"}'), entries: [line] },
+        { labels: parseLabels('{a="2"}'), entries: [line, line] },
+      ],
+    });
+    expect(r.request.streams).toEqual([]);
+    expect(r.error).toMatchObject({ discardedEntries: 3, discardedBytes: 60 });
+    expect(r.error?.message).toBe(
+      `2 errors like: Per stream rate limit exceeded (limit: 10B/sec) while attempting to ingest for stream '{a="1"}' totaling 20B, consider splitting a stream via additional labels or contact your Loki administrator to see if the limit can be increased`,
+    );
+  });
 });
