@@ -11,10 +11,3 @@ export interface DistributorMetricsSink {
   /** Lines truncated to max_line_size. */
   truncated(tenant: string, lines: number): void;
 }
-
-/** Counts nothing; for callers that do not export metrics. */
-export const NO_METRICS: DistributorMetricsSink = {
-  received: () => {},
-  discarded: () => {},
-  truncated: () => {},
-};
