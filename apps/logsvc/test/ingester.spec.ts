@@ -14,6 +14,7 @@ import {
   readFromStore,
   startTestServer,
 } from './harness';
+import { walDirectory } from '../src/modules/ingester/ingester.service';
 
 const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
 
@@ -125,6 +126,34 @@ describe('ingester endpoints', () => {
 
     const second = await start({}, dir);
     expect(readFromIngester(second, 'fake', '{app="replay"}').map((e) => e.line)).toEqual(LINES);
+  });
+
+  it('flushes on a plain stop with wal.flush_on_shutdown, so the store alone has the data', async () => {
+    const dir = tempDir();
+    const first = await start({ ingester: { wal: { flush_on_shutdown: true } } }, dir);
+    expect(await push(first, request('{app="flushed"}', LINES))).toBe(204);
+    await first.close(); // what SIGTERM does
+    const stored = await readFromStore(first.config, 'fake', '{app="flushed"}');
+    expect(stored.map((e) => e.line)).toEqual(LINES);
+
+    // Without the WAL the restarted server holds nothing in memory; the store still answers.
+    rmSync(walDirectory(first.config), { recursive: true, force: true });
+    const second = await start({ ingester: { wal: { flush_on_shutdown: true } } }, dir);
+    expect(readFromIngester(second, 'fake', '{app="flushed"}')).toEqual([]);
+    const afterRestart = await readFromStore(second.config, 'fake', '{app="flushed"}');
+    expect(afterRestart.map((e) => e.line)).toEqual(LINES);
+  });
+
+  it('leaves the data to the WAL on a plain stop with wal.flush_on_shutdown false', async () => {
+    const dir = tempDir();
+    const config = { ingester: { wal: { flush_on_shutdown: false } } };
+    const first = await start(config, dir);
+    expect(await push(first, request('{app="walonly"}', LINES))).toBe(204);
+    await first.close();
+    expect(await readFromStore(first.config, 'fake', '{app="walonly"}')).toEqual([]);
+
+    const second = await start(config, dir);
+    expect(readFromIngester(second, 'fake', '{app="walonly"}').map((e) => e.line)).toEqual(LINES);
   });
 
   it('flushes on stop after prepare_shutdown, and when the WAL is off', async () => {

@@ -95,6 +95,12 @@ describe('push endpoints', () => {
         '    block_ingestion_status_code: 200',
         '  one-stream:',
         '    max_streams_per_user: 1',
+        '  precedence:',
+        '    max_streams_per_user: 1',
+        '  slow-stream:',
+        '    per_stream_rate_limit: 100',
+        '    per_stream_rate_limit_burst: 200',
+        '    discover_log_levels: false',
         '  truncating:',
         '    max_line_size_truncate: true',
         '',
@@ -326,6 +332,63 @@ describe('push endpoints', () => {
       'a',
       'b',
     ]);
+  });
+
+  it("answers the ingester's refusal, not the validation error, when a push has both", async () => {
+    const t = nowNs();
+    const res = await pushProto(
+      request({
+        '{app="p1"}': [[t, 'kept']],
+        '{app="p2"}': [[t, 'over the stream limit']],
+        '{app="p3"}': [[t, 'x'.repeat(150)]],
+      }),
+      'precedence',
+    );
+    expect(res).toEqual({
+      status: 429,
+      text: `Maximum active stream limit exceeded when trying to create stream {app="p2", service_name="p2"}, reduce the number of active streams (reduce labels or reduce label values), or contact your Loki administrator to see if the limit can be increased, user: 'precedence'\n`,
+    });
+    expect(readFromIngester(sut, 'precedence', '{app="p1"}').map((e) => e.line)).toEqual(['kept']);
+    // With only the validation error left, that one is answered.
+    const invalidOnly = await pushProto(
+      request({ '{app="p1"}': [[t + 1n, 'more']], '{app="p3"}': [[t, 'x'.repeat(150)]] }),
+      'precedence',
+    );
+    expect(invalidOnly.status).toBe(400);
+    expect(invalidOnly.text).toBe(
+      `Max entry size '100' bytes exceeded for stream '{app="p3", service_name="p3"}' while adding an entry with length '150' bytes\n`,
+    );
+  });
+
+  it('refuses entries over per_stream_rate_limit with 429, storing the rest of the stream', async () => {
+    const t = nowNs();
+    const line = (c: string) => c.repeat(90);
+    const res = await pushProto(
+      request({
+        '{app="hot"}': [
+          [t, line('a')],
+          [t + 1n, line('b')],
+          [t + 2n, line('c')],
+        ],
+        '{app="cold"}': [[t, 'quiet']],
+      }),
+      'slow-stream',
+    );
+    expect(res).toEqual({
+      status: 429,
+      text: `Per stream rate limit exceeded (limit: 100B/sec) while attempting to ingest for stream '{app="hot", service_name="hot"}' totaling 90B, consider splitting a stream via additional labels or contact your Loki administrator to see if the limit can be increased\n`,
+    });
+    expect(readFromIngester(sut, 'slow-stream', '{app="hot"}').map((e) => e.line)).toEqual([
+      line('a'),
+      line('b'),
+    ]);
+    expect(readFromIngester(sut, 'slow-stream', '{app="cold"}')).toHaveLength(1);
+    expect(
+      metricValue(await scrape(), 'loki_discarded_samples_total', {
+        reason: 'per_stream_rate_limit',
+        tenant: 'slow-stream',
+      }),
+    ).toBe(1);
   });
 
   it('refuses entries too far behind the newest of their stream', async () => {

@@ -32,8 +32,16 @@ export interface WalConfig {
   readonly checkpoint_duration: number;
 }
 
+/** A stream's ingestion rate limit (Loki `limits_config` names). */
+export interface StreamRateLimits {
+  /** Bytes per second. */
+  readonly per_stream_rate_limit: number;
+  /** Bytes. */
+  readonly per_stream_rate_limit_burst: number;
+}
+
 /** The per-tenant limits the ingester enforces (Loki `limits_config` names). */
-export interface IngesterTenantLimits {
+export interface IngesterTenantLimits extends StreamRateLimits {
   readonly max_streams_per_user: number;
   readonly max_global_streams_per_user: number;
   readonly unordered_writes: boolean;
@@ -77,6 +85,8 @@ export const DEFAULT_TENANT_LIMITS: IngesterTenantLimits = {
   max_streams_per_user: 0,
   max_global_streams_per_user: 5000,
   unordered_writes: true,
+  per_stream_rate_limit: 3 * 1024 * 1024,
+  per_stream_rate_limit_burst: 15 * 1024 * 1024,
 };
 
 /** Loki's `Limiter.GetStreamCountLimit`: the smaller non-zero of local and shared global. */

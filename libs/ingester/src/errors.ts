@@ -1,30 +1,32 @@
+import { LogsvcError } from '@logsvc/errors';
+
 /** Why entries of a push were discarded; matches Loki's `discarded_samples` reasons. */
-export type DiscardReason = 'too_far_behind' | 'out_of_order' | 'stream_limit';
+export type DiscardReason =
+  'too_far_behind' | 'out_of_order' | 'stream_limit' | 'per_stream_rate_limit';
 
 /**
- * Entries of one stream the ingester refused. The other streams and entries of the same push
- * are still stored; the caller answers with `status` and `message` the way Loki does.
+ * Entries the ingester refused: of one stream, or of every stream over its per-stream rate
+ * limit. The other streams and entries of the same push are still stored; the caller answers
+ * with the kind's status (400 bad_request, 429 limit) and `message` the way Loki does.
  */
-export class IngestError extends Error {
+export class IngestError extends LogsvcError {
   constructor(
-    readonly status: 400 | 429,
+    kind: 'bad_request' | 'limit',
     readonly reason: DiscardReason,
     message: string,
-    /** Entries of the stream discarded for this reason. */
+    /** Entries discarded for this reason. */
     readonly discardedEntries: number,
     /** Line bytes plus structured metadata bytes of those entries. */
     readonly discardedBytes: number,
   ) {
-    super(message);
-    this.name = 'IngestError';
+    super(kind, message);
   }
 }
 
 /** The write-ahead log could not be written or fsync'd; the push was not acknowledged. */
-export class WalWriteError extends Error {
+export class WalWriteError extends LogsvcError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'WalWriteError';
+    super('internal', message, options);
   }
 }
 
@@ -44,10 +46,9 @@ export class FlushError extends Error {
   }
 }
 
-/** The ingester is not running (not started yet, or shut down). */
-export class IngesterStoppedError extends Error {
+/** The ingester is not running (not started yet, or shut down); a retry may find it up. */
+export class IngesterStoppedError extends LogsvcError {
   constructor(message: string) {
-    super(message);
-    this.name = 'IngesterStoppedError';
+    super('unavailable', message);
   }
 }

@@ -11,7 +11,12 @@ import {
   type PushRequest,
 } from '@logsvc/api';
 import { MemChunk } from '@logsvc/chunk';
-import { DEFAULT_INGESTER_CONFIG, type IngesterConfig, type IngesterTenantLimits } from './config';
+import {
+  DEFAULT_INGESTER_CONFIG,
+  DEFAULT_TENANT_LIMITS,
+  type IngesterConfig,
+  type IngesterTenantLimits,
+} from './config';
 import { FlushError, IngesterStoppedError } from './errors';
 import { Ingester, type IngesterOptions } from './ingester';
 import { newQueryStats } from './query';
@@ -137,7 +142,7 @@ describe('Ingester', () => {
       expect(outcome.duplicates).toBe(1);
       expect(outcome.errors).toHaveLength(1);
       const [err] = outcome.errors;
-      expect(err.status).toBe(400);
+      expect(err.httpStatus).toBe(400);
       expect(err.reason).toBe('too_far_behind');
       expect(err.message).toBe(
         "entry with timestamp 2024-01-01 01:59:00.5 +0000 UTC ignored, reason: 'entry too far behind, entry timestamp is: 2024-01-01T01:59:00Z, oldest acceptable timestamp is: 2024-01-01T02:00:00Z',\n" +
@@ -171,6 +176,7 @@ describe('Ingester', () => {
 
     it('refuses any older entry when unordered_writes is off', async () => {
       const limits = (): IngesterTenantLimits => ({
+        ...DEFAULT_TENANT_LIMITS,
         max_streams_per_user: 0,
         max_global_streams_per_user: 0,
         unordered_writes: false,
@@ -195,6 +201,7 @@ describe('Ingester', () => {
   describe('stream limits', () => {
     it('refuses new streams past the limit with 429 and still stores the other streams', async () => {
       const limits = (): IngesterTenantLimits => ({
+        ...DEFAULT_TENANT_LIMITS,
         max_streams_per_user: 0,
         max_global_streams_per_user: 4,
         unordered_writes: true,
@@ -209,13 +216,52 @@ describe('Ingester', () => {
         req({ '{s="1"}': [[1n, 'a']], '{s="2"}': [[1n, 'b']], '{s="3"}': [[1n, 'c']] }),
       );
       expect(outcome.appended).toBe(2);
-      expect(outcome.errors[0].status).toBe(429);
+      expect(outcome.errors[0].httpStatus).toBe(429);
       expect(outcome.errors[0].message).toBe(
         `Maximum active stream limit exceeded when trying to create stream {s="3"}, reduce the number of active streams (reduce labels or reduce label values), or contact your Loki administrator to see if the limit can be increased, user: 't'`,
       );
       // Existing streams keep taking entries, and other tenants have their own count.
       expect((await sut.push('t', req({ '{s="1"}': [[2n, 'x']] }))).errors).toEqual([]);
       expect((await sut.push('u', req({ '{s="3"}': [[2n, 'x']] }))).errors).toEqual([]);
+    });
+
+    it('limits each stream to per_stream_rate_limit: entries over it are refused with 429, the rest stored', async () => {
+      const limits = (): IngesterTenantLimits => ({
+        ...DEFAULT_TENANT_LIMITS,
+        per_stream_rate_limit: 10,
+        per_stream_rate_limit_burst: 20,
+      });
+      const sut = await start({}, { limits });
+      const outcome = await sut.push(
+        't',
+        req({
+          '{app="hot"}': [
+            [1n, 'x'.repeat(15)],
+            [2n, 'y'.repeat(10)],
+            [3n, 'z'.repeat(5)],
+          ],
+          '{app="cold"}': [[1n, 'c']],
+        }),
+      );
+      expect(outcome.appended).toBe(3);
+      expect(outcome.errors).toHaveLength(1);
+      expect(outcome.errors[0]).toMatchObject({
+        kind: 'limit',
+        reason: 'per_stream_rate_limit',
+        discardedEntries: 1,
+        discardedBytes: 10,
+        message: `Per stream rate limit exceeded (limit: 10B/sec) while attempting to ingest for stream '{app="hot"}' totaling 10B, consider splitting a stream via additional labels or contact your Loki administrator to see if the limit can be increased`,
+      });
+      expect(memory(sut)).toEqual([
+        `{app="hot"} 1 ${'x'.repeat(15)}`,
+        `{app="hot"} 3 ${'z'.repeat(5)}`,
+        `{app="cold"} 1 c`,
+      ]);
+      expect(sut.metrics().discarded_entries_total).toEqual({ per_stream_rate_limit: 1 });
+      // The bucket refills with time: a second later the stream takes 10 more bytes.
+      clock += 1000;
+      const later = await sut.push('t', req({ '{app="hot"}': [[4n, 'y'.repeat(10)]] }));
+      expect(later).toMatchObject({ appended: 1, errors: [] });
     });
   });
 

@@ -14,6 +14,7 @@ import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } fro
 import { Flusher } from './flusher';
 import { formatRfc3339 } from '@logsvc/gocompat';
 import { Instance, type PushContext } from './instance';
+import { StreamRateLimiter } from './stream-rate-limiter';
 import { SILENT_LOGGER, type IngesterLogger } from './logger';
 import { bump, newCounters, type IngesterCounters } from './metrics';
 import {
@@ -85,6 +86,7 @@ export class Ingester {
   private readonly chunkOptions: Partial<ChunkOptions>;
   private readonly windowNs: bigint;
   private readonly listeners = new Set<AppendListener>();
+  private readonly streamRateLimiter: StreamRateLimiter;
   private readonly onCut = (reason: CutReason): void =>
     bump(this.counters.chunks_cut_total, reason);
   private wal: Wal | null = null;
@@ -97,6 +99,7 @@ export class Ingester {
     this.config = { ...DEFAULT_INGESTER_CONFIG, ...opts.config };
     this.logger = opts.logger ?? SILENT_LOGGER;
     this.now = opts.now ?? Date.now;
+    this.streamRateLimiter = new StreamRateLimiter({ now: this.now });
     this.chunkOptions = {
       encoding: this.config.chunk_encoding,
       blockSize: this.config.chunk_block_size,
@@ -206,12 +209,16 @@ export class Ingester {
       onCut: this.onCut,
       onStreamCreated: () => this.counters.streams_created_total++,
     };
-    const result = this.instance(tenant).push(req, ctx);
+    // Per-stream rate limit first, as before any entry is stored: refused entries never count
+    // against ordering or the stream limit. Its refusal leads the per-stream errors.
+    const limited = this.streamRateLimiter.apply(tenant, limits, req);
+    const result = this.instance(tenant).push(limited.request, ctx);
+    const errors = limited.error ? [limited.error, ...result.errors] : result.errors;
     const c = this.counters;
     c.entries_appended_total += result.entries;
     c.bytes_appended_total += result.bytes;
     c.duplicate_entries_total += result.duplicates;
-    for (const e of result.errors) {
+    for (const e of errors) {
       bump(c.discarded_entries_total, e.reason, e.discardedEntries);
       bump(c.discarded_bytes_total, e.reason, e.discardedBytes);
     }
@@ -224,7 +231,7 @@ export class Ingester {
       appended: result.entries,
       appendedBytes: result.bytes,
       duplicates: result.duplicates,
-      errors: result.errors,
+      errors,
     };
     return { outcome, walWrite };
   }

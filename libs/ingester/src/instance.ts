@@ -85,7 +85,7 @@ export class Instance {
         message += `user '${this.tenant}', total ignored: ${r.refused.length} out of ${ps.entries.length} for stream: ${text}`;
         errors.push(
           new IngestError(
-            400,
+            'bad_request',
             ooo ? 'out_of_order' : 'too_far_behind',
             message,
             r.refused.length,
@@ -120,7 +120,7 @@ function streamLimitError(tenant: string, labelsText: string, entries: readonly 
   // Line plus structured metadata bytes, as every other discard reason counts them.
   for (const e of entries) bytes += entryBytes(e);
   return new IngestError(
-    429,
+    'limit',
     'stream_limit',
     `Maximum active stream limit exceeded when trying to create stream ${labelsText}, reduce the number of active streams (reduce labels or reduce label values), or contact your Loki administrator to see if the limit can be increased, user: '${tenant}'`,
     entries.length,

@@ -33,5 +33,6 @@ export function checkBlockedIngestion(
     status === 200
       ? ''
       : `ingestion blocked for user ${tenant} until '${when}' with status code '${status}'`;
-  return new PushError(status, message, DiscardReason.blockedIngestion);
+  // The kind says why (a limit on this tenant); the tenant's status code is what is answered.
+  return new PushError('limit', message, { status, reason: DiscardReason.blockedIngestion });
 }

@@ -41,7 +41,7 @@ describe('decodePushBody dispatch', () => {
     for (const [contentType, message] of cases) {
       await expect(
         decodePushBody({ body: encodePushProtobuf(req), contentType, maxDecompressedBytes: MAX }),
-      ).rejects.toMatchObject({ status: 400, message });
+      ).rejects.toMatchObject({ kind: 'bad_request', message });
     }
   });
 
@@ -66,7 +66,7 @@ describe('decodePushBody dispatch', () => {
     await expect(
       decodePushBody({ body: Buffer.from('x'), contentEncoding: 'br', maxDecompressedBytes: MAX }),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'bad_request',
       message: 'Content-Encoding "br" not supported',
     });
   });
@@ -78,7 +78,7 @@ describe('decodePushBody dispatch', () => {
         contentType: 'application/json',
         maxDecompressedBytes: 10,
       }),
-    ).rejects.toMatchObject({ status: 413 });
+    ).rejects.toMatchObject({ kind: 'too_large' });
   });
 
   it('requires an exact OTLP content type', async () => {
@@ -90,7 +90,7 @@ describe('decodePushBody dispatch', () => {
         discover_service_name: [],
       }),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'bad_request',
       message: 'content type: application/json; charset=utf-8 is not supported',
     });
   });

@@ -8,7 +8,7 @@ const inflateRawAsync = promisify(zlib.inflateRaw);
 
 /** Loki's message (and HTTP 413) when a body decompresses to more than the limit. */
 export function bodyTooLarge(size: number, limit: number): PushError {
-  return new PushError(413, `request body too large: ${size} bytes, limit: ${limit} bytes`);
+  return new PushError('too_large', `request body too large: ${size} bytes, limit: ${limit} bytes`);
 }
 
 /**
@@ -86,7 +86,7 @@ async function boundedInflate(
   } catch (err) {
     if (isTooLarge(err))
       throw new PushError(
-        413,
+        'too_large',
         `request body too large: more than ${maxBytes} bytes after ${what}, limit: ${maxBytes} bytes`,
       );
     throw badRequest(`${what}: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,22 +1,29 @@
+import { type ErrorKind, LogsvcError } from '@logsvc/errors';
+
+export interface PushErrorOptions {
+  /** Loki's discard reason when the error drops data, e.g. `rate_limited`. */
+  readonly reason?: string;
+  /** The tenant's block_ingestion_status_code, answered instead of the kind's status. */
+  readonly status?: number;
+  readonly cause?: unknown;
+}
+
 /**
- * Typed push errors. The distributor controller turns `status` into the HTTP status and
- * `message` into the one-line plain-text body, the way Loki answers.
+ * A refused push, with Loki's one-line text: bad_request (400), too_large (413),
+ * unprocessable (422), limit (429), unavailable (503) or internal (500, nothing stored).
  */
-export class PushError extends Error {
-  constructor(
-    /** HTTP status: 400, 413, 422, 429, or the tenant's block_ingestion_status_code. */
-    readonly status: number,
-    message: string,
-    /** Loki's discard reason when the error drops data, e.g. `rate_limited`. */
-    readonly reason?: string,
-  ) {
-    super(message);
-    this.name = 'PushError';
+export class PushError extends LogsvcError {
+  /** Loki's discard reason when the error drops data, e.g. `rate_limited`. */
+  readonly reason: string | undefined;
+
+  constructor(kind: ErrorKind, message: string, options: PushErrorOptions = {}) {
+    super(kind, message, { status: options.status, cause: options.cause });
+    this.reason = options.reason;
   }
 }
 
 export function badRequest(message: string, reason?: string): PushError {
-  return new PushError(400, message, reason);
+  return new PushError('bad_request', message, { reason });
 }
 
 /** Loki's message for a push with no streams at all (HTTP 422). */

@@ -1,4 +1,4 @@
-export { PushError, MISSING_STREAMS_MESSAGE } from './errors';
+export { PushError, MISSING_STREAMS_MESSAGE, type PushErrorOptions } from './errors';
 export { DEFAULT_PUSH_LIMITS, formatByteSize, type PushLimits } from './limits';
 export {
   snappyDeclaredLength,
@@ -35,17 +35,14 @@ export {
   type DecodeBodyOptions,
   type DecodeOtlpOptions,
 } from './decode-body';
-export { DiscardReason, DiscardCounts, type DiscardCount } from './discards';
+export { DiscardReason, DiscardCounts, entrySize, type DiscardCount } from './discards';
 export { LevelDetector, levelFromSeverityNumber, DETECTED_LEVEL } from './level-detection';
 export { validatePush, type PushValidationResult, type ValidationLimits } from './validate';
 export { TokenBucket } from './token-bucket';
 export {
   IngestionRateLimiter,
-  StreamRateLimiter,
   type IngestionRateLimits,
-  type StreamRateLimits,
   type RateLimiterOptions,
-  type StreamLimitResult,
 } from './rate-limiters';
 export {
   checkBlockedIngestion,

@@ -73,7 +73,7 @@ describe('Loki JSON push', () => {
     await expect(
       decode(json({ streams: [{ stream: { a: 'b' }, values: [[1700000000, 'x']] }] })),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'bad_request',
       message: expect.stringContaining(`Value is string, but can't find closing '"' symbol`),
     });
   });
@@ -104,18 +104,18 @@ describe('Loki JSON push', () => {
     [[1, 2], 'expected an object'],
   ])('rejects %j with a clear 400', async (doc, message) => {
     await expect(decode(json(doc))).rejects.toMatchObject({
-      status: 400,
+      kind: 'bad_request',
       message: expect.stringContaining(message),
     });
   });
 
   it('rejects invalid JSON and bad gzip with a 400', async () => {
     await expect(decode(Buffer.from('{"streams": ['))).rejects.toMatchObject({
-      status: 400,
+      kind: 'bad_request',
       message: expect.stringContaining('invalid JSON'),
     });
     await expect(decode(Buffer.from('not gzip'), 'gzip')).rejects.toMatchObject({
-      status: 400,
+      kind: 'bad_request',
       message: expect.stringContaining('gzip'),
     });
   });
@@ -123,7 +123,7 @@ describe('Loki JSON push', () => {
   it('stops a gzip bomb at the decompressed size limit with a 413', async () => {
     const bomb = gzipSync(Buffer.alloc(4 * MAX, 0x20));
     expect(bomb.length).toBeLessThan(MAX);
-    await expect(decode(bomb, 'gzip')).rejects.toMatchObject({ status: 413 });
+    await expect(decode(bomb, 'gzip')).rejects.toMatchObject({ kind: 'too_large' });
   });
 
   it('accepts the legacy labels/entries form with RFC 3339 timestamps', () => {

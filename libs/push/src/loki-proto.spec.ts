@@ -132,7 +132,7 @@ describe('Loki protobuf push', () => {
     try {
       decodeLokiProtobuf(raw);
     } catch (err) {
-      expect((err as PushError).status).toBe(400);
+      expect((err as PushError).httpStatus).toBe(400);
     }
   });
 
@@ -194,7 +194,7 @@ describe('Loki protobuf push', () => {
         contentType: PROTO,
         maxDecompressedBytes: MAX,
       }),
-    ).rejects.toMatchObject({ status: 400 });
+    ).rejects.toMatchObject({ kind: 'bad_request' });
   });
 
   it('refuses a body whose declared snappy length is over the limit before decompressing', async () => {
@@ -203,7 +203,7 @@ describe('Loki protobuf push', () => {
     await expect(
       decodePushBody({ body: bomb, contentType: PROTO, maxDecompressedBytes: MAX }),
     ).rejects.toMatchObject({
-      status: 413,
+      kind: 'too_large',
       message: `request body too large: 4294967295 bytes, limit: ${MAX} bytes`,
     });
   });

@@ -186,14 +186,14 @@ describe('OTLP decoding errors', () => {
         body: Buffer.from([0x0a, 0x50, 0x01]),
         contentType: 'application/x-protobuf',
       }),
-    ).rejects.toMatchObject({ status: 400 });
+    ).rejects.toMatchObject({ kind: 'bad_request' });
     await expect(
       decodeOtlpBody({
         ...opts,
         body: Buffer.from('{"resourceLogs": 3}'),
         contentType: 'application/json',
       }),
-    ).rejects.toMatchObject({ status: 400 });
+    ).rejects.toMatchObject({ kind: 'bad_request' });
     await expect(
       decodeOtlpBody({
         ...opts,
@@ -201,7 +201,7 @@ describe('OTLP decoding errors', () => {
         contentType: 'application/json',
       }),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'bad_request',
       message: expect.stringContaining('traceId must be a hex string'),
     });
   });

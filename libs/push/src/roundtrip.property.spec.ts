@@ -59,7 +59,7 @@ describe('encode -> decode property', () => {
         try {
           decodeLokiProtobuf(Buffer.from(bytes));
         } catch (err) {
-          expect((err as { status?: number }).status).toBe(400);
+          expect((err as { httpStatus?: number }).httpStatus).toBe(400);
         }
       }),
     );
@@ -73,7 +73,7 @@ describe('encode -> decode property', () => {
         try {
           decodeLokiProtobuf(raw);
         } catch (err) {
-          expect((err as { status?: number }).status).toBe(400);
+          expect((err as { httpStatus?: number }).httpStatus).toBe(400);
         }
       }),
     );

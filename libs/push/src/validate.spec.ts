@@ -22,7 +22,7 @@ describe('validatePush', () => {
   it('answers 422 for a request without streams', () => {
     const r = validatePush({ streams: [] }, limits(), 't', NOW);
     expect(r.error).toMatchObject({
-      status: 422,
+      kind: 'unprocessable',
       message: 'error at least one valid stream is required for ingestion',
     });
   });
@@ -77,7 +77,7 @@ describe('validatePush', () => {
     expect(r.request.streams[0].entries.map((e) => e.line.toString())).toEqual(['good']);
     expect(r.acceptedLines).toBe(1);
     expect(r.acceptedBytes).toBe(4);
-    expect(r.error?.status).toBe(400);
+    expect(r.error?.httpStatus).toBe(400);
     expect(r.error?.message).toBe(
       `2 errors like: Max entry size '10' bytes exceeded for stream '{app="ok", service_name="ok"}' while adding an entry with length '20' bytes; ` +
         `entry for stream '{app="old", service_name="old"}' has timestamp too old: 2023-11-06T22:13:20Z, oldest acceptable timestamp is: 2023-11-07T22:13:20Z`,

@@ -81,7 +81,7 @@ export function validatePush(
   if (req.streams.length === 0 && rejected.length === 0) {
     return {
       request: { streams: [] },
-      error: new PushError(422, MISSING_STREAMS_MESSAGE),
+      error: new PushError('unprocessable', MISSING_STREAMS_MESSAGE),
       discarded,
       acceptedLines: 0,
       acceptedBytes: 0,
@@ -98,7 +98,8 @@ export function validatePush(
     const valid = ctx.validateStream(stream);
     if (valid !== undefined) streams.push(valid);
   }
-  const error = ctx.errors.size > 0 ? new PushError(400, ctx.errors.message()) : undefined;
+  const error =
+    ctx.errors.size > 0 ? new PushError('bad_request', ctx.errors.message()) : undefined;
   return {
     request: { streams },
     error,

@@ -1,4 +1,4 @@
-import type { DiscardCounts } from '@logsvc/push';
+import type { DistributorMetricsSink } from '@logsvc/distributor';
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter, type Registry } from 'prom-client';
 import { HttpMetrics } from '../../http/http-metrics';
@@ -24,7 +24,7 @@ class PairedCounter<L extends string> {
 
 /** The distributor's counters: received and discarded lines and bytes, per tenant. */
 @Injectable()
-export class DistributorMetrics {
+export class DistributorMetrics implements DistributorMetricsSink {
   private readonly linesReceived: PairedCounter<'tenant'>;
   private readonly bytesReceived: PairedCounter<'tenant'>;
   private readonly discardedSamples: PairedCounter<'reason' | 'tenant'>;
@@ -73,10 +73,6 @@ export class DistributorMetrics {
   discarded(tenant: string, reason: string, lines: number, bytes: number): void {
     this.discardedSamples.inc({ reason, tenant }, lines);
     this.discardedBytes.inc({ reason, tenant }, bytes);
-  }
-
-  discardedAll(tenant: string, counts: DiscardCounts): void {
-    for (const [reason, c] of counts.byReason) this.discarded(tenant, reason, c.lines, c.bytes);
   }
 
   truncated(tenant: string, lines: number): void {

@@ -1,11 +1,10 @@
 import { allApiPaths, apiPaths } from '@logsvc/api';
-import { PushError } from '@logsvc/push';
+import { Distributor, type PushFormat } from '@logsvc/distributor';
+import { LogsvcError } from '@logsvc/errors';
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { httpError } from '../../http/plain-error';
 import { releaseBody } from '../../http/pooled-body';
 import { TenantId } from '../../http/tenancy';
-import { DistributorService, type PushFormat } from './distributor.service';
 import { encodeOtlpStatus, otlpStatusCode } from './otlp-status';
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -13,13 +12,19 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
+/** block_ingestion_status_code 200 drops the push silently: an empty 200, no error message. */
+function isSilentDrop(err: unknown): boolean {
+  return err instanceof LogsvcError && err.httpStatus === 200;
+}
+
 /**
  * `POST /logsvc/api/v1/push` (and `/loki/api/v1/push`, `/api/compat/push`, `/api/prom/push`)
- * and `POST /otlp/v1/logs`: 204 when everything was stored.
+ * and `POST /otlp/v1/logs`: 204 when everything was stored. Refusals are LogsvcErrors, answered
+ * by the exception filter (OTLP encodes its own error body).
  */
 @Controller()
 export class PushController {
-  constructor(@Inject(DistributorService) private readonly distributor: DistributorService) {}
+  constructor(@Inject(Distributor) private readonly distributor: Distributor) {}
 
   @Post(allApiPaths('push'))
   async push(
@@ -30,10 +35,8 @@ export class PushController {
     try {
       await this.run('loki', tenant, request);
     } catch (err) {
-      if (!(err instanceof PushError)) throw err;
-      // block_ingestion_status_code 200 drops the push silently: no error message.
-      if (err.status === 200) return void reply.code(200).send('');
-      throw httpError(err.status, err.message);
+      if (isSilentDrop(err)) return void reply.code(200).send('');
+      throw err;
     }
     void reply.code(204).send();
   }
@@ -47,10 +50,10 @@ export class PushController {
     try {
       await this.run('otlp', tenant, request);
     } catch (err) {
-      if (!(err instanceof PushError)) throw err;
-      if (err.status === 200) return void reply.code(200).send('');
+      if (!(err instanceof LogsvcError)) throw err;
+      if (isSilentDrop(err)) return void reply.code(200).send('');
       void reply
-        .code(otlpStatusCode(err.status))
+        .code(otlpStatusCode(err.httpStatus))
         .header('content-type', 'application/octet-stream')
         .send(encodeOtlpStatus(err.message));
       return;
