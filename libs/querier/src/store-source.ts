@@ -3,14 +3,14 @@ import { MergedCursor } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
 import type { ChunkStore } from '@logsvc/storage';
 import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
-import { type ChunkScanPool, sharedScanPool } from './scan-pool';
+import type { ChunkScanPool } from './scan-pool';
 
 const elapsedNs = (since: bigint): number => Number(process.hrtime.bigint() - since);
 
 export interface StoreLogSourceOptions {
   /**
    * Worker threads for queries with a line prefilter (`SelectParams.lineContains`) over many
-   * chunks; default: the process's shared pool; null: always read on the event loop.
+   * chunks; none (the default): always read on the event loop.
    */
   readonly pool?: ChunkScanPool | null;
   /** Fewer chunks than this are read on the event loop: a round trip costs more (default 4). */
@@ -116,7 +116,7 @@ export class StoreLogSource implements LogSource {
     const needle = params.lineContains;
     const lineContains = needle !== undefined && needle.length > 0 ? needle : undefined;
     const scanned: (ScanResult | undefined)[] = new Array(data.length);
-    const pool = this.pool();
+    const pool = this.options.pool ?? null;
     if (
       lineContains !== undefined &&
       pool !== null &&
@@ -152,11 +152,6 @@ export class StoreLogSource implements LogSource {
       out.push({ labels: s.labels, entries: merged });
     }
     return out;
-  }
-
-  private pool(): ChunkScanPool | null {
-    const pool = this.options.pool;
-    return pool === undefined ? sharedScanPool() : pool;
   }
 
   /**

@@ -5,13 +5,22 @@ import { type Labels, parseLabels } from '@logsvc/api';
 import { ChunkFormatError, type Direction, type EntryCursor, MemChunk } from '@logsvc/chunk';
 import { parseConfig } from '@logsvc/config';
 import { newQueryStats } from '@logsvc/logql';
-import type { ChunkStore } from '@logsvc/storage';
+import { ChunkStore, FilesystemObjectClient } from '@logsvc/storage';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChunkStore } from '../../core/chunk-store.provider';
 import { type ScanRange, ScanResultCursor, scanChunk } from './chunk-scan';
 import { ChunkScanPool } from './scan-pool';
 import { StoreLogSource } from './store-source';
+
+/** A chunk store on the filesystem under `dir`, as the server builds it from its config. */
+function filesystemStore(dir: string): ChunkStore {
+  const config = parseConfig({ common: { path_prefix: dir } });
+  const client = new FilesystemObjectClient(join(dir, 'chunks'));
+  const objectClients = Object.fromEntries(
+    config.schema_config.configs.map((p) => [p.object_store, client]),
+  );
+  return new ChunkStore({ schema: config.schema_config, objectClients, uploader: 'test' });
+}
 
 interface Row {
   ts: bigint;
@@ -159,7 +168,7 @@ describe('StoreLogSource with a scan pool', () => {
   let tenantSeq = 0;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'logsvc-scan-pool-'));
-    store = createChunkStore(parseConfig({ common: { path_prefix: dir } }), 'test');
+    store = filesystemStore(dir);
   });
   afterAll(async () => {
     await pool.close();
