@@ -160,7 +160,9 @@ export class MetadataQuerier {
       }
       const ing = this.window.ingesterRange(fromNs, throughNs);
       if (ing) {
-        out.push(...(await this.ingesters.volume(tenant, split.matchers, ing.fromNs, ing.throughNs)));
+        out.push(
+          ...(await this.ingesters.volume(tenant, split.matchers, ing.fromNs, ing.throughNs)),
+        );
       }
     }
     return out;

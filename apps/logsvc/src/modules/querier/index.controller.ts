@@ -113,7 +113,11 @@ export class IndexController {
   }
 
   /** Loki's `ToPrometheusResponse`: a vector unless some series has several samples. */
-  private volumeReply(reply: FastifyReply, series: Map<string, readonly VolumeSample[]>, by: AggregateBy): string {
+  private volumeReply(
+    reply: FastifyReply,
+    series: Map<string, readonly VolumeSample[]>,
+    by: AggregateBy,
+  ): string {
     const rows = [...series].sort((a, b) => {
       const va = a[1][0].value;
       const vb = b[1][0].value;
