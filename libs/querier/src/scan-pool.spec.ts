@@ -37,6 +37,20 @@ const drain = (c: EntryCursor): Row[] => {
   return out;
 };
 
+/** Every entry of a cursor that may have to wait for its chunks to be fetched. */
+async function drainAll(c: EntryCursor): Promise<Row[]> {
+  const out: Row[] = [];
+  for (;;) {
+    if (c.next()) {
+      out.push({ ts: c.timestampNs, line: c.line.toString(), sm: c.structuredMetadata });
+      continue;
+    }
+    const more = c.wait?.();
+    if (!more) return out;
+    await more;
+  }
+}
+
 /** Small words so that needles hit some lines and miss others. */
 const word = fc.constantFrom('GET', 'POST', 'err', 'ok', 'needle', 'a', 'é', '');
 const rowArb = fc.record({
@@ -206,7 +220,7 @@ describe('StoreLogSource with a scan pool', () => {
               }),
             );
           }
-          const read = async (source: StoreLogSource) => {
+          const read = async (source: StoreLogSource, lazy = false) => {
             const stats = newQueryStats();
             const needle = Buffer.from(range.needle);
             const found = await source.select({
@@ -217,8 +231,11 @@ describe('StoreLogSource with a scan pool', () => {
               direction: range.direction,
               stats,
               ...(needle.length > 0 ? { lineContains: needle } : {}),
+              ...(lazy ? { limit: 100 } : {}),
             });
-            const entries = found.map((s) => ({ labels: s.labels, rows: drain(s.entries) }));
+            const entries = [];
+            for (const s of found)
+              entries.push({ labels: s.labels, rows: await drainAll(s.entries) });
             const c = stats.querier.store.chunk;
             return { entries, lines: c.decompressedLines, bytes: c.decompressedBytes };
           };
@@ -234,6 +251,14 @@ describe('StoreLogSource with a scan pool', () => {
           );
           expect(par.entries).toEqual(seq.entries);
           expect([par.lines, par.bytes]).toEqual([seq.lines, seq.bytes]);
+          // Fetched as read, a batch at a time, on the pool or not: the same entries.
+          const lazyBatchSize = 1 + (budget % 3);
+          for (const lazyPool of [null, pool]) {
+            const options = { pool: lazyPool, lazyBatchSize, minPoolChunks: 0, minPoolBytes: 0 };
+            const lazy = await read(new StoreLogSource(store, options), true);
+            expect(lazy.entries).toEqual(seq.entries);
+            expect([lazy.lines, lazy.bytes]).toEqual([seq.lines, seq.bytes]);
+          }
         },
       ),
       { numRuns: 40 },
