@@ -72,11 +72,13 @@ class ScanCountingCursor implements EntryCursor {
  * [fromNs, throughNs). Adds to `stats.querier.store`; `decompressedLines/Bytes` count every
  * line in range of the blocks read, whether the line filter kept it or not.
  *
- * With a line prefilter and enough chunks, the chunks are decoded and searched in worker
- * threads (time-ordered in the query's direction, spread over the pool) and only the matching
- * entries come back; otherwise, and for chunks left over once `candidateBudget` entries came
- * back, chunks are decoded lazily on the event loop as the query reads them. Both give the
- * same entries.
+ * Log queries (`SelectParams.limit` set) fetch chunks only as the query reads them (see
+ * `lazyStreams`), so a small `limit` over a long range reads a few chunks. Otherwise (metric
+ * queries read everything) all chunks are fetched at once: with a line prefilter and enough
+ * chunks, they are decoded and searched in worker threads (time-ordered in the query's
+ * direction, spread over the pool) and only the matching entries come back; chunks left over
+ * once `candidateBudget` entries came back, and all chunks without a prefilter, are decoded on
+ * the event loop as the query reads them. All ways give the same entries.
  */
 export class StoreLogSource implements LogSource {
   private readonly minPoolChunks: number;

@@ -5,8 +5,8 @@
  * many), flushes it to the filesystem store, then starts a fresh server that reads only the
  * store and runs a `limit=100` backward log query over the whole day. Prints the server's RSS
  * before the query, its peak RSS (VmHWM) after the first run, the chunks it downloaded and the
- * latency of each run, then the latency of a metric query over the same day (which reads every
- * chunk). `--server=PATH` runs another build's `main.js` (e.g. an older commit's) over the
+ * latency of each run, then the latency of queries over the same day that read every chunk (a
+ * line filter that matches nothing, searched on the scan pool, and a metric query). `--server=PATH` runs another build's `main.js` (e.g. an older commit's) over the
  * same data; `--data-dir` keeps the ingested data for such runs. Results: docs/benchmarks.md.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -214,6 +214,11 @@ async function run(o: RssOptions): Promise<void> {
         if (i === 0) peakAfterFirst = server.samplePeakRss() ?? 0;
       }
       const peakAfterLog = server.samplePeakRss() ?? 0;
+      // Queries that read every chunk: a rare line filter (on the scan pool), and a metric query.
+      const needle: Answer[] = [];
+      for (let i = 0; i < 3; i++) {
+        needle.push(await query(server.url, '{env=~".+"} |= "no-such-needle"', { limit: '100' }));
+      }
       const metric = await query(server.url, 'sum by (app) (count_over_time({env=~".+"}[5m]))', {
         step: '300s',
       });
@@ -228,6 +233,10 @@ async function run(o: RssOptions): Promise<void> {
           entries: log[0].entries,
           chunksDownloaded: log[0].chunksDownloaded,
           wallMs: log.map((a) => Math.round(a.wallMs)),
+        },
+        rareLineFilter: {
+          chunksDownloaded: needle[0].chunksDownloaded,
+          wallMs: needle.map((a) => Math.round(a.wallMs)),
         },
         metricQuery: {
           samples: metric.entries,
