@@ -13,6 +13,7 @@ import type {
   StreamVolume,
 } from '@logsvc/ingester';
 import { ChunkStore, FilesystemObjectClient } from '@logsvc/storage';
+import type { LogsvcError } from '@logsvc/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Querier } from './querier';
 import type { QueryRequest } from './query-executor';
@@ -151,5 +152,65 @@ describe('Querier: query_ingesters_within', () => {
     const old = await sut.query(request(NOW - 6n * HOUR, NOW - 2n * HOUR));
     expect(lines(old)).toEqual(['flushed']);
     expect(ingesters.asked.map((r) => r.fromNs)).toEqual([NOW - 6n * HOUR]);
+  });
+});
+
+describe('Querier: errors of the read path', () => {
+  const sut = new Querier({
+    store: new ChunkStore({
+      schema: defaultConfig().schema_config,
+      objectClients: { filesystem: new FilesystemObjectClient(join(tmpdir(), 'logsvc-none')) },
+      uploader: 'test',
+    }),
+    ingesters: new RecordingIngesters(),
+    window: { query_ingesters_within: 0, query_store_only: false, query_ingester_only: false },
+    overrides: new Overrides(
+      { ...defaultConfig().limits_config, max_entries_limit_per_query: 50, volume_enabled: false },
+      { file: '', periodMs: 10_000 },
+    ),
+    now: () => NOW,
+    scanWorkers: -1,
+  });
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('expected a failure');
+      },
+      (e: unknown) => e as LogsvcError,
+    );
+
+  it('refuses bad LogQL, an instant log query and limits as bad requests, with Loki’s texts', async () => {
+    const bad = await failure(sut.query({ ...request(NOW - HOUR, NOW), query: '{app="api"' }));
+    expect([bad.name, bad.httpStatus]).toEqual(['ParseError', 400]);
+    const instant = await failure(sut.query({ ...request(NOW, NOW), kind: 'instant', limit: 10 }));
+    expect([instant.name, instant.httpStatus]).toEqual(['UnsupportedQueryError', 400]);
+    const limit = await failure(sut.query({ ...request(NOW - HOUR, NOW), limit: 51 }));
+    expect([limit.name, limit.httpStatus, limit.message]).toEqual([
+      'ParamError',
+      400,
+      'max entries limit per query exceeded, limit > max_entries_limit_per_query (51 > 50)',
+    ]);
+    const matcher = await failure(sut.query({ ...request(NOW - HOUR, NOW), query: '{app=~"("}' }));
+    expect(matcher.httpStatus).toBe(400);
+  });
+
+  it('answers volumes of a tenant without volume_enabled as a missing endpoint', async () => {
+    const err = await failure(
+      sut.volumes({
+        tenants: ['t'],
+        matchers: [],
+        targetLabels: [],
+        aggregateBy: 'series',
+        startNs: NOW - HOUR,
+        endNs: NOW,
+        stepNs: 0n,
+        limit: 100,
+      }),
+    );
+    expect([err.name, err.httpStatus, err.message]).toEqual([
+      'VolumesDisabledError',
+      404,
+      'not found',
+    ]);
   });
 });
