@@ -4,10 +4,20 @@ import type { EntryCursor } from '@logsvc/logql';
 /** Fetches (and maybe decodes) chunks by their index in the select's list of refs. */
 export type FetchBatch<T> = (indices: readonly number[]) => Promise<T[]>;
 
+/** How much a ChunkLoader fetches at once and ahead of the query. */
+export interface LoaderLimits {
+  /** Chunks in one batch at most. */
+  readonly batchChunks: number;
+  /** Compressed bytes in one batch at most (a batch has at least one chunk). */
+  readonly batchBytes: number;
+  /** Batches fetched ahead of what the query asked for, at most. */
+  readonly readAhead: number;
+}
+
 /**
  * Fetches a select's chunks as its cursors ask for them: the chunk asked for plus the next ones
- * not fetched yet in the query's time order, `batchSize` at a time, and one more batch ahead
- * while the query reads the first (bounded prefetch). A fetched chunk is held until its cursor
+ * not fetched yet in the query's time order, a batch at a time, and up to `readAhead` more
+ * batches while the query reads (bounded prefetch). A fetched chunk is held until its cursor
  * takes it, then only by that cursor.
  */
 export class ChunkLoader<T> {
@@ -16,12 +26,15 @@ export class ChunkLoader<T> {
   private readonly requested: Uint8Array;
   /** Position in `order` of the first chunk that may not be requested yet. */
   private cursor = 0;
-  private prefetch: Promise<void> | null = null;
+  /** Read-ahead batches under way. */
+  private ahead = 0;
 
   constructor(
     /** Chunk indices in the query's time order. */
     private readonly order: readonly number[],
-    private readonly batchSize: number,
+    /** Compressed size of chunk i. */
+    private readonly sizeOf: (i: number) => number,
+    private readonly limits: LoaderLimits,
     private readonly fetch: FetchBatch<T>,
   ) {
     this.requested = new Uint8Array(order.length);
@@ -46,30 +59,39 @@ export class ChunkLoader<T> {
     return done;
   }
 
-  /** Fetches the next batch while the query reads this one (one read-ahead at a time). */
+  /** Fetches the next batches while the query reads these, while fetched ones are few. */
   private readAhead(): void {
-    if (this.prefetch !== null || this.loaded.size >= this.batchSize) return;
-    const ahead = this.nextBatch(undefined);
-    if (ahead.length === 0) return;
-    const p = this.start(ahead);
-    this.prefetch = p;
-    const clear = (): void => {
-      if (this.prefetch === p) this.prefetch = null;
-    };
-    p.then(clear, clear);
+    while (this.ahead < this.limits.readAhead && this.loaded.size < this.limits.batchChunks) {
+      const batch = this.nextBatch(undefined);
+      if (batch.length === 0) return;
+      this.ahead++;
+      const done = (): void => {
+        this.ahead--;
+      };
+      this.start(batch).then(done, done);
+    }
   }
 
   /** `first` (if given) and the next chunks in time order not requested yet. */
   private nextBatch(first: number | undefined): number[] {
     const batch: number[] = [];
+    let bytes = 0;
     if (first !== undefined) {
       batch.push(first);
+      bytes += this.sizeOf(first);
       this.requested[first] = 1;
     }
-    while (batch.length < this.batchSize && this.cursor < this.order.length) {
-      const i = this.order[this.cursor++];
-      if (this.requested[i] === 1) continue;
+    const { batchChunks, batchBytes } = this.limits;
+    while (batch.length < batchChunks && this.cursor < this.order.length) {
+      const i = this.order[this.cursor];
+      if (this.requested[i] === 1) {
+        this.cursor++;
+        continue;
+      }
+      if (batch.length > 0 && bytes + this.sizeOf(i) > batchBytes) break;
+      this.cursor++;
       this.requested[i] = 1;
+      bytes += this.sizeOf(i);
       batch.push(i);
     }
     return batch;

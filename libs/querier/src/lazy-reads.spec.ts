@@ -123,7 +123,7 @@ describe('lazy chunk reads of log queries', () => {
   });
 
   it('searches batches on the scan pool for a line filter and gives the same entries', async () => {
-    const options = { pool, lazyBatchSize: 6, minPoolChunks: 2, minPoolBytes: 0 };
+    const options = { pool, poolBatchBytes: 20_000, minPoolChunks: 2, minPoolBytes: 0 };
     const source = new StoreLogSource(store, options);
     for (const direction of ['backward', 'forward'] as const) {
       const lazy = await run(source, '{app=~"a.+"} |= "needle"', direction, 300);

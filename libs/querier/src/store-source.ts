@@ -27,8 +27,16 @@ export interface StoreLogSourceOptions {
   readonly candidateBudget?: number;
   /** Compressed bytes of chunks sent to a worker in one request (default 1 MiB). */
   readonly taskBytes?: number;
-  /** Log queries: chunks fetched at once as the query reads them (default 16). */
+  /**
+   * Log queries: chunks fetched at once as the query reads them (default 16; on the pool 256,
+   * bounded by `poolBatchBytes`).
+   */
   readonly lazyBatchSize?: number;
+  /**
+   * Log queries searched on the pool: compressed bytes fetched and searched at once (default
+   * 4 MiB per worker), with two such batches ahead, so the workers stay busy.
+   */
+  readonly poolBatchBytes?: number;
 }
 
 /** Adds what a chunk cursor scans to the stats as it goes (so a query stopped early counts). */
@@ -217,7 +225,16 @@ export class StoreLogSource implements LogSource {
       await this.scanInPool(pool, all, data, range, scanned, chunk, params.signal, Infinity);
       return data.map((d, k) => scanned[k] ?? d);
     };
-    const loader = new ChunkLoader(timeOrder(refs, direction), this.lazyBatchSize, fetchBatch);
+    const limits =
+      pool === null
+        ? { batchChunks: this.lazyBatchSize, batchBytes: Infinity, readAhead: 1 }
+        : {
+            batchChunks: this.options.lazyBatchSize ?? 256,
+            batchBytes: this.options.poolBatchBytes ?? pool.size * 4 * 1024 * 1024,
+            readAhead: 2,
+          };
+    const order = timeOrder(refs, direction);
+    const loader = new ChunkLoader(order, (i) => refs[i].size, limits, fetchBatch);
     const open = (c: Buffer | ScanResult): EntryCursor =>
       c instanceof Uint8Array
         ? new ScanCountingCursor(
