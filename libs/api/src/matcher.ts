@@ -3,6 +3,7 @@
  * storage index. A missing label matches as the empty string; regexes are fully anchored and
  * run on RE2 (linear time whatever the input).
  */
+import { LogsvcError } from '@logsvc/errors';
 import RE2 from 're2';
 import { goQuote, type Labels } from './labels';
 
@@ -14,9 +15,10 @@ export interface Matcher {
   readonly value: string;
 }
 
-export class InvalidMatcherError extends Error {
+/** A matcher that cannot be used (bad regex, unknown type): `bad_request` (400). */
+export class InvalidMatcherError extends LogsvcError {
   constructor(message: string) {
-    super(message);
+    super('bad_request', message);
     this.name = 'InvalidMatcherError';
   }
 }

@@ -14,6 +14,18 @@ export interface EntryCursor {
   readonly timestampNs: bigint;
   readonly line: Buffer;
   readonly structuredMetadata: Labels;
+  /**
+   * Cursors that fetch their entries as they are read: after `next()` returned false, a
+   * promise that resolves when more can be read (call `next()` again), or null at the real
+   * end. Such a cursor only runs dry before an entry at a new timestamp. Absent on cursors
+   * that hold all their entries.
+   */
+  wait?(): Promise<void> | null;
+  /**
+   * Set on a cursor not started yet that knows where its entries begin: none comes before
+   * this timestamp in the cursor's direction. A merge starts it only once it reaches there.
+   */
+  readonly startNs?: bigint;
 }
 
 /** A chunk's cursor, which also tells how much of the chunk it scanned. */

@@ -17,6 +17,10 @@ const NO_TIMESTAMP = -(1n << 64n);
  * their entries at it are copied into a buffer, de-duplicated and replayed. The current line is
  * a view that stays valid until the next call to `next()`. Cursors are few, so the next entry
  * is found by a linear scan rather than a heap.
+ *
+ * Cursors with a `startNs` are started only once the merge reaches that timestamp, and a cursor
+ * that runs dry to `wait` makes the merge wait too (its own `wait` gives the promise): so a
+ * merge over lazily fetched chunks fetches them only as it is read.
  */
 export class SourceMergeCursor implements EntryCursor {
   private ts = 0n;
@@ -24,6 +28,12 @@ export class SourceMergeCursor implements EntryCursor {
   private current: EntryCursor | null = null;
   /** Cursors that still have a current entry, in priority order. */
   private live: EntryCursor[] | null = null;
+  /** Cursors not started yet, by `startNs` in direction order. */
+  private deferred: EntryCursor[] = [];
+  /** Cursors that ran dry until their `wait` resolves. */
+  private waiting: EntryCursor[] = [];
+  /** Each cursor's place in priority order (made when a cursor starts late). */
+  private ranks: Map<EntryCursor, number> | null = null;
   /** The cursor whose entry was returned last; advanced on the next call. */
   private pending: EntryCursor | null = null;
   private groupTs = NO_TIMESTAMP;
@@ -53,12 +63,27 @@ export class SourceMergeCursor implements EntryCursor {
 
   next(): boolean {
     if (this.live === null) {
-      this.live = this.cursors.filter((c) => c.next());
+      this.live = [];
+      for (const c of this.cursors) {
+        if (c.startNs !== undefined) this.deferred.push(c);
+        else if (c.next())
+          this.live.push(c); // in priority order
+        else if (c.wait?.()) this.waiting.push(c);
+      }
+      const fwd = this.forward;
+      this.deferred.sort((a, b) => {
+        const x = a.startNs!;
+        const y = b.startNs!;
+        return x === y ? 0 : x < y === fwd ? -1 : 1;
+      });
     } else if (this.pending !== null) {
       this.advance(this.pending);
       this.pending = null;
     }
     if (this.replaying && this.replayNext()) return true;
+    if ((this.waiting.length > 0 || this.deferred.length > 0) && !this.ready()) {
+      return this.finish();
+    }
     const c = this.pick();
     if (c === null) return this.finish();
     const ts = c.timestampNs;
@@ -74,6 +99,49 @@ export class SourceMergeCursor implements EntryCursor {
     this.ts = ts;
     this.lineView = c.line;
     return true;
+  }
+
+  wait(): Promise<void> | null {
+    if (this.waiting.length === 0) return null;
+    return Promise.all(this.waiting.map((c) => c.wait!())).then(() => undefined);
+  }
+
+  /**
+   * Resumes waiting cursors and starts deferred ones the merge has reached; false while some
+   * cursor still waits (its next entry could come first).
+   */
+  private ready(): boolean {
+    if (this.waiting.length > 0) {
+      const waiting = this.waiting;
+      this.waiting = [];
+      for (const c of waiting) this.start(c);
+      if (this.waiting.length > 0) return false;
+    }
+    while (this.deferred.length > 0) {
+      const best = this.pick();
+      const startNs = this.deferred[0].startNs!;
+      if (best !== null && (this.forward ? startNs > best.timestampNs : startNs < best.timestampNs))
+        return true;
+      this.start(this.deferred.shift()!);
+      if (this.waiting.length > 0) return false;
+    }
+    return true;
+  }
+
+  /** Reads a cursor's first (or, after a wait, next) entry and files it by what it gave. */
+  private start(c: EntryCursor): void {
+    if (c.next()) this.addLive(c);
+    else if (c.wait?.()) this.waiting.push(c);
+  }
+
+  /** Adds a cursor to `live` at its place in priority order. */
+  private addLive(c: EntryCursor): void {
+    const ranks = (this.ranks ??= new Map(this.cursors.map((x, i) => [x, i])));
+    const live = this.live!;
+    const rank = ranks.get(c)!;
+    let at = live.length;
+    while (at > 0 && ranks.get(live[at - 1])! > rank) at--;
+    live.splice(at, 0, c);
   }
 
   /** Called for each entry dropped as a copy of one already returned. */
@@ -103,7 +171,10 @@ export class SourceMergeCursor implements EntryCursor {
         more = c.next();
       }
       this.ties.endSegment();
-      if (!more) live.splice(i--, 1);
+      if (!more) {
+        live.splice(i--, 1);
+        if (c.wait?.()) this.waiting.push(c);
+      }
     }
     for (let dropped = this.ties.settle(this.forward); dropped > 0; dropped--) this.duplicate();
     this.replaying = true;
@@ -130,6 +201,7 @@ export class SourceMergeCursor implements EntryCursor {
     if (c.next()) return;
     const live = this.live!;
     live.splice(live.indexOf(c), 1);
+    if (c.wait?.()) this.waiting.push(c);
   }
 
   private finish(): false {

@@ -70,6 +70,7 @@ export const FLAG_TABLE: Readonly<Record<string, FlagSpec>> = {
   'querier.query-ingester-only': f('querier.query_ingester_only', 'bool'),
   'querier.query-store-only': f('querier.query_store_only', 'bool'),
   'querier.per-request-limits-enabled': f('querier.per_request_limits_enabled', 'bool'),
+  'querier.scan-workers': f('querier.scan_workers', 'int'),
   'querier.engine.max-lookback-period': f('querier.engine.max_look_back_period', 'duration'),
   'querier.align-querier-with-step': f('query_range.align_queries_with_step', 'bool'),
   'querier.cache-results': f('query_range.cache_results', 'bool'),

@@ -83,6 +83,13 @@ describe('loadConfig', () => {
     expect(sut.limits_config.discover_service_name).toEqual(['svc', 'app']);
   });
 
+  it('sizes the querier scan pool from -querier.scan-workers (0 = one per core, -1 = none)', () => {
+    expect(loadConfig([]).querier.scan_workers).toBe(0);
+    expect(loadConfig(['-querier.scan-workers=3']).querier.scan_workers).toBe(3);
+    expect(loadConfig(['-querier.scan-workers=-1']).querier.scan_workers).toBe(-1);
+    expect(() => loadConfig(['-querier.scan-workers=-2'])).toThrow(ConfigError);
+  });
+
   it('expands ${VAR} and ${VAR:-default} only with -config.expand-env=true', () => {
     const readFile = files({ 'x.yaml': 'common:\n  path_prefix: ${DATA:-/default}/${SUB}\n' });
     const env = { SUB: 'logs' };

@@ -12,6 +12,9 @@ export interface IngesterSelect {
   readonly direction: Direction;
 }
 
+/** What a query read from ingesters: their counters, and how many ingesters answered. */
+export type IngesterReadStats = IngesterQueryStats & { ingestersReached: number };
+
 /** One stream's uncompressed line bytes in a range (for `index/volume`). */
 export interface StreamVolume {
   readonly labels: Labels;
@@ -32,7 +35,7 @@ export interface IngesterClient {
   query(
     tenant: string,
     select: IngesterSelect,
-    stats?: IngesterQueryStats,
+    stats?: IngesterReadStats,
   ): Promise<StreamQueryResult[]>;
   labelNames(tenant: string, query: LabelQuery): Promise<string[]>;
   labelValues(tenant: string, name: string, query: LabelQuery): Promise<string[]>;
@@ -85,10 +88,11 @@ export class LocalIngesterClient implements IngesterClient {
   async query(
     tenant: string,
     select: IngesterSelect,
-    stats?: IngesterQueryStats,
+    stats?: IngesterReadStats,
   ): Promise<StreamQueryResult[]> {
     const ingester = this.current;
     if (!ingester) return [];
+    if (stats) stats.ingestersReached++;
     const { matchers, fromNs, throughNs, direction } = select;
     return ingester.query(tenant, matchers, fromNs, throughNs, direction, stats);
   }

@@ -37,6 +37,9 @@ export const querierSection = section({
   query_ingester_only: bool(false),
   query_store_only: bool(false),
   per_request_limits_enabled: bool(false),
+  // Worker threads that decode and search chunks for queries with a line filter: 0 = one per
+  // core this process may use, -1 = none (every chunk is read on the event loop).
+  scan_workers: int(0, -1),
   engine: section({
     max_look_back_period: duration(30_000),
   }),

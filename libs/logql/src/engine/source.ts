@@ -14,6 +14,18 @@ export interface EntryCursor {
   readonly timestampNs: bigint;
   readonly line: Buffer;
   readonly structuredMetadata: Labels;
+  /**
+   * Cursors that fetch their entries as they are read: after `next()` returned false, a
+   * promise that resolves when more can be read (call `next()` again), or null at the real
+   * end. Such a cursor only runs dry before an entry at a new timestamp. Absent on cursors
+   * that hold all their entries.
+   */
+  wait?(): Promise<void> | null;
+  /**
+   * Set on a cursor not started yet that knows where its entries begin: none comes before
+   * this timestamp in the cursor's direction. A merge starts it only once it reaches there.
+   */
+  readonly startNs?: bigint;
 }
 
 /** What the engine asks a source for: the streams of one tenant matching a selector. */
@@ -35,6 +47,12 @@ export interface SelectParams {
   readonly lineContains?: Buffer;
   /** Set when the query is aborted (timeout, client gone); sources stop early. */
   readonly signal?: AbortSignal;
+  /**
+   * Log queries: the entries the query returns at most, so it may stop long before the end.
+   * A source may then fetch its data as the query reads it (its cursors may `wait`); without
+   * it, every cursor holds all its entries.
+   */
+  readonly limit?: number;
 }
 
 /** One stream from a source. Its labels are sorted; its entries are in `direction` order. */

@@ -1,9 +1,11 @@
+import { LogsvcError } from '@logsvc/errors';
+
 /**
  * Parse errors formatted the way Loki formats them (`pkg/logqlmodel/error.go`):
  * `parse error at line L, col C: <reason>`, or `parse error : <reason>` for errors found by
- * semantic checks, which Loki reports without a position (line = col = 0).
+ * semantic checks, which Loki reports without a position (line = col = 0). Kind `bad_request`.
  */
-export class ParseError extends Error {
+export class ParseError extends LogsvcError {
   /** 1-based line, 0 when the error has no position. */
   readonly line: number;
   /** 1-based column in characters (code points), 0 when the error has no position. */
@@ -15,6 +17,7 @@ export class ParseError extends Error {
 
   constructor(reason: string, line = 0, col = 0, offset?: number) {
     super(
+      'bad_request',
       line === 0 && col === 0
         ? `parse error : ${reason}`
         : `parse error at line ${line}, col ${col}: ${reason}`,

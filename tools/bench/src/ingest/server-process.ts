@@ -19,6 +19,8 @@ export const SERVER_MAIN = resolve(
 );
 
 export interface ServerProcessOptions {
+  /** The server's `main.js` (default: this checkout's build, SERVER_MAIN). */
+  readonly main?: string;
   /** Data directory (`-common.path-prefix`); a fresh temporary one when absent. */
   readonly dataDir?: string;
   /** Extra Loki-style flags, e.g. `-distributor.ingestion-rate-limit-mb=1000`. */
@@ -83,7 +85,7 @@ export class ServerProcess {
     const port = options.port ?? (await freePort());
     const args = [
       ...(options.nodeOptions ?? []),
-      SERVER_MAIN,
+      options.main ?? SERVER_MAIN,
       '-server.http-listen-address=127.0.0.1',
       `-server.http-listen-port=${port}`,
       '-server.grpc-listen-address=127.0.0.1',

@@ -1,13 +1,12 @@
 import { apiPaths, deprecatedApiPaths, labelsToRecord } from '@logsvc/api';
+import { Querier } from '@logsvc/querier';
 import { Controller, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GetOrPost } from '../../http/get-or-post';
 import { TenantIds } from '../../http/tenancy';
 import { JSON_CONTENT_TYPE } from './encode/json';
-import { answering } from './http-errors';
 import { HOUR_NS, nowNs, parseBounds } from './params/query-params';
 import { parseMatchGroups, parseSelector } from './params/selectors';
-import { MetadataQuerier } from './read/metadata-querier';
 import { paramValues, requestReader } from './request-reader';
 
 /** The spec's default range of labels and label values: 6 hours (Loki's code uses 1 hour). */
@@ -30,52 +29,46 @@ function labelsRequest(request: FastifyRequest) {
 /** `labels`, `label/<name>/values` and `series`, GET or form POST. */
 @Controller()
 export class MetadataController {
-  constructor(@Inject(MetadataQuerier) private readonly querier: MetadataQuerier) {}
+  constructor(@Inject(Querier) private readonly querier: Querier) {}
 
   @GetOrPost([...apiPaths('labels'), ...deprecatedApiPaths('labels')])
-  labels(
+  async labels(
     @TenantIds() tenants: string[],
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    return answering(async () => {
-      const { startNs, endNs, matchers } = labelsRequest(request);
-      const names = await this.querier.labelNames(tenants, startNs, endNs, matchers);
-      return this.listReply(request, reply, names);
-    });
+    const { startNs, endNs, matchers } = labelsRequest(request);
+    const names = await this.querier.labelNames(tenants, startNs, endNs, matchers);
+    return this.listReply(request, reply, names);
   }
 
   @GetOrPost([...apiPaths('label_values'), ...deprecatedApiPaths('label_values')])
-  values(
+  async values(
     @TenantIds() tenants: string[],
     @Param('name') name: string,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    return answering(async () => {
-      const { startNs, endNs, matchers } = labelsRequest(request);
-      const values = await this.querier.labelValues(tenants, name, startNs, endNs, matchers);
-      return this.listReply(request, reply, values);
-    });
+    const { startNs, endNs, matchers } = labelsRequest(request);
+    const values = await this.querier.labelValues(tenants, name, startNs, endNs, matchers);
+    return this.listReply(request, reply, values);
   }
 
   @GetOrPost([...apiPaths('series'), ...deprecatedApiPaths('series')])
-  series(
+  async series(
     @TenantIds() tenants: string[],
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    return answering(async () => {
-      const read = requestReader(request);
-      const groups = parseMatchGroups([
-        ...paramValues(request, 'match[]'),
-        ...paramValues(request, 'match'),
-      ]);
-      const { startNs, endNs } = parseBounds(read, nowNs(), HOUR_NS);
-      const found = await this.querier.series(tenants, groups, startNs, endNs);
-      void reply.header('content-type', JSON_CONTENT_TYPE);
-      return JSON.stringify({ status: 'success', data: found.map(labelsToRecord) });
-    });
+    const read = requestReader(request);
+    const groups = parseMatchGroups([
+      ...paramValues(request, 'match[]'),
+      ...paramValues(request, 'match'),
+    ]);
+    const { startNs, endNs } = parseBounds(read, nowNs(), HOUR_NS);
+    const found = await this.querier.series(tenants, groups, startNs, endNs);
+    void reply.header('content-type', JSON_CONTENT_TYPE);
+    return JSON.stringify({ status: 'success', data: found.map(labelsToRecord) });
   }
 
   /** Loki omits `data` when there are no names or values. */

@@ -1,18 +1,26 @@
+import { Querier } from '@logsvc/querier';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 
 /**
  * Lifecycle of the querier component, whose role is: Answers LogQL queries from ingesters and the store.
- * Its lifecycle hooks (starting / running / stopping) are where the component's work plugs in.
+ * Stopping ends the querier's chunk scan worker threads.
  */
 @Injectable()
 export class QuerierService implements LifecycleService, OnModuleInit {
   readonly serviceName = 'querier';
 
-  constructor(@Inject(ServiceRegistry) private readonly registry: ServiceRegistry) {}
+  constructor(
+    @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
+    @Inject(Querier) private readonly querier: Querier,
+  ) {}
 
   onModuleInit(): void {
     this.registry.register(this);
+  }
+
+  async stopping(): Promise<void> {
+    await this.querier.close();
   }
 }

@@ -1,9 +1,9 @@
-/** Errors of log queries that are the user's doing; the HTTP layer answers `statusCode`. */
-export class UnsupportedQueryError extends Error {
-  readonly statusCode: number = 400;
+import { LogsvcError } from '@logsvc/errors';
 
+/** A log query that cannot run as asked (an instant log query): `bad_request` (400). */
+export class UnsupportedQueryError extends LogsvcError {
   constructor(message: string) {
-    super(message);
+    super('bad_request', message);
     this.name = 'UnsupportedQueryError';
   }
 }

@@ -72,6 +72,7 @@ export async function evaluateLogQuery(
     stats,
     ...(lineContains === undefined ? {} : { lineContains }),
     ...(params.signal === undefined ? {} : { signal: params.signal }),
+    limit,
   });
 
   const forward = params.direction === 'forward';
@@ -127,9 +128,10 @@ export async function evaluateLogQuery(
 }
 
 /**
- * Advances a node to its next kept entry. Synchronous while the slice's budget lasts (no
- * promise per entry); when it runs out, yields to the event loop, checks for cancellation and
- * goes on with a new budget.
+ * Advances a node to its next kept entry. Synchronous while the slice's budget lasts and the
+ * data is there (no promise per entry); when the budget runs out, yields to the event loop,
+ * checks for cancellation and goes on with a new budget; when the cursor fetches more data,
+ * waits for it.
  */
 function advance(
   node: StreamNode,
@@ -137,21 +139,25 @@ function advance(
   signal: AbortSignal | undefined,
 ): boolean | Promise<boolean> {
   const r = node.advance(budget);
-  if (r !== Advance.Budget) return r === Advance.Ready;
-  return continueAfterYield(node, budget, signal);
+  if (r === Advance.Ready || r === Advance.Done) return r === Advance.Ready;
+  return continueAfterPause(node, r, budget, signal);
 }
 
-async function continueAfterYield(
+async function continueAfterPause(
   node: StreamNode,
+  paused: Advance,
   budget: ScanBudget,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
-  for (;;) {
-    await new Promise((resolve) => setImmediate(resolve));
+  for (let r = paused; ; r = node.advance(budget)) {
+    if (r === Advance.Ready || r === Advance.Done) return r === Advance.Ready;
+    if (r === Advance.Wait) {
+      await node.waiting;
+    } else {
+      await new Promise((resolve) => setImmediate(resolve));
+      budget.left = LINES_PER_SLICE;
+    }
     throwIfAborted(signal);
-    budget.left = LINES_PER_SLICE;
-    const r = node.advance(budget);
-    if (r !== Advance.Budget) return r === Advance.Ready;
   }
 }
 

@@ -14,6 +14,8 @@ export const enum Advance {
   Done,
   /** The slice's line budget ran out before an entry was kept; call again. */
   Budget,
+  /** The cursor fetches more entries: call again once `waiting` resolves. */
+  Wait,
 }
 
 /** Lines all streams of a query may read before the query lets other work run. */
@@ -26,6 +28,8 @@ export class StreamNode {
   /** Valid until the next `advance` (it may be the cursor's view of its block). */
   line: Buffer = Buffer.alloc(0);
   labels!: LabelsResult;
+  /** After `Advance.Wait`: resolves when the cursor can go on. */
+  waiting: Promise<void> | null = null;
 
   constructor(
     private readonly cursor: EntryCursor,
@@ -38,7 +42,10 @@ export class StreamNode {
     const cursor = this.cursor;
     while (budget.left > 0) {
       budget.left--;
-      if (!cursor.next()) return Advance.Done;
+      if (!cursor.next()) {
+        this.waiting = cursor.wait?.() ?? null;
+        return this.waiting === null ? Advance.Done : Advance.Wait;
+      }
       const r = this.pipeline.process(cursor.timestampNs, cursor.line, cursor.structuredMetadata);
       if (r === null) continue;
       this.stats.postFilterLines++;

@@ -3,13 +3,12 @@
  * too many series, ambiguous vector matching), so the HTTP layer answers 400 with `message`.
  */
 import { labelsToString, type Labels } from '@logsvc/api';
+import { LogsvcError } from '@logsvc/errors';
 
-export class MetricQueryError extends Error {
-  /** The HTTP status Loki answers with. */
-  readonly statusCode: number = 400;
-
+/** A metric query Loki refuses while running it: `bad_request` (400). */
+export class MetricQueryError extends LogsvcError {
   constructor(message: string) {
-    super(message);
+    super('bad_request', message);
     this.name = 'MetricQueryError';
   }
 }

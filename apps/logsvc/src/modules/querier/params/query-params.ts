@@ -5,10 +5,11 @@
 import { parseRfc3339Nano } from '@logsvc/gocompat';
 import { parsePromDuration, UnitParseError } from '@logsvc/logql';
 import type { Direction } from '@logsvc/logql';
+import { ParamError } from '@logsvc/querier';
 import { GoSyntaxError, goParseFloat, goParseInt, goRound } from '@logsvc/gocompat';
 
-/** A bad parameter: answered 400 with this message. */
-export class ParamError extends Error {}
+/** A bad parameter: answered 400 with this message (the read path's own error class). */
+export { ParamError };
 
 const NS_PER_S = 1_000_000_000n;
 const NS_PER_MS = 1_000_000n;

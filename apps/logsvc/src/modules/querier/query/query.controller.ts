@@ -9,10 +9,9 @@ import { JSON_CONTENT_TYPE } from '../encode/json';
 import { legacyQueryResponseJson } from '../encode/legacy-json';
 import { PARQUET_TYPE, resultToParquet } from '../encode/parquet';
 import { CATEGORIZE_LABELS, queryResponseJson } from '../encode/query-json';
-import { answering } from '../http-errors';
 import { ParamError, nowNs, parseInstantQuery, parseRangeQuery } from '../params/query-params';
 import { requestReader } from '../request-reader';
-import { QueryExecutor, type QueryRequest } from './query-executor';
+import { Querier, type QueryRequest } from '@logsvc/querier';
 
 const ENCODING_FLAGS_HEADERS = [
   'x-loki-response-encoding-flags',
@@ -47,7 +46,7 @@ type Kind = 'instant' | 'range' | 'legacy';
 @Controller()
 export class QueryController {
   constructor(
-    @Inject(QueryExecutor) private readonly executor: QueryExecutor,
+    @Inject(Querier) private readonly querier: Querier,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -66,26 +65,29 @@ export class QueryController {
     return this.answer('legacy', t, q, r);
   }
 
-  private answer(kind: Kind, tenants: string[], request: FastifyRequest, reply: FastifyReply) {
-    return answering(async () => {
-      const parquet = kind !== 'legacy' && wantsParquet(request);
-      const categorize = kind !== 'legacy' && wantsCategories(request);
-      const query = this.parse(kind, tenants, request, reply, categorize);
-      if (parquet && !this.config.frontend.support_parquet_encoding) {
-        throw new ParamError(
-          'support for Parquet encoded responses is disabled. Enable with -frontend.support-parquet-encoding=true',
-        );
-      }
-      const { result, stats } = await this.executor.run(query);
-      if (parquet) {
-        return reply.header('content-type', PARQUET_TYPE).send(await resultToParquet(result));
-      }
-      const body =
-        kind === 'legacy'
-          ? legacyQueryResponseJson(result, stats)
-          : queryResponseJson(result, stats, categorize);
-      return reply.header('content-type', JSON_CONTENT_TYPE).send(body);
-    });
+  private async answer(
+    kind: Kind,
+    tenants: string[],
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) {
+    const parquet = kind !== 'legacy' && wantsParquet(request);
+    const categorize = kind !== 'legacy' && wantsCategories(request);
+    const query = this.parse(kind, tenants, request, reply, categorize);
+    if (parquet && !this.config.frontend.support_parquet_encoding) {
+      throw new ParamError(
+        'support for Parquet encoded responses is disabled. Enable with -frontend.support-parquet-encoding=true',
+      );
+    }
+    const { result, stats } = await this.querier.query(query);
+    if (parquet) {
+      return reply.header('content-type', PARQUET_TYPE).send(await resultToParquet(result));
+    }
+    const body =
+      kind === 'legacy'
+        ? legacyQueryResponseJson(result, stats)
+        : queryResponseJson(result, stats, categorize);
+    return reply.header('content-type', JSON_CONTENT_TYPE).send(body);
   }
 
   private parse(

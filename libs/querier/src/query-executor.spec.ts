@@ -1,8 +1,8 @@
 import { Overrides, defaultConfig } from '@logsvc/config';
 import { type LogSource, MemorySource, type SelectParams } from '@logsvc/logql';
 import { describe, expect, it } from 'vitest';
-import type { QuerySources } from '../read/query-sources';
-import { QueryAbortedError } from './query-errors';
+import type { QuerySources } from './query-sources';
+import { QueryAbortedError } from './errors';
 import { QueryExecutor, type QueryRequest } from './query-executor';
 
 const NOW = 10_000n * 1_000_000_000n;
@@ -43,7 +43,7 @@ describe('QueryExecutor', () => {
     const sut = executor(stalled, { query_timeout: 50 });
     const err = await sut.run(request()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QueryAbortedError);
-    expect((err as QueryAbortedError).statusCode).toBe(504);
+    expect((err as QueryAbortedError).httpStatus).toBe(504);
     expect((err as Error).message).toMatch(/^Request timed out, decrease the duration/);
   });
 
@@ -53,7 +53,7 @@ describe('QueryExecutor', () => {
     const running = sut.run(request({ clientSignal: client.signal }));
     client.abort();
     const err = await running.catch((e: unknown) => e);
-    expect((err as QueryAbortedError).statusCode).toBe(499);
+    expect((err as QueryAbortedError).httpStatus).toBe(499);
     expect((err as Error).message).toBe('The request was cancelled by the client.');
   });
 

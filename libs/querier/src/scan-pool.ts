@@ -59,7 +59,8 @@ function replyError(e: { name: string; message: string }): Error {
 /**
  * Worker threads that decode chunks and run the line prefilter off the event loop, so a query
  * over many chunks uses every core. Workers start on first use, do not keep the process
- * alive (unref'd), and are replaced if one dies; `close` ends them.
+ * alive (unref'd), and are replaced if one dies; `close` ends them (its owner does, when it
+ * stops).
  */
 export class ChunkScanPool {
   readonly size: number;
@@ -148,28 +149,11 @@ export class ChunkScanPool {
   }
 }
 
-let shared: ChunkScanPool | null | undefined;
-
 /**
- * The process's pool, made on first use (one per process, sized to its cores; the
- * `LOGSVC_SCAN_WORKERS` environment variable sets its size, 0 = no pool: every chunk is read
- * on the event loop).
+ * The pool `querier.scan_workers` asks for: 0 = one worker per core this process may use,
+ * a negative number = none (every chunk is read on the event loop), else that many workers.
  */
-export function sharedScanPool(): ChunkScanPool | null {
-  if (shared === undefined) {
-    const env = process.env.LOGSVC_SCAN_WORKERS;
-    const size = env === undefined || env.trim() === '' ? undefined : Number(env);
-    if (size !== undefined && (!Number.isInteger(size) || size < 0)) {
-      throw new Error(`LOGSVC_SCAN_WORKERS must be a whole number, got "${env}"`);
-    }
-    shared = size === 0 ? null : new ChunkScanPool(size === undefined ? {} : { size });
-  }
-  return shared;
-}
-
-/** Ends the shared pool, if one was made (module shutdown). */
-export async function closeSharedScanPool(): Promise<void> {
-  const pool = shared;
-  shared = undefined;
-  await pool?.close();
+export function scanPoolFor(workers: number): ChunkScanPool | null {
+  if (workers < 0) return null;
+  return new ChunkScanPool(workers === 0 ? {} : { size: workers });
 }

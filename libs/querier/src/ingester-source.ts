@@ -1,25 +1,25 @@
-import { newQueryStats as newIngesterQueryStats } from '@logsvc/ingester';
+import { type IngesterClient, newQueryStats as newIngesterQueryStats } from '@logsvc/ingester';
 import type { LogSource, SelectParams, SourceStream } from '@logsvc/logql';
-import type { LocalIngesterClient } from '@logsvc/ingester';
 import { CountingCursor } from './counting-cursor';
 
 /**
- * Entries still in this process's ingester (head and not yet removed flushed chunks). Adds to
- * `stats.ingester`: one ingester reached and one batch per query, the chunks matched, head
- * chunk bytes/lines, and the lines sent. Empty when the process runs no ingester.
+ * Entries still in the ingesters (head and not yet removed flushed chunks), read through an
+ * IngesterClient. Adds to `stats.ingester`: the ingesters reached and one batch per ingester,
+ * the chunks matched, head chunk bytes/lines, and the lines sent. Empty when no ingester answers.
  */
 export class IngesterLogSource implements LogSource {
-  constructor(private readonly local: LocalIngesterClient) {}
+  constructor(private readonly client: IngesterClient) {}
 
   async select(params: SelectParams): Promise<SourceStream[]> {
-    const ingester = this.local.ingester;
     const { tenant, matchers, fromNs, throughNs, direction } = params;
-    if (!ingester || throughNs <= fromNs) return [];
-    const found = newIngesterQueryStats();
-    const results = ingester.query(tenant, matchers, fromNs, throughNs, direction, found);
+    if (throughNs <= fromNs) return [];
+    const found = { ...newIngesterQueryStats(), ingestersReached: 0 };
+    const select = { matchers, fromNs, throughNs, direction };
+    const results = await this.client.query(tenant, select, found);
+    if (found.ingestersReached === 0) return [];
     const stats = params.stats.ingester;
-    stats.totalReached++;
-    stats.totalBatches++;
+    stats.totalReached += found.ingestersReached;
+    stats.totalBatches += found.ingestersReached;
     stats.totalChunksMatched += found.totalChunksMatched;
     const chunk = stats.store.chunk;
     chunk.compressedBytes += found.compressedBytes;

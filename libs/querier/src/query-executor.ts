@@ -7,10 +7,10 @@ import {
   parseExpr,
   runQuery,
 } from '@logsvc/logql';
-import { checkEntriesLimit, checkQueryLength, clampLookback, queryLimits } from '../query-limits';
-import type { QuerySources } from '../read/query-sources';
-import { ParamError } from '../params/query-params';
-import { QueryAbortedError } from './query-errors';
+import { checkEntriesLimit, checkQueryLength, clampLookback, queryLimits } from './query-limits';
+import type { QuerySources } from './query-sources';
+import { ParamError } from './errors';
+import { QueryAbortedError } from './errors';
 
 /** A `query` or `query_range` request after its parameters are parsed. */
 export interface QueryRequest {

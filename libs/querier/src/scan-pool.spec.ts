@@ -5,13 +5,22 @@ import { type Labels, parseLabels } from '@logsvc/api';
 import { ChunkFormatError, type Direction, type EntryCursor, MemChunk } from '@logsvc/chunk';
 import { parseConfig } from '@logsvc/config';
 import { newQueryStats } from '@logsvc/logql';
-import type { ChunkStore } from '@logsvc/storage';
+import { ChunkStore, FilesystemObjectClient } from '@logsvc/storage';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChunkStore } from '../../core/chunk-store.provider';
 import { type ScanRange, ScanResultCursor, scanChunk } from './chunk-scan';
 import { ChunkScanPool } from './scan-pool';
 import { StoreLogSource } from './store-source';
+
+/** A chunk store on the filesystem under `dir`, as the server builds it from its config. */
+function filesystemStore(dir: string): ChunkStore {
+  const config = parseConfig({ common: { path_prefix: dir } });
+  const client = new FilesystemObjectClient(join(dir, 'chunks'));
+  const objectClients = Object.fromEntries(
+    config.schema_config.configs.map((p) => [p.object_store, client]),
+  );
+  return new ChunkStore({ schema: config.schema_config, objectClients, uploader: 'test' });
+}
 
 interface Row {
   ts: bigint;
@@ -27,6 +36,20 @@ const drain = (c: EntryCursor): Row[] => {
     out.push({ ts: c.timestampNs, line: c.line.toString(), sm: c.structuredMetadata });
   return out;
 };
+
+/** Every entry of a cursor that may have to wait for its chunks to be fetched. */
+async function drainAll(c: EntryCursor): Promise<Row[]> {
+  const out: Row[] = [];
+  for (;;) {
+    if (c.next()) {
+      out.push({ ts: c.timestampNs, line: c.line.toString(), sm: c.structuredMetadata });
+      continue;
+    }
+    const more = c.wait?.();
+    if (!more) return out;
+    await more;
+  }
+}
 
 /** Small words so that needles hit some lines and miss others. */
 const word = fc.constantFrom('GET', 'POST', 'err', 'ok', 'needle', 'a', 'é', '');
@@ -159,7 +182,7 @@ describe('StoreLogSource with a scan pool', () => {
   let tenantSeq = 0;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'logsvc-scan-pool-'));
-    store = createChunkStore(parseConfig({ common: { path_prefix: dir } }), 'test');
+    store = filesystemStore(dir);
   });
   afterAll(async () => {
     await pool.close();
@@ -197,7 +220,7 @@ describe('StoreLogSource with a scan pool', () => {
               }),
             );
           }
-          const read = async (source: StoreLogSource) => {
+          const read = async (source: StoreLogSource, lazy = false) => {
             const stats = newQueryStats();
             const needle = Buffer.from(range.needle);
             const found = await source.select({
@@ -208,8 +231,11 @@ describe('StoreLogSource with a scan pool', () => {
               direction: range.direction,
               stats,
               ...(needle.length > 0 ? { lineContains: needle } : {}),
+              ...(lazy ? { limit: 100 } : {}),
             });
-            const entries = found.map((s) => ({ labels: s.labels, rows: drain(s.entries) }));
+            const entries = [];
+            for (const s of found)
+              entries.push({ labels: s.labels, rows: await drainAll(s.entries) });
             const c = stats.querier.store.chunk;
             return { entries, lines: c.decompressedLines, bytes: c.decompressedBytes };
           };
@@ -225,6 +251,14 @@ describe('StoreLogSource with a scan pool', () => {
           );
           expect(par.entries).toEqual(seq.entries);
           expect([par.lines, par.bytes]).toEqual([seq.lines, seq.bytes]);
+          // Fetched as read, a batch at a time, on the pool or not: the same entries.
+          const lazyBatchSize = 1 + (budget % 3);
+          for (const lazyPool of [null, pool]) {
+            const options = { pool: lazyPool, lazyBatchSize, minPoolChunks: 0, minPoolBytes: 0 };
+            const lazy = await read(new StoreLogSource(store, options), true);
+            expect(lazy.entries).toEqual(seq.entries);
+            expect([lazy.lines, lazy.bytes]).toEqual([seq.lines, seq.bytes]);
+          }
         },
       ),
       { numRuns: 40 },

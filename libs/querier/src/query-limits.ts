@@ -1,7 +1,7 @@
 import type { TenantLimits } from '@logsvc/config';
 import { formatDuration } from '@logsvc/logql';
 import { goDurationString } from '@logsvc/gocompat';
-import { ParamError } from './params/query-params';
+import { ParamError } from './errors';
 
 /** The query limits of a request: for several tenants, the strictest non-zero of each. */
 export interface QueryLimits {

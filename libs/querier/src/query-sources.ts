@@ -1,8 +1,9 @@
+import type { IngesterClient } from '@logsvc/ingester';
 import { type LogSource, combineSources } from '@logsvc/logql';
 import type { ChunkStore } from '@logsvc/storage';
-import type { LocalIngesterClient } from '@logsvc/ingester';
 import { IngesterLogSource } from './ingester-source';
 import type { ReadWindow } from './read-window';
+import type { ChunkScanPool } from './scan-pool';
 import { StoreLogSource } from './store-source';
 import { WindowedSource } from './windowed-source';
 
@@ -13,12 +14,17 @@ import { WindowedSource } from './windowed-source';
 export class QuerySources {
   private readonly source: LogSource;
 
-  constructor(store: ChunkStore, local: LocalIngesterClient, window: ReadWindow) {
+  constructor(
+    store: ChunkStore,
+    ingesters: IngesterClient,
+    window: ReadWindow,
+    pool: ChunkScanPool | null = null,
+  ) {
     // The store first: within one timestamp, entries already flushed were appended before the
     // ones still only in memory, and the merge keeps the first source's entries first.
     this.source = combineSources(
-      new WindowedSource(new StoreLogSource(store), (f, t) => window.storeRange(f, t)),
-      new WindowedSource(new IngesterLogSource(local), (f, t) => window.ingesterRange(f, t)),
+      new WindowedSource(new StoreLogSource(store, { pool }), (f, t) => window.storeRange(f, t)),
+      new WindowedSource(new IngesterLogSource(ingesters), (f, t) => window.ingesterRange(f, t)),
     );
   }
 

@@ -1,7 +1,7 @@
 import { type Labels, type Matcher, labelsToString, sortLabels } from '@logsvc/api';
 import { TENANT_ID_LABEL, selectTenants } from '@logsvc/logql';
 import type { ChunkStore, IndexStats } from '@logsvc/storage';
-import type { LocalIngesterClient } from '@logsvc/ingester';
+import type { IngesterClient, StreamVolume } from '@logsvc/ingester';
 import type { ReadWindow } from './read-window';
 
 /** The label that names a tenant in multi-tenant answers. */
@@ -24,7 +24,7 @@ function splitTenantMatchers(
 export class MetadataQuerier {
   constructor(
     private readonly store: ChunkStore,
-    private readonly local: LocalIngesterClient,
+    private readonly ingesters: IngesterClient,
     private readonly window: ReadWindow,
   ) {}
 
@@ -37,10 +37,10 @@ export class MetadataQuerier {
     const split = splitTenantMatchers(tenants, matchers);
     const names = new Set<string>();
     for (const tenant of split.tenants) {
-      const ing = this.ingesterRange(fromNs, throughNs);
+      const ing = this.window.ingesterRange(fromNs, throughNs);
       if (ing) {
-        for (const n of ing.ingester.labelNames(tenant, { ...ing.range, matchers: split.matchers }))
-          names.add(n);
+        const q = { ...ing, matchers: split.matchers };
+        for (const n of await this.ingesters.labelNames(tenant, q)) names.add(n);
       }
       const st = this.window.storeRange(fromNs, throughNs);
       if (st) {
@@ -68,10 +68,10 @@ export class MetadataQuerier {
     if (tenants.length > 1 && name === TENANT_LABEL) return [...split.tenants].sort();
     const values = new Set<string>();
     for (const tenant of split.tenants) {
-      const ing = this.ingesterRange(fromNs, throughNs);
+      const ing = this.window.ingesterRange(fromNs, throughNs);
       if (ing) {
-        const q = { ...ing.range, matchers: split.matchers };
-        for (const v of ing.ingester.labelValues(tenant, name, q)) values.add(v);
+        const q = { ...ing, matchers: split.matchers };
+        for (const v of await this.ingesters.labelValues(tenant, name, q)) values.add(v);
       }
       const st = this.window.storeRange(fromNs, throughNs);
       if (st) {
@@ -105,9 +105,8 @@ export class MetadataQuerier {
       }
       if (own.length === 0) continue;
       const found: Labels[] = [];
-      const ing = this.ingesterRange(fromNs, throughNs);
-      if (ing)
-        found.push(...ing.ingester.series(tenant, own, ing.range.fromNs, ing.range.throughNs));
+      const ing = this.window.ingesterRange(fromNs, throughNs);
+      if (ing) found.push(...(await this.ingesters.series(tenant, own, ing.fromNs, ing.throughNs)));
       const st = this.window.storeRange(fromNs, throughNs);
       if (st) found.push(...(await this.store.series(tenant, own, st.fromNs, st.throughNs)));
       for (const labels of found) {
@@ -150,32 +149,22 @@ export class MetadataQuerier {
     matchers: readonly Matcher[],
     fromNs: bigint,
     throughNs: bigint,
-  ): Promise<{ labels: Labels; bytes: number }[]> {
+  ): Promise<StreamVolume[]> {
     const split = splitTenantMatchers(tenants, matchers);
-    const out: { labels: Labels; bytes: number }[] = [];
+    const out: StreamVolume[] = [];
     for (const tenant of split.tenants) {
       const st = this.window.storeRange(fromNs, throughNs);
       if (st) {
         for (const v of await this.store.volume(tenant, split.matchers, st.fromNs, st.throughNs))
           out.push({ labels: v.labels, bytes: v.bytes });
       }
-      const ing = this.ingesterRange(fromNs, throughNs);
+      const ing = this.window.ingesterRange(fromNs, throughNs);
       if (ing) {
-        const { fromNs: from, throughNs: through } = ing.range;
-        for (const r of ing.ingester.query(tenant, split.matchers, from, through + 1n, 'forward')) {
-          let bytes = 0;
-          while (r.entries.next()) bytes += r.entries.line.length;
-          if (bytes > 0) out.push({ labels: r.labels, bytes });
-        }
+        out.push(
+          ...(await this.ingesters.volume(tenant, split.matchers, ing.fromNs, ing.throughNs)),
+        );
       }
     }
     return out;
-  }
-
-  private ingesterRange(fromNs: bigint, throughNs: bigint) {
-    const ingester = this.local.ingester;
-    if (!ingester) return null;
-    const range = this.window.ingesterRange(fromNs, throughNs);
-    return range ? { ingester, range } : null;
   }
 }

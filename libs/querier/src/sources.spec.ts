@@ -6,12 +6,21 @@ import { MemChunk } from '@logsvc/chunk';
 import { parseConfig } from '@logsvc/config';
 import { Ingester } from '@logsvc/ingester';
 import { type EntryCursor, combineSources, multiTenantSource, newQueryStats } from '@logsvc/logql';
-import type { ChunkStore } from '@logsvc/storage';
+import { ChunkStore, FilesystemObjectClient } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChunkStore } from '../../core/chunk-store.provider';
 import { LocalIngesterClient } from '@logsvc/ingester';
 import { IngesterLogSource } from './ingester-source';
 import { StoreLogSource } from './store-source';
+
+/** A chunk store on the filesystem under `dir`, as the server builds it from its config. */
+function filesystemStore(dir: string): ChunkStore {
+  const config = parseConfig({ common: { path_prefix: dir } });
+  const client = new FilesystemObjectClient(join(dir, 'chunks'));
+  const objectClients = Object.fromEntries(
+    config.schema_config.configs.map((p) => [p.object_store, client]),
+  );
+  return new ChunkStore({ schema: config.schema_config, objectClients, uploader: 'test' });
+}
 
 const drain = (c: EntryCursor): [bigint, string][] => {
   const out: [bigint, string][] = [];
@@ -48,7 +57,7 @@ describe('StoreLogSource', () => {
   let store: ChunkStore;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'logsvc-source-'));
-    store = createChunkStore(parseConfig({ common: { path_prefix: dir } }), 'test');
+    store = filesystemStore(dir);
     const labels = parseLabels('{app="api"}');
     // Two overlapping chunks of one stream with one entry in both.
     await put(store, 'a', labels, [

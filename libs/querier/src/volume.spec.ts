@@ -1,6 +1,12 @@
 import { parseLabels } from '@logsvc/api';
 import { describe, expect, it } from 'vitest';
-import { accumulateVolumes, planVolume, topVolumes, volumeBuckets } from './volume';
+import {
+  VolumeLimitError,
+  accumulateVolumes,
+  planVolume,
+  topVolumes,
+  volumeBuckets,
+} from './volume';
 
 const S = 1_000_000_000n;
 const MS = 1_000_000n;
@@ -32,6 +38,44 @@ describe('volume aggregation', () => {
       ['app', 22],
       ['env', 22],
     ]);
+  });
+
+  it('orders equal volumes by name and cuts at limit after that order', () => {
+    const equal = [
+      { labels: parseLabels('{app="c"}'), bytes: 5 },
+      { labels: parseLabels('{app="a"}'), bytes: 5 },
+      { labels: parseLabels('{app="d"}'), bytes: 9 },
+      { labels: parseLabels('{app="b"}'), bytes: 5 },
+    ];
+    const plan = planVolume([{ type: '=~', name: 'app', value: '.+' }], [], 'series');
+    const volumes = accumulateVolumes(equal, plan, 100);
+    expect(topVolumes(volumes, 10)).toEqual([
+      ['{app="d"}', 9],
+      ['{app="a"}', 5],
+      ['{app="b"}', 5],
+      ['{app="c"}', 5],
+    ]);
+    expect(topVolumes(volumes, 3)).toEqual([
+      ['{app="d"}', 9],
+      ['{app="a"}', 5],
+      ['{app="b"}', 5],
+    ]);
+  });
+
+  it('refuses more names than volume_max_series with Loki’s 400 text', () => {
+    const plan = planVolume([{ type: '=~', name: 'app', value: '.+' }], [], 'series');
+    const err = (() => {
+      try {
+        accumulateVolumes(streams, plan, 1);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(VolumeLimitError);
+    expect((err as VolumeLimitError).httpStatus).toBe(400);
+    expect((err as Error).message).toBe(
+      'the query hit the max number of series limit (limit: 1 series)',
+    );
   });
 });
 

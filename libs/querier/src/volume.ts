@@ -1,3 +1,4 @@
+import { LogsvcError } from '@logsvc/errors';
 import { type Labels, type Matcher, labelsToString, parseLabels } from '@logsvc/api';
 import { TENANT_LABEL } from './metadata-querier';
 
@@ -39,7 +40,12 @@ export function planVolume(
   };
 }
 
-export class VolumeLimitError extends Error {}
+/** More distinct volume names than `volume_max_series`: Loki's 400. */
+export class VolumeLimitError extends LogsvcError {
+  constructor(message: string) {
+    super('bad_request', message);
+  }
+}
 
 /**
  * Sums per-stream bytes into volume names: the stream's labels restricted to the plan's labels

@@ -1,16 +1,18 @@
-import { type ChunkCursor, MemChunk } from '@logsvc/chunk';
+import type { Labels } from '@logsvc/api';
+import { type ChunkCursor, type Direction, MemChunk } from '@logsvc/chunk';
 import { MergedCursor } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
-import type { ChunkStore } from '@logsvc/storage';
+import type { ChunkRef, ChunkStore } from '@logsvc/storage';
 import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
-import { type ChunkScanPool, sharedScanPool } from './scan-pool';
+import { ChunkLoader, LazyChunkCursor } from './lazy-chunks';
+import type { ChunkScanPool } from './scan-pool';
 
 const elapsedNs = (since: bigint): number => Number(process.hrtime.bigint() - since);
 
 export interface StoreLogSourceOptions {
   /**
    * Worker threads for queries with a line prefilter (`SelectParams.lineContains`) over many
-   * chunks; default: the process's shared pool; null: always read on the event loop.
+   * chunks; none (the default): always read on the event loop.
    */
   readonly pool?: ChunkScanPool | null;
   /** Fewer chunks than this are read on the event loop: a round trip costs more (default 4). */
@@ -25,6 +27,16 @@ export interface StoreLogSourceOptions {
   readonly candidateBudget?: number;
   /** Compressed bytes of chunks sent to a worker in one request (default 1 MiB). */
   readonly taskBytes?: number;
+  /**
+   * Log queries: chunks fetched at once as the query reads them (default 16; on the pool 256,
+   * bounded by `poolBatchBytes`).
+   */
+  readonly lazyBatchSize?: number;
+  /**
+   * Log queries searched on the pool: compressed bytes fetched and searched at once (default
+   * 4 MiB per worker), with two such batches ahead, so the workers stay busy.
+   */
+  readonly poolBatchBytes?: number;
 }
 
 /** Adds what a chunk cursor scans to the stats as it goes (so a query stopped early counts). */
@@ -68,17 +80,20 @@ class ScanCountingCursor implements EntryCursor {
  * [fromNs, throughNs). Adds to `stats.querier.store`; `decompressedLines/Bytes` count every
  * line in range of the blocks read, whether the line filter kept it or not.
  *
- * With a line prefilter and enough chunks, the chunks are decoded and searched in worker
- * threads (time-ordered in the query's direction, spread over the pool) and only the matching
- * entries come back; otherwise, and for chunks left over once `candidateBudget` entries came
- * back, chunks are decoded lazily on the event loop as the query reads them. Both give the
- * same entries.
+ * Log queries (`SelectParams.limit` set) fetch chunks only as the query reads them (see
+ * `lazyStreams`), so a small `limit` over a long range reads a few chunks. Otherwise (metric
+ * queries read everything) all chunks are fetched at once: with a line prefilter and enough
+ * chunks, they are decoded and searched in worker threads (time-ordered in the query's
+ * direction, spread over the pool) and only the matching entries come back; chunks left over
+ * once `candidateBudget` entries came back, and all chunks without a prefilter, are decoded on
+ * the event loop as the query reads them. All ways give the same entries.
  */
 export class StoreLogSource implements LogSource {
   private readonly minPoolChunks: number;
   private readonly minPoolBytes: number;
   private readonly candidateBudget: number;
   private readonly taskBytes: number;
+  private readonly lazyBatchSize: number;
 
   constructor(
     private readonly store: ChunkStore,
@@ -88,6 +103,7 @@ export class StoreLogSource implements LogSource {
     this.minPoolBytes = options.minPoolBytes ?? 256 * 1024;
     this.candidateBudget = options.candidateBudget ?? 10_000;
     this.taskBytes = options.taskBytes ?? 1024 * 1024;
+    this.lazyBatchSize = Math.max(1, options.lazyBatchSize ?? 16);
   }
 
   async select(params: SelectParams): Promise<SourceStream[]> {
@@ -101,6 +117,7 @@ export class StoreLogSource implements LogSource {
     const refs = series.flatMap((s) => s.chunks);
     stats.totalChunksRef += refs.length;
     params.signal?.throwIfAborted();
+    if (params.limit !== undefined) return this.lazyStreams(params, series, refs);
 
     const downloadStart = process.hrtime.bigint();
     const data = await this.store.fetchChunks(tenant, refs);
@@ -116,18 +133,25 @@ export class StoreLogSource implements LogSource {
     const needle = params.lineContains;
     const lineContains = needle !== undefined && needle.length > 0 ? needle : undefined;
     const scanned: (ScanResult | undefined)[] = new Array(data.length);
-    const pool = this.pool();
+    const pool = this.options.pool ?? null;
     if (
       lineContains !== undefined &&
       pool !== null &&
       data.length >= this.minPoolChunks &&
       compressed >= this.minPoolBytes
     ) {
-      const order = refs.map((_, i) => i);
-      if (direction === 'forward') order.sort((a, b) => cmp(refs[a].fromNs, refs[b].fromNs));
-      else order.sort((a, b) => cmp(refs[b].throughNs, refs[a].throughNs));
+      const order = timeOrder(refs, direction);
       const range: ScanRange = { fromNs, throughNs, direction, needle: lineContains };
-      await this.scanInPool(pool, order, data, range, scanned, chunk, params.signal);
+      await this.scanInPool(
+        pool,
+        order,
+        data,
+        range,
+        scanned,
+        chunk,
+        params.signal,
+        this.candidateBudget,
+      );
       params.signal?.throwIfAborted();
     }
 
@@ -154,14 +178,88 @@ export class StoreLogSource implements LogSource {
     return out;
   }
 
-  private pool(): ChunkScanPool | null {
-    const pool = this.options.pool;
-    return pool === undefined ? sharedScanPool() : pool;
+  /**
+   * A log query's streams over chunks fetched as the query reads them: each chunk's cursor
+   * waits for its chunk when the stream's merge reaches the chunk's first entry (in the query's
+   * direction); the loader fetches it with the next chunks in time order, a batch at a time.
+   * With a line prefilter and a batch large enough, the batch is searched on the pool.
+   */
+  private lazyStreams(
+    params: SelectParams,
+    series: readonly { labels: Labels; chunks: readonly ChunkRef[] }[],
+    refs: readonly ChunkRef[],
+  ): SourceStream[] {
+    const { tenant, fromNs, throughNs, direction } = params;
+    const stats = params.stats.querier.store;
+    const chunk = stats.chunk;
+    const needle = params.lineContains;
+    const lineContains = needle !== undefined && needle.length > 0 ? needle : undefined;
+    const options = lineContains === undefined ? {} : { lineContains };
+    const pool = lineContains === undefined ? null : (this.options.pool ?? null);
+    const range: ScanRange | null =
+      lineContains === undefined ? null : { fromNs, throughNs, direction, needle: lineContains };
+
+    const fetchBatch = async (indices: readonly number[]): Promise<(Buffer | ScanResult)[]> => {
+      params.signal?.throwIfAborted();
+      const started = process.hrtime.bigint();
+      const data = await this.store.fetchChunks(
+        tenant,
+        indices.map((i) => refs[i]),
+      );
+      stats.chunksDownloadTime += elapsedNs(started);
+      stats.totalChunksDownloaded += data.length;
+      let compressed = 0;
+      for (const d of data) compressed += d.length;
+      chunk.compressedBytes += compressed;
+      params.signal?.throwIfAborted();
+      if (
+        pool === null ||
+        range === null ||
+        data.length < this.minPoolChunks ||
+        compressed < this.minPoolBytes
+      ) {
+        return data;
+      }
+      const scanned: (ScanResult | undefined)[] = new Array(data.length);
+      const all = data.map((_, k) => k);
+      await this.scanInPool(pool, all, data, range, scanned, chunk, params.signal, Infinity);
+      return data.map((d, k) => scanned[k] ?? d);
+    };
+    const limits =
+      pool === null
+        ? { batchChunks: this.lazyBatchSize, batchBytes: Infinity, readAhead: 1 }
+        : {
+            batchChunks: this.options.lazyBatchSize ?? 256,
+            batchBytes: this.options.poolBatchBytes ?? pool.size * 4 * 1024 * 1024,
+            readAhead: 2,
+          };
+    const order = timeOrder(refs, direction);
+    const loader = new ChunkLoader(order, (i) => refs[i].size, limits, fetchBatch);
+    const open = (c: Buffer | ScanResult): EntryCursor =>
+      c instanceof Uint8Array
+        ? new ScanCountingCursor(
+            MemChunk.decode(c).iterator(fromNs, throughNs, direction, options),
+            chunk,
+          )
+        : new ScanResultCursor(c);
+
+    const out: SourceStream[] = [];
+    let i = 0;
+    for (const s of series) {
+      const cursors: EntryCursor[] = [];
+      for (const ref of s.chunks) {
+        const startNs = direction === 'forward' ? ref.fromNs : ref.throughNs;
+        cursors.push(new LazyChunkCursor(loader, i++, startNs, open));
+      }
+      if (cursors.length === 0) continue;
+      out.push({ labels: s.labels, entries: new MergedCursor(cursors, direction) });
+    }
+    return out;
   }
 
   /**
    * Scans chunks in `order` on the pool, a few requests per worker in flight, until all are
-   * done or `candidateBudget` entries came back. Fills `scanned` and counts what was read.
+   * done or `budget` entries came back. Fills `scanned` and counts what was read.
    */
   private scanInPool(
     pool: ChunkScanPool,
@@ -171,6 +269,7 @@ export class StoreLogSource implements LogSource {
     scanned: (ScanResult | undefined)[],
     stats: ChunkStats,
     signal: AbortSignal | undefined,
+    budget: number,
   ): Promise<void> {
     const tasks: number[][] = [];
     let bytes = 0;
@@ -213,7 +312,7 @@ export class StoreLogSource implements LogSource {
                   stats.decompressedLines += r.scannedLines;
                   stats.decompressedBytes += r.scannedBytes;
                 }
-                if (candidates >= this.candidateBudget) stop = true;
+                if (candidates >= budget) stop = true;
                 pump();
               },
               (err: unknown) => {
@@ -229,6 +328,14 @@ export class StoreLogSource implements LogSource {
       pump();
     });
   }
+}
+
+/** Chunk indices in the query's time order: by first entry forward, by last entry backward. */
+function timeOrder(refs: readonly ChunkRef[], direction: Direction): number[] {
+  const order = refs.map((_, i) => i);
+  if (direction === 'forward') order.sort((a, b) => cmp(refs[a].fromNs, refs[b].fromNs));
+  else order.sort((a, b) => cmp(refs[b].throughNs, refs[a].throughNs));
+  return order;
 }
 
 function cmp(a: bigint, b: bigint): number {

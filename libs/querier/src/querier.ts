@@ -1,0 +1,169 @@
+import type { Labels, Matcher } from '@logsvc/api';
+import type { Overrides } from '@logsvc/config';
+import type { IngesterClient, StreamVolume } from '@logsvc/ingester';
+import type { RunQueryResult } from '@logsvc/logql';
+import type { ChunkStore, IndexStats } from '@logsvc/storage';
+import { MetadataQuerier } from './metadata-querier';
+import { QueryExecutor, type QueryRequest } from './query-executor';
+import { QuerySources } from './query-sources';
+import { ReadWindow, type ReadWindowSettings } from './read-window';
+import { type ChunkScanPool, scanPoolFor } from './scan-pool';
+import {
+  type AggregateBy,
+  accumulateVolumes,
+  planVolume,
+  topVolumes,
+  volumeBuckets,
+} from './volume';
+import { VolumesDisabledError } from './errors';
+
+/** An `index/volume` or `index/volume_range` request after its parameters are parsed. */
+export interface VolumeRequest {
+  readonly tenants: readonly string[];
+  readonly matchers: readonly Matcher[];
+  readonly targetLabels: readonly string[];
+  readonly aggregateBy: AggregateBy;
+  readonly startNs: bigint;
+  readonly endNs: bigint;
+  /** 0 = one bucket for the whole range (`index/volume`). */
+  readonly stepNs: bigint;
+  /** Volume names kept per bucket, largest first. */
+  readonly limit: number;
+}
+
+/** One bucket's volume of a name: bytes at the end of the bucket. */
+export interface VolumeSample {
+  readonly ns: bigint;
+  readonly value: number;
+}
+
+export interface QuerierOptions {
+  /** Flushed chunks and their index. */
+  readonly store: ChunkStore;
+  /** The ingesters, for data not flushed yet (read only through this client). */
+  readonly ingesters: IngesterClient;
+  /** `querier.query_ingesters_within`, `query_store_only`, `query_ingester_only`. */
+  readonly window: ReadWindowSettings;
+  /** Per-tenant query limits. */
+  readonly overrides: Overrides;
+  /** The time now, in ns since the epoch (query_ingesters_within, max_query_lookback). */
+  readonly now: () => bigint;
+  /** `querier.scan_workers`: 0 = one worker per core, negative = none (all on the event loop). */
+  readonly scanWorkers: number;
+}
+
+/**
+ * The read path: LogQL queries under the tenants' query limits, label names and values,
+ * series, index stats and stream volumes, over the ingesters (recent data) and the chunk store.
+ * Owns the chunk scan worker pool; `close` ends it.
+ */
+export class Querier {
+  private readonly pool: ChunkScanPool | null;
+  private readonly executor: QueryExecutor;
+  private readonly metadata: MetadataQuerier;
+  private readonly overrides: Overrides;
+
+  constructor(options: QuerierOptions) {
+    this.overrides = options.overrides;
+    const window = new ReadWindow(options.window, options.now);
+    this.pool = scanPoolFor(options.scanWorkers);
+    const sources = new QuerySources(options.store, options.ingesters, window, this.pool);
+    this.executor = new QueryExecutor(sources, options.overrides, options.now);
+    this.metadata = new MetadataQuerier(options.store, options.ingesters, window);
+  }
+
+  /** Runs a LogQL query; throws LogsvcErrors (bad LogQL, limits, timeout, cancel). */
+  query(request: QueryRequest): Promise<RunQueryResult> {
+    return this.executor.run(request);
+  }
+
+  labelNames(
+    tenants: readonly string[],
+    fromNs: bigint,
+    throughNs: bigint,
+    matchers: readonly Matcher[],
+  ): Promise<string[]> {
+    return this.metadata.labelNames(tenants, fromNs, throughNs, matchers);
+  }
+
+  labelValues(
+    tenants: readonly string[],
+    name: string,
+    fromNs: bigint,
+    throughNs: bigint,
+    matchers: readonly Matcher[],
+  ): Promise<string[]> {
+    return this.metadata.labelValues(tenants, name, fromNs, throughNs, matchers);
+  }
+
+  series(
+    tenants: readonly string[],
+    groups: readonly (readonly Matcher[])[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<Labels[]> {
+    return this.metadata.series(tenants, groups, fromNs, throughNs);
+  }
+
+  indexStats(
+    tenants: readonly string[],
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<IndexStats> {
+    return this.metadata.stats(tenants, matchers, fromNs, throughNs);
+  }
+
+  streamVolumes(
+    tenants: readonly string[],
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<StreamVolume[]> {
+    return this.metadata.streamVolumes(tenants, matchers, fromNs, throughNs);
+  }
+
+  /** Like Loki, a tenant without `volume_enabled` does not have the volume endpoints at all. */
+  checkVolumesEnabled(tenants: readonly string[]): void {
+    if (tenants.some((t) => !this.overrides.forTenant(t).volume_enabled)) {
+      throw new VolumesDisabledError();
+    }
+  }
+
+  /**
+   * Volumes per name (stream label set, or label name), bucket by bucket: each bucket keeps its
+   * `limit` largest names. Refused when a tenant does not have `volume_enabled` (Loki has no
+   * such endpoint then), or when more names than `volume_max_series` turn up.
+   */
+  async volumes(request: VolumeRequest): Promise<Map<string, VolumeSample[]>> {
+    const { tenants } = request;
+    this.checkVolumesEnabled(tenants);
+    const maxSeries = Math.min(
+      ...tenants.map((t) => this.overrides.forTenant(t).volume_max_series),
+    );
+    const plan = planVolume(request.matchers, request.targetLabels, request.aggregateBy);
+    const series = new Map<string, VolumeSample[]>();
+    for (const bucket of volumeBuckets(request.startNs, request.endNs, request.stepNs)) {
+      const streams = await this.metadata.streamVolumes(
+        tenants,
+        plan.matchers,
+        bucket.fromNs,
+        bucket.throughNs,
+      );
+      for (const [name, bytes] of topVolumes(
+        accumulateVolumes(streams, plan, maxSeries),
+        request.limit,
+      )) {
+        let samples = series.get(name);
+        if (!samples) series.set(name, (samples = []));
+        samples.push({ ns: bucket.atNs, value: bytes });
+      }
+    }
+    return series;
+  }
+
+  /** Ends the scan pool's worker threads; queries still scanning fail. */
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+}
