@@ -3,6 +3,7 @@
  * storage index. A missing label matches as the empty string; regexes are fully anchored and
  * run on RE2 (linear time whatever the input).
  */
+import { regexpCompileError } from '@logsvc/gocompat';
 import RE2 from 're2';
 import { goQuote, type Labels } from './labels';
 
@@ -38,7 +39,7 @@ export function compileAnchoredRegex(pattern: string): RE2 {
     return new RE2(anchorRegex(pattern));
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    throw new InvalidMatcherError(`error parsing regexp: ${reason}: \`${pattern}\``);
+    throw new InvalidMatcherError(regexpCompileError(pattern, reason));
   }
 }
 

@@ -1,8 +1,8 @@
 // Building blocks of the config schema. Each helper accepts what Loki's YAML accepts for that
 // kind of field and reports bad values with a message that says what was expected.
+import { datasizeParseString } from '@logsvc/gocompat';
 import { z } from 'zod';
 import { parseDuration } from './duration';
-import { parseSize } from './size';
 
 /** Kinds of fields whose YAML text differs from their in-memory value. */
 export type FieldKind = 'duration' | 'size' | 'timestamp';
@@ -41,7 +41,7 @@ export function size(defaultBytes: number) {
   const schema = z.unknown().transform((value, ctx) => {
     if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
     if (typeof value === 'string') {
-      const bytes = parseSize(value);
+      const bytes = datasizeParseString(value);
       if (bytes !== undefined) return bytes;
     }
     ctx.addIssue({ code: 'custom', message: `expected a size like 256KB, got ${show(value)}` });

@@ -1,7 +1,7 @@
+import { datasizeParseString } from '@logsvc/gocompat';
 import { parseDuration } from './duration';
 import { ConfigError } from './errors';
 import { FLAG_TABLE, type FlagSpec } from './flag-table';
-import { parseSize } from './size';
 
 /** A flag value ready to be merged into the raw YAML document at `path`. */
 export interface FlagSetting {
@@ -52,7 +52,7 @@ function convert(flag: string, spec: FlagSpec, value: string): unknown {
         throw flagError(flag, value, 'expected a duration like 5m');
       return value;
     case 'size':
-      if (parseSize(value) === undefined)
+      if (datasizeParseString(value) === undefined)
         throw flagError(flag, value, 'expected a size like 256KB');
       return value;
     case 'list':

@@ -157,7 +157,8 @@ describe('renderConfigYaml and diffConfig', () => {
     const c = parseConfig({ limits_config: { max_line_size: '1MB', retention_period: '30d' } });
     const text = renderConfigYaml(c);
     expect(text).toContain('max_line_size: 1MB');
-    expect(text).toContain('retention_period: 4w2d');
+    // As Loki's /config prints a model.Duration: weeks only when they divide exactly.
+    expect(text).toContain('retention_period: 30d');
     expect(text).toContain('chunk_idle_period: 30m');
     expect(parseConfig(parseYaml(text))).toEqual(c);
   });
