@@ -20,3 +20,4 @@ export {
   type OverridesOptions,
   type TenantOverrides,
 } from './overrides';
+export { DEFAULT_CONFIG, DEFAULT_LIMITS } from './defaults';

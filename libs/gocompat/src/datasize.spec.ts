@@ -26,3 +26,16 @@ describe('datasizeParseString', () => {
     expect(datasizeString(0)).toBe('0B');
   });
 });
+
+describe('datasizeString', () => {
+  it('formats sizes like Go datasize', () => {
+    const MiB = 1 << 20;
+    expect([0, 1500, 3 * MiB, 15 * MiB, 2048].map(datasizeString)).toEqual([
+      '0B',
+      '1500B',
+      '3MB',
+      '15MB',
+      '2KB',
+    ]);
+  });
+});

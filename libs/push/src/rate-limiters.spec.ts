@@ -1,7 +1,6 @@
 import { parseLabels, type PushRequest } from '@logsvc/api';
 import { describe, expect, it } from 'vitest';
 import { checkBlockedIngestion } from './block-ingestion';
-import { formatByteSize } from './limits';
 import { IngestionRateLimiter, StreamRateLimiter } from './rate-limiters';
 import { TokenBucket } from './token-bucket';
 
@@ -87,16 +86,6 @@ describe('StreamRateLimiter', () => {
     expect(
       sut.apply('t', limits, { streams: [req.streams[0]] }).request.streams[0].entries,
     ).toHaveLength(1);
-  });
-
-  it('formats sizes like Go datasize', () => {
-    expect([0, 1500, 3 * MiB, 15 * MiB, 2048].map(formatByteSize)).toEqual([
-      '0B',
-      '1500B',
-      '3MB',
-      '15MB',
-      '2KB',
-    ]);
   });
 });
 

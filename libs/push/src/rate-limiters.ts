@@ -2,7 +2,8 @@ import type { LogEntry, PushRequest, PushStream } from '@logsvc/api';
 import { labelsToString } from '@logsvc/api';
 import { DiscardCounts, DiscardReason, entrySize, GroupedErrors } from './discards';
 import { PushError } from './errors';
-import { formatByteSize, type PushLimits } from './limits';
+import { datasizeString as formatByteSize } from '@logsvc/gocompat';
+import type { PushLimits } from './limits';
 import { TokenBucket } from './token-bucket';
 
 const MiB = 1 << 20;
