@@ -21,3 +21,4 @@ export {
   type TenantOverrides,
 } from './overrides';
 export { DEFAULT_CONFIG, DEFAULT_LIMITS } from './defaults';
+export { UNSUPPORTED_KEYS } from './unsupported';
