@@ -6,3 +6,4 @@ export * from './go-duration';
 export * from './go-humanize';
 export * from './datasize';
 export * from './go-regexp';
+export * from './go-quote';

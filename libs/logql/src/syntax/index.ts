@@ -36,7 +36,7 @@ export {
   applyScalar,
   ERR_EMPTY_COMPATIBLE_MATCHERS,
 } from './validate';
-export { quoteString } from './quote';
+export { strconvQuote as quoteString } from '@logsvc/gocompat';
 export { parseLogqlDuration, formatDuration, formatBytes } from './units';
 export { tokenize } from './lexer';
 export type { Token, TokenType } from './tokens';
