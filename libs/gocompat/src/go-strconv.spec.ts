@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { strconvQuote } from './go-quote';
-import { goFormatFloat, strconvParseFloat, strconvParseIntBase0 } from './go-strconv';
+import {
+  goFormatFloat,
+  strconvParseBool,
+  strconvParseFloat,
+  strconvParseIntBase0,
+} from './go-strconv';
 
 describe('strconvParseFloat', () => {
   it.each([
@@ -40,6 +45,14 @@ describe('strconvParseIntBase0', () => {
     expect(strconvParseIntBase0('1_000', false)).toBe(1000n);
     expect(strconvParseIntBase0('-1', true)).toBeUndefined();
     expect(strconvParseIntBase0('9223372036854775808', false)).toBeUndefined();
+  });
+});
+
+describe('strconvParseBool', () => {
+  it("accepts Go's spellings only", () => {
+    expect(
+      ['1', 't', 'TRUE', 'True', '0', 'f', 'False', 'yes', 'tRUE'].map(strconvParseBool),
+    ).toEqual([true, true, true, true, false, false, false, undefined, undefined]);
   });
 });
 

@@ -136,6 +136,13 @@ export function strconvParseIntBase0(text: string, unsigned: boolean): bigint | 
   return v;
 }
 
+/** `strconv.ParseBool`: `1 t T true TRUE True` and `0 f F false FALSE False`; else undefined. */
+export function strconvParseBool(text: string): boolean | undefined {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(text)) return false;
+  return undefined;
+}
+
 /** Go's `math.Round`: half away from zero. */
 export function goRound(x: number): number {
   return x < 0 ? -Math.round(-x) : Math.round(x);

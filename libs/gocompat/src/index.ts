@@ -7,3 +7,4 @@ export * from './go-humanize';
 export * from './datasize';
 export * from './go-regexp';
 export * from './go-quote';
+export * from './go-json';
