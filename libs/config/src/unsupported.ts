@@ -102,7 +102,7 @@ function valueAt(doc: unknown, dotted: string): unknown {
 /**
  * The `config error: <key> is not supported yet` lines for every unsupported key whose value
  * in `config` differs from its value in `defaults` (both complete configs, or both sections
- * when `prefix` names the section, as for per-tenant overrides).
+ * when `section` names the section, as for per-tenant overrides; `shownAs` names the key).
  */
 export function unsupportedSettings(
   config: unknown,
