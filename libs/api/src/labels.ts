@@ -2,6 +2,8 @@
  * Label sets: the identity of a stream. A `Labels` value is always sorted by name with unique
  * names, so two equal sets have equal string forms and equal hashes.
  */
+import { strconvQuote } from '@logsvc/gocompat';
+
 export interface LabelPair {
   readonly name: string;
   readonly value: string;
@@ -59,35 +61,8 @@ export function labelsEqual(a: Labels, b: Labels): boolean {
   return true;
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '\\': '\\\\',
-  '"': '\\"',
-};
-
-/** Go's strconv.Quote: double-quoted, with Go escapes for quotes, backslashes and controls. */
-export function goQuote(s: string): string {
-  let out = '"';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && c !== 0x7f && !(c >= 0x80 && c < 0xa0)) continue;
-    out += s.slice(start, i);
-    const ch = s[i];
-    const simple = SIMPLE_ESCAPES[ch];
-    if (simple !== undefined) out += simple;
-    else if (c < 0x80) out += '\\x' + c.toString(16).padStart(2, '0');
-    else out += '\\u' + c.toString(16).padStart(4, '0');
-    start = i + 1;
-  }
-  return out + s.slice(start) + '"';
-}
+/** Go's strconv.Quote (one implementation, in @logsvc/gocompat). */
+export const goQuote = strconvQuote;
 
 /** The canonical text of a label set, as Prometheus and Loki print it: `{a="1", b="2"}`. */
 export function labelsToString(labels: Labels): string {

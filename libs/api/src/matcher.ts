@@ -4,6 +4,7 @@
  * run on RE2 (linear time whatever the input).
  */
 import { LogsvcError } from '@logsvc/errors';
+import { regexpCompileError } from '@logsvc/gocompat';
 import RE2 from 're2';
 import { goQuote, type Labels } from './labels';
 
@@ -40,7 +41,7 @@ export function compileAnchoredRegex(pattern: string): RE2 {
     return new RE2(anchorRegex(pattern));
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    throw new InvalidMatcherError(`error parsing regexp: ${reason}: \`${pattern}\``);
+    throw new InvalidMatcherError(regexpCompileError(pattern, reason));
   }
 }
 

@@ -1,3 +1,5 @@
+import { DEFAULT_CONFIG } from '@logsvc/config';
+
 export type ChunkEncoding = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 
 export interface ChunkOptions {
@@ -8,10 +10,11 @@ export interface ChunkOptions {
   targetSize: number;
 }
 
+/** The ingester's chunk settings at their defaults, taken from @logsvc/config. */
 export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({
-  encoding: 'snappy',
-  blockSize: 262_144,
-  targetSize: 1_572_864,
+  encoding: DEFAULT_CONFIG.ingester.chunk_encoding,
+  blockSize: DEFAULT_CONFIG.ingester.chunk_block_size,
+  targetSize: DEFAULT_CONFIG.ingester.chunk_target_size,
 });
 
 export const CHUNK_ENCODINGS: readonly ChunkEncoding[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];

@@ -1,8 +1,8 @@
 // Building blocks of the config schema. Each helper accepts what Loki's YAML accepts for that
 // kind of field and reports bad values with a message that says what was expected.
+import { datasizeParseString } from '@logsvc/gocompat';
 import { z } from 'zod';
 import { parseDuration } from './duration';
-import { parseSize } from './size';
 
 /** Kinds of fields whose YAML text differs from their in-memory value. */
 export type FieldKind = 'duration' | 'size' | 'timestamp';
@@ -22,6 +22,35 @@ function kinded<T extends z.ZodType>(kind: FieldKind, schema: T): T {
   return schema;
 }
 
+/** How a command-line flag's text is read before it is merged into the YAML document. */
+export type FlagKind = 'string' | 'int' | 'float' | 'bool' | 'duration' | 'size' | 'list';
+
+/** The flag kind of each field builder's schema, so that `flag()` needs no kind argument. */
+const flagKinds = new WeakMap<z.ZodType, FlagKind>();
+
+/** Flag names declared on a field with `flag()`. */
+export const fieldFlags = new WeakMap<z.ZodType, readonly string[]>();
+
+function flaggable<T extends z.ZodType>(kind: FlagKind, schema: T): T {
+  flagKinds.set(schema, kind);
+  return schema;
+}
+
+/**
+ * Declares the Loki command-line flag (or flags, when Loki has two spellings) that sets this
+ * field: `http_listen_port: flag('server.http-listen-port', int(3100))`.
+ */
+export function flag<T extends z.ZodType>(names: string | readonly string[], schema: T): T {
+  if (!flagKinds.has(schema)) throw new Error(`flag ${String(names)}: field has no flag kind`);
+  fieldFlags.set(schema, typeof names === 'string' ? [names] : names);
+  return schema;
+}
+
+/** The flag kind of a field that carries flags. */
+export function flagKindOf(schema: z.ZodType): FlagKind | undefined {
+  return flagKinds.get(schema);
+}
+
 /** A duration in YAML (`5m`, `1h30m`, `1d`, `300ms`), milliseconds in the config object. */
 export function duration(defaultMs: number) {
   const schema = z.unknown().transform((value, ctx) => {
@@ -33,7 +62,7 @@ export function duration(defaultMs: number) {
     ctx.addIssue({ code: 'custom', message: `expected a duration like 5m, got ${show(value)}` });
     return z.NEVER;
   });
-  return kinded('duration', schema).default(defaultMs);
+  return flaggable('duration', kinded('duration', schema).default(defaultMs));
 }
 
 /** A byte size in YAML (`256KB`, `4MB`, `1GiB` or a plain number of bytes), bytes in the object. */
@@ -41,13 +70,13 @@ export function size(defaultBytes: number) {
   const schema = z.unknown().transform((value, ctx) => {
     if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
     if (typeof value === 'string') {
-      const bytes = parseSize(value);
+      const bytes = datasizeParseString(value);
       if (bytes !== undefined) return bytes;
     }
     ctx.addIssue({ code: 'custom', message: `expected a size like 256KB, got ${show(value)}` });
     return z.NEVER;
   });
-  return kinded('size', schema).default(defaultBytes);
+  return flaggable('size', kinded('size', schema).default(defaultBytes));
 }
 
 /** A point in time: RFC 3339 in YAML, epoch milliseconds in the object, 0 meaning unset. */
@@ -86,71 +115,90 @@ function expectNumber(value: unknown, integer: boolean, min: number, ctx: z.Refi
 }
 
 export function int(defaultValue: number, min = 0) {
-  return z
-    .unknown()
-    .transform((v, ctx) => expectNumber(v, true, min, ctx))
-    .default(defaultValue);
+  return flaggable(
+    'int',
+    z
+      .unknown()
+      .transform((v, ctx) => expectNumber(v, true, min, ctx))
+      .default(defaultValue),
+  );
 }
 
 export function float(defaultValue: number, min = 0) {
-  return z
-    .unknown()
-    .transform((v, ctx) => expectNumber(v, false, min, ctx))
-    .default(defaultValue);
+  return flaggable(
+    'float',
+    z
+      .unknown()
+      .transform((v, ctx) => expectNumber(v, false, min, ctx))
+      .default(defaultValue),
+  );
 }
 
 export function bool(defaultValue: boolean) {
-  return z
-    .unknown()
-    .transform((v, ctx) => {
-      if (typeof v === 'boolean') return v;
-      ctx.addIssue({ code: 'custom', message: `expected true or false, got ${show(v)}` });
-      return z.NEVER;
-    })
-    .default(defaultValue);
+  return flaggable(
+    'bool',
+    z
+      .unknown()
+      .transform((v, ctx) => {
+        if (typeof v === 'boolean') return v;
+        ctx.addIssue({ code: 'custom', message: `expected true or false, got ${show(v)}` });
+        return z.NEVER;
+      })
+      .default(defaultValue),
+  );
 }
 
 export function str(defaultValue: string) {
-  return z
-    .unknown()
-    .transform((v, ctx) => {
-      if (typeof v === 'string') return v;
-      // YAML turns bare numbers into numbers; a string field takes them as their text.
-      if (typeof v === 'number') return String(v);
-      ctx.addIssue({ code: 'custom', message: `expected a string, got ${show(v)}` });
-      return z.NEVER;
-    })
-    .default(defaultValue);
+  return flaggable(
+    'string',
+    z
+      .unknown()
+      .transform((v, ctx) => {
+        if (typeof v === 'string') return v;
+        // YAML turns bare numbers into numbers; a string field takes them as their text.
+        if (typeof v === 'number') return String(v);
+        ctx.addIssue({ code: 'custom', message: `expected a string, got ${show(v)}` });
+        return z.NEVER;
+      })
+      .default(defaultValue),
+  );
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(
   values: T,
   defaultValue: T[number],
 ) {
-  return z
-    .unknown()
-    .transform((v, ctx) => {
-      if (typeof v === 'string' && (values as readonly string[]).includes(v)) return v as T[number];
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected one of ${values.join(', ')}, got ${show(v)}`,
-      });
-      return z.NEVER;
-    })
-    .default(defaultValue as never);
+  return flaggable(
+    'string',
+    z
+      .unknown()
+      .transform((v, ctx) => {
+        if (typeof v === 'string' && (values as readonly string[]).includes(v))
+          return v as T[number];
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected one of ${values.join(', ')}, got ${show(v)}`,
+        });
+        return z.NEVER;
+      })
+      .default(defaultValue as never),
+  );
 }
 
 /** A list of strings; a comma-separated string is accepted too (as Loki's flagext.StringSliceCSV). */
 export function stringList(defaultValue: readonly string[]) {
-  return z
-    .unknown()
-    .transform((v, ctx) => {
-      if (typeof v === 'string') return v === '' ? [] : v.split(',').map((s) => s.trim());
-      if (Array.isArray(v) && v.every((s) => typeof s === 'string')) return v as string[];
-      ctx.addIssue({ code: 'custom', message: `expected a list of strings, got ${show(v)}` });
-      return z.NEVER;
-    })
-    .default(() => [...defaultValue]);
+  return flaggable(
+    'list',
+    z
+      .unknown()
+      .transform((v, ctx) => {
+        if (typeof v === 'string') return v === '' ? [] : v.split(',').map((s) => s.trim());
+        if (Array.isArray(v) && v.every((s) => typeof s === 'string')) return v as string[];
+        ctx.addIssue({ code: 'custom', message: `expected a list of strings, got ${show(v)}` });
+        return z.NEVER;
+      })
+      .default(() => [...defaultValue]),
+  );
 }
 
 /** A YAML mapping with exactly these keys; missing keys take their defaults. */

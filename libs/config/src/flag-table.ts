@@ -1,7 +1,11 @@
-// Loki's command-line flag names and the YAML key each one sets. Flags not listed here are
-// rejected: there is deliberately no generic `-<yaml.path>=` form, because Loki has none.
+// Loki's command-line flag names and the YAML key each one sets, collected from the `flag()`
+// declarations beside the fields in the schema. Flags not declared there are rejected: there
+// is deliberately no generic `-<yaml.path>=` form, because Loki has none.
+import type { z } from 'zod';
+import { type FlagKind, fieldFlags, flagKindOf } from './fields';
+import { configSchema } from './schema';
 
-export type FlagKind = 'string' | 'int' | 'float' | 'bool' | 'duration' | 'size' | 'list';
+export type { FlagKind } from './fields';
 
 export interface FlagSpec {
   /** Dotted YAML path the flag sets, e.g. `server.http_listen_port`. */
@@ -9,201 +13,37 @@ export interface FlagSpec {
   readonly kind: FlagKind;
 }
 
-const f = (path: string, kind: FlagKind): FlagSpec => ({ path, kind });
+type Def = { type: string; [key: string]: unknown };
 
-export const FLAG_TABLE: Readonly<Record<string, FlagSpec>> = {
-  target: f('target', 'string'),
-  'auth.enabled': f('auth_enabled', 'bool'),
+function defOf(schema: z.ZodType): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+}
 
-  'server.http-listen-address': f('server.http_listen_address', 'string'),
-  'server.http-listen-port': f('server.http_listen_port', 'int'),
-  'server.grpc-listen-address': f('server.grpc_listen_address', 'string'),
-  'server.grpc-listen-port': f('server.grpc_listen_port', 'int'),
-  'server.http-read-timeout': f('server.http_server_read_timeout', 'duration'),
-  'server.http-write-timeout': f('server.http_server_write_timeout', 'duration'),
-  'server.http-idle-timeout': f('server.http_server_idle_timeout', 'duration'),
-  'server.graceful-shutdown-timeout': f('server.graceful_shutdown_timeout', 'duration'),
-  'server.grpc-max-recv-msg-size-bytes': f('server.grpc_server_max_recv_msg_size', 'size'),
-  'server.grpc-max-send-msg-size-bytes': f('server.grpc_server_max_send_msg_size', 'size'),
-  'server.log-request-headers': f('server.log_request_headers', 'bool'),
-  'log.level': f('server.log_level', 'string'),
+/** Adds the flags of `schema` (a field, or a section and everything in it) to `table`. */
+function collect(schema: z.ZodType, path: string, table: Record<string, FlagSpec>): void {
+  const names = fieldFlags.get(schema);
+  if (names !== undefined) {
+    const kind = flagKindOf(schema)!;
+    for (const name of names) {
+      if (table[name] !== undefined) throw new Error(`flag -${name} is declared twice`);
+      table[name] = { path, kind };
+    }
+    return;
+  }
+  const def = defOf(schema);
+  if (def.type === 'default' || def.type === 'prefault' || def.type === 'optional') {
+    collect(def.innerType as z.ZodType, path, table);
+  } else if (def.type === 'object') {
+    for (const [key, field] of Object.entries(def.shape as Record<string, z.ZodType>)) {
+      collect(field, path === '' ? key : `${path}.${key}`, table);
+    }
+  }
+}
 
-  'common.path-prefix': f('common.path_prefix', 'string'),
-  'common.storage.ring.store': f('common.ring.kvstore.store', 'string'),
-  'common.storage.ring.prefix': f('common.ring.kvstore.prefix', 'string'),
-  'common.storage.ring.etcd.endpoints': f('common.ring.kvstore.etcd.endpoints', 'list'),
-  'common.storage.ring.etcd.dial-timeout': f('common.ring.kvstore.etcd.dial_timeout', 'duration'),
-  'common.storage.ring.etcd.max-retries': f('common.ring.kvstore.etcd.max_retries', 'int'),
-  'common.storage.ring.etcd.username': f('common.ring.kvstore.etcd.username', 'string'),
-  'common.storage.ring.etcd.password': f('common.ring.kvstore.etcd.password', 'string'),
+function buildFlagTable(): Readonly<Record<string, FlagSpec>> {
+  const table: Record<string, FlagSpec> = {};
+  collect(configSchema, '', table);
+  return table;
+}
 
-  'distributor.max-recv-msg-size': f('distributor.max_recv_msg_size', 'size'),
-
-  'ingester.chunk-target-size': f('ingester.chunk_target_size', 'size'),
-  'ingester.chunks-block-size': f('ingester.chunk_block_size', 'size'),
-  'ingester.chunk-encoding': f('ingester.chunk_encoding', 'string'),
-  'ingester.chunks-idle-period': f('ingester.chunk_idle_period', 'duration'),
-  'ingester.chunks-retain-period': f('ingester.chunk_retain_period', 'duration'),
-  'ingester.max-chunk-age': f('ingester.max_chunk_age', 'duration'),
-  'ingester.flush-check-period': f('ingester.flush_check_period', 'duration'),
-  'ingester.flush-op-timeout': f('ingester.flush_op_timeout', 'duration'),
-  'ingester.concurrent-flushes': f('ingester.concurrent_flushes', 'int'),
-  'ingester.max-ignored-stream-errors': f('ingester.max_returned_stream_errors', 'int'),
-  'ingester.query-store-max-look-back-period': f(
-    'ingester.query_store_max_look_back_period',
-    'duration',
-  ),
-  'ingester.tokens-file-path': f('ingester.lifecycler.tokens_file_path', 'string'),
-  // The spelling the HTTP API reference uses for the same setting.
-  'ingester.token-file-path': f('ingester.lifecycler.tokens_file_path', 'string'),
-  'ingester.wal-enabled': f('ingester.wal.enabled', 'bool'),
-  'ingester.wal-dir': f('ingester.wal.dir', 'string'),
-  'ingester.checkpoint-duration': f('ingester.wal.checkpoint_duration', 'duration'),
-  'ingester.flush-on-shutdown': f('ingester.wal.flush_on_shutdown', 'bool'),
-  'ingester.wal-replay-memory-ceiling': f('ingester.wal.replay_memory_ceiling', 'size'),
-
-  'querier.multi-tenant-queries-enabled': f('querier.multi_tenant_queries_enabled', 'bool'),
-  'querier.query-ingesters-within': f('querier.query_ingesters_within', 'duration'),
-  'querier.max-concurrent': f('querier.max_concurrent', 'int'),
-  'querier.tail-max-duration': f('querier.tail_max_duration', 'duration'),
-  'querier.extra-query-delay': f('querier.extra_query_delay', 'duration'),
-  'querier.query-ingester-only': f('querier.query_ingester_only', 'bool'),
-  'querier.query-store-only': f('querier.query_store_only', 'bool'),
-  'querier.per-request-limits-enabled': f('querier.per_request_limits_enabled', 'bool'),
-  'querier.scan-workers': f('querier.scan_workers', 'int'),
-  'querier.engine.max-lookback-period': f('querier.engine.max_look_back_period', 'duration'),
-  'querier.align-querier-with-step': f('query_range.align_queries_with_step', 'bool'),
-  'querier.cache-results': f('query_range.cache_results', 'bool'),
-  'querier.max-retries-per-request': f('query_range.max_retries', 'int'),
-  'querier.parallelise-shardable-queries': f('query_range.parallelise_shardable_queries', 'bool'),
-
-  'querier.max-outstanding-requests-per-tenant': f('frontend.max_outstanding_per_tenant', 'int'),
-  'querier.compress-http-responses': f('frontend.compress_responses', 'bool'),
-  'frontend.support-parquet-encoding': f('frontend.support_parquet_encoding', 'bool'),
-  'frontend.query-stats-enabled': f('frontend.query_stats_enabled', 'bool'),
-  'frontend.scheduler-address': f('frontend.scheduler_address', 'string'),
-  'frontend.log-queries-longer-than': f('frontend.log_queries_longer_than', 'duration'),
-
-  'query-scheduler.max-outstanding-requests-per-tenant': f(
-    'query_scheduler.max_outstanding_requests_per_tenant',
-    'int',
-  ),
-  'query-scheduler.max-queue-hierarchy-levels': f(
-    'query_scheduler.max_queue_hierarchy_levels',
-    'int',
-  ),
-  'query-scheduler.querier-forget-delay': f('query_scheduler.querier_forget_delay', 'duration'),
-  'query-scheduler.use-scheduler-ring': f('query_scheduler.use_scheduler_ring', 'bool'),
-
-  'ruler.enable-api': f('ruler.enable_api', 'bool'),
-  'ruler.rule-path': f('ruler.rule_path', 'string'),
-  'ruler.storage.type': f('ruler.storage.type', 'string'),
-  'ruler.storage.local.directory': f('ruler.storage.local.directory', 'string'),
-  'ruler.evaluation-interval': f('ruler.evaluation_interval', 'duration'),
-  'ruler.poll-interval': f('ruler.poll_interval', 'duration'),
-  'ruler.alertmanager-url': f('ruler.alertmanager_url', 'string'),
-  'ruler.external.url': f('ruler.external_url', 'string'),
-
-  'compactor.working-directory': f('compactor.working_directory', 'string'),
-  'compactor.compaction-interval': f('compactor.compaction_interval', 'duration'),
-  'compactor.retention-enabled': f('compactor.retention_enabled', 'bool'),
-  'compactor.retention-delete-delay': f('compactor.retention_delete_delay', 'duration'),
-  'compactor.retention-delete-worker-count': f('compactor.retention_delete_worker_count', 'int'),
-  'compactor.delete-request-store': f('compactor.delete_request_store', 'string'),
-  'compactor.delete-request-cancel-period': f('compactor.delete_request_cancel_period', 'duration'),
-  'compactor.delete-max-interval': f('compactor.delete_max_interval', 'duration'),
-
-  'pattern-ingester.enabled': f('pattern_ingester.enabled', 'bool'),
-  'runtime-config.file': f('runtime_config.file', 'string'),
-  'runtime-config.reload-period': f('runtime_config.period', 'duration'),
-
-  'local.chunk-directory': f('storage_config.filesystem.directory', 'string'),
-  's3.endpoint': f('storage_config.aws.endpoint', 'string'),
-  's3.region': f('storage_config.aws.region', 'string'),
-  's3.buckets': f('storage_config.aws.bucketnames', 'string'),
-  's3.access-key-id': f('storage_config.aws.access_key_id', 'string'),
-  's3.secret-access-key': f('storage_config.aws.secret_access_key', 'string'),
-  's3.force-path-style': f('storage_config.aws.s3forcepathstyle', 'bool'),
-  's3.insecure': f('storage_config.aws.insecure', 'bool'),
-  'tsdb.shipper.active-index-directory': f(
-    'storage_config.tsdb_shipper.active_index_directory',
-    'string',
-  ),
-  'tsdb.shipper.cache-location': f('storage_config.tsdb_shipper.cache_location', 'string'),
-
-  // limits_config (pkg/validation/limits.go)
-  'distributor.ingestion-rate-limit-strategy': f('limits_config.ingestion_rate_strategy', 'string'),
-  'distributor.ingestion-rate-limit-mb': f('limits_config.ingestion_rate_mb', 'float'),
-  'distributor.ingestion-burst-size-mb': f('limits_config.ingestion_burst_size_mb', 'float'),
-  'distributor.max-line-size': f('limits_config.max_line_size', 'size'),
-  'distributor.max-line-size-truncate': f('limits_config.max_line_size_truncate', 'bool'),
-  'validation.max-length-label-name': f('limits_config.max_label_name_length', 'int'),
-  'validation.max-length-label-value': f('limits_config.max_label_value_length', 'int'),
-  'validation.max-label-names-per-series': f('limits_config.max_label_names_per_series', 'int'),
-  'validation.reject-old-samples': f('limits_config.reject_old_samples', 'bool'),
-  'validation.reject-old-samples.max-age': f(
-    'limits_config.reject_old_samples_max_age',
-    'duration',
-  ),
-  'validation.create-grace-period': f('limits_config.creation_grace_period', 'duration'),
-  'validation.increment-duplicate-timestamps': f(
-    'limits_config.increment_duplicate_timestamp',
-    'bool',
-  ),
-  'validation.discover-service-name': f('limits_config.discover_service_name', 'list'),
-  'validation.discover-log-levels': f('limits_config.discover_log_levels', 'bool'),
-  'validation.log-level-fields': f('limits_config.log_level_fields', 'list'),
-  'validation.allow-structured-metadata': f('limits_config.allow_structured_metadata', 'bool'),
-  'validation.max-entries-limit': f('limits_config.max_entries_limit_per_query', 'int'),
-  'limits.max-structured-metadata-size': f('limits_config.max_structured_metadata_size', 'size'),
-  'limits.max-structured-metadata-entries-count': f(
-    'limits_config.max_structured_metadata_entries_count',
-    'int',
-  ),
-  'limits.block-ingestion-status-code': f('limits_config.block_ingestion_status_code', 'int'),
-  'limits.volume-enabled': f('limits_config.volume_enabled', 'bool'),
-  'limits.volume-max-series': f('limits_config.volume_max_series', 'int'),
-  'limits.shard-aggregations': f('limits_config.shard_aggregations', 'list'),
-  'ingester.use-owned-stream-count': f('limits_config.use_owned_stream_count', 'bool'),
-  'ingester.max-streams-per-user': f('limits_config.max_streams_per_user', 'int'),
-  'ingester.max-global-streams-per-user': f('limits_config.max_global_streams_per_user', 'int'),
-  'ingester.unordered-writes': f('limits_config.unordered_writes', 'bool'),
-  'ingester.per-stream-rate-limit': f('limits_config.per_stream_rate_limit', 'size'),
-  'ingester.per-stream-rate-limit-burst': f('limits_config.per_stream_rate_limit_burst', 'size'),
-  'store.query-chunk-limit': f('limits_config.max_chunks_per_query', 'int'),
-  'store.max-query-length': f('limits_config.max_query_length', 'duration'),
-  'store.cardinality-limit': f('limits_config.cardinality_limit', 'int'),
-  'store.retention': f('limits_config.retention_period', 'duration'),
-  'querier.max-query-series': f('limits_config.max_query_series', 'int'),
-  'querier.max-query-lookback': f('limits_config.max_query_lookback', 'duration'),
-  'querier.max-query-range': f('limits_config.max_query_range', 'duration'),
-  'querier.max-query-parallelism': f('limits_config.max_query_parallelism', 'int'),
-  'querier.tsdb-max-query-parallelism': f('limits_config.tsdb_max_query_parallelism', 'int'),
-  'querier.tsdb-max-bytes-per-shard': f('limits_config.tsdb_max_bytes_per_shard', 'size'),
-  'querier.max-streams-matcher-per-query': f('limits_config.max_streams_matchers_per_query', 'int'),
-  'querier.max-concurrent-tail-requests': f('limits_config.max_concurrent_tail_requests', 'int'),
-  'querier.query-timeout': f('limits_config.query_timeout', 'duration'),
-  'querier.split-queries-by-interval': f('limits_config.split_queries_by_interval', 'duration'),
-  'querier.split-metadata-queries-by-interval': f(
-    'limits_config.split_metadata_queries_by_interval',
-    'duration',
-  ),
-  'querier.split-ingester-queries-by-interval': f(
-    'limits_config.split_ingester_queries_by_interval',
-    'duration',
-  ),
-  'frontend.max-cache-freshness': f('limits_config.max_cache_freshness_per_query', 'duration'),
-  'frontend.max-metadata-cache-freshness': f(
-    'limits_config.max_metadata_cache_freshness',
-    'duration',
-  ),
-  'frontend.max-stats-cache-freshness': f('limits_config.max_stats_cache_freshness', 'duration'),
-  'frontend.max-queriers-per-tenant': f('limits_config.max_queriers_per_tenant', 'int'),
-  'frontend.max-query-capacity': f('limits_config.max_query_capacity', 'float'),
-  'frontend.min-sharding-lookback': f('limits_config.min_sharding_lookback', 'duration'),
-  'frontend.max-query-bytes-read': f('limits_config.max_query_bytes_read', 'size'),
-  'frontend.max-querier-bytes-read': f('limits_config.max_querier_bytes_read', 'size'),
-  'compactor.deletion-mode': f('limits_config.deletion_mode', 'string'),
-  'ruler.max-rules-per-rule-group': f('limits_config.ruler_max_rules_per_rule_group', 'int'),
-  'ruler.max-rule-groups-per-tenant': f('limits_config.ruler_max_rule_groups_per_tenant', 'int'),
-};
+export const FLAG_TABLE: Readonly<Record<string, FlagSpec>> = buildFlagTable();

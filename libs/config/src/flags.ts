@@ -1,7 +1,7 @@
+import { datasizeParseString, strconvParseBool } from '@logsvc/gocompat';
 import { parseDuration } from './duration';
 import { ConfigError } from './errors';
 import { FLAG_TABLE, type FlagSpec } from './flag-table';
-import { parseSize } from './size';
 
 /** A flag value ready to be merged into the raw YAML document at `path`. */
 export interface FlagSetting {
@@ -27,10 +27,9 @@ const flagError = (flag: string, value: string, why: string) =>
   new ConfigError(`invalid value ${JSON.stringify(value)} for flag -${flag}: ${why}`);
 
 function parseBool(flag: string, value: string): boolean {
-  // Go's strconv.ParseBool spellings.
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
-  throw flagError(flag, value, 'expected true or false');
+  const b = strconvParseBool(value);
+  if (b === undefined) throw flagError(flag, value, 'expected true or false');
+  return b;
 }
 
 function convert(flag: string, spec: FlagSpec, value: string): unknown {
@@ -52,7 +51,7 @@ function convert(flag: string, spec: FlagSpec, value: string): unknown {
         throw flagError(flag, value, 'expected a duration like 5m');
       return value;
     case 'size':
-      if (parseSize(value) === undefined)
+      if (datasizeParseString(value) === undefined)
         throw flagError(flag, value, 'expected a size like 256KB');
       return value;
     case 'list':

@@ -1,6 +1,5 @@
 export * from './errors';
-export { parseDuration, formatDuration } from './duration';
-export { parseSize, formatSize } from './size';
+export { parseDuration } from './duration';
 export * from './schema';
 export type { TenantLimits } from './sections/limits';
 export { LOG_LEVELS, type LogLevel } from './sections/server';
@@ -21,3 +20,5 @@ export {
   type OverridesOptions,
   type TenantOverrides,
 } from './overrides';
+export { DEFAULT_CONFIG, DEFAULT_LIMITS } from './defaults';
+export { UNSUPPORTED_KEYS } from './unsupported';

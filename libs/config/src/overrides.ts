@@ -3,6 +3,7 @@ import { ConfigError } from './errors';
 import { formatIssues } from './parse';
 import { parseYamlDocument } from './load';
 import { limitsSection, type TenantLimits } from './sections/limits';
+import { unsupportedSettings } from './unsupported';
 
 /** Per-tenant `limits_config` overrides, as read from a runtime config file. */
 export type TenantOverrides = ReadonlyMap<string, Partial<TenantLimits>>;
@@ -11,6 +12,8 @@ export type TenantOverrides = ReadonlyMap<string, Partial<TenantLimits>>;
  * Parses a runtime config document: `overrides: { <tenant>: { <limits_config keys> } }`.
  * Only the keys a tenant sets are kept; the rest come from `limits_config`.
  */
+const LIMIT_DEFAULTS = limitsSection.parse(undefined);
+
 export function parseRuntimeConfig(text: string, source: string): TenantOverrides {
   const doc = parseYamlDocument(text, source);
   const result = new Map<string, Partial<TenantLimits>>();
@@ -34,6 +37,14 @@ export function parseRuntimeConfig(text: string, source: string): TenantOverride
       }));
       throw new ConfigError(formatIssues(issues, `runtime config error: ${source}`));
     }
+    const unsupported = unsupportedSettings(
+      parsed.data,
+      LIMIT_DEFAULTS,
+      `runtime config error: ${source}`,
+      'limits_config',
+      (key) => `overrides.${tenant}.${key.slice('limits_config.'.length)}`,
+    );
+    if (unsupported.length > 0) throw new ConfigError(unsupported.join('\n'));
     const picked: Record<string, unknown> = {};
     for (const key of Object.keys(input as object)) {
       picked[key] = (parsed.data as Record<string, unknown>)[key];

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { ConfigError } from './errors';
 import { show } from './fields';
 import { type Config, configSchema } from './schema';
+import { unsupportedSettings } from './unsupported';
 import { validateConfig } from './validate';
 
 /** Formats zod issues as `config error: a.b.c: message` lines. */
@@ -47,7 +48,8 @@ function dropNulls(value: unknown): unknown {
 /**
  * Turns a raw YAML document (plus flag values already merged in) into a complete config:
  * applies defaults, rejects unknown keys and bad values, fills paths derived from
- * `common.path_prefix`, and runs `validateConfig`. Throws ConfigError.
+ * `common.path_prefix`, refuses settings that are not supported yet (see unsupported.ts) and
+ * runs `validateConfig`. Throws ConfigError.
  */
 export function parseConfig(raw: unknown): Config {
   const input = raw === null || raw === undefined ? {} : dropNulls(raw);
@@ -57,6 +59,12 @@ export function parseConfig(raw: unknown): Config {
   const result = configSchema.safeParse(input, { reportInput: true });
   if (!result.success) throw new ConfigError(formatIssues(result.error.issues));
   const config = resolvePaths(result.data);
+  // Defaults with the same path_prefix, so that directories written out in full still match.
+  const defaults = resolvePaths(
+    configSchema.parse({ common: { path_prefix: config.common.path_prefix } }),
+  );
+  const unsupported = unsupportedSettings(config, defaults);
+  if (unsupported.length > 0) throw new ConfigError(unsupported.join('\n'));
   validateConfig(config);
   return config;
 }

@@ -1,10 +1,9 @@
 // Turns config objects back into YAML text: durations as `5m`, sizes as `256KB`.
+import { datasizeString, goDurationString, modelDurationString } from '@logsvc/gocompat';
 import { stringify } from 'yaml';
 import type { z } from 'zod';
-import { formatDuration } from './duration';
 import { type FieldKind, fieldKinds } from './fields';
 import { configSchema } from './schema';
-import { formatSize } from './size';
 
 type Def = { type: string; [key: string]: unknown };
 
@@ -28,8 +27,12 @@ function unwrap(schema: z.ZodType): z.ZodType {
 
 function formatLeaf(kind: FieldKind | undefined, value: unknown): unknown {
   if (typeof value !== 'number') return value;
-  if (kind === 'duration') return formatDuration(value);
-  if (kind === 'size') return formatSize(value);
+  if (kind === 'duration') {
+    // Sub-millisecond values only come from Go syntax (`250us`); print them that way.
+    if (Number.isInteger(value)) return modelDurationString(value);
+    return goDurationString(BigInt(Math.round(value * 1e6)));
+  }
+  if (kind === 'size') return datasizeString(value);
   if (kind === 'timestamp') return value === 0 ? '' : new Date(value).toISOString();
   return value;
 }

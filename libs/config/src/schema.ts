@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, str } from './fields';
+import { bool, str, flag } from './fields';
 import { commonSection } from './sections/common';
 import {
   compactorSection,
@@ -20,8 +20,8 @@ import { schemaConfigSection, storageSection } from './sections/storage';
 /** The whole configuration file, with Loki's YAML key names. */
 export const configSchema = z.strictObject({
   // Comma-separated list of components to run; see the server's targets table.
-  target: str('all'),
-  auth_enabled: bool(true),
+  target: flag('target', str('all')),
+  auth_enabled: flag('auth.enabled', bool(true)),
   server: serverSection,
   common: commonSection,
   distributor: distributorSection,

@@ -15,12 +15,6 @@ export function validateConfig(config: Config): void {
     if (port > 65535) bad(key, `must be a TCP port between 0 and 65535, got ${port}`);
   }
   if (config.common.path_prefix === '') bad('common.path_prefix', 'must not be empty');
-  if (
-    config.common.ring.kvstore.store === 'etcd' &&
-    config.common.ring.kvstore.etcd.endpoints.length === 0
-  ) {
-    bad('common.ring.kvstore.etcd.endpoints', 'at least one endpoint is needed when store is etcd');
-  }
   if (config.ingester.wal.enabled && config.ingester.wal.checkpoint_duration <= 0) {
     bad('ingester.wal.checkpoint_duration', 'must be greater than 0 when the WAL is enabled');
   }

@@ -1,4 +1,5 @@
 import type { ChunkEncoding } from '@logsvc/chunk';
+import { DEFAULT_CONFIG } from '@logsvc/config';
 
 /**
  * The `ingester` settings this library reads, with Loki's YAML key names. Durations are
@@ -59,34 +60,42 @@ export interface RingShare {
   readonly replicationFactor: number;
 }
 
-/** Loki's `flush_op_backoff` defaults. */
+/** Loki's `flush_op_backoff` defaults (not a setting logsvc's config accepts). */
 export const DEFAULT_FLUSH_BACKOFF: FlushBackoffConfig = {
   min_period: 10_000,
   max_period: 60_000,
   max_retries: 10,
 };
 
+const { ingester: defaults, limits_config: defaultLimits } = DEFAULT_CONFIG;
+
+/** The ingester settings at their defaults, taken from @logsvc/config. */
 export const DEFAULT_INGESTER_CONFIG: IngesterConfig = {
-  chunk_target_size: 1_572_864,
-  chunk_block_size: 262_144,
-  chunk_encoding: 'snappy',
-  chunk_idle_period: 30 * 60_000,
-  chunk_retain_period: 0,
-  max_chunk_age: 2 * 3600_000,
-  flush_check_period: 30_000,
-  flush_op_timeout: 10 * 60_000,
-  concurrent_flushes: 32,
-  max_returned_stream_errors: 10,
+  chunk_target_size: defaults.chunk_target_size,
+  chunk_block_size: defaults.chunk_block_size,
+  chunk_encoding: defaults.chunk_encoding,
+  chunk_idle_period: defaults.chunk_idle_period,
+  chunk_retain_period: defaults.chunk_retain_period,
+  max_chunk_age: defaults.max_chunk_age,
+  flush_check_period: defaults.flush_check_period,
+  flush_op_timeout: defaults.flush_op_timeout,
+  concurrent_flushes: defaults.concurrent_flushes,
+  max_returned_stream_errors: defaults.max_returned_stream_errors,
   flush_op_backoff: DEFAULT_FLUSH_BACKOFF,
-  wal: { enabled: true, dir: 'wal', checkpoint_duration: 5 * 60_000 },
+  wal: {
+    enabled: defaults.wal.enabled,
+    dir: defaults.wal.dir,
+    checkpoint_duration: defaults.wal.checkpoint_duration,
+  },
 };
 
+/** The stream limits at their defaults, taken from @logsvc/config. */
 export const DEFAULT_TENANT_LIMITS: IngesterTenantLimits = {
-  max_streams_per_user: 0,
-  max_global_streams_per_user: 5000,
-  unordered_writes: true,
-  per_stream_rate_limit: 3 * 1024 * 1024,
-  per_stream_rate_limit_burst: 15 * 1024 * 1024,
+  max_streams_per_user: defaultLimits.max_streams_per_user,
+  max_global_streams_per_user: defaultLimits.max_global_streams_per_user,
+  unordered_writes: defaultLimits.unordered_writes,
+  per_stream_rate_limit: defaultLimits.per_stream_rate_limit,
+  per_stream_rate_limit_burst: defaultLimits.per_stream_rate_limit_burst,
 };
 
 /** Loki's `Limiter.GetStreamCountLimit`: the smaller non-zero of local and shared global. */

@@ -1,5 +1,6 @@
 import { labelsToString, type LogEntry, type PushRequest, type PushStream } from '@logsvc/api';
-import { entrySize, formatByteSize, TokenBucket } from '@logsvc/push';
+import { datasizeString as formatByteSize } from '@logsvc/gocompat';
+import { entrySize, TokenBucket } from '@logsvc/push';
 import type { StreamRateLimits } from './config';
 import { IngestError } from './errors';
 

@@ -1,5 +1,5 @@
 export { PushError, MISSING_STREAMS_MESSAGE, type PushErrorOptions } from './errors';
-export { DEFAULT_PUSH_LIMITS, formatByteSize, type PushLimits } from './limits';
+export { DEFAULT_PUSH_LIMITS, type PushLimits } from './limits';
 export {
   snappyDeclaredLength,
   snappyUncompress,

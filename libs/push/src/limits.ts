@@ -1,3 +1,5 @@
+import { DEFAULT_LIMITS } from '@logsvc/config';
+
 /**
  * The per-tenant limits this library reads, named as in Loki's `limits_config`. Durations are
  * milliseconds and sizes bytes, so the config library's objects satisfy this structurally.
@@ -40,68 +42,27 @@ export interface PushLimits {
   block_ingestion_status_code: number;
 }
 
-const MiB = 1 << 20;
-
-/** Loki 3.4's defaults (`pkg/validation/limits.go`). */
+/** Loki 3.4's defaults (`pkg/validation/limits.go`), taken from @logsvc/config. */
 export const DEFAULT_PUSH_LIMITS: Readonly<PushLimits> = Object.freeze({
-  max_line_size: 256 * 1024,
-  max_line_size_truncate: false,
-  max_label_name_length: 1024,
-  max_label_value_length: 2048,
-  max_label_names_per_series: 15,
-  reject_old_samples: true,
-  reject_old_samples_max_age: 7 * 24 * 3600 * 1000,
-  creation_grace_period: 10 * 60 * 1000,
-  allow_structured_metadata: true,
-  max_structured_metadata_size: 64 * 1024,
-  max_structured_metadata_entries_count: 128,
-  ingestion_rate_mb: 4,
-  ingestion_burst_size_mb: 6,
-  ingestion_rate_strategy: 'global' as const,
-  per_stream_rate_limit: 3 * MiB,
-  per_stream_rate_limit_burst: 15 * MiB,
-  discover_service_name: Object.freeze([
-    'service',
-    'app',
-    'application',
-    'app_name',
-    'name',
-    'app_kubernetes_io_name',
-    'container',
-    'container_name',
-    'k8s_container_name',
-    'component',
-    'workload',
-    'job',
-    'k8s_job_name',
-  ]),
-  discover_log_levels: true,
-  log_level_fields: Object.freeze([
-    'level',
-    'LEVEL',
-    'Level',
-    'Severity',
-    'severity',
-    'SEVERITY',
-    'lvl',
-    'LVL',
-    'Lvl',
-  ]),
-  block_ingestion_until: null,
-  block_ingestion_status_code: 260,
+  max_line_size: DEFAULT_LIMITS.max_line_size,
+  max_line_size_truncate: DEFAULT_LIMITS.max_line_size_truncate,
+  max_label_name_length: DEFAULT_LIMITS.max_label_name_length,
+  max_label_value_length: DEFAULT_LIMITS.max_label_value_length,
+  max_label_names_per_series: DEFAULT_LIMITS.max_label_names_per_series,
+  reject_old_samples: DEFAULT_LIMITS.reject_old_samples,
+  reject_old_samples_max_age: DEFAULT_LIMITS.reject_old_samples_max_age,
+  creation_grace_period: DEFAULT_LIMITS.creation_grace_period,
+  allow_structured_metadata: DEFAULT_LIMITS.allow_structured_metadata,
+  max_structured_metadata_size: DEFAULT_LIMITS.max_structured_metadata_size,
+  max_structured_metadata_entries_count: DEFAULT_LIMITS.max_structured_metadata_entries_count,
+  ingestion_rate_mb: DEFAULT_LIMITS.ingestion_rate_mb,
+  ingestion_burst_size_mb: DEFAULT_LIMITS.ingestion_burst_size_mb,
+  ingestion_rate_strategy: DEFAULT_LIMITS.ingestion_rate_strategy,
+  per_stream_rate_limit: DEFAULT_LIMITS.per_stream_rate_limit,
+  per_stream_rate_limit_burst: DEFAULT_LIMITS.per_stream_rate_limit_burst,
+  discover_service_name: DEFAULT_LIMITS.discover_service_name,
+  discover_log_levels: DEFAULT_LIMITS.discover_log_levels,
+  log_level_fields: DEFAULT_LIMITS.log_level_fields,
+  block_ingestion_until: DEFAULT_LIMITS.block_ingestion_until,
+  block_ingestion_status_code: DEFAULT_LIMITS.block_ingestion_status_code,
 });
-
-/** Formats a byte count the way Go's `datasize.ByteSize.String()` does: `3MB`, `1500B`. */
-export function formatByteSize(bytes: number): string {
-  if (bytes === 0) return '0B';
-  const units: [string, number][] = [
-    ['EB', 2 ** 60],
-    ['PB', 2 ** 50],
-    ['TB', 2 ** 40],
-    ['GB', 2 ** 30],
-    ['MB', 2 ** 20],
-    ['KB', 2 ** 10],
-  ];
-  for (const [name, size] of units) if (bytes % size === 0) return `${bytes / size}${name}`;
-  return `${bytes}B`;
-}

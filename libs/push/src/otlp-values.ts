@@ -1,14 +1,7 @@
 import type { LabelPair } from '@logsvc/api';
+import { jsonMarshalString as goJsonString } from '@logsvc/gocompat';
 import { normalizeLabelName } from './normalize-label';
 import type { OtlpAnyValue } from './otlp-schema';
-
-/** Go's encoding/json string escaping: JSON plus HTML-safe `<`, `>`, `&` and U+2028/2029. */
-function goJsonString(s: string): string {
-  return JSON.stringify(s).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
-  );
-}
 
 /** ES6 number formatting, which OTel's pdata also uses for doubles. */
 function doubleAsString(n: number): string {

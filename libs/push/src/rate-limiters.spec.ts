@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { checkBlockedIngestion } from './block-ingestion';
-import { formatByteSize } from './limits';
 import { IngestionRateLimiter } from './rate-limiters';
 import { TokenBucket } from './token-bucket';
 
@@ -53,18 +52,6 @@ describe('IngestionRateLimiter', () => {
       `(limit: ${MiB / 4} bytes/sec)`,
     );
     expect(sut.check('t', global, 1, MiB / 4)).toBeUndefined();
-  });
-});
-
-describe('formatByteSize', () => {
-  it('formats sizes like Go datasize', () => {
-    expect([0, 1500, 3 * MiB, 15 * MiB, 2048].map(formatByteSize)).toEqual([
-      '0B',
-      '1500B',
-      '3MB',
-      '15MB',
-      '2KB',
-    ]);
   });
 });
 

@@ -1,83 +1,89 @@
 // Sections of the query path, ruler, compactor and the smaller components.
-import { bool, duration, int, oneOf, section, size, str } from '../fields';
+import { bool, duration, int, oneOf, section, size, str, flag } from '../fields';
 
 export const rulerSection = section({
-  enable_api: bool(true),
+  enable_api: flag('ruler.enable-api', bool(true)),
   // Empty means `<common.path_prefix>/rules-temp`.
-  rule_path: str(''),
+  rule_path: flag('ruler.rule-path', str('')),
   storage: section({
-    type: oneOf(['local', 's3'], 'local'),
+    type: flag('ruler.storage.type', oneOf(['local', 's3'], 'local')),
     // Empty means `<common.path_prefix>/rules`.
-    local: section({ directory: str('') }),
+    local: section({ directory: flag('ruler.storage.local.directory', str('')) }),
   }),
-  evaluation_interval: duration(60_000),
-  poll_interval: duration(60_000),
-  alertmanager_url: str(''),
-  external_url: str(''),
+  evaluation_interval: flag('ruler.evaluation-interval', duration(60_000)),
+  poll_interval: flag('ruler.poll-interval', duration(60_000)),
+  alertmanager_url: flag('ruler.alertmanager-url', str('')),
+  external_url: flag('ruler.external.url', str('')),
 });
 
 export const compactorSection = section({
   // Empty means `<common.path_prefix>/compactor`.
-  working_directory: str(''),
-  compaction_interval: duration(10 * 60_000),
-  retention_enabled: bool(false),
-  retention_delete_delay: duration(2 * 3600_000),
-  retention_delete_worker_count: int(150, 1),
-  delete_request_store: str(''),
-  delete_request_cancel_period: duration(24 * 3600_000),
-  delete_max_interval: duration(24 * 3600_000),
+  working_directory: flag('compactor.working-directory', str('')),
+  compaction_interval: flag('compactor.compaction-interval', duration(10 * 60_000)),
+  retention_enabled: flag('compactor.retention-enabled', bool(false)),
+  retention_delete_delay: flag('compactor.retention-delete-delay', duration(2 * 3600_000)),
+  retention_delete_worker_count: flag('compactor.retention-delete-worker-count', int(150, 1)),
+  delete_request_store: flag('compactor.delete-request-store', str('')),
+  delete_request_cancel_period: flag(
+    'compactor.delete-request-cancel-period',
+    duration(24 * 3600_000),
+  ),
+  delete_max_interval: flag('compactor.delete-max-interval', duration(24 * 3600_000)),
 });
 
 export const querierSection = section({
-  multi_tenant_queries_enabled: bool(false),
-  query_ingesters_within: duration(3 * 3600_000),
-  max_concurrent: int(4, 1),
-  tail_max_duration: duration(3600_000),
-  extra_query_delay: duration(0),
-  query_ingester_only: bool(false),
-  query_store_only: bool(false),
-  per_request_limits_enabled: bool(false),
+  multi_tenant_queries_enabled: flag('querier.multi-tenant-queries-enabled', bool(false)),
+  query_ingesters_within: flag('querier.query-ingesters-within', duration(3 * 3600_000)),
+  max_concurrent: flag('querier.max-concurrent', int(4, 1)),
+  tail_max_duration: flag('querier.tail-max-duration', duration(3600_000)),
+  extra_query_delay: flag('querier.extra-query-delay', duration(0)),
+  query_ingester_only: flag('querier.query-ingester-only', bool(false)),
+  query_store_only: flag('querier.query-store-only', bool(false)),
+  per_request_limits_enabled: flag('querier.per-request-limits-enabled', bool(false)),
   // Worker threads that decode and search chunks for queries with a line filter: 0 = one per
   // core this process may use, -1 = none (every chunk is read on the event loop).
-  scan_workers: int(0, -1),
+  scan_workers: flag('querier.scan-workers', int(0, -1)),
   engine: section({
-    max_look_back_period: duration(30_000),
+    max_look_back_period: flag('querier.engine.max-lookback-period', duration(30_000)),
   }),
 });
 
 export const queryRangeSection = section({
-  align_queries_with_step: bool(false),
-  cache_results: bool(false),
-  max_retries: int(5),
-  parallelise_shardable_queries: bool(true),
+  align_queries_with_step: flag('querier.align-querier-with-step', bool(false)),
+  cache_results: flag('querier.cache-results', bool(false)),
+  max_retries: flag('querier.max-retries-per-request', int(5)),
+  parallelise_shardable_queries: flag('querier.parallelise-shardable-queries', bool(true)),
 });
 
 export const frontendSection = section({
-  max_outstanding_per_tenant: int(2048, 1),
-  compress_responses: bool(false),
-  support_parquet_encoding: bool(false),
-  query_stats_enabled: bool(false),
-  scheduler_address: str(''),
-  log_queries_longer_than: duration(0),
+  max_outstanding_per_tenant: flag('querier.max-outstanding-requests-per-tenant', int(2048, 1)),
+  compress_responses: flag('querier.compress-http-responses', bool(false)),
+  support_parquet_encoding: flag('frontend.support-parquet-encoding', bool(false)),
+  query_stats_enabled: flag('frontend.query-stats-enabled', bool(false)),
+  scheduler_address: flag('frontend.scheduler-address', str('')),
+  log_queries_longer_than: flag('frontend.log-queries-longer-than', duration(0)),
 });
 
 export const querySchedulerSection = section({
-  max_outstanding_requests_per_tenant: int(32000, 1),
-  max_queue_hierarchy_levels: int(3),
-  querier_forget_delay: duration(0),
-  use_scheduler_ring: bool(false),
+  max_outstanding_requests_per_tenant: flag(
+    'query-scheduler.max-outstanding-requests-per-tenant',
+    int(32000, 1),
+  ),
+  max_queue_hierarchy_levels: flag('query-scheduler.max-queue-hierarchy-levels', int(3)),
+  querier_forget_delay: flag('query-scheduler.querier-forget-delay', duration(0)),
+  use_scheduler_ring: flag('query-scheduler.use-scheduler-ring', bool(false)),
 });
 
 export const patternIngesterSection = section({
-  enabled: bool(false),
+  enabled: flag('pattern-ingester.enabled', bool(false)),
 });
 
 export const runtimeConfigSection = section({
-  file: str(''),
-  period: duration(10_000),
+  file: flag('runtime-config.file', str('')),
+  period: flag('runtime-config.reload-period', duration(10_000)),
 });
 
 export const distributorSection = section({
   // Largest accepted request body (Loki: -distributor.max-recv-msg-size).
-  max_recv_msg_size: size(100 * 1024 * 1024),
+  max_recv_msg_size: flag('distributor.max-recv-msg-size', size(100 * 1024 * 1024)),
 });

@@ -1,25 +1,25 @@
 import { z } from 'zod';
-import { bool, duration, oneOf, section, str } from '../fields';
+import { bool, duration, oneOf, section, str, flag } from '../fields';
 
 /** `storage_config`: object store clients (filesystem, S3) and the TSDB index directories. */
 export const storageSection = section({
   filesystem: section({
     // Empty means `<common.path_prefix>/chunks`.
-    directory: str(''),
+    directory: flag('local.chunk-directory', str('')),
   }),
   aws: section({
-    endpoint: str(''),
-    region: str(''),
-    bucketnames: str(''),
-    access_key_id: str(''),
-    secret_access_key: str(''),
-    s3forcepathstyle: bool(false),
-    insecure: bool(false),
+    endpoint: flag('s3.endpoint', str('')),
+    region: flag('s3.region', str('')),
+    bucketnames: flag('s3.buckets', str('')),
+    access_key_id: flag('s3.access-key-id', str('')),
+    secret_access_key: flag('s3.secret-access-key', str('')),
+    s3forcepathstyle: flag('s3.force-path-style', bool(false)),
+    insecure: flag('s3.insecure', bool(false)),
   }),
   tsdb_shipper: section({
     // Empty means `<common.path_prefix>/tsdb-index` and `<common.path_prefix>/tsdb-cache`.
-    active_index_directory: str(''),
-    cache_location: str(''),
+    active_index_directory: flag('tsdb.shipper.active-index-directory', str('')),
+    cache_location: flag('tsdb.shipper.cache-location', str('')),
   }),
 });
 

@@ -5,6 +5,7 @@
  * Go syntax is RE2 syntax, so sources are passed through unchanged: `(?P<name>...)`,
  * `(?i)`, `(?s)`, `(?m)`, `(?U)`, `\pL`, `\Q...\E` all work as in Go.
  */
+import { regexpCompileError } from '@logsvc/gocompat';
 import RE2 from 're2';
 import { extractLiteralPrefilter } from './literal';
 
@@ -51,39 +52,6 @@ export class RegexSyntaxError extends Error {
   }
 }
 
-/** RE2 (C++) error codes and the wording Go's regexp/syntax uses for the same error. */
-const GO_ERROR_CODES: ReadonlyArray<[string, string]> = [
-  ['missing )', 'missing closing )'],
-  ['missing ]', 'missing closing ]'],
-  ['unexpected )', 'unexpected )'],
-  ['bad repetition operator', 'invalid nested repetition operator'],
-  ['missing argument to repetition operator', 'missing argument to repetition operator'],
-  ['no argument for repetition operator', 'missing argument to repetition operator'],
-  ['invalid escape sequence', 'invalid escape sequence'],
-  ['invalid character class range', 'invalid character class range'],
-  ['invalid character class', 'invalid character class'],
-  ['invalid named capture group', 'invalid named capture'],
-  ['duplicate capture group name', 'duplicate capture group name'],
-  ['invalid perl operator', 'invalid or unsupported Perl syntax'],
-  ['invalid repetition size', 'invalid repeat count'],
-  ['bad repetition count', 'invalid repeat count'],
-  ['trailing \\', 'trailing backslash at end of expression'],
-  ['invalid UTF-8', 'invalid UTF-8'],
-  ['pattern too large', 'expression too large'],
-];
-
-function goRegexError(source: string, err: unknown): RegexSyntaxError {
-  const raw = err instanceof Error ? err.message : String(err);
-  for (const [re2Code, goCode] of GO_ERROR_CODES) {
-    if (raw.startsWith(re2Code)) {
-      const rest = raw.slice(re2Code.length).replace(/^:\s*/, '');
-      const fragment = rest === '' ? source : rest;
-      return new RegexSyntaxError(`error parsing regexp: ${goCode}: \`${fragment}\``);
-    }
-  }
-  return new RegexSyntaxError(`error parsing regexp: ${raw}: \`${source}\``);
-}
-
 /** Compiles a Go/RE2 regex; an invalid one throws RegexSyntaxError with Go's wording. */
 export function compileRegex(source: string, options: CompileOptions = {}): CompiledRegex {
   const anchored = options.anchored ?? false;
@@ -92,7 +60,9 @@ export function compileRegex(source: string, options: CompileOptions = {}): Comp
   try {
     re2 = new RE2(full, 'u');
   } catch (err) {
-    throw goRegexError(source, err);
+    throw new RegexSyntaxError(
+      regexpCompileError(source, err instanceof Error ? err.message : String(err)),
+    );
   }
   const groupNames = captureGroupNames(full);
   const literalPrefilter = extractLiteralPrefilter(source);

@@ -36,16 +36,8 @@ export {
   applyScalar,
   ERR_EMPTY_COMPATIBLE_MATCHERS,
 } from './validate';
-export { quoteString } from './quote';
-export {
-  parseGoDuration,
-  parsePromDuration,
-  parseLogqlDuration,
-  parseBytes,
-  formatDuration,
-  formatBytes,
-  UnitParseError,
-} from './units';
+export { strconvQuote as quoteString } from '@logsvc/gocompat';
+export { parseLogqlDuration, formatDuration, formatBytes } from './units';
 export { tokenize } from './lexer';
 export type { Token, TokenType } from './tokens';
 export { stripPositions } from './strip-pos';

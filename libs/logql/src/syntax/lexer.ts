@@ -14,7 +14,8 @@ import {
   type Token,
   type TokenType,
 } from './tokens';
-import { parseBytes, parseGoDuration, parseLogqlDuration, parsePromDuration } from './units';
+import { humanizeParseBytes, modelParseDuration, timeParseDuration } from '@logsvc/gocompat';
+import { parseLogqlDuration } from './units';
 
 export function tokenize(input: string): Token[] {
   return new Lexer(input).run();
@@ -132,7 +133,7 @@ class Lexer {
     const bytesEnd = this.scanTail(from, BYTES_RUNES);
     if (bytesEnd > from) {
       const bytesText = text + this.input.slice(from, bytesEnd);
-      const bytes = tryParse(() => parseBytes(bytesText));
+      const bytes = tryParse(() => humanizeParseBytes(bytesText));
       if (bytes !== undefined) {
         this.pos = bytesEnd;
         this.push('BYTES', bytesText, bytes, start, bytesEnd);
@@ -171,7 +172,7 @@ class Lexer {
     const end = this.scanTail(start + 1, DURATION_RUNES);
     if (end === start + 1) return false;
     const text = input.slice(start, end);
-    const ns = tryParse(() => parseGoDuration(text));
+    const ns = tryParse(() => Number(timeParseDuration(text)));
     if (ns === undefined) return false;
     this.pos = end;
     this.push('DURATION', text, ns, start, end);
@@ -235,7 +236,7 @@ class Lexer {
     const text = input.slice(start + 1, close);
     let ns: number;
     try {
-      ns = parsePromDuration(text);
+      ns = modelParseDuration(text) * 1e6;
     } catch (err) {
       throw this.error(start, (err as Error).message);
     }

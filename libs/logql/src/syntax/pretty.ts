@@ -23,7 +23,7 @@ import {
   printStage,
   printStreamSelector,
 } from './printer';
-import { quoteString } from './quote';
+import { strconvQuote as quoteString } from '@logsvc/gocompat';
 import { formatDuration } from './units';
 
 /** Loki's `maxCharsPerLine`. */

@@ -21,7 +21,7 @@ import type {
   VectorMatching,
 } from './ast';
 import { binaryPrecedence } from './precedence';
-import { quoteString } from './quote';
+import { strconvQuote as quoteString } from '@logsvc/gocompat';
 import { formatBytes, formatDuration } from './units';
 
 export function printExpr(expr: Expr): string {

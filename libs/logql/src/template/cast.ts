@@ -1,4 +1,4 @@
-import { parseGoFloat, parseGoInt } from './literals';
+import { goParseFloat as parseGoFloat, strconvParseIntBase0 as parseGoInt } from '@logsvc/gocompat';
 import { GoTime } from './go-time';
 import { intOf, isInt, type Value } from './values';
 

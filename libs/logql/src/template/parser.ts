@@ -13,7 +13,8 @@ import { nodeString } from './ast';
 import { TemplateError } from './errors';
 import { goQuote } from './go-fmt';
 import { lex, type Token } from './lexer';
-import { parseGoFloat, parseGoInt, unquote, unquoteRune } from './literals';
+import { goParseFloat as parseGoFloat, strconvParseIntBase0 as parseGoInt } from '@logsvc/gocompat';
+import { unquote, unquoteRune } from './literals';
 
 /** A parsed template set: the main tree plus `define`/`block` trees by name. */
 export interface ParsedTemplates {

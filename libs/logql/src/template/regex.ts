@@ -1,15 +1,8 @@
+import { regexpCompileError } from '@logsvc/gocompat';
 import RE2 from 're2';
 import { FuncError } from './values';
 
 const cache = new Map<string, RE2>();
-
-const GO_CODES: Record<string, string> = {
-  'missing ]': 'missing closing ]',
-  'missing )': 'missing closing )',
-  'bad repetition operator': 'invalid nested repetition operator',
-  'invalid named capture group': 'invalid named capture',
-  'bad repetition operator (**)': 'invalid nested repetition operator',
-};
 
 /** Compiles a Go RE2 regex (cached); errors read like Go's `error parsing regexp: …`. */
 export function compileRegex(pattern: string): RE2 {
@@ -18,11 +11,7 @@ export function compileRegex(pattern: string): RE2 {
     try {
       re = new RE2(pattern, 'gu');
     } catch (e) {
-      const msg = (e as Error).message;
-      const colon = msg.indexOf(': ');
-      const code = colon < 0 ? msg : msg.slice(0, colon);
-      const arg = colon < 0 ? pattern : msg.slice(colon + 2);
-      throw new FuncError(`error parsing regexp: ${GO_CODES[code] ?? code}: \`${arg}\``);
+      throw new FuncError(regexpCompileError(pattern, (e as Error).message));
     }
     if (cache.size > 1000) cache.clear();
     cache.set(pattern, re);

@@ -88,8 +88,6 @@ export class ServerProcess {
       options.main ?? SERVER_MAIN,
       '-server.http-listen-address=127.0.0.1',
       `-server.http-listen-port=${port}`,
-      '-server.grpc-listen-address=127.0.0.1',
-      '-server.grpc-listen-port=0',
       `-common.path-prefix=${dataDir}`,
       ...(options.flags ?? []),
     ];

@@ -3,7 +3,7 @@
  * entries and the queries to evaluate over them with their expected answers.
  */
 import { labelsToString, parseLabels, readGoString, type Labels } from '@logsvc/api';
-import { parseGoDuration } from '../../syntax/units';
+import { timeParseDuration } from '@logsvc/gocompat';
 
 export interface FixtureEntry {
   /** Canonical stream labels, empty values dropped (as push does). */
@@ -58,7 +58,7 @@ export const DEFAULT_LOG_LIMIT = 100;
 
 /** `10s` (Go duration) → bigint nanoseconds. */
 export function durationNs(text: string): bigint {
-  return BigInt(parseGoDuration(text));
+  return timeParseDuration(text);
 }
 
 /** Removes a `#` comment that follows whitespace outside quotes, and trailing blanks. */

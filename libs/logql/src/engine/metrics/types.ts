@@ -4,6 +4,7 @@
  * the single vector (instant queries).
  */
 import type { Labels } from '@logsvc/api';
+import { DEFAULT_LIMITS } from '@logsvc/config';
 
 /** A series' label set with its canonical key (equal sets have equal keys). */
 export interface Metric {
@@ -45,7 +46,8 @@ export interface MetricQueryParams {
   readonly maxSeries?: number;
 }
 
-export const DEFAULT_MAX_QUERY_SERIES = 500;
+/** `limits_config.max_query_series` at its default. */
+export const DEFAULT_MAX_QUERY_SERIES = DEFAULT_LIMITS.max_query_series;
 
 /** Shared by every empty step: frozen so that no evaluator can add to it by mistake. */
 export const EMPTY_VECTOR: StepVector = Object.freeze({

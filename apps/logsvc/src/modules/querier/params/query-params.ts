@@ -2,11 +2,16 @@
  * Query parameters parsed the way Loki's `pkg/loghttp` parses them: the same timestamp forms,
  * defaults, checks and error texts. Times are bigint nanoseconds since the epoch.
  */
-import { parseRfc3339Nano } from '@logsvc/gocompat';
-import { parsePromDuration, UnitParseError } from '@logsvc/logql';
+import {
+  GoSyntaxError,
+  goParseFloat,
+  goParseInt,
+  goRound,
+  modelParseDuration,
+  parseRfc3339Nano,
+} from '@logsvc/gocompat';
 import type { Direction } from '@logsvc/logql';
 import { ParamError } from '@logsvc/querier';
-import { GoSyntaxError, goParseFloat, goParseInt, goRound } from '@logsvc/gocompat';
 
 /** A bad parameter: answered 400 with this message (the read path's own error class). */
 export { ParamError };
@@ -47,7 +52,7 @@ function wrap<T>(what: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof GoSyntaxError || err instanceof UnitParseError) {
+    if (err instanceof GoSyntaxError) {
       throw new ParamError(`could not parse '${what}' parameter: ${err.message}`);
     }
     throw err;
@@ -56,7 +61,7 @@ function wrap<T>(what: string, fn: () => T): T {
 
 /** A Prometheus duration (`5m`, `1h30m`) as nanoseconds; ParamError naming the parameter. */
 function promDurationNs(what: string, text: string): bigint {
-  return wrap(what, () => BigInt(parsePromDuration(text)));
+  return wrap(what, () => BigInt(modelParseDuration(text)) * 1_000_000n);
 }
 
 export interface Bounds {
@@ -113,7 +118,7 @@ export function parseSecondsOrDuration(text: string): bigint {
     return BigInt(Math.trunc(ns));
   }
   try {
-    return BigInt(parsePromDuration(text));
+    return BigInt(modelParseDuration(text)) * 1_000_000n;
   } catch {
     throw new ParamError(`cannot parse ${JSON.stringify(text)} to a valid duration`);
   }

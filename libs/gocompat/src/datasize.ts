@@ -1,5 +1,7 @@
-// Byte sizes are accepted the way Loki's flagext.ByteSize (c2h5oh/datasize) accepts them:
-// a number and an optional unit, units being powers of 1024 (`256KB` = 262144 = `256KiB`).
+/**
+ * Byte sizes as Loki's config reads them: flagext.ByteSize, which uses c2h5oh/datasize
+ * (`ParseString` and `ByteSize.String`). Units are powers of 1024: `256KB` = 262144 = `256KiB`.
+ */
 
 const UNITS: Record<string, number> = {
   '': 1,
@@ -14,8 +16,8 @@ const UNITS: Record<string, number> = {
 
 const SIZE_RE = /^(\d+(?:\.\d+)?)\s*(?:([kmgtpe])(?:i?b)?|(b))?$/i;
 
-/** Parses a size such as `256KB`, `4MB`, `1GiB` or `1024` into bytes; undefined if it is not one. */
-export function parseSize(text: string): number | undefined {
+/** `datasize.ParseString`: `256KB`, `4MB`, `1GiB`, `1024` → bytes; undefined if not a size. */
+export function datasizeParseString(text: string): number | undefined {
   const m = SIZE_RE.exec(text.trim());
   if (!m) return undefined;
   const unit = (m[2] ?? m[3] ?? '').toLowerCase();
@@ -32,8 +34,8 @@ const FORMAT_UNITS: ReadonlyArray<readonly [string, number]> = [
   ['KB', 1024],
 ];
 
-/** Formats bytes with the largest unit that divides them exactly: `256KB`, `100MB`, `1000B`. */
-export function formatSize(bytes: number): string {
+/** `datasize.ByteSize.String()`: the largest unit that divides exactly: `256KB`, `1000B`. */
+export function datasizeString(bytes: number): string {
   if (bytes === 0) return '0B';
   for (const [unit, size] of FORMAT_UNITS) {
     if (bytes % size === 0) return `${bytes / size}${unit}`;

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './load';
+import { parseRuntimeConfig } from './overrides';
+import { configSchema } from './schema';
+import { UNSUPPORTED_KEYS } from './unsupported';
+
+const fromYaml = (text: string) => loadConfig(['-config.file=loki.yaml'], { readFile: () => text });
+
+describe('settings that are not supported yet', () => {
+  it('stop start-up when a YAML file sets one to another value than its default', () => {
+    expect(() => fromYaml('ruler:\n  alertmanager_url: http://alertmanager:9093\n')).toThrow(
+      'config error: ruler.alertmanager_url is not supported yet',
+    );
+    expect(() => fromYaml('limits_config:\n  retention_period: 744h\n')).toThrow(
+      'config error: limits_config.retention_period is not supported yet',
+    );
+    expect(() => fromYaml('server:\n  grpc_listen_port: 9096\n')).toThrow(
+      'config error: server.grpc_listen_port is not supported yet',
+    );
+  });
+
+  it('name every such key in one message', () => {
+    expect(() =>
+      fromYaml('compactor:\n  retention_enabled: true\nquery_range:\n  cache_results: true\n'),
+    ).toThrow(
+      'config error: query_range.cache_results is not supported yet\n' +
+        'config error: compactor.retention_enabled is not supported yet',
+    );
+  });
+
+  it('stop start-up when a flag sets one', () => {
+    expect(() => loadConfig(['-querier.max-concurrent=8'])).toThrow(
+      'config error: querier.max_concurrent is not supported yet',
+    );
+  });
+
+  it('load fine when a Loki config writes them at their defaults', () => {
+    const config = fromYaml(
+      [
+        'common:',
+        '  path_prefix: /tmp/loki',
+        '  replication_factor: 1',
+        '  ring:',
+        '    kvstore:',
+        '      store: inmemory',
+        'server:',
+        '  grpc_listen_port: 9095',
+        'ruler:',
+        '  alertmanager_url: ""',
+        'storage_config:',
+        '  tsdb_shipper:',
+        '    active_index_directory: /tmp/loki/tsdb-index',
+        '    cache_location: /tmp/loki/tsdb-cache',
+        'limits_config:',
+        '  retention_period: 0s',
+        '  split_queries_by_interval: 1h',
+        '',
+      ].join('\n'),
+    );
+    expect(config.common.path_prefix).toBe('/tmp/loki');
+  });
+
+  it('are refused in per-tenant overrides too', () => {
+    expect(() =>
+      parseRuntimeConfig('overrides:\n  team-a:\n    retention_period: 30d\n', 'rt.yaml'),
+    ).toThrow(
+      'runtime config error: rt.yaml: overrides.team-a.retention_period is not supported yet',
+    );
+    expect(
+      parseRuntimeConfig('overrides:\n  team-a:\n    max_line_size: 1MB\n', 'rt.yaml').get(
+        'team-a',
+      ),
+    ).toEqual({ max_line_size: 1024 * 1024 });
+  });
+
+  it('are all keys the schema has', () => {
+    const defaults = configSchema.parse({}) as unknown as Record<string, Record<string, unknown>>;
+    for (const key of UNSUPPORTED_KEYS) {
+      const parts = key.split('.');
+      let node: unknown = defaults;
+      for (const part of parts) {
+        expect(node, key).toBeTypeOf('object');
+        expect(Object.keys(node as object), key).toContain(part);
+        node = (node as Record<string, unknown>)[part];
+      }
+    }
+  });
+});

@@ -1,0 +1,123 @@
+// Settings the schema accepts (so that Loki config files load) but that nothing in logsvc
+// reads yet. Leaving one at its default is fine; any other value stops start-up, so that no
+// setting is silently ignored. Wiring a setting means removing it from this list.
+import { isDeepStrictEqual } from 'node:util';
+
+export const UNSUPPORTED_KEYS: readonly string[] = [
+  'common.instance_addr',
+  'common.replication_factor',
+  'common.ring.kvstore.store',
+  'common.ring.kvstore.prefix',
+  'common.ring.kvstore.etcd.endpoints',
+  'common.ring.kvstore.etcd.dial_timeout',
+  'common.ring.kvstore.etcd.max_retries',
+  'common.ring.kvstore.etcd.username',
+  'common.ring.kvstore.etcd.password',
+  'server.grpc_listen_address',
+  'server.grpc_listen_port',
+  'server.grpc_server_max_recv_msg_size',
+  'server.grpc_server_max_send_msg_size',
+  'server.http_server_write_timeout',
+  'server.log_request_headers',
+  'ingester.query_store_max_look_back_period',
+  'ingester.wal.replay_memory_ceiling',
+  'querier.max_concurrent',
+  'querier.tail_max_duration',
+  'querier.extra_query_delay',
+  'querier.per_request_limits_enabled',
+  'querier.engine.max_look_back_period',
+  'query_range.align_queries_with_step',
+  'query_range.cache_results',
+  'query_range.max_retries',
+  'query_range.parallelise_shardable_queries',
+  'frontend.max_outstanding_per_tenant',
+  'frontend.compress_responses',
+  'frontend.query_stats_enabled',
+  'frontend.scheduler_address',
+  'frontend.log_queries_longer_than',
+  'query_scheduler.max_outstanding_requests_per_tenant',
+  'query_scheduler.max_queue_hierarchy_levels',
+  'query_scheduler.querier_forget_delay',
+  'query_scheduler.use_scheduler_ring',
+  'ruler.enable_api',
+  'ruler.rule_path',
+  'ruler.storage.type',
+  'ruler.storage.local.directory',
+  'ruler.evaluation_interval',
+  'ruler.poll_interval',
+  'ruler.alertmanager_url',
+  'ruler.external_url',
+  'compactor.working_directory',
+  'compactor.compaction_interval',
+  'compactor.retention_enabled',
+  'compactor.retention_delete_delay',
+  'compactor.retention_delete_worker_count',
+  'compactor.delete_request_store',
+  'compactor.delete_request_cancel_period',
+  'compactor.delete_max_interval',
+  'storage_config.tsdb_shipper.active_index_directory',
+  'storage_config.tsdb_shipper.cache_location',
+  ...[
+    'increment_duplicate_timestamp',
+    'use_owned_stream_count',
+    'max_chunks_per_query',
+    'max_query_range',
+    'max_query_parallelism',
+    'tsdb_max_query_parallelism',
+    'tsdb_max_bytes_per_shard',
+    'cardinality_limit',
+    'max_streams_matchers_per_query',
+    'max_concurrent_tail_requests',
+    'max_cache_freshness_per_query',
+    'max_metadata_cache_freshness',
+    'max_stats_cache_freshness',
+    'max_queriers_per_tenant',
+    'max_query_capacity',
+    'split_queries_by_interval',
+    'split_instant_metric_queries_by_interval',
+    'split_metadata_queries_by_interval',
+    'split_recent_metadata_queries_by_interval',
+    'split_ingester_queries_by_interval',
+    'min_sharding_lookback',
+    'max_query_bytes_read',
+    'max_querier_bytes_read',
+    'deletion_mode',
+    'retention_period',
+    'retention_stream',
+    'shard_aggregations',
+    'ruler_max_rules_per_rule_group',
+    'ruler_max_rule_groups_per_tenant',
+  ].map((key) => `limits_config.${key}`),
+];
+
+function valueAt(doc: unknown, dotted: string): unknown {
+  let node = doc;
+  for (const key of dotted.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/**
+ * The `config error: <key> is not supported yet` lines for every unsupported key whose value
+ * in `config` differs from its value in `defaults` (both complete configs, or both sections
+ * when `section` names the section, as for per-tenant overrides; `shownAs` names the key).
+ */
+export function unsupportedSettings(
+  config: unknown,
+  defaults: unknown,
+  errorPrefix = 'config error',
+  section = '',
+  shownAs = (key: string) => key,
+): string[] {
+  const problems: string[] = [];
+  for (const key of UNSUPPORTED_KEYS) {
+    if (section !== '' && !key.startsWith(`${section}.`)) continue;
+    const path = section === '' ? key : key.slice(section.length + 1);
+    if (!isDeepStrictEqual(valueAt(config, path), valueAt(defaults, path))) {
+      problems.push(`${errorPrefix}: ${shownAs(key)} is not supported yet`);
+    }
+  }
+  return problems;
+}

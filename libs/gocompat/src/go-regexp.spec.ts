@@ -1,0 +1,23 @@
+import RE2 from 're2';
+import { describe, expect, it } from 'vitest';
+import { regexpCompileError } from './go-regexp';
+
+function compileError(source: string): string {
+  try {
+    new RE2(source, 'u');
+  } catch (err) {
+    return regexpCompileError(source, (err as Error).message);
+  }
+  throw new Error(`${source} compiled`);
+}
+
+describe('regexpCompileError', () => {
+  it("words RE2's errors as Go's regexp/syntax does", () => {
+    expect(compileError('(a')).toBe('error parsing regexp: missing closing ): `(a`');
+    expect(compileError('a**')).toBe(
+      'error parsing regexp: invalid nested repetition operator: `**`',
+    );
+    expect(compileError('\\q')).toBe('error parsing regexp: invalid escape sequence: `\\q`');
+    expect(compileError('[a')).toBe('error parsing regexp: missing closing ]: `[a`');
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Go's `regexp.Compile` error texts for patterns that the RE2 binding refuses: RE2 (C++) names
+ * an error differently from Go's regexp/syntax, and users see Go's wording in Loki.
+ */
+
+/** RE2 error codes and the wording Go's regexp/syntax uses for the same error. */
+const GO_ERROR_CODES: ReadonlyArray<readonly [string, string]> = [
+  ['missing )', 'missing closing )'],
+  ['missing ]', 'missing closing ]'],
+  ['unexpected )', 'unexpected )'],
+  ['bad repetition operator', 'invalid nested repetition operator'],
+  ['missing argument to repetition operator', 'missing argument to repetition operator'],
+  ['no argument for repetition operator', 'missing argument to repetition operator'],
+  ['invalid escape sequence', 'invalid escape sequence'],
+  ['invalid character class range', 'invalid character class range'],
+  ['invalid character class', 'invalid character class'],
+  ['invalid named capture group', 'invalid named capture'],
+  ['duplicate capture group name', 'duplicate capture group name'],
+  ['invalid perl operator', 'invalid or unsupported Perl syntax'],
+  ['invalid repetition size', 'invalid repeat count'],
+  ['bad repetition count', 'invalid repeat count'],
+  ['trailing \\', 'trailing backslash at end of expression'],
+  ['invalid UTF-8', 'invalid UTF-8'],
+  ['pattern too large', 'expression too large'],
+];
+
+/**
+ * The text of Go's `*syntax.Error` for `source` (as the user wrote it), given the RE2
+ * binding's error message: `error parsing regexp: missing closing ): \`(a\``.
+ */
+export function regexpCompileError(source: string, re2Message: string): string {
+  for (const [re2Code, goCode] of GO_ERROR_CODES) {
+    if (re2Message.startsWith(re2Code)) {
+      const rest = re2Message.slice(re2Code.length).replace(/^:\s*/, '');
+      const fragment = rest === '' ? source : rest;
+      return `error parsing regexp: ${goCode}: \`${fragment}\``;
+    }
+  }
+  return `error parsing regexp: ${re2Message}: \`${source}\``;
+}
