@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLabels } from '@logsvc/api';
 import { MemChunk } from '@logsvc/chunk';
-import { parseConfig } from '@logsvc/config';
 import {
   type Direction,
   type LogSource,
@@ -12,10 +11,11 @@ import {
   combineSources,
   runQuery,
 } from '@logsvc/logql';
-import { type ChunkRef, ChunkStore, FilesystemObjectClient } from '@logsvc/storage';
+import { type ChunkRef, ChunkStore } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChunkScanPool } from './scan-pool';
 import { StoreLogSource } from './store-source';
+import { filesystemStoreOptions, toStoredChunk } from './testing/filesystem-store';
 
 /** A chunk store on the filesystem that counts the chunks it fetches. */
 class CountingStore extends ChunkStore {
@@ -28,12 +28,7 @@ class CountingStore extends ChunkStore {
 }
 
 function countingStore(dir: string): CountingStore {
-  const config = parseConfig({ common: { path_prefix: dir } });
-  const client = new FilesystemObjectClient(join(dir, 'chunks'));
-  const objectClients = Object.fromEntries(
-    config.schema_config.configs.map((p) => [p.object_store, client]),
-  );
-  return new CountingStore({ schema: config.schema_config, objectClients, uploader: 'test' });
+  return new CountingStore(filesystemStoreOptions(dir));
 }
 
 /** The same source, reading every chunk before it answers (as metric queries do). */
@@ -69,14 +64,7 @@ describe('lazy chunk reads of log queries', () => {
           const word = e % 7 === 0 ? 'needle' : 'hay';
           c.append(ts, Buffer.from(`s=${s} chunk=${k} entry=${e} ${word}`), []);
         }
-        chunks.push({
-          labels,
-          fromNs: c.minTimeNs,
-          throughNs: c.maxTimeNs,
-          entries: c.entryCount,
-          uncompressedSize: c.uncompressedBytes,
-          data: c.encode(),
-        });
+        chunks.push(toStoredChunk(labels, c));
       }
       await store.putChunks('t', chunks);
     }

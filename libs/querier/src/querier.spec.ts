@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Labels, type Matcher, parseLabels } from '@logsvc/api';
 import { MemChunk } from '@logsvc/chunk';
-import { Overrides, defaultConfig, parseConfig } from '@logsvc/config';
+import { Overrides, defaultConfig } from '@logsvc/config';
 import type {
   IngesterClient,
   IngesterSelect,
@@ -17,6 +17,7 @@ import type { LogsvcError } from '@logsvc/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Querier } from './querier';
 import type { QueryRequest } from './query-executor';
+import { filesystemStore, toStoredChunk } from './testing/filesystem-store';
 
 const S = 1_000_000_000n;
 const HOUR = 3600n * S;
@@ -93,24 +94,10 @@ describe('Querier: query_ingesters_within', () => {
   let store: ChunkStore;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'logsvc-querier-'));
-    const config = parseConfig({ common: { path_prefix: dir } });
-    const client = new FilesystemObjectClient(join(dir, 'chunks'));
-    const objectClients = Object.fromEntries(
-      config.schema_config.configs.map((p) => [p.object_store, client]),
-    );
-    store = new ChunkStore({ schema: config.schema_config, objectClients, uploader: 'test' });
+    store = filesystemStore(dir);
     const c = new MemChunk();
     c.append(OLD_TS, Buffer.from('flushed'), []);
-    await store.putChunks('t', [
-      {
-        labels: parseLabels('{app="api"}'),
-        fromNs: c.minTimeNs,
-        throughNs: c.maxTimeNs,
-        entries: c.entryCount,
-        uncompressedSize: c.uncompressedBytes,
-        data: c.encode(),
-      },
-    ]);
+    await store.putChunks('t', [toStoredChunk(parseLabels('{app="api"}'), c)]);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

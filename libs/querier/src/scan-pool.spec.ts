@@ -3,24 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Labels, parseLabels } from '@logsvc/api';
 import { ChunkFormatError, type Direction, type EntryCursor, MemChunk } from '@logsvc/chunk';
-import { parseConfig } from '@logsvc/config';
 import { newQueryStats } from '@logsvc/logql';
-import { ChunkStore, FilesystemObjectClient } from '@logsvc/storage';
+import { ChunkStore } from '@logsvc/storage';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ScanRange, ScanResultCursor, scanChunk } from './chunk-scan';
 import { ChunkScanPool } from './scan-pool';
 import { StoreLogSource } from './store-source';
-
-/** A chunk store on the filesystem under `dir`, as the server builds it from its config. */
-function filesystemStore(dir: string): ChunkStore {
-  const config = parseConfig({ common: { path_prefix: dir } });
-  const client = new FilesystemObjectClient(join(dir, 'chunks'));
-  const objectClients = Object.fromEntries(
-    config.schema_config.configs.map((p) => [p.object_store, client]),
-  );
-  return new ChunkStore({ schema: config.schema_config, objectClients, uploader: 'test' });
-}
+import { filesystemStore, toStoredChunk } from './testing/filesystem-store';
 
 interface Row {
   ts: bigint;
@@ -209,14 +199,7 @@ describe('StoreLogSource with a scan pool', () => {
               streams[s].map((rows) => {
                 const c = new MemChunk({ blockSize: 64 });
                 for (const r of rows) c.append(r.ts, Buffer.from(r.line), r.sm);
-                return {
-                  labels,
-                  fromNs: c.minTimeNs,
-                  throughNs: c.maxTimeNs,
-                  entries: c.entryCount,
-                  uncompressedSize: c.uncompressedBytes,
-                  data: c.encode(),
-                };
+                return toStoredChunk(labels, c);
               }),
             );
           }

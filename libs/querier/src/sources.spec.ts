@@ -3,24 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLabels, type Labels } from '@logsvc/api';
 import { MemChunk } from '@logsvc/chunk';
-import { parseConfig } from '@logsvc/config';
 import { Ingester } from '@logsvc/ingester';
 import { type EntryCursor, combineSources, multiTenantSource, newQueryStats } from '@logsvc/logql';
-import { ChunkStore, FilesystemObjectClient } from '@logsvc/storage';
+import { ChunkStore } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalIngesterClient } from '@logsvc/ingester';
 import { IngesterLogSource } from './ingester-source';
 import { StoreLogSource } from './store-source';
-
-/** A chunk store on the filesystem under `dir`, as the server builds it from its config. */
-function filesystemStore(dir: string): ChunkStore {
-  const config = parseConfig({ common: { path_prefix: dir } });
-  const client = new FilesystemObjectClient(join(dir, 'chunks'));
-  const objectClients = Object.fromEntries(
-    config.schema_config.configs.map((p) => [p.object_store, client]),
-  );
-  return new ChunkStore({ schema: config.schema_config, objectClients, uploader: 'test' });
-}
+import { filesystemStore, toStoredChunk } from './testing/filesystem-store';
 
 const drain = (c: EntryCursor): [bigint, string][] => {
   const out: [bigint, string][] = [];
@@ -36,17 +26,7 @@ function chunkOf(rows: [bigint, string][]): MemChunk {
 
 async function put(store: ChunkStore, tenant: string, labels: Labels, rows: [bigint, string][]) {
   const c = chunkOf(rows);
-  const data = c.encode();
-  await store.putChunks(tenant, [
-    {
-      labels,
-      fromNs: c.minTimeNs,
-      throughNs: c.maxTimeNs,
-      entries: c.entryCount,
-      uncompressedSize: c.uncompressedBytes,
-      data,
-    },
-  ]);
+  await store.putChunks(tenant, [toStoredChunk(labels, c)]);
 }
 
 const T = 1_700_000_000_000_000_000n;
