@@ -5,6 +5,7 @@ import { parseDuration, parseBytes } from './units';
 import { GoTime, formatTime } from './go-time';
 import { parseTime } from './go-time-parse';
 import { LOCAL, loadLocation, UTC } from './go-zone';
+import * as gc from './go-case';
 import * as gs from './go-strings';
 import { compileRegex, countMatches, replaceAll } from './regex';
 import { queryEscape, queryUnescape } from './url';
@@ -170,8 +171,8 @@ export const LOKI_FUNCTIONS: ReadonlyMap<string, FuncDef> = new Map<string, Func
   ['__line__', { params: [], readsLine: true, call: (_a, ctx) => ctx.line }],
   ['__timestamp__', def([], (_a, ctx) => GoTime.fromUnixNanos(ctx.timestampNs, LOCAL))],
   // Go strings package (legacy names).
-  ['ToLower', def([S], (a) => str(a, 0).toLowerCase())],
-  ['ToUpper', def([S], (a) => str(a, 0).toUpperCase())],
+  ['ToLower', def([S], (a) => gc.toLower(str(a, 0)))],
+  ['ToUpper', def([S], (a) => gc.toUpper(str(a, 0)))],
   ['Replace', def([S, S, S, I], (a) => gs.replace(str(a, 0), str(a, 1), str(a, 2), num(a, 3)))],
   ['Trim', def([S, S], (a) => gs.trim(str(a, 0), str(a, 1)))],
   ['TrimLeft', def([S, S], (a) => gs.trimLeft(str(a, 0), str(a, 1)))],
@@ -209,8 +210,8 @@ export const LOKI_FUNCTIONS: ReadonlyMap<string, FuncDef> = new Map<string, Func
   // sprig strings.
   ['b64enc', def([S], (a) => Buffer.from(str(a, 0), 'utf8').toString('base64'))],
   ['b64dec', def([S], (a) => b64dec(str(a, 0)))],
-  ['lower', def([S], (a) => str(a, 0).toLowerCase())],
-  ['upper', def([S], (a) => str(a, 0).toUpperCase())],
+  ['lower', def([S], (a) => gc.toLower(str(a, 0)))],
+  ['upper', def([S], (a) => gc.toUpper(str(a, 0)))],
   ['title', def([S], (a) => gs.title(str(a, 0)))],
   [
     'trunc',
