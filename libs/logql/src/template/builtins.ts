@@ -1,6 +1,7 @@
 import type { FuncDef } from './func-types';
 import { formatValue, sprint, sprintf, sprintln } from './go-fmt';
 import { GoTime } from './go-time';
+import { decodeUtf8AsGo } from './go-utf8';
 import { queryEscape } from './url';
 import {
   byteLength,
@@ -134,7 +135,7 @@ function slice(args: Value[]): Value {
   }
   if (idx[0] > idx[1]) throw new FuncError(`invalid slice index: ${idx[0]} > ${idx[1]}`);
   if (typeof item === 'string')
-    return Buffer.from(item, 'utf8').subarray(idx[0], idx[1]).toString('utf8');
+    return decodeUtf8AsGo(Buffer.from(item, 'utf8').subarray(idx[0], idx[1]));
   if (args.length === 4 && idx[1] > Number(intOf(args[3] as bigint))) {
     throw new FuncError(`invalid slice index: ${idx[1]} > ${intOf(args[3] as bigint)}`);
   }

@@ -9,6 +9,7 @@ import * as gc from './go-case';
 import * as gs from './go-strings';
 import { compileRegex, countMatches, replaceAll } from './regex';
 import { queryEscape, queryUnescape } from './url';
+import { decodeUtf8AsGo } from './go-utf8';
 import { FuncError, SizedInt, type Value } from './values';
 
 const S = 'string' as const;
@@ -20,7 +21,10 @@ const int64 = (v: bigint): SizedInt => new SizedInt('int64', BigInt.asIntN(64, v
 const str = (a: Value[], i: number): string => a[i] as string;
 const num = (a: Value[], i: number): number => Number(a[i] as bigint);
 
-/** Go's byte-based string slicing with Go's panic text for bad bounds. */
+/**
+ * Go's byte-based string slicing with Go's panic text for bad bounds. A cut through a
+ * multi-byte character leaves one U+FFFD per stray byte, as Loki's answer shows it.
+ */
 function sliceBytes(s: string, start: number | undefined, end: number | undefined): string {
   const b = Buffer.from(s, 'utf8');
   const lo = start ?? 0;
@@ -33,7 +37,7 @@ function sliceBytes(s: string, start: number | undefined, end: number | undefine
   if (lo < 0 || lo > hi) {
     throw new FuncError(`runtime error: slice bounds out of range [${lo}:${hi}]`);
   }
-  return b.subarray(lo, hi).toString('utf8');
+  return decodeUtf8AsGo(b.subarray(lo, hi));
 }
 
 function repeat(s: string, n: number): string {
