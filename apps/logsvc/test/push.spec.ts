@@ -162,6 +162,38 @@ describe('push endpoints', () => {
     expect(stored[0].metadata).toMatchObject({ user: 'u1' });
   });
 
+  it('returns structured metadata with quotes as pushed in JSON (Loki 3.4 keeps the escapes)', async () => {
+    const t = nowNs();
+    const doc = JSON.stringify({
+      streams: [
+        {
+          stream: { app: 'quoted-meta' },
+          values: [[t.toString(), 'line', { payload: '{"id":2}', note: 'say "hi" \\ bye' }]],
+        },
+      ],
+    });
+    const pushed = await post('/loki/api/v1/push', doc, { 'content-type': 'application/json' });
+    expect(pushed.status).toBe(204);
+    const qs = new URLSearchParams({
+      query: '{app="quoted-meta"}',
+      start: (t - 1000n * NS).toString(),
+      end: (t + 1000n * NS).toString(),
+    });
+    const res = await fetch(`${sut.url}/loki/api/v1/query_range?${qs}`, {
+      headers: { 'X-Scope-OrgID': 'team-a' },
+    });
+    expect(res.status).toBe(200);
+    // Without categorize-labels, structured metadata is part of the returned stream's labels.
+    const body = (await res.json()) as {
+      data: { result: Array<{ stream: Record<string, string> }> };
+    };
+    expect(body.data.result).toHaveLength(1);
+    expect(body.data.result[0].stream).toMatchObject({
+      payload: '{"id":2}',
+      note: 'say "hi" \\ bye',
+    });
+  });
+
   it('refuses a JSON numeric timestamp with 400', async () => {
     const body = JSON.stringify({ streams: [{ stream: { app: 'x' }, values: [[1, 'line']] }] });
     const res = await post('/loki/api/v1/push', body, { 'content-type': 'application/json' });

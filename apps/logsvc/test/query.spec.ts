@@ -222,6 +222,10 @@ describe('query and query_range', () => {
         'parse error at line 1, col 11: syntax error: unexpected $end, expecting } or ,',
       ],
       [
+        { query: '{app="api"} | line_format "{{ .msg"' },
+        'parse error : stage \'| line_format "{{ .msg"\' : invalid line template: template: line:1: unclosed action',
+      ],
+      [
         { query: '{app="api"}', step: '0' },
         'zero or negative query resolution step widths are not accepted. Try a positive integer',
       ],

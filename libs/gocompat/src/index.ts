@@ -8,3 +8,4 @@ export * from './datasize';
 export * from './go-regexp';
 export * from './go-quote';
 export * from './go-json';
+export * from './go-strings';

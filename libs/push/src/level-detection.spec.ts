@@ -51,6 +51,47 @@ describe('detected_level from the line', () => {
   });
 });
 
+describe('detected_level from logfmt lines, as Loki decodes them', () => {
+  // Loki's distributor reads pairs with its logfmt decoder until the first syntax error, keeps
+  // what it found before it, and falls back to the keyword scan when no level value results.
+  it.each([
+    // A syntax error before the level field: the pairs give nothing, the keywords decide.
+    ['a==b level=warn', 'unknown'],
+    ['ts=1 msg=a"b level=dbg', 'unknown'],
+    ['=x level=warn', 'unknown'],
+    ['msg="a\\qb" level=dbg', 'unknown'],
+    ['msg="unterminated level=error', 'error'],
+    ['msg="unterminated level=dbg', 'unknown'],
+    // A level found before the error is kept.
+    ['lvl=warn msg="unterminated', 'warn'],
+    ['lvl=info msg=a"b level=error', 'info'],
+    ['lvl=dbg x==y level=error', 'debug'],
+    // The field that comes first in log_level_fields wins, wherever it is in the line.
+    ['lvl=info level=warn', 'warn'],
+    ['lvl=info Severity=error', 'error'],
+    // Keys that differ only in case are one field: the first of them in the line counts.
+    ['Severity=info SEVERITY=error', 'info'],
+    // Keys compare as Go's strings.EqualFold.
+    ['LeVeL=dbg', 'debug'],
+    ['\u017feverity=dbg', 'debug'],
+    // A bare key or an empty value is a value too: no level, then the keyword scan.
+    ['level lvl=warn', 'unknown'],
+    ['level= lvl=warn', 'unknown'],
+    ['level="" lvl=warn error', 'error'],
+    // Quoted values are unescaped first.
+    ['level="\\u0065rr"', 'error'],
+    ['level="w\\\'rn"', 'unknown'],
+  ])('%s -> %s', (text, level) => {
+    expect(line(text)).toBe(level);
+  });
+
+  it('stops at a key with invalid UTF-8, as Go does', () => {
+    const bytes = Buffer.concat([Buffer.from('k'), Buffer.from([0xff]), Buffer.from('=1 lvl=dbg')]);
+    expect(d.fromLine(bytes)).toBe('unknown');
+    expect(line('ké=1 lvl=dbg')).toBe('debug');
+  });
+});
+
 describe('custom log_level_fields', () => {
   it('matches field names literally, including regex characters', () => {
     const custom = new LevelDetector(['log.level', 'sev(1)']);

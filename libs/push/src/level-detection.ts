@@ -1,4 +1,6 @@
 import { getLabel, type Labels } from '@logsvc/api';
+import { equalFold } from '@logsvc/gocompat';
+import { LogfmtPairs } from './logfmt-pairs';
 
 export const DETECTED_LEVEL = 'detected_level';
 
@@ -87,7 +89,10 @@ export class LevelDetector {
   private readonly fields: readonly string[];
   /** Field names as bytes, to compare keys in place without building strings. */
   private readonly fieldBytes: Buffer[];
-  /** Cheap prefilters: a line can only name a level field if it contains `"field"` or `field=`. */
+  /**
+   * Cheap prefilters: a line can only name a level field if it contains `"field"` (JSON keys
+   * match exactly) or `field=` in any case (logfmt keys match with Go's EqualFold).
+   */
   private readonly jsonKeyHint: RegExp;
   private readonly logfmtKeyHint: RegExp;
   /**
@@ -99,19 +104,18 @@ export class LevelDetector {
   constructor(logLevelFields: readonly string[]) {
     this.fields = logLevelFields;
     this.fieldBytes = logLevelFields.map((f) => Buffer.from(f));
-    // Escaped literals from the tenant's config: a plain alternation, linear to match.
-    const alternatives = logLevelFields
-      .map((f) =>
-        Buffer.from(f)
-          .toString('latin1')
-          .replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-      )
-      .join('|');
-    this.jsonKeyHint = logLevelFields.length > 0 ? new RegExp(`"(?:${alternatives})"`) : /(?!)/;
-    this.logfmtKeyHint = logLevelFields.length > 0 ? new RegExp(`(?:${alternatives})=`) : /(?!)/;
+    // Escaped literals from the tenant's config: plain alternations, linear to match.
+    const exact = logLevelFields.map((f) => escapeRegex(Buffer.from(f).toString('latin1')));
+    const folded = logLevelFields.map(foldedPattern);
+    const json = `"(?:${exact.join('|')})"`;
+    // A field with other non-ASCII characters has case variants of other lengths: any `=`.
+    const logfmt = folded.includes(null) ? '=' : `(?:${folded.join('|')})=`;
+    const none = /(?!)/;
+    this.jsonKeyHint = logLevelFields.length > 0 ? new RegExp(json) : none;
+    this.logfmtKeyHint = logLevelFields.length > 0 ? new RegExp(logfmt) : none;
     this.anySignal =
       logLevelFields.length > 0
-        ? new RegExp(`(?:${alternatives})=|"(?:${alternatives})"|${HEURISTIC_ALTERNATIVES}`)
+        ? new RegExp(`${logfmt}|${json}|${HEURISTIC_ALTERNATIVES}`)
         : new RegExp(HEURISTIC_ALTERNATIVES);
   }
 
@@ -192,38 +196,56 @@ export class LevelDetector {
     return bestValue;
   }
 
-  /** Value of the first logfmt key (in line order) that is in log_level_fields. */
+  /**
+   * Loki's `getValueUsingLogfmtParser`: decodes pairs until the end of the line or the first
+   * syntax error, and keeps the value of the key (compared with Go's `strings.EqualFold`)
+   * that comes first in log_level_fields; the first field ends the scan at once. A bare key
+   * counts too, with no value, so `level lvl=warn` finds no level in the pairs.
+   */
   private logfmtField(line: Buffer): string | undefined {
-    let pos = 0;
-    const n = line.length;
-    while (pos < n) {
-      while (pos < n && line[pos] <= 0x20) pos++;
-      const keyStart = pos;
-      while (pos < n && line[pos] > 0x20 && line[pos] !== 0x3d && line[pos] !== 0x22) pos++;
-      const keyEnd = pos;
-      if (keyEnd === keyStart) {
-        pos++;
-        continue;
-      }
-      if (line[pos] !== 0x3d) continue;
-      pos++;
-      let valueStart = pos;
-      let valueEnd: number;
-      if (line[pos] === 0x22) {
-        const end = stringEnd(line, pos);
-        if (end < 0) return undefined;
-        valueStart = pos + 1;
-        valueEnd = end - 1;
-        pos = end;
-      } else {
-        while (pos < n && line[pos] > 0x20) pos++;
-        valueEnd = pos;
-      }
-      if (this.fieldAt(line, keyStart, keyEnd) >= 0)
-        return line.toString('utf8', valueStart, valueEnd);
+    const pairs = new LogfmtPairs(line);
+    let best = this.fields.length;
+    let value: Buffer | string | null = null;
+    while (!pairs.eol() && pairs.next()) {
+      const idx = this.foldedFieldIndex(pairs.key(), best);
+      if (idx < 0) continue;
+      best = idx;
+      value = pairs.value;
+      if (idx === 0) break;
     }
-    return undefined;
+    if (value === null) return undefined;
+    return typeof value === 'string' ? value : value.toString('utf8');
   }
+
+  /** Index of the first field before `limit` that equals `key` up to case, or -1. */
+  private foldedFieldIndex(key: string, limit: number): number {
+    for (let i = 0; i < limit; i++) if (equalFold(key, this.fields[i])) return i;
+    return -1;
+  }
+}
+
+function escapeRegex(latin1: string): string {
+  return latin1.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A pattern over the line's latin1 text matching every key Go's EqualFold takes for this
+ * ASCII field: each letter in either case, `k` also as U+212A (KELVIN SIGN) and `s` as U+017F
+ * (LONG S) in UTF-8, the only non-ASCII letters that fold to ASCII ones. Null for a field
+ * with non-ASCII characters.
+ */
+function foldedPattern(field: string): string | null {
+  let out = '';
+  for (const ch of field) {
+    const c = ch.charCodeAt(0);
+    if (c >= 0x80) return null;
+    const lower = ch.toLowerCase();
+    if (lower === 'k') out += '(?:[kK]|\xe2\x84\xaa)';
+    else if (lower === 's') out += '(?:[sS]|\xc5\xbf)';
+    else if (lower !== ch.toUpperCase()) out += `[${lower}${ch.toUpperCase()}]`;
+    else out += escapeRegex(ch);
+  }
+  return out;
 }
 
 function isWs(c: number): boolean {

@@ -29,8 +29,9 @@ export class LabelFormatStage implements Stage {
   private readonly formats: Format[];
 
   constructor(params: readonly LabelFormatParam[]) {
+    // As Loki: every name is checked before any template is parsed.
     const seen = new Set<string>();
-    this.formats = params.map((p) => {
+    for (const p of params) {
       if (p.name === ERROR_LABEL) throw new StageBuildError(`${ERROR_LABEL} cannot be formatted`);
       if (seen.has(p.name)) {
         throw new StageBuildError(
@@ -38,12 +39,12 @@ export class LabelFormatStage implements Stage {
         );
       }
       seen.add(p.name);
-      return {
-        name: p.name,
-        source: p.value,
-        template: p.rename ? null : compileStageTemplate(p.value, 'label'),
-      };
-    });
+    }
+    this.formats = params.map((p) => ({
+      name: p.name,
+      source: p.value,
+      template: p.rename ? null : compileStageTemplate(p.value, 'label', p.name),
+    }));
   }
 
   process(timestampNs: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {

@@ -10,12 +10,23 @@ import type { Stage } from './pipeline';
 
 const SIMPLE_FIELD = /^\{\{\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 
-/** Compiles a template for a formatting stage; a bad one becomes a StageBuildError. */
-export function compileStageTemplate(text: string, name: 'line' | 'label'): CompiledTemplate {
+/**
+ * Compiles a template for a formatting stage; a bad one becomes a StageBuildError with Loki's
+ * prefix: `invalid line template: ` (line_format) or `invalid template for label '<dst>': `.
+ */
+export function compileStageTemplate(
+  text: string,
+  name: 'line' | 'label',
+  dst = '',
+): CompiledTemplate {
   try {
     return compileTemplate(text, { name });
   } catch (err) {
-    if (err instanceof TemplateError) throw new StageBuildError(err.message);
+    if (err instanceof TemplateError) {
+      const prefix =
+        name === 'line' ? 'invalid line template: ' : `invalid template for label '${dst}': `;
+      throw new StageBuildError(prefix + err.message);
+    }
     throw err;
   }
 }

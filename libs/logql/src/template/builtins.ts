@@ -1,6 +1,7 @@
 import type { FuncDef } from './func-types';
 import { formatValue, sprint, sprintf, sprintln } from './go-fmt';
 import { GoTime } from './go-time';
+import { decodeUtf8AsGo } from './go-utf8';
 import { queryEscape } from './url';
 import {
   byteLength,
@@ -85,8 +86,16 @@ function indexArg(v: Value, cap: number): number {
     if (v === undefined || v === null) throw new FuncError('cannot index slice/array with nil');
     throw new FuncError(`cannot index slice/array with type ${typeName(v)}`);
   }
-  const x = Number(intOf(v));
-  if (x < 0 || x >= cap) throw new FuncError(`index out of range: ${x}`);
+  const x = intOf(v);
+  // Go checks `x > cap` here (the check is shared with slice), so an index equal to the
+  // length passes and fails later in reflect, with reflect's panic text.
+  if (x < 0n || x > BigInt(cap)) throw new FuncError(`index out of range: ${x}`);
+  return Number(x);
+}
+
+function elementAt(kind: 'string' | 'slice', len: number, key: Value): number {
+  const x = indexArg(key, len);
+  if (x === len) throw new FuncError(`reflect: ${kind} index out of range`);
   return x;
 }
 
@@ -97,9 +106,9 @@ function index(args: Value[]): Value {
     if (item === undefined || item === null) throw new FuncError('index of nil pointer');
     if (typeof item === 'string') {
       const bytes: Buffer = Buffer.from(item, 'utf8');
-      item = new SizedInt('uint8', BigInt(bytes[indexArg(key, bytes.length)]));
+      item = new SizedInt('uint8', BigInt(bytes[elementAt('string', bytes.length, key)]));
     } else if (Array.isArray(item)) {
-      item = item[indexArg(key, item.length)];
+      item = item[elementAt('slice', item.length, key)];
       if (item === null) item = undefined;
     } else if (item instanceof Map || item instanceof LabelMap) {
       if (typeof key !== 'string') {
@@ -134,7 +143,7 @@ function slice(args: Value[]): Value {
   }
   if (idx[0] > idx[1]) throw new FuncError(`invalid slice index: ${idx[0]} > ${idx[1]}`);
   if (typeof item === 'string')
-    return Buffer.from(item, 'utf8').subarray(idx[0], idx[1]).toString('utf8');
+    return decodeUtf8AsGo(Buffer.from(item, 'utf8').subarray(idx[0], idx[1]));
   if (args.length === 4 && idx[1] > Number(intOf(args[3] as bigint))) {
     throw new FuncError(`invalid slice index: ${idx[1]} > ${intOf(args[3] as bigint)}`);
   }

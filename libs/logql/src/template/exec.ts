@@ -11,9 +11,9 @@ import {
 import { TemplateError } from './errors';
 import type { CallContext, FuncMap, ParamType } from './func-types';
 import { formatValue } from './go-fmt';
-import { formatTime, GoTime } from './go-time';
-import { LOCAL, UTC } from './go-zone';
-import { FuncError, isTrue, LabelMap, typeName, type Value } from './values';
+import { GoTime } from './go-time';
+import { methodOf } from './go-time-methods';
+import { FuncError, isTrue, LabelMap, SizedInt, typeName, type Value } from './values';
 
 /** Marks "no value from a previous pipeline stage" (Go's missingVal). */
 const MISSING = Symbol('missing');
@@ -40,6 +40,9 @@ export class ExecState {
 type Emit = (s: ExecState, dot: Value) => void;
 type Eval = (s: ExecState, dot: Value, final: Final) => Value;
 type ArgEval = (s: ExecState, dot: Value) => Value;
+/** The evaluator of a method's i-th argument for a parameter of type t. */
+type MethodArg = (i: number, t: ParamType) => ArgEval;
+const NO_ARGS: MethodArg = () => () => undefined;
 
 interface TreeInfo {
   name: string; // template name shown in `executing "<name>"`
@@ -344,23 +347,24 @@ export class Compiler {
     tree: TreeInfo,
     receiver: (s: ExecState, dot: Value) => Value,
   ): Eval {
-    const methodArgs = args.map((a) => this.arg(a, 'any', tree));
+    // Method arguments convert to the parameter types of the method found at run time.
+    const compiled = new Map<string, ArgEval>();
+    const methodArg: MethodArg = (i, t) => {
+      const key = `${i}:${t}`;
+      let ev = compiled.get(key);
+      if (!ev) {
+        ev = this.arg(args[i], t, tree);
+        compiled.set(key, ev);
+      }
+      return ev;
+    };
+    const nArgs = args.length;
     return (s, dot, final) => {
       let r = receiver(s, dot);
       const last = idents.length - 1;
       for (let i = 0; i < last; i++)
-        r = this.field(tree, node, r, idents[i], [], MISSING, s, dot, false);
-      return this.field(
-        tree,
-        node,
-        r,
-        idents[last],
-        methodArgs,
-        final,
-        s,
-        dot,
-        args.length > 0 || final !== MISSING,
-      );
+        r = this.field(tree, node, r, idents[i], NO_ARGS, 0, MISSING, s, dot);
+      return this.field(tree, node, r, idents[last], methodArg, nArgs, final, s, dot);
     };
   }
 
@@ -369,33 +373,32 @@ export class Compiler {
     node: ArgNode,
     r: Value,
     name: string,
-    args: ArgEval[],
+    arg: MethodArg,
+    nArgs: number,
     final: Final,
     s: ExecState,
     dot: Value,
-    hasArgs: boolean,
   ): Value {
+    const hasArgs = nArgs > 0 || final !== MISSING;
     if (r === undefined || r === null) return undefined;
     if (r instanceof LabelMap || r instanceof Map) {
       if (hasArgs) this.fail(tree, node, `${name} is not a method but has arguments`);
       return r instanceof LabelMap ? r.get(name) : nilToInvalid(r.get(name));
     }
-    if (r instanceof GoTime) {
-      const m = TIME_METHODS[name];
-      if (m) {
-        const argv = args.map((a) => a(s, dot));
-        if (final !== MISSING) argv.push(final);
-        if (argv.length !== m.params.length) {
-          this.fail(
-            tree,
-            node,
-            `wrong number of args for ${name}: want ${m.params.length} got ${argv.length}`,
-          );
-        }
-        for (let i = 0; i < argv.length; i++)
-          argv[i] = this.validate(tree, node, argv[i], m.params[i]);
-        return m.call(r, argv);
+    const m = methodOf(r, name);
+    if (m) {
+      const numIn = nArgs + (final === MISSING ? 0 : 1);
+      if (numIn !== m.params.length) {
+        this.fail(
+          tree,
+          node,
+          `wrong number of args for ${name}: want ${m.params.length} got ${numIn}`,
+        );
       }
+      const argv: Value[] = [];
+      for (let i = 0; i < nArgs; i++) argv.push(arg(i, m.params[i])(s, dot));
+      if (final !== MISSING) argv.push(this.validate(tree, node, final, m.params[nArgs]));
+      return (m.call as (recv: Value, args: Value[]) => Value)(r, argv);
     }
     return this.fail(tree, node, `can't evaluate field ${name} in type ${typeName(r)}`);
   }
@@ -507,6 +510,13 @@ export class Compiler {
           return () => v;
         }
         return fail('bool');
+      case 'duration':
+        // time.Duration is an int64: integer constants convert to it.
+        if (n.kind === 'number' && n.isInt) {
+          const v = new SizedInt('time.Duration', n.int);
+          return () => v;
+        }
+        return fail('integer');
     }
     return () =>
       this.fail(tree, n, `can't handle ${nodeString(n)} for arg of type ${goTypeName(t)}`);
@@ -544,6 +554,9 @@ export class Compiler {
       case 'time':
         ok = v instanceof GoTime;
         break;
+      case 'duration':
+        ok = v instanceof SizedInt && v.type === 'time.Duration';
+        break;
     }
     if (!ok)
       this.fail(tree, node, `wrong type for value; expected ${goTypeName(t)}; got ${typeName(v)}`);
@@ -552,6 +565,7 @@ export class Compiler {
 }
 
 function goTypeName(t: ParamType): string {
+  if (t === 'duration') return 'time.Duration';
   return t === 'time'
     ? 'time.Time'
     : t === 'any'
@@ -569,28 +583,3 @@ function findVar(s: ExecState, name: string): Var | undefined {
   for (let i = s.vars.length - 1; i >= 0; i--) if (s.vars[i].name === name) return s.vars[i];
   return undefined;
 }
-
-interface Method {
-  params: ParamType[];
-  call(t: GoTime, args: Value[]): Value;
-}
-
-const civilOf = (t: GoTime): Date => new Date((t.unixSec + t.zone.lookup(t.unixSec).offset) * 1000);
-
-/** The time.Time methods most useful in templates. */
-const TIME_METHODS: Record<string, Method> = {
-  Unix: { params: [], call: (t) => BigInt(t.unixSec) },
-  UnixMilli: { params: [], call: (t) => t.unixMillis() },
-  UnixNano: { params: [], call: (t) => BigInt.asIntN(64, t.unixNanos()) },
-  Format: { params: ['string'], call: (t, a) => formatTime(t, a[0] as string) },
-  String: { params: [], call: (t) => t.toString() },
-  UTC: { params: [], call: (t) => t.in(UTC) },
-  Local: { params: [], call: (t) => t.in(LOCAL) },
-  Year: { params: [], call: (t) => BigInt(civilOf(t).getUTCFullYear()) },
-  Day: { params: [], call: (t) => BigInt(civilOf(t).getUTCDate()) },
-  Hour: { params: [], call: (t) => BigInt(civilOf(t).getUTCHours()) },
-  Minute: { params: [], call: (t) => BigInt(civilOf(t).getUTCMinutes()) },
-  Second: { params: [], call: (t) => BigInt(civilOf(t).getUTCSeconds()) },
-  Nanosecond: { params: [], call: (t) => BigInt(t.nsec) },
-  IsZero: { params: [], call: (t) => t.unixSec === GoTime.ZERO.unixSec && t.nsec === 0 },
-};

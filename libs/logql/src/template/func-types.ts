@@ -4,7 +4,8 @@ import type { Value } from './values';
  * Go parameter types of template functions; they decide how arguments are checked and how
  * literals convert (Go's evalArg). `value` is reflect.Value (the Go builtins), `any` interface{}.
  */
-export type ParamType = 'string' | 'int' | 'float64' | 'bool' | 'any' | 'value' | 'time';
+export type ParamType =
+  'string' | 'int' | 'float64' | 'bool' | 'any' | 'value' | 'time' | 'duration';
 
 /** Per-execution inputs some functions read (`__line__`, `__timestamp__`). */
 export interface CallContext {

@@ -1,4 +1,5 @@
 import { formatFloat } from './go-float';
+import { namedIntString } from './go-duration';
 import { GoTime } from './go-time';
 import { compareGoStrings, intOf, isInt, LabelMap, SizedInt, typeName, type Value } from './values';
 
@@ -17,7 +18,7 @@ export function formatValue(v: Value): string {
       return '<nil>';
   }
   if (v === null) return '<nil>';
-  if (v instanceof SizedInt) return v.v.toString();
+  if (v instanceof SizedInt) return namedIntString(v) ?? v.v.toString();
   if (v instanceof GoTime) return v.toString();
   if (Array.isArray(v)) return '[' + v.map(formatValue).join(' ') + ']';
   return formatMap(v, formatValue);
@@ -193,6 +194,11 @@ function fmtOne(v: Value, verb: string, f: Flags): string {
     if (verb === 't' || verb === 'v') return pad(v ? 'true' : 'false', f);
     return badVerb(verb, 'bool', String(v));
   }
+  const stringer = v instanceof SizedInt ? namedIntString(v) : undefined;
+  if (stringer !== undefined && 'vsxXq'.includes(verb)) {
+    // fmt calls String() on a Stringer for these verbs.
+    return fmtString(stringer, verb === 'v' ? 's' : verb, f);
+  }
   if (isInt(v)) {
     const n = intOf(v);
     const unsigned = v instanceof SizedInt && v.type === 'uint8';
@@ -229,8 +235,7 @@ function fmtOne(v: Value, verb: string, f: Flags): string {
   }
   if (typeof v === 'string') return fmtString(v, verb, f);
   if (v instanceof GoTime) {
-    if (verb === 'v' || verb === 's') return fmtString(v.toString(), 's', f);
-    if (verb === 'q') return fmtString(v.toString(), 'q', f);
+    if ('vsxXq'.includes(verb)) return fmtString(v.toString(), verb === 'v' ? 's' : verb, f);
     return badVerb(verb, 'time.Time', v.toString());
   }
   if (Array.isArray(v)) return '[' + v.map((e) => fmtOne(e, verb, f)).join(' ') + ']';

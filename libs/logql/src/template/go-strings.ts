@@ -1,5 +1,7 @@
 /** Go's strings package functions (code-point based where Go is rune based). */
 
+import { mapCase } from './go-case';
+
 const SPACE =
   /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+|[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$/g;
 
@@ -68,23 +70,24 @@ export function replace(s: string, old: string, rep: string, n: number): string 
   return out + s.slice(from);
 }
 
-/** strings.Title: upper-cases the first letter of each word. */
+/** strings.Title (deprecated in Go, still what sprig's `title` calls): title-cases each word's first letter. */
 export function title(s: string): string {
   let prev = ' ';
   let out = '';
   for (const ch of s) {
-    out += isSeparator(prev) ? ch.toUpperCase() : ch;
+    out += isSeparator(prev) ? mapCase(ch, 'title') : ch;
     prev = ch;
   }
   return out;
 }
 
+/** Go's unicode.IsSpace outside Latin-1: the White_Space property (no U+FEFF, unlike `\s`). */
+const GO_SPACE = /[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]/;
+
+/** strings.Title's word boundaries. */
 function isSeparator(ch: string): boolean {
   const c = ch.codePointAt(0)!;
-  if (c <= 0x7f) {
-    if (/[0-9a-zA-Z_]/.test(ch)) return false;
-    return true;
-  }
+  if (c <= 0x7f) return !/[0-9a-zA-Z_]/.test(ch);
   if (/[\p{L}\p{Nd}]/u.test(ch)) return false;
-  return /\s/u.test(ch);
+  return GO_SPACE.test(ch);
 }

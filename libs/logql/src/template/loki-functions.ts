@@ -5,9 +5,11 @@ import { parseDuration, parseBytes } from './units';
 import { GoTime, formatTime } from './go-time';
 import { parseTime } from './go-time-parse';
 import { LOCAL, loadLocation, UTC } from './go-zone';
+import * as gc from './go-case';
 import * as gs from './go-strings';
 import { compileRegex, countMatches, replaceAll } from './regex';
 import { queryEscape, queryUnescape } from './url';
+import { decodeUtf8AsGo } from './go-utf8';
 import { FuncError, SizedInt, type Value } from './values';
 
 const S = 'string' as const;
@@ -19,7 +21,10 @@ const int64 = (v: bigint): SizedInt => new SizedInt('int64', BigInt.asIntN(64, v
 const str = (a: Value[], i: number): string => a[i] as string;
 const num = (a: Value[], i: number): number => Number(a[i] as bigint);
 
-/** Go's byte-based string slicing with Go's panic text for bad bounds. */
+/**
+ * Go's byte-based string slicing with Go's panic text for bad bounds. A cut through a
+ * multi-byte character leaves one U+FFFD per stray byte, as Loki's answer shows it.
+ */
 function sliceBytes(s: string, start: number | undefined, end: number | undefined): string {
   const b = Buffer.from(s, 'utf8');
   const lo = start ?? 0;
@@ -32,7 +37,7 @@ function sliceBytes(s: string, start: number | undefined, end: number | undefine
   if (lo < 0 || lo > hi) {
     throw new FuncError(`runtime error: slice bounds out of range [${lo}:${hi}]`);
   }
-  return b.subarray(lo, hi).toString('utf8');
+  return decodeUtf8AsGo(b.subarray(lo, hi));
 }
 
 function repeat(s: string, n: number): string {
@@ -170,8 +175,8 @@ export const LOKI_FUNCTIONS: ReadonlyMap<string, FuncDef> = new Map<string, Func
   ['__line__', { params: [], readsLine: true, call: (_a, ctx) => ctx.line }],
   ['__timestamp__', def([], (_a, ctx) => GoTime.fromUnixNanos(ctx.timestampNs, LOCAL))],
   // Go strings package (legacy names).
-  ['ToLower', def([S], (a) => str(a, 0).toLowerCase())],
-  ['ToUpper', def([S], (a) => str(a, 0).toUpperCase())],
+  ['ToLower', def([S], (a) => gc.toLower(str(a, 0)))],
+  ['ToUpper', def([S], (a) => gc.toUpper(str(a, 0)))],
   ['Replace', def([S, S, S, I], (a) => gs.replace(str(a, 0), str(a, 1), str(a, 2), num(a, 3)))],
   ['Trim', def([S, S], (a) => gs.trim(str(a, 0), str(a, 1)))],
   ['TrimLeft', def([S, S], (a) => gs.trimLeft(str(a, 0), str(a, 1)))],
@@ -209,8 +214,8 @@ export const LOKI_FUNCTIONS: ReadonlyMap<string, FuncDef> = new Map<string, Func
   // sprig strings.
   ['b64enc', def([S], (a) => Buffer.from(str(a, 0), 'utf8').toString('base64'))],
   ['b64dec', def([S], (a) => b64dec(str(a, 0)))],
-  ['lower', def([S], (a) => str(a, 0).toLowerCase())],
-  ['upper', def([S], (a) => str(a, 0).toUpperCase())],
+  ['lower', def([S], (a) => gc.toLower(str(a, 0)))],
+  ['upper', def([S], (a) => gc.toUpper(str(a, 0)))],
   ['title', def([S], (a) => gs.title(str(a, 0)))],
   [
     'trunc',

@@ -179,6 +179,27 @@ describe('execution errors', () => {
       'x\n  {{ index .a 5 }}',
       'template: line:2:5: executing "line" at <index .a 5>: error calling index: index out of range: 5',
     ],
+    // Go lets an index equal to the length through its range check; reflect then panics.
+    [
+      '{{ index .a 3 }}',
+      'template: line:1:3: executing "line" at <index .a 3>: error calling index: reflect: string index out of range',
+    ],
+    [
+      '{{ index .a -1 }}',
+      'template: line:1:3: executing "line" at <index .a -1>: error calling index: index out of range: -1',
+    ],
+    [
+      '{{ index (fromJson "[1,2]") 2 }}',
+      'template: line:1:3: executing "line" at <index (fromJson "[1,2]") 2>: error calling index: reflect: slice index out of range',
+    ],
+    [
+      '{{ index (fromJson "[1,2]") 7 }}',
+      'template: line:1:3: executing "line" at <index (fromJson "[1,2]") 7>: error calling index: index out of range: 7',
+    ],
+    [
+      '{{ index .a "x" }}',
+      'template: line:1:3: executing "line" at <index .a "x">: error calling index: cannot index slice/array with type string',
+    ],
     [
       '{{ upper }}',
       'template: line:1:3: executing "line" at <upper>: wrong number of args for upper: want 1 got 0',

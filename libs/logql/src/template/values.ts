@@ -4,7 +4,8 @@ import type { GoTime } from './go-time';
  * Runtime values of the template engine, modelled on the Go types the Loki functions use:
  * - `string` is a Go string, `number` a float64, `boolean` a bool;
  * - `bigint` is a Go `int` (number literals, `len`, `int`, `count`);
- * - `SizedInt` is another integer type (`int64` from sprig math, `uint8` from indexing a string);
+ * - `SizedInt` is another integer type (`int64` from sprig math, `uint8` from indexing a string,
+ *   `time.Duration`, `time.Month`, `time.Weekday` from time.Time methods);
  * - `GoTime` is a time.Time, arrays are `[]interface{}`, `Map` is `map[string]interface{}`;
  * - `LabelMap` is the `map[string]string` of labels the template runs on;
  * - `null` is a nil interface and `undefined` an invalid (missing) value.
@@ -22,10 +23,13 @@ export type Value =
   | Value[]
   | Map<string, Value>;
 
-/** An integer of a Go type other than `int`, so type checks and messages match Go. */
+/**
+ * An integer of a Go type other than `int`, so type checks and messages match Go. The `time`
+ * types are Stringers: `%v` and `print` show `Monday`, `March`, `1h30m0s`.
+ */
 export class SizedInt {
   constructor(
-    readonly type: 'int64' | 'uint8',
+    readonly type: 'int64' | 'uint8' | 'time.Duration' | 'time.Month' | 'time.Weekday',
     readonly v: bigint,
   ) {}
 }

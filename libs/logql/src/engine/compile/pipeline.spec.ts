@@ -170,6 +170,23 @@ describe('compilePipeline', () => {
     );
   });
 
+  it('names a failing stage as Loki prints it: lists joined by bare commas, params written out', () => {
+    const message = (q: string): string => {
+      try {
+        compilePipeline(logExpr(q));
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error('no error');
+    };
+    expect(message('{app="api"} | label_format c=a, b="{{ .a"')).toBe(
+      `parse error : stage '| label_format c=a,b="{{ .a"' : invalid template for label 'b': template: label:1: unclosed action`,
+    );
+    expect(message('{app="api"} | json a, b="c[" ')).toMatch(
+      /^parse error : stage '\| json a="a",b="c\["' : /,
+    );
+  });
+
   it('derives the literal a source may prefilter on from leading filters', () => {
     const lit = (q: string): string | undefined =>
       compilePipeline(logExpr(q)).lineContains?.toString();

@@ -10,7 +10,7 @@ import { LineFilterStage, type LineFilter } from '../../log/line-filter';
 import { Pipeline, type Stage } from '../../log/pipeline';
 import type { LogSelectorExpr, PipelineStage } from '../../syntax/ast';
 import { ParseError } from '../../syntax/errors';
-import { printStage } from '../../syntax/printer';
+import { lokiStageText } from '../../syntax/stage-text';
 import { compileLineFilter, requiredLiteral } from './line-filters';
 import { reorderStages } from './reorder';
 import { compileStage } from './stages';
@@ -61,7 +61,7 @@ function build<T>(node: PipelineStage, make: () => T): T {
     return make();
   } catch (err) {
     if (err instanceof StageBuildError) {
-      throw ParseError.semantic(`stage '${printStage(node)}' : ${err.message}`);
+      throw ParseError.semantic(`stage '${lokiStageText(node)}' : ${err.message}`);
     }
     throw err;
   }
