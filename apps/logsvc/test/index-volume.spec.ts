@@ -97,6 +97,20 @@ describe('index stats and volume', () => {
     expect((body.data.result as VectorItem[])[0].value[1]).toBe('24');
   });
 
+  it('refuses a volume_range step finer than 11,000 points, as Loki does for every range query', async () => {
+    const started = performance.now();
+    const res = await getAs(sut, 'acme', '/loki/api/v1/index/volume_range', {
+      query: '{env="prod"}',
+      step: '0.001',
+      since: '1h',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toBe(
+      'exceeded maximum resolution of 11,000 points per time series. Try increasing the value of the step parameter',
+    );
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it('refuses more series than volume_max_series with Loki’s message', async () => {
     const res = await getAs(sut, 'acme', '/loki/api/v1/index/volume', { query: '{}' });
     expect(res.status).toBe(400);

@@ -1,5 +1,10 @@
 import { gzipSync } from 'node:zlib';
-import { encodeOtlpProtobuf, type OtlpLogsRequest } from '@logsvc/push';
+import {
+  encodeOtlpJson,
+  encodeOtlpProtobuf,
+  type OtlpAnyValue,
+  type OtlpLogsRequest,
+} from '@logsvc/push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, readFromIngester, startTestServer } from './harness';
 
@@ -125,5 +130,63 @@ describe('POST /otlp/v1/logs', () => {
     });
     expect(garbage.status).toBe(400);
     expect(statusMessage(Buffer.from(await garbage.arrayBuffer())).length).toBeGreaterThan(0);
+  });
+
+  it('stores values nested 48 arrays deep in both encodings and refuses deeper JSON with a 400', async () => {
+    const nested = (depth: number): OtlpLogsRequest['resourceLogs'][number] => {
+      let body: OtlpAnyValue = { kind: 'string', value: 'leaf' };
+      for (let i = 0; i < depth; i++) body = { kind: 'array', value: [body] };
+      return {
+        resource: {
+          attributes: [{ key: 'service.name', value: { kind: 'string', value: `deep${depth}` } }],
+        },
+        scopeLogs: [
+          {
+            scope: { name: '', version: '', attributes: [], droppedAttributesCount: 0 },
+            logRecords: [
+              {
+                timeUnixNano: nowNs(),
+                observedTimeUnixNano: 0n,
+                severityNumber: 0,
+                severityText: '',
+                body,
+                attributes: [],
+                droppedAttributesCount: 0,
+                flags: 0,
+                traceId: Buffer.alloc(0),
+                spanId: Buffer.alloc(0),
+              },
+            ],
+          },
+        ],
+      };
+    };
+    // The protobuf decoder's limit of 100 nested messages leaves 48 levels below a record.
+    const pb = await post(encodeOtlpProtobuf({ resourceLogs: [nested(48)] }), {
+      'content-type': 'application/x-protobuf',
+    });
+    expect(pb.status).toBe(204);
+    const json = (depth: number) =>
+      post(encodeOtlpJson({ resourceLogs: [nested(depth)] }), {
+        'content-type': 'application/json',
+      });
+    expect((await json(48)).status).toBe(204);
+    const tooDeep = await json(49);
+    expect(tooDeep.status).toBe(400);
+    expect(statusMessage(Buffer.from(await tooDeep.arrayBuffer()))).toBe(
+      'invalid OTLP JSON body: maximum nesting depth exceeded',
+    );
+    expect(readFromIngester(sut, 'fake', '{service_name="deep48"}')).toHaveLength(2);
+    // 5,000 levels: deeper than the call stack would take.
+    const body =
+      '{"arrayValue":{"values":['.repeat(5000) + '{"stringValue":"x"}' + ']}}'.repeat(5000);
+    const deep = await post(
+      `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1","body":${body}}]}]}]}`,
+      { 'content-type': 'application/json' },
+    );
+    expect(deep.status).toBe(400);
+    expect(statusMessage(Buffer.from(await deep.arrayBuffer()))).toBe(
+      'invalid OTLP JSON body: maximum nesting depth exceeded',
+    );
   });
 });

@@ -97,6 +97,8 @@ describe('push endpoints', () => {
         '    max_streams_per_user: 1',
         '  precedence:',
         '    max_streams_per_user: 1',
+        '  many-refused:',
+        '    max_streams_per_user: 1',
         '  slow-stream:',
         '    per_stream_rate_limit: 100',
         '    per_stream_rate_limit_burst: 200',
@@ -364,6 +366,17 @@ describe('push endpoints', () => {
       'a',
       'b',
     ]);
+  });
+
+  it('answers one line, the last refusal, however many streams are refused (as Loki)', async () => {
+    const t = nowNs();
+    const streams: Record<string, Array<[bigint, string]>> = {};
+    for (let i = 0; i < 500; i++) streams[`{app="r${i}"}`] = [[t, 'x']];
+    const res = await pushProto(request(streams), 'many-refused');
+    expect(res.status).toBe(429);
+    expect(res.text).toBe(
+      `Maximum active stream limit exceeded when trying to create stream {app="r499", service_name="r499"}, reduce the number of active streams (reduce labels or reduce label values), or contact your Loki administrator to see if the limit can be increased, user: 'many-refused'\n`,
+    );
   });
 
   it("answers the ingester's refusal, not the validation error, when a push has both", async () => {

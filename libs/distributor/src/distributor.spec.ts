@@ -116,11 +116,11 @@ describe('Distributor', () => {
     expect(metrics.discardedLines.get('line_too_long')).toBe(1);
   });
 
-  it('joins several ingester refusals by newlines and answers the status of the last', async () => {
+  it('answers the last of several ingester refusals, text and status, as Loki does', async () => {
     const { sut, ingester } = setup();
     ingester.refusals = [streamLimit('a'), outOfOrder('b')];
     const err = await sut.push(push({ a: ['1'], b: ['2'] })).catch((e) => e);
-    expect(err.message).toBe('stream limit for {s="a"}\nout of order in {s="b"}');
+    expect(err.message).toBe('out of order in {s="b"}');
     expect(err.httpStatus).toBe(400);
     ingester.refusals = [outOfOrder('b'), streamLimit('a')];
     const other = await sut.push(push({ a: ['1'], b: ['2'] })).catch((e) => e);

@@ -4,17 +4,15 @@ import { PushError } from '@logsvc/push';
 /**
  * The answer to a push the ingester has taken, as Loki gives it: an ingester-side refusal
  * (per-stream rate, order, stream limit) outranks the distributor's validation error, which is
- * answered only when the ingester took everything. Several ingester refusals are joined by
- * newlines and answered with the status of the last. Undefined when nothing was refused.
+ * answered only when the ingester took everything. Of several ingester refusals the last one
+ * is answered, as Loki's ingester does, so a push of 100,000 refused streams gets a one-line
+ * answer rather than one line per stream. Undefined when nothing was refused.
  */
 export function pushRefusal(
   ingesterErrors: readonly LogsvcError[],
   validationError: PushError | undefined,
 ): LogsvcError | undefined {
-  if (ingesterErrors.length > 0) {
-    const last = ingesterErrors[ingesterErrors.length - 1];
-    return new PushError(last.kind, ingesterErrors.map((e) => e.message).join('\n'));
-  }
+  if (ingesterErrors.length > 0) return ingesterErrors[ingesterErrors.length - 1];
   return validationError;
 }
 

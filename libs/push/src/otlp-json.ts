@@ -154,17 +154,25 @@ function logRecord(r: Obj): OtlpLogRecord {
   };
 }
 
-function keyValues(o: Obj, camel = 'attributes'): OtlpKeyValue[] {
+/**
+ * Arrays and maps nested in one attribute or body: as deep as the protobuf decoder goes (its
+ * limit of 100 messages leaves 48 such levels below a log record), so both encodings refuse
+ * the same bodies, and far from the call stack's end.
+ */
+const MAX_VALUE_NESTING = 48;
+
+function keyValues(o: Obj, camel = 'attributes', depth = 0): OtlpKeyValue[] {
   return list(o, camel, camel).map((kv) => ({
     key: str(kv, 'key'),
     value:
       kv.value === undefined || kv.value === null
         ? { kind: 'empty' }
-        : anyValue(obj(kv.value, 'value')),
+        : anyValue(obj(kv.value, 'value'), depth),
   }));
 }
 
-function anyValue(v: Obj): OtlpAnyValue {
+function anyValue(v: Obj, depth = 0): OtlpAnyValue {
+  if (depth > MAX_VALUE_NESTING) throw new OtlpJsonError('maximum nesting depth exceeded');
   const s = field(v, 'stringValue', 'string_value');
   if (s !== undefined) {
     if (typeof s !== 'string') throw new OtlpJsonError('stringValue must be a string');
@@ -193,11 +201,11 @@ function anyValue(v: Obj): OtlpAnyValue {
   if (array !== undefined) {
     return {
       kind: 'array',
-      value: list(obj(array, 'arrayValue'), 'values', 'values').map(anyValue),
+      value: list(obj(array, 'arrayValue'), 'values', 'values').map((x) => anyValue(x, depth + 1)),
     };
   }
   const kvlist = field(v, 'kvlistValue', 'kvlist_value');
   if (kvlist !== undefined)
-    return { kind: 'kvlist', value: keyValues(obj(kvlist, 'kvlistValue'), 'values') };
+    return { kind: 'kvlist', value: keyValues(obj(kvlist, 'kvlistValue'), 'values', depth + 1) };
   return { kind: 'empty' };
 }

@@ -8,6 +8,14 @@ import {
   type NumberNode,
   type PipeNode,
 } from './ast';
+import {
+  checkOutputSize,
+  outputBudgetExceeded,
+  stepBudgetExceeded,
+  TEMPLATE_MAX_CALL_DEPTH,
+  TEMPLATE_MAX_OUTPUT_CHARS,
+  TEMPLATE_MAX_STEPS,
+} from './budget';
 import { TemplateError } from './errors';
 import type { CallContext, FuncMap, ParamType } from './func-types';
 import { formatValue } from './go-fmt';
@@ -22,7 +30,6 @@ type Final = Value | typeof MISSING;
 const BREAK = Symbol('break');
 const CONTINUE = Symbol('continue');
 
-const MAX_DEPTH = 100_000;
 
 interface Var {
   name: string;
@@ -34,7 +41,18 @@ export class ExecState {
   out = '';
   vars: Var[] = [];
   depth = 0;
+  /** Function calls and range iterations so far (see TEMPLATE_MAX_STEPS). */
+  steps = 0;
   constructor(readonly ctx: CallContext) {}
+
+  write(text: string): void {
+    this.out += text;
+    if (this.out.length > TEMPLATE_MAX_OUTPUT_CHARS) throw outputBudgetExceeded();
+  }
+
+  step(): void {
+    if (++this.steps > TEMPLATE_MAX_STEPS) throw stepBudgetExceeded();
+  }
 }
 
 type Emit = (s: ExecState, dot: Value) => void;
@@ -102,9 +120,7 @@ export class Compiler {
     switch (n.kind) {
       case 'text': {
         const text = n.text;
-        return (s) => {
-          s.out += text;
-        };
+        return (s) => s.write(text);
       }
       case 'action':
         return this.action(n.pipe, tree);
@@ -129,8 +145,8 @@ export class Compiler {
         return (s, dot) => {
           const target = this.trees.get(name);
           if (!target) this.fail(tree, n, `template "${name}" not defined`);
-          if (s.depth >= MAX_DEPTH)
-            this.fail(tree, n, `exceeded maximum template depth (${MAX_DEPTH})`);
+          if (s.depth >= TEMPLATE_MAX_CALL_DEPTH)
+            this.fail(tree, n, `exceeded maximum template depth (${TEMPLATE_MAX_CALL_DEPTH})`);
           const newDot = pipe ? pipe(s, dot) : undefined;
           const savedVars = s.vars;
           s.vars = [{ name: '$', value: newDot }];
@@ -154,15 +170,13 @@ export class Compiler {
         const key = only.ident[0];
         const slow = this.pipeline(pipe, tree);
         return (s, dot) => {
-          s.out += dot instanceof LabelMap ? dot.get(key) : printValue(slow(s, dot));
+          s.write(dot instanceof LabelMap ? dot.get(key) : printValue(slow(s, dot)));
         };
       }
     }
     const evalPipe = this.pipeline(pipe, tree);
     if (pipe.decl.length > 0) return (s, dot) => void evalPipe(s, dot);
-    return (s, dot) => {
-      s.out += printValue(evalPipe(s, dot));
-    };
+    return (s, dot) => s.write(printValue(evalPipe(s, dot)));
   }
 
   private ifOrWith(n: BranchNode, tree: TreeInfo): Emit {
@@ -193,6 +207,7 @@ export class Compiler {
         const val = pipe(s, dot);
         const mark = s.vars.length;
         const one = (index: Value, elem: Value): boolean => {
+          s.step();
           if (nDecl > 0) s.vars[mark - 1].value = elem;
           if (nDecl > 1) s.vars[mark - 2].value = index;
           try {
@@ -444,8 +459,11 @@ export class Compiler {
         const t = numIn - 1 < nFixed ? fn.params[numIn - 1] : fn.variadic!;
         values[n] = this.validate(tree, cmd, final, t);
       }
+      s.step();
       try {
-        return fn.call(values, s.ctx);
+        const result = fn.call(values, s.ctx);
+        if (typeof result === 'string') checkOutputSize(result.length);
+        return result;
       } catch (e) {
         if (e instanceof FuncError) this.fail(tree, cmd, `error calling ${name}: ${e.message}`);
         throw e;

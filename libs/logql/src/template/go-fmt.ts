@@ -69,6 +69,11 @@ export function goQuote(s: string, ascii = false, quote = '"'): string {
   return out + quote;
 }
 
+/** Go's fmt refuses widths and precisions beyond a million (BADWIDTH, BADPREC, NOVERB). */
+function tooLarge(x: number | bigint): boolean {
+  return x > 1_000_000 || x < -1_000_000;
+}
+
 interface Flags {
   plus: boolean;
   minus: boolean;
@@ -280,6 +285,11 @@ export function sprintf(format: string, args: readonly Value[]): string {
     const readNum = (): number => {
       let num = -1;
       while (i < n && format[i] >= '0' && format[i] <= '9') {
+        if (tooLarge(num)) {
+          // Go's parsenum: a crazy long number swallows the rest of the format (%!(NOVERB)).
+          i = n;
+          return -1;
+        }
         num = (num < 0 ? 0 : num * 10) + (format.charCodeAt(i) - 48);
         i++;
       }
@@ -297,7 +307,7 @@ export function sprintf(format: string, args: readonly Value[]): string {
     if (format[i] === '*') {
       i++;
       const a = args[argi++];
-      if (isInt(a)) {
+      if (isInt(a) && !tooLarge(intOf(a))) {
         f.width = Number(intOf(a));
         if (f.width < 0) {
           f.minus = true;
@@ -311,7 +321,7 @@ export function sprintf(format: string, args: readonly Value[]): string {
       if (format[i] === '*') {
         i++;
         const a = args[argi++];
-        if (isInt(a) && intOf(a) >= 0n) f.prec = Number(intOf(a));
+        if (isInt(a) && intOf(a) >= 0n && !tooLarge(intOf(a))) f.prec = Number(intOf(a));
         else out += '%!(BADPREC)';
       } else f.prec = Math.max(readNum(), 0);
     }

@@ -1,5 +1,6 @@
 import type { ArgNode, ListNode, Node, PipeNode } from './ast';
 import { BUILTINS } from './builtins';
+import { fromEngineLimit } from './budget';
 import { TemplateError } from './errors';
 import { Compiler, ExecState } from './exec';
 import type { FuncDef } from './func-types';
@@ -70,7 +71,12 @@ export function compileTemplate(text: string, options: CompileOptions = {}): Com
       const state = new ExecState(ctx);
       const dot = new LabelMap(data);
       state.vars.push({ name: '$', value: dot });
-      emit(state, dot);
+      try {
+        emit(state, dot);
+      } catch (err) {
+        if (err instanceof RangeError) throw fromEngineLimit(err);
+        throw err;
+      }
       return state.out;
     },
   };

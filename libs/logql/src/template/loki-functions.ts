@@ -1,3 +1,4 @@
+import { checkOutputSize } from './budget';
 import { toFloat64, toInt64, isEmpty } from './cast';
 import * as dec from './decimal';
 import type { FuncDef } from './func-types';
@@ -42,6 +43,7 @@ function sliceBytes(s: string, start: number | undefined, end: number | undefine
 
 function repeat(s: string, n: number): string {
   if (n < 0) throw new FuncError('strings: negative Repeat count');
+  checkOutputSize(s.length * n);
   return s.repeat(n);
 }
 
@@ -114,12 +116,14 @@ function intDiv(a: bigint, b: bigint, rem: boolean): bigint {
 }
 
 function alignLeft(n: number, s: string): string {
+  checkOutputSize(n);
   const chars = [...s];
   if (n < 0 || n === chars.length) return s;
   return n > chars.length ? s + ' '.repeat(n - chars.length) : chars.slice(0, n).join('');
 }
 
 function alignRight(n: number, s: string): string {
+  checkOutputSize(n);
   const chars = [...s];
   if (n < 0 || n === chars.length) return s;
   return n > chars.length
@@ -321,7 +325,14 @@ export const LOKI_FUNCTIONS: ReadonlyMap<string, FuncDef> = new Map<string, Func
 
 function indent(spaces: number, s: string): string {
   const pad = repeat(' ', spaces);
+  checkOutputSize(s.length + pad.length * (1 + countNewlines(s)));
   return pad + s.split('\n').join('\n' + pad);
+}
+
+function countNewlines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 function goMax(a: number, b: number): number {

@@ -10,6 +10,7 @@ import type {
   VariableNode,
 } from './ast';
 import { nodeString } from './ast';
+import { TEMPLATE_MAX_NESTING } from './budget';
 import { TemplateError } from './errors';
 import { goQuote } from './go-fmt';
 import { lex, type Token } from './lexer';
@@ -40,6 +41,7 @@ export class Parser {
   private i = 0;
   private vars: string[] = ['$'];
   private rangeDepth = 0;
+  private nesting = 0;
   private actionLine = 0;
   private lastLine = 1;
   readonly defines = new Map<string, ListNode>();
@@ -207,7 +209,21 @@ export class Parser {
     return { kind: 'action', pos, pipe: this.pipeline('command', 'rightDelim') };
   }
 
+  /** Counts a nesting level (`(`, `if`, `range`, `with`); Go's "max expression depth". */
+  private nest<T>(inner: () => T): T {
+    if (++this.nesting > TEMPLATE_MAX_NESTING) this.errorf('max expression depth exceeded');
+    try {
+      return inner();
+    } finally {
+      this.nesting--;
+    }
+  }
+
   private control(context: 'if' | 'range' | 'with'): BranchNode {
+    return this.nest(() => this.controlBody(context));
+  }
+
+  private controlBody(context: 'if' | 'range' | 'with'): BranchNode {
     const mark = this.vars.length;
     try {
       const pipe = this.pipeline(context, 'rightDelim');
@@ -402,7 +418,7 @@ export class Parser {
       case 'number':
         return this.number(t);
       case 'leftParen':
-        return this.pipeline('parenthesized pipeline', 'rightParen');
+        return this.nest(() => this.pipeline('parenthesized pipeline', 'rightParen'));
       case 'string':
       case 'rawString': {
         const s = unquote(t.val);

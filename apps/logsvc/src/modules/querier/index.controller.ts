@@ -11,6 +11,7 @@ import { statsJson } from './encode/stats-json';
 import {
   HOUR_NS,
   ParamError,
+  checkResolution,
   defaultStepNs,
   nowNs,
   parseBounds,
@@ -99,6 +100,7 @@ export class IndexController {
         'zero or negative query resolution step widths are not accepted. Try a positive integer',
       );
     }
+    if (range) checkResolution(startNs, endNs, stepNs);
     const series = await this.querier.volumes({
       tenants,
       matchers,

@@ -18,8 +18,9 @@ import { compilePipeline } from '../compile';
 import { QueryCanceledError } from '../metrics/errors';
 import type { Direction, LogSource } from '../source';
 import type { QueryStats } from '../stats';
+import { TimeSlice } from '../time-slice';
 import { Heap } from './heap';
-import { Advance, StreamNode, type ScanBudget } from './stream-node';
+import { Advance, StreamNode } from './stream-node';
 
 export interface LogQueryParams {
   readonly tenant: string;
@@ -43,9 +44,6 @@ export interface StreamsResult {
   readonly type: 'streams';
   readonly streams: ResultStream[];
 }
-
-/** Lines read between two chances for other work (and cancellation) to run. */
-const LINES_PER_SLICE = 16_384;
 
 interface OutStream {
   readonly labels: Labels;
@@ -83,7 +81,7 @@ export async function evaluateLogQuery(
     return a.labels !== b.labels && a.labels.toString() < b.labels.toString();
   });
   const chunkStats = stats.querier.store.chunk;
-  const budget: ScanBudget = { left: LINES_PER_SLICE };
+  const budget = new TimeSlice();
   for (const s of streams) {
     const node = new StreamNode(s.entries, pipeline.forStream(s.labels), chunkStats);
     let found = advance(node, budget, params.signal);
@@ -128,14 +126,14 @@ export async function evaluateLogQuery(
 }
 
 /**
- * Advances a node to its next kept entry. Synchronous while the slice's budget lasts and the
- * data is there (no promise per entry); when the budget runs out, yields to the event loop,
- * checks for cancellation and goes on with a new budget; when the cursor fetches more data,
+ * Advances a node to its next kept entry. Synchronous while the time slice lasts and the
+ * data is there (no promise per entry); when the slice is spent, yields to the event loop,
+ * checks for cancellation and goes on with a new slice; when the cursor fetches more data,
  * waits for it.
  */
 function advance(
   node: StreamNode,
-  budget: ScanBudget,
+  budget: TimeSlice,
   signal: AbortSignal | undefined,
 ): boolean | Promise<boolean> {
   const r = node.advance(budget);
@@ -146,7 +144,7 @@ function advance(
 async function continueAfterPause(
   node: StreamNode,
   paused: Advance,
-  budget: ScanBudget,
+  budget: TimeSlice,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
   for (let r = paused; ; r = node.advance(budget)) {
@@ -154,8 +152,7 @@ async function continueAfterPause(
     if (r === Advance.Wait) {
       await node.waiting;
     } else {
-      await new Promise((resolve) => setImmediate(resolve));
-      budget.left = LINES_PER_SLICE;
+      await budget.pause();
     }
     throwIfAborted(signal);
   }

@@ -5,6 +5,7 @@
 import type { LabelsResult } from '../../log/labels-builder';
 import type { StreamPipeline } from '../../log/pipeline';
 import type { EntryCursor } from '../source';
+import type { TimeSlice } from '../time-slice';
 import type { ChunkStats } from '../stats';
 
 export const enum Advance {
@@ -12,15 +13,10 @@ export const enum Advance {
   Ready,
   /** The stream has no more entries. */
   Done,
-  /** The slice's line budget ran out before an entry was kept; call again. */
+  /** The query's time slice ran out before an entry was kept; pause, then call again. */
   Budget,
   /** The cursor fetches more entries: call again once `waiting` resolves. */
   Wait,
-}
-
-/** Lines all streams of a query may read before the query lets other work run. */
-export interface ScanBudget {
-  left: number;
 }
 
 export class StreamNode {
@@ -37,11 +33,10 @@ export class StreamNode {
     private readonly stats: ChunkStats,
   ) {}
 
-  /** Reads lines (taking them from `budget`) until the pipeline keeps one. */
-  advance(budget: ScanBudget): Advance {
+  /** Reads lines until the pipeline keeps one or the query's time slice is spent. */
+  advance(slice: TimeSlice): Advance {
     const cursor = this.cursor;
-    while (budget.left > 0) {
-      budget.left--;
+    while (!slice.spent()) {
       if (!cursor.next()) {
         this.waiting = cursor.wait?.() ?? null;
         return this.waiting === null ? Advance.Done : Advance.Wait;

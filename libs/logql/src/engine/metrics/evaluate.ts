@@ -6,11 +6,11 @@ import type { MetricExpr } from '../../syntax/ast';
 import { constantValue } from '../../syntax/validate';
 import type { LogSource } from '../source';
 import type { QueryStats } from '../stats';
+import { TimeSlice } from '../time-slice';
 import { StepGrid, throwIfAborted, type SampleExtractorBuilder } from './context';
 import { SeriesLimitError } from './errors';
 import { buildEvaluator, hasSort } from './evaluator';
 import { compareLabels } from './labels';
-import { yieldToEventLoop } from './step-evaluator';
 import {
   DEFAULT_MAX_QUERY_SERIES,
   type MatrixSeries,
@@ -18,9 +18,6 @@ import {
   type MetricResult,
   type VectorSample,
 } from './types';
-
-/** Steps evaluated between two yields to the event loop. */
-const STEPS_PER_YIELD = 256;
 
 export async function evaluateWithExtractor(
   expr: MetricExpr,
@@ -65,10 +62,11 @@ export async function evaluateWithExtractor(
   }
 
   const index = new Map<string, MatrixSeries>();
+  const slice = new TimeSlice();
   for (let k = 0; k < grid.count; k++) {
-    if (k > 0 && k % STEPS_PER_YIELD === 0) {
+    if (slice.expired()) {
+      await slice.pause();
       throwIfAborted(params.signal);
-      await yieldToEventLoop();
     }
     const vec = root.step(k);
     if (k === 0 && vec.metrics.length > maxSeries) throw new SeriesLimitError(maxSeries);

@@ -13,11 +13,9 @@ import { blockingError, compareLabels, metricOf } from './labels';
 import { rangeFunction, type RangeFunction, type WindowContext } from './range-functions';
 import { SampleSeries } from './sample-series';
 import { SegmentGrid, SegmentSeries } from './segment-series';
-import { yieldToEventLoop, type StepEvaluator } from './step-evaluator';
+import { TimeSlice } from '../time-slice';
+import type { StepEvaluator } from './step-evaluator';
 import { EMPTY_VECTOR, type Metric, type StepVector } from './types';
-
-/** Entries processed between two yields to the event loop (and abort checks). */
-const YIELD_EVERY = 32_768;
 
 export interface PushedGrouping {
   readonly labels: readonly string[];
@@ -88,7 +86,7 @@ export class RangeAggregationEvaluator implements StepEvaluator {
     const grid = this.grid;
     const bySegmentKey = new Map<string, SegmentSeries>();
     const bySampleKey = new Map<string, SampleSeries>();
-    let sinceYield = 0;
+    const slice = new TimeSlice();
     for (const stream of streams) {
       const sx = extractor.forStream(stream.labels);
       const cursor = stream.entries;
@@ -97,10 +95,9 @@ export class RangeAggregationEvaluator implements StepEvaluator {
       let lastSamples: SampleSeries | undefined;
       let segment = 0;
       while (cursor.next()) {
-        if (++sinceYield === YIELD_EVERY) {
-          sinceYield = 0;
+        if (slice.spent()) {
+          await slice.pause();
           throwIfAborted(ctx.signal);
-          await yieldToEventLoop();
         }
         const ts = cursor.timestampNs;
         if (ts < fromNs || ts >= throughNs) continue;

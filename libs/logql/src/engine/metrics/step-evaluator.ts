@@ -9,8 +9,3 @@ export interface StepEvaluator {
   load(): Promise<void>;
   step(k: number): StepVector;
 }
-
-/** Lets other work run during long synchronous loops. */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}

@@ -184,3 +184,12 @@ export function parseInstantQuery(read: ParamReader, nowNs: bigint): InstantQuer
 export function nowNs(): bigint {
   return BigInt(Date.now()) * NS_PER_MS;
 }
+
+/** Loki's `errStepTooSmall`, for every range endpoint (query_range, index/volume_range). */
+export function checkResolution(startNs: bigint, endNs: bigint, stepNs: bigint): void {
+  if ((endNs - startNs) / stepNs > 11000n) {
+    throw new ParamError(
+      'exceeded maximum resolution of 11,000 points per time series. Try increasing the value of the step parameter',
+    );
+  }
+}
