@@ -114,7 +114,7 @@ export class JsonExpressionParserStage implements Stage {
     if (line.length === 0) return line;
     const first = line[0];
     if (first !== 0x22 && first !== 0x7b && first !== 0x5b) {
-      lbs.setErr(ERR_JSON);
+      lbs.setParserErr(ERR_JSON);
       return line;
     }
     this.found.fill(null);
@@ -129,7 +129,7 @@ export class JsonExpressionParserStage implements Stage {
       );
     } catch (err) {
       if (!(err instanceof JsonScanError)) throw err;
-      lbs.setErr(ERR_JSON);
+      lbs.setParserErr(ERR_JSON);
     }
     for (let i = 0; i < this.ids.length; i++) {
       let name = this.ids[i];
