@@ -168,6 +168,44 @@ describe('query and query_range', () => {
     ]);
   });
 
+  it('evaluates a metric range query at multiples of the step, start rounded down and end up', async () => {
+    const t0s = Number(t0 / SECOND_NS);
+    const body = (await (
+      await queryRange({
+        query: 'sum(count_over_time({env="prod"}[1m]))',
+        start: ns(t0 + 7n * SECOND_NS),
+        end: ns(t0 + 65n * SECOND_NS),
+        step: '20s',
+      })
+    ).json()) as MetricBody;
+    expect(body.data.result).toEqual([
+      {
+        metric: {},
+        values: [
+          [t0s, '1'],
+          [t0s + 20, '4'],
+          [t0s + 40, '4'],
+          [t0s + 60, '3'],
+          [t0s + 80, '1'],
+        ],
+      },
+    ]);
+
+    // A step that does not divide a minute: the points sit on multiples of 7 s since the epoch.
+    const odd = (await (
+      await queryRange({
+        query: 'sum(count_over_time({env="prod"}[10m]))',
+        start: ns(t0 + 16n * SECOND_NS),
+        end: ns(t0 + 40n * SECOND_NS),
+        step: '7',
+      })
+    ).json()) as MetricBody;
+    const first = Math.floor((t0s + 16) / 7) * 7;
+    const last = Math.ceil((t0s + 40) / 7) * 7;
+    const want = Array.from({ length: (last - first) / 7 + 1 }, (_, i) => first + 7 * i);
+    expect((odd.data.result[0].values ?? []).map((v) => v[0])).toEqual(want);
+  });
+
   it('answers an instant metric query with a vector, GET or form POST', async () => {
     const params = {
       query: 'sum(rate({env="prod"} | logfmt | __error__="" [1m]))',

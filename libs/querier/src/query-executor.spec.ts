@@ -75,4 +75,53 @@ describe('QueryExecutor', () => {
     );
     expect(metric.result).toEqual({ type: 'matrix', series: [] });
   });
+
+  describe('range metric queries run on multiples of the step, as behind Loki’s frontend', () => {
+    const S = 1_000_000_000n;
+    // one entry a second from 9 800 s to 10 030 s
+    const source = new MemorySource([
+      {
+        labels: '{app="api"}',
+        entries: Array.from({ length: 231 }, (_, i) => ({
+          timestampNs: (9_800n + BigInt(i)) * S,
+          line: `line ${i}`,
+        })),
+      },
+    ]);
+    const times = (r: Awaited<ReturnType<QueryExecutor['run']>>) =>
+      r.result.type === 'matrix' ? r.result.series.flatMap((s) => s.points.map((p) => p[0])) : [];
+
+    it('rounds the start down and the end up', async () => {
+      const r = await executor(source).run(
+        request({
+          query: 'count_over_time({app="api"}[1m])',
+          startNs: 9_907n * S,
+          endNs: 9_990n * S + S / 2n,
+          stepNs: 30n * S,
+        }),
+      );
+      expect(times(r)).toEqual([9_900_000, 9_930_000, 9_960_000, 9_990_000, 10_020_000]);
+    });
+
+    it('uses the step in whole milliseconds', async () => {
+      const r = await executor(source).run(
+        request({
+          query: 'count_over_time({app="api"}[1m])',
+          startNs: 9_900n * S,
+          endNs: 9_904n * S,
+          stepNs: 1_500_700_000n,
+        }),
+      );
+      expect(times(r)).toEqual([9_900_000, 9_901_500, 9_903_000, 9_904_500]);
+    });
+
+    it('leaves instant queries at their time', async () => {
+      const r = await executor(source).run(
+        request({ kind: 'instant', query: 'count_over_time({app="api"}[1m])', endNs: 9_907n * S }),
+      );
+      expect(r.result.type === 'vector' && r.result.samples.map((v) => v.timestampMs)).toEqual([
+        9_907_000,
+      ]);
+    });
+  });
 });

@@ -10,13 +10,17 @@ import {
 import { checkEntriesLimit, checkQueryLength, clampLookback, queryLimits } from './query-limits';
 import type { QuerySources } from './query-sources';
 import { ParamError } from './errors';
+import { alignToStep } from './step-align';
 import { QueryAbortedError } from './errors';
 
 /** A `query` or `query_range` request after its parameters are parsed. */
 export interface QueryRequest {
   readonly kind: 'instant' | 'range';
   readonly query: string;
-  /** Range queries: `[startNs, endNs)`; instant queries are evaluated at `endNs`. */
+  /**
+   * Range queries: `[startNs, endNs)` for logs, `[startNs, endNs]` aligned to the step for
+   * metrics; instant queries are evaluated at `endNs`.
+   */
   readonly startNs: bigint;
   readonly endNs: bigint;
   readonly stepNs: bigint;
@@ -52,8 +56,13 @@ export class QueryExecutor {
     const limits = queryLimits(request.tenants.map((t) => this.overrides.forTenant(t)));
     if (isLogQuery) checkEntriesLimit(limits, request.limit);
     if (request.kind === 'range') checkQueryLength(limits, request.startNs, request.endNs);
-    const bounds = clampLookback(limits, request.startNs, request.endNs, this.now());
-    if (bounds === null) return emptyAnswer(request, isLogQuery);
+    const clamped = clampLookback(limits, request.startNs, request.endNs, this.now());
+    if (clamped === null) return emptyAnswer(request, isLogQuery);
+    // After the limits, as in Loki's frontend: range metric queries run on step multiples.
+    const bounds =
+      request.kind === 'range' && !isLogQuery
+        ? alignToStep(clamped.startNs, clamped.endNs, request.stepNs)
+        : { ...clamped, stepNs: request.stepNs };
 
     const timeout = limits.query_timeout > 0 ? AbortSignal.timeout(limits.query_timeout) : null;
     const signal = timeout
@@ -66,7 +75,7 @@ export class QueryExecutor {
         kind: request.kind,
         startNs: bounds.startNs,
         endNs: bounds.endNs,
-        stepMs: Number(request.stepNs) / 1e6,
+        stepMs: Number(bounds.stepNs) / 1e6,
         intervalMs: Number(request.intervalNs) / 1e6,
         limit: request.limit,
         direction: request.direction,

@@ -196,6 +196,83 @@ describe('| json with parameters', () => {
     expect(run([stage], line)).toEqual(want);
   });
 
+  // Loki scans with jsonparser's EachKey: what is reachable before the damage is kept, and only
+  // a requested value that cannot be read sets the error.
+  const damaged: { params: [string, string][]; line: string; want: Record<string, string> }[] = [
+    {
+      params: [
+        ['a', 'a'],
+        ['c', 'b.c'],
+        ['d', 'b.d'],
+      ],
+      line: '{"a":"x","b":{"c":"y"',
+      want: { a: 'x', c: 'y', d: '' },
+    },
+    {
+      params: [['app', 'app']],
+      line: '{"app":{"name":"great \\"loki\\""}',
+      want: { app: '{"name":"great \\"loki\\""}' },
+    },
+    {
+      params: [
+        ['a', 'a'],
+        ['b', 'b'],
+      ],
+      line: '{"a":1,"junk":tru,"b":"ok"}',
+      want: { a: '1', b: 'ok' },
+    },
+    {
+      params: [
+        ['a', 'a'],
+        ['b', 'b'],
+      ],
+      line: '{"a":"x","b":"tru',
+      want: { a: 'x', b: '', ...jsonErr("Value is string, but can't find closing '\"' symbol") },
+    },
+    {
+      params: [
+        ['whole', 'b'],
+        ['c', 'b.c'],
+      ],
+      line: '{"b":{"c":1',
+      want: { whole: '', c: '1', ...jsonErr(OBJECT_ERR) },
+    },
+    { params: [['a', 'a']], line: '{"a":nul}', want: { a: '', ...jsonErr('Unknown value type') } },
+    { params: [['a', 'a']], line: '{"a":1} trailing junk', want: { a: '1' } },
+    {
+      params: [
+        ['a', 'a'],
+        ['x', 'x'],
+      ],
+      line: '{"a":1} "x":2',
+      want: { a: '1', x: '', ...jsonErr('Malformed JSON error') },
+    },
+    {
+      params: [
+        ['a', 'a'],
+        ['x', 'x'],
+      ],
+      line: '{"a":1} {"x":2}',
+      want: { a: '1', x: '2' },
+    },
+    {
+      params: [
+        ['first', 'list[0]'],
+        ['name', 'list[1].name'],
+        ['third', 'list[2]'],
+      ],
+      line: '{"list":["x",{"name":"y"},"unterminated',
+      want: { first: 'x', name: 'y', third: '' },
+    },
+    { params: [['a', 'a']], line: '"just a string"', want: { a: '' } },
+  ];
+  it.each(damaged)('$params on damaged $line', ({ params, line, want }) => {
+    const stage = new JsonExpressionParserStage(
+      params.map(([identifier, expression]) => ({ identifier, expression })),
+    );
+    expect(run([stage], line)).toEqual(want);
+  });
+
   it('suffixes a stream label name with _extracted', () => {
     const stage = new JsonExpressionParserStage([{ identifier: 'app', expression: 'app' }]);
     expect(run([stage], '{"app":"foo"}', '{app="bar"}')).toEqual({

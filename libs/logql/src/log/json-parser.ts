@@ -91,8 +91,7 @@ export class JsonParserStage implements Stage {
       this.walk(line, 0, line.length, this.root, 0);
     } catch (err) {
       if (!(err instanceof JsonScanError)) throw err;
-      lbs.setErr(ERR_JSON);
-      lbs.setErrorDetails(err.message);
+      lbs.setParserErr(ERR_JSON, err.message);
     }
     return line;
   }

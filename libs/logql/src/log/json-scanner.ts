@@ -234,36 +234,6 @@ export function eachMember(
   throw new JsonScanError(JSON_ERRORS.malformedObject);
 }
 
-/**
- * jsonparser's `ArrayEach` on `b[pos, end)`: visits elements with their index. Returns false
- * when the visitor stopped the walk.
- */
-export function eachElement(
-  b: Buffer,
-  pos: number,
-  end: number,
-  visit: (index: number, value: JsonValue) => boolean | void,
-  value: JsonValue,
-): void {
-  let off = nextToken(b, pos, end);
-  if (off < 0 || b[off] !== 0x5b) throw new JsonScanError(JSON_ERRORS.malformedArray);
-  off = nextToken(b, off + 1, end);
-  if (off < 0) throw new JsonScanError(JSON_ERRORS.malformedJson);
-  if (b[off] === 0x5d) return;
-  for (let index = 0; off < end; index++) {
-    readValue(b, off, end, value);
-    const next = value.next;
-    if (visit(index, value) === false) return;
-    off = nextToken(b, next, end);
-    if (off < 0) throw new JsonScanError(JSON_ERRORS.malformedArray);
-    if (b[off] === 0x5d) return;
-    if (b[off] !== 0x2c) throw new JsonScanError(JSON_ERRORS.malformedArray);
-    off = nextToken(b, off + 1, end);
-    if (off < 0) throw new JsonScanError(JSON_ERRORS.malformedArray);
-  }
-  throw new JsonScanError(JSON_ERRORS.malformedArray);
-}
-
 const SIMPLE_UNESCAPES: Record<number, string> = {
   0x22: '"',
   0x5c: '\\',

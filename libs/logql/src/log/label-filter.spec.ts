@@ -110,9 +110,44 @@ describe('label filters', () => {
         kept: false,
       },
       {
-        name: 'numeric passes entries with an error',
+        name: 'numeric compares entries with an error',
         filter: new NumericLabelFilter('n', '>', 100),
         stream: '{n="1"}',
+        err: 'JSONParserErr',
+        kept: false,
+      },
+      {
+        name: 'numeric keeps a matching entry with an error',
+        filter: new NumericLabelFilter('n', '>', 100),
+        stream: '{n="101"}',
+        err: 'JSONParserErr',
+        kept: true,
+      },
+      {
+        name: 'numeric drops an entry with an error and no label',
+        filter: new NumericLabelFilter('n', '>', 100),
+        stream: '{a="b"}',
+        err: 'JSONParserErr',
+        kept: false,
+      },
+      {
+        name: 'duration drops an entry with an error and no label',
+        filter: new DurationLabelFilter('d', '>', 1),
+        stream: '{a="b"}',
+        err: 'LogfmtParserErr',
+        kept: false,
+      },
+      {
+        name: 'bytes drops an entry with an error and no label',
+        filter: new BytesLabelFilter('b', '>', 1),
+        stream: '{a="b"}',
+        err: 'JSONParserErr',
+        kept: false,
+      },
+      {
+        name: 'ip passes entries with an error',
+        filter: new IpLabelFilter('addr', '=', '10.0.0.0/8'),
+        stream: '{a="b"}',
         err: 'JSONParserErr',
         kept: true,
       },
@@ -185,6 +220,13 @@ describe('label filters', () => {
       expect(r.labels).toMatchObject({ __error__: 'LabelFilterErr', __error_details__: details });
     },
   );
+
+  it('a value that does not convert keeps an earlier error as it is', () => {
+    const r = check(new NumericLabelFilter('n', '>', 1), '{n="abc"}', 'JSONParserErr');
+    expect(r.kept).toBe(true);
+    expect(r.labels).toMatchObject({ __error__: 'JSONParserErr' });
+    expect(r.labels).not.toHaveProperty('__error_details__');
+  });
 
   it('combines with and / or, short-circuiting or', () => {
     // | duration >= 20ms or size == 20kb and method!~"2.."  (and binds tighter)

@@ -1,9 +1,11 @@
 /**
  * Label filters (`| a="x"`, `| n > 5`, `| d >= 10s`, `| b < 20MB`, `| ip = ip("...")`, and/or).
  * String filters compare the value (`""` when missing) and can read `__error__`.
- * Numeric, duration, bytes and ip filters let an entry that already has an error through (only
- * string filters can filter errors), drop it when the label is missing, and on a value that
- * does not convert keep it with `__error__=LabelFilterErr` and Go's error text as details.
+ * Numeric, duration and bytes filters (Loki 3.4 `label_filter.go`) judge every entry, one that
+ * already carries an error included: a missing label drops it, a value that converts is
+ * compared, a value that does not convert keeps it and sets `__error__=LabelFilterErr` with Go's
+ * error text as details unless an earlier error is already set. The ip filter lets an entry
+ * that already has an error through and drops one whose label is missing.
  */
 import { compileMatcher, type MatchType } from '@logsvc/api';
 import { ConversionError, parseGoDurationNs, parseGoFloat, parseHumanBytes } from './conversions';
@@ -70,7 +72,6 @@ abstract class ConvertingLabelFilter implements LabelFilter {
   protected abstract convert(text: string): number;
 
   matches(lbs: LabelsBuilder): boolean {
-    if (lbs.hasErr()) return true;
     const text = lbs.get(this.name);
     if (text === undefined) return false;
     let v: number;
@@ -78,8 +79,11 @@ abstract class ConvertingLabelFilter implements LabelFilter {
       v = this.convert(text);
     } catch (err) {
       if (!(err instanceof ConversionError)) throw err;
-      lbs.setErr(ERR_LABEL_FILTER);
-      lbs.setErrorDetails(err.message);
+      // an earlier error (a parser's) says more than ours: keep it
+      if (!lbs.hasErr()) {
+        lbs.setErr(ERR_LABEL_FILTER);
+        lbs.setErrorDetails(err.message);
+      }
       return true;
     }
     return compare(this.op, v, this.value);

@@ -9,7 +9,7 @@
  * name held by a stream or metadata label as `<name>_extracted` instead (`extractedName`).
  */
 import { labelsToString, type LabelPair, type Labels } from '@logsvc/api';
-import { DUPLICATE_SUFFIX, ERROR_DETAILS_LABEL, ERROR_LABEL } from './errors';
+import { DUPLICATE_SUFFIX, ERROR_DETAILS_LABEL, ERROR_LABEL, PRESERVE_ERROR_LABEL } from './errors';
 
 export enum LabelCategory {
   Stream = 0,
@@ -88,6 +88,12 @@ export class LabelsBuilder {
   /** Results by the entry's changes to the base: most entries of a stream repeat a few. */
   private readonly byDelta = new Map<string, LabelsResult>();
   private readonly normalizedNames = new Map<string, string>();
+  /**
+   * Loki's parser hint `PreserveError`: set when a metric query groups by or filters on
+   * `__error__`; parser errors then also set `__preserve_error__="true"`, which lets the
+   * sample through the pipeline-error check.
+   */
+  preserveParserErrors = false;
 
   constructor(readonly base: Labels) {
     for (const p of base) this.baseMap.set(p.name, p.value);
@@ -244,6 +250,13 @@ export class LabelsBuilder {
 
   setErr(err: string): void {
     this.err = err;
+  }
+
+  /** A parser's error (Loki's `addErrLabel`): details only when given. */
+  setParserErr(err: string, details?: string): void {
+    this.err = err;
+    if (details !== undefined) this.errDetails = details;
+    if (this.preserveParserErrors) this.set(LabelCategory.Parsed, PRESERVE_ERROR_LABEL, 'true');
   }
 
   getErr(): string {

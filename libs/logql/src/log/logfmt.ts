@@ -203,8 +203,7 @@ export class LogfmtParserStage implements Stage {
       lbs.set(LabelCategory.Parsed, name, dec.value());
     }
     if (this.strict && dec.err !== null) {
-      lbs.setErr(ERR_LOGFMT);
-      lbs.setErrorDetails(dec.err);
+      lbs.setParserErr(ERR_LOGFMT, dec.err);
     }
     return line;
   }
@@ -260,8 +259,7 @@ export class LogfmtExpressionParserStage implements Stage {
       }
     }
     if (this.strict && dec.err !== null) {
-      lbs.setErr(ERR_LOGFMT);
-      lbs.setErrorDetails(dec.err);
+      lbs.setParserErr(ERR_LOGFMT, dec.err);
     }
     return line;
   }

@@ -28,8 +28,10 @@ export class StreamPipeline {
   constructor(
     labels: Labels,
     private readonly stages: readonly Stage[],
+    preserveParserErrors = false,
   ) {
     this.builder = new LabelsBuilder(labels);
+    this.builder.preserveParserErrors = preserveParserErrors;
     this.result = { line: Buffer.alloc(0), labels: this.builder.labels() };
   }
 

@@ -75,10 +75,12 @@ export class LineSampleExtractor implements SampleExtractor {
     readonly stages: readonly Stage[],
     readonly kind: LineSampleKind,
     readonly grouping?: Grouping,
+    /** Parser errors set `__preserve_error__` (see `LabelsBuilder.preserveParserErrors`). */
+    readonly preserveParserErrors = false,
   ) {}
 
   forStream(labels: Labels): StreamSampleExtractor {
-    const pipeline = new StreamPipeline(labels, this.stages);
+    const pipeline = new StreamPipeline(labels, this.stages, this.preserveParserErrors);
     const grouper = this.grouping === undefined ? null : new Grouper(this.grouping);
     const bytes = this.kind === 'bytes';
     const sample: Sample = { value: 0, labels: pipeline.baseLabels() };
@@ -124,6 +126,7 @@ export class LabelSampleExtractor implements SampleExtractor {
     readonly conversion: UnwrapConversion,
     readonly postFilters: readonly LabelFilter[] = [],
     grouping?: Grouping,
+    readonly preserveParserErrors = false,
   ) {
     this.convert = converter(conversion);
     if (grouping === undefined || grouping.labels.length === 0) {
@@ -136,7 +139,7 @@ export class LabelSampleExtractor implements SampleExtractor {
   }
 
   forStream(labels: Labels): StreamSampleExtractor {
-    const pipeline = new StreamPipeline(labels, this.stages);
+    const pipeline = new StreamPipeline(labels, this.stages, this.preserveParserErrors);
     const lbs = pipeline.builder;
     const grouper = new Grouper(this.grouping);
     const { labelName, convert, postFilters } = this;

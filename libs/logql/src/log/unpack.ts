@@ -21,8 +21,7 @@ export class UnpackParserStage implements Stage {
     if (line.length === 0) return line;
     const first = firstNonSpace(line);
     if (first !== 0x7b) {
-      lbs.setErr(ERR_JSON);
-      lbs.setErrorDetails(NOT_AN_OBJECT);
+      lbs.setParserErr(ERR_JSON, NOT_AN_OBJECT);
       return line;
     }
     this.names.length = 0;
@@ -49,8 +48,7 @@ export class UnpackParserStage implements Stage {
       );
     } catch (err) {
       if (!(err instanceof JsonScanError)) throw err;
-      lbs.setErr(ERR_JSON);
-      lbs.setErrorDetails(err.message);
+      lbs.setParserErr(ERR_JSON, err.message);
       return line;
     }
     if (entry === null) return line;

@@ -11,6 +11,7 @@ import { StepGrid, throwIfAborted, type SampleExtractorBuilder } from './context
 import { SeriesLimitError } from './errors';
 import { buildEvaluator, hasSort } from './evaluator';
 import { compareLabels } from './labels';
+import { optimizeSampleExpr } from './optimize';
 import {
   DEFAULT_MAX_QUERY_SERIES,
   type MatrixSeries,
@@ -20,12 +21,13 @@ import {
 } from './types';
 
 export async function evaluateWithExtractor(
-  expr: MetricExpr,
+  query: MetricExpr,
   params: MetricQueryParams,
   source: LogSource,
   stats: QueryStats,
   buildExtractor: SampleExtractorBuilder,
 ): Promise<MetricResult> {
+  const expr = optimizeSampleExpr(query);
   const instant = params.kind === 'instant';
   const grid = instant
     ? new StepGrid(params.endNs, params.endNs, 0n)

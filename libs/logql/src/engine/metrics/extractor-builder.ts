@@ -18,6 +18,7 @@ import type { Pipeline } from '../../log/pipeline';
 import { compileLabelFilter } from '../compile/label-filters';
 import type { CompiledSampleQuery, SampleExtractorBuilder } from './context';
 import { ERROR_LABEL } from './labels';
+import { preservesParserErrors } from './preserve-errors';
 
 /** The pipeline compiler's signature: a log query to its stream matchers and pipeline. */
 export type PipelineCompiler = (expr: LogSelectorExpr) => {
@@ -41,20 +42,22 @@ function buildWith(
     (expr.grouping === undefined
       ? undefined
       : { labels: expr.grouping.labels, without: expr.grouping.without });
+  const preserve = preservesParserErrors(expr, grouping);
   const unwrap = expr.range.unwrap;
   if (unwrap === undefined) {
     const kind = expr.op === 'bytes_over_time' || expr.op === 'bytes_rate' ? 'bytes' : 'count';
-    return { matchers, extractor: new LineSampleExtractor(stages, kind, grouping) };
+    return { matchers, extractor: new LineSampleExtractor(stages, kind, grouping, preserve) };
   }
   const post = unwrap.postFilters.map(compileLabelFilter);
+  const { label, conversion } = unwrap;
   // `by ()` drops every label; the unwrap extractor reads an empty `by` as "no grouping".
   if (grouping !== undefined && !grouping.without && grouping.labels.length === 0) {
-    const inner = new LabelSampleExtractor(stages, unwrap.label, unwrap.conversion, post);
+    const inner = new LabelSampleExtractor(stages, label, conversion, post, undefined, preserve);
     return { matchers, extractor: new NoLabelsExtractor(inner) };
   }
   return {
     matchers,
-    extractor: new LabelSampleExtractor(stages, unwrap.label, unwrap.conversion, post, grouping),
+    extractor: new LabelSampleExtractor(stages, label, conversion, post, grouping, preserve),
   };
 }
 
