@@ -9,7 +9,7 @@
  */
 import { ERR_JSON, StageBuildError } from './errors';
 import { eachKey, type FoundValue } from './json-each-key';
-import { JsonType, unescapeJson } from './json-scanner';
+import { JsonType, lokiJsonString } from './json-scanner';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
 import type { Stage } from './pipeline';
 import { isValidLabelName } from '@logsvc/api';
@@ -114,8 +114,7 @@ function valueText(b: Buffer, v: FoundValue): string {
     case JsonType.Object:
       return b.toString('utf8', v.start, v.end);
     default: {
-      const s = unescapeJson(b, v.start, v.end);
-      return s === null || (hasHighBytes(b, v.start, v.end) && s.includes('\ufffd')) ? '' : s;
+      return lokiJsonString(b, v.start, v.end, true, hasHighBytes(b, v.start, v.end));
     }
   }
 }

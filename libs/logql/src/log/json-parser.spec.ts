@@ -39,9 +39,15 @@ describe('| json', () => {
       want: { foo: 'foo"bar\né😀' },
     },
     {
-      name: 'replacement rune gives empty value',
-      line: '{"foo":"a\ufffdb","n":1}',
-      want: { foo: '', n: '1' },
+      // Loki 3.4's unescapeJSONString (its test "utf8 error rune").
+      name: 'a replacement rune becomes a space',
+      line: '{"counter":1,"foo":"\ufffd", "price": {"_net_":5.56909}}',
+      want: { counter: '1', foo: ' ', price__net_: '5.56909' },
+    },
+    {
+      name: 'an escaped replacement rune or lone surrogate becomes a space',
+      line: '{"a":"x\\ufffdy","b":"p\\ud800q"}',
+      want: { a: 'x y', b: 'p q' },
     },
     {
       name: 'arrays skipped',
@@ -93,6 +99,18 @@ describe('| json', () => {
       ...labelsToRecord(parseLabels(stream ?? '{}')),
       ...want,
     });
+  });
+
+  it('turns each invalid UTF-8 byte into one space, as Go decodes them (json, json a, unpack)', () => {
+    // "a", a 3-byte sequence cut after its second byte, "b", a stray continuation byte, "c".
+    const value = Buffer.from([0x61, 0xe2, 0x82, 0x62, 0x80, 0x63]);
+    const line = Buffer.concat([Buffer.from('{"v":"'), value, Buffer.from('","w":"ok"}')]);
+    expect(run([new JsonParserStage()], line)).toEqual({ v: 'a  b c', w: 'ok' });
+    expect(
+      run([new JsonExpressionParserStage([{ identifier: 'v', expression: 'v' }])], line),
+    ).toEqual({ v: 'a  b c' });
+    const packed = Buffer.concat([Buffer.from('{"_entry":"x","v":"'), value, Buffer.from('"}')]);
+    expect(run([new UnpackParserStage()], packed)).toEqual({ v: 'a  b c' });
   });
 
   it('does not re-extract a key an earlier stage extracted on the same entry', () => {

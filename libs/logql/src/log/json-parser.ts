@@ -13,7 +13,7 @@ import {
   bytesToString,
   eachMember,
   newJsonValue,
-  stringValue,
+  lokiJsonString,
   type JsonValue,
 } from './json-scanner';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
@@ -58,14 +58,11 @@ function appendSanitized(prefix: string, key: string): string {
   return prefix + mapped;
 }
 
-/** Decodes a leaf value as Loki does: invalid UTF-8 or bad escapes give an empty value. */
+/** Decodes a leaf value as Loki does (see lokiJsonString). */
 export function leafValue(b: Buffer, v: JsonValue): string | null {
   switch (v.type) {
-    case JsonType.String: {
-      const s = stringValue(b, v);
-      if (s === null) return '';
-      return v.high && s.includes('\ufffd') ? '' : s;
-    }
+    case JsonType.String:
+      return lokiJsonString(b, v.start, v.end, v.escaped, v.high);
     case JsonType.Number:
       return bytesToString(b, v.start, v.end, false);
     case JsonType.Boolean:

@@ -4,6 +4,7 @@
  * values are located by scanning, object members are visited one by one, and trailing bytes
  * after the top-level object are ignored.
  */
+import { decodeUtf8AsGo } from '../template/go-utf8';
 
 export enum JsonType {
   String,
@@ -325,4 +326,44 @@ export function bytesToString(b: Buffer, start: number, end: number, ascii: bool
 export function stringValue(b: Buffer, v: JsonValue): string | null {
   if (!v.escaped) return bytesToString(b, v.start, v.end, !v.high);
   return unescapeJson(b, v.start, v.end);
+}
+
+/**
+ * A JSON string body as Loki 3.4's `unescapeJSONString` makes a label value of it: a bad
+ * escape gives `''`, and every U+FFFD (each invalid UTF-8 byte, as Go decodes them one by
+ * one, a lone surrogate escape, or the character itself) becomes a space.
+ */
+export function lokiJsonString(
+  b: Buffer,
+  start: number,
+  end: number,
+  escaped: boolean,
+  high: boolean,
+): string {
+  if (!escaped) {
+    if (!high) return bytesToString(b, start, end, true);
+    const s = bytesToString(b, start, end, false);
+    if (!s.includes('\uFFFD')) return s;
+    return decodeUtf8AsGo(b.subarray(start, end)).replace(/\uFFFD/g, ' ');
+  }
+  const s = unescapeJson(b, start, end);
+  if (s === null) return '';
+  if (!s.includes('\uFFFD')) return s;
+  return high ? goUnescapeJson(b, start, end).replace(/\uFFFD/g, ' ') : s.replace(/\uFFFD/g, ' ');
+}
+
+/** unescapeJson with Go's one-U+FFFD-per-invalid-byte decoding of the raw parts. */
+function goUnescapeJson(b: Buffer, start: number, end: number): string {
+  let out = '';
+  let chunk = start;
+  for (let i = start; i < end; i++) {
+    if (b[i] < 0x80) continue;
+    let j = i;
+    while (j < end && b[j] >= 0x80) j++;
+    out += unescapeJson(b, chunk, i) ?? '';
+    out += decodeUtf8AsGo(b.subarray(i, j));
+    chunk = j;
+    i = j - 1;
+  }
+  return out + (unescapeJson(b, chunk, end) ?? '');
 }

@@ -46,10 +46,18 @@ describe('| logfmt', () => {
     { name: 'quote in key skipped', line: 'a"b=c d=e', want: { d: 'e' } },
     { name: 'unterminated quote', line: 'a=1 level="unclosed status=500', want: { a: '1' } },
     {
-      name: 'invalid UTF-8 value is empty',
-      line: Buffer.from([0x61, 0x3d, 0xff, 0x20, 0x62, 0x3d, 0x31]),
+      // Loki 3.4's LogfmtParser maps utf8.RuneError to a space (its test "utf8 error rune").
+      name: 'each invalid UTF-8 byte of a value becomes a space',
+      line: Buffer.from([
+        0x61, 0x3d, 0xff, 0x20, 0x62, 0x3d, 0x31, 0x20, 0x63, 0x3d, 0x78, 0xe2, 0x82,
+      ]),
       opts: { keepEmpty: true },
-      want: { a: '', b: '1' },
+      want: { a: ' ', b: '1', c: 'x  ' },
+    },
+    {
+      name: 'a replacement rune becomes a space',
+      line: 'buzz=foo bar=\ufffdf',
+      want: { buzz: 'foo', bar: ' f' },
     },
     {
       name: 'strict: unexpected =',

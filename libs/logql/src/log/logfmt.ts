@@ -8,6 +8,7 @@ import { isValidLabelName } from '@logsvc/api';
 import { ERR_LOGFMT, StageBuildError } from './errors';
 import type { ExtractionParam } from './json-expr';
 import { unescapeJson } from './json-scanner';
+import { decodeUtf8AsGo } from '../template/go-utf8';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
 import type { Stage } from './pipeline';
 import { sanitizeLabelKey } from './sanitize';
@@ -141,10 +142,16 @@ export class LogfmtDecoder {
     return false;
   }
 
-  /** The current value as a string; values with invalid UTF-8 become empty, as in Loki. */
+  /**
+   * The current value as a string. As in Loki 3.4, every U+FFFD (each invalid UTF-8 byte, as
+   * Go decodes them one by one, or the character itself) becomes a space.
+   */
   value(): string {
     const v = this.decodedValue ?? this.line.toString('utf8', this.valueStart, this.valueEnd);
-    return v.includes('\ufffd') ? '' : v;
+    if (!v.includes('\ufffd')) return v;
+    const go =
+      this.decodedValue ?? decodeUtf8AsGo(this.line.subarray(this.valueStart, this.valueEnd));
+    return go.replace(/\ufffd/g, ' ');
   }
 
   valueIsEmpty(): boolean {

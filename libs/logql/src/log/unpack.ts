@@ -4,7 +4,14 @@
  * `_entry` is left unchanged and gets no labels.
  */
 import { ERR_JSON } from './errors';
-import { JsonScanError, JsonType, eachMember, newJsonValue, stringValue } from './json-scanner';
+import {
+  eachMember,
+  JsonScanError,
+  JsonType,
+  lokiJsonString,
+  newJsonValue,
+  stringValue,
+} from './json-scanner';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
 import type { Stage } from './pipeline';
 import { sanitizeLabelKey } from './sanitize';
@@ -42,7 +49,7 @@ export class UnpackParserStage implements Stage {
           const name = sanitizeLabelKey(key, true);
           if (name === '') return;
           this.names.push(name);
-          this.values.push(stringValue(b, v) ?? '');
+          this.values.push(lokiJsonString(b, v.start, v.end, v.escaped, v.high));
         },
         this.value,
       );
