@@ -378,9 +378,9 @@ function parsePrimaryFilter(ts: TokenStream): LabelFilter {
     sign = v.value === '-' ? -1 : 1;
   }
   const num = ts.peek();
-  if (num.type !== 'NUMBER') {
-    throw ts.unexpected('BYTES or NUMBER or DURATION');
-  }
+  // Five or more tokens could follow here (DURATION, BYTES, NUMBER, +, -; also STRING and ip
+  // after `=`/`!=`): goyacc then names none of them.
+  if (num.type !== 'NUMBER') throw ts.unexpected();
   ts.next();
   return {
     kind: 'NumberLabelFilter',

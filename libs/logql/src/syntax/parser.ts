@@ -137,6 +137,7 @@ export class Parser {
     const { ts } = this;
     ts.expectOp('(');
     const labels: string[] = [];
+    if (ts.peek().type !== 'IDENT' && !ts.isOp(')')) throw ts.unexpected('IDENTIFIER or )');
     if (!ts.isOp(')')) {
       for (;;) {
         labels.push(ts.expectIdent().value);

@@ -195,6 +195,16 @@ export const vectorAggs: CorpusEntry[] = [
   ok('avg(count_over_time({ foo = "bar" }[5h])) by ()'),
   ok('max without (bar) (count_over_time({ foo = "bar" }[5h]))'),
   ok('max without () (count_over_time({ foo = "bar" }[5h]))'),
+  at(
+    'count without (rate({namespace="apps"}[15s]))',
+    16,
+    'syntax error: unexpected RATE, expecting IDENTIFIER or )',
+  ),
+  at(
+    'sum by (a, rate(x)) (rate({a="b"}[1m]))',
+    12,
+    'syntax error: unexpected RATE, expecting IDENTIFIER',
+  ),
   ok('topk(10,count_over_time({ foo = "bar" }[5h])) without (bar)'),
   ok('bottomk(30 ,sum(rate({ foo = "bar" }[5h])) by (foo))'),
   ok('max( sum(count_over_time({ foo = "bar" }[5h])) without (foo,bar) ) by (foo)'),
