@@ -56,14 +56,7 @@ export class RegexSyntaxError extends Error {
 export function compileRegex(source: string, options: CompileOptions = {}): CompiledRegex {
   const anchored = options.anchored ?? false;
   const full = anchored ? `^(?:${source})$` : source;
-  let re2: RE2;
-  try {
-    re2 = new RE2(full, 'u');
-  } catch (err) {
-    throw new RegexSyntaxError(
-      regexpCompileError(source, err instanceof Error ? err.message : String(err)),
-    );
-  }
+  const re2 = newRe2(full, source);
   const groupNames = captureGroupNames(full);
   const literalPrefilter = extractLiteralPrefilter(source);
   return {
@@ -85,6 +78,66 @@ export function compileRegex(source: string, options: CompileOptions = {}): Comp
       return { index: m.index, groups, named };
     },
   };
+}
+
+/**
+ * RE2 for `full` (`source`, perhaps anchored). Errors quote `source` as Go's parser would
+ * quote it alone: Prometheus parses a matcher's value before anchoring it, so
+ * `{a=~"(x"}` fails with ``missing closing ): `(x` ``, not with the anchored text.
+ */
+function newRe2(full: string, source: string): RE2 {
+  try {
+    return new RE2(full, 'u');
+  } catch (err) {
+    const message = errorMessage(err);
+    // Go allows a group name twice (Loki's regexp stage then rejects the duplicate label).
+    if (message.startsWith('duplicate capture group name')) {
+      const renamed = withoutRepeatedNames(full);
+      if (renamed !== full) return newRe2(renamed, withoutRepeatedNames(source));
+    }
+    if (full !== source) {
+      try {
+        new RE2(source, 'u');
+      } catch (alone) {
+        throw new RegexSyntaxError(regexpCompileError(source, errorMessage(alone)));
+      }
+    }
+    throw new RegexSyntaxError(regexpCompileError(source, message));
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** `source` with the second and later groups of a repeated name made unnamed captures. */
+function withoutRepeatedNames(source: string): string {
+  const seen = new Set<string>();
+  let out = '';
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i];
+    if (c === '\\') {
+      const end = source[i + 1] === 'Q' ? source.indexOf('\\E', i + 2) : i;
+      const next = end < 0 ? source.length : end + 2;
+      out += source.slice(i, next);
+      i = next;
+    } else if (c === '[') {
+      const next = skipClass(source, i);
+      out += source.slice(i, next);
+      i = next;
+    } else {
+      const m = c === '(' ? /^\(\?P?<([A-Za-z0-9_]+)>/.exec(source.slice(i, i + 300)) : null;
+      if (m !== null && seen.has(m[1])) {
+        out += '(';
+      } else {
+        if (m !== null) seen.add(m[1]);
+        out += m !== null ? m[0] : c;
+      }
+      i += m !== null ? m[0].length : 1;
+    }
+  }
+  return out;
 }
 
 /**

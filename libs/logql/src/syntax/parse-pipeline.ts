@@ -21,6 +21,7 @@ import type {
   Unwrap,
   UnwrapConversion,
 } from './ast';
+import { checkPatternParser, checkRegexpParser } from './check-parser-stage';
 import { checkRegex } from './check-regex';
 import type { TokenStream } from './token-stream';
 
@@ -159,11 +160,13 @@ function parsePipeStage(ts: TokenStream): PipelineStage {
       case 'regexp': {
         ts.next();
         const re = ts.expectType('STRING');
+        checkRegexpParser(re.value);
         return { kind: 'RegexpParser', pos: pos(start, re.end), regex: re.value };
       }
       case 'pattern': {
         ts.next();
         const p = ts.expectType('STRING');
+        checkPatternParser(p.value);
         return { kind: 'PatternParser', pos: pos(start, p.end), pattern: p.value };
       }
       case 'unpack':

@@ -22,7 +22,6 @@ import type {
   VectorExpr,
   VectorMatching,
 } from './ast';
-import { checkRegex } from './check-regex';
 import { ParseError } from './errors';
 import { isRangeAggregationOp, isVectorAggregationOp } from './functions';
 import { tokenize } from './lexer';
@@ -376,8 +375,8 @@ export class Parser {
       args.push(ts.expectType('STRING').value);
     }
     const close = ts.expectOp(')');
+    // A bad regex is reported by validateExpr, after the whole query parsed, as in Loki.
     const [dst, replacement, src, regex] = args;
-    checkRegex(regex, true, 'invalid regex in label_replace: ');
     const pos: Pos = { start: fn.start, end: close.end };
     return { kind: 'LabelReplaceExpr', pos, expr, dst, replacement, src, regex };
   }
