@@ -376,8 +376,9 @@ function parsePrimaryFilter(ts: TokenStream): LabelFilter {
     };
   }
   let sign = 1;
-  if (v.type === 'OP' && (v.value === '+' || v.value === '-') && ts.peek(1).type === 'NUMBER') {
+  if (v.type === 'OP' && (v.value === '+' || v.value === '-')) {
     ts.next();
+    if (ts.peek().type !== 'NUMBER') throw ts.unexpected('NUMBER');
     sign = v.value === '-' ? -1 : 1;
   }
   const num = ts.peek();

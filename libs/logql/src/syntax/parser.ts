@@ -165,7 +165,10 @@ export class Parser {
         ts.expectOp(')');
         return inner;
       }
-      if ((t.value === '+' || t.value === '-') && ts.peek(1).type === 'NUMBER') {
+      if (t.value === '+' || t.value === '-') {
+        // A sign starts a number literal (Loki has no other unary operator): goyacc takes the
+        // sign and fails at what follows, `-rate(` at `rate`.
+        if (ts.peek(1).type !== 'NUMBER') throw ts.unexpected('NUMBER', ts.peek(1));
         return this.parseNumber();
       }
     }

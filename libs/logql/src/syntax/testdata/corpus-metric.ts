@@ -387,7 +387,7 @@ export const binaryOps: CorpusEntry[] = [
   bad('1 +'),
   ok('+ 1'),
   ok('1 + + 1'),
-  bad('- rate({app="foo"}[1m])'),
+  at('- rate({app="foo"}[1m])', 3, 'syntax error: unexpected RATE, expecting NUMBER'),
   bad('rate({app="foo"}[1m]) bool > 1'),
   bad('rate({app="foo"}[1m]) / group_left rate({app="bar"}[1m])'),
   bad('rate({app="foo"}[1m]) / on rate({app="bar"}[1m])'),
