@@ -90,6 +90,16 @@ describe('compileRegex', () => {
     expect(errorOf('x(?<n')).toBe('error parsing regexp: invalid named capture: `(?<n`');
   });
 
+  it('refuses a group name Go refuses, though RE2 takes it', () => {
+    expect(() => compileRegex('a(?P<é>x)', { anchored: true })).toThrow(
+      new RegexSyntaxError('error parsing regexp: invalid named capture: `(?P<é>`'),
+    );
+    expect(() => compileRegex('[(?<é>](?<ü>x)')).toThrow(
+      'error parsing regexp: invalid named capture: `(?<ü>`',
+    );
+    expect(compileRegex('\\(?<é>x\\)').test('<é>x)')).toBe(true);
+  });
+
   it('accepts a group name used twice, as Go does', () => {
     const re = compileRegex('(?P<n>a)-(?P<n>b)', { anchored: true });
     expect(re.test('a-b')).toBe(true);

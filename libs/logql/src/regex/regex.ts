@@ -87,8 +87,14 @@ export function compileRegex(source: string, options: CompileOptions = {}): Comp
  */
 function newRe2(full: string, source: string): RE2 {
   try {
-    return new RE2(full, 'u');
+    const re2 = new RE2(full, 'u');
+    const capture = nonAsciiCapture(source);
+    if (capture !== undefined) {
+      throw new RegexSyntaxError(`error parsing regexp: invalid named capture: \`${capture}\``);
+    }
+    return re2;
   } catch (err) {
+    if (err instanceof RegexSyntaxError) throw err;
     const message = errorMessage(err);
     // Go allows a group name twice (Loki's regexp stage then rejects the duplicate label).
     if (message.startsWith('duplicate capture group name')) {
@@ -108,6 +114,28 @@ function newRe2(full: string, source: string): RE2 {
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The first `(?P<name>` / `(?<name>` whose name Go refuses (only ASCII letters, digits and `_`)
+ * while RE2 takes any word characters.
+ */
+function nonAsciiCapture(source: string): string | undefined {
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i];
+    if (c === '\\') {
+      const end = source[i + 1] === 'Q' ? source.indexOf('\\E', i + 2) : i;
+      i = end < 0 ? source.length : end + 2;
+    } else if (c === '[') {
+      i = skipClass(source, i);
+    } else {
+      const m = c === '(' ? /^\(\?P?<([^>]*)>/u.exec(source.slice(i, i + 300)) : null;
+      if (m !== null && !/^[A-Za-z0-9_]+$/.test(m[1])) return m[0];
+      i++;
+    }
+  }
+  return undefined;
 }
 
 /** `source` with the second and later groups of a repeated name made unnamed captures. */
