@@ -90,7 +90,7 @@ describe('compileRegex', () => {
     expect(errorOf('x(?<n')).toBe('error parsing regexp: invalid named capture: `(?<n`');
   });
 
-  it('refuses a group name Go refuses, though RE2 takes it', () => {
+  it('refuses what Go refuses though RE2 takes it: \\C, non-ASCII group names', () => {
     expect(() => compileRegex('a(?P<é>x)', { anchored: true })).toThrow(
       new RegexSyntaxError('error parsing regexp: invalid named capture: `(?P<é>`'),
     );
@@ -98,6 +98,13 @@ describe('compileRegex', () => {
       'error parsing regexp: invalid named capture: `(?<ü>`',
     );
     expect(compileRegex('\\(?<é>x\\)').test('<é>x)')).toBe(true);
+    expect(() => compileRegex('[\\C]')).toThrow(
+      'error parsing regexp: invalid escape sequence: `\\C`',
+    );
+    expect(() => compileRegex('a\\Cb')).toThrow(
+      'error parsing regexp: invalid escape sequence: `\\C`',
+    );
+    expect(compileRegex('\\\\C[[:alpha:]\\]]\\QC\\C\\E').test('\\C]C\\C')).toBe(true);
   });
 
   it('accepts a group name used twice, as Go does', () => {

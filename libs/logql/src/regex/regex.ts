@@ -88,10 +88,8 @@ export function compileRegex(source: string, options: CompileOptions = {}): Comp
 function newRe2(full: string, source: string): RE2 {
   try {
     const re2 = new RE2(full, 'u');
-    const capture = nonAsciiCapture(source);
-    if (capture !== undefined) {
-      throw new RegexSyntaxError(`error parsing regexp: invalid named capture: \`${capture}\``);
-    }
+    const goError = goOnlyError(source);
+    if (goError !== undefined) throw new RegexSyntaxError(`error parsing regexp: ${goError}`);
     return re2;
   } catch (err) {
     if (err instanceof RegexSyntaxError) throw err;
@@ -117,21 +115,28 @@ function errorMessage(err: unknown): string {
 }
 
 /**
- * The first `(?P<name>` / `(?<name>` whose name Go refuses (only ASCII letters, digits and `_`)
- * while RE2 takes any word characters.
+ * The first error of Go's parser that RE2 does not make: `\C` (RE2's any-byte escape) and a
+ * group name other than ASCII letters, digits and `_`.
  */
-function nonAsciiCapture(source: string): string | undefined {
+function goOnlyError(source: string): string | undefined {
+  let inClass = false;
   let i = 0;
   while (i < source.length) {
     const c = source[i];
     if (c === '\\') {
+      if (source[i + 1] === 'C') return 'invalid escape sequence: `\\C`';
       const end = source[i + 1] === 'Q' ? source.indexOf('\\E', i + 2) : i;
       i = end < 0 ? source.length : end + 2;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      i++;
     } else if (c === '[') {
-      i = skipClass(source, i);
+      inClass = true;
+      // a `]` right after `[` or `[^` is a literal
+      i += source[i + 1] === '^' ? (source[i + 2] === ']' ? 3 : 2) : source[i + 1] === ']' ? 2 : 1;
     } else {
       const m = c === '(' ? /^\(\?P?<([^>]*)>/u.exec(source.slice(i, i + 300)) : null;
-      if (m !== null && !/^[A-Za-z0-9_]+$/.test(m[1])) return m[0];
+      if (m !== null && !/^[A-Za-z0-9_]+$/.test(m[1])) return `invalid named capture: \`${m[0]}\``;
       i++;
     }
   }
