@@ -19,5 +19,7 @@ describe('regexpCompileError', () => {
     );
     expect(compileError('\\q')).toBe('error parsing regexp: invalid escape sequence: `\\q`');
     expect(compileError('[a')).toBe('error parsing regexp: missing closing ]: `[a`');
+    expect(compileError('x(?<n')).toBe('error parsing regexp: invalid named capture: `(?<n`');
+    expect(compileError('x(?P<n')).toBe('error parsing regexp: invalid named capture: `(?P<n`');
   });
 });

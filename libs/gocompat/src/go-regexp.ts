@@ -32,9 +32,19 @@ export function regexpCompileError(source: string, re2Message: string): string {
   for (const [re2Code, goCode] of GO_ERROR_CODES) {
     if (re2Message.startsWith(re2Code)) {
       const rest = re2Message.slice(re2Code.length).replace(/^:\s*/, '');
-      const fragment = rest === '' ? source : rest;
+      const fragment = rest === '' ? source : asWritten(rest, source);
       return `error parsing regexp: ${goCode}: \`${fragment}\``;
     }
   }
   return `error parsing regexp: ${re2Message}: \`${source}\``;
+}
+
+/**
+ * The RE2 binding hands `(?<name>` to RE2 as `(?P<name>`, so RE2 quotes that spelling; Go
+ * quotes the text as written.
+ */
+function asWritten(fragment: string, source: string): string {
+  if (source.includes(fragment)) return fragment;
+  const unrenamed = fragment.replaceAll('(?P<', '(?<');
+  return source.includes(unrenamed) ? unrenamed : fragment;
 }

@@ -74,8 +74,12 @@ describe('runQuery', () => {
 
   it('lets parse errors and stage errors through as ParseError', async () => {
     await expect(runQuery({ ...base, query: '{app="api"' })).rejects.toBeInstanceOf(ParseError);
+    // Loki 3.4 builds the regexp parser while parsing (newLabelParserExpr).
     await expect(runQuery({ ...base, query: '{app="api"} | regexp "no groups"' })).rejects.toThrow(
-      `parse error : stage '| regexp "no groups"' : at least one named capture must be supplied`,
+      `parse error : invalid regexp parser: at least one named capture must be supplied`,
+    );
+    await expect(runQuery({ ...base, query: '{app="api"} |= ip("nope")' })).rejects.toThrow(
+      `parse error : stage '|= ip("nope")' : ip: invalid pattern: "nope"`,
     );
   });
 

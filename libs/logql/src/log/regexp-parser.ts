@@ -13,7 +13,8 @@ export class RegexpParserStage implements Stage {
   private readonly names: readonly string[];
 
   constructor(readonly pattern: string) {
-    this.re = compileWithGoNames(pattern);
+    // A name used twice compiles, as in Go, and is refused below as Loki refuses it.
+    this.re = compileRegex(pattern);
     const names = this.re.groupNames.filter((n) => n !== '');
     if (names.length === 0)
       throw new StageBuildError('at least one named capture must be supplied');
@@ -37,22 +38,5 @@ export class RegexpParserStage implements Stage {
       lbs.set(LabelCategory.Parsed, name, value === undefined ? '' : value.toString('utf8'));
     }
     return line;
-  }
-}
-
-/**
- * Go's regexp accepts a group name used twice, RE2 does not; Loki then rejects the parser for
- * the duplicate label name. Report that, as Loki does, instead of RE2's syntax error.
- */
-function compileWithGoNames(pattern: string): CompiledRegex {
-  try {
-    return compileRegex(pattern);
-  } catch (err) {
-    const seen = new Set<string>();
-    for (const m of pattern.matchAll(/\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/g)) {
-      if (seen.has(m[1])) throw new StageBuildError(`duplicate extracted label name '${m[1]}'`);
-      seen.add(m[1]);
-    }
-    throw err;
   }
 }

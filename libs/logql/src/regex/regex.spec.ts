@@ -71,6 +71,53 @@ describe('compileRegex', () => {
     );
   });
 
+  it('quotes an anchored regex as written, as Prometheus matchers parse the value alone', () => {
+    const errorOf = (src: string): string => {
+      try {
+        compileRegex(src, { anchored: true });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'compiled';
+    };
+    expect(errorOf('(unclosed')).toBe('error parsing regexp: missing closing ): `(unclosed`');
+    expect(errorOf('a)')).toBe('error parsing regexp: unexpected ): `a)`');
+    expect(errorOf('[a')).toBe('error parsing regexp: missing closing ]: `[a`');
+    expect(errorOf('a\\')).toBe(
+      'error parsing regexp: trailing backslash at end of expression: `a\\`',
+    );
+    expect(errorOf('(?i')).toBe('error parsing regexp: invalid or unsupported Perl syntax: `(?i`');
+    expect(errorOf('x(?<n')).toBe('error parsing regexp: invalid named capture: `(?<n`');
+  });
+
+  it('refuses what Go refuses though RE2 takes it: \\C, non-ASCII group names', () => {
+    expect(() => compileRegex('a(?P<é>x)', { anchored: true })).toThrow(
+      new RegexSyntaxError('error parsing regexp: invalid named capture: `(?P<é>`'),
+    );
+    expect(() => compileRegex('[(?<é>](?<ü>x)')).toThrow(
+      'error parsing regexp: invalid named capture: `(?<ü>`',
+    );
+    expect(compileRegex('\\(?<é>x\\)').test('<é>x)')).toBe(true);
+    expect(() => compileRegex('[\\C]')).toThrow(
+      'error parsing regexp: invalid escape sequence: `\\C`',
+    );
+    expect(() => compileRegex('a\\Cb')).toThrow(
+      'error parsing regexp: invalid escape sequence: `\\C`',
+    );
+    expect(compileRegex('\\\\C[[:alpha:]\\]]\\QC\\C\\E').test('\\C]C\\C')).toBe(true);
+  });
+
+  it('accepts a group name used twice, as Go does', () => {
+    const re = compileRegex('(?P<n>a)-(?P<n>b)', { anchored: true });
+    expect(re.test('a-b')).toBe(true);
+    expect(re.groupNames).toEqual(['', 'n', 'n']);
+    expect(compileRegex('(?P<n>a)\\((?P<n>b)[(?P<n>]').exec('a(bn')?.groups).toEqual([
+      'a(bn',
+      'a',
+      'b',
+    ]);
+  });
+
   it('offers a required literal for prefiltering when one is certain', () => {
     expect(compileRegex('level=error .* took').literalPrefilter).toBe('level=error ');
     expect(extractLiteralPrefilter('foo.*barbaz')).toBe('barbaz');

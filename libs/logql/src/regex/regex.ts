@@ -56,14 +56,7 @@ export class RegexSyntaxError extends Error {
 export function compileRegex(source: string, options: CompileOptions = {}): CompiledRegex {
   const anchored = options.anchored ?? false;
   const full = anchored ? `^(?:${source})$` : source;
-  let re2: RE2;
-  try {
-    re2 = new RE2(full, 'u');
-  } catch (err) {
-    throw new RegexSyntaxError(
-      regexpCompileError(source, err instanceof Error ? err.message : String(err)),
-    );
-  }
+  const re2 = newRe2(full, source);
   const groupNames = captureGroupNames(full);
   const literalPrefilter = extractLiteralPrefilter(source);
   return {
@@ -85,6 +78,99 @@ export function compileRegex(source: string, options: CompileOptions = {}): Comp
       return { index: m.index, groups, named };
     },
   };
+}
+
+/**
+ * RE2 for `full` (`source`, perhaps anchored). Errors quote `source` as Go's parser would
+ * quote it alone: Prometheus parses a matcher's value before anchoring it, so
+ * `{a=~"(x"}` fails with ``missing closing ): `(x` ``, not with the anchored text.
+ */
+function newRe2(full: string, source: string): RE2 {
+  try {
+    const re2 = new RE2(full, 'u');
+    const goError = goOnlyError(source);
+    if (goError !== undefined) throw new RegexSyntaxError(`error parsing regexp: ${goError}`);
+    return re2;
+  } catch (err) {
+    if (err instanceof RegexSyntaxError) throw err;
+    const message = errorMessage(err);
+    // Go allows a group name twice (Loki's regexp stage then rejects the duplicate label).
+    if (message.startsWith('duplicate capture group name')) {
+      const renamed = withoutRepeatedNames(full);
+      if (renamed !== full) return newRe2(renamed, withoutRepeatedNames(source));
+    }
+    if (full !== source) {
+      try {
+        new RE2(source, 'u');
+      } catch (alone) {
+        throw new RegexSyntaxError(regexpCompileError(source, errorMessage(alone)));
+      }
+    }
+    throw new RegexSyntaxError(regexpCompileError(source, message));
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The first error of Go's parser that RE2 does not make: `\C` (RE2's any-byte escape) and a
+ * group name other than ASCII letters, digits and `_`.
+ */
+function goOnlyError(source: string): string | undefined {
+  let inClass = false;
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i];
+    if (c === '\\') {
+      if (source[i + 1] === 'C') return 'invalid escape sequence: `\\C`';
+      const end = source[i + 1] === 'Q' ? source.indexOf('\\E', i + 2) : i;
+      i = end < 0 ? source.length : end + 2;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      i++;
+    } else if (c === '[') {
+      inClass = true;
+      // a `]` right after `[` or `[^` is a literal
+      i += source[i + 1] === '^' ? (source[i + 2] === ']' ? 3 : 2) : source[i + 1] === ']' ? 2 : 1;
+    } else {
+      const m = c === '(' ? /^\(\?P?<([^>]*)>/u.exec(source.slice(i, i + 300)) : null;
+      if (m !== null && !/^[A-Za-z0-9_]+$/.test(m[1])) return `invalid named capture: \`${m[0]}\``;
+      i++;
+    }
+  }
+  return undefined;
+}
+
+/** `source` with the second and later groups of a repeated name made unnamed captures. */
+function withoutRepeatedNames(source: string): string {
+  const seen = new Set<string>();
+  let out = '';
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i];
+    if (c === '\\') {
+      const end = source[i + 1] === 'Q' ? source.indexOf('\\E', i + 2) : i;
+      const next = end < 0 ? source.length : end + 2;
+      out += source.slice(i, next);
+      i = next;
+    } else if (c === '[') {
+      const next = skipClass(source, i);
+      out += source.slice(i, next);
+      i = next;
+    } else {
+      const m = c === '(' ? /^\(\?P?<([A-Za-z0-9_]+)>/.exec(source.slice(i, i + 300)) : null;
+      if (m !== null && seen.has(m[1])) {
+        out += '(';
+      } else {
+        if (m !== null) seen.add(m[1]);
+        out += m !== null ? m[0] : c;
+      }
+      i += m !== null ? m[0].length : 1;
+    }
+  }
+  return out;
 }
 
 /**

@@ -21,6 +21,7 @@ import type {
   Unwrap,
   UnwrapConversion,
 } from './ast';
+import { checkPatternParser, checkRegexpParser } from './check-parser-stage';
 import { checkRegex } from './check-regex';
 import type { TokenStream } from './token-stream';
 
@@ -159,11 +160,13 @@ function parsePipeStage(ts: TokenStream): PipelineStage {
       case 'regexp': {
         ts.next();
         const re = ts.expectType('STRING');
+        checkRegexpParser(re.value);
         return { kind: 'RegexpParser', pos: pos(start, re.end), regex: re.value };
       }
       case 'pattern': {
         ts.next();
         const p = ts.expectType('STRING');
+        checkPatternParser(p.value);
         return { kind: 'PatternParser', pos: pos(start, p.end), pattern: p.value };
       }
       case 'unpack':
@@ -373,14 +376,15 @@ function parsePrimaryFilter(ts: TokenStream): LabelFilter {
     };
   }
   let sign = 1;
-  if (v.type === 'OP' && (v.value === '+' || v.value === '-') && ts.peek(1).type === 'NUMBER') {
+  if (v.type === 'OP' && (v.value === '+' || v.value === '-')) {
     ts.next();
+    if (ts.peek().type !== 'NUMBER') throw ts.unexpected('NUMBER');
     sign = v.value === '-' ? -1 : 1;
   }
   const num = ts.peek();
-  if (num.type !== 'NUMBER') {
-    throw ts.unexpected('BYTES or NUMBER or DURATION');
-  }
+  // Five or more tokens could follow here (DURATION, BYTES, NUMBER, +, -; also STRING and ip
+  // after `=`/`!=`): goyacc then names none of them.
+  if (num.type !== 'NUMBER') throw ts.unexpected();
   ts.next();
   return {
     kind: 'NumberLabelFilter',

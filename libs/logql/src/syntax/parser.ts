@@ -22,7 +22,6 @@ import type {
   VectorExpr,
   VectorMatching,
 } from './ast';
-import { checkRegex } from './check-regex';
 import { ParseError } from './errors';
 import { isRangeAggregationOp, isVectorAggregationOp } from './functions';
 import { tokenize } from './lexer';
@@ -137,6 +136,7 @@ export class Parser {
     const { ts } = this;
     ts.expectOp('(');
     const labels: string[] = [];
+    if (ts.peek().type !== 'IDENT' && !ts.isOp(')')) throw ts.unexpected('IDENTIFIER or )');
     if (!ts.isOp(')')) {
       for (;;) {
         labels.push(ts.expectIdent().value);
@@ -165,7 +165,10 @@ export class Parser {
         ts.expectOp(')');
         return inner;
       }
-      if ((t.value === '+' || t.value === '-') && ts.peek(1).type === 'NUMBER') {
+      if (t.value === '+' || t.value === '-') {
+        // A sign starts a number literal (Loki has no other unary operator): goyacc takes the
+        // sign and fails at what follows, `-rate(` at `rate`.
+        if (ts.peek(1).type !== 'NUMBER') throw ts.unexpected('NUMBER', ts.peek(1));
         return this.parseNumber();
       }
     }
@@ -375,8 +378,8 @@ export class Parser {
       args.push(ts.expectType('STRING').value);
     }
     const close = ts.expectOp(')');
+    // A bad regex is reported by validateExpr, after the whole query parsed, as in Loki.
     const [dst, replacement, src, regex] = args;
-    checkRegex(regex, true, 'invalid regex in label_replace: ');
     const pos: Pos = { start: fn.start, end: close.end };
     return { kind: 'LabelReplaceExpr', pos, expr, dst, replacement, src, regex };
   }

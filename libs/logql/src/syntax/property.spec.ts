@@ -35,6 +35,15 @@ const ident = fc
   .filter((s) => !RESERVED_WORDS.has(s.toLowerCase()));
 const text = fc.string({ unit: 'binary', maxLength: 12 });
 const validRegex = fc.constantFrom('.+', 'a|b', '(?i)err.*', '[0-9]+', '(?P<x>\\w+)', 'x*', '');
+// The regexp and pattern parsers are built while parsing (Loki's newLabelParserExpr): only
+// buildable ones parse.
+const regexpParserRegex = fc.constantFrom(
+  '(?P<x>\\w+)',
+  '(?P<a>.*) "(?P<b>[^"]*)"\t',
+  '(?i)^(?P<lvl>é\\S+)`',
+  '(?P<x>a)|(b)',
+);
+const parserPattern = fc.constantFrom('<a> <b>', '<_> - "<m> <uri>"\t', '`é<x>\\');
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true });
 const nonNegative = finite.map((v) => (v === 0 ? 0 : Math.abs(v)));
 const durationNs = fc.oneof(
@@ -135,8 +144,8 @@ const stage: fc.Arbitrary<PipelineStage> = fc.oneof(
     pos: P,
     ...f,
   })),
-  text.map((regex) => ({ kind: 'RegexpParser' as const, pos: P, regex })),
-  text.map((pattern) => ({ kind: 'PatternParser' as const, pos: P, pattern })),
+  regexpParserRegex.map((regex) => ({ kind: 'RegexpParser' as const, pos: P, regex })),
+  parserPattern.map((pattern) => ({ kind: 'PatternParser' as const, pos: P, pattern })),
   fc.constant({ kind: 'UnpackParser' as const, pos: P }),
   labelFilter.map((filter) => ({ kind: 'LabelFilterStage' as const, pos: P, filter })),
   text.map((template) => ({ kind: 'LineFormat' as const, pos: P, template })),

@@ -48,10 +48,9 @@ export class TokenStream {
     return t.type === 'FUNC' && t.value === word;
   }
 
-  /** `ip` is a function token before `(` and a reserved word otherwise; both mean ip. */
+  /** The `ip` of `ip("...")`: a function token (followed by `(`); a bare `ip` is a label name. */
   isIp(ahead = 0): boolean {
-    const t = this.peek(ahead);
-    return (t.type === 'FUNC' || t.type === 'KW') && t.value === 'ip';
+    return this.isFunc('ip', ahead);
   }
 
   expectOp(op: string, expecting = op): Token {

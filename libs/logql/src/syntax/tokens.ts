@@ -50,11 +50,13 @@ export const RESERVED_WORDS: ReadonlySet<string> = new Set([
   'decolorize',
   'drop',
   'keep',
-  'ip',
-  'label_replace',
 ]);
 
-/** Words that are keywords only when used as a function (`rate(`, `sum by (`). */
+/**
+ * Words that are keywords only when used as a function (`rate(`, `sum by (`); elsewhere they
+ * are identifiers. Loki's lexer looks these up before its always-reserved words, so `ip` and
+ * `label_replace` (in both of Loki's tables) are label names too: `| ip="10.1.2.3"`.
+ */
 export const FUNCTION_WORDS: ReadonlySet<string> = new Set([
   'rate',
   'rate_counter',
@@ -140,14 +142,18 @@ export function tokenName(tok: Token): string {
     case 'KW':
       return tok.value;
     case 'FUNC':
-      return RESERVED_WORDS.has(tok.value) ? tok.value : funcTokenName(tok.value);
+      return funcTokenName(tok.value);
     default:
       return tok.type;
   }
 }
 
+/** goyacc's name of a function token; Loki renames those also in its `tokens` table. */
 function funcTokenName(word: string): string {
   switch (word) {
+    case 'ip':
+    case 'label_replace':
+      return word;
     case 'bytes':
       return 'BYTES_CONV';
     case 'duration':

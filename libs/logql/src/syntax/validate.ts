@@ -12,7 +12,7 @@ import type {
   StreamSelector,
   VectorAggregation,
 } from './ast';
-import { checkRegex } from './check-regex';
+import { checkLabelReplaceRegex, checkRegex } from './check-regex';
 import { ParseError } from './errors';
 import { RANGE_FUNCTIONS, VECTOR_FUNCTIONS } from './functions';
 
@@ -185,6 +185,8 @@ export function validateExpr(expr: Expr): void {
       validateExpr(expr.rhs);
       return;
     case 'LabelReplaceExpr':
+      // Loki keeps the regex error from the parse and returns it first (`Selector()`).
+      checkLabelReplaceRegex(expr.regex);
       validateExpr(expr.expr);
       return;
     case 'NumberLiteral':

@@ -6,12 +6,16 @@
  */
 import type { Matcher } from '@logsvc/api';
 import { StageBuildError } from '../../log/errors';
-import { LineFilterStage, type LineFilter } from '../../log/line-filter';
 import { Pipeline, type Stage } from '../../log/pipeline';
-import type { LogSelectorExpr, PipelineStage } from '../../syntax/ast';
+import type {
+  LineFilter as LineFilterNode,
+  LogSelectorExpr,
+  PipelineStage,
+} from '../../syntax/ast';
 import { ParseError } from '../../syntax/errors';
 import { lokiStageText } from '../../syntax/stage-text';
-import { compileLineFilter, requiredLiteral } from './line-filters';
+import { compileLineFilterGroup } from './line-filter-group';
+import { requiredLiteral } from './line-filters';
 import { reorderStages } from './reorder';
 import { compileStage } from './stages';
 
@@ -34,14 +38,14 @@ export function compilePipeline(expr: LogSelectorExpr): CompiledPipeline {
   }));
   const ordered = reorderStages(expr.stages);
   const stages: Stage[] = [];
-  let filters: LineFilter[] = [];
+  let filters: LineFilterNode[] = [];
   const flushFilters = (): void => {
-    if (filters.length > 0) stages.push(new LineFilterStage(filters));
+    if (filters.length > 0) stages.push(compileLineFilterGroup(filters));
     filters = [];
   };
   for (const node of ordered) {
     if (node.kind === 'LineFilter') {
-      filters.push(build(node, () => compileLineFilter(node)));
+      filters.push(node);
       continue;
     }
     flushFilters();
