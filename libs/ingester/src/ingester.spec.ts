@@ -104,11 +104,20 @@ describe('Ingester', () => {
       sink,
       now: () => clock,
       backgroundLoops: false,
+      walLock: { heartbeatMs: 10, staleMs: 50 },
       ...extra,
     });
     open.push(sut);
     await sut.start();
     return sut;
+  }
+
+  /**
+   * What kill -9 leaves behind: the ingester stops refreshing its WAL directory lock (and
+   * writes nothing more), so the next one on the directory takes the lock over once stale.
+   */
+  function die(sut: Ingester): void {
+    (sut as unknown as { wal: { lock: { stopHeartbeat(): void } } }).wal.lock.stopHeartbeat();
   }
 
   /** All entries in memory as `labels ts line`, forward order per stream. */
@@ -488,6 +497,7 @@ describe('Ingester', () => {
       await Promise.all(pushes);
       await first.push('u', req({ '{s="x"}': [[1n, 'after checkpoint']] }));
       // No shutdown: the process "dies" here.
+      die(first);
       const second = await start({ chunk_target_size: 12 });
       const expected = memory(first).sort();
       expect(expected).toHaveLength(200);
@@ -499,6 +509,7 @@ describe('Ingester', () => {
       expect(again.duplicates).toBe(1);
       await second.push('t', req({ '{s="3"}': [[500n, 'new']] }));
       await second.checkpoint();
+      die(second);
       const third = await start({ chunk_target_size: 12 });
       expect(memory(third).sort()).toEqual([...expected, '{s="3"} 500 new'].sort());
       // Queries merge away copies, so also check the flushed chunks hold each entry once.
@@ -522,6 +533,7 @@ describe('Ingester', () => {
         't',
         req({ '{app="a"}': misses.slice(12).map((l): [bigint, string] => [5n, l]) }),
       );
+      die(first);
       const second = await start({ chunk_target_size: 60 });
       const expected = misses.map((l) => `{app="a"} 5 ${l}`);
       expect(memory(first)).toEqual(expected);
@@ -534,6 +546,7 @@ describe('Ingester', () => {
       await first.flushAll();
       await first.push('t', req({ '{app="a"}': [[2n, 'not flushed']] }));
       await first.checkpoint();
+      die(first);
       const second = await start();
       expect(memory(second)).toEqual(['{app="a"} 2 not flushed']);
       expect(sink.decodedEntries()).toEqual(['{app="a"} 1 flushed']);
@@ -563,6 +576,7 @@ describe('Ingester', () => {
         }),
       );
       await first.checkpoint();
+      die(first);
       const second = await start({ chunk_target_size: 10 });
       expect(memory(second)).toEqual(['{app="a"} 1 a long enough line', '{app="a"} 2 b']);
       await second.flushAll();

@@ -44,6 +44,8 @@ export interface IngesterOptions {
   readonly now?: () => number;
   /** WAL segment size in bytes (default 64 MiB). */
   readonly walSegmentSize?: number;
+  /** WAL directory lock timing (default 1 s heartbeat, stale after 10 s); tests shorten it. */
+  readonly walLock?: { readonly heartbeatMs?: number; readonly staleMs?: number };
   /** Run the flush-check and checkpoint loops on timers (default true). */
   readonly backgroundLoops?: boolean;
 }
@@ -128,6 +130,8 @@ export class Ingester {
       this.wal = await Wal.open({
         dir: this.config.wal.dir,
         segmentSize: this.opts.walSegmentSize,
+        lockHeartbeatMs: this.opts.walLock?.heartbeatMs,
+        lockStaleMs: this.opts.walLock?.staleMs,
         logger: this.logger,
         counters: this.counters,
       });

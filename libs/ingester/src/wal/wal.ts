@@ -34,6 +34,9 @@ export interface WalOptions {
   readonly segmentSize?: number;
   readonly logger: IngesterLogger;
   readonly counters: IngesterCounters;
+  /** Directory lock timing (tests shorten it); see DirLock. */
+  readonly lockHeartbeatMs?: number;
+  readonly lockStaleMs?: number;
 }
 
 /** Receives what replay finds, in order: checkpoint streams first, then push records. */
@@ -61,16 +64,25 @@ export class Wal {
   private seq = 1;
   private lastSegment = 0;
   private checkpointing = false;
+  private lock: DirLock | null = null;
+  /** Set when another process took the directory: appending now would corrupt its log. */
+  private lockLost: string | null = null;
 
-  private constructor(
-    private readonly opts: WalOptions,
-    private readonly lock: DirLock,
-  ) {}
+  private constructor(private readonly opts: WalOptions) {}
 
   /** Throws WalLockedError when another live process has the directory open. */
   static async open(opts: WalOptions): Promise<Wal> {
     await mkdir(opts.dir, { recursive: true });
-    return new Wal(opts, await DirLock.acquire(opts.dir));
+    const wal = new Wal(opts);
+    wal.lock = await DirLock.acquire(opts.dir, {
+      heartbeatMs: opts.lockHeartbeatMs,
+      staleMs: opts.lockStaleMs,
+      onLost: (reason) => {
+        wal.lockLost = reason;
+        opts.logger.error({ dir: opts.dir, reason }, 'WAL directory lock lost; refusing appends');
+      },
+    });
+    return wal;
   }
 
   /** The sequence number the next appended record gets; records below it are appended. */
@@ -132,6 +144,9 @@ export class Wal {
    */
   append(tenant: string, streams: readonly WalStreamInput[]): Promise<void> {
     if (!this.writer) return Promise.reject(new WalWriteError('write-ahead log is not open'));
+    if (this.lockLost !== null) {
+      return Promise.reject(new WalWriteError(`WAL directory lock lost: ${this.lockLost}`));
+    }
     const frame = encodePushRecord(this.seq++, tenant, streams, this.framePool);
     return this.writer.append(frame);
   }
@@ -198,7 +213,9 @@ export class Wal {
     const w = this.writer;
     this.writer = null;
     if (w) await w.close();
-    await this.lock.release();
+    const lock = this.lock;
+    this.lock = null;
+    if (lock) await lock.release();
   }
 
   private async removeCoveredFiles(first: number): Promise<void> {
