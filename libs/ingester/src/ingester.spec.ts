@@ -359,6 +359,19 @@ describe('Ingester', () => {
       expect(memory(sut)).toEqual([]);
     });
 
+    it('fails a flush of many streams within one retry schedule, and recovers by itself', async () => {
+      const sut = await start({ concurrent_flushes: 1 });
+      for (let i = 0; i < 20; i++) await sut.push('t', req({ [`{s="${i}"}`]: [[1n, `e${i}`]] }));
+      sink.failuresLeft = 1_000;
+      await expect(sut.flushAll()).rejects.toThrow('20 streams failed to flush');
+      // Three tries for the first stream, then one for each other stream while the store fails.
+      expect(sink.calls).toBe(3 + 19);
+      expect(memory(sut)).toHaveLength(20);
+      sink.failuresLeft = 0;
+      await sut.flushAll();
+      expect(sink.decodedEntries()).toHaveLength(20);
+    });
+
     it('keeps flushed chunks in memory for chunk_retain_period', async () => {
       const sut = await start({ chunk_retain_period: 30_000 });
       await sut.push('t', req({ '{app="a"}': [[1n, 'a']] }));

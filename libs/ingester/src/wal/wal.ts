@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rename, rm, truncate } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, truncate } from 'node:fs/promises';
 import { SlabPool } from '@logsvc/chunk';
 import { DirLock } from './dir-lock';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -21,6 +21,7 @@ import {
   type CheckpointStream,
 } from './records';
 import { SegmentWriter, writeFully } from './segment-writer';
+import { NODE_WAL_FS, type WalFs } from './wal-fs';
 
 export const DEFAULT_SEGMENT_SIZE = 64 * 1024 * 1024;
 /** Replay yields to the event loop after this many records. */
@@ -37,6 +38,8 @@ export interface WalOptions {
   /** Directory lock timing (tests shorten it); see DirLock. */
   readonly lockHeartbeatMs?: number;
   readonly lockStaleMs?: number;
+  /** Where segment and checkpoint files are opened (tests inject write failures). */
+  readonly fs?: WalFs;
 }
 
 /** Receives what replay finds, in order: checkpoint streams first, then push records. */
@@ -129,6 +132,7 @@ export class Wal {
       this.opts.segmentSize ?? DEFAULT_SEGMENT_SIZE,
       this.opts.counters,
       this.framePool,
+      this.opts.fs ?? NODE_WAL_FS,
     );
     const durationMs = performance.now() - started;
     this.opts.counters.wal_replayed_records_total += records;
@@ -163,11 +167,12 @@ export class Wal {
     if (this.checkpointing) return null;
     this.checkpointing = true;
     const { dir, counters } = this.opts;
+    let tmp: string | null = null;
     try {
       const markerSeq = this.seq;
       const first = await this.writer.rotate();
-      const tmp = checkpointTempPath(dir, first);
-      const fh = await open(tmp, 'w');
+      tmp = checkpointTempPath(dir, first);
+      const fh = await (this.opts.fs ?? NODE_WAL_FS).open(tmp, 'w');
       let bytes = 0;
       let streams = 0;
       try {
@@ -194,6 +199,7 @@ export class Wal {
         await fh.close();
       }
       await rename(tmp, checkpointPath(dir, first));
+      tmp = null;
       await fsyncDir(dir);
       await this.removeCoveredFiles(first);
       counters.wal_checkpoints_total++;
@@ -202,6 +208,9 @@ export class Wal {
       return bytes;
     } catch (err) {
       counters.wal_checkpoint_failures_total++;
+      // A failed checkpoint (a full disk) leaves no partial file behind; the segments it
+      // would have replaced are all still there.
+      if (tmp !== null) await rm(tmp, { force: true }).catch(() => {});
       throw err;
     } finally {
       this.checkpointing = false;
