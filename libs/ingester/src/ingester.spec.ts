@@ -17,10 +17,11 @@ import {
   type IngesterConfig,
   type IngesterTenantLimits,
 } from './config';
-import { FlushError, IngesterStoppedError } from './errors';
+import { FlushError, IngesterStoppedError, WalWriteError } from './errors';
 import { Ingester, type IngesterOptions } from './ingester';
 import { newQueryStats } from './query';
 import type { ChunkSink, FlushedChunk } from './sink';
+import { FaultyWalFs } from './wal/faulty-fs';
 
 const SECOND = 1_000_000_000n;
 const MINUTE = 60n * SECOND;
@@ -594,6 +595,68 @@ describe('Ingester', () => {
       expect(memory(second)).toEqual(['{app="a"} 1 a long enough line', '{app="a"} 2 b']);
       await second.flushAll();
       expect(sink.decodedEntries()).toEqual(['{app="a"} 1 a long enough line', '{app="a"} 2 b']);
+    });
+
+    it('acknowledges a copy of an entry still in flight only once the original is on disk', async () => {
+      const fs = new FaultyWalFs();
+      const sut = await start({}, { walFs: fs });
+      fs.stall();
+      const first = sut.push('t', req({ '{app="a"}': [[1n, 'x']] }));
+      const acked: string[] = [];
+      const second = sut.push('t', req({ '{app="a"}': [[1n, 'x']] })).then((o) => {
+        acked.push('second');
+        return o;
+      });
+      await new Promise((r) => setTimeout(r, 30));
+      expect(acked).toEqual([]);
+      fs.release();
+      expect((await first).appended).toBe(1);
+      expect(await second).toMatchObject({ appended: 0, duplicates: 1 });
+    });
+
+    it('fails a copy of an entry whose WAL record failed, and keeps neither in memory', async () => {
+      const fs = new FaultyWalFs();
+      const sut = await start({}, { walFs: fs });
+      await sut.push('t', req({ '{app="a"}': [[1n, 'kept']] }));
+      fs.stall();
+      const first = sut.push('t', req({ '{app="a"}': [[2n, 'x']], '{app="new"}': [[2n, 'y']] }));
+      const second = sut.push('t', req({ '{app="a"}': [[2n, 'x']] }));
+      fs.full = true;
+      fs.release();
+      await expect(first).rejects.toBeInstanceOf(WalWriteError);
+      await expect(second).rejects.toBeInstanceOf(WalWriteError);
+      expect(memory(sut)).toEqual(['{app="a"} 1 kept']);
+      expect(sut.labelValues('t', 'app', { fromNs: 0n, throughNs: 2n ** 62n })).toEqual(['a']);
+      // Once space returns, the client's retry stores the entry with a record of its own.
+      fs.full = false;
+      expect((await sut.push('t', req({ '{app="a"}': [[2n, 'x']] }))).appended).toBe(1);
+      die(sut);
+      const again = await start({}, { walFs: fs });
+      expect(memory(again)).toEqual(['{app="a"} 1 kept', '{app="a"} 2 x']);
+    });
+
+    it('rolls back a failed push from the chunks it filled, and tail never sees it', async () => {
+      const fs = new FaultyWalFs();
+      const sut = await start({ chunk_target_size: 12 }, { walFs: fs });
+      await sut.push('t', req({ '{app="a"}': [[1n, 'kept line']] }));
+      const seen: string[] = [];
+      sut.onAppend((_t, _l, entries) => seen.push(...entries.map((e) => e.line.toString())));
+      fs.full = true;
+      const lines: [bigint, string][] = Array.from({ length: 30 }, (_, i) => [
+        BigInt(10 + i),
+        `failed ${i}`,
+      ]);
+      await expect(sut.push('t', req({ '{app="a"}': lines }))).rejects.toBeInstanceOf(
+        WalWriteError,
+      );
+      expect(memory(sut)).toEqual(['{app="a"} 1 kept line']);
+      expect(seen).toEqual([]);
+      expect(sut.metrics().entries_appended_total).toBe(1);
+      fs.full = false;
+      // Ordering state is back too: an entry older than the failed ones is in order again.
+      const later = await sut.push('t', req({ '{app="a"}': [[5n, 'after']] }));
+      expect(later).toMatchObject({ appended: 1, errors: [] });
+      expect(seen).toEqual(['after']);
     });
 
     it('works with the WAL disabled', async () => {

@@ -13,7 +13,7 @@ import {
 import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } from './errors';
 import { Flusher } from './flusher';
 import { formatRfc3339 } from '@logsvc/gocompat';
-import { Instance, type PushContext } from './instance';
+import { Instance, type AppendedStream, type PushContext } from './instance';
 import { StreamRateLimiter } from './stream-rate-limiter';
 import { SILENT_LOGGER, type IngesterLogger } from './logger';
 import { bump, newCounters, type IngesterCounters } from './metrics';
@@ -28,8 +28,10 @@ import {
 } from './query';
 import type { ChunkSink } from './sink';
 import { encodedChunk, type CutReason, type OrderingRules, type Stream } from './stream';
+import { removeEntries } from './stream-rollback';
 import { encodeCheckpointStream, type CheckpointStream } from './wal/records';
 import { Wal, type ReplayResult } from './wal/wal';
+import type { WalFs } from './wal/wal-fs';
 
 export interface IngesterOptions {
   readonly config: IngesterConfig;
@@ -46,6 +48,8 @@ export interface IngesterOptions {
   readonly walSegmentSize?: number;
   /** WAL directory lock timing (default 1 s heartbeat, stale after 10 s); tests shorten it. */
   readonly walLock?: { readonly heartbeatMs?: number; readonly staleMs?: number };
+  /** Where WAL files are opened; tests inject slow or failing writes. */
+  readonly walFs?: WalFs;
   /** Run the flush-check and checkpoint loops on timers (default true). */
   readonly backgroundLoops?: boolean;
 }
@@ -132,6 +136,7 @@ export class Ingester {
         segmentSize: this.opts.walSegmentSize,
         lockHeartbeatMs: this.opts.walLock?.heartbeatMs,
         lockStaleMs: this.opts.walLock?.staleMs,
+        fs: this.opts.walFs,
         logger: this.logger,
         counters: this.counters,
       });
@@ -182,11 +187,55 @@ export class Ingester {
    */
   push(tenant: string, req: PushRequest): Promise<PushOutcome> {
     try {
-      const { outcome, walWrite } = this.store(tenant, req);
+      const { outcome, walWrite, appended } = this.store(tenant, req);
+      if (!walWrite) {
+        this.notifyAll(tenant, appended);
+        return Promise.resolve(outcome);
+      }
       // Only the small outcome waits for the fsync: the request's entries die young.
-      return walWrite ? walWrite.then(() => outcome) : Promise.resolve(outcome);
+      return walWrite.then(
+        () => {
+          this.notifyAll(tenant, appended);
+          return outcome;
+        },
+        (err: unknown) => {
+          this.rollBack(tenant, appended, outcome);
+          throw err;
+        },
+      );
     } catch (err) {
       return Promise.reject(err as Error);
+    }
+  }
+
+  /** Tells tail listeners about entries once they are durable. */
+  private notifyAll(tenant: string, appended: readonly AppendedStream[]): void {
+    if (this.listeners.size === 0) return;
+    for (const a of appended) this.notify(tenant, a.stream.labels, a.entries);
+  }
+
+  /**
+   * A push whose WAL record failed is answered with an error, so nothing of it may stay in
+   * memory (queries would show it, and the next checkpoint would make it permanent).
+   */
+  private rollBack(tenant: string, appended: readonly AppendedStream[], outcome: PushOutcome) {
+    let removed = 0;
+    for (const a of appended) removed += removeEntries(a.stream, a.entries);
+    const inst = this.instances.get(tenant);
+    if (inst) {
+      for (const a of appended) {
+        if (a.stream.isEmpty && inst.streams.get(a.stream.labelsText) === a.stream) {
+          inst.streams.delete(a.stream.labelsText);
+        }
+      }
+    }
+    this.counters.entries_appended_total -= outcome.appended;
+    this.counters.bytes_appended_total -= outcome.appendedBytes;
+    if (removed !== outcome.appended) {
+      this.logger.error(
+        { tenant, entries: outcome.appended, removed },
+        'WAL write failed and some entries of the push were already being flushed',
+      );
     }
   }
 
@@ -194,7 +243,11 @@ export class Ingester {
   private store(
     tenant: string,
     req: PushRequest,
-  ): { outcome: PushOutcome; walWrite: Promise<void> | null } {
+  ): {
+    outcome: PushOutcome;
+    walWrite: Promise<void> | null;
+    appended: readonly AppendedStream[];
+  } {
     if (this.state !== 'running') {
       throw new IngesterStoppedError(`ingester is not running (${this.state})`);
     }
@@ -226,18 +279,21 @@ export class Ingester {
       bump(c.discarded_entries_total, e.reason, e.discardedEntries);
       bump(c.discarded_bytes_total, e.reason, e.discardedBytes);
     }
-    if (this.listeners.size > 0) {
-      for (const a of result.appended) this.notify(tenant, a.stream.labels, a.entries);
-    }
     // Memory and the record's sequence number change in the same tick (see checkpointFrames).
-    const walWrite = this.wal && result.wal.length > 0 ? this.wal.append(tenant, result.wal) : null;
+    let walWrite = this.wal && result.wal.length > 0 ? this.wal.append(tenant, result.wal) : null;
+    if (this.wal && result.duplicates > 0) {
+      // Entries dropped as copies are durable only once the records that stored the originals
+      // are: wait for every record in flight (a failed one fails this push too).
+      const inFlight = this.wal.durable();
+      walWrite = walWrite ? Promise.all([walWrite, inFlight]).then(() => {}) : inFlight;
+    }
     const outcome: PushOutcome = {
       appended: result.entries,
       appendedBytes: result.bytes,
       duplicates: result.duplicates,
       errors,
     };
-    return { outcome, walWrite };
+    return { outcome, walWrite, appended: result.appended };
   }
 
   /** Registers a listener for stored entries (the tail endpoint); returns its remover. */

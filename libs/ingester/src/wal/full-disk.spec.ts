@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMPTY_LABELS } from '@logsvc/api';
 import { SILENT_LOGGER } from '../logger';
 import { newCounters } from '../metrics';
-import { FullDiskFs } from './full-disk';
+import { FaultyWalFs } from './faulty-fs';
 import { Wal } from './wal';
 
 const push = (line: string) => [
@@ -17,11 +17,11 @@ const push = (line: string) => [
 
 describe('Wal on a full disk', () => {
   let dir: string;
-  let fs: FullDiskFs;
+  let fs: FaultyWalFs;
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'wal-full-'));
-    fs = new FullDiskFs();
+    fs = new FaultyWalFs();
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });

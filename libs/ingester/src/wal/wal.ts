@@ -67,6 +67,8 @@ export class Wal {
   private seq = 1;
   private lastSegment = 0;
   private checkpointing = false;
+  /** Appended records not yet on disk (or failed). */
+  private readonly pending = new Set<Promise<void>>();
   private lock: DirLock | null = null;
   /** Set when another process took the directory: appending now would corrupt its log. */
   private lockLost: string | null = null;
@@ -152,7 +154,21 @@ export class Wal {
       return Promise.reject(new WalWriteError(`WAL directory lock lost: ${this.lockLost}`));
     }
     const frame = encodePushRecord(this.seq++, tenant, streams, this.framePool);
-    return this.writer.append(frame);
+    const write = this.writer.append(frame);
+    this.pending.add(write);
+    const done = (): boolean => this.pending.delete(write);
+    write.then(done, done);
+    return write;
+  }
+
+  /**
+   * Resolves once every record appended so far is on disk; rejects if one of them failed.
+   * A push whose entries were all dropped as copies of entries still in flight waits on this
+   * before it is acknowledged, since its entries are durable only through those records.
+   */
+  durable(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return Promise.all([...this.pending]).then(() => {});
   }
 
   /**

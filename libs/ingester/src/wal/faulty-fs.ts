@@ -1,0 +1,45 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import type { WalFs } from './wal-fs';
+
+/**
+ * A WAL file layer for tests: writes fail with ENOSPC while `full` is set, and while `stall()`
+ * is in effect fsyncs wait until `release()` (a slow disk).
+ */
+export class FaultyWalFs implements WalFs {
+  full = false;
+  private gate: Promise<void> | null = null;
+  private openGate: () => void = () => {};
+
+  stall(): void {
+    this.gate ??= new Promise((resolve) => (this.openGate = resolve));
+  }
+
+  release(): void {
+    this.gate = null;
+    this.openGate();
+  }
+
+  async open(path: string, flags: 'wx' | 'w'): Promise<FileHandle> {
+    const fh = await open(path, flags);
+    const enospc = (): Promise<never> =>
+      Promise.reject(
+        Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }),
+      );
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const fs = this;
+    return new Proxy(fh, {
+      get(target, prop) {
+        if ((prop === 'writev' || prop === 'write' || prop === 'writeFile') && fs.full) {
+          return enospc;
+        }
+        if (prop === 'datasync' && fs.gate) {
+          const gate = fs.gate;
+          // The data is checked for a full disk when the fsync is let through.
+          return () => gate.then(() => (fs.full ? enospc() : target.datasync()));
+        }
+        const v = Reflect.get(target, prop, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+  }
+}
