@@ -15,6 +15,8 @@ export interface FlusherOptions {
   /** How long flushed chunks stay queryable in memory. */
   readonly retainMs: number;
   readonly now: () => number;
+  /** Whether a WAL record has settled (on disk, or failed and rolled back out of memory). */
+  readonly walSettled: (seq: number) => boolean;
   readonly logger: IngesterLogger;
   readonly counters: IngesterCounters;
 }
@@ -78,7 +80,11 @@ export class Flusher {
   private async flushNow(stream: Stream, force: boolean): Promise<boolean> {
     const now = this.opts.now();
     const due = stream.closed.filter(
-      (c) => c.flushedAtMs === null && !c.flushing && (force || c.retryAtMs <= now),
+      (c) =>
+        c.flushedAtMs === null &&
+        !c.flushing &&
+        (force || c.retryAtMs <= now) &&
+        this.opts.walSettled(c.walSeq),
     );
     if (due.length === 0) return true;
     for (const c of due) c.flushing = true;

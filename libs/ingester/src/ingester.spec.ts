@@ -627,6 +627,7 @@ describe('Ingester', () => {
       await expect(second).rejects.toBeInstanceOf(WalWriteError);
       expect(memory(sut)).toEqual(['{app="a"} 1 kept']);
       expect(sut.labelValues('t', 'app', { fromNs: 0n, throughNs: 2n ** 62n })).toEqual(['a']);
+      expect(sut.metrics()).toMatchObject({ memory_streams: 1, streams_created_total: 1 });
       // Once space returns, the client's retry stores the entry with a record of its own.
       fs.full = false;
       expect((await sut.push('t', req({ '{app="a"}': [[2n, 'x']] }))).appended).toBe(1);
@@ -657,6 +658,37 @@ describe('Ingester', () => {
       const later = await sut.push('t', req({ '{app="a"}': [[5n, 'after']] }));
       expect(later).toMatchObject({ appended: 1, errors: [] });
       expect(seen).toEqual(['after']);
+    });
+
+    it('flushes no chunk before the WAL record of its entries is on disk', async () => {
+      const fs = new FaultyWalFs();
+      const sut = await start({ chunk_target_size: 12 }, { walFs: fs });
+      const lines = (from: number): [bigint, string][] =>
+        Array.from({ length: 20 }, (_, i) => [BigInt(from + i), `line ${from + i}`]);
+      fs.stall();
+      const failed = sut.push('t', req({ '{app="a"}': lines(10) }));
+      await fs.untilStalled();
+      await sut.flushCheck();
+      expect(sink.chunks).toEqual([]);
+      fs.full = true;
+      fs.release();
+      await expect(failed).rejects.toBeInstanceOf(WalWriteError);
+      await sut.flushAll();
+      // The store never saw entries whose push was answered with an error.
+      expect(sink.chunks).toEqual([]);
+
+      fs.full = false;
+      fs.stall();
+      const stored = sut.push('t', req({ '{app="a"}': lines(10) }));
+      await fs.untilStalled();
+      await sut.flushCheck();
+      expect(sink.chunks).toEqual([]);
+      fs.release();
+      await stored;
+      await sut.flushCheck();
+      expect(sink.chunks.length).toBeGreaterThan(0);
+      await sut.flushAll();
+      expect(sink.decodedEntries()).toEqual(lines(10).map(([ts, l]) => `{app="a"} ${ts} ${l}`));
     });
 
     it('works with the WAL disabled', async () => {

@@ -119,6 +119,7 @@ export class Ingester {
       opTimeoutMs: this.config.flush_op_timeout,
       retainMs: this.config.chunk_retain_period,
       now: this.now,
+      walSettled: (seq) => this.wal === null || seq <= this.wal.settledSeq,
       logger: this.logger,
       counters: this.counters,
     });
@@ -187,67 +188,55 @@ export class Ingester {
    */
   push(tenant: string, req: PushRequest): Promise<PushOutcome> {
     try {
-      const { outcome, walWrite, appended } = this.store(tenant, req);
-      if (!walWrite) {
-        this.notifyAll(tenant, appended);
-        return Promise.resolve(outcome);
-      }
+      const { outcome, durable } = this.store(tenant, req);
       // Only the small outcome waits for the fsync: the request's entries die young.
-      return walWrite.then(
-        () => {
-          this.notifyAll(tenant, appended);
-          return outcome;
-        },
-        (err: unknown) => {
-          this.rollBack(tenant, appended, outcome);
-          throw err;
-        },
-      );
+      return durable ? durable.then(() => outcome) : Promise.resolve(outcome);
     } catch (err) {
       return Promise.reject(err as Error);
     }
   }
 
-  /** Tells tail listeners about entries once they are durable. */
+  /** Tells tail listeners about entries a push stored (once they are durable). */
   private notifyAll(tenant: string, appended: readonly AppendedStream[]): void {
     if (this.listeners.size === 0) return;
     for (const a of appended) this.notify(tenant, a.stream.labels, a.entries);
   }
 
   /**
-   * A push whose WAL record failed is answered with an error, so nothing of it may stay in
-   * memory (queries would show it, and the next checkpoint would make it permanent).
+   * Takes a push whose WAL record failed back out of memory: it is answered with an error, so
+   * queries must not show its entries and no checkpoint may make them permanent. Streams it
+   * created and left empty go too (they count against the stream limit).
    */
   private rollBack(tenant: string, appended: readonly AppendedStream[], outcome: PushOutcome) {
     let removed = 0;
     for (const a of appended) removed += removeEntries(a.stream, a.entries);
     const inst = this.instances.get(tenant);
-    if (inst) {
-      for (const a of appended) {
-        if (a.stream.isEmpty && inst.streams.get(a.stream.labelsText) === a.stream) {
-          inst.streams.delete(a.stream.labelsText);
-        }
-      }
+    for (const a of appended) {
+      const s = a.stream;
+      if (!s.isEmpty || s.flushQueued || inst?.streams.get(s.labelsText) !== s) continue;
+      inst.streams.delete(s.labelsText);
+      if (a.created) this.counters.streams_created_total--;
+      else this.counters.streams_removed_total++;
     }
     this.counters.entries_appended_total -= outcome.appended;
     this.counters.bytes_appended_total -= outcome.appendedBytes;
     if (removed !== outcome.appended) {
+      // Cannot happen while chunks wait for their records before flushing; loud if it does.
       this.logger.error(
         { tenant, entries: outcome.appended, removed },
-        'WAL write failed and some entries of the push were already being flushed',
+        'WAL write failed and not every entry of the push could be taken back out of memory',
       );
     }
   }
 
-  /** The synchronous part of `push`: memory, counters, listeners, and the WAL record queued. */
+  /**
+   * The synchronous part of `push`: memory, counters and the WAL record queued. `durable`
+   * settles once everything the push acknowledges is on disk (null: nothing to wait for).
+   */
   private store(
     tenant: string,
     req: PushRequest,
-  ): {
-    outcome: PushOutcome;
-    walWrite: Promise<void> | null;
-    appended: readonly AppendedStream[];
-  } {
+  ): { outcome: PushOutcome; durable: Promise<void> | null } {
     if (this.state !== 'running') {
       throw new IngesterStoppedError(`ingester is not running (${this.state})`);
     }
@@ -265,6 +254,7 @@ export class Ingester {
       maxReturnedErrors: this.config.max_returned_stream_errors,
       onCut: this.onCut,
       onStreamCreated: () => this.counters.streams_created_total++,
+      walSeq: this.wal ? this.wal.nextSeq : 0,
     };
     // Per-stream rate limit first, as before any entry is stored: refused entries never count
     // against ordering or the stream limit. Its refusal leads the per-stream errors.
@@ -279,21 +269,36 @@ export class Ingester {
       bump(c.discarded_entries_total, e.reason, e.discardedEntries);
       bump(c.discarded_bytes_total, e.reason, e.discardedBytes);
     }
-    // Memory and the record's sequence number change in the same tick (see checkpointFrames).
-    let walWrite = this.wal && result.wal.length > 0 ? this.wal.append(tenant, result.wal) : null;
-    if (this.wal && result.duplicates > 0) {
-      // Entries dropped as copies are durable only once the records that stored the originals
-      // are: wait for every record in flight (a failed one fails this push too).
-      const inFlight = this.wal.durable();
-      walWrite = walWrite ? Promise.all([walWrite, inFlight]).then(() => {}) : inFlight;
-    }
     const outcome: PushOutcome = {
       appended: result.entries,
       appendedBytes: result.bytes,
       duplicates: result.duplicates,
       errors,
     };
-    return { outcome, walWrite, appended: result.appended };
+    if (!this.wal) {
+      this.notifyAll(tenant, result.appended);
+      return { outcome, durable: null };
+    }
+    const waits: Promise<void>[] = [];
+    if (result.duplicates > 0) {
+      // Entries dropped as copies of stored ones are durable only once the records holding
+      // the originals are, which may still be in flight: wait for every record so far (one
+      // that failed fails this push too: its originals were taken back out of memory).
+      waits.push(this.wal.durable());
+    }
+    if (result.wal.length > 0) {
+      // Memory and the record's sequence number change in the same tick (see checkpointFrames).
+      const own = this.wal.append(tenant, result.wal, () =>
+        this.rollBack(tenant, result.appended, outcome),
+      );
+      own.then(
+        () => this.notifyAll(tenant, result.appended),
+        () => {},
+      );
+      waits.push(own);
+    }
+    if (waits.length === 0) return { outcome, durable: null };
+    return { outcome, durable: waits.length === 1 ? waits[0] : Promise.all(waits).then(() => {}) };
   }
 
   /** Registers a listener for stored entries (the tail endpoint); returns its remover. */
@@ -340,6 +345,8 @@ export class Ingester {
     for (const inst of this.instances.values()) {
       for (const s of inst.streams.values()) s.cutHead('forced', now, this.onCut);
     }
+    // Chunks wait for their WAL records to settle before they are flushed.
+    await this.wal?.durable().catch(() => {});
     for (let round = 0; round < 3; round++) {
       await this.flusher.idle();
       const ops: Promise<boolean>[] = [];

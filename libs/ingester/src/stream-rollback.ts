@@ -10,9 +10,9 @@ const keyOf = (ts: bigint, line: Buffer): string => `${ts} ${line.toString('base
 
 /**
  * Takes entries a failed push stored back out of its stream, so a push answered with an error
- * leaves no trace in memory. Chunks holding them are rebuilt without them; a chunk already
- * being flushed (or flushed) is left alone, which needs a cut and a flush to win the race
- * against one fsync. Returns how many entries were removed.
+ * leaves no trace in memory. Chunks holding them are rebuilt without them. A chunk is not
+ * flushed before its records settle (`ClosedChunk.walSeq`), so none of them is being flushed;
+ * one that were would be left alone. Returns how many entries were removed.
  */
 export function removeEntries(stream: Stream, entries: readonly LogEntry[]): number {
   const wanted = new Map<string, number>();

@@ -7,11 +7,20 @@ import type { WalFs } from './wal-fs';
  */
 export class FaultyWalFs implements WalFs {
   full = false;
+  /** fsyncs that reached the stall so far (a test waits for one before it goes on). */
+  stalledSyncs = 0;
+  private syncsAtStall = 0;
   private gate: Promise<void> | null = null;
   private openGate: () => void = () => {};
 
   stall(): void {
+    if (!this.gate) this.syncsAtStall = this.stalledSyncs;
     this.gate ??= new Promise((resolve) => (this.openGate = resolve));
+  }
+
+  /** Resolves once an fsync is held back by the current `stall()`: a write is in flight. */
+  async untilStalled(): Promise<void> {
+    while (this.stalledSyncs === this.syncsAtStall) await new Promise((r) => setTimeout(r, 1));
   }
 
   release(): void {
@@ -35,7 +44,10 @@ export class FaultyWalFs implements WalFs {
         if (prop === 'datasync' && fs.gate) {
           const gate = fs.gate;
           // The data is checked for a full disk when the fsync is let through.
-          return () => gate.then(() => (fs.full ? enospc() : target.datasync()));
+          return () => {
+            fs.stalledSyncs++;
+            return gate.then(() => (fs.full ? enospc() : target.datasync()));
+          };
         }
         const v = Reflect.get(target, prop, target) as unknown;
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;

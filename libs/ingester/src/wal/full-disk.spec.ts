@@ -77,4 +77,27 @@ describe('Wal on a full disk', () => {
     expect(lines).toEqual(['kept']);
     await again.close();
   });
+  it('discards a checkpoint taken while a record failed, keeping the log it would replace', async () => {
+    const { wal } = await openWal();
+    await wal.append('t', push('kept'));
+    let undone = 0;
+    const frames = async function* () {
+      // A push lands in memory (and so in this checkpoint) while the checkpoint is written,
+      // and its record fails: the push is undone in memory, but the checkpoint still has it.
+      fs.full = true;
+      await wal.append('t', push('failed'), () => undone++).catch(() => {});
+      fs.full = false;
+      yield Buffer.alloc(0);
+    };
+    await expect(wal.checkpoint(frames)).rejects.toThrow(
+      'a WAL write failed while the checkpoint was taken; discarded',
+    );
+    expect(undone).toBe(1);
+    const names = await readdir(dir);
+    expect(names.filter((n) => n.startsWith('checkpoint'))).toEqual([]);
+    await wal.close();
+    const { wal: again, lines } = await openWal();
+    expect(lines).toEqual(['kept']);
+    await again.close();
+  });
 });

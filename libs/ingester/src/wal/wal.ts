@@ -69,6 +69,12 @@ export class Wal {
   private checkpointing = false;
   /** Appended records not yet on disk (or failed). */
   private readonly pending = new Set<Promise<void>>();
+  /** Every record with a sequence number up to this one is on disk or failed and undone. */
+  private settled = 0;
+  /** Settled records above `settled` (the writer settles in order; early refusals do not). */
+  private readonly settledAhead = new Set<number>();
+  /** Records whose write failed, ever (a checkpoint taken meanwhile may hold their entries). */
+  private failures = 0;
   private lock: DirLock | null = null;
   /** Set when another process took the directory: appending now would corrupt its log. */
   private lockLost: string | null = null;
@@ -128,6 +134,7 @@ export class Wal {
       segments++;
     }
     this.lastSegment = Math.max(this.lastSegment, firstSegment);
+    this.settled = this.seq - 1;
     this.writer = await SegmentWriter.create(
       dir,
       this.lastSegment + 1,
@@ -143,22 +150,48 @@ export class Wal {
     return { checkpointStreams, records, segments, durationMs };
   }
 
+  /** Sequence numbers up to this one are settled: on disk, or failed and `undo` has run. */
+  get settledSeq(): number {
+    return this.settled;
+  }
+
   /**
    * Appends one push (its accepted entries) as a record. The record's sequence number is
    * taken synchronously, so state changed in the same tick is ordered with it; the promise
-   * resolves once the record is fsync'd.
+   * resolves once the record is fsync'd. If the write fails, `undo` runs before anything else
+   * learns of it (before `settledSeq` moves past the record), so whoever waits on the record
+   * sees memory without its entries.
    */
-  append(tenant: string, streams: readonly WalStreamInput[]): Promise<void> {
-    if (!this.writer) return Promise.reject(new WalWriteError('write-ahead log is not open'));
-    if (this.lockLost !== null) {
-      return Promise.reject(new WalWriteError(`WAL directory lock lost: ${this.lockLost}`));
+  append(tenant: string, streams: readonly WalStreamInput[], undo?: () => void): Promise<void> {
+    const seq = this.seq++;
+    let write: Promise<void>;
+    if (!this.writer) {
+      write = Promise.reject(new WalWriteError('write-ahead log is not open'));
+    } else if (this.lockLost !== null) {
+      write = Promise.reject(new WalWriteError(`WAL directory lock lost: ${this.lockLost}`));
+    } else {
+      write = this.writer.append(encodePushRecord(seq, tenant, streams, this.framePool));
     }
-    const frame = encodePushRecord(this.seq++, tenant, streams, this.framePool);
-    const write = this.writer.append(frame);
     this.pending.add(write);
-    const done = (): boolean => this.pending.delete(write);
-    write.then(done, done);
+    // These are the first handlers on the record's promise: `undo` runs before the caller's.
+    write.then(
+      () => this.settle(seq, write),
+      () => {
+        this.failures++;
+        try {
+          undo?.();
+        } finally {
+          this.settle(seq, write);
+        }
+      },
+    );
     return write;
+  }
+
+  private settle(seq: number, write: Promise<void>): void {
+    this.pending.delete(write);
+    this.settledAhead.add(seq);
+    while (this.settledAhead.delete(this.settled + 1)) this.settled++;
   }
 
   /**
@@ -184,6 +217,7 @@ export class Wal {
     this.checkpointing = true;
     const { dir, counters } = this.opts;
     let tmp: string | null = null;
+    const failuresBefore = this.failures;
     try {
       const markerSeq = this.seq;
       const first = await this.writer.rotate();
@@ -213,6 +247,12 @@ export class Wal {
         await fh.datasync();
       } finally {
         await fh.close();
+      }
+      // A record that failed after its stream was written here had its entries taken back out
+      // of memory, but not out of this checkpoint: such a checkpoint must not replace the log.
+      await this.durable().catch(() => {});
+      if (this.failures !== failuresBefore) {
+        throw new WalWriteError('a WAL write failed while the checkpoint was taken; discarded');
       }
       await rename(tmp, checkpointPath(dir, first));
       tmp = null;
