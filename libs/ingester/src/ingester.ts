@@ -58,13 +58,16 @@ export interface PushOutcome {
   /** Entries stored (and, with the WAL on, fsync'd before this resolved). */
   readonly appended: number;
   readonly appendedBytes: number;
-  /** Entries dropped as identical (timestamp and line) to one already stored. */
+  /**
+   * Entries dropped as identical (timestamp and line) to one already stored; with the WAL on,
+   * the records holding the originals were on disk before this resolved.
+   */
   readonly duplicates: number;
   /** Per-stream refusals; the rest of the request was stored. */
   readonly errors: IngestError[];
 }
 
-/** Called with the entries each push stored in a stream (after they are in memory). */
+/** Called with the entries each push stored in a stream, once its WAL record is on disk. */
 export type AppendListener = (tenant: string, labels: Labels, entries: readonly LogEntry[]) => void;
 
 export interface LabelQuery {
