@@ -691,6 +691,54 @@ describe('Ingester', () => {
       expect(sink.decodedEntries()).toEqual(lines(10).map(([ts, l]) => `{app="a"} ${ts} ${l}`));
     });
 
+    it('keeps exactly the acknowledged entries of twice-sent batches, retried through a full disk, after a crash', async () => {
+      const fs = new FaultyWalFs();
+      const sut = await start({ chunk_target_size: 64 }, { walFs: fs });
+      const acked = new Set<string>();
+      const refused: string[] = [];
+      /** One client's copy of a batch: pushed until it is acknowledged, as agents retry. */
+      const send = async (entries: [bigint, string][]): Promise<void> => {
+        for (;;) {
+          try {
+            await sut.push('t', req({ '{app="a"}': entries }));
+            for (const [ts, line] of entries) acked.add(`{app="a"} ${ts} ${line}`);
+            return;
+          } catch (err) {
+            expect(err).toBeInstanceOf(WalWriteError);
+            refused.push(entries[0][1]);
+          }
+        }
+      };
+      for (let b = 0; b < 12; b++) {
+        const entries = Array.from({ length: 5 }, (_, i): [bigint, string] => [
+          BigInt(b * 5 + i),
+          `b${b} e${i}`,
+        ]);
+        // Both copies arrive while the first one's record waits for its fsync; every third
+        // batch, the disk is full when that fsync comes.
+        fs.stall();
+        const copies = Promise.all([send(entries), send(entries)]);
+        await fs.untilStalled();
+        fs.release(b % 3 === 1 ? 'enospc' : 'sync');
+        await copies;
+      }
+      // Each failed batch was refused to both copies, then stored by a retry.
+      expect(refused).toEqual([
+        'b1 e0',
+        'b1 e0',
+        'b4 e0',
+        'b4 e0',
+        'b7 e0',
+        'b7 e0',
+        'b10 e0',
+        'b10 e0',
+      ]);
+      die(sut);
+      const again = await start({ chunk_target_size: 64 });
+      expect(new Set(memory(again))).toEqual(acked);
+      expect(acked.size).toBe(60);
+    });
+
     it('works with the WAL disabled', async () => {
       const sut = await start({ wal: { enabled: false, dir, checkpoint_duration: 0 } });
       await sut.push('t', req({ '{app="a"}': [[1n, 'a']] }));

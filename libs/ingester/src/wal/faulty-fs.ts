@@ -3,15 +3,15 @@ import type { WalFs } from './wal-fs';
 
 /**
  * A WAL file layer for tests: writes fail with ENOSPC while `full` is set, and while `stall()`
- * is in effect fsyncs wait until `release()` (a slow disk).
+ * is in effect fsyncs wait until `release()` (a slow disk), then sync or fail as it says.
  */
 export class FaultyWalFs implements WalFs {
   full = false;
   /** fsyncs that reached the stall so far (a test waits for one before it goes on). */
   stalledSyncs = 0;
   private syncsAtStall = 0;
-  private gate: Promise<void> | null = null;
-  private openGate: () => void = () => {};
+  private gate: Promise<'sync' | 'enospc'> | null = null;
+  private openGate: (outcome: 'sync' | 'enospc') => void = () => {};
 
   stall(): void {
     if (!this.gate) this.syncsAtStall = this.stalledSyncs;
@@ -23,9 +23,10 @@ export class FaultyWalFs implements WalFs {
     while (this.stalledSyncs === this.syncsAtStall) await new Promise((r) => setTimeout(r, 1));
   }
 
-  release(): void {
+  /** Lets the held fsyncs go: they sync, or fail with ENOSPC (also when `full` is set then). */
+  release(outcome: 'sync' | 'enospc' = 'sync'): void {
     this.gate = null;
-    this.openGate();
+    this.openGate(outcome);
   }
 
   async open(path: string, flags: 'wx' | 'w'): Promise<FileHandle> {
@@ -46,7 +47,9 @@ export class FaultyWalFs implements WalFs {
           // The data is checked for a full disk when the fsync is let through.
           return () => {
             fs.stalledSyncs++;
-            return gate.then(() => (fs.full ? enospc() : target.datasync()));
+            return gate.then((outcome) =>
+              outcome === 'enospc' || fs.full ? enospc() : target.datasync(),
+            );
           };
         }
         const v = Reflect.get(target, prop, target) as unknown;
