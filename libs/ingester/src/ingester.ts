@@ -186,8 +186,10 @@ export class Ingester {
 
   /**
    * Stores a tenant's push: entries go to their streams in memory and, as one record, to the
-   * WAL; resolves once that record is fsync'd. Refused entries come back as per-stream errors.
-   * Rejects with WalWriteError if the WAL cannot be written (the push must not be acked).
+   * WAL; resolves once that record is fsync'd and, if entries were dropped as copies of stored
+   * ones, once every record before it is too. Refused entries come back as per-stream errors.
+   * Rejects with WalWriteError if the WAL cannot be written (the push must not be acked); its
+   * entries are then gone from memory again.
    */
   push(tenant: string, req: PushRequest): Promise<PushOutcome> {
     try {
