@@ -68,6 +68,10 @@ describe('tenancy with auth_enabled: true', () => {
     ['..', "tenant ID is '.' or '..'"],
     ['a b', "tenant ID 'a b' contains unsupported character ' '"],
     ['x'.repeat(151), 'tenant ID is too long: max 150 characters'],
+    [
+      'team.logsvc-tmp',
+      "tenant ID 'team.logsvc-tmp' ends with '.logsvc-tmp', which logsvc reserves for temporary files",
+    ],
   ])('rejects tenant ID %j with 400', async (id, reason) => {
     const res = await post('/probe/single', orgId(id));
     expect(res.status).toBe(400);

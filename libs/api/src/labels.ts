@@ -42,8 +42,9 @@ export function labelsFromRecord(record: Readonly<Record<string, string>>): Labe
   return sortLabels(Object.entries(record).map(([name, value]) => ({ name, value })));
 }
 
+/** A null-prototype object, so names like `__proto__` or `toString` are ordinary keys. */
 export function labelsToRecord(labels: Labels): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   for (const { name, value } of labels) out[name] = value;
   return out;
 }

@@ -26,6 +26,7 @@ const ingester = new Ingester({
   },
   sink: { putChunks: async () => {} },
   walSegmentSize: 32 * 1024,
+  walLock: { heartbeatMs: 50 },
 });
 
 async function worker(w: number): Promise<void> {
@@ -118,6 +119,7 @@ it('keeps every acknowledged entry exactly once after kill -9 under write load',
     },
     sink: { putChunks: async (_t, chunks) => void stored.push(...chunks) },
     backgroundLoops: false,
+    walLock: { heartbeatMs: 50, staleMs: 500 },
   });
   await sut.start();
   // Flush everything and count what the chunks hold: no query-time de-duplication hides copies.

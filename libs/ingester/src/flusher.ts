@@ -15,6 +15,8 @@ export interface FlusherOptions {
   /** How long flushed chunks stay queryable in memory. */
   readonly retainMs: number;
   readonly now: () => number;
+  /** Whether a WAL record has settled (on disk, or failed and rolled back out of memory). */
+  readonly walSettled: (seq: number) => boolean;
   readonly logger: IngesterLogger;
   readonly counters: IngesterCounters;
 }
@@ -29,6 +31,12 @@ class FlushTimeoutError extends Error {}
 export class Flusher {
   private readonly limiter: ConcurrencyLimiter;
   private readonly inflight = new Set<Promise<boolean>>();
+  /**
+   * Set when an operation failed after all its retries (a full disk, a store that is down),
+   * cleared by the next success. While set, operations try once instead of retrying, so a
+   * `/flush` over many streams fails within one retry schedule rather than one per stream.
+   */
+  private failing = false;
 
   constructor(private readonly opts: FlusherOptions) {
     this.limiter = new ConcurrencyLimiter(opts.concurrency);
@@ -72,7 +80,11 @@ export class Flusher {
   private async flushNow(stream: Stream, force: boolean): Promise<boolean> {
     const now = this.opts.now();
     const due = stream.closed.filter(
-      (c) => c.flushedAtMs === null && !c.flushing && (force || c.retryAtMs <= now),
+      (c) =>
+        c.flushedAtMs === null &&
+        !c.flushing &&
+        (force || c.retryAtMs <= now) &&
+        this.opts.walSettled(c.walSeq),
     );
     if (due.length === 0) return true;
     for (const c of due) c.flushing = true;
@@ -109,15 +121,19 @@ export class Flusher {
 
   private async putWithRetries(tenant: string, batch: FlushedChunk[]): Promise<void> {
     const { backoff, counters } = this.opts;
-    const attempts = Math.max(1, backoff.max_retries);
+    const attempts = this.failing ? 1 : Math.max(1, backoff.max_retries);
     let delay = backoff.min_period;
     for (let attempt = 1; ; attempt++) {
       try {
         await this.putOnce(tenant, batch);
+        this.failing = false;
         return;
       } catch (err) {
         counters.flush_failures_total++;
-        if (attempt >= attempts) throw err;
+        if (attempt >= attempts) {
+          this.failing = true;
+          throw err;
+        }
         await sleep(delay);
         delay = Math.min(delay * 2, backoff.max_period);
       }

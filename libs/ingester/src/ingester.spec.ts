@@ -17,10 +17,11 @@ import {
   type IngesterConfig,
   type IngesterTenantLimits,
 } from './config';
-import { FlushError, IngesterStoppedError } from './errors';
+import { FlushError, IngesterStoppedError, WalWriteError } from './errors';
 import { Ingester, type IngesterOptions } from './ingester';
 import { newQueryStats } from './query';
 import type { ChunkSink, FlushedChunk } from './sink';
+import { FaultyWalFs } from './wal/faulty-fs';
 
 const SECOND = 1_000_000_000n;
 const MINUTE = 60n * SECOND;
@@ -104,11 +105,20 @@ describe('Ingester', () => {
       sink,
       now: () => clock,
       backgroundLoops: false,
+      walLock: { heartbeatMs: 10, staleMs: 50 },
       ...extra,
     });
     open.push(sut);
     await sut.start();
     return sut;
+  }
+
+  /**
+   * What kill -9 leaves behind: the ingester stops refreshing its WAL directory lock (and
+   * writes nothing more), so the next one on the directory takes the lock over once stale.
+   */
+  function die(sut: Ingester): void {
+    (sut as unknown as { wal: { lock: { stopHeartbeat(): void } } }).wal.lock.stopHeartbeat();
   }
 
   /** All entries in memory as `labels ts line`, forward order per stream. */
@@ -350,6 +360,19 @@ describe('Ingester', () => {
       expect(memory(sut)).toEqual([]);
     });
 
+    it('fails a flush of many streams within one retry schedule, and recovers by itself', async () => {
+      const sut = await start({ concurrent_flushes: 1 });
+      for (let i = 0; i < 20; i++) await sut.push('t', req({ [`{s="${i}"}`]: [[1n, `e${i}`]] }));
+      sink.failuresLeft = 1_000;
+      await expect(sut.flushAll()).rejects.toThrow('20 streams failed to flush');
+      // Three tries for the first stream, then one for each other stream while the store fails.
+      expect(sink.calls).toBe(3 + 19);
+      expect(memory(sut)).toHaveLength(20);
+      sink.failuresLeft = 0;
+      await sut.flushAll();
+      expect(sink.decodedEntries()).toHaveLength(20);
+    });
+
     it('keeps flushed chunks in memory for chunk_retain_period', async () => {
       const sut = await start({ chunk_retain_period: 30_000 });
       await sut.push('t', req({ '{app="a"}': [[1n, 'a']] }));
@@ -488,6 +511,7 @@ describe('Ingester', () => {
       await Promise.all(pushes);
       await first.push('u', req({ '{s="x"}': [[1n, 'after checkpoint']] }));
       // No shutdown: the process "dies" here.
+      die(first);
       const second = await start({ chunk_target_size: 12 });
       const expected = memory(first).sort();
       expect(expected).toHaveLength(200);
@@ -499,6 +523,7 @@ describe('Ingester', () => {
       expect(again.duplicates).toBe(1);
       await second.push('t', req({ '{s="3"}': [[500n, 'new']] }));
       await second.checkpoint();
+      die(second);
       const third = await start({ chunk_target_size: 12 });
       expect(memory(third).sort()).toEqual([...expected, '{s="3"} 500 new'].sort());
       // Queries merge away copies, so also check the flushed chunks hold each entry once.
@@ -522,6 +547,7 @@ describe('Ingester', () => {
         't',
         req({ '{app="a"}': misses.slice(12).map((l): [bigint, string] => [5n, l]) }),
       );
+      die(first);
       const second = await start({ chunk_target_size: 60 });
       const expected = misses.map((l) => `{app="a"} 5 ${l}`);
       expect(memory(first)).toEqual(expected);
@@ -534,6 +560,7 @@ describe('Ingester', () => {
       await first.flushAll();
       await first.push('t', req({ '{app="a"}': [[2n, 'not flushed']] }));
       await first.checkpoint();
+      die(first);
       const second = await start();
       expect(memory(second)).toEqual(['{app="a"} 2 not flushed']);
       expect(sink.decodedEntries()).toEqual(['{app="a"} 1 flushed']);
@@ -563,10 +590,153 @@ describe('Ingester', () => {
         }),
       );
       await first.checkpoint();
+      die(first);
       const second = await start({ chunk_target_size: 10 });
       expect(memory(second)).toEqual(['{app="a"} 1 a long enough line', '{app="a"} 2 b']);
       await second.flushAll();
       expect(sink.decodedEntries()).toEqual(['{app="a"} 1 a long enough line', '{app="a"} 2 b']);
+    });
+
+    it('acknowledges a copy of an entry still in flight only once the original is on disk', async () => {
+      const fs = new FaultyWalFs();
+      const sut = await start({}, { walFs: fs });
+      fs.stall();
+      const first = sut.push('t', req({ '{app="a"}': [[1n, 'x']] }));
+      const acked: string[] = [];
+      const second = sut.push('t', req({ '{app="a"}': [[1n, 'x']] })).then((o) => {
+        acked.push('second');
+        return o;
+      });
+      await new Promise((r) => setTimeout(r, 30));
+      expect(acked).toEqual([]);
+      fs.release();
+      expect((await first).appended).toBe(1);
+      expect(await second).toMatchObject({ appended: 0, duplicates: 1 });
+    });
+
+    it('fails a copy of an entry whose WAL record failed, and keeps neither in memory', async () => {
+      const fs = new FaultyWalFs();
+      const sut = await start({}, { walFs: fs });
+      await sut.push('t', req({ '{app="a"}': [[1n, 'kept']] }));
+      fs.stall();
+      const first = sut.push('t', req({ '{app="a"}': [[2n, 'x']], '{app="new"}': [[2n, 'y']] }));
+      const second = sut.push('t', req({ '{app="a"}': [[2n, 'x']] }));
+      fs.full = true;
+      fs.release();
+      await expect(first).rejects.toBeInstanceOf(WalWriteError);
+      await expect(second).rejects.toBeInstanceOf(WalWriteError);
+      expect(memory(sut)).toEqual(['{app="a"} 1 kept']);
+      expect(sut.labelValues('t', 'app', { fromNs: 0n, throughNs: 2n ** 62n })).toEqual(['a']);
+      expect(sut.metrics()).toMatchObject({ memory_streams: 1, streams_created_total: 1 });
+      // Once space returns, the client's retry stores the entry with a record of its own.
+      fs.full = false;
+      expect((await sut.push('t', req({ '{app="a"}': [[2n, 'x']] }))).appended).toBe(1);
+      die(sut);
+      const again = await start({}, { walFs: fs });
+      expect(memory(again)).toEqual(['{app="a"} 1 kept', '{app="a"} 2 x']);
+    });
+
+    it('rolls back a failed push from the chunks it filled, and tail never sees it', async () => {
+      const fs = new FaultyWalFs();
+      const sut = await start({ chunk_target_size: 12 }, { walFs: fs });
+      await sut.push('t', req({ '{app="a"}': [[1n, 'kept line']] }));
+      const seen: string[] = [];
+      sut.onAppend((_t, _l, entries) => seen.push(...entries.map((e) => e.line.toString())));
+      fs.full = true;
+      const lines: [bigint, string][] = Array.from({ length: 30 }, (_, i) => [
+        BigInt(10 + i),
+        `failed ${i}`,
+      ]);
+      await expect(sut.push('t', req({ '{app="a"}': lines }))).rejects.toBeInstanceOf(
+        WalWriteError,
+      );
+      expect(memory(sut)).toEqual(['{app="a"} 1 kept line']);
+      expect(seen).toEqual([]);
+      expect(sut.metrics().entries_appended_total).toBe(1);
+      fs.full = false;
+      // Ordering state is back too: an entry older than the failed ones is in order again.
+      const later = await sut.push('t', req({ '{app="a"}': [[5n, 'after']] }));
+      expect(later).toMatchObject({ appended: 1, errors: [] });
+      expect(seen).toEqual(['after']);
+    });
+
+    it('flushes no chunk before the WAL record of its entries is on disk', async () => {
+      const fs = new FaultyWalFs();
+      const sut = await start({ chunk_target_size: 12 }, { walFs: fs });
+      const lines = (from: number): [bigint, string][] =>
+        Array.from({ length: 20 }, (_, i) => [BigInt(from + i), `line ${from + i}`]);
+      fs.stall();
+      const failed = sut.push('t', req({ '{app="a"}': lines(10) }));
+      await fs.untilStalled();
+      await sut.flushCheck();
+      expect(sink.chunks).toEqual([]);
+      fs.full = true;
+      fs.release();
+      await expect(failed).rejects.toBeInstanceOf(WalWriteError);
+      await sut.flushAll();
+      // The store never saw entries whose push was answered with an error.
+      expect(sink.chunks).toEqual([]);
+
+      fs.full = false;
+      fs.stall();
+      const stored = sut.push('t', req({ '{app="a"}': lines(10) }));
+      await fs.untilStalled();
+      await sut.flushCheck();
+      expect(sink.chunks).toEqual([]);
+      fs.release();
+      await stored;
+      await sut.flushCheck();
+      expect(sink.chunks.length).toBeGreaterThan(0);
+      await sut.flushAll();
+      expect(sink.decodedEntries()).toEqual(lines(10).map(([ts, l]) => `{app="a"} ${ts} ${l}`));
+    });
+
+    it('keeps exactly the acknowledged entries of twice-sent batches, retried through a full disk, after a crash', async () => {
+      const fs = new FaultyWalFs();
+      const sut = await start({ chunk_target_size: 64 }, { walFs: fs });
+      const acked = new Set<string>();
+      const refused: string[] = [];
+      /** One client's copy of a batch: pushed until it is acknowledged, as agents retry. */
+      const send = async (entries: [bigint, string][]): Promise<void> => {
+        for (;;) {
+          try {
+            await sut.push('t', req({ '{app="a"}': entries }));
+            for (const [ts, line] of entries) acked.add(`{app="a"} ${ts} ${line}`);
+            return;
+          } catch (err) {
+            expect(err).toBeInstanceOf(WalWriteError);
+            refused.push(entries[0][1]);
+          }
+        }
+      };
+      for (let b = 0; b < 12; b++) {
+        const entries = Array.from({ length: 5 }, (_, i): [bigint, string] => [
+          BigInt(b * 5 + i),
+          `b${b} e${i}`,
+        ]);
+        // Both copies arrive while the first one's record waits for its fsync; every third
+        // batch, the disk is full when that fsync comes.
+        fs.stall();
+        const copies = Promise.all([send(entries), send(entries)]);
+        await fs.untilStalled();
+        fs.release(b % 3 === 1 ? 'enospc' : 'sync');
+        await copies;
+      }
+      // Each failed batch was refused to both copies, then stored by a retry.
+      expect(refused).toEqual([
+        'b1 e0',
+        'b1 e0',
+        'b4 e0',
+        'b4 e0',
+        'b7 e0',
+        'b7 e0',
+        'b10 e0',
+        'b10 e0',
+      ]);
+      die(sut);
+      const again = await start({ chunk_target_size: 64 });
+      expect(new Set(memory(again))).toEqual(acked);
+      expect(acked.size).toBe(60);
     });
 
     it('works with the WAL disabled', async () => {

@@ -13,7 +13,7 @@ import {
 import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } from './errors';
 import { Flusher } from './flusher';
 import { formatRfc3339 } from '@logsvc/gocompat';
-import { Instance, type PushContext } from './instance';
+import { Instance, type AppendedStream, type PushContext } from './instance';
 import { StreamRateLimiter } from './stream-rate-limiter';
 import { SILENT_LOGGER, type IngesterLogger } from './logger';
 import { bump, newCounters, type IngesterCounters } from './metrics';
@@ -28,8 +28,10 @@ import {
 } from './query';
 import type { ChunkSink } from './sink';
 import { encodedChunk, type CutReason, type OrderingRules, type Stream } from './stream';
+import { removeEntries } from './stream-rollback';
 import { encodeCheckpointStream, type CheckpointStream } from './wal/records';
 import { Wal, type ReplayResult } from './wal/wal';
+import type { WalFs } from './wal/wal-fs';
 
 export interface IngesterOptions {
   readonly config: IngesterConfig;
@@ -44,6 +46,10 @@ export interface IngesterOptions {
   readonly now?: () => number;
   /** WAL segment size in bytes (default 64 MiB). */
   readonly walSegmentSize?: number;
+  /** WAL directory lock timing (default 1 s heartbeat, stale after 10 s); tests shorten it. */
+  readonly walLock?: { readonly heartbeatMs?: number; readonly staleMs?: number };
+  /** Where WAL files are opened; tests inject slow or failing writes. */
+  readonly walFs?: WalFs;
   /** Run the flush-check and checkpoint loops on timers (default true). */
   readonly backgroundLoops?: boolean;
 }
@@ -52,13 +58,16 @@ export interface PushOutcome {
   /** Entries stored (and, with the WAL on, fsync'd before this resolved). */
   readonly appended: number;
   readonly appendedBytes: number;
-  /** Entries dropped as identical (timestamp and line) to one already stored. */
+  /**
+   * Entries dropped as identical (timestamp and line) to one already stored; with the WAL on,
+   * the records holding the originals were on disk before this resolved.
+   */
   readonly duplicates: number;
   /** Per-stream refusals; the rest of the request was stored. */
   readonly errors: IngestError[];
 }
 
-/** Called with the entries each push stored in a stream (after they are in memory). */
+/** Called with the entries each push stored in a stream, once its WAL record is on disk. */
 export type AppendListener = (tenant: string, labels: Labels, entries: readonly LogEntry[]) => void;
 
 export interface LabelQuery {
@@ -113,6 +122,7 @@ export class Ingester {
       opTimeoutMs: this.config.flush_op_timeout,
       retainMs: this.config.chunk_retain_period,
       now: this.now,
+      walSettled: (seq) => this.wal === null || seq <= this.wal.settledSeq,
       logger: this.logger,
       counters: this.counters,
     });
@@ -128,6 +138,9 @@ export class Ingester {
       this.wal = await Wal.open({
         dir: this.config.wal.dir,
         segmentSize: this.opts.walSegmentSize,
+        lockHeartbeatMs: this.opts.walLock?.heartbeatMs,
+        lockStaleMs: this.opts.walLock?.staleMs,
+        fs: this.opts.walFs,
         logger: this.logger,
         counters: this.counters,
       });
@@ -173,24 +186,62 @@ export class Ingester {
 
   /**
    * Stores a tenant's push: entries go to their streams in memory and, as one record, to the
-   * WAL; resolves once that record is fsync'd. Refused entries come back as per-stream errors.
-   * Rejects with WalWriteError if the WAL cannot be written (the push must not be acked).
+   * WAL; resolves once that record is fsync'd and, if entries were dropped as copies of stored
+   * ones, once every record before it is too. Refused entries come back as per-stream errors.
+   * Rejects with WalWriteError if the WAL cannot be written (the push must not be acked); its
+   * entries are then gone from memory again.
    */
   push(tenant: string, req: PushRequest): Promise<PushOutcome> {
     try {
-      const { outcome, walWrite } = this.store(tenant, req);
+      const { outcome, durable } = this.store(tenant, req);
       // Only the small outcome waits for the fsync: the request's entries die young.
-      return walWrite ? walWrite.then(() => outcome) : Promise.resolve(outcome);
+      return durable ? durable.then(() => outcome) : Promise.resolve(outcome);
     } catch (err) {
       return Promise.reject(err as Error);
     }
   }
 
-  /** The synchronous part of `push`: memory, counters, listeners, and the WAL record queued. */
+  /** Tells tail listeners about entries a push stored (once they are durable). */
+  private notifyAll(tenant: string, appended: readonly AppendedStream[]): void {
+    if (this.listeners.size === 0) return;
+    for (const a of appended) this.notify(tenant, a.stream.labels, a.entries);
+  }
+
+  /**
+   * Takes a push whose WAL record failed back out of memory: it is answered with an error, so
+   * queries must not show its entries and no checkpoint may make them permanent. Streams it
+   * created and left empty go too (they count against the stream limit).
+   */
+  private rollBack(tenant: string, appended: readonly AppendedStream[], outcome: PushOutcome) {
+    let removed = 0;
+    for (const a of appended) removed += removeEntries(a.stream, a.entries);
+    const inst = this.instances.get(tenant);
+    for (const a of appended) {
+      const s = a.stream;
+      if (!s.isEmpty || s.flushQueued || inst?.streams.get(s.labelsText) !== s) continue;
+      inst.streams.delete(s.labelsText);
+      if (a.created) this.counters.streams_created_total--;
+      else this.counters.streams_removed_total++;
+    }
+    this.counters.entries_appended_total -= outcome.appended;
+    this.counters.bytes_appended_total -= outcome.appendedBytes;
+    if (removed !== outcome.appended) {
+      // Cannot happen while chunks wait for their records before flushing; loud if it does.
+      this.logger.error(
+        { tenant, entries: outcome.appended, removed },
+        'WAL write failed and not every entry of the push could be taken back out of memory',
+      );
+    }
+  }
+
+  /**
+   * The synchronous part of `push`: memory, counters and the WAL record queued. `durable`
+   * settles once everything the push acknowledges is on disk (null: nothing to wait for).
+   */
   private store(
     tenant: string,
     req: PushRequest,
-  ): { outcome: PushOutcome; walWrite: Promise<void> | null } {
+  ): { outcome: PushOutcome; durable: Promise<void> | null } {
     if (this.state !== 'running') {
       throw new IngesterStoppedError(`ingester is not running (${this.state})`);
     }
@@ -208,6 +259,7 @@ export class Ingester {
       maxReturnedErrors: this.config.max_returned_stream_errors,
       onCut: this.onCut,
       onStreamCreated: () => this.counters.streams_created_total++,
+      walSeq: this.wal ? this.wal.nextSeq : 0,
     };
     // Per-stream rate limit first, as before any entry is stored: refused entries never count
     // against ordering or the stream limit. Its refusal leads the per-stream errors.
@@ -222,18 +274,36 @@ export class Ingester {
       bump(c.discarded_entries_total, e.reason, e.discardedEntries);
       bump(c.discarded_bytes_total, e.reason, e.discardedBytes);
     }
-    if (this.listeners.size > 0) {
-      for (const a of result.appended) this.notify(tenant, a.stream.labels, a.entries);
-    }
-    // Memory and the record's sequence number change in the same tick (see checkpointFrames).
-    const walWrite = this.wal && result.wal.length > 0 ? this.wal.append(tenant, result.wal) : null;
     const outcome: PushOutcome = {
       appended: result.entries,
       appendedBytes: result.bytes,
       duplicates: result.duplicates,
       errors,
     };
-    return { outcome, walWrite };
+    if (!this.wal) {
+      this.notifyAll(tenant, result.appended);
+      return { outcome, durable: null };
+    }
+    const waits: Promise<void>[] = [];
+    if (result.duplicates > 0) {
+      // Entries dropped as copies of stored ones are durable only once the records holding
+      // the originals are, which may still be in flight: wait for every record so far (one
+      // that failed fails this push too: its originals were taken back out of memory).
+      waits.push(this.wal.durable());
+    }
+    if (result.wal.length > 0) {
+      // Memory and the record's sequence number change in the same tick (see checkpointFrames).
+      const own = this.wal.append(tenant, result.wal, () =>
+        this.rollBack(tenant, result.appended, outcome),
+      );
+      own.then(
+        () => this.notifyAll(tenant, result.appended),
+        () => {},
+      );
+      waits.push(own);
+    }
+    if (waits.length === 0) return { outcome, durable: null };
+    return { outcome, durable: waits.length === 1 ? waits[0] : Promise.all(waits).then(() => {}) };
   }
 
   /** Registers a listener for stored entries (the tail endpoint); returns its remover. */
@@ -280,6 +350,8 @@ export class Ingester {
     for (const inst of this.instances.values()) {
       for (const s of inst.streams.values()) s.cutHead('forced', now, this.onCut);
     }
+    // Chunks wait for their WAL records to settle before they are flushed.
+    await this.wal?.durable().catch(() => {});
     for (let round = 0; round < 3; round++) {
       await this.flusher.idle();
       const ops: Promise<boolean>[] = [];

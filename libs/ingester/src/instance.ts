@@ -15,12 +15,16 @@ export interface PushContext {
   readonly maxReturnedErrors: number;
   readonly onCut: (reason: CutReason) => void;
   readonly onStreamCreated: () => void;
+  /** The WAL record this push's stored entries go to (0 with the WAL off). */
+  readonly walSeq: number;
 }
 
-/** Entries stored in one stream by a push, for tail listeners. */
+/** Entries stored in one stream by a push (for tail listeners, and to undo the push). */
 export interface AppendedStream {
   readonly stream: Stream;
   readonly entries: readonly LogEntry[];
+  /** This push created the stream. */
+  readonly created: boolean;
 }
 
 export interface InstancePushResult {
@@ -57,6 +61,7 @@ export class Instance {
       if (ps.entries.length === 0) continue;
       const text = labelsToString(ps.labels);
       let stream = this.streams.get(text);
+      const created = stream === undefined;
       if (stream === undefined) {
         if (this.streams.size >= ctx.streamLimit) {
           errors.push(streamLimitError(this.tenant, text, ps.entries));
@@ -66,13 +71,13 @@ export class Instance {
         this.streams.set(text, stream);
         ctx.onStreamCreated();
       }
-      const r = stream.append(ps.entries, ctx.rules, ctx.nowMs, ctx.onCut);
+      const r = stream.append(ps.entries, ctx.rules, ctx.nowMs, ctx.onCut, ctx.walSeq);
       duplicates += r.duplicates;
       if (r.stored.length > 0) {
         entries += r.stored.length;
         bytes += r.storedBytes;
         wal.push({ labelsText: stream.labelsBytes, entries: r.stored });
-        appended.push({ stream, entries: r.stored });
+        appended.push({ stream, entries: r.stored, created });
       }
       if (r.refused.length > 0) {
         const ooo = r.refused[0].reason === 'entry out of order';

@@ -17,6 +17,11 @@ export interface ClosedChunk {
   retryAtMs: number;
   /** Set once the sink has stored it; the chunk is then only kept for `chunk_retain_period`. */
   flushedAtMs: number | null;
+  /**
+   * The newest WAL record with entries in this chunk. The chunk is not flushed before that
+   * record has settled: a failed record's entries are taken back out of memory first.
+   */
+  readonly walSeq: number;
 }
 
 export function encodedChunk(c: ClosedChunk): Buffer {
@@ -69,6 +74,8 @@ export class Stream {
   lastLine: Buffer | null = null;
   /** A flush operation for this stream is queued or running. */
   flushQueued = false;
+  /** The newest WAL record that stored entries in this stream (0: none since start). */
+  lastWalSeq = 0;
 
   constructor(
     readonly tenant: string,
@@ -104,13 +111,15 @@ export class Stream {
    * Appends entries in order, applying Loki's rules: an entry equal in timestamp and line to
    * the previous stored one is dropped; with unordered writes an entry older than the newest
    * minus the window is refused (without, any entry older than the newest is); a chunk that
-   * reports itself full is closed and a new head started.
+   * reports itself full is closed and a new head started. `walSeq` is the WAL record the
+   * stored entries go to (0 on replay and with the WAL off).
    */
   append(
     entries: readonly LogEntry[],
     rules: OrderingRules | null,
     nowMs: number,
     onCut: (reason: CutReason) => void,
+    walSeq = 0,
   ): StreamAppendResult {
     let stored: LogEntry[] | null = null;
     let storedBytes = 0;
@@ -150,6 +159,7 @@ export class Stream {
           duplicates++;
           skip = true;
         } else {
+          if (walSeq > this.lastWalSeq) this.lastWalSeq = walSeq;
           if (lastLine === null || ts > newest) newest = ts;
           lastTs = ts;
           lastLine = e.line;
@@ -183,6 +193,7 @@ export class Stream {
       failures: 0,
       retryAtMs: nowMs,
       flushedAtMs: null,
+      walSeq: this.lastWalSeq,
     });
     onCut(reason);
   }
@@ -197,6 +208,7 @@ export class Stream {
       failures: 0,
       retryAtMs: nowMs,
       flushedAtMs: null,
+      walSeq: 0,
     });
   }
 

@@ -300,6 +300,16 @@ class ValidationContext {
         );
         return undefined;
       }
+      if (metadata.some((p) => p.name === '')) {
+        // Loki stores such a pair and no query can address it; refuse it instead.
+        this.reject(
+          R.invalidLabels,
+          `stream '${text}' has structured metadata with an empty name`,
+          1,
+          size,
+        );
+        return undefined;
+      }
     }
     const normalized = normalizeMetadataNames(metadata);
     if (line === entry.line && normalized === metadata) return entry;

@@ -1,10 +1,11 @@
+import { RESERVED_NAME_SUFFIX } from '@logsvc/api';
 import { InvalidObjectKeyError } from './errors';
 
 export const MAX_OBJECT_KEY_BYTES = 1024;
 const MAX_SEGMENT_BYTES = 255;
 
 /** Suffix of in-flight temporary files; keys may not use it, so temp files never list. */
-export const TEMP_FILE_SUFFIX = '.logsvc-tmp';
+export const TEMP_FILE_SUFFIX = RESERVED_NAME_SUFFIX;
 
 /**
  * Throws InvalidObjectKeyError unless `key` is a relative '/'-separated path whose segments

@@ -11,6 +11,12 @@ export const TENANT_SEPARATOR = '|';
 /** Tenant of every request when auth_enabled is false. */
 export const SINGLE_TENANT_ID = 'fake';
 export const MAX_TENANT_ID_LENGTH = 150;
+/**
+ * Suffix of the object store's in-flight temporary files, which listings skip. A tenant ID
+ * ending in it would name a directory the store never lists, so such IDs are refused (a
+ * deliberate difference from Loki, which has no such names).
+ */
+export const RESERVED_NAME_SUFFIX = '.logsvc-tmp';
 
 export type TenantErrorKind = 'missing' | 'invalid' | 'too-many';
 
@@ -46,6 +52,9 @@ export function tenantIdProblem(id: string): string | undefined {
   if (id.length > MAX_TENANT_ID_LENGTH)
     return `tenant ID is too long: max ${MAX_TENANT_ID_LENGTH} characters`;
   if (id === '.' || id === '..') return "tenant ID is '.' or '..'";
+  if (id.endsWith(RESERVED_NAME_SUFFIX)) {
+    return `tenant ID '${id}' ends with '${RESERVED_NAME_SUFFIX}', which logsvc reserves for temporary files`;
+  }
   return undefined;
 }
 

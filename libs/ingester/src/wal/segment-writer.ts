@@ -1,8 +1,9 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { SlabPool } from '@logsvc/chunk';
 import { WalWriteError } from '../errors';
 import type { IngesterCounters } from '../metrics';
 import { fsyncDir, segmentPath } from './files';
+import { NODE_WAL_FS, type WalFs } from './wal-fs';
 
 interface RecordItem {
   readonly kind: 'record';
@@ -40,6 +41,7 @@ export class SegmentWriter {
     private readonly segmentSize: number,
     private readonly counters: IngesterCounters,
     private readonly framePool: SlabPool | undefined,
+    private readonly fs: WalFs,
   ) {}
 
   /**
@@ -52,8 +54,9 @@ export class SegmentWriter {
     segmentSize: number,
     counters: IngesterCounters,
     framePool?: SlabPool,
+    fs: WalFs = NODE_WAL_FS,
   ): Promise<SegmentWriter> {
-    const w = new SegmentWriter(dir, index, segmentSize, counters, framePool);
+    const w = new SegmentWriter(dir, index, segmentSize, counters, framePool, fs);
     await w.openSegment(index);
     return w;
   }
@@ -143,9 +146,7 @@ export class SegmentWriter {
     } catch (err) {
       const error = asWriteError(err, 'write-ahead log write failed');
       for (const item of batch) item.reject(error);
-      // The segment may now end in a partial record; later records go to a fresh segment so
-      // that replay, which stops a segment at its first bad frame, still finds them.
-      await this.startNextSegment().catch(() => {});
+      await this.discardPartialWrite();
       return;
     }
     this.size += total;
@@ -153,6 +154,24 @@ export class SegmentWriter {
     this.counters.wal_bytes += total;
     this.counters.wal_fsyncs++;
     for (const item of batch) item.resolve();
+  }
+
+  /**
+   * After a failed write the segment may end in part of a record. Cutting it back to the last
+   * good record keeps the segment usable, so a full disk costs no new file per failed write
+   * and writes resume in place once space returns. Only if that cut fails do later records go
+   * to a fresh segment (opened by the next write), so that replay, which stops a segment at
+   * its first bad frame, still finds them.
+   */
+  private async discardPartialWrite(): Promise<void> {
+    const fh = this.fh;
+    if (!fh) return;
+    try {
+      await fh.truncate(this.size);
+    } catch {
+      this.fh = null;
+      await fh.close().catch(() => {});
+    }
   }
 
   private async startNextSegment(): Promise<void> {
@@ -164,7 +183,7 @@ export class SegmentWriter {
 
   private async openSegment(index: number): Promise<void> {
     this.index = index;
-    this.fh = await open(segmentPath(this.dir, index), 'wx');
+    this.fh = await this.fs.open(segmentPath(this.dir, index), 'wx');
     this.size = 0;
     await fsyncDir(this.dir);
     this.counters.wal_segments_created++;

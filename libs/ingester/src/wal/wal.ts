@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rename, rm, truncate } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, truncate } from 'node:fs/promises';
 import { SlabPool } from '@logsvc/chunk';
 import { DirLock } from './dir-lock';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -21,6 +21,7 @@ import {
   type CheckpointStream,
 } from './records';
 import { SegmentWriter, writeFully } from './segment-writer';
+import { NODE_WAL_FS, type WalFs } from './wal-fs';
 
 export const DEFAULT_SEGMENT_SIZE = 64 * 1024 * 1024;
 /** Replay yields to the event loop after this many records. */
@@ -34,6 +35,11 @@ export interface WalOptions {
   readonly segmentSize?: number;
   readonly logger: IngesterLogger;
   readonly counters: IngesterCounters;
+  /** Directory lock timing (tests shorten it); see DirLock. */
+  readonly lockHeartbeatMs?: number;
+  readonly lockStaleMs?: number;
+  /** Where segment and checkpoint files are opened (tests inject write failures). */
+  readonly fs?: WalFs;
 }
 
 /** Receives what replay finds, in order: checkpoint streams first, then push records. */
@@ -61,16 +67,33 @@ export class Wal {
   private seq = 1;
   private lastSegment = 0;
   private checkpointing = false;
+  /** Appended records not yet on disk (or failed). */
+  private readonly pending = new Set<Promise<void>>();
+  /** Every record with a sequence number up to this one is on disk or failed and undone. */
+  private settled = 0;
+  /** Settled records above `settled` (the writer settles in order; early refusals do not). */
+  private readonly settledAhead = new Set<number>();
+  /** Records whose write failed, ever (a checkpoint taken meanwhile may hold their entries). */
+  private failures = 0;
+  private lock: DirLock | null = null;
+  /** Set when another process took the directory: appending now would corrupt its log. */
+  private lockLost: string | null = null;
 
-  private constructor(
-    private readonly opts: WalOptions,
-    private readonly lock: DirLock,
-  ) {}
+  private constructor(private readonly opts: WalOptions) {}
 
   /** Throws WalLockedError when another live process has the directory open. */
   static async open(opts: WalOptions): Promise<Wal> {
     await mkdir(opts.dir, { recursive: true });
-    return new Wal(opts, await DirLock.acquire(opts.dir));
+    const wal = new Wal(opts);
+    wal.lock = await DirLock.acquire(opts.dir, {
+      heartbeatMs: opts.lockHeartbeatMs,
+      staleMs: opts.lockStaleMs,
+      onLost: (reason) => {
+        wal.lockLost = reason;
+        opts.logger.error({ dir: opts.dir, reason }, 'WAL directory lock lost; refusing appends');
+      },
+    });
+    return wal;
   }
 
   /** The sequence number the next appended record gets; records below it are appended. */
@@ -111,12 +134,14 @@ export class Wal {
       segments++;
     }
     this.lastSegment = Math.max(this.lastSegment, firstSegment);
+    this.settled = this.seq - 1;
     this.writer = await SegmentWriter.create(
       dir,
       this.lastSegment + 1,
       this.opts.segmentSize ?? DEFAULT_SEGMENT_SIZE,
       this.opts.counters,
       this.framePool,
+      this.opts.fs ?? NODE_WAL_FS,
     );
     const durationMs = performance.now() - started;
     this.opts.counters.wal_replayed_records_total += records;
@@ -125,15 +150,58 @@ export class Wal {
     return { checkpointStreams, records, segments, durationMs };
   }
 
+  /** Sequence numbers up to this one are settled: on disk, or failed and `undo` has run. */
+  get settledSeq(): number {
+    return this.settled;
+  }
+
   /**
    * Appends one push (its accepted entries) as a record. The record's sequence number is
    * taken synchronously, so state changed in the same tick is ordered with it; the promise
-   * resolves once the record is fsync'd.
+   * resolves once the record is fsync'd. If the write fails, `undo` runs before anything else
+   * learns of it (before `settledSeq` moves past the record), so whoever waits on the record
+   * sees memory without its entries.
    */
-  append(tenant: string, streams: readonly WalStreamInput[]): Promise<void> {
-    if (!this.writer) return Promise.reject(new WalWriteError('write-ahead log is not open'));
-    const frame = encodePushRecord(this.seq++, tenant, streams, this.framePool);
-    return this.writer.append(frame);
+  append(tenant: string, streams: readonly WalStreamInput[], undo?: () => void): Promise<void> {
+    const seq = this.seq++;
+    let write: Promise<void>;
+    if (!this.writer) {
+      write = Promise.reject(new WalWriteError('write-ahead log is not open'));
+    } else if (this.lockLost !== null) {
+      write = Promise.reject(new WalWriteError(`WAL directory lock lost: ${this.lockLost}`));
+    } else {
+      write = this.writer.append(encodePushRecord(seq, tenant, streams, this.framePool));
+    }
+    this.pending.add(write);
+    // These are the first handlers on the record's promise: `undo` runs before the caller's.
+    write.then(
+      () => this.settle(seq, write),
+      () => {
+        this.failures++;
+        try {
+          undo?.();
+        } finally {
+          this.settle(seq, write);
+        }
+      },
+    );
+    return write;
+  }
+
+  private settle(seq: number, write: Promise<void>): void {
+    this.pending.delete(write);
+    this.settledAhead.add(seq);
+    while (this.settledAhead.delete(this.settled + 1)) this.settled++;
+  }
+
+  /**
+   * Resolves once every record appended so far is on disk; rejects if one of them failed.
+   * A push whose entries were all dropped as copies of entries still in flight waits on this
+   * before it is acknowledged, since its entries are durable only through those records.
+   */
+  durable(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return Promise.all([...this.pending]).then(() => {});
   }
 
   /**
@@ -148,11 +216,13 @@ export class Wal {
     if (this.checkpointing) return null;
     this.checkpointing = true;
     const { dir, counters } = this.opts;
+    let tmp: string | null = null;
+    const failuresBefore = this.failures;
     try {
       const markerSeq = this.seq;
       const first = await this.writer.rotate();
-      const tmp = checkpointTempPath(dir, first);
-      const fh = await open(tmp, 'w');
+      tmp = checkpointTempPath(dir, first);
+      const fh = await (this.opts.fs ?? NODE_WAL_FS).open(tmp, 'w');
       let bytes = 0;
       let streams = 0;
       try {
@@ -178,7 +248,14 @@ export class Wal {
       } finally {
         await fh.close();
       }
+      // A record that failed after its stream was written here had its entries taken back out
+      // of memory, but not out of this checkpoint: such a checkpoint must not replace the log.
+      await this.durable().catch(() => {});
+      if (this.failures !== failuresBefore) {
+        throw new WalWriteError('a WAL write failed while the checkpoint was taken; discarded');
+      }
       await rename(tmp, checkpointPath(dir, first));
+      tmp = null;
       await fsyncDir(dir);
       await this.removeCoveredFiles(first);
       counters.wal_checkpoints_total++;
@@ -187,6 +264,9 @@ export class Wal {
       return bytes;
     } catch (err) {
       counters.wal_checkpoint_failures_total++;
+      // A failed checkpoint (a full disk) leaves no partial file behind; the segments it
+      // would have replaced are all still there.
+      if (tmp !== null) await rm(tmp, { force: true }).catch(() => {});
       throw err;
     } finally {
       this.checkpointing = false;
@@ -198,7 +278,9 @@ export class Wal {
     const w = this.writer;
     this.writer = null;
     if (w) await w.close();
-    await this.lock.release();
+    const lock = this.lock;
+    this.lock = null;
+    if (lock) await lock.release();
   }
 
   private async removeCoveredFiles(first: number): Promise<void> {
