@@ -167,10 +167,10 @@ const logqlToken = fc.constantFrom(
 const wellFormedPrefix = fc.constantFrom('', '{app="api"} ', 'sum(rate({app="api"} ', 'topk(');
 
 describe('hostile queries', () => {
-  it('templates answer or fail with a 4xx within seconds, whatever their sizes', async () => {
+  it('templates answer or fail with a 4xx within seconds (not minutes), whatever their sizes', async () => {
     await fc.assert(
       fc.asyncProperty(templateQuery, fc.constantFrom('instant', 'range'), (q, kind) =>
-        answersWithin(q, 3_000, kind as 'instant' | 'range'),
+        answersWithin(q, 10_000, kind as 'instant' | 'range'),
       ),
       { numRuns: 150 },
     );

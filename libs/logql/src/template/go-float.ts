@@ -94,31 +94,26 @@ function quickRound(abs: number, fmt: string, prec: number): Digits | undefined 
   return parseDigits(abs.toExponential(nd - 1));
 }
 
-function digitAt(x: Digits, i: number): string {
-  return i >= 0 && i < x.d.length ? x.d[i] : '0';
+/** Digits `from` .. `from + n - 1` of x, '0' outside its digits (in slices, not per digit). */
+function digitRun(x: Digits, from: number, n: number): string {
+  if (n <= 0) return '';
+  const lead = from < 0 ? Math.min(-from, n) : 0;
+  const start = from + lead;
+  const taken = x.d.slice(Math.min(start, x.d.length), Math.min(start + n - lead, x.d.length));
+  return '0'.repeat(lead) + taken + '0'.repeat(n - lead - taken.length);
 }
 
 function fmtE(x: Digits, prec: number, e: string): string {
   let s = x.d === '' ? '0' : x.d[0];
-  if (prec > 0) {
-    s += '.';
-    for (let i = 1; i <= prec; i++) s += digitAt(x, i);
-  }
+  if (prec > 0) s += '.' + digitRun(x, 1, prec);
   const exp = x.d === '' ? 0 : x.dp - 1;
   const abs = Math.abs(exp);
   return s + e + (exp < 0 ? '-' : '+') + (abs < 10 ? '0' : '') + abs;
 }
 
 function fmtF(x: Digits, prec: number): string {
-  let s = '';
-  if (x.dp > 0) {
-    for (let i = 0; i < x.dp; i++) s += digitAt(x, i);
-  } else s = '0';
-  if (prec > 0) {
-    s += '.';
-    for (let i = 0; i < prec; i++) s += digitAt(x, x.dp + i);
-  }
-  return s;
+  const s = x.dp > 0 ? digitRun(x, 0, x.dp) : '0';
+  return prec > 0 ? s + '.' + digitRun(x, x.dp, prec) : s;
 }
 
 /**
