@@ -30,7 +30,6 @@ type Final = Value | typeof MISSING;
 const BREAK = Symbol('break');
 const CONTINUE = Symbol('continue');
 
-
 interface Var {
   name: string;
   value: Value;
