@@ -165,11 +165,7 @@ export function parseRangeQuery(read: ParamReader, nowNs: bigint): RangeQueryPar
   const intervalText = read('interval');
   const intervalNs = intervalText ? parseSecondsOrDuration(intervalText) : 0n;
   if (intervalNs < 0n) throw new ParamError('interval must be >= 0');
-  if ((endNs - startNs) / stepNs > 11000n) {
-    throw new ParamError(
-      'exceeded maximum resolution of 11,000 points per time series. Try increasing the value of the step parameter',
-    );
-  }
+  checkResolution(startNs, endNs, stepNs);
   return { query, startNs, endNs, limit, direction, stepNs, intervalNs };
 }
 
