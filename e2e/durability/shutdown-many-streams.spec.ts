@@ -8,10 +8,11 @@ import { type ServerProcess, startServer } from '../support/server';
 const STREAMS = 50_000;
 const STREAMS_PER_PUSH = 5_000;
 /**
- * Several times what the final checkpoint of 50k streams takes now (about 0.7 s), below what it
- * took when the checkpoint cut every head chunk (about 5 s): past it the process exits 1.
+ * Several times what the final checkpoint of 50k streams takes now (0.7 s, 1.1-1.6 s on a busy
+ * machine), below what it took when the checkpoint cut every head chunk (5 s on an idle one):
+ * past it the process exits 1.
  */
-const SHUTDOWN_BUDGET = '3s';
+const SHUTDOWN_BUDGET = '4s';
 /** Replay of the checkpoint takes about 2 s. */
 const REPLAY_BOUND_MS = 20_000;
 const FLAGS = [
