@@ -258,6 +258,48 @@ describe('MemChunk', () => {
     expect(build().equals(build())).toBe(true);
   });
 
+  it('encodes a snapshot equal to encode() without cutting the head', () => {
+    const build = () => {
+      const c = new MemChunk({ encoding: 'snappy', blockSize: 600 });
+      for (let i = 0; i < 20; i++)
+        c.append(BigInt((i * 7919) % 100), line(i), labelsFromRecord({ i: String(i % 4) }));
+      return c;
+    };
+    const sut = build();
+    const blocksBefore = sut.blockCount;
+    const snapshot = sut.encodeSnapshot();
+    expect(snapshot.equals(build().encode())).toBe(true);
+    expect(sut.blockCount).toBe(blocksBefore);
+    // The head still holds its entries: a repeat is refused, new entries join them.
+    expect(sut.append(BigInt((19 * 7919) % 100), line(19), labelsFromRecord({ i: '3' }))).toBe(
+      false,
+    );
+    expect(sut.append(1000n, line(20), EMPTY_LABELS)).toBe(true);
+    expect(drain(MemChunk.decode(sut.encodeSnapshot()).iterator(...ALL, 'forward'))).toHaveLength(
+      21,
+    );
+    expect(MemChunk.decode(new MemChunk().encodeSnapshot()).entryCount).toBe(0);
+  });
+
+  it('restores a chunk that takes appends, keeping its blocks and its encoding', () => {
+    const t0 = 1_700_000_000_000_000_000n;
+    const source = new MemChunk({ encoding: 'gzip', blockSize: 600 });
+    for (let i = 0; i < 30; i++) source.append(t0 + BigInt(i), line(i), EMPTY_LABELS);
+    const bytes = source.encodeSnapshot();
+
+    const sut = MemChunk.restore(bytes, { encoding: 'snappy', blockSize: 600 });
+    expect(sut.options.encoding).toBe('gzip');
+    expect(sut.blockCount).toBe(MemChunk.decode(bytes).blockCount);
+    // A copy of the newest entry is refused; new entries are taken.
+    expect(sut.append(t0 + 29n, line(29), EMPTY_LABELS)).toBe(false);
+    expect(sut.append(t0 + 30n, line(30), EMPTY_LABELS)).toBe(true);
+    const got = drain(MemChunk.decode(sut.encode()).iterator(...ALL, 'forward'));
+    expect(got.map((e) => e.line)).toEqual(
+      Array.from({ length: 31 }, (_, i) => line(i).toString()),
+    );
+    expect(MemChunk.restore(new MemChunk().encode()).append(1n, line(0), EMPTY_LABELS)).toBe(true);
+  });
+
   it('refuses appends to a decoded chunk, out-of-range timestamps and bad options', () => {
     const decoded = MemChunk.decode(new MemChunk().encode());
     expect(() => decoded.append(1n, Buffer.from('x'), EMPTY_LABELS)).toThrow(ReadOnlyChunkError);

@@ -35,7 +35,8 @@ const NO_DATA = Buffer.alloc(0);
 /** The most recently cut block, kept so appends can reject duplicates of its entries. */
 interface PreviousBlock {
   readonly block: CutBlock;
-  readonly sortedTs: BigInt64Array;
+  /** Null until first needed in a restored chunk (its block is compressed already). */
+  sortedTs: BigInt64Array | null;
   /** Decompressed on the first timestamp match only. */
   run: EntryRun | null;
 }
@@ -64,19 +65,35 @@ export class MemChunk {
   private blockRawBytes = 0;
   private blockCompressedBytes = 0;
 
-  constructor(opts?: Partial<ChunkOptions>) {
+  /** `symbols`: the table of decoded blocks (decode and restore pass it). */
+  constructor(opts?: Partial<ChunkOptions>, symbols?: SymbolTable) {
     this.options = resolveChunkOptions(opts);
+    if (symbols !== undefined) this.symbols = symbols;
     this.head = new HeadBlock(this.symbols);
   }
 
   /** Parses chunk bytes into a read-only chunk; throws ChunkFormatError on any corruption. */
   static decode(buf: Buffer): MemChunk {
     const { encoding, blocks, symbols } = decodeChunk(buf);
-    const chunk = new MemChunk({ encoding });
-    chunk.symbols = symbols;
-    chunk.head = new HeadBlock(symbols);
+    const chunk = new MemChunk({ encoding }, symbols);
     for (const b of blocks) chunk.addBlock({ ...b, payload: null });
     chunk.readOnly = true;
+    return chunk;
+  }
+
+  /**
+   * A chunk that takes appends again, from the bytes of one that did (a WAL checkpoint's head
+   * chunk): its blocks are kept as they are, compressed, and new entries go to an empty head.
+   * `opts` are the writer's options but for the encoding, which stays the bytes' own. The last
+   * block counts as the one just cut, so appends still reject copies of its entries.
+   * `buf` must not change afterwards (blocks are views into it). Throws ChunkFormatError.
+   */
+  static restore(buf: Buffer, opts?: Partial<ChunkOptions>): MemChunk {
+    const { encoding, blocks, symbols } = decodeChunk(buf);
+    const chunk = new MemChunk({ ...opts, encoding }, symbols);
+    for (const b of blocks) chunk.addBlock({ ...b, payload: null });
+    const last = chunk.blocks.at(-1);
+    if (last !== undefined) chunk.previous = { block: last, sortedTs: null, run: null };
     return chunk;
   }
 
@@ -231,6 +248,39 @@ export class MemChunk {
     });
   }
 
+  /**
+   * The bytes `encode()` would give now (the head as one more block), without cutting the
+   * head: the chunk keeps taking appends into the same head block. For the WAL checkpoint,
+   * which encodes every head chunk at once: cutting each would start a background compression
+   * per stream and a new head block, several times the work of compressing the head here.
+   */
+  encodeSnapshot(): Buffer {
+    this.finishCompression();
+    if (this.head.entryCount === 0) {
+      return encodeChunk({
+        encoding: this.options.encoding,
+        blocks: this.blocks,
+        symbols: this.symbols,
+      });
+    }
+    const encoded = encodeBlockPayload(this.head.transientView(), this.symbols.byteLengths);
+    const data = compress(this.options.encoding, encoded.payload);
+    const head: StoredBlock = {
+      minTs: encoded.minTs,
+      maxTs: encoded.maxTs,
+      entries: encoded.entries,
+      rawBytes: encoded.rawBytes,
+      uncompressedLength: encoded.uncompressedLength,
+      data,
+      crc: crc32(data),
+    };
+    return encodeChunk({
+      encoding: this.options.encoding,
+      blocks: [...this.blocks, head],
+      symbols: this.symbols,
+    });
+  }
+
   private addBlock(block: CutBlock): void {
     this.blocks.push(block);
     this.blockEntries += block.entries;
@@ -281,6 +331,10 @@ export class MemChunk {
     const prev = this.previous;
     if (prev === null || timestampNs < prev.block.minTs || timestampNs > prev.block.maxTs) {
       return false;
+    }
+    if (prev.sortedTs === null) {
+      prev.run = this.loadBlock(prev.block);
+      prev.sortedTs = prev.run.ts;
     }
     const ts = prev.sortedTs;
     let lo = 0;

@@ -503,7 +503,7 @@ export class Ingester {
       const s = this.instances.get(tenant)?.streams.get(labelsText);
       const mark = wal.nextSeq;
       const closed = s ? s.unflushed().map(encodedChunk) : [];
-      const head = s?.head && s.head.entryCount > 0 ? s.head.encode() : null;
+      const head = s?.head && s.head.entryCount > 0 ? s.head.encodeSnapshot() : null;
       yield encodeCheckpointStream({
         tenant,
         labelsText,
@@ -529,11 +529,8 @@ export class Ingester {
         s.restoreClosed(MemChunk.decode(own), own, nowMs);
       }
       if (cs.headChunk) {
-        // Re-append the head's entries so the restored head keeps taking appends.
-        const head = new MemChunk(this.chunkOptions);
-        const it = MemChunk.decode(cs.headChunk).iterator(-(2n ** 63n), 2n ** 63n - 1n, 'forward');
-        while (it.next()) head.append(it.timestampNs, it.line, it.structuredMetadata);
-        s.head = head;
+        // Its own copy: the chunk's blocks are views into it, not into the whole checkpoint.
+        s.head = MemChunk.restore(Buffer.from(cs.headChunk), this.chunkOptions);
         s.headLastAppendMs = nowMs;
       }
       s.newestNs = cs.newestNs;
