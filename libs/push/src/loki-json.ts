@@ -43,12 +43,19 @@ export function decodeLokiJson(body: Buffer): PushRequest {
     throw badRequest('invalid JSON push body: "streams" must be an array');
   const cache = new LabelsCache();
   const request = new PushRequestBuilder();
-  rawStreams.forEach((raw, i) => {
-    if (!isObject(raw)) throw badRequest(`streams[${i}] must be an object`);
-    if ('labels' in raw || 'entries' in raw) request.add(decodeLegacyStream(raw, i, cache));
-    else request.add(decodeStream(raw, i));
-  });
+  rawStreams.forEach((raw, i) => request.add(decodeJsonStream(raw, i, cache)));
   return request.build();
+}
+
+/** Decodes element `i` of a JSON body's "streams" array (either format). */
+export function decodeJsonStream(
+  raw: Json,
+  i: number,
+  cache: LabelsCache,
+): PushStream | RejectedStream {
+  if (!isObject(raw)) throw badRequest(`streams[${i}] must be an object`);
+  if ('labels' in raw || 'entries' in raw) return decodeLegacyStream(raw, i, cache);
+  return decodeStream(raw, i);
 }
 
 function decodeStream(raw: Record<string, Json>, i: number): PushStream {

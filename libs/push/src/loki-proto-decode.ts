@@ -31,26 +31,44 @@ const NS_PER_SECOND = 1_000_000_000n;
  * `rejected`; malformed protobuf throws a 400 PushError.
  */
 export function decodeLokiProtobuf(body: Buffer): PushRequest {
+  const request = new PushRequestBuilder();
+  for (const stream of lokiProtobufStreams(body)) request.add(stream);
+  return request.build();
+}
+
+/**
+ * The streams of an uncompressed logproto.PushRequest one at a time, as `decodeLokiProtobuf`
+ * reads them (same errors, thrown when reached), so a caller can pause between streams.
+ */
+export function* lokiProtobufStreams(body: Buffer): Generator<PushStream | RejectedStream> {
   const state = new DecodeState();
   const reader = Reader.create(body);
-  const request = new PushRequestBuilder();
-  try {
-    while (reader.pos < reader.len) {
-      const tag = reader.uint32();
-      if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) {
-        const len = reader.uint32();
-        request.add(readStream(reader, reader.pos + len, state));
-      } else {
-        reader.skipType(tag & 7);
-      }
+  for (;;) {
+    let stream: PushStream | RejectedStream | undefined;
+    try {
+      stream = nextStream(reader, state);
+    } catch (err) {
+      if (err instanceof PushError) throw err;
+      throw badRequest(
+        `error decoding push request: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
-  } catch (err) {
-    if (err instanceof PushError) throw err;
-    throw badRequest(
-      `error decoding push request: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    if (stream === undefined) return;
+    yield stream;
   }
-  return request.build();
+}
+
+/** The next stream of the request, skipping other fields; undefined at the end. */
+function nextStream(reader: Reader, state: DecodeState): PushStream | RejectedStream | undefined {
+  while (reader.pos < reader.len) {
+    const tag = reader.uint32();
+    if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) {
+      const len = reader.uint32();
+      return readStream(reader, reader.pos + len, state);
+    }
+    reader.skipType(tag & 7);
+  }
+  return undefined;
 }
 
 class DecodeState {
