@@ -1,11 +1,13 @@
 import { labelsToString, type PushRequest } from '@logsvc/api';
 import {
+  ADMIT_ALL,
   IngestError,
   IngesterStoppedError,
   NoIngesterError,
   WalWriteError,
   type IngesterClient,
   type PushOutcome,
+  type StreamAdmission,
 } from '@logsvc/ingester';
 import { DEFAULT_PUSH_LIMITS, type PushLimits } from '@logsvc/push';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +19,7 @@ const NOW_MS = 1_700_000_000_000;
 const TS = String(BigInt(NOW_MS) * 1_000_000n);
 
 /** An ingester that records what it was given and answers with the refusals it is told to. */
-class FakeIngester implements Pick<IngesterClient, 'push'> {
+class FakeIngester implements Pick<IngesterClient, 'push' | 'streamAdmission'> {
   readonly received: string[] = [];
   refusals: IngestError[] = [];
   failure: Error | undefined;
@@ -28,6 +30,10 @@ class FakeIngester implements Pick<IngesterClient, 'push'> {
       for (const e of s.entries) this.received.push(`${labelsToString(s.labels)} ${e.line}`);
     }
     return Promise.resolve({ appended: 0, appendedBytes: 0, duplicates: 0, errors: this.refusals });
+  }
+
+  streamAdmission(): Promise<StreamAdmission> {
+    return Promise.resolve(ADMIT_ALL);
   }
 }
 
