@@ -247,5 +247,13 @@ describe('Distributor', () => {
       const err = await sut.push(push(streams)).catch((e) => e);
       expect(err).toMatchObject({ httpStatus: 500, message: 'push not stored: disk full' });
     });
+
+    it('stores a stream of many entries in pieces, in order', async () => {
+      const { sut, ingester } = setup();
+      const lines = Array.from({ length: 25_000 }, (_, i) => `l${i}`);
+      await expect(sut.push(push({ long: lines }))).resolves.toBeUndefined();
+      expect(ingester.calls).toBe(2);
+      expect(ingester.received).toEqual(lines.map((l) => `{s="long"} ${l}`));
+    });
   });
 });

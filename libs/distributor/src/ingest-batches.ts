@@ -36,20 +36,33 @@ export async function pushInBatches(
   return errors;
 }
 
+/** Consecutive runs of streams within the batch bounds; a longer stream is split into pieces. */
 function* batches(streams: readonly PushStream[]): Generator<PushStream[]> {
   let batch: PushStream[] = [];
   let entries = 0;
-  for (const s of streams) {
-    if (
-      batch.length >= MAX_BATCH_STREAMS ||
-      (batch.length > 0 && entries + s.entries.length > MAX_BATCH_ENTRIES)
-    ) {
-      yield batch;
-      batch = [];
-      entries = 0;
+  for (const stream of streams) {
+    for (const piece of pieces(stream)) {
+      const full =
+        batch.length >= MAX_BATCH_STREAMS || entries + piece.entries.length > MAX_BATCH_ENTRIES;
+      if (full && batch.length > 0) {
+        yield batch;
+        batch = [];
+        entries = 0;
+      }
+      batch.push(piece);
+      entries += piece.entries.length;
     }
-    batch.push(s);
-    entries += s.entries.length;
   }
   if (batch.length > 0) yield batch;
+}
+
+/** The stream in pieces of at most MAX_BATCH_ENTRIES entries, stored one after the other. */
+function* pieces(stream: PushStream): Generator<PushStream> {
+  if (stream.entries.length <= MAX_BATCH_ENTRIES) {
+    yield stream;
+    return;
+  }
+  for (let i = 0; i < stream.entries.length; i += MAX_BATCH_ENTRIES) {
+    yield { labels: stream.labels, entries: stream.entries.slice(i, i + MAX_BATCH_ENTRIES) };
+  }
 }

@@ -10,6 +10,7 @@ export {
 export { LabelsCache, parseStreamLabels } from './labels-cache';
 export { decodeLokiProtobuf, lokiProtobufStreams } from './loki-proto-decode';
 export { lokiJsonStreams, SLICED_JSON_MIN_BYTES } from './loki-json-streams';
+export { STREAM_PIECE_ENTRIES } from './stream-pieces';
 export { encodePushProtobuf, encodePushProtobufRaw } from './loki-proto-encode';
 export { decodeLokiJson, encodePushJson, NOT_A_STRING_MESSAGE } from './loki-json';
 export { normalizeLabelName } from './normalize-label';

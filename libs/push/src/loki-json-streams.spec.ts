@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeLokiJson } from './loki-json';
 import { lokiJsonStreams, SLICED_JSON_MIN_BYTES } from './loki-json-streams';
+import { STREAM_PIECE_ENTRIES } from './stream-pieces';
 
 /** A body over the slicing threshold: `n` one-entry streams, pretty-printed or not. */
 function bigBody(n: number, opts: { spaced?: boolean; extra?: string } = {}): string {
@@ -76,5 +77,22 @@ describe('lokiJsonStreams (large JSON bodies decoded a batch at a time)', () => 
     expect([...lokiJsonStreams(Buffer.from('{"streams":[]}'))]).toEqual([]);
     const padded = `{"streams":[${' '.repeat(SLICED_JSON_MIN_BYTES)}]}`;
     expect([...lokiJsonStreams(Buffer.from(padded))]).toEqual([]);
+  });
+
+  it('hands out a long stream in pieces with the same labels, entries in order', () => {
+    const values = Array.from({ length: 2 * STREAM_PIECE_ENTRIES + 5 }, (_, i) => [
+      String(1_700_000_000_000_000_000n + BigInt(i)),
+      `entry ${i} of a long stream`,
+    ]);
+    const text = JSON.stringify({ streams: [{ stream: { app: 'long' }, values }] });
+    const pieces = [...lokiJsonStreams(Buffer.from(text))];
+    expect(pieces.map((p) => p.entries.length)).toEqual([
+      STREAM_PIECE_ENTRIES,
+      STREAM_PIECE_ENTRIES,
+      5,
+    ]);
+    const whole = decodeLokiJson(Buffer.from(text)).streams[0];
+    for (const p of pieces) expect('labels' in p && p.labels).toEqual(whole.labels);
+    expect(pieces.flatMap((p) => p.entries)).toEqual(whole.entries);
   });
 });

@@ -1,7 +1,8 @@
 import type { PushStream, RejectedStream } from '@logsvc/api';
 import { badRequest } from './errors';
-import { decodeJsonStream, decodeLokiJson } from './loki-json';
+import { decodeJsonStreamPieces, decodeLokiJson } from './loki-json';
 import { LabelsCache } from './labels-cache';
+import { STREAM_PIECE_ENTRIES } from './stream-pieces';
 
 /** Bodies below this are parsed in one piece: slicing only pays for large ones. */
 export const SLICED_JSON_MIN_BYTES = 1 << 20;
@@ -23,7 +24,8 @@ const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d |
  * (with the same errors). A large body of the usual shape, `{"streams":[...]}`, is parsed a
  * batch of elements at a time, so neither the whole document nor its refused streams are ever
  * in memory together, and a caller can pause between streams. Anything unusual (other keys,
- * a syntax error) is left to `decodeLokiJson`, for its exact answer.
+ * a syntax error) is left to `decodeLokiJson`, for its exact answer. A stream of more than
+ * STREAM_PIECE_ENTRIES entries comes out in pieces with the same labels.
  */
 export function* lokiJsonStreams(body: Buffer): Generator<PushStream | RejectedStream> {
   const start = body.length >= SLICED_JSON_MIN_BYTES ? streamsArrayStart(body) : -1;
@@ -45,7 +47,9 @@ export function* lokiJsonStreams(body: Buffer): Generator<PushStream | RejectedS
     } catch {
       return yield* wholeBodyRest(body, index);
     }
-    for (const raw of elements) yield decodeJsonStream(raw, index++, cache);
+    for (const raw of elements) {
+      yield* decodeJsonStreamPieces(raw, index++, cache, STREAM_PIECE_ENTRIES);
+    }
     pos = batch.next;
     if (batch.last) {
       if (!onlyClosingBraceLeft(body, pos)) yield* wholeBodyRest(body, index);
@@ -66,7 +70,9 @@ function* wholeBodyRest(body: Buffer, index: number): Generator<PushStream | Rej
     throw badRequest('invalid JSON push body: "streams" is given more than once');
   }
   const cache = new LabelsCache();
-  for (let i = index; i < raw.length; i++) yield decodeJsonStream(raw[i], i, cache);
+  for (let i = index; i < raw.length; i++) {
+    yield* decodeJsonStreamPieces(raw[i], i, cache, STREAM_PIECE_ENTRIES);
+  }
 }
 
 /** Offset just past `{"streams":[` (whitespace allowed), or -1 for any other opening. */

@@ -53,12 +53,27 @@ export function decodeJsonStream(
   i: number,
   cache: LabelsCache,
 ): PushStream | RejectedStream {
-  if (!isObject(raw)) throw badRequest(`streams[${i}] must be an object`);
-  if ('labels' in raw || 'entries' in raw) return decodeLegacyStream(raw, i, cache);
-  return decodeStream(raw, i);
+  // With no piece size the stream comes out whole, in one piece.
+  return decodeJsonStreamPieces(raw, i, cache, Infinity).next().value as
+    PushStream | RejectedStream;
 }
 
-function decodeStream(raw: Record<string, Json>, i: number): PushStream {
+/**
+ * Element `i` of a JSON body's "streams" array, its entries decoded `maxEntries` at a time: a
+ * stream of a million entries comes out as pieces with the same labels, so a caller can pause
+ * between them. Errors are thrown when the entry holding them is reached.
+ */
+export function* decodeJsonStreamPieces(
+  raw: Json,
+  i: number,
+  cache: LabelsCache,
+  maxEntries: number,
+): Generator<PushStream | RejectedStream> {
+  if (!isObject(raw)) throw badRequest(`streams[${i}] must be an object`);
+  if ('labels' in raw || 'entries' in raw) {
+    yield decodeLegacyStream(raw, i, cache);
+    return;
+  }
   const labelsObj = raw.stream ?? {};
   if (!isObject(labelsObj))
     throw badRequest(`streams[${i}].stream must be an object of label names to string values`);
@@ -70,9 +85,15 @@ function decodeStream(raw: Record<string, Json>, i: number): PushStream {
   }
   const values = raw.values ?? [];
   if (!Array.isArray(values)) throw badRequest(`streams[${i}].values must be an array`);
-  const entries: LogEntry[] = new Array(values.length);
-  for (let j = 0; j < values.length; j++) entries[j] = decodeValue(values[j], i, j);
-  return { labels: sortLabels(pairs), entries };
+  const labels = sortLabels(pairs);
+  let from = 0;
+  do {
+    const to = Math.min(values.length, from + maxEntries);
+    const entries: LogEntry[] = new Array(to - from);
+    for (let j = from; j < to; j++) entries[j - from] = decodeValue(values[j], i, j);
+    yield { labels, entries };
+    from = to;
+  } while (from < values.length);
 }
 
 function decodeValue(v: Json, i: number, j: number): LogEntry {
