@@ -79,20 +79,94 @@ describe('lokiJsonStreams (large JSON bodies decoded a batch at a time)', () => 
     expect([...lokiJsonStreams(Buffer.from(padded))]).toEqual([]);
   });
 
-  it('hands out a long stream in pieces with the same labels, entries in order', () => {
-    const values = Array.from({ length: 2 * STREAM_PIECE_ENTRIES + 5 }, (_, i) => [
+  /** One stream of `n` entries, with `before`/`after` text around its "values" key. */
+  function longStream(n: number, before = '', after = ''): string {
+    const values = Array.from({ length: n }, (_, i) => [
       String(1_700_000_000_000_000_000n + BigInt(i)),
-      `entry ${i} of a long stream`,
+      `entry ${i} "of" a long [stream]`,
     ]);
-    const text = JSON.stringify({ streams: [{ stream: { app: 'long' }, values }] });
-    const pieces = [...lokiJsonStreams(Buffer.from(text))];
-    expect(pieces.map((p) => p.entries.length)).toEqual([
+    return `{"streams":[{${before}"stream":{"app":"long"},"values":${JSON.stringify(values)}${after}}]}`;
+  }
+
+  it.each([
+    ['a stream element under 1 MiB in a larger body', 15_000, true],
+    ['a stream element of several MiB', 2 * STREAM_PIECE_ENTRIES + 5_000, false],
+  ])('hands out a long stream in pieces (%s)', (_name, n, padded) => {
+    let text = longStream(n);
+    if (padded) {
+      const pad = `{"stream":{"pad":"x"},"values":[["1","${'p'.repeat(SLICED_JSON_MIN_BYTES)}"]]}`;
+      text = text.replace('{"streams":[', `{"streams":[${pad},`);
+    }
+    const all = sliced(text).streams;
+    const wholeStreams = whole(text).streams;
+    const whole0 = wholeStreams[wholeStreams.length - 1];
+    const pieces = all.filter((p) => 'labels' in p && p.labels[0].name === 'app');
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(Math.max(...pieces.map((p) => p.entries.length))).toBeLessThanOrEqual(
       STREAM_PIECE_ENTRIES,
-      STREAM_PIECE_ENTRIES,
-      5,
-    ]);
-    const whole = decodeLokiJson(Buffer.from(text)).streams[0];
-    for (const p of pieces) expect('labels' in p && p.labels).toEqual(whole.labels);
-    expect(pieces.flatMap((p) => p.entries)).toEqual(whole.entries);
+    );
+    for (const p of pieces) expect('labels' in p && p.labels).toEqual(whole0.labels);
+    expect(pieces.flatMap((p) => p.entries)).toEqual(whole0.entries);
+  });
+
+  it.each([
+    ['other keys before and after "values"', '"x":{"a":[1,"]"]},', ',"y":null'],
+    ['a repeated "values" key', '"values":[],', ''],
+    ['a legacy stream among the keys', '"labels":"{a=\\"b\\"}",', ''],
+  ])('reads one large stream with %s as decodeLokiJson does', (_name, before, after) => {
+    const text = longStream(25_000, before, after);
+    const expected = errorOf(() => decodeLokiJson(Buffer.from(text)));
+    if (expected !== 'no error') {
+      expect(errorOf(() => [...lokiJsonStreams(Buffer.from(text))])).toBe(expected);
+      return;
+    }
+    const merged = sliced(text).streams.flatMap((p) => p.entries);
+    expect(merged).toEqual(whole(text).streams.flatMap((p) => p.entries));
+  });
+
+  it.each([
+    [
+      'a syntax error among its values',
+      (t: string) => t.replace('"entry 20000 ', '"entry 20000 \\u12'),
+    ],
+    [
+      'a non-string line among its values',
+      (t: string) => t.replace(/"entry 24000 [^"]*(\\"[^"]*)*"/, '7'),
+    ],
+    [
+      'a stream object that is not one',
+      (t: string) => t.replace('"stream":{"app":"long"}', '"stream":[1]'),
+    ],
+  ])('fails as decodeLokiJson does for one large stream with %s', (_name, edit) => {
+    const text = edit(longStream(25_000));
+    const expected = errorOf(() => decodeLokiJson(Buffer.from(text)));
+    expect(expected).not.toBe('no error');
+    expect(errorOf(() => [...lokiJsonStreams(Buffer.from(text))])).toBe(expected);
+  });
+
+  it('reads one large stream whose "values" come before "stream" (parsed whole)', () => {
+    const values = Array.from({ length: 25_000 }, (_, i) => [String(i + 1), `entry ${i} here`]);
+    const text = JSON.stringify({ streams: [{ values, stream: { app: 'late' } }] });
+    expect(sliced(text).streams.flatMap((p) => p.entries)).toEqual(
+      whole(text).streams.flatMap((p) => p.entries),
+    );
+  });
+
+  it('refuses "stream" given again after the values of a stream over 1 MiB', () => {
+    const text = longStream(25_000, '', ',"stream":{"app":"other"}');
+    expect(errorOf(() => [...lokiJsonStreams(Buffer.from(text))])).toBe(
+      'streams[0]: "stream" after "values" in a stream over 1 MiB; send "stream" first',
+    );
+  });
+
+  it('reads big elements between small ones, in order', () => {
+    const small = (n: number) => `{"stream":{"n":"${n}"},"values":[["${n}","s"]]}`;
+    const big = longStream(25_000).slice('{"streams":['.length, -2);
+    const text = `{"streams":[${small(1)},${big},${small(2)},${big}]}`;
+    const labels = sliced(text).streams.map((p) => ('labels' in p ? p.labels[0].value : ''));
+    expect(labels.filter((l, k) => l !== labels[k - 1])).toEqual(['1', 'long', '2', 'long']);
+    expect(sliced(text).streams.flatMap((p) => p.entries)).toEqual(
+      whole(text).streams.flatMap((p) => p.entries),
+    );
   });
 });

@@ -47,6 +47,12 @@ export function decodeLokiJson(body: Buffer): PushRequest {
   return request.build();
 }
 
+/** Throws decodeLokiJson's error for a body a sliced reader found malformed. */
+export function failAsWholeBody(body: Buffer): never {
+  decodeLokiJson(body);
+  throw badRequest('invalid JSON push body');
+}
+
 /** Decodes element `i` of a JSON body's "streams" array (either format). */
 export function decodeJsonStream(
   raw: Json,
@@ -74,6 +80,20 @@ export function* decodeJsonStreamPieces(
     yield decodeLegacyStream(raw, i, cache);
     return;
   }
+  const labels = jsonStreamLabels(raw, i);
+  const values = raw.values ?? [];
+  if (!Array.isArray(values)) throw badRequest(`streams[${i}].values must be an array`);
+  let from = 0;
+  do {
+    const to = Math.min(values.length, from + maxEntries);
+    const piece = from === 0 && to === values.length ? values : values.slice(from, to);
+    yield { labels, entries: decodeJsonValues(piece, i, from) };
+    from = to;
+  } while (from < values.length);
+}
+
+/** The labels of element `i` of "streams" (its `stream` object), empty values dropped. */
+export function jsonStreamLabels(raw: Record<string, Json>, i: number): Labels {
   const labelsObj = raw.stream ?? {};
   if (!isObject(labelsObj))
     throw badRequest(`streams[${i}].stream must be an object of label names to string values`);
@@ -83,17 +103,14 @@ export function* decodeJsonStreamPieces(
       throw badRequest(`streams[${i}].stream.${name}: label values must be strings`);
     if (value !== '') pairs.push({ name, value });
   }
-  const values = raw.values ?? [];
-  if (!Array.isArray(values)) throw badRequest(`streams[${i}].values must be an array`);
-  const labels = sortLabels(pairs);
-  let from = 0;
-  do {
-    const to = Math.min(values.length, from + maxEntries);
-    const entries: LogEntry[] = new Array(to - from);
-    for (let j = from; j < to; j++) entries[j - from] = decodeValue(values[j], i, j);
-    yield { labels, entries };
-    from = to;
-  } while (from < values.length);
+  return sortLabels(pairs);
+}
+
+/** Entries of `streams[i].values`, the first of `values` being number `first` of the array. */
+export function decodeJsonValues(values: readonly Json[], i: number, first: number): LogEntry[] {
+  const entries: LogEntry[] = new Array(values.length);
+  for (let j = 0; j < values.length; j++) entries[j] = decodeValue(values[j], i, first + j);
+  return entries;
 }
 
 function decodeValue(v: Json, i: number, j: number): LogEntry {
