@@ -3,8 +3,9 @@ import { type Direction, type EntryCursor, MergeCursor } from './cursor';
 import type { EntryRun } from './entry-run';
 import { SymbolTable } from './symbols';
 
-const INITIAL_ENTRIES = 64;
-const INITIAL_LINE_BYTES = 4096;
+// Small: a new stream often holds a few entries, and many streams are new at once.
+const INITIAL_ENTRIES = 8;
+const INITIAL_LINE_BYTES = 512;
 /** Longest run of equal timestamps scanned linearly before switching to the hash index. */
 const MAX_LINEAR_TIE_SCAN = 16;
 const INT64_MIN = -(1n << 63n);

@@ -1,11 +1,13 @@
 import { labelsToString, type PushRequest } from '@logsvc/api';
 import {
+  ADMIT_ALL,
   IngestError,
   IngesterStoppedError,
   NoIngesterError,
   WalWriteError,
   type IngesterClient,
   type PushOutcome,
+  type StreamAdmission,
 } from '@logsvc/ingester';
 import { DEFAULT_PUSH_LIMITS, type PushLimits } from '@logsvc/push';
 import { describe, expect, it } from 'vitest';
@@ -17,17 +19,24 @@ const NOW_MS = 1_700_000_000_000;
 const TS = String(BigInt(NOW_MS) * 1_000_000n);
 
 /** An ingester that records what it was given and answers with the refusals it is told to. */
-class FakeIngester implements Pick<IngesterClient, 'push'> {
+class FakeIngester implements Pick<IngesterClient, 'push' | 'streamAdmission'> {
   readonly received: string[] = [];
   refusals: IngestError[] = [];
   failure: Error | undefined;
+  admission: StreamAdmission = ADMIT_ALL;
+  calls = 0;
 
   push(_tenant: string, request: PushRequest): Promise<PushOutcome> {
+    this.calls++;
     if (this.failure) return Promise.reject(this.failure);
     for (const s of request.streams) {
       for (const e of s.entries) this.received.push(`${labelsToString(s.labels)} ${e.line}`);
     }
     return Promise.resolve({ appended: 0, appendedBytes: 0, duplicates: 0, errors: this.refusals });
+  }
+
+  streamAdmission(): Promise<StreamAdmission> {
+    return Promise.resolve(this.admission);
   }
 }
 
@@ -178,5 +187,73 @@ describe('Distributor', () => {
     ingester.failure = new WalWriteError('fsync: EIO');
     const failed = await sut.push(push({ a: ['1'] })).catch((e) => e);
     expect([failed.httpStatus, failed.message]).toEqual([500, 'push not stored: fsync: EIO']);
+  });
+
+  describe('large pushes', () => {
+    /** Admits the streams named, refusing the others as one stream-limit error. */
+    function admitting(...apps: string[]): StreamAdmission {
+      let refused = 0;
+      let last = '';
+      return {
+        admit(labelsText, entries) {
+          if (apps.some((a) => labelsText === `{s="${a}"}`)) return true;
+          refused += entries.length;
+          last = labelsText;
+          return false;
+        },
+        refusal: () =>
+          refused === 0
+            ? undefined
+            : new IngestError('limit', 'stream_limit', `stream limit for ${last}`, refused, 0),
+      };
+    }
+
+    it('drops streams over the stream limits before they reach the ingester, answering 429', async () => {
+      const { sut, ingester, metrics } = setup();
+      ingester.admission = admitting('a');
+      const err = await sut.push(push({ a: ['1'], b: ['2', '3'], c: ['4'] })).catch((e) => e);
+      expect(ingester.received).toEqual(['{s="a"} 1']);
+      expect(err).toMatchObject({ httpStatus: 429, message: 'stream limit for {s="c"}' });
+      expect(metrics.discardedLines.get('stream_limit')).toBe(3);
+    });
+
+    it('answers the stream limit when nothing of a push is admitted, without calling the ingester', async () => {
+      const { sut, ingester } = setup();
+      ingester.admission = admitting();
+      const err = await sut.push(push({ b: ['2'] })).catch((e) => e);
+      expect(err).toMatchObject({ httpStatus: 429, message: 'stream limit for {s="b"}' });
+      expect(ingester.calls).toBe(0);
+    });
+
+    it('stores a push of many streams in several ingester calls and answers after all', async () => {
+      const { sut, ingester } = setup();
+      const streams: Record<string, string[]> = {};
+      for (let i = 0; i < 2_500; i++) streams[`s${i}`] = [`line ${i}`];
+      await expect(sut.push(push(streams))).resolves.toBeUndefined();
+      expect(ingester.calls).toBe(3);
+      expect(ingester.received).toHaveLength(2_500);
+      expect(ingester.received[2_499]).toBe('{s="s2499"} line 2499');
+    });
+
+    it('answers 500 when one batch of a large push could not be stored', async () => {
+      const { sut, ingester } = setup();
+      const streams: Record<string, string[]> = {};
+      for (let i = 0; i < 1_500; i++) streams[`s${i}`] = ['x'];
+      const original = ingester.push.bind(ingester);
+      ingester.push = (tenant, request) =>
+        ingester.calls === 1
+          ? (ingester.calls++, Promise.reject(new WalWriteError('disk full')))
+          : original(tenant, request);
+      const err = await sut.push(push(streams)).catch((e) => e);
+      expect(err).toMatchObject({ httpStatus: 500, message: 'push not stored: disk full' });
+    });
+
+    it('stores a stream of many entries in pieces, in order', async () => {
+      const { sut, ingester } = setup();
+      const lines = Array.from({ length: 25_000 }, (_, i) => `l${i}`);
+      await expect(sut.push(push({ long: lines }))).resolves.toBeUndefined();
+      expect(ingester.calls).toBe(2);
+      expect(ingester.received).toEqual(lines.map((l) => `{s="long"} ${l}`));
+    });
   });
 });

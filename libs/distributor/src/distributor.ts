@@ -1,19 +1,23 @@
-import type { PushRequest } from '@logsvc/api';
-import type { IngesterClient } from '@logsvc/ingester';
+import { labelsToString, type PushStream } from '@logsvc/api';
+import type { IngesterClient, StreamAdmission } from '@logsvc/ingester';
 import {
   checkBlockedIngestion,
   decodeOtlpBody,
-  decodePushBody,
+  decodePushBodyStreams,
   DiscardReason,
   IngestionRateLimiter,
   PushError,
-  validatePush,
+  PushValidator,
   type DiscardCounts,
   type PushLimits,
+  type PushStreams,
+  type PushValidationResult,
 } from '@logsvc/push';
 import type { DistributorMetricsSink } from './metrics-sink';
 import type { PushInput } from './push-input';
 import { ingesterFailure, pushRefusal } from './refusals';
+import { pushInBatches } from './ingest-batches';
+import { TimeSlicer } from './time-slicer';
 
 /** Where the distributor reads a tenant's limits: `Overrides` of @logsvc/config fits. */
 export interface TenantLimitsSource {
@@ -69,32 +73,65 @@ export class Distributor {
       throw blocked;
     }
 
-    // Returned, not awaited: this frame, and the decoded request with it, ends before the
-    // wait for the WAL, so per-entry objects die young instead of surviving collections.
-    return this.admit(tenant, limits, nowNs, await this.decode(input, limits, nowNs));
+    const streams = await this.decode(input, limits, nowNs);
+    const admission = await this.opts.ingester.streamAdmission(tenant);
+    const validation = await this.validate(tenant, limits, nowNs, streams, admission);
+    // Returned, not awaited: this frame, and what it decoded with it, ends before the wait for
+    // the WAL, so per-entry objects die young instead of surviving collections.
+    return this.admit(tenant, limits, validation, admission);
   }
 
   /**
-   * Everything after decoding, synchronously up to the ingester; the promise settles once what
-   * was accepted is durable.
+   * Validates the decoded streams one by one, in slices that give the event loop a turn, and
+   * keeps the valid ones the stream limits admit: streams over a limit are dropped as they are
+   * decoded, so a push of a million new streams holds only what can be stored.
+   */
+  private async validate(
+    tenant: string,
+    limits: PushLimits,
+    nowNs: bigint,
+    streams: PushStreams,
+    admission: StreamAdmission,
+  ): Promise<PushValidationResult> {
+    const validator = new PushValidator(limits, tenant, nowNs);
+    const kept: PushStream[] = [];
+    const slicer = new TimeSlicer();
+    try {
+      for (const stream of streams) {
+        const valid = validator.add(stream);
+        if (valid !== undefined && admission.admit(labelsToString(valid.labels), valid.entries)) {
+          kept.push(valid);
+        }
+        if (slicer.due()) await slicer.yield();
+      }
+    } catch (err) {
+      throw asPushError(err);
+    }
+    return validator.result(kept);
+  }
+
+  /**
+   * Everything after validation, synchronously up to the ingester; the promise settles once
+   * what was accepted is durable.
    */
   private admit(
     tenant: string,
     limits: PushLimits,
-    nowNs: bigint,
-    decoded: PushRequest,
+    validation: PushValidationResult,
+    admission: StreamAdmission,
   ): Promise<void> {
     const { metrics } = this.opts;
-    const validation = validatePush(decoded, limits, tenant, nowNs);
     this.countDiscarded(tenant, validation.discarded);
     metrics.truncated(tenant, validation.truncatedLines);
     metrics.received(tenant, validation.receivedLines, validation.receivedBytes);
     const validationError = validation.error;
-    if (validation.request.streams.length === 0) {
+    if (validation.acceptedLines === 0) {
       if (validationError) return Promise.reject(validationError);
       return Promise.resolve(); // only streams without entries: nothing to store, as Loki
     }
 
+    // Streams refused by the stream limits were valid: they count against the rate, as in
+    // Loki, where the ingester refuses them only after the distributor's rate limit.
     const rateError = this.rateLimiter.check(
       tenant,
       limits,
@@ -111,12 +148,24 @@ export class Distributor {
       return Promise.reject(rateError);
     }
 
-    return this.opts.ingester.push(tenant, validation.request).then(
-      ({ errors }) => {
+    const overLimit = admission.refusal();
+    if (overLimit) {
+      metrics.discarded(
+        tenant,
+        overLimit.reason,
+        overLimit.discardedEntries,
+        overLimit.discardedBytes,
+      );
+    }
+    if (validation.request.streams.length === 0) {
+      return Promise.reject(pushRefusal(overLimit ? [overLimit] : [], validationError));
+    }
+    return pushInBatches(this.opts.ingester, tenant, validation.request).then(
+      (errors) => {
         for (const e of errors) {
           metrics.discarded(tenant, e.reason, e.discardedEntries, e.discardedBytes);
         }
-        const refusal = pushRefusal(errors, validationError);
+        const refusal = pushRefusal(overLimit ? [...errors, overLimit] : errors, validationError);
         if (refusal) throw refusal;
       },
       (err: unknown) => {
@@ -125,7 +174,7 @@ export class Distributor {
     );
   }
 
-  private async decode(input: PushInput, limits: PushLimits, nowNs: bigint): Promise<PushRequest> {
+  private async decode(input: PushInput, limits: PushLimits, nowNs: bigint): Promise<PushStreams> {
     const options = {
       body: Buffer.isBuffer(input.body) ? input.body : EMPTY,
       contentType: input.contentType,
@@ -133,29 +182,33 @@ export class Distributor {
       maxDecompressedBytes: this.opts.maxRecvMsgSize,
     };
     try {
-      return input.format === 'otlp'
-        ? await decodeOtlpBody({
-            ...options,
-            discover_service_name: limits.discover_service_name,
-            nowNs,
-          })
-        : await decodePushBody(options);
+      if (input.format !== 'otlp') return await decodePushBodyStreams(options);
+      const request = await decodeOtlpBody({
+        ...options,
+        discover_service_name: limits.discover_service_name,
+        nowNs,
+      });
+      return [...(request.rejected ?? []), ...request.streams];
     } catch (err) {
-      if (err instanceof PushError) throw err;
-      // The decoders type their own errors; anything else is still the body's fault.
-      throw new PushError('bad_request', err instanceof Error ? err.message : String(err));
+      throw asPushError(err);
     }
   }
 
   /** A blocked push is still counted as discarded (by its valid lines), as Loki does. */
   private async countBlocked(input: PushInput, limits: PushLimits, nowNs: bigint): Promise<void> {
-    let decoded: PushRequest;
+    let v: PushValidationResult;
     try {
-      decoded = await this.decode(input, limits, nowNs);
+      const streams = await this.decode(input, limits, nowNs);
+      const validator = new PushValidator(limits, input.tenant, nowNs);
+      const slicer = new TimeSlicer();
+      for (const stream of streams) {
+        validator.add(stream);
+        if (slicer.due()) await slicer.yield();
+      }
+      v = validator.result([]);
     } catch {
       return; // undecodable: nothing to count, the block answer stands
     }
-    const v = validatePush(decoded, limits, input.tenant, nowNs);
     this.opts.metrics.received(input.tenant, v.receivedLines, v.receivedBytes);
     this.opts.metrics.discarded(
       input.tenant,
@@ -170,4 +223,10 @@ export class Distributor {
       this.opts.metrics.discarded(tenant, reason, c.lines, c.bytes);
     }
   }
+}
+
+/** The decoders type their own errors; anything else they throw is still the body's fault. */
+function asPushError(err: unknown): PushError {
+  if (err instanceof PushError) return err;
+  return new PushError('bad_request', err instanceof Error ? err.message : String(err));
 }

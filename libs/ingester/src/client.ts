@@ -3,6 +3,7 @@ import type { Direction } from '@logsvc/chunk';
 import { LogsvcError } from '@logsvc/errors';
 import type { Ingester, LabelQuery, PushOutcome } from './ingester';
 import type { IngesterQueryStats, StreamQueryResult } from './query';
+import { ADMIT_ALL, type StreamAdmission } from './stream-admission';
 
 /** What a querier asks ingesters for: one tenant's matching streams in `[fromNs, throughNs)`. */
 export interface IngesterSelect {
@@ -31,6 +32,11 @@ export interface StreamVolume {
 export interface IngesterClient {
   /** Stores a push; resolves once it is durable, with per-stream refusals. */
   push(tenant: string, request: PushRequest): Promise<PushOutcome>;
+  /**
+   * Which new streams a push of this tenant may create (the stream limits), for dropping the
+   * rest while the push is decoded; `push` enforces the limits regardless.
+   */
+  streamAdmission(tenant: string): Promise<StreamAdmission>;
   /** Entries of matching streams, per stream; `stats` gathers what was read. */
   query(
     tenant: string,
@@ -83,6 +89,10 @@ export class LocalIngesterClient implements IngesterClient {
     const ingester = this.current;
     if (!ingester) return Promise.reject(new NoIngesterError());
     return ingester.push(tenant, request);
+  }
+
+  async streamAdmission(tenant: string): Promise<StreamAdmission> {
+    return this.current?.streamAdmission(tenant) ?? ADMIT_ALL;
   }
 
   async query(

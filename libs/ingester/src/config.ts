@@ -16,6 +16,8 @@ export interface IngesterConfig {
   readonly flush_op_timeout: number;
   readonly concurrent_flushes: number;
   readonly max_returned_stream_errors: number;
+  /** Streams in memory over all tenants; a push may not create more (0: no limit). */
+  readonly max_global_streams: number;
   /** Retry schedule of one flush operation; Loki's defaults when absent. */
   readonly flush_op_backoff?: FlushBackoffConfig;
   readonly wal: WalConfig;
@@ -81,6 +83,7 @@ export const DEFAULT_INGESTER_CONFIG: IngesterConfig = {
   flush_op_timeout: defaults.flush_op_timeout,
   concurrent_flushes: defaults.concurrent_flushes,
   max_returned_stream_errors: defaults.max_returned_stream_errors,
+  max_global_streams: defaults.max_global_streams,
   flush_op_backoff: DEFAULT_FLUSH_BACKOFF,
   wal: {
     enabled: defaults.wal.enabled,

@@ -13,3 +13,5 @@ export type { ReplayResult } from './wal/wal';
 export { WalLockedError } from './wal/dir-lock';
 export { LocalIngesterClient, NoIngesterError } from './client';
 export type { IngesterClient, IngesterSelect, StreamVolume } from './client';
+export { ADMIT_ALL } from './stream-admission';
+export type { StreamAdmission } from './stream-admission';

@@ -13,7 +13,8 @@ import {
 import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } from './errors';
 import { Flusher } from './flusher';
 import { formatRfc3339 } from '@logsvc/gocompat';
-import { Instance, type AppendedStream, type PushContext } from './instance';
+import { Instance, type AppendedStream, type PushContext, type StreamCensus } from './instance';
+import { streamAdmission, type StreamAdmission } from './stream-admission';
 import { StreamRateLimiter } from './stream-rate-limiter';
 import { SILENT_LOGGER, type IngesterLogger } from './logger';
 import { bump, newCounters, type IngesterCounters } from './metrics';
@@ -88,6 +89,8 @@ const streamKey = (tenant: string, labelsText: string): string => tenant + '\u00
 export class Ingester {
   private readonly config: IngesterConfig;
   private readonly instances = new Map<string, Instance>();
+  /** Streams in memory over all tenants (`max_global_streams` is checked against it). */
+  private readonly census: StreamCensus = { count: 0 };
   private readonly counters: IngesterCounters = newCounters();
   private readonly logger: IngesterLogger;
   private readonly now: () => number;
@@ -201,6 +204,45 @@ export class Ingester {
     }
   }
 
+  /**
+   * Which new streams a push of this tenant may still create, as of now: lets the distributor
+   * drop streams over the tenant's or the process's stream limit while it decodes, before any
+   * state is built for them. `push` checks the limits again when it stores.
+   */
+  streamAdmission(tenant: string): StreamAdmission {
+    const inst = (): Instance | undefined => this.instances.get(tenant);
+    return streamAdmission({
+      tenant,
+      exists: (text) => inst()?.streams.has(text) ?? false,
+      tenantLeft: this.streamLimitOf(this.limitsOf(tenant)) - (inst()?.streams.size ?? 0),
+      globalLeft: this.globalStreamLimit() - this.census.count,
+      onRefused: (e) => {
+        bump(this.counters.discarded_entries_total, e.reason, e.discardedEntries);
+        bump(this.counters.discarded_bytes_total, e.reason, e.discardedBytes);
+      },
+    });
+  }
+
+  /** Streams in memory over all tenants. */
+  get streamCount(): number {
+    return this.census.count;
+  }
+
+  private limitsOf(tenant: string) {
+    return (this.opts.limits ?? (() => DEFAULT_TENANT_LIMITS))(tenant);
+  }
+
+  private streamLimitOf(limits: ReturnType<IngesterLimitsProvider>): number {
+    const share = this.opts.ringShare?.() ?? { healthyIngesters: 1, replicationFactor: 1 };
+    return streamCountLimit(limits, share);
+  }
+
+  /** `max_global_streams`, Infinity when 0 (off). */
+  private globalStreamLimit(): number {
+    const max = this.config.max_global_streams;
+    return max > 0 ? max : Number.POSITIVE_INFINITY;
+  }
+
   /** Tells tail listeners about entries a push stored (once they are durable). */
   private notifyAll(tenant: string, appended: readonly AppendedStream[]): void {
     if (this.listeners.size === 0) return;
@@ -219,7 +261,7 @@ export class Ingester {
     for (const a of appended) {
       const s = a.stream;
       if (!s.isEmpty || s.flushQueued || inst?.streams.get(s.labelsText) !== s) continue;
-      inst.streams.delete(s.labelsText);
+      inst.removeStream(s.labelsText);
       if (a.created) this.counters.streams_created_total--;
       else this.counters.streams_removed_total++;
     }
@@ -245,8 +287,7 @@ export class Ingester {
     if (this.state !== 'running') {
       throw new IngesterStoppedError(`ingester is not running (${this.state})`);
     }
-    const limits = (this.opts.limits ?? (() => DEFAULT_TENANT_LIMITS))(tenant);
-    const share = this.opts.ringShare?.() ?? { healthyIngesters: 1, replicationFactor: 1 };
+    const limits = this.limitsOf(tenant);
     const rules: OrderingRules = {
       unorderedWrites: limits.unordered_writes,
       windowNs: this.windowNs,
@@ -254,7 +295,8 @@ export class Ingester {
     };
     const ctx: PushContext = {
       nowMs: this.now(),
-      streamLimit: streamCountLimit(limits, share),
+      streamLimit: this.streamLimitOf(limits),
+      globalStreamLimit: this.globalStreamLimit(),
       rules,
       maxReturnedErrors: this.config.max_returned_stream_errors,
       onCut: this.onCut,
@@ -458,7 +500,7 @@ export class Ingester {
   private instance(tenant: string): Instance {
     let inst = this.instances.get(tenant);
     if (!inst) {
-      inst = new Instance(tenant, this.chunkOptions);
+      inst = new Instance(tenant, this.chunkOptions, this.census);
       this.instances.set(tenant, inst);
     }
     return inst;
@@ -478,7 +520,7 @@ export class Ingester {
     for (const [tenant, inst] of this.instances) {
       for (const [key, s] of inst.streams) {
         if (s.isEmpty && !s.flushQueued) {
-          inst.streams.delete(key);
+          inst.removeStream(key);
           this.counters.streams_removed_total++;
         }
       }

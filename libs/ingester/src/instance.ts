@@ -3,6 +3,7 @@ import type { ChunkOptions } from '@logsvc/chunk';
 import { IngestError } from './errors';
 import { formatGoTime } from '@logsvc/gocompat';
 import { entryBytes, Stream, type CutReason, type OrderingRules } from './stream';
+import { StreamLimitRefusals } from './stream-limit-errors';
 import type { WalStreamInput } from './wal/records';
 
 /** Everything one push needs besides the request. */
@@ -10,6 +11,8 @@ export interface PushContext {
   readonly nowMs: number;
   /** Streams this tenant may hold; Infinity when unlimited. */
   readonly streamLimit: number;
+  /** Streams all tenants together may hold (`max_global_streams`); Infinity when unlimited. */
+  readonly globalStreamLimit: number;
   readonly rules: OrderingRules;
   /** Refused entries listed in one stream's error message; 0 lists all. */
   readonly maxReturnedErrors: number;
@@ -37,14 +40,31 @@ export interface InstancePushResult {
   readonly errors: IngestError[];
 }
 
+/** Streams in memory over all tenants, kept up to date as instances add and remove them. */
+export interface StreamCensus {
+  count: number;
+}
+
 /** One tenant's streams in memory, keyed by the canonical text of their labels. */
 export class Instance {
+  /** Read-only for callers: streams are added and removed through this class (the census). */
   readonly streams = new Map<string, Stream>();
 
   constructor(
     readonly tenant: string,
     private readonly chunkOptions: Partial<ChunkOptions>,
+    private readonly census: StreamCensus,
   ) {}
+
+  /** Drops a stream from memory (flushed and empty, or created by a push taken back). */
+  removeStream(labelsText: string): void {
+    if (this.streams.delete(labelsText)) this.census.count--;
+  }
+
+  private addStream(stream: Stream): void {
+    this.streams.set(stream.labelsText, stream);
+    this.census.count++;
+  }
 
   /**
    * Stores a push request's entries. Refusals are collected per stream (Loki's messages);
@@ -54,6 +74,9 @@ export class Instance {
     const wal: WalStreamInput[] = [];
     const appended: AppendedStream[] = [];
     const errors: IngestError[] = [];
+    // Streams over a limit become one error, placed where the last of them stood.
+    const refusals = new StreamLimitRefusals(this.tenant);
+    let refusalsAt = 0;
     let entries = 0;
     let bytes = 0;
     let duplicates = 0;
@@ -63,12 +86,19 @@ export class Instance {
       let stream = this.streams.get(text);
       const created = stream === undefined;
       if (stream === undefined) {
-        if (this.streams.size >= ctx.streamLimit) {
-          errors.push(streamLimitError(this.tenant, text, ps.entries));
+        const over =
+          this.streams.size >= ctx.streamLimit
+            ? 'tenant'
+            : this.census.count >= ctx.globalStreamLimit
+              ? 'global'
+              : null;
+        if (over !== null) {
+          refusals.add(over, text, ps.entries.length, bytesOf(ps.entries));
+          refusalsAt = errors.length;
           continue;
         }
         stream = new Stream(this.tenant, ps.labels, this.chunkOptions, text);
-        this.streams.set(text, stream);
+        this.addStream(stream);
         ctx.onStreamCreated();
       }
       const r = stream.append(ps.entries, ctx.rules, ctx.nowMs, ctx.onCut, ctx.walSeq);
@@ -99,6 +129,8 @@ export class Instance {
         );
       }
     }
+    const refused = refusals.error();
+    if (refused) errors.splice(refusalsAt, 0, refused);
     return { wal, appended, entries, bytes, duplicates, errors };
   }
 
@@ -114,21 +146,15 @@ export class Instance {
     if (stream === undefined) {
       const labels = parseLabels(labelsText);
       stream = new Stream(this.tenant, labels, this.chunkOptions, labelsToString(labels));
-      this.streams.set(stream.labelsText, stream);
+      this.addStream(stream);
     }
     return stream;
   }
 }
 
-function streamLimitError(tenant: string, labelsText: string, entries: readonly LogEntry[]) {
+/** Line plus structured metadata bytes, as every other discard reason counts them. */
+export function bytesOf(entries: readonly LogEntry[]): number {
   let bytes = 0;
-  // Line plus structured metadata bytes, as every other discard reason counts them.
   for (const e of entries) bytes += entryBytes(e);
-  return new IngestError(
-    'limit',
-    'stream_limit',
-    `Maximum active stream limit exceeded when trying to create stream ${labelsText}, reduce the number of active streams (reduce labels or reduce label values), or contact your Loki administrator to see if the limit can be increased, user: '${tenant}'`,
-    entries.length,
-    bytes,
-  );
+  return bytes;
 }

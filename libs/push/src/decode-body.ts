@@ -1,9 +1,10 @@
-import type { PushRequest } from '@logsvc/api';
+import type { PushRequest, PushStream, RejectedStream } from '@logsvc/api';
 import { bodyTooLarge, gunzipBounded, inflateRawBounded, snappyUncompress } from './decompress';
 import { badRequest } from './errors';
 import { parseMediaType } from './media-type';
 import { decodeLokiJson } from './loki-json';
-import { decodeLokiProtobuf } from './loki-proto-decode';
+import { lokiJsonStreams } from './loki-json-streams';
+import { decodeLokiProtobuf, lokiProtobufStreams } from './loki-proto-decode';
 import { otlpToPushRequest } from './otlp-map';
 import { decodeOtlpJson } from './otlp-json';
 import { decodeOtlpProtobuf } from './otlp-proto';
@@ -67,6 +68,26 @@ export async function decodePushBody(opts: DecodeBodyOptions): Promise<PushReque
   const body = await removeContentEncoding(opts.body, encoding, max);
   if (isJson) return decodeLokiJson(checkSize(body, max));
   return decodeLokiProtobuf(await snappyUncompress(body, max));
+}
+
+/** The streams of a decoded push, rejected ones (labels that do not parse) among them. */
+export type PushStreams = Iterable<PushStream | RejectedStream>;
+
+/**
+ * As `decodePushBody`, but the body is decoded stream by stream as the result is iterated
+ * (decompression happens first), so a large push can be processed in slices; decoding errors
+ * are thrown when reached.
+ */
+export async function decodePushBodyStreams(opts: DecodeBodyOptions): Promise<PushStreams> {
+  const encoding = (opts.contentEncoding ?? '').trim().toLowerCase();
+  if (!KNOWN_ENCODINGS.has(encoding)) throw unsupportedEncoding(encoding);
+  const media = parseMediaType(opts.contentType ?? '');
+  if ('error' in media) throw badRequest(media.error);
+  const isJson = media.type === 'application/json';
+  const max = opts.maxDecompressedBytes;
+  const body = await removeContentEncoding(opts.body, encoding, max);
+  if (isJson) return lokiJsonStreams(checkSize(body, max));
+  return lokiProtobufStreams(await snappyUncompress(body, max));
 }
 
 /** Decodes an OTLP/HTTP logs export (protobuf or JSON, optionally gzip) into streams. */

@@ -59,6 +59,18 @@ export class GroupedErrors {
     return this.count;
   }
 
+  /** `a`'s errors followed by `b`'s, as if all had been added to one in that order. */
+  static concat(a: GroupedErrors, b: GroupedErrors): GroupedErrors {
+    const out = new GroupedErrors();
+    out.count = a.count + b.count;
+    for (const src of [a, b]) {
+      for (const [reason, message] of src.firstByReason) {
+        if (!out.firstByReason.has(reason)) out.firstByReason.set(reason, message);
+      }
+    }
+    return out;
+  }
+
   message(): string {
     const samples = [...this.firstByReason.values()];
     if (this.count === 1) return samples[0];

@@ -8,7 +8,9 @@ export {
   inflateRawBounded,
 } from './decompress';
 export { LabelsCache, parseStreamLabels } from './labels-cache';
-export { decodeLokiProtobuf } from './loki-proto-decode';
+export { decodeLokiProtobuf, lokiProtobufStreams } from './loki-proto-decode';
+export { lokiJsonStreams, SLICED_JSON_MIN_BYTES } from './loki-json-streams';
+export { STREAM_PIECE_ENTRIES } from './stream-pieces';
 export { encodePushProtobuf, encodePushProtobufRaw } from './loki-proto-encode';
 export { decodeLokiJson, encodePushJson, NOT_A_STRING_MESSAGE } from './loki-json';
 export { normalizeLabelName } from './normalize-label';
@@ -31,13 +33,20 @@ export {
 } from './otlp-map';
 export {
   decodePushBody,
+  decodePushBodyStreams,
   decodeOtlpBody,
+  type PushStreams,
   type DecodeBodyOptions,
   type DecodeOtlpOptions,
 } from './decode-body';
 export { DiscardReason, DiscardCounts, entrySize, type DiscardCount } from './discards';
 export { LevelDetector, levelFromSeverityNumber, DETECTED_LEVEL } from './level-detection';
-export { validatePush, type PushValidationResult, type ValidationLimits } from './validate';
+export {
+  validatePush,
+  PushValidator,
+  type PushValidationResult,
+  type ValidationLimits,
+} from './validate';
 export { TokenBucket } from './token-bucket';
 export {
   IngestionRateLimiter,

@@ -9,6 +9,9 @@ import {
 } from '@logsvc/api';
 import { badRequest, PushError } from './errors';
 
+/** Distinct label strings remembered; a push of more distinct ones starts over (memory). */
+const MAX_CACHED = 10_000;
+
 /**
  * Parses stream label strings once per request: a batch usually repeats a few selectors many
  * times. Empty values are dropped (an empty value means "absent", as in Loki).
@@ -26,6 +29,7 @@ export class LabelsCache {
         if (!(err instanceof PushError)) throw err;
         labels = err;
       }
+      if (this.cache.size >= MAX_CACHED) this.cache.clear();
       this.cache.set(text, labels);
     }
     return labels;

@@ -43,15 +43,57 @@ export function decodeLokiJson(body: Buffer): PushRequest {
     throw badRequest('invalid JSON push body: "streams" must be an array');
   const cache = new LabelsCache();
   const request = new PushRequestBuilder();
-  rawStreams.forEach((raw, i) => {
-    if (!isObject(raw)) throw badRequest(`streams[${i}] must be an object`);
-    if ('labels' in raw || 'entries' in raw) request.add(decodeLegacyStream(raw, i, cache));
-    else request.add(decodeStream(raw, i));
-  });
+  rawStreams.forEach((raw, i) => request.add(decodeJsonStream(raw, i, cache)));
   return request.build();
 }
 
-function decodeStream(raw: Record<string, Json>, i: number): PushStream {
+/** Throws decodeLokiJson's error for a body a sliced reader found malformed. */
+export function failAsWholeBody(body: Buffer): never {
+  decodeLokiJson(body);
+  throw badRequest('invalid JSON push body');
+}
+
+/** Decodes element `i` of a JSON body's "streams" array (either format). */
+export function decodeJsonStream(
+  raw: Json,
+  i: number,
+  cache: LabelsCache,
+): PushStream | RejectedStream {
+  // With no piece size the stream comes out whole, in one piece.
+  return decodeJsonStreamPieces(raw, i, cache, Infinity).next().value as
+    PushStream | RejectedStream;
+}
+
+/**
+ * Element `i` of a JSON body's "streams" array, its entries decoded `maxEntries` at a time: a
+ * stream of a million entries comes out as pieces with the same labels, so a caller can pause
+ * between them. Errors are thrown when the entry holding them is reached.
+ */
+export function* decodeJsonStreamPieces(
+  raw: Json,
+  i: number,
+  cache: LabelsCache,
+  maxEntries: number,
+): Generator<PushStream | RejectedStream> {
+  if (!isObject(raw)) throw badRequest(`streams[${i}] must be an object`);
+  if ('labels' in raw || 'entries' in raw) {
+    yield decodeLegacyStream(raw, i, cache);
+    return;
+  }
+  const labels = jsonStreamLabels(raw, i);
+  const values = raw.values ?? [];
+  if (!Array.isArray(values)) throw badRequest(`streams[${i}].values must be an array`);
+  let from = 0;
+  do {
+    const to = Math.min(values.length, from + maxEntries);
+    const piece = from === 0 && to === values.length ? values : values.slice(from, to);
+    yield { labels, entries: decodeJsonValues(piece, i, from) };
+    from = to;
+  } while (from < values.length);
+}
+
+/** The labels of element `i` of "streams" (its `stream` object), empty values dropped. */
+export function jsonStreamLabels(raw: Record<string, Json>, i: number): Labels {
   const labelsObj = raw.stream ?? {};
   if (!isObject(labelsObj))
     throw badRequest(`streams[${i}].stream must be an object of label names to string values`);
@@ -61,11 +103,14 @@ function decodeStream(raw: Record<string, Json>, i: number): PushStream {
       throw badRequest(`streams[${i}].stream.${name}: label values must be strings`);
     if (value !== '') pairs.push({ name, value });
   }
-  const values = raw.values ?? [];
-  if (!Array.isArray(values)) throw badRequest(`streams[${i}].values must be an array`);
+  return sortLabels(pairs);
+}
+
+/** Entries of `streams[i].values`, the first of `values` being number `first` of the array. */
+export function decodeJsonValues(values: readonly Json[], i: number, first: number): LogEntry[] {
   const entries: LogEntry[] = new Array(values.length);
-  for (let j = 0; j < values.length; j++) entries[j] = decodeValue(values[j], i, j);
-  return { labels: sortLabels(pairs), entries };
+  for (let j = 0; j < values.length; j++) entries[j] = decodeValue(values[j], i, first + j);
+  return entries;
 }
 
 function decodeValue(v: Json, i: number, j: number): LogEntry {

@@ -11,6 +11,7 @@ import {
 import { Reader } from 'protobufjs/minimal';
 import { badRequest, PushError } from './errors';
 import { LabelsCache, PushRequestBuilder } from './labels-cache';
+import { STREAM_PIECE_ENTRIES } from './stream-pieces';
 
 // Field numbers of Loki's logproto push schema (pkg/push/push.proto).
 // PushRequest.streams = 1; StreamAdapter.labels = 1, entries = 2, hash = 3;
@@ -31,26 +32,51 @@ const NS_PER_SECOND = 1_000_000_000n;
  * `rejected`; malformed protobuf throws a 400 PushError.
  */
 export function decodeLokiProtobuf(body: Buffer): PushRequest {
-  const state = new DecodeState();
-  const reader = Reader.create(body);
   const request = new PushRequestBuilder();
-  try {
-    while (reader.pos < reader.len) {
-      const tag = reader.uint32();
-      if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) {
-        const len = reader.uint32();
-        request.add(readStream(reader, reader.pos + len, state));
-      } else {
-        reader.skipType(tag & 7);
-      }
-    }
-  } catch (err) {
-    if (err instanceof PushError) throw err;
-    throw badRequest(
-      `error decoding push request: ${err instanceof Error ? err.message : String(err)}`,
-    );
-  }
+  for (const stream of lokiProtobufStreams(body, Infinity)) request.add(stream);
   return request.build();
+}
+
+/**
+ * The streams of an uncompressed logproto.PushRequest one at a time, as `decodeLokiProtobuf`
+ * reads them (same errors, thrown when reached), so a caller can pause between streams. A
+ * stream of more than `maxEntries` entries comes out in pieces with the same labels.
+ */
+export function* lokiProtobufStreams(
+  body: Buffer,
+  maxEntries = STREAM_PIECE_ENTRIES,
+): Generator<PushStream | RejectedStream> {
+  const pieces = streamPieces(Reader.create(body), new DecodeState(), maxEntries);
+  for (;;) {
+    let next: IteratorResult<PushStream | RejectedStream>;
+    try {
+      next = pieces.next();
+    } catch (err) {
+      if (err instanceof PushError) throw err;
+      throw badRequest(
+        `error decoding push request: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+/** The request's streams (in pieces), skipping other fields. */
+function* streamPieces(
+  reader: Reader,
+  state: DecodeState,
+  maxEntries: number,
+): Generator<PushStream | RejectedStream> {
+  while (reader.pos < reader.len) {
+    const tag = reader.uint32();
+    if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) {
+      const len = reader.uint32();
+      yield* readStream(reader, reader.pos + len, state, maxEntries);
+    } else {
+      reader.skipType(tag & 7);
+    }
+  }
 }
 
 class DecodeState {
@@ -64,10 +90,15 @@ function checkEnd(reader: Reader, end: number): void {
   if (end > reader.len) throw badRequest('error decoding push request: unexpected end of message');
 }
 
-function readStream(reader: Reader, end: number, state: DecodeState): PushStream | RejectedStream {
+function* readStream(
+  reader: Reader,
+  end: number,
+  state: DecodeState,
+  maxEntries: number,
+): Generator<PushStream | RejectedStream> {
   checkEnd(reader, end);
-  let labelsText = '';
-  const entries: LogEntry[] = [];
+  let labelsText: string | undefined;
+  let entries: LogEntry[] = [];
   while (reader.pos < end) {
     const tag = reader.uint32();
     const field = tag >>> 3;
@@ -75,10 +106,15 @@ function readStream(reader: Reader, end: number, state: DecodeState): PushStream
     else if (field === 2 && (tag & 7) === WIRE_LEN) {
       const len = reader.uint32();
       entries.push(readEntry(reader, reader.pos + len, state));
+      // Labels come first in every encoder; only then can a piece be handed out early.
+      if (entries.length >= maxEntries && labelsText !== undefined && reader.pos < end) {
+        yield state.labels.stream(labelsText, entries);
+        entries = [];
+      }
     } else reader.skipType(tag & 7);
   }
   if (reader.pos !== end) throw badRequest('error decoding push request: stream length mismatch');
-  return state.labels.stream(labelsText, entries);
+  yield state.labels.stream(labelsText ?? '', entries);
 }
 
 function readEntry(reader: Reader, end: number, state: DecodeState): LogEntry {

@@ -3,7 +3,7 @@ import { Writer } from 'protobufjs/minimal';
 import * as snappy from 'snappy';
 import { describe, expect, it } from 'vitest';
 import { PushError } from './errors';
-import { decodeLokiProtobuf } from './loki-proto-decode';
+import { decodeLokiProtobuf, lokiProtobufStreams } from './loki-proto-decode';
 import { encodePushProtobuf, encodePushProtobufRaw } from './loki-proto-encode';
 import { decodePushBody } from './decode-body';
 
@@ -226,5 +226,28 @@ describe('Loki protobuf push', () => {
       encodePushProtobufRaw(sample()),
     );
     expect(body[0]).not.toBe(0xff); // framed snappy starts with a 0xff stream identifier chunk
+  });
+
+  it('streams a request stream by stream, a long stream in pieces with the same labels', () => {
+    const req: PushRequest = {
+      streams: ['{app="a"}', '{app="b"}'].map((labels, k) => ({
+        labels: parseLabels(labels),
+        entries: Array.from({ length: 5 }, (_, i) => ({
+          timestampNs: BigInt(1_700_000_000 + i) * 1_000_000_000n,
+          line: Buffer.from(`${k}-${i}`),
+          structuredMetadata: [],
+        })),
+      })),
+    };
+    const raw = encodePushProtobufRaw(req);
+    const pieces = [...lokiProtobufStreams(raw, 2)];
+    expect(pieces.map((p) => p.entries.length)).toEqual([2, 2, 1, 2, 2, 1]);
+    const whole = decodeLokiProtobuf(raw).streams;
+    expect(pieces.slice(0, 3).flatMap((p) => p.entries)).toEqual(whole[0].entries);
+    expect(pieces.slice(3).flatMap((p) => p.entries)).toEqual(whole[1].entries);
+    expect(pieces.map((p) => 'labels' in p && p.labels)).toEqual([
+      ...Array(3).fill(whole[0].labels),
+      ...Array(3).fill(whole[1].labels),
+    ]);
   });
 });

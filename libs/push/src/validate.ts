@@ -76,40 +76,68 @@ export function validatePush(
   tenant: string,
   nowNs: bigint,
 ): PushValidationResult {
-  const discarded = new DiscardCounts();
-  const rejected = req.rejected ?? [];
-  if (req.streams.length === 0 && rejected.length === 0) {
-    return {
-      request: { streams: [] },
-      error: new PushError('unprocessable', MISSING_STREAMS_MESSAGE),
-      discarded,
-      acceptedLines: 0,
-      acceptedBytes: 0,
-      receivedLines: 0,
-      receivedBytes: 0,
-      truncatedLines: 0,
-    };
-  }
-  const ctx = new ValidationContext(limits, tenant, nowNs, discarded);
-  for (const r of rejected) ctx.rejectStream(r);
+  const validator = new PushValidator(limits, tenant, nowNs);
+  for (const r of req.rejected ?? []) validator.add(r);
   const streams: PushStream[] = [];
   for (const stream of req.streams) {
-    if (stream.entries.length === 0) continue;
-    const valid = ctx.validateStream(stream);
+    const valid = validator.add(stream);
     if (valid !== undefined) streams.push(valid);
   }
-  const error =
-    ctx.errors.size > 0 ? new PushError('bad_request', ctx.errors.message()) : undefined;
-  return {
-    request: { streams },
-    error,
-    discarded,
-    acceptedLines: ctx.acceptedLines,
-    acceptedBytes: ctx.acceptedBytes,
-    receivedLines: ctx.receivedLines,
-    receivedBytes: ctx.receivedBytes,
-    truncatedLines: ctx.truncatedLines,
-  };
+  return validator.result(streams);
+}
+
+/**
+ * The checks of `validatePush`, one stream at a time, so a large push can be validated in
+ * slices (and its valid streams filtered further) without holding the whole request.
+ */
+export class PushValidator {
+  private readonly ctx: ValidationContext;
+  private readonly rejectedErrors = new GroupedErrors();
+  private decoded = 0;
+
+  constructor(limits: ValidationLimits, tenant: string, nowNs: bigint) {
+    this.ctx = new ValidationContext(limits, tenant, nowNs, new DiscardCounts());
+  }
+
+  /** The stream as it may be stored, or undefined when nothing of it is valid. */
+  add(stream: PushStream | RejectedStream): PushStream | undefined {
+    this.decoded++;
+    if ('reason' in stream) {
+      // Refusals of undecodable labels lead the grouped message, as validatePush lists them.
+      this.ctx.rejectStream(stream, this.rejectedErrors);
+      return undefined;
+    }
+    if (stream.entries.length === 0) return undefined;
+    return this.ctx.validateStream(stream);
+  }
+
+  /** The outcome over every stream added; `streams` is what the caller kept of them. */
+  result(streams: PushStream[]): PushValidationResult {
+    const ctx = this.ctx;
+    if (this.decoded === 0) {
+      return {
+        request: { streams: [] },
+        error: new PushError('unprocessable', MISSING_STREAMS_MESSAGE),
+        discarded: ctx.discarded,
+        acceptedLines: 0,
+        acceptedBytes: 0,
+        receivedLines: 0,
+        receivedBytes: 0,
+        truncatedLines: 0,
+      };
+    }
+    const errors = GroupedErrors.concat(this.rejectedErrors, ctx.errors);
+    return {
+      request: { streams },
+      error: errors.size > 0 ? new PushError('bad_request', errors.message()) : undefined,
+      discarded: ctx.discarded,
+      acceptedLines: ctx.acceptedLines,
+      acceptedBytes: ctx.acceptedBytes,
+      receivedLines: ctx.receivedLines,
+      receivedBytes: ctx.receivedBytes,
+      truncatedLines: ctx.truncatedLines,
+    };
+  }
 }
 
 class ValidationContext {
@@ -127,7 +155,7 @@ class ValidationContext {
     private readonly limits: ValidationLimits,
     private readonly tenant: string,
     nowNs: bigint,
-    private readonly discarded: DiscardCounts,
+    readonly discarded: DiscardCounts,
   ) {
     this.oldestNs = nowNs - BigInt(Math.round(limits.reject_old_samples_max_age)) * MS_NS;
     this.newestNs = nowNs + BigInt(Math.round(limits.creation_grace_period)) * MS_NS;
@@ -135,24 +163,35 @@ class ValidationContext {
     this.levels = detect ? levelDetectorFor(limits.log_level_fields) : undefined;
   }
 
-  private reject(reason: string, message: string, lines: number, bytes: number): void {
-    this.errors.add(reason, message);
+  private reject(
+    reason: string,
+    message: string,
+    lines: number,
+    bytes: number,
+    errors = this.errors,
+  ): void {
+    errors.add(reason, message);
     this.discarded.add(reason, lines, bytes);
   }
 
   /** A stream the decoder refused (its labels do not parse): all its entries are discarded. */
-  rejectStream(stream: RejectedStream): void {
+  rejectStream(stream: RejectedStream, errors: GroupedErrors): void {
     if (stream.entries.length > 0)
-      this.rejectEntries(stream.reason, stream.message, stream.entries);
+      this.rejectEntries(stream.reason, stream.message, stream.entries, errors);
   }
 
   /** Entries received and refused together for one reason (a whole stream). */
-  private rejectEntries(reason: string, message: string, entries: readonly LogEntry[]): void {
+  private rejectEntries(
+    reason: string,
+    message: string,
+    entries: readonly LogEntry[],
+    errors = this.errors,
+  ): void {
     let bytes = 0;
     for (const e of entries) bytes += entrySize(e.line, e.structuredMetadata);
     this.receivedLines += entries.length;
     this.receivedBytes += bytes;
-    this.reject(reason, message, entries.length, bytes);
+    this.reject(reason, message, entries.length, bytes, errors);
   }
 
   validateStream(stream: PushStream): PushStream | undefined {

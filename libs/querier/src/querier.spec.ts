@@ -9,6 +9,7 @@ import type {
   IngesterSelect,
   LabelQuery,
   PushOutcome,
+  StreamAdmission,
   StreamQueryResult,
   StreamVolume,
 } from '@logsvc/ingester';
@@ -30,6 +31,10 @@ class RecordingIngesters implements IngesterClient {
   readonly asked: { fromNs: bigint; throughNs: bigint }[] = [];
 
   push(): Promise<PushOutcome> {
+    throw new Error('not used');
+  }
+
+  streamAdmission(): Promise<StreamAdmission> {
     throw new Error('not used');
   }
 

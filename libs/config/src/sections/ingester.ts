@@ -14,6 +14,9 @@ export const ingesterSection = section({
   flush_op_timeout: flag('ingester.flush-op-timeout', duration(10 * 60_000)),
   concurrent_flushes: flag('ingester.concurrent-flushes', int(32, 1)),
   max_returned_stream_errors: flag('ingester.max-ignored-stream-errors', int(10)),
+  // logsvc's own: streams in memory over all tenants (0: no limit), so many tenants' stream
+  // allowances together cannot exhaust the process's memory.
+  max_global_streams: flag('ingester.max-global-streams', int(500_000, 0)),
   query_store_max_look_back_period: flag('ingester.query-store-max-look-back-period', duration(0)),
   lifecycler: section({
     // The ring token file `/ingester/shutdown?delete_ring_tokens=true` deletes; empty: none.

@@ -1,0 +1,68 @@
+import type { PushRequest, PushStream } from '@logsvc/api';
+import type { IngestError, IngesterClient } from '@logsvc/ingester';
+import { TimeSlicer } from './time-slicer';
+
+/** Streams and entries per ingester call: each call stores synchronously, for ~10 ms at most. */
+const MAX_BATCH_STREAMS = 1_000;
+const MAX_BATCH_ENTRIES = 20_000;
+
+/**
+ * Hands a request to the ingester in batches, giving the event loop a turn between them, so
+ * storing a push of many streams does not hold up other requests. Resolves, once every batch
+ * is durable, with all per-stream refusals in stream order; rejects with the first failure
+ * (after every batch has settled), so a 2xx still means everything accepted is durable.
+ */
+export async function pushInBatches(
+  ingester: IngesterClient,
+  tenant: string,
+  request: PushRequest,
+): Promise<IngestError[]> {
+  const settled: Promise<{ errors: IngestError[] } | { failure: unknown }>[] = [];
+  const slicer = new TimeSlicer();
+  for (const batch of batches(request.streams)) {
+    if (settled.length > 0) await slicer.yield();
+    settled.push(
+      ingester.push(tenant, { streams: batch }).then(
+        ({ errors }) => ({ errors }),
+        (failure: unknown) => ({ failure }),
+      ),
+    );
+  }
+  const errors: IngestError[] = [];
+  for (const outcome of await Promise.all(settled)) {
+    if ('failure' in outcome) throw outcome.failure;
+    errors.push(...outcome.errors);
+  }
+  return errors;
+}
+
+/** Consecutive runs of streams within the batch bounds; a longer stream is split into pieces. */
+function* batches(streams: readonly PushStream[]): Generator<PushStream[]> {
+  let batch: PushStream[] = [];
+  let entries = 0;
+  for (const stream of streams) {
+    for (const piece of pieces(stream)) {
+      const full =
+        batch.length >= MAX_BATCH_STREAMS || entries + piece.entries.length > MAX_BATCH_ENTRIES;
+      if (full && batch.length > 0) {
+        yield batch;
+        batch = [];
+        entries = 0;
+      }
+      batch.push(piece);
+      entries += piece.entries.length;
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** The stream in pieces of at most MAX_BATCH_ENTRIES entries, stored one after the other. */
+function* pieces(stream: PushStream): Generator<PushStream> {
+  if (stream.entries.length <= MAX_BATCH_ENTRIES) {
+    yield stream;
+    return;
+  }
+  for (let i = 0; i < stream.entries.length; i += MAX_BATCH_ENTRIES) {
+    yield { labels: stream.labels, entries: stream.entries.slice(i, i + MAX_BATCH_ENTRIES) };
+  }
+}

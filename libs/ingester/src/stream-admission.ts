@@ -1,0 +1,62 @@
+import type { LogEntry } from '@logsvc/api';
+import type { IngestError } from './errors';
+import { bytesOf } from './instance';
+import { StreamLimitRefusals } from './stream-limit-errors';
+
+/**
+ * Which streams of one push may be stored, decided before anything is built for them: a push
+ * of a million new streams against an allowance of thousands is cut down to the allowance as
+ * it is decoded, so refused streams never take memory or time. A pre-check: `Ingester.push`
+ * still enforces the limits when it stores (another push may have used the allowance since).
+ */
+export interface StreamAdmission {
+  /** Whether the push may store this stream; a refused one is counted for `refusal`. */
+  admit(labelsText: string, entries: readonly LogEntry[]): boolean;
+  /** One error for every stream refused so far (Loki's text for the last), if any. */
+  refusal(): IngestError | undefined;
+}
+
+/** Admits everything: where no ingester answers, the push fails anyway. */
+export const ADMIT_ALL: StreamAdmission = { admit: () => true, refusal: () => undefined };
+
+export interface StreamAllowance {
+  readonly tenant: string;
+  /** Whether the tenant holds this stream already. */
+  readonly exists: (labelsText: string) => boolean;
+  /** New streams the tenant may still create, and all tenants together. */
+  readonly tenantLeft: number;
+  readonly globalLeft: number;
+  /** Called once per push with the refusal, to count what was discarded. */
+  readonly onRefused: (error: IngestError) => void;
+}
+
+/** A StreamAdmission over a snapshot of the tenant's and the process's remaining allowance. */
+export function streamAdmission(allowance: StreamAllowance): StreamAdmission {
+  const created = new Set<string>();
+  const refusals = new StreamLimitRefusals(allowance.tenant);
+  let tenantLeft = allowance.tenantLeft;
+  let globalLeft = allowance.globalLeft;
+  let reported = false;
+  return {
+    admit(labelsText, entries) {
+      if (allowance.exists(labelsText) || created.has(labelsText)) return true;
+      if (tenantLeft > 0 && globalLeft > 0) {
+        tenantLeft--;
+        globalLeft--;
+        created.add(labelsText);
+        return true;
+      }
+      const kind = tenantLeft > 0 ? 'global' : 'tenant';
+      refusals.add(kind, labelsText, entries.length, bytesOf(entries));
+      return false;
+    },
+    refusal() {
+      const error = refusals.error();
+      if (error && !reported) {
+        reported = true;
+        allowance.onRefused(error);
+      }
+      return error;
+    },
+  };
+}
