@@ -195,7 +195,8 @@ describe('Distributor', () => {
       let refused = 0;
       let last = '';
       return {
-        admit(labelsText, entries) {
+        admit(labels, entries) {
+          const labelsText = typeof labels === 'string' ? labels : labelsToString(labels);
           if (apps.some((a) => labelsText === `{s="${a}"}`)) return true;
           refused += entries.length;
           last = labelsText;

@@ -1,4 +1,4 @@
-import { labelsToString, type PushStream } from '@logsvc/api';
+import type { PushStream } from '@logsvc/api';
 import type { IngesterClient, StreamAdmission } from '@logsvc/ingester';
 import {
   checkBlockedIngestion,
@@ -99,7 +99,7 @@ export class Distributor {
     try {
       for (const stream of streams) {
         const valid = validator.add(stream);
-        if (valid !== undefined && admission.admit(labelsToString(valid.labels), valid.entries)) {
+        if (valid !== undefined && admission.admit(valid.labels, valid.entries)) {
           kept.push(valid);
         }
         if (slicer.due()) await slicer.yield();

@@ -1,4 +1,4 @@
-import type { LogEntry } from '@logsvc/api';
+import { labelsToString, type Labels, type LogEntry } from '@logsvc/api';
 import type { IngestError } from './errors';
 import { bytesOf } from './instance';
 import { StreamLimitRefusals } from './stream-limit-errors';
@@ -10,8 +10,11 @@ import { StreamLimitRefusals } from './stream-limit-errors';
  * still enforces the limits when it stores (another push may have used the allowance since).
  */
 export interface StreamAdmission {
-  /** Whether the push may store this stream; a refused one is counted for `refusal`. */
-  admit(labelsText: string, entries: readonly LogEntry[]): boolean;
+  /**
+   * Whether the push may store this stream (its labels, or their canonical text); a refused one
+   * is counted for `refusal`.
+   */
+  admit(labels: Labels | string, entries: readonly LogEntry[]): boolean;
   /** One error for every stream refused so far (Loki's text for the last), if any. */
   refusal(): IngestError | undefined;
 }
@@ -37,8 +40,29 @@ export function streamAdmission(allowance: StreamAllowance): StreamAdmission {
   let tenantLeft = allowance.tenantLeft;
   let globalLeft = allowance.globalLeft;
   let reported = false;
+  // Streams that fit the allowance even if all of them are new are admitted unchecked: the
+  // common push (far below its limits) builds no label text and looks nothing up here. Only
+  // when that many have passed are they counted exactly, and every later one is checked.
+  let unchecked = Math.max(0, Math.min(tenantLeft, globalLeft));
+  const pending: Array<Labels | string> = [];
+  const textOf = (l: Labels | string) => (typeof l === 'string' ? l : labelsToString(l));
+  const countNew = (labelsText: string): boolean => {
+    if (allowance.exists(labelsText) || created.has(labelsText)) return false;
+    tenantLeft--;
+    globalLeft--;
+    created.add(labelsText);
+    return true;
+  };
   return {
-    admit(labelsText, entries) {
+    admit(labels, entries) {
+      if (unchecked > 0) {
+        unchecked--;
+        pending.push(labels);
+        return true;
+      }
+      for (const l of pending) countNew(textOf(l));
+      pending.length = 0;
+      const labelsText = textOf(labels);
       if (allowance.exists(labelsText) || created.has(labelsText)) return true;
       if (tenantLeft > 0 && globalLeft > 0) {
         tenantLeft--;
