@@ -6,6 +6,12 @@ import { SymbolTable } from './symbols';
 // Small: a new stream often holds a few entries, and many streams are new at once.
 const INITIAL_ENTRIES = 8;
 const INITIAL_LINE_BYTES = 512;
+/**
+ * A block that outgrows its start is a busy stream's: it jumps straight to this (the old
+ * start), so growing to a full block takes a few copies, not one per doubling from 8.
+ */
+const SECOND_ENTRIES = 64;
+const SECOND_LINE_BYTES = 4096;
 /** Longest run of equal timestamps scanned linearly before switching to the hash index. */
 const MAX_LINEAR_TIE_SCAN = 16;
 const INT64_MIN = -(1n << 63n);
@@ -267,7 +273,7 @@ export class HeadBlock {
 
   private ensureCapacity(entries: number, lineBytes: number, smIds: number): void {
     if (entries > this.ts.length) {
-      const cap = this.ts.length * 2;
+      const cap = Math.max(this.ts.length * 2, SECOND_ENTRIES);
       this.ts = grow(this.ts, new BigInt64Array(cap));
       this.lineOffsets = grow(this.lineOffsets, new Uint32Array(cap + 1));
       this.smOffsets = grow(this.smOffsets, new Uint32Array(cap + 1));
@@ -275,7 +281,8 @@ export class HeadBlock {
     }
     const lineEnd = this.lineOffsets[this.n] + lineBytes;
     if (lineEnd > this.lines.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(lineEnd, this.lines.length * 2));
+      const size = Math.max(lineEnd, this.lines.length * 2, SECOND_LINE_BYTES);
+      const bigger = Buffer.allocUnsafe(size);
       this.lines.copy(bigger, 0, 0, this.lineOffsets[this.n]);
       this.lines = bigger;
     }

@@ -30,7 +30,11 @@ import {
 import type { ChunkSink } from './sink';
 import { encodedChunk, type CutReason, type OrderingRules, type Stream } from './stream';
 import { removeEntries } from './stream-rollback';
-import { encodeCheckpointStream, type CheckpointStream } from './wal/records';
+import {
+  encodeCheckpointStream,
+  type CheckpointStream,
+  type DecodedPushStream,
+} from './wal/records';
 import { Wal, type ReplayResult } from './wal/wal';
 import type { WalFs } from './wal/wal-fs';
 
@@ -252,17 +256,24 @@ export class Ingester {
   /**
    * Takes a push whose WAL record failed back out of memory: it is answered with an error, so
    * queries must not show its entries and no checkpoint may make them permanent. Streams it
-   * created and left empty go too (they count against the stream limit).
+   * created and left empty go too (they count against the stream limit). `streams` are the
+   * record's own entries, decoded from it; `created` the streams this push made.
    */
-  private rollBack(tenant: string, appended: readonly AppendedStream[], outcome: PushOutcome) {
-    let removed = 0;
-    for (const a of appended) removed += removeEntries(a.stream, a.entries);
+  private rollBack(
+    tenant: string,
+    streams: readonly DecodedPushStream[],
+    created: ReadonlySet<Stream>,
+    outcome: PushOutcome,
+  ) {
     const inst = this.instances.get(tenant);
-    for (const a of appended) {
-      const s = a.stream;
-      if (!s.isEmpty || s.flushQueued || inst?.streams.get(s.labelsText) !== s) continue;
+    let removed = 0;
+    for (const d of streams) {
+      const s = inst?.streams.get(d.labelsText);
+      if (!inst || !s) continue;
+      removed += removeEntries(s, d.entries);
+      if (!s.isEmpty || s.flushQueued) continue;
       inst.removeStream(s.labelsText);
-      if (a.created) this.counters.streams_created_total--;
+      if (created.has(s)) this.counters.streams_created_total--;
       else this.counters.streams_removed_total++;
     }
     this.counters.entries_appended_total -= outcome.appended;
@@ -335,13 +346,18 @@ export class Ingester {
     }
     if (result.wal.length > 0) {
       // Memory and the record's sequence number change in the same tick (see checkpointFrames).
-      const own = this.wal.append(tenant, result.wal, () =>
-        this.rollBack(tenant, result.appended, outcome),
+      // Nothing here keeps the push's entries alive until the fsync unless a tail listens.
+      const created = createdStreams(result.appended);
+      const own = this.wal.append(tenant, result.wal, (streams) =>
+        this.rollBack(tenant, streams, created, outcome),
       );
-      own.then(
-        () => this.notifyAll(tenant, result.appended),
-        () => {},
-      );
+      if (this.listeners.size > 0) {
+        const appended = result.appended;
+        own.then(
+          () => this.notifyAll(tenant, appended),
+          () => {},
+        );
+      }
       waits.push(own);
     }
     if (waits.length === 0) return { outcome, durable: null };
@@ -613,4 +629,11 @@ function tooFarBehind(entryNs: bigint, cutoffNs: bigint): string {
 
 function discardStats(): IngesterQueryStats {
   return { totalChunksMatched: 0, headChunkBytes: 0, headChunkLines: 0, compressedBytes: 0 };
+}
+
+/** The streams a push created (usually none: most pushes write to streams that exist). */
+function createdStreams(appended: readonly AppendedStream[]): ReadonlySet<Stream> {
+  const created = new Set<Stream>();
+  for (const a of appended) if (a.created) created.add(a.stream);
+  return created;
 }

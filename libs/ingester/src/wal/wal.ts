@@ -6,7 +6,7 @@ import { WalCorruptionError, WalWriteError } from '../errors';
 import type { IngesterLogger } from '../logger';
 import type { IngesterCounters } from '../metrics';
 import { checkpointPath, checkpointTempPath, fsyncDir, listWalDir, segmentPath } from './files';
-import { readFrame, RecordType } from './frame';
+import { FRAME_HEADER_SIZE, readFrame, RecordType } from './frame';
 import {
   decodePushRecord,
   encodePushRecord,
@@ -22,6 +22,9 @@ import {
 } from './records';
 import { SegmentWriter, writeFully } from './segment-writer';
 import { NODE_WAL_FS, type WalFs } from './wal-fs';
+
+/** Takes a failed record's entries back out of memory; gets them decoded from the record. */
+export type WalUndo = (streams: readonly DecodedPushStream[]) => void;
 
 export const DEFAULT_SEGMENT_SIZE = 64 * 1024 * 1024;
 /** Replay yields to the event loop after this many records. */
@@ -158,29 +161,38 @@ export class Wal {
   /**
    * Appends one push (its accepted entries) as a record. The record's sequence number is
    * taken synchronously, so state changed in the same tick is ordered with it; the promise
-   * resolves once the record is fsync'd. If the write fails, `undo` runs before anything else
-   * learns of it (before `settledSeq` moves past the record), so whoever waits on the record
-   * sees memory without its entries.
+   * resolves once the record is fsync'd. If the write fails, `undo` runs with the record's
+   * streams before anything else learns of it (before `settledSeq` moves past the record), so
+   * whoever waits on the record sees memory without its entries.
+   *
+   * Only the encoded frame waits for the disk: `undo` gets the entries decoded from it, so the
+   * caller need not keep the push's entry objects alive through the fsync (they would outlive
+   * the young generation, and many small pushes then cost major collections).
    */
-  append(tenant: string, streams: readonly WalStreamInput[], undo?: () => void): Promise<void> {
+  append(tenant: string, streams: readonly WalStreamInput[], undo?: WalUndo): Promise<void> {
     const seq = this.seq++;
+    const frame = encodePushRecord(seq, tenant, streams, this.framePool);
     let write: Promise<void>;
     if (!this.writer) {
       write = Promise.reject(new WalWriteError('write-ahead log is not open'));
     } else if (this.lockLost !== null) {
       write = Promise.reject(new WalWriteError(`WAL directory lock lost: ${this.lockLost}`));
     } else {
-      write = this.writer.append(encodePushRecord(seq, tenant, streams, this.framePool));
+      write = this.writer.append(frame);
     }
+    const written = this.writer !== null && this.lockLost === null;
     this.pending.add(write);
-    // These are the first handlers on the record's promise: `undo` runs before the caller's.
+    // These are the first handlers on the record's promise: `undo` runs before the caller's,
+    // and before the writer hands the frame back to its pool (it does so after a failed
+    // write's clean-up, which awaits the disk).
     write.then(
       () => this.settle(seq, write),
       () => {
         this.failures++;
         try {
-          undo?.();
+          undo?.(decodePushRecord(frame.subarray(FRAME_HEADER_SIZE)).streams);
         } finally {
+          if (!written) this.framePool.release(frame);
           this.settle(seq, write);
         }
       },
