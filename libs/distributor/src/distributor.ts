@@ -2,7 +2,8 @@ import type { PushStream } from '@logsvc/api';
 import type { IngesterClient, StreamAdmission } from '@logsvc/ingester';
 import {
   checkBlockedIngestion,
-  decodeOtlpBody,
+  decodeOtlpBodyStreams,
+  OtlpDecodeThread,
   decodePushBodyStreams,
   DiscardReason,
   IngestionRateLimiter,
@@ -48,6 +49,8 @@ const NS_PER_MS = 1_000_000n;
 export class Distributor {
   private readonly rateLimiter: IngestionRateLimiter;
   private readonly now: () => number;
+  /** Decodes large OTLP exports off the event loop (started on first use). */
+  private readonly otlpThread = new OtlpDecodeThread();
 
   constructor(private readonly opts: DistributorOptions) {
     this.now = opts.now ?? Date.now;
@@ -183,12 +186,10 @@ export class Distributor {
     };
     try {
       if (input.format !== 'otlp') return await decodePushBodyStreams(options);
-      const request = await decodeOtlpBody({
-        ...options,
-        discover_service_name: limits.discover_service_name,
-        nowNs,
-      });
-      return [...(request.rejected ?? []), ...request.streams];
+      return await decodeOtlpBodyStreams(
+        { ...options, discover_service_name: limits.discover_service_name, nowNs },
+        this.otlpThread,
+      );
     } catch (err) {
       throw asPushError(err);
     }

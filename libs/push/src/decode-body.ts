@@ -5,9 +5,8 @@ import { parseMediaType } from './media-type';
 import { decodeLokiJson } from './loki-json';
 import { lokiJsonStreams } from './loki-json-streams';
 import { decodeLokiProtobuf, lokiProtobufStreams } from './loki-proto-decode';
-import { otlpToPushRequest } from './otlp-map';
-import { decodeOtlpJson } from './otlp-json';
-import { decodeOtlpProtobuf } from './otlp-proto';
+import { decodeOtlpExport, otlpMediaType, type OtlpDecodeParams } from './otlp-decode-core';
+import type { OtlpDecodeThread } from './otlp-decode-thread';
 
 export interface DecodeBodyOptions {
   /** The raw HTTP request body. */
@@ -92,10 +91,31 @@ export async function decodePushBodyStreams(opts: DecodeBodyOptions): Promise<Pu
 
 /** Decodes an OTLP/HTTP logs export (protobuf or JSON, optionally gzip) into streams. */
 export async function decodeOtlpBody(opts: DecodeOtlpOptions): Promise<PushRequest> {
-  const type = (opts.contentType ?? '').trim();
-  if (type !== 'application/x-protobuf' && type !== 'application/json') {
-    throw badRequest(`content type: ${opts.contentType ?? ''} is not supported`);
-  }
+  const { body, params } = await unwrapOtlp(opts);
+  return decodeOtlpExport(body, params);
+}
+
+/** An export at least this large (after gzip) is decoded on the decoding thread. */
+export const OTLP_THREAD_MIN_BYTES = 1 << 20;
+
+/**
+ * As `decodeOtlpBody`, for the push path: the streams, to be read one at a time. A large
+ * export is decoded and mapped on `thread` and read back a stream at a time, so it does not
+ * hold the event loop while other requests wait.
+ */
+export async function decodeOtlpBodyStreams(
+  opts: DecodeOtlpOptions,
+  thread: OtlpDecodeThread,
+): Promise<PushStreams> {
+  const { body, params } = await unwrapOtlp(opts);
+  if (body.length >= OTLP_THREAD_MIN_BYTES) return thread.decode(body, params);
+  return decodeOtlpExport(body, params).streams;
+}
+
+async function unwrapOtlp(
+  opts: DecodeOtlpOptions,
+): Promise<{ body: Buffer; params: OtlpDecodeParams }> {
+  const type = otlpMediaType(opts.contentType);
   const encoding = (opts.contentEncoding ?? '').trim().toLowerCase();
   const max = opts.maxDecompressedBytes;
   // OTLP only defines gzip; other encodings are ignored, as Loki does.
@@ -103,7 +123,6 @@ export async function decodeOtlpBody(opts: DecodeOtlpOptions): Promise<PushReque
     encoding === 'gzip' ? await gunzipBounded(opts.body, max) : opts.body,
     max,
   );
-  const req = type === 'application/json' ? decodeOtlpJson(body) : decodeOtlpProtobuf(body);
   const nowNs = opts.nowNs ?? BigInt(Date.now()) * 1_000_000n;
-  return otlpToPushRequest(req, { discover_service_name: opts.discover_service_name, nowNs });
+  return { body, params: { type, discoverServiceName: opts.discover_service_name, nowNs } };
 }

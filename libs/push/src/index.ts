@@ -35,6 +35,8 @@ export {
   decodePushBody,
   decodePushBodyStreams,
   decodeOtlpBody,
+  decodeOtlpBodyStreams,
+  OTLP_THREAD_MIN_BYTES,
   type PushStreams,
   type DecodeBodyOptions,
   type DecodeOtlpOptions,
@@ -58,3 +60,4 @@ export {
   blockedUntilMs,
   type BlockIngestionLimits,
 } from './block-ingestion';
+export { OtlpDecodeThread } from './otlp-decode-thread';
