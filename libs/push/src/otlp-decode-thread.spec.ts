@@ -13,7 +13,7 @@ const kv = (key: string, value: string): OtlpKeyValue => ({
 
 /** An export of `n` records over a few services, with attributes, trace ids and no timestamps. */
 function bigExport(n: number): OtlpLogsRequest {
-  const records = (service: number): OtlpLogRecord[] =>
+  const records = (): OtlpLogRecord[] =>
     Array.from({ length: n / 4 }, (_, i) => ({
       timeUnixNano: i % 50 === 0 ? 0n : 1700000000000000000n + BigInt(i),
       observedTimeUnixNano: 0n,
@@ -32,7 +32,7 @@ function bigExport(n: number): OtlpLogsRequest {
       scopeLogs: [
         {
           scope: { name: 'lib', version: '1.2', attributes: [], droppedAttributesCount: 0 },
-          logRecords: records(svc),
+          logRecords: records(),
         },
       ],
     })),
