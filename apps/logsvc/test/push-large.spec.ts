@@ -78,9 +78,10 @@ describe('a large push', () => {
     expect(answer.text).toBe(
       `Maximum active stream limit exceeded when trying to create stream {app="big", req="r${STREAMS - 1}", service_name="big"}, reduce the number of active streams (reduce labels or reduce label values), or contact your Loki administrator to see if the limit can be increased, user: 'big-tenant'\n`,
     );
-    // The probes ran while the push was processed, and none waited for more than a few slices.
+    // The probes ran while the push was processed, and none waited long (a probe push includes
+    // its fsync, slow on a busy disk; unsliced, this push held every request for seconds).
     expect(probes.length).toBeGreaterThan(10);
-    expect(Math.max(...probes)).toBeLessThan(200);
+    expect(Math.max(...probes)).toBeLessThan(500);
 
     // The tenant got its allowance; everything else was counted as refused, not stored.
     const scrape = await (await fetch(`${sut.url}/metrics`)).text();

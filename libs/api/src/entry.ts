@@ -16,6 +16,11 @@ export interface LogEntry {
 export interface PushStream {
   readonly labels: Labels;
   readonly entries: LogEntry[];
+  /**
+   * `labelsToString(labels)`, when whoever built the stream already has it (validation does):
+   * the write path then looks the stream up by this same string object, whose hash V8 keeps.
+   */
+  readonly labelsText?: string;
 }
 
 /**

@@ -82,7 +82,7 @@ export class Instance {
     let duplicates = 0;
     for (const ps of req.streams) {
       if (ps.entries.length === 0) continue;
-      const text = labelsToString(ps.labels);
+      const text = ps.labelsText ?? labelsToString(ps.labels);
       let stream = this.streams.get(text);
       const created = stream === undefined;
       if (stream === undefined) {

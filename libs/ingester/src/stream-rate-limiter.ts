@@ -17,7 +17,8 @@ export interface StreamRateLimitResult {
  * streams it owns, so several distributors cannot each grant a stream the full rate.
  */
 export class StreamRateLimiter {
-  private readonly buckets = new Map<string, TokenBucket>();
+  /** Per tenant, per stream labels text (the same string object push after push). */
+  private readonly buckets = new Map<string, Map<string, TokenBucket>>();
   private readonly now: () => number;
   private calls = 0;
 
@@ -27,7 +28,9 @@ export class StreamRateLimiter {
 
   /** Number of streams currently tracked (idle full buckets are dropped periodically). */
   get size(): number {
-    return this.buckets.size;
+    let n = 0;
+    for (const t of this.buckets.values()) n += t.size;
+    return n;
   }
 
   apply(tenant: string, limits: StreamRateLimits, req: PushRequest): StreamRateLimitResult {
@@ -38,17 +41,21 @@ export class StreamRateLimiter {
     let limitedStreams = 0;
     let refusedEntries = 0;
     let refusedBytesTotal = 0;
+    let tenantBuckets = this.buckets.get(tenant);
+    if (tenantBuckets === undefined) {
+      tenantBuckets = new Map();
+      this.buckets.set(tenant, tenantBuckets);
+    }
     for (const stream of req.streams) {
-      const text = labelsToString(stream.labels);
-      const key = tenant + '\u0000' + text;
-      let bucket = this.buckets.get(key);
+      const text = stream.labelsText ?? labelsToString(stream.labels);
+      let bucket = tenantBuckets.get(text);
       if (bucket === undefined) {
         bucket = new TokenBucket(
           limits.per_stream_rate_limit,
           limits.per_stream_rate_limit_burst,
           nowMs,
         );
-        this.buckets.set(key, bucket);
+        tenantBuckets.set(text, bucket);
       } else
         bucket.setLimits(limits.per_stream_rate_limit, limits.per_stream_rate_limit_burst, nowMs);
       let kept: LogEntry[] | undefined;
@@ -72,7 +79,7 @@ export class StreamRateLimiter {
         firstMessage = `Per stream rate limit exceeded (limit: ${formatByteSize(limits.per_stream_rate_limit)}/sec) while attempting to ingest for stream '${text}' totaling ${formatByteSize(refusedBytes)}, consider splitting a stream via additional labels or contact your Loki administrator to see if the limit can be increased`;
       }
       refusedBytesTotal += refusedBytes;
-      if (kept.length > 0) streams.push({ labels: stream.labels, entries: kept });
+      if (kept.length > 0) streams.push({ ...stream, entries: kept });
     }
     if (limitedStreams === 0) return { request: req };
     // Grouped as Loki's distributor groups validation errors: one stream's text as is.
@@ -89,6 +96,9 @@ export class StreamRateLimiter {
   }
 
   private prune(nowMs: number): void {
-    for (const [key, bucket] of this.buckets) if (bucket.isFull(nowMs)) this.buckets.delete(key);
+    for (const [tenant, streams] of this.buckets) {
+      for (const [text, bucket] of streams) if (bucket.isFull(nowMs)) streams.delete(text);
+      if (streams.size === 0) this.buckets.delete(tenant);
+    }
   }
 }

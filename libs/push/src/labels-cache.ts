@@ -9,15 +9,21 @@ import {
 } from '@logsvc/api';
 import { badRequest, PushError } from './errors';
 
-/** Distinct label strings remembered; a push of more distinct ones starts over (memory). */
-const MAX_CACHED = 10_000;
+/** Distinct label strings the shared cache remembers; past it, it starts over (memory). */
+const MAX_SHARED = 50_000;
 
 /**
- * Parses stream label strings once per request: a batch usually repeats a few selectors many
- * times. Empty values are dropped (an empty value means "absent", as in Loki).
+ * Parses stream label strings once: agents send the same few thousand streams push after push,
+ * and a batch repeats its selectors. Every push decoder uses the one shared cache, so a label
+ * string maps to one labels array for as long as it is cached (validation keys its own work on
+ * that array). Empty values are dropped (an empty value means "absent", as in Loki).
  */
 export class LabelsCache {
   private readonly cache = new Map<string, Labels | PushError>();
+
+  constructor(private readonly maxCached: number) {}
+
+  static readonly shared = new LabelsCache(MAX_SHARED);
 
   /** The parsed labels, or the 400 error (with its discard reason) for a string that does not parse. */
   parse(text: string): Labels | PushError {
@@ -29,7 +35,7 @@ export class LabelsCache {
         if (!(err instanceof PushError)) throw err;
         labels = err;
       }
-      if (this.cache.size >= MAX_CACHED) this.cache.clear();
+      if (this.cache.size >= this.maxCached) this.cache.clear();
       this.cache.set(text, labels);
     }
     return labels;

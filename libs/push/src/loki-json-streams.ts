@@ -34,7 +34,7 @@ export function* lokiJsonStreams(body: Buffer): Generator<PushStream | RejectedS
     yield* request.streams;
     return;
   }
-  const cache = new LabelsCache();
+  const cache = LabelsCache.shared;
   let index = 0;
   let pos = start;
   for (;;) {
@@ -78,7 +78,7 @@ function* wholeBodyRest(body: Buffer, index: number): Generator<PushStream | Rej
   if (!Array.isArray(raw) || raw.length < index) {
     throw badRequest('invalid JSON push body: "streams" is given more than once');
   }
-  const cache = new LabelsCache();
+  const cache = LabelsCache.shared;
   for (let i = index; i < raw.length; i++) {
     yield* decodeJsonStreamPieces(raw[i], i, cache, STREAM_PIECE_ENTRIES);
   }

@@ -41,7 +41,7 @@ export function decodeLokiJson(body: Buffer): PushRequest {
   const rawStreams = doc.streams ?? [];
   if (!Array.isArray(rawStreams))
     throw badRequest('invalid JSON push body: "streams" must be an array');
-  const cache = new LabelsCache();
+  const cache = LabelsCache.shared;
   const request = new PushRequestBuilder();
   rawStreams.forEach((raw, i) => request.add(decodeJsonStream(raw, i, cache)));
   return request.build();

@@ -80,7 +80,7 @@ function* streamPieces(
 }
 
 class DecodeState {
-  readonly labels = new LabelsCache();
+  readonly labels = LabelsCache.shared;
   // Batches repeat the same second often; reuse its bigint.
   lastSeconds = NaN;
   lastSecondsNs = 0n;

@@ -140,6 +140,18 @@ export class PushValidator {
   }
 }
 
+/** A stream's labels as validation leaves them, for one set of limits. */
+interface StreamIdentity {
+  readonly limits: ValidationLimits;
+  readonly labels: Labels;
+  readonly text: string;
+  readonly labelError: [string, string] | undefined;
+  readonly streamLevel: string | undefined;
+}
+
+/** Keyed by the pushed labels array: an entry lives as long as its decoders' cache keeps it. */
+const STREAM_IDENTITIES = new WeakMap<Labels, StreamIdentity>();
+
 class ValidationContext {
   readonly errors = new GroupedErrors();
   acceptedLines = 0;
@@ -195,14 +207,11 @@ class ValidationContext {
   }
 
   validateStream(stream: PushStream): PushStream | undefined {
-    const labels = this.withServiceName(stream.labels);
-    const text = labelsToString(labels);
-    const labelError = this.checkLabels(labels, text);
+    const { labels, text, labelError, streamLevel } = this.identityOf(stream.labels);
     if (labelError !== undefined) {
       this.rejectEntries(labelError[0], labelError[1], stream.entries);
       return undefined;
     }
-    const streamLevel = this.levels?.fromLabels(labels);
     const entries: LogEntry[] = [];
     this.receivedLines += stream.entries.length;
     for (const original of stream.entries) {
@@ -214,7 +223,28 @@ class ValidationContext {
       this.acceptedBytes += entrySize(out.line, out.structuredMetadata);
       entries.push(out);
     }
-    return entries.length === 0 ? undefined : { labels, entries };
+    return entries.length === 0 ? undefined : { labels, entries, labelsText: text };
+  }
+
+  /**
+   * What validation makes of a stream's labels. Decoders hand out one labels array per label
+   * string (see LabelsCache), so this is worked out once per stream and tenant limits, not once
+   * per push: agents send the same streams again and again.
+   */
+  private identityOf(pushed: Labels): StreamIdentity {
+    const known = STREAM_IDENTITIES.get(pushed);
+    if (known !== undefined && known.limits === this.limits) return known;
+    const labels = this.withServiceName(pushed);
+    const text = labelsToString(labels);
+    const identity: StreamIdentity = {
+      limits: this.limits,
+      labels,
+      text,
+      labelError: this.checkLabels(labels, text),
+      streamLevel: this.levels?.fromLabels(labels),
+    };
+    STREAM_IDENTITIES.set(pushed, identity);
+    return identity;
   }
 
   /** Adds service_name from discover_service_name (or `unknown_service`) when it is absent. */
