@@ -102,7 +102,10 @@ export class Distributor {
     try {
       for (const stream of streams) {
         const valid = validator.add(stream);
-        if (valid !== undefined && admission.admit(valid.labels, valid.entries)) {
+        if (
+          valid !== undefined &&
+          admission.admit(valid.labelsText ?? valid.labels, valid.entries)
+        ) {
           kept.push(valid);
         }
         if (slicer.due()) await slicer.yield();

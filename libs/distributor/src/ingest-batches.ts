@@ -63,6 +63,6 @@ function* pieces(stream: PushStream): Generator<PushStream> {
     return;
   }
   for (let i = 0; i < stream.entries.length; i += MAX_BATCH_ENTRIES) {
-    yield { labels: stream.labels, entries: stream.entries.slice(i, i + MAX_BATCH_ENTRIES) };
+    yield { ...stream, entries: stream.entries.slice(i, i + MAX_BATCH_ENTRIES) };
   }
 }
