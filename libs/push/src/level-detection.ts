@@ -106,7 +106,8 @@ export class LevelDetector {
     this.fieldBytes = logLevelFields.map((f) => Buffer.from(f));
     // Escaped literals from the tenant's config: plain alternations, linear to match.
     const exact = logLevelFields.map((f) => escapeRegex(Buffer.from(f).toString('latin1')));
-    const folded = logLevelFields.map(foldedPattern);
+    // Case variants of one name (level, LEVEL, Level) fold to one pattern: keep it once.
+    const folded = [...new Set(logLevelFields.map(foldedPattern))];
     const json = `"(?:${exact.join('|')})"`;
     // A field with other non-ASCII characters has case variants of other lengths: any `=`.
     const logfmt = folded.includes(null) ? '=' : `(?:${folded.join('|')})=`;
