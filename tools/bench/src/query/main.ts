@@ -126,10 +126,15 @@ async function ingestInto(
     durationMs: o.ingestDurationMs,
     tenant: BENCH_TENANT,
   });
-  if (load.acceptedRequests === 0 || load.acceptedRequests < load.requests)
+  if (load.acceptedRequests === 0)
     throw new Error(
-      `${target.name}: ${load.requests - load.acceptedRequests} of ${load.requests} pushes ` +
-        `failed: ${load.firstFailure ?? 'no request sent'}`,
+      `${target.name}: no push was accepted: ${load.firstFailure ?? 'no request sent'}`,
+    );
+  // A tiny --mb can put a few lines of the default data set past "now"; say so, go on.
+  if (load.acceptedRequests < load.requests)
+    process.stderr.write(
+      `warning: ${target.name} refused ${load.requests - load.acceptedRequests} of ` +
+        `${load.requests} pushes: ${load.firstFailure}\n`,
     );
   const needles = o.data === 'default' ? await pushNeedles(target.server.url, generator) : 0;
   process.stderr.write(

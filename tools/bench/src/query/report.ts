@@ -79,12 +79,13 @@ function pad(text: string, width: number, right = true): string {
   return right ? text.padStart(width) : text.padEnd(width);
 }
 
-const PHASE_TEXT: Record<PhaseName, string> = {
-  ingester: 'data still in the ingesters (no flush, no restart)',
-  store:
-    'flushed; logsvc restarted with -querier.query-store-only, Loki reads its flushed chunks ' +
-    '(after /flush, no chunk left in memory)',
-};
+function phaseText(phase: PhaseName, compare: boolean): string {
+  if (phase === 'ingester') return 'data still in the ingesters (no flush, no restart)';
+  const logsvc = 'flushed; logsvc restarted with -querier.query-store-only (store-only reads)';
+  return compare
+    ? `${logsvc}, Loki reads its flushed chunks (after /flush, no chunk left in memory)`
+    : logsvc;
+}
 
 function dataLine(result: QueryBenchResult): string {
   const kind = result.data === 'mixed' ? 'mixed nginx/JSON/logfmt ' : '';
@@ -176,7 +177,7 @@ export function formatReport(result: QueryBenchResult): string {
   const out = [dataLine(result)];
   const compare = result.targets.includes('loki');
   for (const phase of result.phases) {
-    out.push('', `phase ${phase.phase}: ${PHASE_TEXT[phase.phase]}`);
+    out.push('', `phase ${phase.phase}: ${phaseText(phase.phase, compare)}`);
     if (compare) out.push('loki/logsvc > 1: logsvc is faster; MB/s of lines at the median run', '');
     else out.push('');
     out.push(...(compare ? compareTable(result, phase) : singleTable(result, phase)));
