@@ -6,6 +6,7 @@ import {
   sortLabels,
 } from '@logsvc/api';
 import { type LineFormat, LINE_FORMATS, renderLine } from './line-formats';
+import { mixedLine } from './mixed-lines';
 import { Prng } from './prng';
 import { TimeFormatter } from './time-format';
 import { LEVELS, type Level } from './vocabulary';
@@ -37,6 +38,12 @@ export interface GeneratorOptions {
   readonly spacingMs?: number;
   /** Line formats the apps use, assigned round-robin (default: all three). */
   readonly formats?: readonly LineFormat[];
+  /**
+   * Mixed streams (default false): every stream carries nginx, JSON and logfmt lines, the
+   * format and level drawn per line (see mixed-lines.ts), and its labels are app, env and pod
+   * only. `formats` is then ignored.
+   */
+  readonly mixedStreams?: boolean;
   /** Attach `trace_id` structured metadata to every entry (default false). */
   readonly structuredMetadata?: boolean;
   /**
@@ -51,9 +58,10 @@ export interface GeneratorOptions {
 /** One generated stream: its labels and the format its lines are in. */
 export interface GeneratedStream {
   readonly labels: Labels;
-  readonly format: LineFormat;
+  /** `mixed`: the format is drawn per line (GeneratorOptions.mixedStreams). */
+  readonly format: LineFormat | 'mixed';
   /** `level` of the stream's lines (nginx streams: always info, and no level label). */
-  readonly level: Level;
+  readonly level: Level | 'mixed';
 }
 
 export interface GeneratedBatch {
@@ -92,6 +100,7 @@ export class LogGenerator {
     const envs = options.envs ?? 3;
     if (!Number.isInteger(apps) || apps < 1) throw new RangeError(`apps must be ≥ 1, got ${apps}`);
     if (!Number.isInteger(envs) || envs < 1) throw new RangeError(`envs must be ≥ 1, got ${envs}`);
+    const mixed = options.mixedStreams === true;
     const formats = options.formats ?? LINE_FORMATS;
     if (formats.length === 0) throw new RangeError('formats must not be empty');
     if (!Number.isFinite(startMs)) throw new RangeError(`startMs must be a number, got ${startMs}`);
@@ -119,15 +128,17 @@ export class LogGenerator {
         { name: 'env', value: env },
         { name: 'pod', value: pod },
       ];
-      if (format !== 'nginx') pairs.push({ name: 'level', value: level });
+      if (format !== 'nginx' && !mixed) pairs.push({ name: 'level', value: level });
       streams.push({
         labels: sortLabels(pairs),
-        format,
-        level: format === 'nginx' ? 'info' : level,
+        format: mixed ? 'mixed' : format,
+        level: mixed ? 'mixed' : format === 'nginx' ? 'info' : level,
       });
       const rng = new Prng((seed ^ Math.imul(i + 1, 0x9e3779b1)) >>> 0);
       const pool =
-        poolSize === undefined ? undefined : this.poolFor(pools, format, level, poolSize, seed);
+        poolSize === undefined
+          ? undefined
+          : this.poolFor(pools, mixed ? 'mixed' : format, level, poolSize, seed);
       this.states.push({ rng, pool, poolCursor: pool ? rng.int(pool.length) : 0, offsetNs: 0 });
     }
     this.streams = streams;
@@ -149,7 +160,10 @@ export class LogGenerator {
         line = state.pool[state.poolCursor];
         state.poolCursor = state.poolCursor + 1 === state.pool.length ? 0 : state.poolCursor + 1;
       } else {
-        const text = renderLine(stream.format, state.rng, this.time, ms, stream.level);
+        const text =
+          stream.format === 'mixed' || stream.level === 'mixed'
+            ? mixedLine(state.rng, this.time, ms)
+            : renderLine(stream.format, state.rng, this.time, ms, stream.level);
         line = Buffer.from(text, 'utf8');
       }
       bytes += line.length;
@@ -175,19 +189,23 @@ export class LogGenerator {
 
   private poolFor(
     pools: Map<string, Buffer[]>,
-    format: LineFormat,
+    format: LineFormat | 'mixed',
     level: Level,
     size: number,
     seed: number,
   ): Buffer[] {
-    const key = format === 'nginx' ? format : `${format}/${level}`;
+    const key = format === 'nginx' || format === 'mixed' ? format : `${format}/${level}`;
     let pool = pools.get(key);
     if (!pool) {
       const rng = new Prng((seed ^ Math.imul(pools.size + 1, 0x85ebca6b)) >>> 0);
       pool = [];
       for (let k = 0; k < size; k++) {
         const ms = this.startMs + k * (this.meanGapNs / 1e6);
-        pool.push(Buffer.from(renderLine(format, rng, this.time, ms, level), 'utf8'));
+        const text =
+          format === 'mixed'
+            ? mixedLine(rng, this.time, ms)
+            : renderLine(format, rng, this.time, ms, level);
+        pool.push(Buffer.from(text, 'utf8'));
       }
       pools.set(key, pool);
     }

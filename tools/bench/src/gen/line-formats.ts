@@ -65,8 +65,17 @@ export function nginxLine(rng: Prng, time: TimeFormatter, ms: number): string {
   );
 }
 
-/** One JSON object per line, as structured application loggers (pino, zap, logback) write. */
-export function jsonLine(rng: Prng, time: TimeFormatter, ms: number, level: Level): string {
+/**
+ * One JSON object per line, as structured application loggers (pino, zap, logback) write.
+ * `latencyKey` names the request duration field (the mixed data set uses `latency_ms`).
+ */
+export function jsonLine(
+  rng: Prng,
+  time: TimeFormatter,
+  ms: number,
+  level: Level,
+  latencyKey: 'duration_ms' | 'latency_ms' = 'duration_ms',
+): string {
   const r = randomRequest(rng);
   return JSON.stringify({
     ts: time.iso(ms),
@@ -76,7 +85,7 @@ export function jsonLine(rng: Prng, time: TimeFormatter, ms: number, level: Leve
     method: r.method,
     path: r.path,
     status: r.status,
-    duration_ms: r.durationMs,
+    [latencyKey]: r.durationMs,
     user_id: `u-${rng.range(1, 90_000)}`,
     trace_id: rng.hex(32),
   });

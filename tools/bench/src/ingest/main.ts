@@ -6,19 +6,22 @@ import { pinThisProcess, placeCpus } from '../cpu-affinity';
  * Ingest benchmark: `npm run bench:ingest -- [--help]`.
  *
  * Starts the built server (fresh temporary data dir, WAL on) on 127.0.0.1 unless --url is
- * given (by default pinned to one CPU, the load on the others), prepares snappy protobuf push
+ * given (with --compare-loki, Loki too, one after the other, the same bodies and pinning) (by default pinned to one CPU, the load on the others), prepares snappy protobuf push
  * bodies from the deterministic generator, sends a warm-up share, then sends the rest from N
  * concurrent clients for a bounded time or byte count, and prints accepted MB/s of raw log
  * line bytes, lines/s, the server's CPU time and peak RSS. Results are recorded in
  * docs/benchmarks.md.
  */
 import type { PreparedBody } from './batches';
+import type { BenchServer, TargetName } from '../bench-server';
+import { type CpuPlacement } from '../cpu-affinity';
+import { findLokiBinary, LokiProcess, missingLokiMessage } from '../loki/loki-process';
 import { encodePushProtobuf } from '@logsvc/push';
 import { type ClientPlan } from './batches';
 import { runLoad } from './load';
 import { USAGE, parseOptions, type IngestBenchOptions } from './options';
 import { prepareAll } from './prepare';
-import { formatReport, summarize } from './report';
+import { formatComparison, formatReport, type IngestBenchResult, summarize } from './report';
 import { ServerProcess } from './server-process';
 
 /** Tenant the benchmark pushes as (X-Scope-OrgID). */
@@ -88,28 +91,36 @@ function splitWarmup(
   return { warmup, timed };
 }
 
-async function run(o: IngestBenchOptions): Promise<void> {
-  let server: ServerProcess | undefined;
-  const cpus = o.url ? { server: null, client: null } : placeCpus(o.serverCpus);
+interface Measured {
+  readonly target: TargetName;
+  readonly result: IngestBenchResult;
+}
+
+/** Starts one server (unless --url), warms it up, times the load, stops it. */
+async function measure(
+  target: TargetName,
+  o: IngestBenchOptions,
+  cpus: CpuPlacement,
+  prepared: { warmup: PreparedBody[][]; timed: PreparedBody[][]; prepareMs: number },
+  lokiBinary: string | undefined,
+): Promise<IngestBenchResult> {
+  let server: BenchServer | undefined;
   try {
-    if (!o.url) {
+    if (target === 'loki')
+      server = await LokiProcess.start({ binary: lokiBinary!, wal: o.wal, cpus: cpus.server });
+    else if (!o.url)
       server = await ServerProcess.start({
         flags: [...BENCH_SERVER_FLAGS, `-ingester.wal-enabled=${o.wal}`, ...o.serverFlags],
         nodeOptions: o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [],
         cpus: cpus.server,
       });
-    }
     const url = o.url ?? server!.url;
     await checkPush(url);
-
-    const prepStart = performance.now();
-    const { warmup, timed: bodies } = splitWarmup(await prepareAll(plans(o)), o.warmupBytes);
-    const prepareMs = performance.now() - prepStart;
+    const { warmup, timed: bodies } = prepared;
     const preparedBytes = bodies.flat().reduce((n, b) => n + b.lineBytes, 0);
-    if (cpus.client !== null) pinThisProcess(cpus.client);
     const warm = await runLoad(warmup, { url, durationMs: o.durationMs, tenant: BENCH_TENANT });
     if (warm.acceptedRequests < warm.requests)
-      throw new Error(`warm-up pushes failed: ${warm.firstFailure ?? 'unknown error'}`);
+      throw new Error(`${target} warm-up pushes failed: ${warm.firstFailure ?? 'unknown error'}`);
 
     const sampler = server ? setInterval(() => server!.samplePeakRss(), 250) : undefined;
     const cpuBefore = server ? cpuSeconds(server.pid) : undefined;
@@ -119,18 +130,47 @@ async function run(o: IngestBenchOptions): Promise<void> {
     const peak = server?.samplePeakRss();
     const cpu =
       cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
-
-    const result = summarize(o, prepareMs, preparedBytes, load, peak, cpu, cpus.server);
-    process.stdout.write(
-      o.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatReport(result)}\n`,
-    );
-    if (load.acceptedRequests === 0) process.exitCode = 1;
+    return {
+      ...summarize(o, prepared.prepareMs, preparedBytes, load, peak, cpu, cpus.server),
+      target,
+    };
   } finally {
     if (server) {
       await server.stop(120_000);
       await server.dispose();
     }
   }
+}
+
+async function run(o: IngestBenchOptions): Promise<void> {
+  const cpus = o.url ? { server: null, client: null } : placeCpus(o.serverCpus);
+  const lokiBinary = o.compareLoki ? findLokiBinary(o.lokiBinary) : undefined;
+  if (o.compareLoki && !lokiBinary) process.stderr.write(missingLokiMessage(o.lokiBinary));
+  const targets: TargetName[] = lokiBinary ? ['logsvc', 'loki'] : ['logsvc'];
+
+  const prepStart = performance.now();
+  const split = splitWarmup(await prepareAll(plans(o)), o.warmupBytes);
+  const prepared = { ...split, prepareMs: performance.now() - prepStart };
+  // The servers are pinned by taskset; the bench's own load moves to the other CPUs.
+  if (cpus.client !== null) pinThisProcess(cpus.client);
+
+  const measured: Measured[] = [];
+  for (let round = 0; round < o.rounds; round++)
+    for (const target of targets) {
+      process.stderr.write(`round ${round + 1}: ${target} …\n`);
+      measured.push({ target, result: await measure(target, o, cpus, prepared, lokiBinary) });
+    }
+  if (o.json) {
+    const results = measured.map((m) => m.result);
+    process.stdout.write(
+      `${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`,
+    );
+  } else {
+    const reports = measured.map((m) => formatReport(m.result));
+    const compare = targets.length > 1 ? `\n\n${formatComparison(measured)}` : '';
+    process.stdout.write(`${reports.join('\n\n')}${compare}\n`);
+  }
+  if (measured.some((m) => m.result.load.acceptedRequests === 0)) process.exitCode = 1;
 }
 
 void runCli(process.argv.slice(2), USAGE, parseOptions, run);

@@ -7,11 +7,31 @@ import {
   positiveInt,
   positiveNumber,
 } from '../cli-options';
+import { DEFAULT_LOKI_BINARY } from '../loki/loki-process';
 
 export { OptionsError };
 
+/**
+ * Named request shapes: streams in one push × lines per stream. `agents` is what log agents
+ * (Alloy, Promtail, Vector) send from a busy node: many streams, few lines each; `tiny` is the
+ * extreme of that. Each client owns its own streams, so --streams defaults to
+ * clients × streams per push.
+ */
+export const SHAPES = {
+  default: { streamsPerBatch: 10, linesPerStream: 100 },
+  agents: { streamsPerBatch: 100, linesPerStream: 20 },
+  tiny: { streamsPerBatch: 1000, linesPerStream: 2 },
+} as const;
+export type ShapeName = keyof typeof SHAPES;
+
 /** Command-line options of `npm run bench:ingest -- [--flag=value ...]`. */
 export interface IngestBenchOptions {
+  shape: ShapeName;
+  /** Also measure Loki with the same bodies, pinning and WAL setting, alternating. */
+  compareLoki: boolean;
+  lokiBinary: string;
+  /** Measurements per server (alternating logsvc, Loki when compared). */
+  rounds: number;
   /** Target an already running server instead of starting one. */
   url?: string;
   clients: number;
@@ -36,6 +56,10 @@ export interface IngestBenchOptions {
 }
 
 export const DEFAULT_OPTIONS: IngestBenchOptions = {
+  shape: 'default',
+  compareLoki: false,
+  lokiBinary: DEFAULT_LOKI_BINARY,
+  rounds: 1,
   clients: 4,
   durationMs: 20_000,
   totalBytes: 512 * 1e6,
@@ -52,6 +76,15 @@ export const DEFAULT_OPTIONS: IngestBenchOptions = {
 };
 
 export const USAGE = `usage: npm run bench:ingest -- [options]
+  --shape=NAME           request shape: default (10 streams × 100 lines per push), agents
+                         (100 streams × 20 lines), tiny (1000 streams × 2 lines); --streams
+                         then defaults to clients × streams per push. --streams-per-batch and
+                         --lines-per-stream override it
+  --compare-loki         also measure Loki (~/.cache/loki-ref/loki, -target=all, same WAL
+                         setting, same CPU pinning, fresh data dir) on the same bodies, and
+                         print both with the ratio; skipped with a note when it is missing
+  --loki=PATH            the Loki binary for --compare-loki (implies it)
+  --rounds=N             measurements per server, alternating logsvc and Loki (default 1)
   --clients=N            concurrent push clients (default 4)
   --duration=SECONDS     stop sending after this long (default 20)
   --mb=MB                raw log line megabytes prepared and at most sent (default 512)
@@ -72,10 +105,29 @@ export const USAGE = `usage: npm run bench:ingest -- [options]
 
 export function parseOptions(argv: readonly string[]): IngestBenchOptions {
   const o: IngestBenchOptions = { ...DEFAULT_OPTIONS, serverFlags: [] };
+  const given = new Set<string>();
   forEachOption(argv, (arg) => {
+    given.add(arg.name);
     if (applyCommonOption(o, arg)) return true;
     const { name, value, need } = arg;
     switch (name) {
+      case 'shape': {
+        const v = need();
+        if (!Object.hasOwn(SHAPES, v))
+          throw new OptionsError(`--shape must be default, agents or tiny, got "${v}"`);
+        o.shape = v as ShapeName;
+        break;
+      }
+      case 'compare-loki':
+        o.compareLoki = bool(name, value);
+        break;
+      case 'loki':
+        o.lokiBinary = need();
+        o.compareLoki = true;
+        break;
+      case 'rounds':
+        o.rounds = positiveInt(name, need());
+        break;
       case 'url':
         o.url = new URL(need()).toString().replace(/\/$/, '');
         break;
@@ -112,6 +164,12 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
     }
     return true;
   });
+  const shape = SHAPES[o.shape];
+  if (!given.has('streams-per-batch')) o.streamsPerBatch = shape.streamsPerBatch;
+  if (!given.has('lines-per-stream')) o.linesPerStream = shape.linesPerStream;
+  if (o.shape !== 'default' && !given.has('streams')) o.streams = o.clients * o.streamsPerBatch;
+  if (o.url && o.compareLoki)
+    throw new OptionsError('--compare-loki needs the bench to start the servers (no --url)');
   if (o.streams < o.clients)
     throw new OptionsError(`--streams (${o.streams}) must be at least --clients (${o.clients})`);
   if (o.url && o.serverCpus !== 'auto' && o.serverCpus !== 'all')

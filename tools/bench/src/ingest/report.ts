@@ -1,3 +1,4 @@
+import type { TargetName } from '../bench-server';
 import type { LoadResult } from './load';
 import type { IngestBenchOptions } from './options';
 
@@ -14,6 +15,8 @@ export interface IngestBenchResult {
   readonly mbPerCpuSecond?: number;
   /** The CPUs the server was pinned to, or null. */
   readonly serverCpus: string | null;
+  /** Which server was measured (logsvc when absent). */
+  readonly target?: TargetName;
 }
 
 const MB = 1e6;
@@ -50,7 +53,7 @@ export function formatReport(r: IngestBenchResult): string {
     .map(([k, v]) => `${k}×${v}`)
     .join(', ');
   const rows = [
-    ['target', o.url ?? `started server (WAL ${o.wal ? 'on' : 'off'})`],
+    ['target', o.url ?? `started ${r.target ?? 'logsvc'} (WAL ${o.wal ? 'on' : 'off'})`],
     [
       'server CPUs',
       r.serverCpus === null
@@ -93,4 +96,36 @@ export function formatReport(r: IngestBenchResult): string {
   if (l.firstFailure) rows.push(['first failure', l.firstFailure]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}
+
+/** Both servers' throughput per round and logsvc's rate as a multiple of Loki's. */
+export function formatComparison(
+  measured: ReadonlyArray<{ target: TargetName; result: IngestBenchResult }>,
+): string {
+  const of = (t: TargetName) => measured.filter((m) => m.target === t).map((m) => m.result);
+  const logsvc = of('logsvc');
+  const loki = of('loki');
+  const o = measured[0].result.options;
+  const lines = [
+    `comparison, ${o.shape} shape: ${o.clients} clients, ${o.streams} streams, ` +
+      `${o.streamsPerBatch}×${o.linesPerStream} lines/request, WAL ${o.wal ? 'on' : 'off'}`,
+    'round  logsvc MB/s  loki MB/s  logsvc/loki  logsvc MB/CPU-s  loki MB/CPU-s',
+  ];
+  const cell = (n: number | undefined, w: number) =>
+    (n === undefined ? '-' : n.toFixed(1)).padStart(w);
+  for (let i = 0; i < Math.min(logsvc.length, loki.length); i++) {
+    const a = logsvc[i];
+    const b = loki[i];
+    lines.push(
+      [
+        String(i + 1).padEnd(5),
+        cell(a.mbPerSecond, 12),
+        cell(b.mbPerSecond, 10),
+        `${(b.mbPerSecond > 0 ? a.mbPerSecond / b.mbPerSecond : 0).toFixed(2)}×`.padStart(12),
+        cell(a.mbPerCpuSecond, 16),
+        cell(b.mbPerCpuSecond, 14),
+      ].join(' '),
+    );
+  }
+  return lines.join('\n');
 }

@@ -3,25 +3,35 @@ import { runCli } from '../cli-options';
 /**
  * Query benchmark: `npm run bench:query -- [--help]`.
  *
- * Starts the built server on 127.0.0.1 (fresh temporary data dir), ingests the ingest
- * benchmark's deterministic data (plus a few "needle" lines) with its push machinery, flushes
- * every chunk to the store, restarts the server with `-querier.query-store-only=true` (so the
- * queries read flushed chunks, not ingester memory), then times LogQL queries over HTTP and
- * prints latency, MB/s and lines/s of log lines scanned, and the server's CPU use. Results are
+ * Starts the built server on 127.0.0.1 (fresh temporary data dir) and, with --compare-loki, the
+ * reference Loki binary; ingests a deterministic data set into each with the ingest benchmark's
+ * push machinery (the default data set plus a few "needle" lines, or the mixed nginx/JSON/logfmt
+ * set), then times LogQL queries over HTTP in one or two phases: on the data still in the
+ * ingesters, and after a flush (logsvc restarted with `-querier.query-store-only=true`, so the
+ * queries read flushed chunks). With Loki, every run of a query alternates between the two
+ * servers. Prints latency, MB/s and lines/s of log lines and the server's CPU use. Results are
  * recorded in docs/benchmarks.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodePushProtobuf } from '@logsvc/push';
+import type { BenchServer, TargetName } from '../bench-server';
 import { LogGenerator, type GeneratorOptions } from '../gen';
-import type { ClientPlan } from '../ingest/batches';
+import type { ClientPlan, PreparedBody } from '../ingest/batches';
 import { runLoad } from '../ingest/load';
 import { prepareAll } from '../ingest/prepare';
 import { ServerProcess } from '../ingest/server-process';
+import { findLokiBinary, LokiProcess, missingLokiMessage } from '../loki/loki-process';
 import { USAGE, parseOptions, type QueryBenchOptions } from './options';
-import { benchQueries, NEEDLE, type QuerySpec } from './queries';
-import { formatReport, type QueryBenchResult, toJson } from './report';
+import { benchQueries, mixedQueries, NEEDLE, type QuerySpec } from './queries';
+import {
+  formatReport,
+  type PhaseName,
+  type PhaseResult,
+  type QueryBenchResult,
+  toJson,
+} from './report';
 import { cpuSeconds } from '../proc-stat';
 import { runQuery, type QueryRun } from './run-query';
 
@@ -35,6 +45,11 @@ const NEEDLE_LINES = 8;
 /** Limits lifted so the benchmark measures the read path, not the limiters. */
 const BENCH_SERVER_FLAGS = [...LIFTED_LIMITS, '-querier.query-timeout=5m'];
 
+interface Target {
+  readonly name: TargetName;
+  server: BenchServer;
+}
+
 function generatorOptions(o: QueryBenchOptions, nowMs: number): GeneratorOptions {
   const linesPerStream = Math.max(1, o.totalBytes / MEAN_LINE_BYTES / o.streams);
   return {
@@ -45,6 +60,7 @@ function generatorOptions(o: QueryBenchOptions, nowMs: number): GeneratorOptions
     spacingMs: o.spanMs / linesPerStream,
     structuredMetadata: false,
     linePool: 20_000,
+    mixedStreams: o.data === 'mixed',
   };
 }
 
@@ -95,99 +111,160 @@ async function pushNeedles(url: string, generator: GeneratorOptions): Promise<nu
 interface Ingested {
   readonly lines: number;
   readonly lineBytes: number;
-  readonly seconds: number;
   readonly startNs: bigint;
 }
 
-async function ingest(server: ServerProcess, o: QueryBenchOptions): Promise<Ingested> {
-  const generator = generatorOptions(o, Date.now());
-  const bodies = await prepareAll(plans(o, generator));
+/** Pushes the same prepared bodies (and needles, for the default data) to one target. */
+async function ingestInto(
+  target: Target,
+  o: QueryBenchOptions,
+  bodies: PreparedBody[][],
+  generator: GeneratorOptions,
+): Promise<Ingested> {
   const load = await runLoad(bodies, {
-    url: server.url,
+    url: target.server.url,
     durationMs: o.ingestDurationMs,
     tenant: BENCH_TENANT,
   });
   if (load.acceptedRequests === 0)
-    throw new Error(`no push was accepted: ${load.firstFailure ?? 'no request sent'}`);
-  const needles = await pushNeedles(server.url, generator);
-  const flushStart = performance.now();
-  await postOk(`${server.url}/flush`, { method: 'POST' }, 'flushing');
+    throw new Error(
+      `${target.name}: no push was accepted: ${load.firstFailure ?? 'no request sent'}`,
+    );
+  // A tiny --mb can put a few lines of the default data set past "now"; say so, go on.
+  if (load.acceptedRequests < load.requests)
+    process.stderr.write(
+      `warning: ${target.name} refused ${load.requests - load.acceptedRequests} of ` +
+        `${load.requests} pushes: ${load.firstFailure}\n`,
+    );
+  const needles = o.data === 'default' ? await pushNeedles(target.server.url, generator) : 0;
   process.stderr.write(
-    `ingested ${(load.acceptedLineBytes / 1e6).toFixed(0)} MB (${load.acceptedLines} lines) ` +
-      `in ${(load.elapsedMs / 1000).toFixed(1)} s, flushed in ` +
-      `${((performance.now() - flushStart) / 1000).toFixed(1)} s\n`,
+    `${target.name}: ingested ${(load.acceptedLineBytes / 1e6).toFixed(0)} MB ` +
+      `(${load.acceptedLines} lines) in ${(load.elapsedMs / 1000).toFixed(1)} s\n`,
   );
   return {
     lines: load.acceptedLines + needles,
     lineBytes: load.acceptedLineBytes,
-    seconds: load.elapsedMs / 1000,
     startNs: BigInt(Math.floor(generator.startMs)) * 1_000_000n,
   };
 }
 
+async function timedRun(server: BenchServer, spec: QuerySpec): Promise<QueryRun> {
+  const cpuBefore = cpuSeconds(server.pid);
+  const run = await runQuery({ url: server.url, tenant: BENCH_TENANT }, spec);
+  const cpuAfter = cpuSeconds(server.pid);
+  return {
+    ...run,
+    cpuSeconds:
+      cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+  };
+}
+
+/** One warm-up per target, then timed runs alternating between the targets. */
 async function timeQuery(
-  server: ServerProcess,
+  targets: readonly Target[],
   spec: QuerySpec,
   o: QueryBenchOptions,
-): Promise<QueryRun[]> {
-  const target = { url: server.url, tenant: BENCH_TENANT };
-  await runQuery(target, spec); // warm-up: index files cached, code optimized
-  const runs: QueryRun[] = [];
-  const deadline = performance.now() + o.queryBudgetMs;
-  while (runs.length < o.runs && performance.now() < deadline) {
-    const cpuBefore = cpuSeconds(server.pid);
-    const run = await runQuery(target, spec);
-    const cpuAfter = cpuSeconds(server.pid);
-    runs.push({
-      ...run,
-      cpuSeconds:
-        cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
-    });
+): Promise<Partial<Record<TargetName, QueryRun[]>>> {
+  const runs: Partial<Record<TargetName, QueryRun[]>> = {};
+  for (const t of targets) {
+    await runQuery({ url: t.server.url, tenant: BENCH_TENANT }, spec); // index cached, code optimized
+    runs[t.name] = [];
   }
+  const deadline = performance.now() + o.queryBudgetMs;
+  for (let i = 0; i < o.runs && performance.now() < deadline; i++)
+    for (const t of targets) runs[t.name]!.push(await timedRun(t.server, spec));
   return runs;
+}
+
+async function runPhase(
+  phase: PhaseName,
+  targets: readonly Target[],
+  o: QueryBenchOptions,
+  data: Ingested,
+): Promise<PhaseResult> {
+  const endNs = BigInt(Date.now()) * 1_000_000n;
+  const startNs = data.startNs - 60_000_000_000n;
+  const all = o.data === 'mixed' ? mixedQueries(startNs, endNs) : benchQueries(startNs, endNs);
+  const specs = all.filter(
+    (q) => o.only.length === 0 || o.only.some((name) => q.name.includes(name)),
+  );
+  const result: PhaseResult = { phase, queries: [] };
+  for (const spec of specs) {
+    process.stderr.write(`${phase}: timing ${spec.name} …\n`);
+    try {
+      result.queries.push({ spec, runs: await timeQuery(targets, spec, o) });
+    } catch (err) {
+      const dead = targets.find((t) => !t.server.running);
+      const tail = dead ? `\n${dead.name} exited; its last output:\n${dead.server.stderr()}` : '';
+      throw new Error(`${(err as Error).message}${tail}`);
+    }
+  }
+  return result;
+}
+
+/**
+ * Moves every target's data out of memory: logsvc flushes, stops and restarts store-only on
+ * the same data directory; Loki flushes and waits until no chunk is left in its ingester.
+ */
+async function toStore(targets: Target[], o: QueryBenchOptions, dataDir: string): Promise<void> {
+  for (const t of targets) {
+    const started = performance.now();
+    if (t.server instanceof LokiProcess) await t.server.flushAndWait();
+    else {
+      await postOk(`${t.server.url}/flush`, { method: 'POST' }, 'flushing');
+      await t.server.stop(120_000);
+      t.server = await startLogsvc(o, dataDir, ['-querier.query-store-only=true']);
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    process.stderr.write(`${t.name}: flushed in ${seconds} s\n`);
+  }
+}
+
+function startLogsvc(o: QueryBenchOptions, dataDir: string, extra: string[] = []) {
+  return ServerProcess.start({
+    dataDir,
+    flags: [...BENCH_SERVER_FLAGS, ...extra, ...o.serverFlags],
+    nodeOptions: o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [],
+  });
 }
 
 async function run(o: QueryBenchOptions): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'logsvc-query-bench-'));
-  let server: ServerProcess | undefined;
+  const lokiBinary = o.compareLoki ? findLokiBinary(o.lokiBinary) : undefined;
+  if (o.compareLoki && !lokiBinary) process.stderr.write(missingLokiMessage(o.lokiBinary));
+  const targets: Target[] = [];
   try {
-    server = await ServerProcess.start({ dataDir, flags: BENCH_SERVER_FLAGS });
-    const data = await ingest(server, o);
-    // A restart empties the ingester's memory; store-only makes every query read chunks.
-    await server.stop(120_000);
-    server = await ServerProcess.start({
-      dataDir,
-      flags: [...BENCH_SERVER_FLAGS, '-querier.query-store-only=true', ...o.serverFlags],
-      nodeOptions: o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [],
-    });
-    const endNs = BigInt(Date.now()) * 1_000_000n;
-    const startNs = data.startNs - 60_000_000_000n;
-    const specs = benchQueries(startNs, endNs).filter(
-      (q) => o.only.length === 0 || o.only.some((name) => q.name.includes(name)),
-    );
+    targets.push({ name: 'logsvc', server: await startLogsvc(o, dataDir) });
+    if (lokiBinary)
+      targets.push({
+        name: 'loki',
+        server: await LokiProcess.start({ binary: lokiBinary, wal: true }),
+      });
+    const generator = generatorOptions(o, Date.now());
+    const bodies = await prepareAll(plans(o, generator));
+    let data: Ingested | undefined;
+    for (const t of targets) data = await ingestInto(t, o, bodies, generator);
     const result: QueryBenchResult = {
-      ingestedMB: data.lineBytes / 1e6,
-      ingestedLines: data.lines,
+      data: o.data,
+      ingestedMB: data!.lineBytes / 1e6,
+      ingestedLines: data!.lines,
       streams: o.streams,
       spanMinutes: o.spanMs / 60_000,
-      queries: [],
+      targets: targets.map((t) => t.name),
+      phases: [],
     };
-    for (const spec of specs) {
-      process.stderr.write(`timing ${spec.name} …\n`);
-      try {
-        result.queries.push({ spec, runs: await timeQuery(server, spec, o) });
-      } catch (err) {
-        const tail = server.running ? '' : `\nserver exited; its last output:\n${server.stderr()}`;
-        throw new Error(`${(err as Error).message}${tail}`);
-      }
+    if (o.phase !== 'store') result.phases.push(await runPhase('ingester', targets, o, data!));
+    if (o.phase !== 'ingester') {
+      await toStore(targets, o, dataDir);
+      result.phases.push(await runPhase('store', targets, o, data!));
     }
     process.stdout.write(
       o.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : `${formatReport(result)}\n`,
     );
   } finally {
-    if (server) {
-      await server.stop(120_000);
-      await server.dispose();
+    for (const t of targets) {
+      await t.server.stop(120_000);
+      await t.server.dispose();
     }
     rmSync(dataDir, { recursive: true, force: true });
   }

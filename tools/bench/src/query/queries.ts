@@ -1,12 +1,17 @@
 /** A string no generated line contains; the benchmark pushes a few lines with it. */
 export const NEEDLE = 'needle-5f3c9e1d';
 
-/** One timed `query_range` request. */
+/** One timed `query_range` request, or `query` when `instant`. */
 export interface QuerySpec {
   readonly name: string;
   readonly query: string;
   readonly startNs: bigint;
+  /** End of the range; the evaluation time of an instant query. */
   readonly endNs: bigint;
+  /** An instant query (`GET /loki/api/v1/query` at endNs); the range is in the LogQL. */
+  readonly instant?: boolean;
+  /** The query reads every line pushed, so "MB/s of lines" counts the whole data set. */
+  readonly scansAll?: boolean;
   /** Metric queries only. */
   readonly stepSeconds?: number;
   /** Log queries only. */
@@ -44,5 +49,47 @@ export function benchQueries(startNs: bigint, endNs: bigint): QuerySpec[] {
       stepSeconds: 60,
       ...range,
     },
+  ];
+}
+
+/** Every stream of the mixed data set (they all have an env label). */
+const ALL = '{env=~".+"}';
+
+/**
+ * The shapes of issue 13's table over the mixed data set: instant queries over [3h] (the data
+ * covers the hour before the run), a topk of rates as a range query and a log query with a limit.
+ */
+export function mixedQueries(startNs: bigint, endNs: bigint): QuerySpec[] {
+  const instant = { startNs, endNs, instant: true, scansAll: true };
+  return [
+    {
+      name: 'logfmt grouped count',
+      query: `sum by (level) (count_over_time(${ALL} | logfmt [3h]))`,
+      ...instant,
+    },
+    {
+      name: 'json latency_ms > 500',
+      query: `sum by (level) (count_over_time(${ALL} | json | latency_ms > 500 [3h]))`,
+      ...instant,
+    },
+    {
+      name: 'line filter |= count',
+      query: `sum(count_over_time(${ALL} |= "upstream timeout" [3h]))`,
+      ...instant,
+    },
+    {
+      name: 'regex filter |~ count',
+      query: `sum(count_over_time(${ALL} |~ "timeout|declined" [3h]))`,
+      ...instant,
+    },
+    {
+      name: 'topk sum by pod rate',
+      query: `topk(5, sum by (pod) (rate(${ALL}[5m])))`,
+      stepSeconds: 60,
+      startNs,
+      endNs,
+      scansAll: true,
+    },
+    { name: 'log lines, limit 1000', query: ALL, limit: 1000, startNs, endNs },
   ];
 }

@@ -7,6 +7,9 @@ export interface QueryRun {
   readonly linesProcessed: number;
   /** Log queries: entries returned; metric queries: series returned. */
   readonly results: number;
+  /** Metric queries: the sum of every sample value returned (a cheap check that two servers
+   * answered alike); log queries: 0. */
+  readonly valueSum: number;
   /** Server CPU (all threads) during the request, when /proc is readable. */
   readonly cpuSeconds?: number | undefined;
 }
@@ -15,26 +18,39 @@ interface QueryResponse {
   status: string;
   data: {
     resultType: string;
-    result: Array<{ values?: unknown[] }>;
+    result: Array<{ values?: unknown[][]; value?: unknown[] }>;
     stats: { summary: { totalBytesProcessed: number; totalLinesProcessed: number } };
   };
 }
 
-/** GET /loki/api/v1/query_range for `spec`; throws unless the answer is a success. */
+function sumOfValues(result: QueryResponse['data']['result'], type: string): number {
+  let sum = 0;
+  if (type === 'vector') for (const s of result) sum += Number(s.value?.[1] ?? 0);
+  if (type === 'matrix')
+    for (const s of result) for (const v of s.values ?? []) sum += Number(v[1] ?? 0);
+  return sum;
+}
+
+/** GET /loki/api/v1/query_range (or /query) for `spec`; throws unless the answer is a success. */
 export async function runQuery(
   target: { readonly url: string; readonly tenant: string },
   spec: QuerySpec,
 ): Promise<QueryRun> {
-  const params = new URLSearchParams({
-    query: spec.query,
-    start: spec.startNs.toString(),
-    end: spec.endNs.toString(),
-    direction: 'backward',
-  });
+  const params = new URLSearchParams(
+    spec.instant
+      ? { query: spec.query, time: spec.endNs.toString() }
+      : {
+          query: spec.query,
+          start: spec.startNs.toString(),
+          end: spec.endNs.toString(),
+          direction: 'backward',
+        },
+  );
   if (spec.limit !== undefined) params.set('limit', String(spec.limit));
   if (spec.stepSeconds !== undefined) params.set('step', `${spec.stepSeconds}s`);
+  const path = spec.instant ? 'query' : 'query_range';
   const started = performance.now();
-  const res = await fetch(`${target.url}/loki/api/v1/query_range?${params}`, {
+  const res = await fetch(`${target.url}/loki/api/v1/${path}?${params}`, {
     headers: { 'x-scope-orgid': target.tenant },
   });
   const text = await res.text();
@@ -53,5 +69,6 @@ export async function runQuery(
     bytesProcessed: summary.totalBytesProcessed,
     linesProcessed: summary.totalLinesProcessed,
     results,
+    valueSum: sumOfValues(body.data.result, body.data.resultType),
   };
 }
