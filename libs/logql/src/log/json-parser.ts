@@ -93,8 +93,15 @@ export class JsonParserStage implements Stage {
       end,
       (buf, ks, ke, decoded, v) => {
         if (v.type === JsonType.Array || v.type === JsonType.Null) return true;
-        const node = this.child(buf, ks, ke, decoded, parent);
         const lbs = this.lbs;
+        if (
+          v.type !== JsonType.Object &&
+          decoded === null &&
+          !lbs.hints.mayWantKey(buf, ks, ke, parent.path.length)
+        ) {
+          return true;
+        }
+        const node = this.child(buf, ks, ke, decoded, parent);
         if (v.type === JsonType.Object) {
           if (depth + 1 < MAX_JSON_DEPTH && this.shouldDescend(node, lbs.hints)) {
             this.walk(buf, v.start, v.end, node, depth + 1);

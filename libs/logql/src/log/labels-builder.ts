@@ -102,14 +102,15 @@ export class LabelsBuilder {
   /** Results by the entry's changes to the base: most entries of a stream repeat a few. */
   private readonly byDelta = new Map<string, LabelsResult>();
   private readonly normalizedNames = new Map<string, string>();
+  private readonly extractedNames = new Map<string, string>();
   /**
    * Loki's parser hint `PreserveError`: set when a metric query groups by or filters on
    * `__error__`; parser errors then also set `__preserve_error__="true"`, which lets the
    * sample through the pipeline-error check.
    */
   preserveParserErrors = false;
-  /** What parsers extract (Loki's parser hints); sample extraction sets it. */
-  hints: ParserHints = NO_PARSER_HINTS;
+  private parserHints: ParserHints = NO_PARSER_HINTS;
+  private nothingWanted: boolean | undefined;
   /** Required labels (of `hints`) set on this entry, in the order they were set. */
   private readonly requiredSet: string[] = [];
   /** The extraction's grouping, read by `groupedLabels`. */
@@ -126,18 +127,48 @@ export class LabelsBuilder {
   /** Clears everything an entry changed; the base labels stay. */
   reset(): void {
     if (this.changed) {
-      // Truncating an array is a runtime call in V8: only touch the non-empty ones.
+      // Setting `length` is a runtime call in V8; `pop` is inlined, and entries change few labels.
       for (let c = 0; c < 3; c++) {
-        if (this.names[c].length === 0) continue;
-        this.names[c].length = 0;
-        this.values[c].length = 0;
+        const names = this.names[c];
+        const values = this.values[c];
+        while (names.length > 0) {
+          names.pop();
+          values.pop();
+        }
       }
-      if (this.deleted.length !== 0) this.deleted.length = 0;
+      while (this.deleted.length > 0) this.deleted.pop();
       this.changed = false;
     }
     this.err = '';
     this.errDetails = '';
-    if (this.requiredSet.length !== 0) this.requiredSet.length = 0;
+    while (this.requiredSet.length > 0) this.requiredSet.pop();
+  }
+
+  /** What parsers extract (Loki's parser hints); sample extraction sets it. */
+  get hints(): ParserHints {
+    return this.parserHints;
+  }
+
+  set hints(hints: ParserHints) {
+    this.parserHints = hints;
+    this.nothingWanted = undefined;
+  }
+
+  /**
+   * Whether no parser can extract a wanted label on this stream: every label the hints want is
+   * a stream label, which a parser would store as `<name>_extracted` (as in
+   * `sum by (level)` over streams labelled `level`). A parser that sets no error and leaves
+   * the line as it is may then skip the line: nothing it could do would show.
+   */
+  parsersExtractNothing(): boolean {
+    if (this.nothingWanted === undefined) {
+      const required = this.parserHints.required;
+      this.nothingWanted =
+        required !== null &&
+        required.size > 0 &&
+        [...required].every((n) => this.baseMap.has(n) && !n.endsWith(DUPLICATE_SUFFIX));
+    }
+    return this.nothingWanted;
   }
 
   /**
@@ -257,9 +288,16 @@ export class LabelsBuilder {
    * replaces a structured-metadata value that spilled there).
    */
   extractedName(name: string): string {
-    return this.baseMap.has(name) || this.names[LabelCategory.StructuredMetadata].includes(name)
-      ? name + DUPLICATE_SUFFIX
-      : name;
+    if (!this.baseMap.has(name) && !this.names[LabelCategory.StructuredMetadata].includes(name)) {
+      return name;
+    }
+    // One string per name: a fresh concatenation would be flattened and hashed on every use.
+    let extracted = this.extractedNames.get(name);
+    if (extracted === undefined) {
+      extracted = name + DUPLICATE_SUFFIX;
+      if (this.extractedNames.size < MAX_CACHED_RESULTS) this.extractedNames.set(name, extracted);
+    }
+    return extracted;
   }
 
   /**

@@ -190,6 +190,9 @@ export class LogfmtParserStage implements Stage {
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
     if (lbs.skipParsers()) return line;
+    // Without --strict no error can come of the line: skip it when it cannot give a label.
+    if (!this.strict && lbs.parsersExtractNothing()) return line;
+    const hints = lbs.hints;
     const dec = this.dec;
     dec.reset(line);
     while (!dec.eol()) {
@@ -198,6 +201,7 @@ export class LogfmtParserStage implements Stage {
         continue;
       }
       if (!dec.hasKey()) continue;
+      if (!hints.mayWantKey(line, dec.keyStart, dec.keyEnd, 0)) continue;
       const raw = dec.keyLatin1();
       let sanitized = this.names.get(raw);
       if (sanitized === undefined) {

@@ -14,11 +14,48 @@
 import { DUPLICATE_SUFFIX } from './errors';
 
 export class ParserHints {
+  /**
+   * `lengths[n]` is 1 when a label a parser may store under a wanted name (before any
+   * `_extracted`) has `n` characters: lets parsers skip most keys without making strings.
+   */
+  private readonly lengths: Uint8Array | null;
+
   constructor(
     readonly required: ReadonlySet<string> | null,
     readonly noLabels: boolean,
     readonly preserveError: boolean,
-  ) {}
+  ) {
+    if (required === null) {
+      this.lengths = null;
+      return;
+    }
+    const bases = [...required].map((n) =>
+      n.endsWith(DUPLICATE_SUFFIX) ? n.slice(0, -DUPLICATE_SUFFIX.length) : n,
+    );
+    this.lengths = new Uint8Array(Math.max(0, ...[...required].map((n) => n.length)) + 2);
+    for (const n of [...bases, ...required]) this.lengths[n.length] = 1;
+  }
+
+  /**
+   * Whether the key `b[start, end)`, nested under a flattened prefix of `prefixLength`
+   * characters (0 at the top level), can give a wanted label. False only for plain keys
+   * (printable ASCII, which sanitizing maps one character to one) of a length no wanted
+   * label has; a caller still checks `wants` on the final name.
+   */
+  mayWantKey(b: Buffer, start: number, end: number, prefixLength: number): boolean {
+    const lengths = this.lengths;
+    if (lengths === null) return true;
+    const n = end - start;
+    const length = prefixLength === 0 ? n : prefixLength + 1 + n;
+    if (length < lengths.length && lengths[length] === 1) return true;
+    // A top-level key starting with a digit gets a leading `_`.
+    const first = b[start];
+    if (prefixLength === 0 && first >= 0x30 && first <= 0x39 && lengths[length + 1] === 1) {
+      return true;
+    }
+    for (let i = start; i < end; i++) if (b[i] <= 0x20 || b[i] >= 0x7f) return true;
+    return false;
+  }
 
   /** Whether a label may be extracted (before the per-entry "already extracted" check). */
   wants(name: string): boolean {

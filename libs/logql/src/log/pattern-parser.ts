@@ -28,7 +28,7 @@ export class PatternParserStage implements Stage {
   }
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
-    if (lbs.skipParsers()) return line;
+    if (lbs.skipParsers() || lbs.parsersExtractNothing()) return line;
     this.line = line;
     this.lbs = lbs;
     this.extractor.match(line, this.onCapture);

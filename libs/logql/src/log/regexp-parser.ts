@@ -28,6 +28,7 @@ export class RegexpParserStage implements Stage {
   }
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
+    if (lbs.parsersExtractNothing()) return line;
     const groups = this.re.namedGroups(line);
     if (groups === null) return line;
     for (const n of this.names) {
