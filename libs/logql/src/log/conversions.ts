@@ -12,7 +12,12 @@ import {
 
 export class ConversionError extends Error {
   constructor(message: string) {
+    // Can be thrown for every line (unwrap, numeric label filters) and is always caught: no
+    // stack trace, which would cost more than the conversion.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'ConversionError';
   }
 }

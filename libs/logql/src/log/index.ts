@@ -25,7 +25,8 @@ export {
 } from './line-filter';
 export { IpMatcher, parseIp } from './ip';
 export { PatternExtractor, PatternLineMatcher } from './pattern';
-export { JsonParserStage, MAX_JSON_DEPTH, type JsonParserOptions } from './json-parser';
+export { JsonParserStage, MAX_JSON_DEPTH } from './json-parser';
+export { NO_PARSER_HINTS, ParserHints, newParserHints, type HintInputs } from './parser-hints';
 export {
   JsonExpressionParserStage,
   parseJsonPath,

@@ -85,6 +85,7 @@ export class JsonExpressionParserStage implements Stage {
   }
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
+    if (lbs.skipParsers()) return line;
     if (line.length === 0) return line;
     const first = line[0];
     if (first !== 0x22 && first !== 0x7b && first !== 0x5b) {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { labelsToRecord, parseLabels } from '@logsvc/api';
 import { JsonExpressionParserStage } from './json-expr';
+import { ParserHints } from './parser-hints';
 import { JsonParserStage } from './json-parser';
 import { LabelCategory } from './labels-builder';
 import { Pipeline, type Stage } from './pipeline';
@@ -126,14 +127,27 @@ describe('| json', () => {
     });
   });
 
-  it('with onlyLabels extracts just those labels', () => {
-    const sut = new JsonParserStage({ onlyLabels: ['level', 'req_user_id', 'app_extracted'] });
+  it('with parser hints extracts just the required labels, and stops reading once it has them', () => {
+    const sut = new JsonParserStage();
+    const hints = new ParserHints(new Set(['level', 'req_user_id', 'app_extracted']), false, false);
+    const hinted = (line: string) => {
+      const sp = new Pipeline([sut]).forStream(parseLabels('{app="b"}'));
+      sp.builder.hints = hints;
+      return labelsToRecord(sp.process(0n, Buffer.from(line))!.labels.labels);
+    };
     const line =
       '{"level":"info","msg":"m","req":{"user":{"id":7},"path":"/"},"other":{"x":1},"app":"a"}';
-    expect(run([sut], line, '{app="b"}')).toEqual({
+    expect(hinted(line)).toEqual({
       app: 'b',
       level: 'info',
       req_user_id: '7',
+      app_extracted: 'a',
+    });
+    // Everything required comes before the malformed tail, which is then never read.
+    expect(hinted('{"app":"a","level":"x","req":{"user":{"id":1}}, oops')).toEqual({
+      app: 'b',
+      level: 'x',
+      req_user_id: '1',
       app_extracted: 'a',
     });
   });

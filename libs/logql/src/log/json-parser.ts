@@ -17,6 +17,7 @@ import {
   type JsonValue,
 } from './json-scanner';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
+import type { ParserHints } from './parser-hints';
 import type { Stage } from './pipeline';
 import { sanitizeLabelKey } from './sanitize';
 
@@ -34,16 +35,9 @@ interface KeyNode {
   /** Children whose keys had escapes, by decoded key. */
   readonly escaped: Map<string, KeyNode>;
   size: number;
-  /** With `onlyLabels`: whether a wanted label can be found under this object. */
-  descend?: boolean;
-}
-
-export interface JsonParserOptions {
-  /**
-   * Extract only these labels (Loki's parser hints for metric queries, e.g. the `by` labels
-   * and those later stages read). Other values are skipped without building strings.
-   */
-  readonly onlyLabels?: readonly string[];
+  /** Whether a required label can be found under this object, for `descendFor`'s hints. */
+  descend: boolean;
+  descendFor: ParserHints | null;
 }
 
 const INVALID_CHAR = /[^a-zA-Z0-9_]/gu;
@@ -76,14 +70,13 @@ export class JsonParserStage implements Stage {
   private readonly root: KeyNode = newNode('', null);
   private readonly value = newJsonValue();
   private lbs!: LabelsBuilder;
-  private readonly only: ReadonlySet<string> | null;
-
-  constructor(options: JsonParserOptions = {}) {
-    this.only = options.onlyLabels === undefined ? null : new Set(options.onlyLabels);
-  }
+  /** Set once every label the parser hints require is extracted: the rest is not read. */
+  private done = false;
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
+    if (lbs.skipParsers()) return line;
     this.lbs = lbs;
+    this.done = false;
     try {
       this.walk(line, 0, line.length, this.root, 0);
     } catch (err) {
@@ -99,31 +92,45 @@ export class JsonParserStage implements Stage {
       start,
       end,
       (buf, ks, ke, decoded, v) => {
-        if (v.type === JsonType.Array || v.type === JsonType.Null) return;
+        if (v.type === JsonType.Array || v.type === JsonType.Null) return true;
+        const lbs = this.lbs;
+        if (
+          v.type !== JsonType.Object &&
+          decoded === null &&
+          !lbs.hints.mayWantKey(buf, ks, ke, parent.path.length)
+        ) {
+          return true;
+        }
         const node = this.child(buf, ks, ke, decoded, parent);
         if (v.type === JsonType.Object) {
-          if (depth + 1 < MAX_JSON_DEPTH && this.shouldDescend(node)) {
+          if (depth + 1 < MAX_JSON_DEPTH && this.shouldDescend(node, lbs.hints)) {
             this.walk(buf, v.start, v.end, node, depth + 1);
           }
-          return;
+          return !this.stop();
         }
         let name = node.path;
-        if (name.length === 0) return;
-        name = this.lbs.extractedName(name);
-        if (this.only !== null && !this.only.has(name)) return;
-        if (!this.lbs.shouldExtract(name)) return;
+        if (name.length === 0) return true;
+        name = lbs.extractedName(name);
+        if (!lbs.wants(name) || !lbs.shouldExtract(name)) return true;
         const value = leafValue(buf, v);
-        if (value !== null) this.lbs.set(LabelCategory.Parsed, name, value);
+        if (value !== null) lbs.set(LabelCategory.Parsed, name, value);
+        return !this.stop();
       },
       this.value,
     );
   }
 
-  private shouldDescend(node: KeyNode): boolean {
-    if (this.only === null) return true;
-    if (node.descend === undefined) {
-      const prefix = node.path + '_';
-      node.descend = node.path === '' || [...this.only].some((n) => n.startsWith(prefix));
+  /** Loki stops reading the line once the hints' labels are all extracted (`errFoundAllLabels`). */
+  private stop(): boolean {
+    if (!this.done && this.lbs.allRequiredExtracted()) this.done = true;
+    return this.done;
+  }
+
+  private shouldDescend(node: KeyNode, hints: ParserHints): boolean {
+    if (hints.required === null) return true;
+    if (node.descendFor !== hints) {
+      node.descend = node.path === '' || hints.wantsPrefix(node.path + '_');
+      node.descendFor = hints;
     }
     return node.descend;
   }
@@ -168,7 +175,15 @@ export class JsonParserStage implements Stage {
 }
 
 function newNode(path: string, raw: Buffer | null): KeyNode {
-  return { path, raw, children: new Map(), escaped: new Map(), size: 0 };
+  return {
+    path,
+    raw,
+    children: new Map(),
+    escaped: new Map(),
+    size: 0,
+    descend: true,
+    descendFor: null,
+  };
 }
 
 function sameBytes(raw: Buffer, b: Buffer, start: number, end: number): boolean {

@@ -26,7 +26,12 @@ export const JSON_ERRORS = {
 
 export class JsonScanError extends Error {
   constructor(message: string) {
+    // Thrown once per malformed line and always caught: capturing a stack trace here cost
+    // more than parsing (most of a json query over non-JSON lines).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'JsonScanError';
   }
 }

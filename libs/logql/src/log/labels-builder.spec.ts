@@ -131,6 +131,59 @@ describe('LabelsBuilder', () => {
   });
 });
 
+describe('LabelsBuilder.groupedLabels', () => {
+  const grouped = (names: string[], setup: (b: LabelsBuilder) => void, without = false) => {
+    const sut = builder();
+    sut.grouping = { names, without, noLabels: false };
+    sut.reset();
+    setup(sut);
+    return sut.groupedLabels().toString();
+  };
+
+  it('keeps the grouped labels of every category, and only those', () => {
+    const got = grouped(['app', 'level', 'trace'], (b) => {
+      b.addStructuredMetadata(labelsFromRecord({ trace: 't1' }));
+      b.set(LabelCategory.Parsed, 'level', 'warn');
+      b.set(LabelCategory.Parsed, 'other', 'x');
+    });
+    expect(got).toBe('{app="api", level="warn", trace="t1"}');
+  });
+
+  it('gives entries with equal grouped values one result object', () => {
+    const sut = builder();
+    sut.grouping = { names: ['level'], without: false, noLabels: false };
+    const results = ['a', 'b'].map((other) => {
+      sut.reset();
+      sut.set(LabelCategory.Parsed, 'level', 'warn');
+      sut.set(LabelCategory.Parsed, 'other', other);
+      return sut.groupedLabels();
+    });
+    expect(results[0]).toBe(results[1]);
+  });
+
+  it('keeps every label of an entry with an error, so the error is reported', () => {
+    const got = grouped(['level'], (b) => {
+      b.set(LabelCategory.Parsed, 'level', 'warn');
+      b.setParserErr('JSONParserErr', 'bad');
+    });
+    expect(got).toBe(
+      '{__error__="JSONParserErr", __error_details__="bad", app="api", env="prod", level="warn"}',
+    );
+  });
+
+  it('drops the grouped labels with `without`, and leftover error details (as Loki)', () => {
+    const got = grouped(
+      ['env'],
+      (b) => {
+        b.set(LabelCategory.Parsed, 'level', 'warn');
+        b.setErrorDetails('left over');
+      },
+      true,
+    );
+    expect(got).toBe('{app="api", level="warn"}');
+  });
+});
+
 describe('normalizeMetadataName', () => {
   it.each([
     ['trace_id', 'trace_id'],

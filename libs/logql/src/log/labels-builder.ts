@@ -10,6 +10,7 @@
  */
 import { labelsToString, type LabelPair, type Labels } from '@logsvc/api';
 import { DUPLICATE_SUFFIX, ERROR_DETAILS_LABEL, ERROR_LABEL, PRESERVE_ERROR_LABEL } from './errors';
+import { NO_PARSER_HINTS, type ParserHints } from './parser-hints';
 
 export enum LabelCategory {
   Stream = 0,
@@ -63,6 +64,19 @@ export function labelsKey(labels: Labels): string {
 const byName = (a: LabelPair, b: LabelPair): number =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 
+/** The labels of a sample reduced by its extraction's grouping (`LabelsBuilder.groupedLabels`). */
+export interface LabelGrouping {
+  /** Sorted, distinct. Empty with `without` false and `noLabels` false: no grouping. */
+  readonly names: readonly string[];
+  readonly without: boolean;
+  /** `by ()`: no labels at all (samples with an error keep theirs). */
+  readonly noLabels: boolean;
+}
+
+export const NO_GROUPING: LabelGrouping = { names: [], without: false, noLabels: false };
+
+export const EMPTY_LABELS_RESULT = new LabelsResult([], '', [], [], []);
+
 /** Most entries of a stream produce few distinct label sets; bound the cache anyway. */
 const MAX_CACHED_RESULTS = 4096;
 
@@ -88,12 +102,22 @@ export class LabelsBuilder {
   /** Results by the entry's changes to the base: most entries of a stream repeat a few. */
   private readonly byDelta = new Map<string, LabelsResult>();
   private readonly normalizedNames = new Map<string, string>();
+  private readonly extractedNames = new Map<string, string>();
   /**
    * Loki's parser hint `PreserveError`: set when a metric query groups by or filters on
    * `__error__`; parser errors then also set `__preserve_error__="true"`, which lets the
    * sample through the pipeline-error check.
    */
   preserveParserErrors = false;
+  private parserHints: ParserHints = NO_PARSER_HINTS;
+  private nothingWanted: boolean | undefined;
+  /** Required labels (of `hints`) set on this entry, in the order they were set. */
+  private readonly requiredSet: string[] = [];
+  /** The extraction's grouping, read by `groupedLabels`. */
+  grouping: LabelGrouping = NO_GROUPING;
+  private baseGrouped: LabelsResult | undefined;
+  private readonly byGroupValues = new Map<string, LabelsResult>();
+  private readonly withoutCache = new WeakMap<LabelsResult, LabelsResult>();
 
   constructor(readonly base: Labels) {
     for (const p of base) this.baseMap.set(p.name, p.value);
@@ -103,17 +127,68 @@ export class LabelsBuilder {
   /** Clears everything an entry changed; the base labels stay. */
   reset(): void {
     if (this.changed) {
-      // Truncating an array is a runtime call in V8: only touch the non-empty ones.
+      // Setting `length` is a runtime call in V8; `pop` is inlined, and entries change few labels.
       for (let c = 0; c < 3; c++) {
-        if (this.names[c].length === 0) continue;
-        this.names[c].length = 0;
-        this.values[c].length = 0;
+        const names = this.names[c];
+        const values = this.values[c];
+        while (names.length > 0) {
+          names.pop();
+          values.pop();
+        }
       }
-      if (this.deleted.length !== 0) this.deleted.length = 0;
+      while (this.deleted.length > 0) this.deleted.pop();
       this.changed = false;
     }
     this.err = '';
     this.errDetails = '';
+    while (this.requiredSet.length > 0) this.requiredSet.pop();
+  }
+
+  /** What parsers extract (Loki's parser hints); sample extraction sets it. */
+  get hints(): ParserHints {
+    return this.parserHints;
+  }
+
+  set hints(hints: ParserHints) {
+    this.parserHints = hints;
+    this.nothingWanted = undefined;
+  }
+
+  /**
+   * Whether no parser can extract a wanted label on this stream: every label the hints want is
+   * a stream label, which a parser would store as `<name>_extracted` (as in
+   * `sum by (level)` over streams labelled `level`). A parser that sets no error and leaves
+   * the line as it is may then skip the line: nothing it could do would show.
+   */
+  parsersExtractNothing(): boolean {
+    if (this.nothingWanted === undefined) {
+      const required = this.parserHints.required;
+      this.nothingWanted =
+        required !== null &&
+        required.size > 0 &&
+        [...required].every((n) => this.baseMap.has(n) && !n.endsWith(DUPLICATE_SUFFIX));
+    }
+    return this.nothingWanted;
+  }
+
+  /**
+   * Whether parsers have nothing to extract for this entry (Loki's `NoLabels()`): the query
+   * needs no label, or every required one is set already.
+   */
+  skipParsers(): boolean {
+    return this.hints.noLabels || this.allRequiredExtracted();
+  }
+
+  /** Whether every label the hints require is set on this entry (never without hints). */
+  allRequiredExtracted(): boolean {
+    const required = this.hints.required;
+    return required !== null && required.size > 0 && this.requiredSet.length === required.size;
+  }
+
+  /** Whether the hints let a parser extract `name` (the name after `extractedName`). */
+  wants(name: string): boolean {
+    const required = this.hints.required;
+    return required === null || required.has(name);
   }
 
   /**
@@ -199,6 +274,11 @@ export class LabelsBuilder {
     }
     names.push(name);
     this.values[category].push(value);
+    // Loki's `RecordExtracted`: every label set in any category counts, once.
+    const required = this.hints.required;
+    if (required !== null && required.has(name) && !this.requiredSet.includes(name)) {
+      this.requiredSet.push(name);
+    }
   }
 
   /**
@@ -208,9 +288,16 @@ export class LabelsBuilder {
    * replaces a structured-metadata value that spilled there).
    */
   extractedName(name: string): string {
-    return this.baseMap.has(name) || this.names[LabelCategory.StructuredMetadata].includes(name)
-      ? name + DUPLICATE_SUFFIX
-      : name;
+    if (!this.baseMap.has(name) && !this.names[LabelCategory.StructuredMetadata].includes(name)) {
+      return name;
+    }
+    // One string per name: a fresh concatenation would be flattened and hashed on every use.
+    let extracted = this.extractedNames.get(name);
+    if (extracted === undefined) {
+      extracted = name + DUPLICATE_SUFFIX;
+      if (this.extractedNames.size < MAX_CACHED_RESULTS) this.extractedNames.set(name, extracted);
+    }
+    return extracted;
   }
 
   /**
@@ -301,6 +388,69 @@ export class LabelsBuilder {
     if (this.byDelta.size >= MAX_CACHED_RESULTS) this.byDelta.clear();
     this.byDelta.set(delta, result);
     return result;
+  }
+
+  /**
+   * The labels of this entry's sample under `grouping` (Loki's `GroupedLabels`). An entry with
+   * an error keeps all its labels so the error is reported; otherwise a `by` grouping looks up
+   * the grouped labels only, without building the entry's full label set.
+   */
+  groupedLabels(): LabelsResult {
+    if (this.err !== '') return this.labels();
+    const g = this.grouping;
+    if (g.noLabels) return EMPTY_LABELS_RESULT;
+    if (!this.changed) {
+      if (g.names.length === 0) return this.baseResult;
+      if (this.baseGrouped === undefined) this.baseGrouped = this.reduce(this.baseResult);
+      return this.baseGrouped;
+    }
+    if (g.names.length === 0) return this.labels();
+    if (g.without) {
+      const full = this.labels();
+      let grouped = this.withoutCache.get(full);
+      if (grouped === undefined) {
+        grouped = this.reduce(full);
+        this.withoutCache.set(full, grouped);
+      }
+      return grouped;
+    }
+    return this.byResult(g.names);
+  }
+
+  /** `by (names)`: the values of the grouped labels identify the result. */
+  private byResult(names: readonly string[]): LabelsResult {
+    let key = '';
+    for (let i = 0; i < names.length; i++) {
+      const v = this.groupValue(names[i]);
+      key += v === undefined ? '-' : `${v.length}:${v}`;
+    }
+    let result = this.byGroupValues.get(key);
+    if (result !== undefined) return result;
+    const labels: LabelPair[] = [];
+    for (const name of names) {
+      const value = this.groupValue(name);
+      if (value !== undefined) labels.push({ name, value });
+    }
+    result = new LabelsResult(labels, labelsKey(labels), labels, [], []);
+    if (this.byGroupValues.size >= MAX_CACHED_RESULTS) this.byGroupValues.clear();
+    this.byGroupValues.set(key, result);
+    return result;
+  }
+
+  /** A grouped label's value; error labels only count when the entry has an error. */
+  private groupValue(name: string): string | undefined {
+    if (name === ERROR_LABEL || name === ERROR_DETAILS_LABEL) return undefined;
+    return this.get(name);
+  }
+
+  /** A full label set (without an error) reduced by the grouping. */
+  private reduce(full: LabelsResult): LabelsResult {
+    const g = this.grouping;
+    const names = new Set(g.names);
+    const keep = (p: LabelPair): boolean =>
+      names.has(p.name) !== g.without && p.name !== ERROR_DETAILS_LABEL;
+    const labels = full.labels.filter(keep);
+    return new LabelsResult(labels, labelsKey(labels), labels, [], []);
   }
 
   /**

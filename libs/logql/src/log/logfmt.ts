@@ -189,6 +189,10 @@ export class LogfmtParserStage implements Stage {
   }
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
+    if (lbs.skipParsers()) return line;
+    // Without --strict no error can come of the line: skip it when it cannot give a label.
+    if (!this.strict && lbs.parsersExtractNothing()) return line;
+    const hints = lbs.hints;
     const dec = this.dec;
     dec.reset(line);
     while (!dec.eol()) {
@@ -197,6 +201,7 @@ export class LogfmtParserStage implements Stage {
         continue;
       }
       if (!dec.hasKey()) continue;
+      if (!hints.mayWantKey(line, dec.keyStart, dec.keyEnd, 0)) continue;
       const raw = dec.keyLatin1();
       let sanitized = this.names.get(raw);
       if (sanitized === undefined) {
@@ -205,9 +210,11 @@ export class LogfmtParserStage implements Stage {
       }
       if (sanitized.length === 0) continue;
       const name = lbs.extractedName(sanitized);
-      if (!lbs.shouldExtract(name)) continue;
+      if (!lbs.wants(name) || !lbs.shouldExtract(name)) continue;
       if (!this.keepEmpty && dec.valueIsEmpty()) continue;
       lbs.set(LabelCategory.Parsed, name, dec.value());
+      // As Loki, the rest of the line is not read once the hints' labels are all there.
+      if (lbs.allRequiredExtracted()) break;
     }
     if (this.strict && dec.err !== null) {
       lbs.setParserErr(ERR_LOGFMT, dec.err);
@@ -245,6 +252,7 @@ export class LogfmtExpressionParserStage implements Stage {
   }
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
+    if (lbs.skipParsers()) return line;
     for (const id of this.ids) {
       if (lbs.extractedName(id) === id) lbs.set(LabelCategory.Parsed, id, '');
     }

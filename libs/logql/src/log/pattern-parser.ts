@@ -16,7 +16,7 @@ export class PatternParserStage implements Stage {
   private readonly onCapture = (i: number, start: number, end: number): void => {
     const n = this.extractor.names[i];
     const name = this.lbs.extractedName(n);
-    if (!this.lbs.shouldExtract(name)) return;
+    if (!this.lbs.wants(name) || !this.lbs.shouldExtract(name)) return;
     this.lbs.set(LabelCategory.Parsed, name, this.line.toString('utf8', start, end));
   };
 
@@ -28,6 +28,7 @@ export class PatternParserStage implements Stage {
   }
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
+    if (lbs.skipParsers() || lbs.parsersExtractNothing()) return line;
     this.line = line;
     this.lbs = lbs;
     this.extractor.match(line, this.onCapture);

@@ -40,6 +40,18 @@ export class StreamPipeline {
    * reused by the next call; its `line` and `labels` values themselves are immutable.
    */
   process(timestampNs: bigint, line: Buffer, structuredMetadata?: Labels): PipelineResult | null {
+    const out = this.run(timestampNs, line, structuredMetadata);
+    if (out === null) return null;
+    this.result.line = out;
+    this.result.labels = this.builder.labels();
+    return this.result;
+  }
+
+  /**
+   * Runs the stages on one entry and returns the final line (null when a stage drops it),
+   * leaving the entry's labels in `builder` without building a label set.
+   */
+  run(timestampNs: bigint, line: Buffer, structuredMetadata?: Labels): Buffer | null {
     const lbs = this.builder;
     lbs.reset();
     if (structuredMetadata !== undefined && structuredMetadata.length > 0) {
@@ -51,9 +63,7 @@ export class StreamPipeline {
       current = stages[i].process(timestampNs, current, lbs);
       if (current === null) return null;
     }
-    this.result.line = current;
-    this.result.labels = lbs.labels();
-    return this.result;
+    return current;
   }
 
   /** The labels of the stream before any entry changes them. */

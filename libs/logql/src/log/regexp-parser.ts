@@ -28,12 +28,14 @@ export class RegexpParserStage implements Stage {
   }
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
+    if (lbs.parsersExtractNothing()) return line;
     const groups = this.re.namedGroups(line);
     if (groups === null) return line;
     for (const n of this.names) {
       const value = groups[n];
       const name = lbs.extractedName(n);
-      if (!lbs.shouldExtract(name)) continue;
+      // Loki's regexp parser honours the hints' label list but never skips a line as a whole.
+      if (!lbs.wants(name) || !lbs.shouldExtract(name)) continue;
       // A group that did not take part in the match reads as empty, as Go's FindSubmatch.
       lbs.set(LabelCategory.Parsed, name, value === undefined ? '' : value.toString('utf8'));
     }

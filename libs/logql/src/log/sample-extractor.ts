@@ -16,8 +16,9 @@ import {
   parseHumanBytes,
 } from './conversions';
 import { ERR_SAMPLE_EXTRACTION } from './errors';
-import { labelsKey, LabelsResult } from './labels-builder';
+import { NO_GROUPING, type LabelGrouping, type LabelsResult } from './labels-builder';
 import type { LabelFilter } from './label-filter';
+import { NO_PARSER_HINTS, type ParserHints } from './parser-hints';
 import { StreamPipeline, type Stage } from './pipeline';
 
 export interface Sample {
@@ -29,6 +30,8 @@ export interface Sample {
 export interface Grouping {
   readonly labels: readonly string[];
   readonly without: boolean;
+  /** `by ()` of an unwrap extraction (a line extraction reads an empty `by` so already). */
+  readonly noLabels?: boolean;
 }
 
 export interface StreamSampleExtractor {
@@ -40,56 +43,44 @@ export interface SampleExtractor {
   forStream(labels: Labels): StreamSampleExtractor;
 }
 
-/** Applies a grouping to results, caching per result object (results are shared per stream). */
-class Grouper {
-  private readonly cache = new WeakMap<LabelsResult, LabelsResult>();
-  private readonly names: ReadonlySet<string>;
-
-  constructor(private readonly grouping: Grouping) {
-    this.names = new Set(grouping.labels);
-  }
-
-  apply(result: LabelsResult): LabelsResult {
-    // Like Loki, an entry with an error keeps all its labels so the error is not lost.
-    if (result.parsed.some((p) => p.name === '__error__')) return result;
-    let grouped = this.cache.get(result);
-    if (grouped !== undefined) return grouped;
-    const keep = (name: string): boolean => this.names.has(name) !== this.grouping.without;
-    const labels = result.labels.filter((p) => keep(p.name));
-    grouped = new LabelsResult(
-      labels,
-      labelsKey(labels),
-      result.stream.filter((p) => keep(p.name)),
-      result.structuredMetadata.filter((p) => keep(p.name)),
-      result.parsed.filter((p) => keep(p.name)),
-    );
-    this.cache.set(result, grouped);
-    return grouped;
-  }
+/** The builder's grouping for a `Grouping`; an empty `by` keeps no label at all. */
+function lineGrouping(grouping: Grouping | undefined): LabelGrouping {
+  if (grouping === undefined) return NO_GROUPING;
+  const names = [...new Set(grouping.labels)].sort();
+  const noLabels = grouping.noLabels === true || (!grouping.without && names.length === 0);
+  return { names, without: grouping.without, noLabels };
 }
 
 export type LineSampleKind = 'count' | 'bytes';
 
 export class LineSampleExtractor implements SampleExtractor {
+  private readonly labelGrouping: LabelGrouping;
+
   constructor(
     readonly stages: readonly Stage[],
     readonly kind: LineSampleKind,
     readonly grouping?: Grouping,
     /** Parser errors set `__preserve_error__` (see `LabelsBuilder.preserveParserErrors`). */
     readonly preserveParserErrors = false,
-  ) {}
+    /** What parsers need to extract (see `ParserHints`). */
+    readonly hints: ParserHints = NO_PARSER_HINTS,
+  ) {
+    this.labelGrouping = lineGrouping(grouping);
+  }
 
   forStream(labels: Labels): StreamSampleExtractor {
     const pipeline = new StreamPipeline(labels, this.stages, this.preserveParserErrors);
-    const grouper = this.grouping === undefined ? null : new Grouper(this.grouping);
+    const lbs = pipeline.builder;
+    lbs.hints = this.hints;
+    lbs.grouping = this.labelGrouping;
     const bytes = this.kind === 'bytes';
     const sample: Sample = { value: 0, labels: pipeline.baseLabels() };
     return {
       process(ts, line, sm) {
-        const r = pipeline.process(ts, line, sm);
-        if (r === null) return null;
-        sample.value = bytes ? r.line.length : 1;
-        sample.labels = grouper === null ? r.labels : grouper.apply(r.labels);
+        const out = pipeline.run(ts, line, sm);
+        if (out === null) return null;
+        sample.value = bytes ? out.length : 1;
+        sample.labels = lbs.groupedLabels();
         return sample;
       },
     };
@@ -112,7 +103,7 @@ function converter(conversion: UnwrapConversion): (text: string) => number {
 
 export class LabelSampleExtractor implements SampleExtractor {
   private readonly convert: (text: string) => number;
-  private readonly grouping: Grouping;
+  private readonly grouping: LabelGrouping;
 
   /**
    * @param stages the pipeline before `unwrap`
@@ -127,27 +118,28 @@ export class LabelSampleExtractor implements SampleExtractor {
     readonly postFilters: readonly LabelFilter[] = [],
     grouping?: Grouping,
     readonly preserveParserErrors = false,
+    readonly hints: ParserHints = NO_PARSER_HINTS,
   ) {
     this.convert = converter(conversion);
-    if (grouping === undefined || grouping.labels.length === 0) {
-      this.grouping = { labels: [labelName], without: true };
-    } else if (grouping.without) {
-      this.grouping = { labels: [...grouping.labels, labelName], without: true };
+    const noLabels = grouping?.noLabels === true;
+    if (grouping === undefined || grouping.labels.length === 0 || grouping.without) {
+      const names = [...new Set([...(grouping?.labels ?? []), labelName])].sort();
+      this.grouping = { names, without: true, noLabels };
     } else {
-      this.grouping = grouping;
+      this.grouping = lineGrouping({ ...grouping, noLabels });
     }
   }
 
   forStream(labels: Labels): StreamSampleExtractor {
     const pipeline = new StreamPipeline(labels, this.stages, this.preserveParserErrors);
     const lbs = pipeline.builder;
-    const grouper = new Grouper(this.grouping);
+    lbs.hints = this.hints;
+    lbs.grouping = this.grouping;
     const { labelName, convert, postFilters } = this;
     const sample: Sample = { value: 0, labels: pipeline.baseLabels() };
     return {
       process(ts, line, sm) {
-        const r = pipeline.process(ts, line, sm);
-        if (r === null) return null;
+        if (pipeline.run(ts, line, sm) === null) return null;
         const text = lbs.get(labelName);
         if (text === undefined || text === '') return null;
         let value = 0;
@@ -160,7 +152,7 @@ export class LabelSampleExtractor implements SampleExtractor {
         }
         for (const f of postFilters) if (!f.matches(lbs)) return null;
         sample.value = value;
-        sample.labels = grouper.apply(lbs.labels());
+        sample.labels = lbs.groupedLabels();
         return sample;
       },
     };

@@ -25,7 +25,8 @@ export class UnpackParserStage implements Stage {
   private readonly values: string[] = [];
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
-    if (line.length === 0) return line;
+    // With nothing to extract Loki skips unpack entirely: the line keeps its packed form.
+    if (line.length === 0 || lbs.skipParsers()) return line;
     const first = firstNonSpace(line);
     if (first !== 0x7b) {
       lbs.setParserErr(ERR_JSON, NOT_AN_OBJECT);
@@ -61,7 +62,7 @@ export class UnpackParserStage implements Stage {
     if (entry === null) return line;
     for (let i = 0; i < this.names.length; i++) {
       const name = lbs.extractedName(this.names[i]);
-      if (!lbs.shouldExtract(name)) continue;
+      if (!lbs.wants(name) || !lbs.shouldExtract(name)) continue;
       lbs.set(LabelCategory.Parsed, name, this.values[i]);
     }
     return Buffer.from(entry);

@@ -1,24 +1,23 @@
 /**
  * Builds the sample extractor of a range aggregation from its AST: the log pipeline (via the
  * pipeline compiler), then a line extractor (count / bytes) or an unwrap extractor with its
- * post-unwrap label filters, and the label grouping (`by`/`without` of the range aggregation,
- * or one pushed down from an enclosing `sum`).
+ * post-unwrap label filters, the label grouping (`by`/`without` of the range aggregation, or
+ * one pushed down from an enclosing `sum`), and the parser hints that grouping allows
+ * (Loki's `RangeAggregationExpr.extractor`).
  */
-import type { Labels } from '@logsvc/api';
-import { LabelsResult } from '../../log/labels-builder';
+import type { Matcher } from '@logsvc/api';
+import { NO_PARSER_HINTS, newParserHints, type ParserHints } from '../../log/parser-hints';
+import type { Pipeline } from '../../log/pipeline';
 import {
   LabelSampleExtractor,
   LineSampleExtractor,
-  type SampleExtractor,
-  type StreamSampleExtractor,
+  type Grouping,
 } from '../../log/sample-extractor';
 import type { LogSelectorExpr, RangeAggregation } from '../../syntax/ast';
-import type { Matcher } from '@logsvc/api';
-import type { Pipeline } from '../../log/pipeline';
 import { compileLabelFilter } from '../compile/label-filters';
 import type { CompiledSampleQuery, SampleExtractorBuilder } from './context';
-import { ERROR_LABEL } from './labels';
 import { preservesParserErrors } from './preserve-errors';
+import { labelFilterNames, stageLabels } from './stage-labels';
 
 /** The pipeline compiler's signature: a log query to its stream matchers and pipeline. */
 export type PipelineCompiler = (expr: LogSelectorExpr) => {
@@ -26,13 +25,23 @@ export type PipelineCompiler = (expr: LogSelectorExpr) => {
   readonly pipeline: Pipeline;
 };
 
-export function createSampleExtractorBuilder(compile: PipelineCompiler): SampleExtractorBuilder {
-  return (expr, pushed) => buildWith(compile, expr, pushed);
+export interface ExtractorBuilderOptions {
+  /** Parser hints on (the default, as Loki); off extracts every label, for comparisons. */
+  readonly parserHints?: boolean;
+}
+
+export function createSampleExtractorBuilder(
+  compile: PipelineCompiler,
+  options: ExtractorBuilderOptions = {},
+): SampleExtractorBuilder {
+  const hinted = options.parserHints ?? true;
+  return (expr, pushed) => buildWith(compile, expr, hinted, pushed);
 }
 
 function buildWith(
   compile: PipelineCompiler,
   expr: RangeAggregation,
+  hinted: boolean,
   pushed?: { readonly labels: readonly string[]; readonly without: boolean },
 ): CompiledSampleQuery {
   const { matchers, pipeline } = compile(expr.range.log);
@@ -42,40 +51,69 @@ function buildWith(
     (expr.grouping === undefined
       ? undefined
       : { labels: expr.grouping.labels, without: expr.grouping.without });
-  const preserve = preservesParserErrors(expr, grouping);
+  // `by ()` (or a bare `sum`) keeps no label; absent_over_time needs none either.
+  const noLabels =
+    (grouping !== undefined && !grouping.without && grouping.labels.length === 0) ||
+    expr.op === 'absent_over_time';
+  const preserve = preservesParserErrors(
+    expr,
+    grouping ?? (noLabels ? { labels: [], without: false } : undefined),
+  );
   const unwrap = expr.range.unwrap;
+  const hints = hinted ? hintsFor(expr, grouping, noLabels, preserve) : NO_PARSER_HINTS;
   if (unwrap === undefined) {
     const kind = expr.op === 'bytes_over_time' || expr.op === 'bytes_rate' ? 'bytes' : 'count';
-    return { matchers, extractor: new LineSampleExtractor(stages, kind, grouping, preserve) };
+    const lineGrouping: Grouping | undefined = noLabels
+      ? { labels: [], without: false, noLabels: true }
+      : grouping;
+    return {
+      matchers,
+      extractor: new LineSampleExtractor(stages, kind, lineGrouping, preserve, hints),
+    };
   }
   const post = unwrap.postFilters.map(compileLabelFilter);
   const { label, conversion } = unwrap;
-  // `by ()` drops every label; the unwrap extractor reads an empty `by` as "no grouping".
-  if (grouping !== undefined && !grouping.without && grouping.labels.length === 0) {
-    const inner = new LabelSampleExtractor(stages, label, conversion, post, undefined, preserve);
-    return { matchers, extractor: new NoLabelsExtractor(inner) };
-  }
+  const unwrapGrouping: Grouping | undefined = noLabels
+    ? { labels: [], without: false, noLabels: true }
+    : grouping;
   return {
     matchers,
-    extractor: new LabelSampleExtractor(stages, label, conversion, post, grouping, preserve),
+    extractor: new LabelSampleExtractor(
+      stages,
+      label,
+      conversion,
+      post,
+      unwrapGrouping,
+      preserve,
+      hints,
+    ),
   };
 }
 
-const EMPTY_RESULT = new LabelsResult([], '', [], [], []);
-
-/** Gives every sample empty labels, except samples with an error (kept so it is reported). */
-class NoLabelsExtractor implements SampleExtractor {
-  constructor(private readonly inner: SampleExtractor) {}
-
-  forStream(labels: Labels): StreamSampleExtractor {
-    const sx = this.inner.forStream(labels);
-    return {
-      process(ts, line, sm) {
-        const s = sx.process(ts, line, sm);
-        if (s === null) return null;
-        if (!s.labels.parsed.some((p) => p.name === ERROR_LABEL)) s.labels = EMPTY_RESULT;
-        return s;
-      },
-    };
+function hintsFor(
+  expr: RangeAggregation,
+  grouping: { readonly labels: readonly string[]; readonly without: boolean } | undefined,
+  noLabels: boolean,
+  preserveError: boolean,
+): ParserHints {
+  const unwrap = expr.range.unwrap;
+  const stageNames = stageLabels(expr.range.log.stages);
+  let groups = grouping?.labels ?? [];
+  let without = grouping?.without ?? false;
+  if (unwrap !== undefined) {
+    for (const f of unwrap.postFilters) stageNames.push(...labelFilterNames(f));
+    // Loki turns an unwrap extraction without a `by` into `without (<label>)`.
+    if (groups.length === 0 || without) {
+      groups = [...groups, unwrap.label];
+      without = true;
+    }
   }
+  return newParserHints({
+    stageLabels: stageNames,
+    groups,
+    without,
+    noLabels,
+    preserveError,
+    ...(unwrap === undefined ? {} : { unwrapLabel: unwrap.label }),
+  });
 }
