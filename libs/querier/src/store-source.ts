@@ -1,7 +1,9 @@
 import type { Labels } from '@logsvc/api';
-import { type ChunkCursor, type Direction, MemChunk } from '@logsvc/chunk';
+import { type Direction, MemChunk } from '@logsvc/chunk';
 import { MergedCursor } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
+import { scanInPool } from './pool-scan';
+import { ScanCountingCursor } from './scan-counting-cursor';
 import type { ChunkRef, ChunkStore } from '@logsvc/storage';
 import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
 import { ChunkLoader, LazyChunkCursor } from './lazy-chunks';
@@ -37,41 +39,6 @@ export interface StoreLogSourceOptions {
    * 4 MiB per worker), with two such batches ahead, so the workers stay busy.
    */
   readonly poolBatchBytes?: number;
-}
-
-/** Adds what a chunk cursor scans to the stats as it goes (so a query stopped early counts). */
-class ScanCountingCursor implements EntryCursor {
-  private lines = 0;
-  private bytes = 0;
-
-  constructor(
-    private readonly inner: ChunkCursor,
-    private readonly stats: ChunkStats,
-  ) {}
-
-  get timestampNs(): bigint {
-    return this.inner.timestampNs;
-  }
-
-  get line(): Buffer {
-    return this.inner.line;
-  }
-
-  get structuredMetadata() {
-    return this.inner.structuredMetadata;
-  }
-
-  next(): boolean {
-    const more = this.inner.next();
-    const s = this.inner.scanned;
-    if (s.lines !== this.lines || s.bytes !== this.bytes) {
-      this.stats.decompressedLines += s.lines - this.lines;
-      this.stats.decompressedBytes += s.bytes - this.bytes;
-      this.lines = s.lines;
-      this.bytes = s.bytes;
-    }
-    return more;
-  }
 }
 
 /**
@@ -117,7 +84,11 @@ export class StoreLogSource implements LogSource {
     const refs = series.flatMap((s) => s.chunks);
     stats.totalChunksRef += refs.length;
     params.signal?.throwIfAborted();
-    if (params.limit !== undefined) return this.lazyStreams(params, series, refs);
+    // Log queries, and metric queries the pool searches, read chunks as the query consumes them.
+    const prefilter = params.lineContains !== undefined && params.lineContains.length > 0;
+    if (params.limit !== undefined || (prefilter && (this.options.pool ?? null) !== null)) {
+      return this.lazyStreams(params, series, refs);
+    }
 
     const downloadStart = process.hrtime.bigint();
     const data = await this.store.fetchChunks(tenant, refs);
@@ -142,16 +113,11 @@ export class StoreLogSource implements LogSource {
     ) {
       const order = timeOrder(refs, direction);
       const range: ScanRange = { fromNs, throughNs, direction, needle: lineContains };
-      await this.scanInPool(
-        pool,
-        order,
-        data,
-        range,
-        scanned,
-        chunk,
-        params.signal,
-        this.candidateBudget,
-      );
+      await scanInPool(pool, order, data, range, scanned, chunk, {
+        taskBytes: this.taskBytes,
+        budget: this.candidateBudget,
+        signal: params.signal,
+      });
       params.signal?.throwIfAborted();
     }
 
@@ -167,7 +133,7 @@ export class StoreLogSource implements LogSource {
             ? new ScanResultCursor(done)
             : new ScanCountingCursor(
                 MemChunk.decode(data[i]).iterator(fromNs, throughNs, direction, options),
-                chunk,
+                decompressed(chunk),
               ),
         );
       }
@@ -222,7 +188,11 @@ export class StoreLogSource implements LogSource {
       }
       const scanned: (ScanResult | undefined)[] = new Array(data.length);
       const all = data.map((_, k) => k);
-      await this.scanInPool(pool, all, data, range, scanned, chunk, params.signal, Infinity);
+      await scanInPool(pool, all, data, range, scanned, chunk, {
+        taskBytes: this.taskBytes,
+        budget: Infinity,
+        signal: params.signal,
+      });
       return data.map((d, k) => scanned[k] ?? d);
     };
     const limits =
@@ -233,13 +203,14 @@ export class StoreLogSource implements LogSource {
             batchBytes: this.options.poolBatchBytes ?? pool.size * 4 * 1024 * 1024,
             readAhead: 2,
           };
-    const order = timeOrder(refs, direction);
+    // A log query merges all streams by time; a metric query reads them one after another.
+    const order = params.limit !== undefined ? timeOrder(refs, direction) : refs.map((_, i) => i);
     const loader = new ChunkLoader(order, (i) => refs[i].size, limits, fetchBatch);
     const open = (c: Buffer | ScanResult): EntryCursor =>
       c instanceof Uint8Array
         ? new ScanCountingCursor(
             MemChunk.decode(c).iterator(fromNs, throughNs, direction, options),
-            chunk,
+            decompressed(chunk),
           )
         : new ScanResultCursor(c);
 
@@ -256,78 +227,6 @@ export class StoreLogSource implements LogSource {
     }
     return out;
   }
-
-  /**
-   * Scans chunks in `order` on the pool, a few requests per worker in flight, until all are
-   * done or `budget` entries came back. Fills `scanned` and counts what was read.
-   */
-  private scanInPool(
-    pool: ChunkScanPool,
-    order: readonly number[],
-    data: readonly Buffer[],
-    range: ScanRange,
-    scanned: (ScanResult | undefined)[],
-    stats: ChunkStats,
-    signal: AbortSignal | undefined,
-    budget: number,
-  ): Promise<void> {
-    const tasks: number[][] = [];
-    let bytes = 0;
-    for (const i of order) {
-      if (tasks.length === 0 || bytes + data[i].length > this.taskBytes) {
-        tasks.push([]);
-        bytes = 0;
-      }
-      tasks[tasks.length - 1].push(i);
-      bytes += data[i].length;
-    }
-    const window = pool.size * 2;
-    return new Promise((resolve, reject) => {
-      let next = 0;
-      let active = 0;
-      let candidates = 0;
-      let stop = false;
-      let failed = false;
-      const pump = (): void => {
-        while (!stop && next < tasks.length && active < window) {
-          if (signal?.aborted) {
-            stop = true;
-            break;
-          }
-          const task = tasks[next++];
-          active++;
-          pool
-            .scan(
-              task.map((i) => data[i]),
-              range,
-            )
-            .then(
-              (results) => {
-                active--;
-                if (failed) return;
-                for (let k = 0; k < task.length; k++) {
-                  const r = results[k];
-                  scanned[task[k]] = r;
-                  candidates += r.count;
-                  stats.decompressedLines += r.scannedLines;
-                  stats.decompressedBytes += r.scannedBytes;
-                }
-                if (candidates >= budget) stop = true;
-                pump();
-              },
-              (err: unknown) => {
-                active--;
-                if (failed) return;
-                failed = true;
-                reject(err instanceof Error ? err : new Error(String(err)));
-              },
-            );
-        }
-        if (active === 0 && !failed) resolve();
-      };
-      pump();
-    });
-  }
 }
 
 /** Chunk indices in the query's time order: by first entry forward, by last entry backward. */
@@ -336,6 +235,14 @@ function timeOrder(refs: readonly ChunkRef[], direction: Direction): number[] {
   if (direction === 'forward') order.sort((a, b) => cmp(refs[a].fromNs, refs[b].fromNs));
   else order.sort((a, b) => cmp(refs[b].throughNs, refs[a].throughNs));
   return order;
+}
+
+/** Adds scanned lines and bytes to the stats' decompressed counters. */
+function decompressed(stats: ChunkStats): (lines: number, bytes: number) => void {
+  return (lines, bytes) => {
+    stats.decompressedLines += lines;
+    stats.decompressedBytes += bytes;
+  };
 }
 
 function cmp(a: bigint, b: bigint): number {

@@ -24,6 +24,7 @@ import { preservesParserErrors } from './preserve-errors';
 export type PipelineCompiler = (expr: LogSelectorExpr) => {
   readonly matchers: readonly Matcher[];
   readonly pipeline: Pipeline;
+  readonly lineContains?: Buffer;
 };
 
 export function createSampleExtractorBuilder(compile: PipelineCompiler): SampleExtractorBuilder {
@@ -35,7 +36,8 @@ function buildWith(
   expr: RangeAggregation,
   pushed?: { readonly labels: readonly string[]; readonly without: boolean },
 ): CompiledSampleQuery {
-  const { matchers, pipeline } = compile(expr.range.log);
+  const compiled = withPrefilter(compile(expr.range.log));
+  const { matchers, pipeline } = compiled;
   const stages = pipeline.stages;
   const grouping =
     pushed ??
@@ -46,19 +48,30 @@ function buildWith(
   const unwrap = expr.range.unwrap;
   if (unwrap === undefined) {
     const kind = expr.op === 'bytes_over_time' || expr.op === 'bytes_rate' ? 'bytes' : 'count';
-    return { matchers, extractor: new LineSampleExtractor(stages, kind, grouping, preserve) };
+    return {
+      ...compiled.prefilter,
+      matchers,
+      extractor: new LineSampleExtractor(stages, kind, grouping, preserve),
+    };
   }
   const post = unwrap.postFilters.map(compileLabelFilter);
   const { label, conversion } = unwrap;
   // `by ()` drops every label; the unwrap extractor reads an empty `by` as "no grouping".
   if (grouping !== undefined && !grouping.without && grouping.labels.length === 0) {
     const inner = new LabelSampleExtractor(stages, label, conversion, post, undefined, preserve);
-    return { matchers, extractor: new NoLabelsExtractor(inner) };
+    return { ...compiled.prefilter, matchers, extractor: new NoLabelsExtractor(inner) };
   }
   return {
+    ...compiled.prefilter,
     matchers,
     extractor: new LabelSampleExtractor(stages, label, conversion, post, grouping, preserve),
   };
+}
+
+/** The compiled pipeline with its line prefilter as a spreadable `{ lineContains }`. */
+function withPrefilter(c: ReturnType<PipelineCompiler>) {
+  const prefilter = c.lineContains === undefined ? {} : { lineContains: c.lineContains };
+  return { matchers: c.matchers, pipeline: c.pipeline, prefilter };
 }
 
 const EMPTY_RESULT = new LabelsResult([], '', [], [], []);
