@@ -11,7 +11,7 @@ import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } f
 import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
 import { CountingCursor } from './counting-cursor';
 import { ChunkLoader, LazyChunkCursor } from './lazy-chunks';
-import { scanInPool } from './pool-scan';
+import { PoolPayoff, scanInPool } from './pool-scan';
 import type { ChunkScanPool } from './scan-pool';
 import { ScanCountingCursor } from './scan-counting-cursor';
 
@@ -29,6 +29,9 @@ export interface IngesterLogSourceOptions {
   readonly taskBytes?: number;
   /** Compressed bytes searched at once, two such batches ahead (default 4 MiB per worker). */
   readonly poolBatchBytes?: number;
+  /** As `StoreLogSourceOptions.maxPoolMatchShare` (default 0.3) and `poolJudgeLines`. */
+  readonly maxPoolMatchShare?: number;
+  readonly poolJudgeLines?: number;
 }
 
 /**
@@ -181,12 +184,16 @@ export class IngesterLogSource implements LogSource {
         range.direction === 'forward' ? parts[i].blocksMinTs : -parts[i].blocksMaxTs;
       order.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
     }
+    const payoff = new PoolPayoff(
+      this.options.maxPoolMatchShare ?? 0.3,
+      this.options.poolJudgeLines ?? 20_000,
+    );
     const fetchBatch = async (indices: readonly number[]): Promise<(ScanResult | null)[]> => {
       params.signal?.throwIfAborted();
       let bytes = 0;
       for (const i of indices) bytes += encoded[i].length;
       // A small batch is searched here: a round trip to a worker would cost more.
-      if (indices.length < this.minPoolChunks && bytes < this.minPoolBytes) {
+      if ((indices.length < this.minPoolChunks && bytes < this.minPoolBytes) || !payoff.worthIt) {
         return indices.map(() => null);
       }
       const data = indices.map((i) => encoded[i]);
@@ -198,7 +205,7 @@ export class IngesterLogSource implements LogSource {
         range,
         scanned,
         chunk,
-        { taskBytes: this.taskBytes, budget: Infinity, signal: params.signal },
+        { taskBytes: this.taskBytes, budget: Infinity, signal: params.signal, payoff },
       );
       return scanned.map((r) => r ?? null);
     };

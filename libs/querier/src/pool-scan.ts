@@ -9,6 +9,35 @@ export interface PoolScanOptions {
   /** Stop sending chunks once this many entries came back (Infinity: scan them all). */
   readonly budget: number;
   readonly signal?: AbortSignal | undefined;
+  /** Told what each chunk's search found. */
+  readonly payoff?: PoolPayoff | undefined;
+}
+
+/**
+ * Whether searching a query's chunks on the pool still pays: a worker saves the event loop
+ * the decompression and the search, but every entry it finds is copied back and replayed, so
+ * when most lines match, the event loop ends up doing more than reading the chunks itself.
+ * Judged on what the query's first batches found.
+ */
+export class PoolPayoff {
+  private lines = 0;
+  private matches = 0;
+
+  constructor(
+    /** Matches per line scanned above which the pool is not worth it. */
+    private readonly maxMatchShare: number,
+    /** Lines scanned before judging. */
+    private readonly minLines = 20_000,
+  ) {}
+
+  record(r: ScanResult): void {
+    this.lines += r.scannedLines;
+    this.matches += r.count;
+  }
+
+  get worthIt(): boolean {
+    return this.lines < this.minLines || this.matches <= this.maxMatchShare * this.lines;
+  }
 }
 
 /**
@@ -25,7 +54,7 @@ export function scanInPool(
   stats: ChunkStats,
   options: PoolScanOptions,
 ): Promise<void> {
-  const { taskBytes, budget, signal } = options;
+  const { taskBytes, budget, signal, payoff } = options;
   const tasks: number[][] = [];
   let bytes = 0;
   for (const i of order) {
@@ -64,6 +93,7 @@ export function scanInPool(
                 const r = results[k];
                 scanned[task[k]] = r;
                 candidates += r.count;
+                payoff?.record(r);
                 stats.decompressedLines += r.scannedLines;
                 stats.decompressedBytes += r.scannedBytes;
               }

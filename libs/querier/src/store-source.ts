@@ -2,7 +2,7 @@ import type { Labels } from '@logsvc/api';
 import { type Direction, MemChunk } from '@logsvc/chunk';
 import { MergedCursor } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
-import { scanInPool } from './pool-scan';
+import { PoolPayoff, scanInPool } from './pool-scan';
 import { ScanCountingCursor } from './scan-counting-cursor';
 import type { ChunkRef, ChunkStore } from '@logsvc/storage';
 import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
@@ -21,14 +21,16 @@ export interface StoreLogSourceOptions {
   readonly minPoolChunks?: number;
   /** Nor less than this many compressed bytes (default 256 KiB). */
   readonly minPoolBytes?: number;
-  /**
-   * Once the workers have returned this many entries, the remaining chunks are left to be
-   * read lazily on the event loop, as far as the query consumes them (default 10 000): a
-   * filter that matches often with a small `limit` needs only the first chunks.
-   */
-  readonly candidateBudget?: number;
   /** Compressed bytes of chunks sent to a worker in one request (default 1 MiB). */
   readonly taskBytes?: number;
+  /**
+   * Once the pool found more matches than this per line scanned (over its first 20 000
+   * lines), the query's remaining chunks are read on the event loop (default 0.3): copying
+   * most lines back costs more than the workers save.
+   */
+  readonly maxPoolMatchShare?: number;
+  /** Lines the pool scans before that is judged (default 20 000). */
+  readonly poolJudgeLines?: number;
   /**
    * Log queries: chunks fetched at once as the query reads them (default 16; on the pool 256,
    * bounded by `poolBatchBytes`).
@@ -47,18 +49,17 @@ export interface StoreLogSourceOptions {
  * [fromNs, throughNs). Adds to `stats.querier.store`; `decompressedLines/Bytes` count every
  * line in range of the blocks read, whether the line filter kept it or not.
  *
- * Log queries (`SelectParams.limit` set) fetch chunks only as the query reads them (see
- * `lazyStreams`), so a small `limit` over a long range reads a few chunks. Otherwise (metric
- * queries read everything) all chunks are fetched at once: with a line prefilter and enough
- * chunks, they are decoded and searched in worker threads (time-ordered in the query's
- * direction, spread over the pool) and only the matching entries come back; chunks left over
- * once `candidateBudget` entries came back, and all chunks without a prefilter, are decoded on
+ * Log queries (`SelectParams.limit` set), and queries with a line prefilter when there is a
+ * pool, fetch chunks only as the query reads them (see `lazyStreams`): a small `limit` over a
+ * long range reads a few chunks, and a metric query holds a few batches at a time. With a
+ * prefilter and a pool, each batch is decoded and searched in worker threads and only the
+ * matching entries come back (unless most lines match: see `maxPoolMatchShare`). Metric
+ * queries without a prefilter or without a pool fetch all chunks at once and decode them on
  * the event loop as the query reads them. All ways give the same entries.
  */
 export class StoreLogSource implements LogSource {
   private readonly minPoolChunks: number;
   private readonly minPoolBytes: number;
-  private readonly candidateBudget: number;
   private readonly taskBytes: number;
   private readonly lazyBatchSize: number;
 
@@ -68,7 +69,6 @@ export class StoreLogSource implements LogSource {
   ) {
     this.minPoolChunks = options.minPoolChunks ?? 4;
     this.minPoolBytes = options.minPoolBytes ?? 256 * 1024;
-    this.candidateBudget = options.candidateBudget ?? 10_000;
     this.taskBytes = options.taskBytes ?? 1024 * 1024;
     this.lazyBatchSize = Math.max(1, options.lazyBatchSize ?? 16);
   }
@@ -101,40 +101,20 @@ export class StoreLogSource implements LogSource {
     for (const d of data) compressed += d.length;
     chunk.compressedBytes += compressed;
 
+    // Without a pool, or without a prefilter: every chunk is read here as the query reads it.
     const needle = params.lineContains;
     const lineContains = needle !== undefined && needle.length > 0 ? needle : undefined;
-    const scanned: (ScanResult | undefined)[] = new Array(data.length);
-    const pool = this.options.pool ?? null;
-    if (
-      lineContains !== undefined &&
-      pool !== null &&
-      data.length >= this.minPoolChunks &&
-      compressed >= this.minPoolBytes
-    ) {
-      const order = timeOrder(refs, direction);
-      const range: ScanRange = { fromNs, throughNs, direction, needle: lineContains };
-      await scanInPool(pool, order, data, range, scanned, chunk, {
-        taskBytes: this.taskBytes,
-        budget: this.candidateBudget,
-        signal: params.signal,
-      });
-      params.signal?.throwIfAborted();
-    }
-
     const options = lineContains === undefined ? {} : { lineContains };
     const out: SourceStream[] = [];
     let i = 0;
     for (const s of series) {
       const cursors: EntryCursor[] = [];
       for (let n = 0; n < s.chunks.length; n++, i++) {
-        const done = scanned[i];
         cursors.push(
-          done !== undefined
-            ? new ScanResultCursor(done)
-            : new ScanCountingCursor(
-                MemChunk.decode(data[i]).iterator(fromNs, throughNs, direction, options),
-                decompressed(chunk),
-              ),
+          new ScanCountingCursor(
+            MemChunk.decode(data[i]).iterator(fromNs, throughNs, direction, options),
+            decompressed(chunk),
+          ),
         );
       }
       if (cursors.length === 0) continue;
@@ -164,6 +144,10 @@ export class StoreLogSource implements LogSource {
     const pool = lineContains === undefined ? null : (this.options.pool ?? null);
     const range: ScanRange | null =
       lineContains === undefined ? null : { fromNs, throughNs, direction, needle: lineContains };
+    const payoff = new PoolPayoff(
+      this.options.maxPoolMatchShare ?? 0.3,
+      this.options.poolJudgeLines ?? 20_000,
+    );
 
     const fetchBatch = async (indices: readonly number[]): Promise<(Buffer | ScanResult)[]> => {
       params.signal?.throwIfAborted();
@@ -182,7 +166,8 @@ export class StoreLogSource implements LogSource {
         pool === null ||
         range === null ||
         data.length < this.minPoolChunks ||
-        compressed < this.minPoolBytes
+        compressed < this.minPoolBytes ||
+        !payoff.worthIt
       ) {
         return data;
       }
@@ -192,6 +177,7 @@ export class StoreLogSource implements LogSource {
         taskBytes: this.taskBytes,
         budget: Infinity,
         signal: params.signal,
+        payoff,
       });
       return data.map((d, k) => scanned[k] ?? d);
     };
