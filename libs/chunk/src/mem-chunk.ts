@@ -47,6 +47,13 @@ export interface ChunkSplit {
   /** Time range of the cut blocks (0n when none). */
   readonly blocksMinTs: bigint;
   readonly blocksMaxTs: bigint;
+  /** Compressed bytes of the cut blocks (uncompressed for one still compressing). */
+  readonly blocksBytes: number;
+  /**
+   * The bytes of a read-only chunk holding the same blocks, to decode elsewhere; made when
+   * called (later appends and cuts do not change it). Null when no block is cut.
+   */
+  readonly encodeBlocks: (() => Buffer) | null;
   readonly head: ChunkCursor | null;
 }
 
@@ -269,30 +276,40 @@ export class MemChunk {
       const source = { minTs: this.head.minTimeNs, maxTs: this.head.maxTimeNs, load: () => run };
       head = new MergeCursor([source], fromNs, throughNs, direction, options);
     }
-    if (blocks.length === 0) return { blocks: null, blocksMinTs: 0n, blocksMaxTs: 0n, head };
+    if (blocks.length === 0) {
+      return {
+        blocks: null,
+        blocksMinTs: 0n,
+        blocksMaxTs: 0n,
+        blocksBytes: 0,
+        encodeBlocks: null,
+        head,
+      };
+    }
     let minTs = blocks[0].minTs;
     let maxTs = blocks[0].maxTs;
     for (const b of blocks) {
       if (b.minTs < minTs) minTs = b.minTs;
       if (b.maxTs > maxTs) maxTs = b.maxTs;
     }
+    const cut = this.blocks.slice();
+    let bytes = 0;
+    for (const b of cut) bytes += b.payload !== null ? b.uncompressedLength : b.data.length;
+    const encodeBlocks = (): Buffer => {
+      // Blocks never change once cut (but for their compression finishing); the symbol table
+      // only grows.
+      this.finishCompression();
+      return encodeChunk({ encoding: this.options.encoding, blocks: cut, symbols: this.symbols });
+    };
     const cursor = new MergeCursor(blocks, fromNs, throughNs, direction, options);
-    return { blocks: cursor, blocksMinTs: minTs, blocksMaxTs: maxTs, head };
-  }
-
-  /**
-   * The bytes of a read-only chunk holding the cut blocks as they are now (the head left out,
-   * not cut), for decoding elsewhere; null when no block is cut. Compresses blocks whose
-   * background compression has not finished.
-   */
-  encodeBlocks(): Buffer | null {
-    if (this.blocks.length === 0) return null;
-    this.finishCompression();
-    return encodeChunk({
-      encoding: this.options.encoding,
-      blocks: this.blocks,
-      symbols: this.symbols,
-    });
+    return {
+      blocks: cursor,
+      blocksMinTs: minTs,
+      blocksMaxTs: maxTs,
+      blocksBytes: bytes,
+      encodeBlocks,
+      head,
+    };
   }
 
   /** Serializes the chunk (cutting the head first). Equal contents give equal bytes. */

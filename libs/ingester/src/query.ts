@@ -1,5 +1,5 @@
 import { matchesLabels, type Labels, type Matcher } from '@logsvc/api';
-import type { ChunkCursor, Direction, EntryCursor, MemChunk } from '@logsvc/chunk';
+import type { ChunkSplit, Direction, EntryCursor, MemChunk } from '@logsvc/chunk';
 import type { Instance } from './instance';
 import { MergedCursor } from './merge-cursor';
 import type { Stream } from './stream';
@@ -22,7 +22,7 @@ export function newQueryStats(): IngesterQueryStats {
 export interface ReadOptions {
   /** Only entries whose line contains these bytes (a query's line prefilter). */
   readonly lineContains?: Buffer;
-  /** Also give each chunk's parts (`StreamQueryResult.chunks`), its cut blocks encoded. */
+  /** Also give each chunk's parts (`StreamQueryResult.chunks`). */
   readonly split?: boolean;
 }
 
@@ -30,17 +30,7 @@ export interface ReadOptions {
  * One chunk in range as two parts captured when the query started, which merged (the blocks
  * first) give the chunk's entries: its cut blocks, compressed, and its head block.
  */
-export interface ChunkRead {
-  /** The cut blocks' entries read here; null when the chunk has no cut block. */
-  readonly blocks: ChunkCursor | null;
-  /** The same blocks as the bytes of a read-only chunk, to decode elsewhere. */
-  readonly encoded: Buffer | null;
-  /** Time range of the cut blocks. */
-  readonly blocksMinTs: bigint;
-  readonly blocksMaxTs: bigint;
-  /** The head block's entries; null when it is empty. */
-  readonly head: ChunkCursor | null;
-}
+export type ChunkRead = ChunkSplit;
 
 /** One stream's entries in the queried range. */
 export interface StreamQueryResult {
@@ -102,10 +92,8 @@ export function queryStreams(
       cursors.push(chunk.iterator(fromNs, throughNs, direction, cursorOptions));
       if (chunks === undefined) return;
       const parts = chunk.split(fromNs, throughNs, direction, cursorOptions);
-      chunks.push({
-        ...parts,
-        encoded: parts.blocks === null ? null : (encoded ?? chunk.encodeBlocks()),
-      });
+      // A closed chunk has no head: its encoding (kept for the flush) holds the same blocks.
+      chunks.push(encoded === null ? parts : { ...parts, encodeBlocks: () => encoded });
     };
     for (const c of s.closed) {
       if (!chunkOverlaps(c.chunk, range)) continue;

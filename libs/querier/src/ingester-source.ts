@@ -121,13 +121,10 @@ export class IngesterLogSource implements LogSource {
     const chunk = stats.store.chunk;
     const parts: ChunkRead[] = [];
     for (const r of results) for (const c of r.chunks!) if (c.blocks !== null) parts.push(c);
-    let encodedBytes = 0;
-    for (const p of parts) encodedBytes += p.encoded?.length ?? 0;
+    let blocksBytes = 0;
+    for (const p of parts) blocksBytes += p.blocksBytes;
     const onPool =
-      pool !== null &&
-      parts.length >= this.minPoolChunks &&
-      encodedBytes >= this.minPoolBytes &&
-      parts.every((p) => p.encoded !== null);
+      pool !== null && parts.length >= this.minPoolChunks && blocksBytes >= this.minPoolBytes;
     const loader = onPool ? this.poolLoader(params, parts, range, pool, chunk) : null;
     const blocksOf = new Map<ChunkRead, number>(parts.map((p, i) => [p, i]));
 
@@ -177,7 +174,6 @@ export class IngesterLogSource implements LogSource {
     pool: ChunkScanPool,
     chunk: ChunkStats,
   ): ChunkLoader<ScanResult | null> {
-    const encoded = parts.map((p) => p.encoded!);
     const order = parts.map((_, i) => i);
     if (params.limit !== undefined) {
       const key = (i: number): bigint =>
@@ -191,12 +187,13 @@ export class IngesterLogSource implements LogSource {
     const fetchBatch = async (indices: readonly number[]): Promise<(ScanResult | null)[]> => {
       params.signal?.throwIfAborted();
       let bytes = 0;
-      for (const i of indices) bytes += encoded[i].length;
+      for (const i of indices) bytes += parts[i].blocksBytes;
       // A small batch is searched here: a round trip to a worker would cost more.
       if ((indices.length < this.minPoolChunks && bytes < this.minPoolBytes) || !payoff.worthIt) {
         return indices.map(() => null);
       }
-      const data = indices.map((i) => encoded[i]);
+      // Encoded only now, a batch at a time: the query holds no copy of all memory at once.
+      const data = indices.map((i) => parts[i].encodeBlocks!());
       const scanned: (ScanResult | undefined)[] = new Array(indices.length);
       await scanInPool(
         pool,
@@ -214,7 +211,7 @@ export class IngesterLogSource implements LogSource {
       batchBytes: this.options.poolBatchBytes ?? pool.size * 4 * 1024 * 1024,
       readAhead: 2,
     };
-    return new ChunkLoader(order, (i) => encoded[i].length, limits, fetchBatch);
+    return new ChunkLoader(order, (i) => parts[i].blocksBytes, limits, fetchBatch);
   }
 }
 

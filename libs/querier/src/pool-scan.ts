@@ -42,8 +42,9 @@ export class PoolPayoff {
 
 /**
  * Scans the chunks `data[i]` for i in `order` on the pool, a few requests per worker in flight,
- * until all are done or `budget` entries came back. Fills `scanned[i]` and adds the lines and
- * bytes the workers passed over to `stats.decompressedLines/Bytes`.
+ * until all are done, `budget` entries came back or `payoff` says the pool does not pay. Fills
+ * `scanned[i]` (left undefined for chunks not sent) and adds the lines and bytes the workers
+ * passed over to `stats.decompressedLines/Bytes`.
  */
 export function scanInPool(
   pool: ChunkScanPool,
@@ -97,7 +98,7 @@ export function scanInPool(
                 stats.decompressedLines += r.scannedLines;
                 stats.decompressedBytes += r.scannedBytes;
               }
-              if (candidates >= budget) stop = true;
+              if (candidates >= budget || (payoff !== undefined && !payoff.worthIt)) stop = true;
               pump();
             },
             (err: unknown) => {
