@@ -117,7 +117,9 @@ describe('IngesterLogSource with a line prefilter', () => {
             minPoolChunks: 0,
             minPoolBytes: 0,
             taskBytes: 1,
-            poolBatchBytes: 100,
+            // Batches of one request, or of more than the pool takes at once (so a pool that
+            // stops paying leaves some chunks of a batch out).
+            poolBatchBytes: q.len % 2 === 0 ? 100 : 100_000,
             // Some runs leave the pool once lines match often: the same entries either way.
             maxPoolMatchShare: q.from % 2 === 0 ? Infinity : 0.3,
             poolJudgeLines: q.len % 4,
@@ -162,6 +164,55 @@ describe('IngesterLogSource with a line prefilter', () => {
         }),
         { numRuns: 60 },
       );
+    } finally {
+      await ingester.shutdown({ flush: false });
+    }
+  });
+});
+
+describe('IngesterLogSource leaving the pool', () => {
+  const pool = new ChunkScanPool({ size: 2 });
+  afterAll(() => pool.close());
+
+  it('reads on the event loop the chunks the pool did not take once most lines matched', async () => {
+    const ingester = newIngester();
+    await ingester.start();
+    const client = new LocalIngesterClient();
+    client.attach(ingester);
+    try {
+      const rows: Row[] = Array.from({ length: 600 }, (_, i) => ({
+        ts: T + BigInt(i),
+        line: `GET /item/${i}`,
+        sm: i % 3 === 0 ? [{ name: 'trace_id', value: `t${i % 2}` }] : [],
+      }));
+      await push(ingester, 'leave', 0, rows);
+      for (const direction of ['forward', 'backward'] as const) {
+        const select = (source: IngesterLogSource) =>
+          source.select({
+            tenant: 'leave',
+            matchers: [{ type: '=', name: 'app', value: 'a0' }],
+            fromNs: T,
+            throughNs: T + 1000n,
+            direction,
+            stats: newQueryStats(),
+            lineContains: Buffer.from('GET'),
+          });
+        // Every line matches: the pool stops after its first answer, with more chunks queued.
+        const pooled = new IngesterLogSource(client, {
+          pool,
+          minPoolChunks: 0,
+          minPoolBytes: 0,
+          taskBytes: 1,
+          poolBatchBytes: 1 << 20,
+          maxPoolMatchShare: 0.5,
+          poolJudgeLines: 1,
+        });
+        const [got] = await select(pooled);
+        const [want] = await select(new IngesterLogSource(client));
+        const expected = await drainAll(want.entries);
+        expect(expected).toHaveLength(600);
+        expect(await drainAll(got.entries)).toEqual(expected);
+      }
     } finally {
       await ingester.shutdown({ flush: false });
     }

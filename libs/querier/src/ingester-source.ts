@@ -204,7 +204,8 @@ export class IngesterLogSource implements LogSource {
         chunk,
         { taskBytes: this.taskBytes, budget: Infinity, signal: params.signal, payoff },
       );
-      return scanned.map((r) => r ?? null);
+      // Chunks the pool did not take (it stopped paying) are read here; `scanned` has holes.
+      return indices.map((_, k) => scanned[k] ?? null);
     };
     const limits = {
       batchChunks: 256,
