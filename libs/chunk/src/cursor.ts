@@ -75,6 +75,12 @@ export class MergeCursor implements ChunkCursor {
   private run: EntryRun | null = null;
   private row = -1;
   private labels: Labels | null = null;
+  /** The structured metadata built last, by symbol ids. */
+  private lastSm: {
+    readonly symbols: readonly string[];
+    readonly ids: Uint32Array;
+    readonly labels: Labels;
+  } | null = null;
   /** Sequential mode: sources still to open (with their ranks), in output order. */
   private readonly pending: { source: RunSource; rank: number }[];
   private current: RunState | null = null;
@@ -203,10 +209,18 @@ export class MergeCursor implements ChunkCursor {
     const start = run.smOffsets[this.row];
     const end = run.smOffsets[this.row + 1];
     if (start === end) return EMPTY_LABELS;
+    // Entries mostly carry the same pairs as the one before: give the same (immutable) array.
+    const last = this.lastSm;
+    if (last !== null && last.symbols === run.symbols && last.ids.length === end - start) {
+      let same = true;
+      for (let k = 0; k < last.ids.length && same; k++) same = last.ids[k] === run.smIds[start + k];
+      if (same) return last.labels;
+    }
     const out: LabelPair[] = [];
     for (let i = start; i < end; i += 2) {
       out.push({ name: run.symbols[run.smIds[i]], value: run.symbols[run.smIds[i + 1]] });
     }
+    this.lastSm = { symbols: run.symbols, ids: run.smIds.slice(start, end), labels: out };
     return out;
   }
 

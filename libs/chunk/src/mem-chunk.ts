@@ -41,6 +41,22 @@ interface PreviousBlock {
   run: EntryRun | null;
 }
 
+/** A chunk's entries as two reads: its cut blocks and its head block (see `MemChunk.split`). */
+export interface ChunkSplit {
+  readonly blocks: ChunkCursor | null;
+  /** Time range of the cut blocks (0n when none). */
+  readonly blocksMinTs: bigint;
+  readonly blocksMaxTs: bigint;
+  /** Compressed bytes of the cut blocks (uncompressed for one still compressing). */
+  readonly blocksBytes: number;
+  /**
+   * The bytes of a read-only chunk holding the same blocks, to decode elsewhere; made when
+   * called (later appends and cuts do not change it). Null when no block is cut.
+   */
+  readonly encodeBlocks: (() => Buffer) | null;
+  readonly head: ChunkCursor | null;
+}
+
 /**
  * One stream's entries for a span of time: compressed blocks plus an unordered head block.
  * Appends may arrive in any time order; iteration yields timestamp order, entries with equal
@@ -235,6 +251,65 @@ export class MemChunk {
       sources.push({ minTs: this.head.minTimeNs, maxTs: this.head.maxTimeNs, load: () => run });
     }
     return new MergeCursor(sources, fromNs, throughNs, direction, options);
+  }
+
+  /**
+   * The chunk's entries as two reads captured now, which together give what `iterator` gives
+   * (merged oldest first, the blocks before the head): its cut blocks, and its head block. Lets
+   * a reader search the compressed blocks elsewhere (`encodeBlocks`) and the head here. Either
+   * part is null when it holds no entry.
+   */
+  split(
+    fromNs: bigint,
+    throughNs: bigint,
+    direction: Direction,
+    options?: CursorOptions,
+  ): ChunkSplit {
+    const blocks: RunSource[] = this.blocks.map((block) => ({
+      minTs: block.minTs,
+      maxTs: block.maxTs,
+      load: () => this.loadBlock(block),
+    }));
+    let head: ChunkCursor | null = null;
+    if (this.head.entryCount > 0) {
+      const run = this.head.snapshot();
+      const source = { minTs: this.head.minTimeNs, maxTs: this.head.maxTimeNs, load: () => run };
+      head = new MergeCursor([source], fromNs, throughNs, direction, options);
+    }
+    if (blocks.length === 0) {
+      return {
+        blocks: null,
+        blocksMinTs: 0n,
+        blocksMaxTs: 0n,
+        blocksBytes: 0,
+        encodeBlocks: null,
+        head,
+      };
+    }
+    let minTs = blocks[0].minTs;
+    let maxTs = blocks[0].maxTs;
+    for (const b of blocks) {
+      if (b.minTs < minTs) minTs = b.minTs;
+      if (b.maxTs > maxTs) maxTs = b.maxTs;
+    }
+    const cut = this.blocks.slice();
+    let bytes = 0;
+    for (const b of cut) bytes += b.payload !== null ? b.uncompressedLength : b.data.length;
+    const encodeBlocks = (): Buffer => {
+      // Blocks never change once cut (but for their compression finishing); the symbol table
+      // only grows.
+      this.finishCompression();
+      return encodeChunk({ encoding: this.options.encoding, blocks: cut, symbols: this.symbols });
+    };
+    const cursor = new MergeCursor(blocks, fromNs, throughNs, direction, options);
+    return {
+      blocks: cursor,
+      blocksMinTs: minTs,
+      blocksMaxTs: maxTs,
+      blocksBytes: bytes,
+      encodeBlocks,
+      head,
+    };
   }
 
   /** Serializes the chunk (cutting the head first). Equal contents give equal bytes. */

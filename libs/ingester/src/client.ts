@@ -11,6 +11,10 @@ export interface IngesterSelect {
   readonly fromNs: bigint;
   readonly throughNs: bigint;
   readonly direction: Direction;
+  /** Only entries whose line contains these bytes (the query's line prefilter). */
+  readonly lineContains?: Buffer;
+  /** Also give each stream's chunks in parts (`StreamQueryResult.chunks`), blocks encoded. */
+  readonly split?: boolean;
 }
 
 /** What a query read from ingesters: their counters, and how many ingesters answered. */
@@ -103,8 +107,11 @@ export class LocalIngesterClient implements IngesterClient {
     const ingester = this.current;
     if (!ingester) return [];
     if (stats) stats.ingestersReached++;
-    const { matchers, fromNs, throughNs, direction } = select;
-    return ingester.query(tenant, matchers, fromNs, throughNs, direction, stats);
+    const { matchers, fromNs, throughNs, direction, lineContains, split } = select;
+    return ingester.query(tenant, matchers, fromNs, throughNs, direction, stats, {
+      ...(lineContains === undefined ? {} : { lineContains }),
+      ...(split === undefined ? {} : { split }),
+    });
   }
 
   async labelNames(tenant: string, query: LabelQuery): Promise<string[]> {

@@ -7,11 +7,17 @@ export { SILENT_LOGGER } from './logger';
 export type { IngesterCounters } from './metrics';
 export { MergedCursor } from './merge-cursor';
 export { newQueryStats } from './query';
-export type { IngesterQueryStats, StreamQueryResult, TimeRange } from './query';
+export type {
+  ChunkRead,
+  IngesterQueryStats,
+  ReadOptions,
+  StreamQueryResult,
+  TimeRange,
+} from './query';
 export type { ChunkSink, FlushedChunk } from './sink';
 export type { ReplayResult } from './wal/wal';
 export { WalLockedError } from './wal/dir-lock';
 export { LocalIngesterClient, NoIngesterError } from './client';
-export type { IngesterClient, IngesterSelect, StreamVolume } from './client';
+export type { IngesterClient, IngesterReadStats, IngesterSelect, StreamVolume } from './client';
 export { ADMIT_ALL } from './stream-admission';
 export type { StreamAdmission } from './stream-admission';

@@ -26,6 +26,7 @@ import {
   type IngesterQueryStats,
   type StreamQueryResult,
   type TimeRange,
+  type ReadOptions,
 } from './query';
 import type { ChunkSink } from './sink';
 import { encodedChunk, type CutReason, type OrderingRules, type Stream } from './stream';
@@ -472,10 +473,11 @@ export class Ingester {
     throughNs: bigint,
     direction: Direction,
     stats?: IngesterQueryStats,
+    options?: ReadOptions,
   ): StreamQueryResult[] {
     const range: TimeRange = { fromNs, throughNs };
     const streams = matchingStreams(this.instances.get(tenant), matchers, range);
-    return queryStreams(streams, range, direction, stats ?? discardStats());
+    return queryStreams(streams, range, direction, stats ?? discardStats(), options);
   }
 
   labelNames(tenant: string, q: LabelQuery): string[] {

@@ -1,5 +1,5 @@
 import { matchesLabels, type Labels, type Matcher } from '@logsvc/api';
-import type { Direction, EntryCursor, MemChunk } from '@logsvc/chunk';
+import type { ChunkSplit, Direction, EntryCursor, MemChunk } from '@logsvc/chunk';
 import type { Instance } from './instance';
 import { MergedCursor } from './merge-cursor';
 import type { Stream } from './stream';
@@ -18,6 +18,20 @@ export function newQueryStats(): IngesterQueryStats {
   return { totalChunksMatched: 0, headChunkBytes: 0, headChunkLines: 0, compressedBytes: 0 };
 }
 
+/** How a query reads memory beyond its stream matchers and time range. */
+export interface ReadOptions {
+  /** Only entries whose line contains these bytes (a query's line prefilter). */
+  readonly lineContains?: Buffer;
+  /** Also give each chunk's parts (`StreamQueryResult.chunks`). */
+  readonly split?: boolean;
+}
+
+/**
+ * One chunk in range as two parts captured when the query started, which merged (the blocks
+ * first) give the chunk's entries: its cut blocks, compressed, and its head block.
+ */
+export type ChunkRead = ChunkSplit;
+
 /** One stream's entries in the queried range. */
 export interface StreamQueryResult {
   readonly labels: Labels;
@@ -26,6 +40,8 @@ export interface StreamQueryResult {
   readonly cursors: EntryCursor[];
   /** The chunks' entries merged into `direction` order, duplicates across chunks dropped. */
   readonly entries: EntryCursor;
+  /** With `ReadOptions.split`: the chunks in range, oldest first, in parts. */
+  readonly chunks?: ChunkRead[];
 }
 
 /** A time range in nanoseconds: `fromNs` inclusive, `throughNs` exclusive (Loki's [start, end)). */
@@ -63,25 +79,43 @@ export function queryStreams(
   range: TimeRange,
   direction: Direction,
   stats: IngesterQueryStats,
+  options: ReadOptions = {},
 ): StreamQueryResult[] {
+  const { fromNs, throughNs } = range;
+  const needle = options.lineContains;
+  const cursorOptions = needle !== undefined && needle.length > 0 ? { lineContains: needle } : {};
   const out: StreamQueryResult[] = [];
   for (const s of streams) {
     const cursors: EntryCursor[] = [];
+    const chunks: ChunkRead[] | undefined = options.split === true ? [] : undefined;
+    const read = (chunk: MemChunk, encoded: Buffer | null): void => {
+      cursors.push(chunk.iterator(fromNs, throughNs, direction, cursorOptions));
+      if (chunks === undefined) return;
+      const parts = chunk.split(fromNs, throughNs, direction, cursorOptions);
+      // A closed chunk has no head: its encoding (kept for the flush) holds the same blocks.
+      chunks.push(encoded === null ? parts : { ...parts, encodeBlocks: () => encoded });
+    };
     for (const c of s.closed) {
       if (!chunkOverlaps(c.chunk, range)) continue;
       stats.totalChunksMatched++;
       stats.compressedBytes += c.chunk.compressedBytes;
-      cursors.push(c.chunk.iterator(range.fromNs, range.throughNs, direction));
+      read(c.chunk, c.encoded);
     }
     if (s.head && chunkOverlaps(s.head, range)) {
       stats.totalChunksMatched++;
       stats.headChunkBytes += s.head.uncompressedBytes;
       stats.headChunkLines += s.head.entryCount;
-      cursors.push(s.head.iterator(range.fromNs, range.throughNs, direction));
+      read(s.head, null);
     }
     if (cursors.length === 0) continue;
     const entries = cursors.length === 1 ? cursors[0] : new MergedCursor(cursors, direction);
-    out.push({ labels: s.labels, fingerprint: s.fingerprint, cursors, entries });
+    out.push({
+      labels: s.labels,
+      fingerprint: s.fingerprint,
+      cursors,
+      entries,
+      ...(chunks === undefined ? {} : { chunks }),
+    });
   }
   return out;
 }

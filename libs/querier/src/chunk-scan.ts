@@ -21,9 +21,14 @@ export interface ScanResult {
   readonly lines: Uint8Array;
   /**
    * Structured metadata, null when no entry has any: entry i's pairs are
-   * `smPairs[smEnds[i-1] .. smEnds[i])` as name, value, name, value, …
+   * `ids[ends[i-1] .. ends[i])` as name, value, name, value, … indices into `strings` (each
+   * distinct string once: entries mostly repeat the same few, and strings are costly to send).
    */
-  readonly sm: { readonly ends: Uint32Array; readonly pairs: string[] } | null;
+  readonly sm: {
+    readonly ends: Uint32Array;
+    readonly ids: Uint32Array;
+    readonly strings: string[];
+  } | null;
   /** Lines and line bytes the chunk's cursor passed over in range, matched or not. */
   readonly scannedLines: number;
   readonly scannedBytes: number;
@@ -67,7 +72,24 @@ export function scanChunk(data: Uint8Array, range: ScanRange): ScanResult {
   let lineEnds = new Uint32Array(cap);
   const lines = new ByteColumn();
   let smEnds: Uint32Array | null = null;
-  const smPairs: string[] = [];
+  let smIds = new Uint32Array(0);
+  let smCount = 0;
+  const smStrings: string[] = [];
+  const smIndex = new Map<string, number>();
+  const intern = (v: string): void => {
+    let id = smIndex.get(v);
+    if (id === undefined) {
+      id = smStrings.length;
+      smStrings.push(v);
+      smIndex.set(v, id);
+    }
+    if (smCount === smIds.length) {
+      const grown = new Uint32Array(Math.max(64, smIds.length * 2));
+      grown.set(smIds);
+      smIds = grown;
+    }
+    smIds[smCount++] = id;
+  };
   let count = 0;
   while (cursor.next()) {
     if (count === cap) {
@@ -90,9 +112,12 @@ export function scanChunk(data: Uint8Array, range: ScanRange): ScanResult {
     const sm = cursor.structuredMetadata;
     if (sm.length > 0) {
       smEnds ??= new Uint32Array(cap); // earlier entries had none: their ends are all 0
-      for (const p of sm) smPairs.push(p.name, p.value);
+      for (const p of sm) {
+        intern(p.name);
+        intern(p.value);
+      }
     }
-    if (smEnds !== null) smEnds[count] = smPairs.length;
+    if (smEnds !== null) smEnds[count] = smCount;
     count++;
   }
   return {
@@ -100,7 +125,7 @@ export function scanChunk(data: Uint8Array, range: ScanRange): ScanResult {
     ts,
     lineEnds,
     lines: lines.bytes,
-    sm: smEnds === null ? null : { ends: smEnds, pairs: smPairs },
+    sm: smEnds === null ? null : { ends: smEnds, ids: smIds, strings: smStrings },
     scannedLines: cursor.scanned.lines,
     scannedBytes: cursor.scanned.bytes,
   };
@@ -110,7 +135,7 @@ export function scanChunk(data: Uint8Array, range: ScanRange): ScanResult {
 export function transferList(r: ScanResult): ArrayBuffer[] {
   if (r.count === 0) return [];
   const out = [r.ts.buffer, r.lineEnds.buffer, r.lines.buffer] as ArrayBuffer[];
-  if (r.sm !== null) out.push(r.sm.ends.buffer as ArrayBuffer);
+  if (r.sm !== null) out.push(r.sm.ends.buffer as ArrayBuffer, r.sm.ids.buffer as ArrayBuffer);
   return out;
 }
 
@@ -121,6 +146,8 @@ export class ScanResultCursor implements EntryCursor {
   private i = -1;
   private lineView: Buffer = EMPTY_LINE;
   private readonly lines: Buffer;
+  /** The structured metadata built last, and where its ids are. */
+  private lastSm: { start: number; end: number; labels: Labels } | null = null;
 
   constructor(private readonly result: ScanResult) {
     const l = result.lines;
@@ -142,8 +169,18 @@ export class ScanResultCursor implements EntryCursor {
     const start = i === 0 ? 0 : sm.ends[i - 1];
     const end = sm.ends[i];
     if (start === end) return EMPTY_LABELS;
+    // Entries mostly carry the same pairs as the one before: give the same (immutable) array.
+    const last = this.lastSm;
+    if (last !== null && sameIds(sm.ids, last.start, last.end, start, end)) {
+      last.start = start;
+      last.end = end;
+      return last.labels;
+    }
     const out: LabelPair[] = [];
-    for (let k = start; k < end; k += 2) out.push({ name: sm.pairs[k], value: sm.pairs[k + 1] });
+    for (let k = start; k < end; k += 2) {
+      out.push({ name: sm.strings[sm.ids[k]], value: sm.strings[sm.ids[k + 1]] });
+    }
+    this.lastSm = { start, end, labels: out };
     return out;
   }
 
@@ -159,4 +196,10 @@ export class ScanResultCursor implements EntryCursor {
     this.lineView = this.lines.subarray(start, r.lineEnds[this.i]);
     return true;
   }
+}
+
+function sameIds(ids: Uint32Array, aStart: number, aEnd: number, bStart: number, bEnd: number) {
+  if (aEnd - aStart !== bEnd - bStart) return false;
+  for (let k = 0; k < aEnd - aStart; k++) if (ids[aStart + k] !== ids[bStart + k]) return false;
+  return true;
 }

@@ -24,7 +24,9 @@ export class QuerySources {
     // ones still only in memory, and the merge keeps the first source's entries first.
     this.source = combineSources(
       new WindowedSource(new StoreLogSource(store, { pool }), (f, t) => window.storeRange(f, t)),
-      new WindowedSource(new IngesterLogSource(ingesters), (f, t) => window.ingesterRange(f, t)),
+      new WindowedSource(new IngesterLogSource(ingesters, { pool }), (f, t) =>
+        window.ingesterRange(f, t),
+      ),
     );
   }
 

@@ -1,7 +1,9 @@
 import type { Labels } from '@logsvc/api';
-import { type ChunkCursor, type Direction, MemChunk } from '@logsvc/chunk';
+import { type Direction, MemChunk } from '@logsvc/chunk';
 import { MergedCursor } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
+import { PoolPayoff, scanInPool } from './pool-scan';
+import { ScanCountingCursor } from './scan-counting-cursor';
 import type { ChunkRef, ChunkStore } from '@logsvc/storage';
 import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
 import { ChunkLoader, LazyChunkCursor } from './lazy-chunks';
@@ -19,14 +21,16 @@ export interface StoreLogSourceOptions {
   readonly minPoolChunks?: number;
   /** Nor less than this many compressed bytes (default 256 KiB). */
   readonly minPoolBytes?: number;
-  /**
-   * Once the workers have returned this many entries, the remaining chunks are left to be
-   * read lazily on the event loop, as far as the query consumes them (default 10 000): a
-   * filter that matches often with a small `limit` needs only the first chunks.
-   */
-  readonly candidateBudget?: number;
   /** Compressed bytes of chunks sent to a worker in one request (default 1 MiB). */
   readonly taskBytes?: number;
+  /**
+   * Once the pool found more matches than this per line scanned (over its first 20 000
+   * lines), the query's remaining chunks are read on the event loop (default 0.3): copying
+   * most lines back costs more than the workers save.
+   */
+  readonly maxPoolMatchShare?: number;
+  /** Lines the pool scans before that is judged (default 20 000). */
+  readonly poolJudgeLines?: number;
   /**
    * Log queries: chunks fetched at once as the query reads them (default 16; on the pool 256,
    * bounded by `poolBatchBytes`).
@@ -39,59 +43,23 @@ export interface StoreLogSourceOptions {
   readonly poolBatchBytes?: number;
 }
 
-/** Adds what a chunk cursor scans to the stats as it goes (so a query stopped early counts). */
-class ScanCountingCursor implements EntryCursor {
-  private lines = 0;
-  private bytes = 0;
-
-  constructor(
-    private readonly inner: ChunkCursor,
-    private readonly stats: ChunkStats,
-  ) {}
-
-  get timestampNs(): bigint {
-    return this.inner.timestampNs;
-  }
-
-  get line(): Buffer {
-    return this.inner.line;
-  }
-
-  get structuredMetadata() {
-    return this.inner.structuredMetadata;
-  }
-
-  next(): boolean {
-    const more = this.inner.next();
-    const s = this.inner.scanned;
-    if (s.lines !== this.lines || s.bytes !== this.bytes) {
-      this.stats.decompressedLines += s.lines - this.lines;
-      this.stats.decompressedBytes += s.bytes - this.bytes;
-      this.lines = s.lines;
-      this.bytes = s.bytes;
-    }
-    return more;
-  }
-}
-
 /**
  * Entries from flushed chunks: the index gives each selected stream's chunk refs, the chunks
  * are downloaded (verified) and decoded, and a stream's chunks are merged into one cursor over
  * [fromNs, throughNs). Adds to `stats.querier.store`; `decompressedLines/Bytes` count every
  * line in range of the blocks read, whether the line filter kept it or not.
  *
- * Log queries (`SelectParams.limit` set) fetch chunks only as the query reads them (see
- * `lazyStreams`), so a small `limit` over a long range reads a few chunks. Otherwise (metric
- * queries read everything) all chunks are fetched at once: with a line prefilter and enough
- * chunks, they are decoded and searched in worker threads (time-ordered in the query's
- * direction, spread over the pool) and only the matching entries come back; chunks left over
- * once `candidateBudget` entries came back, and all chunks without a prefilter, are decoded on
+ * Log queries (`SelectParams.limit` set), and queries with a line prefilter when there is a
+ * pool, fetch chunks only as the query reads them (see `lazyStreams`): a small `limit` over a
+ * long range reads a few chunks, and a metric query holds a few batches at a time. With a
+ * prefilter and a pool, each batch is decoded and searched in worker threads and only the
+ * matching entries come back (unless most lines match: see `maxPoolMatchShare`). Metric
+ * queries without a prefilter or without a pool fetch all chunks at once and decode them on
  * the event loop as the query reads them. All ways give the same entries.
  */
 export class StoreLogSource implements LogSource {
   private readonly minPoolChunks: number;
   private readonly minPoolBytes: number;
-  private readonly candidateBudget: number;
   private readonly taskBytes: number;
   private readonly lazyBatchSize: number;
 
@@ -101,7 +69,6 @@ export class StoreLogSource implements LogSource {
   ) {
     this.minPoolChunks = options.minPoolChunks ?? 4;
     this.minPoolBytes = options.minPoolBytes ?? 256 * 1024;
-    this.candidateBudget = options.candidateBudget ?? 10_000;
     this.taskBytes = options.taskBytes ?? 1024 * 1024;
     this.lazyBatchSize = Math.max(1, options.lazyBatchSize ?? 16);
   }
@@ -117,7 +84,11 @@ export class StoreLogSource implements LogSource {
     const refs = series.flatMap((s) => s.chunks);
     stats.totalChunksRef += refs.length;
     params.signal?.throwIfAborted();
-    if (params.limit !== undefined) return this.lazyStreams(params, series, refs);
+    // Log queries, and metric queries the pool searches, read chunks as the query consumes them.
+    const prefilter = params.lineContains !== undefined && params.lineContains.length > 0;
+    if (params.limit !== undefined || (prefilter && (this.options.pool ?? null) !== null)) {
+      return this.lazyStreams(params, series, refs);
+    }
 
     const downloadStart = process.hrtime.bigint();
     const data = await this.store.fetchChunks(tenant, refs);
@@ -130,45 +101,20 @@ export class StoreLogSource implements LogSource {
     for (const d of data) compressed += d.length;
     chunk.compressedBytes += compressed;
 
+    // Without a pool, or without a prefilter: every chunk is read here as the query reads it.
     const needle = params.lineContains;
     const lineContains = needle !== undefined && needle.length > 0 ? needle : undefined;
-    const scanned: (ScanResult | undefined)[] = new Array(data.length);
-    const pool = this.options.pool ?? null;
-    if (
-      lineContains !== undefined &&
-      pool !== null &&
-      data.length >= this.minPoolChunks &&
-      compressed >= this.minPoolBytes
-    ) {
-      const order = timeOrder(refs, direction);
-      const range: ScanRange = { fromNs, throughNs, direction, needle: lineContains };
-      await this.scanInPool(
-        pool,
-        order,
-        data,
-        range,
-        scanned,
-        chunk,
-        params.signal,
-        this.candidateBudget,
-      );
-      params.signal?.throwIfAborted();
-    }
-
     const options = lineContains === undefined ? {} : { lineContains };
     const out: SourceStream[] = [];
     let i = 0;
     for (const s of series) {
       const cursors: EntryCursor[] = [];
       for (let n = 0; n < s.chunks.length; n++, i++) {
-        const done = scanned[i];
         cursors.push(
-          done !== undefined
-            ? new ScanResultCursor(done)
-            : new ScanCountingCursor(
-                MemChunk.decode(data[i]).iterator(fromNs, throughNs, direction, options),
-                chunk,
-              ),
+          new ScanCountingCursor(
+            MemChunk.decode(data[i]).iterator(fromNs, throughNs, direction, options),
+            decompressed(chunk),
+          ),
         );
       }
       if (cursors.length === 0) continue;
@@ -198,6 +144,10 @@ export class StoreLogSource implements LogSource {
     const pool = lineContains === undefined ? null : (this.options.pool ?? null);
     const range: ScanRange | null =
       lineContains === undefined ? null : { fromNs, throughNs, direction, needle: lineContains };
+    const payoff = new PoolPayoff(
+      this.options.maxPoolMatchShare ?? 0.3,
+      this.options.poolJudgeLines ?? 20_000,
+    );
 
     const fetchBatch = async (indices: readonly number[]): Promise<(Buffer | ScanResult)[]> => {
       params.signal?.throwIfAborted();
@@ -216,13 +166,19 @@ export class StoreLogSource implements LogSource {
         pool === null ||
         range === null ||
         data.length < this.minPoolChunks ||
-        compressed < this.minPoolBytes
+        compressed < this.minPoolBytes ||
+        !payoff.worthIt
       ) {
         return data;
       }
       const scanned: (ScanResult | undefined)[] = new Array(data.length);
       const all = data.map((_, k) => k);
-      await this.scanInPool(pool, all, data, range, scanned, chunk, params.signal, Infinity);
+      await scanInPool(pool, all, data, range, scanned, chunk, {
+        taskBytes: this.taskBytes,
+        budget: Infinity,
+        signal: params.signal,
+        payoff,
+      });
       return data.map((d, k) => scanned[k] ?? d);
     };
     const limits =
@@ -233,13 +189,14 @@ export class StoreLogSource implements LogSource {
             batchBytes: this.options.poolBatchBytes ?? pool.size * 4 * 1024 * 1024,
             readAhead: 2,
           };
-    const order = timeOrder(refs, direction);
+    // A log query merges all streams by time; a metric query reads them one after another.
+    const order = params.limit !== undefined ? timeOrder(refs, direction) : refs.map((_, i) => i);
     const loader = new ChunkLoader(order, (i) => refs[i].size, limits, fetchBatch);
     const open = (c: Buffer | ScanResult): EntryCursor =>
       c instanceof Uint8Array
         ? new ScanCountingCursor(
             MemChunk.decode(c).iterator(fromNs, throughNs, direction, options),
-            chunk,
+            decompressed(chunk),
           )
         : new ScanResultCursor(c);
 
@@ -256,78 +213,6 @@ export class StoreLogSource implements LogSource {
     }
     return out;
   }
-
-  /**
-   * Scans chunks in `order` on the pool, a few requests per worker in flight, until all are
-   * done or `budget` entries came back. Fills `scanned` and counts what was read.
-   */
-  private scanInPool(
-    pool: ChunkScanPool,
-    order: readonly number[],
-    data: readonly Buffer[],
-    range: ScanRange,
-    scanned: (ScanResult | undefined)[],
-    stats: ChunkStats,
-    signal: AbortSignal | undefined,
-    budget: number,
-  ): Promise<void> {
-    const tasks: number[][] = [];
-    let bytes = 0;
-    for (const i of order) {
-      if (tasks.length === 0 || bytes + data[i].length > this.taskBytes) {
-        tasks.push([]);
-        bytes = 0;
-      }
-      tasks[tasks.length - 1].push(i);
-      bytes += data[i].length;
-    }
-    const window = pool.size * 2;
-    return new Promise((resolve, reject) => {
-      let next = 0;
-      let active = 0;
-      let candidates = 0;
-      let stop = false;
-      let failed = false;
-      const pump = (): void => {
-        while (!stop && next < tasks.length && active < window) {
-          if (signal?.aborted) {
-            stop = true;
-            break;
-          }
-          const task = tasks[next++];
-          active++;
-          pool
-            .scan(
-              task.map((i) => data[i]),
-              range,
-            )
-            .then(
-              (results) => {
-                active--;
-                if (failed) return;
-                for (let k = 0; k < task.length; k++) {
-                  const r = results[k];
-                  scanned[task[k]] = r;
-                  candidates += r.count;
-                  stats.decompressedLines += r.scannedLines;
-                  stats.decompressedBytes += r.scannedBytes;
-                }
-                if (candidates >= budget) stop = true;
-                pump();
-              },
-              (err: unknown) => {
-                active--;
-                if (failed) return;
-                failed = true;
-                reject(err instanceof Error ? err : new Error(String(err)));
-              },
-            );
-        }
-        if (active === 0 && !failed) resolve();
-      };
-      pump();
-    });
-  }
 }
 
 /** Chunk indices in the query's time order: by first entry forward, by last entry backward. */
@@ -336,6 +221,14 @@ function timeOrder(refs: readonly ChunkRef[], direction: Direction): number[] {
   if (direction === 'forward') order.sort((a, b) => cmp(refs[a].fromNs, refs[b].fromNs));
   else order.sort((a, b) => cmp(refs[b].throughNs, refs[a].throughNs));
   return order;
+}
+
+/** Adds scanned lines and bytes to the stats' decompressed counters. */
+function decompressed(stats: ChunkStats): (lines: number, bytes: number) => void {
+  return (lines, bytes) => {
+    stats.decompressedLines += lines;
+    stats.decompressedBytes += bytes;
+  };
 }
 
 function cmp(a: bigint, b: bigint): number {

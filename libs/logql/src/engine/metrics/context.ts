@@ -33,6 +33,8 @@ export class StepGrid {
 export interface CompiledSampleQuery {
   readonly matchers: readonly Matcher[];
   readonly extractor: SampleExtractor;
+  /** Bytes every line that gives a sample contains (the pipeline's line prefilter). */
+  readonly lineContains?: Buffer;
 }
 
 /**

@@ -23,6 +23,7 @@ import { labelFilterNames, stageLabels } from './stage-labels';
 export type PipelineCompiler = (expr: LogSelectorExpr) => {
   readonly matchers: readonly Matcher[];
   readonly pipeline: Pipeline;
+  readonly lineContains?: Buffer;
 };
 
 export interface ExtractorBuilderOptions {
@@ -44,7 +45,8 @@ function buildWith(
   hinted: boolean,
   pushed?: { readonly labels: readonly string[]; readonly without: boolean },
 ): CompiledSampleQuery {
-  const { matchers, pipeline } = compile(expr.range.log);
+  const compiled = withPrefilter(compile(expr.range.log));
+  const { matchers, pipeline } = compiled;
   const stages = pipeline.stages;
   const grouping =
     pushed ??
@@ -67,6 +69,7 @@ function buildWith(
       ? { labels: [], without: false, noLabels: true }
       : grouping;
     return {
+      ...compiled.prefilter,
       matchers,
       extractor: new LineSampleExtractor(stages, kind, lineGrouping, preserve, hints),
     };
@@ -77,6 +80,7 @@ function buildWith(
     ? { labels: [], without: false, noLabels: true }
     : grouping;
   return {
+    ...compiled.prefilter,
     matchers,
     extractor: new LabelSampleExtractor(
       stages,
@@ -116,4 +120,10 @@ function hintsFor(
     preserveError,
     ...(unwrap === undefined ? {} : { unwrapLabel: unwrap.label }),
   });
+}
+
+/** The compiled pipeline with its line prefilter as a spreadable `{ lineContains }`. */
+function withPrefilter(c: ReturnType<PipelineCompiler>) {
+  const prefilter = c.lineContains === undefined ? {} : { lineContains: c.lineContains };
+  return { matchers: c.matchers, pipeline: c.pipeline, prefilter };
 }

@@ -72,7 +72,7 @@ export class RangeAggregationEvaluator implements StepEvaluator {
     const lastEnd = (this.count - 1) * this.stepNs;
     const fromNs = origin - BigInt(this.rangeNs) + 1n;
     const throughNs = origin + BigInt(lastEnd) + 1n;
-    const { matchers, extractor } = ctx.buildExtractor(expr, this.pushdown);
+    const { matchers, extractor, lineContains } = ctx.buildExtractor(expr, this.pushdown);
     throwIfAborted(ctx.signal);
     const streams = await ctx.source.select({
       tenant: ctx.tenant,
@@ -82,6 +82,7 @@ export class RangeAggregationEvaluator implements StepEvaluator {
       direction: 'forward',
       stats: ctx.stats,
       signal: ctx.signal,
+      ...(lineContains === undefined ? {} : { lineContains }),
     });
     const grid = this.grid;
     const bySegmentKey = new Map<string, SegmentSeries>();
@@ -94,7 +95,15 @@ export class RangeAggregationEvaluator implements StepEvaluator {
       let lastSegments: SegmentSeries | undefined;
       let lastSamples: SampleSeries | undefined;
       let segment = 0;
-      while (cursor.next()) {
+      for (;;) {
+        if (!cursor.next()) {
+          // A source may fetch entries as they are read (chunks searched off the event loop).
+          const more = cursor.wait?.();
+          if (more === undefined || more === null) break;
+          await more;
+          throwIfAborted(ctx.signal);
+          continue;
+        }
         if (slice.spent()) {
           await slice.pause();
           throwIfAborted(ctx.signal);

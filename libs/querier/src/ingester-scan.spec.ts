@@ -1,0 +1,220 @@
+import { type Labels, parseLabels } from '@logsvc/api';
+import type { Direction, EntryCursor } from '@logsvc/chunk';
+import { DEFAULT_INGESTER_CONFIG, Ingester, LocalIngesterClient } from '@logsvc/ingester';
+import { newQueryStats, type QueryStats } from '@logsvc/logql';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { IngesterLogSource } from './ingester-source';
+import { ChunkScanPool } from './scan-pool';
+
+interface Row {
+  ts: bigint;
+  line: string;
+  sm: Labels;
+}
+
+const T = 1_700_000_000_000_000_000n;
+
+async function drainAll(c: EntryCursor): Promise<Row[]> {
+  const out: Row[] = [];
+  for (;;) {
+    if (c.next()) {
+      out.push({ ts: c.timestampNs, line: c.line.toString(), sm: c.structuredMetadata });
+      continue;
+    }
+    const more = c.wait?.();
+    if (!more) return out;
+    await more;
+  }
+}
+
+const word = fc.constantFrom('GET', 'POST', 'err', 'ok', 'needle', 'a', 'é', '');
+const rowArb = fc.record({
+  ts: fc.integer({ min: 0, max: 60 }).map((n) => T + BigInt(n)),
+  line: fc.array(word, { maxLength: 4 }).map((ws) => ws.join(' ')),
+  sm: fc.oneof(
+    { weight: 3, arbitrary: fc.constant([] as Labels) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('a', 'b').map((v) => [{ name: 'trace_id', value: v }]),
+    },
+  ),
+});
+/** Streams, each pushed as a few batches (so some entries repeat and some come out of order). */
+const streamsArb = fc.array(
+  fc.array(fc.array(rowArb, { minLength: 1, maxLength: 25 }), { minLength: 1, maxLength: 3 }),
+  { minLength: 1, maxLength: 4 },
+);
+const queryArb = fc.record({
+  from: fc.integer({ min: 0, max: 61 }),
+  len: fc.integer({ min: 1, max: 62 }),
+  direction: fc.constantFrom<Direction>('forward', 'backward'),
+  needle: fc.constantFrom('GET', 'needle', 'err ok', 'é', 'zzz', 'a'),
+  log: fc.boolean(),
+});
+
+function newIngester(): Ingester {
+  return new Ingester({
+    config: {
+      ...DEFAULT_INGESTER_CONFIG,
+      // Tiny blocks and chunks: streams hold closed chunks, cut blocks and a head block.
+      chunk_block_size: 64,
+      chunk_target_size: 400,
+      wal: { ...DEFAULT_INGESTER_CONFIG.wal, enabled: false },
+    },
+    sink: { putChunks: async () => undefined },
+    backgroundLoops: false,
+  });
+}
+
+async function push(ingester: Ingester, tenant: string, stream: number, rows: readonly Row[]) {
+  await ingester.push(tenant, {
+    streams: [
+      {
+        labels: parseLabels(`{app="a${stream}"}`),
+        entries: rows.map((r) => ({
+          timestampNs: r.ts,
+          line: Buffer.from(r.line),
+          structuredMetadata: r.sm,
+        })),
+      },
+    ],
+  });
+}
+
+describe('IngesterLogSource with a line prefilter', () => {
+  const pool = new ChunkScanPool({ size: 2 });
+  afterAll(() => pool.close());
+  let tenantSeq = 0;
+
+  it('returns what the unfiltered read gives, filtered, on the pool or not, while appends go on', async () => {
+    const ingester = newIngester();
+    await ingester.start();
+    const client = new LocalIngesterClient();
+    client.attach(ingester);
+    try {
+      await fc.assert(
+        fc.asyncProperty(streamsArb, queryArb, streamsArb, async (streams, q, later) => {
+          const tenant = `t${tenantSeq++}`;
+          for (let s = 0; s < streams.length; s++) {
+            for (const batch of streams[s]) await push(ingester, tenant, s, batch);
+          }
+          const needle = Buffer.from(q.needle);
+          const read = (source: IngesterLogSource, stats: QueryStats, filtered: boolean) =>
+            source.select({
+              tenant,
+              matchers: [{ type: '=~', name: 'app', value: '.+' }],
+              fromNs: T + BigInt(q.from),
+              throughNs: T + BigInt(q.from + q.len),
+              direction: q.direction,
+              stats,
+              ...(filtered ? { lineContains: needle } : {}),
+              ...(q.log ? { limit: 100 } : {}),
+            });
+          const plain = new IngesterLogSource(client);
+          const pooled = new IngesterLogSource(client, {
+            pool,
+            minPoolChunks: 0,
+            minPoolBytes: 0,
+            taskBytes: 1,
+            // Batches of one request, or of more than the pool takes at once (so a pool that
+            // stops paying leaves some chunks of a batch out).
+            poolBatchBytes: q.len % 2 === 0 ? 100 : 100_000,
+            // Some runs leave the pool once lines match often: the same entries either way.
+            maxPoolMatchShare: q.from % 2 === 0 ? Infinity : 0.3,
+            poolJudgeLines: q.len % 4,
+          });
+          const stats = [newQueryStats(), newQueryStats(), newQueryStats()];
+          const selected = [
+            await read(plain, stats[0], false),
+            await read(plain, stats[1], true),
+            await read(pooled, stats[2], true),
+          ];
+          // Entries appended after the query started are not part of its answer.
+          for (let s = 0; s < later.length; s++) {
+            for (const batch of later[s]) await push(ingester, tenant, s, batch);
+          }
+          const answers = [];
+          for (const found of selected) {
+            const streamsOut = [];
+            for (const s of found) {
+              const rows = await drainAll(s.entries);
+              if (rows.length > 0) streamsOut.push({ labels: s.labels, rows });
+            }
+            answers.push(streamsOut);
+          }
+          const expected = answers[0]
+            .map((s) => ({ ...s, rows: s.rows.filter((r) => r.line.includes(q.needle)) }))
+            .filter((s) => s.rows.length > 0);
+          expect(answers[1]).toEqual(expected);
+          expect(answers[2]).toEqual(expected);
+          // Every line in range was scanned once, in a block or in a head block.
+          const scanned = (st: QueryStats) => {
+            const c = st.ingester.store.chunk;
+            return c.decompressedLines + c.headChunkLines;
+          };
+          const linesInRange = answers[0].reduce((n, s) => n + s.rows.length, 0);
+          expect(scanned(stats[1])).toBeGreaterThanOrEqual(linesInRange);
+          expect(scanned(stats[2])).toBe(scanned(stats[1]));
+          const bytes = (st: QueryStats) => {
+            const c = st.ingester.store.chunk;
+            return c.decompressedBytes + c.headChunkBytes;
+          };
+          expect(bytes(stats[2])).toBe(bytes(stats[1]));
+        }),
+        { numRuns: 60 },
+      );
+    } finally {
+      await ingester.shutdown({ flush: false });
+    }
+  });
+});
+
+describe('IngesterLogSource leaving the pool', () => {
+  const pool = new ChunkScanPool({ size: 2 });
+  afterAll(() => pool.close());
+
+  it('reads on the event loop the chunks the pool did not take once most lines matched', async () => {
+    const ingester = newIngester();
+    await ingester.start();
+    const client = new LocalIngesterClient();
+    client.attach(ingester);
+    try {
+      const rows: Row[] = Array.from({ length: 600 }, (_, i) => ({
+        ts: T + BigInt(i),
+        line: `GET /item/${i}`,
+        sm: i % 3 === 0 ? [{ name: 'trace_id', value: `t${i % 2}` }] : [],
+      }));
+      await push(ingester, 'leave', 0, rows);
+      for (const direction of ['forward', 'backward'] as const) {
+        const select = (source: IngesterLogSource) =>
+          source.select({
+            tenant: 'leave',
+            matchers: [{ type: '=', name: 'app', value: 'a0' }],
+            fromNs: T,
+            throughNs: T + 1000n,
+            direction,
+            stats: newQueryStats(),
+            lineContains: Buffer.from('GET'),
+          });
+        // Every line matches: the pool stops after its first answer, with more chunks queued.
+        const pooled = new IngesterLogSource(client, {
+          pool,
+          minPoolChunks: 0,
+          minPoolBytes: 0,
+          taskBytes: 1,
+          poolBatchBytes: 1 << 20,
+          maxPoolMatchShare: 0.5,
+          poolJudgeLines: 1,
+        });
+        const [got] = await select(pooled);
+        const [want] = await select(new IngesterLogSource(client));
+        const expected = await drainAll(want.entries);
+        expect(expected).toHaveLength(600);
+        expect(await drainAll(got.entries)).toEqual(expected);
+      }
+    } finally {
+      await ingester.shutdown({ flush: false });
+    }
+  });
+});
