@@ -121,10 +121,22 @@ export class AndFilter implements LineFilter {
 
 const REGEX_META = /[\\.+*?()|[\]{}^$]/;
 
-/** A regex that is a plain literal runs as a substring search (same semantics, cheaper). */
+const REGEX_META_BUT_BAR = /[\\.+*?()[\]{}^$]/;
+
+/**
+ * A regex that is a plain literal runs as a substring search, and one that is only literals
+ * joined by `|` (`timeout|declined`) as a search for each, as Loki simplifies them: the same
+ * lines match, without the regex engine.
+ */
 function regexFilter(pattern: string): LineFilter {
   if (pattern === '') return MATCH_ALL;
   if (!REGEX_META.test(pattern)) return new ContainsFilter(pattern);
+  if (!REGEX_META_BUT_BAR.test(pattern)) {
+    const literals = pattern.split('|');
+    // An empty alternative matches every line.
+    if (literals.includes('')) return MATCH_ALL;
+    return new OrFilter(literals.map((l) => new ContainsFilter(l)));
+  }
   return new RegexFilter(pattern);
 }
 
