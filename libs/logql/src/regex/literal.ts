@@ -14,6 +14,11 @@ export function extractLiteralPrefilter(source: string): string | undefined {
     // Case-insensitive matching (anywhere) changes what a literal means; give up.
     return undefined;
   }
+  if (/\(\?[a-zA-Z-]*\)/.test(source)) {
+    // A flag directive such as `(?)` or `(?s)` is no atom: a quantifier after it repeats the
+    // character before it (`aa(?)*` matches "a"), which the scan below would not see.
+    return undefined;
+  }
   if (hasTopLevelAlternation(source)) return undefined;
   let best = '';
   let current = '';
@@ -29,7 +34,7 @@ export function extractLiteralPrefilter(source: string): string | undefined {
       if (next !== undefined && ESCAPED_LITERALS.has(next)) {
         if (isQuantifier(source[i + 2])) {
           endRun();
-          i += 3;
+          i = skipQuantifier(source, i + 2);
           continue;
         }
         current += next;
@@ -46,18 +51,19 @@ export function extractLiteralPrefilter(source: string): string | undefined {
       const end = c === '(' ? skipGroup(source, i) : skipBracket(source, i);
       if (end < 0) return undefined;
       i = end;
-      if (isQuantifier(source[i])) i++;
+      if (isQuantifier(source[i])) i = skipQuantifier(source, i);
       continue;
     }
     if (META.has(c)) {
       endRun();
-      i++;
+      // A `{n,m}` after an anchor, a dot or an escape: its digits are no literal either.
+      i = c === '{' ? skipQuantifier(source, i) : i + 1;
       continue;
     }
     if (isQuantifier(source[i + 1])) {
       // `ab*`: the `b` is optional.
       endRun();
-      i += 2;
+      i = skipQuantifier(source, i + 1);
       continue;
     }
     const cp = source.codePointAt(i) ?? 0;
@@ -93,6 +99,13 @@ function skipEscape(source: string, i: number): number {
 
 function isQuantifier(c: string | undefined): boolean {
   return c === '*' || c === '?' || c === '{' || c === '+';
+}
+
+/** Past the quantifier at `i`: one character, or a whole `{n,m}` (its digits are no literal). */
+function skipQuantifier(source: string, i: number): number {
+  if (source[i] !== '{') return i + 1;
+  const end = source.indexOf('}', i);
+  return end < 0 ? i + 1 : end + 1;
 }
 
 function hasTopLevelAlternation(source: string): boolean {

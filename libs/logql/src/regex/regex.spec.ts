@@ -134,6 +134,20 @@ describe('compileRegex', () => {
     expect(extractLiteralPrefilter('\\Q*.*\\Ekey=')).toBe('key=');
   });
 
+  it('offers no literal past a flag directive, which a quantifier skips over', () => {
+    // RE2 reads `aa(?)*` as `aa*`: it matches "a".
+    for (const src of ['aa(?)*', 'xaa(?s)+', 'ab(?-s)?']) {
+      expect(compileRegex(src).literalPrefilter, src).toBeUndefined();
+    }
+  });
+
+  it('never takes the digits of a {n,m} repetition for a literal', () => {
+    for (const src of ['a{0,}', '^{0,}', '.{0,12}', '\\pL{0,}', '(ab){0,3}', '\\.{0}']) {
+      expect(compileRegex(src).literalPrefilter, src).toBeUndefined();
+    }
+    expect(compileRegex('.{2,5}needle').literalPrefilter).toBe('needle');
+  });
+
   it('never offers a literal that a matching input lacks', () => {
     const piece = fc.constantFrom(
       'a',
@@ -155,6 +169,11 @@ describe('compileRegex', () => {
       '\\pL',
       '^',
       '$',
+      '(?)',
+      '(?s)',
+      '(?:',
+      '{0}',
+      '{0,}',
     );
     const regex = fc.array(piece, { maxLength: 10 }).map((p) => p.join(''));
     const input = fc.stringMatching(/^[abAB1.]{0,12}$/);
