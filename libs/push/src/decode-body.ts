@@ -58,15 +58,8 @@ async function removeContentEncoding(body: Buffer, encoding: string, max: number
  * Content-Encoding and a missing or malformed Content-Type are 400s with Loki's texts.
  */
 export async function decodePushBody(opts: DecodeBodyOptions): Promise<PushRequest> {
-  const encoding = (opts.contentEncoding ?? '').trim().toLowerCase();
-  if (!KNOWN_ENCODINGS.has(encoding)) throw unsupportedEncoding(encoding);
-  const media = parseMediaType(opts.contentType ?? '');
-  if ('error' in media) throw badRequest(media.error);
-  const isJson = media.type === 'application/json';
-  const max = opts.maxDecompressedBytes;
-  const body = await removeContentEncoding(opts.body, encoding, max);
-  if (isJson) return decodeLokiJson(checkSize(body, max));
-  return decodeLokiProtobuf(await snappyUncompress(body, max));
+  const push = await unwrapLokiPush(opts);
+  return push.json ? decodeLokiJson(push.body) : decodeLokiProtobuf(push.body);
 }
 
 /** The streams of a decoded push, rejected ones (labels that do not parse) among them. */
@@ -78,15 +71,20 @@ export type PushStreams = Iterable<PushStream | RejectedStream>;
  * are thrown when reached.
  */
 export async function decodePushBodyStreams(opts: DecodeBodyOptions): Promise<PushStreams> {
+  const push = await unwrapLokiPush(opts);
+  return push.json ? lokiJsonStreams(push.body) : lokiProtobufStreams(push.body);
+}
+
+/** A Loki push body with every compression undone: JSON, or uncompressed protobuf. */
+async function unwrapLokiPush(opts: DecodeBodyOptions): Promise<{ json: boolean; body: Buffer }> {
   const encoding = (opts.contentEncoding ?? '').trim().toLowerCase();
   if (!KNOWN_ENCODINGS.has(encoding)) throw unsupportedEncoding(encoding);
   const media = parseMediaType(opts.contentType ?? '');
   if ('error' in media) throw badRequest(media.error);
-  const isJson = media.type === 'application/json';
   const max = opts.maxDecompressedBytes;
   const body = await removeContentEncoding(opts.body, encoding, max);
-  if (isJson) return lokiJsonStreams(checkSize(body, max));
-  return lokiProtobufStreams(await snappyUncompress(body, max));
+  if (media.type === 'application/json') return { json: true, body: checkSize(body, max) };
+  return { json: false, body: await snappyUncompress(body, max) };
 }
 
 /** Decodes an OTLP/HTTP logs export (protobuf or JSON, optionally gzip) into streams. */
