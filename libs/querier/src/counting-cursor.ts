@@ -1,27 +1,17 @@
-import type { Labels } from '@logsvc/api';
 import type { EntryCursor } from '@logsvc/logql';
+import { ForwardingCursor } from './forwarding-cursor';
 
 /** Counts what the entries that pass through a cursor; `onEnd` runs once when it is exhausted. */
-export class CountingCursor implements EntryCursor {
+export class CountingCursor extends ForwardingCursor {
   lines = 0;
   bytes = 0;
   private ended = false;
 
   constructor(
-    private readonly inner: EntryCursor,
+    inner: EntryCursor,
     private readonly onEnd: (lines: number, bytes: number) => void,
-  ) {}
-
-  get timestampNs(): bigint {
-    return this.inner.timestampNs;
-  }
-
-  get line(): Buffer {
-    return this.inner.line;
-  }
-
-  get structuredMetadata(): Labels {
-    return this.inner.structuredMetadata;
+  ) {
+    super(inner);
   }
 
   next(): boolean {

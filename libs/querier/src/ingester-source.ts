@@ -1,4 +1,3 @@
-import type { Labels } from '@logsvc/api';
 import {
   type ChunkRead,
   type IngesterClient,
@@ -10,6 +9,7 @@ import {
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
 import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
 import { CountingCursor } from './counting-cursor';
+import { ForwardingCursor } from './forwarding-cursor';
 import { ChunkLoader, LazyChunkCursor } from './lazy-chunks';
 import { PoolPayoff, scanInPool } from './pool-scan';
 import type { ChunkScanPool } from './scan-pool';
@@ -217,22 +217,12 @@ export class IngesterLogSource implements LogSource {
 }
 
 /** Counts the lines an ingester sends as they are read; passes lazy reads through. */
-class LinesSentCursor implements EntryCursor {
+class LinesSentCursor extends ForwardingCursor {
   constructor(
-    private readonly inner: EntryCursor,
+    inner: EntryCursor,
     private readonly stats: { totalLinesSent: number },
-  ) {}
-
-  get timestampNs(): bigint {
-    return this.inner.timestampNs;
-  }
-
-  get line(): Buffer {
-    return this.inner.line;
-  }
-
-  get structuredMetadata(): Labels {
-    return this.inner.structuredMetadata;
+  ) {
+    super(inner);
   }
 
   next(): boolean {

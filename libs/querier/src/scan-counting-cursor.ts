@@ -1,30 +1,19 @@
-import type { Labels } from '@logsvc/api';
 import type { ChunkCursor } from '@logsvc/chunk';
-import type { EntryCursor } from '@logsvc/logql';
+import { ForwardingCursor } from './forwarding-cursor';
 
 /**
  * Passes a chunk cursor through and reports what it scanned (lines and line bytes in range of
  * the blocks it read, matched or not) as it goes, so a query stopped early counts too.
  */
-export class ScanCountingCursor implements EntryCursor {
+export class ScanCountingCursor extends ForwardingCursor<ChunkCursor> {
   private lines = 0;
   private bytes = 0;
 
   constructor(
-    private readonly inner: ChunkCursor,
+    inner: ChunkCursor,
     private readonly add: (lines: number, bytes: number) => void,
-  ) {}
-
-  get timestampNs(): bigint {
-    return this.inner.timestampNs;
-  }
-
-  get line(): Buffer {
-    return this.inner.line;
-  }
-
-  get structuredMetadata(): Labels {
-    return this.inner.structuredMetadata;
+  ) {
+    super(inner);
   }
 
   next(): boolean {

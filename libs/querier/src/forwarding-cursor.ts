@@ -1,0 +1,21 @@
+import type { Labels } from '@logsvc/api';
+import type { EntryCursor } from '@logsvc/logql';
+
+/** A cursor that shows its inner cursor's entry as is; subclasses count what passes in `next`. */
+export abstract class ForwardingCursor<C extends EntryCursor = EntryCursor> implements EntryCursor {
+  constructor(protected readonly inner: C) {}
+
+  get timestampNs(): bigint {
+    return this.inner.timestampNs;
+  }
+
+  get line(): Buffer {
+    return this.inner.line;
+  }
+
+  get structuredMetadata(): Labels {
+    return this.inner.structuredMetadata;
+  }
+
+  abstract next(): boolean;
+}
