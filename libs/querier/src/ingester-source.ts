@@ -11,7 +11,7 @@ import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan'
 import { CountingCursor } from './counting-cursor';
 import { ForwardingCursor } from './forwarding-cursor';
 import { ChunkLoader, LazyChunkCursor } from './lazy-chunks';
-import { PoolPayoff, scanInPool } from './pool-scan';
+import { linePrefilter, POOL_DEFAULTS, PoolPayoff, scanInPool } from './pool-scan';
 import type { ChunkScanPool } from './scan-pool';
 import { ScanCountingCursor } from './scan-counting-cursor';
 
@@ -55,17 +55,16 @@ export class IngesterLogSource implements LogSource {
     private readonly client: IngesterClient,
     private readonly options: IngesterLogSourceOptions = {},
   ) {
-    this.minPoolChunks = options.minPoolChunks ?? 4;
-    this.minPoolBytes = options.minPoolBytes ?? 256 * 1024;
-    this.taskBytes = options.taskBytes ?? 1024 * 1024;
+    this.minPoolChunks = options.minPoolChunks ?? POOL_DEFAULTS.minPoolChunks;
+    this.minPoolBytes = options.minPoolBytes ?? POOL_DEFAULTS.minPoolBytes;
+    this.taskBytes = options.taskBytes ?? POOL_DEFAULTS.taskBytes;
   }
 
   async select(params: SelectParams): Promise<SourceStream[]> {
     const { tenant, matchers, fromNs, throughNs, direction } = params;
     if (throughNs <= fromNs) return [];
     const found: IngesterReadStats = { ...newIngesterQueryStats(), ingestersReached: 0 };
-    const needle = params.lineContains;
-    const lineContains = needle !== undefined && needle.length > 0 ? needle : undefined;
+    const lineContains = linePrefilter(params);
     const pool = lineContains === undefined ? null : (this.options.pool ?? null);
     const select = {
       matchers,

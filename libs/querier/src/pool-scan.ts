@@ -2,6 +2,22 @@ import type { ChunkStats } from '@logsvc/logql';
 import type { ScanRange, ScanResult } from './chunk-scan';
 import type { ChunkScanPool } from './scan-pool';
 
+/** The query's line prefilter, when it has a non-empty one. */
+export function linePrefilter(params: { readonly lineContains?: Buffer }): Buffer | undefined {
+  const needle = params.lineContains;
+  return needle !== undefined && needle.length > 0 ? needle : undefined;
+}
+
+/** When the sources hand chunks to the pool, unless their options say otherwise. */
+export const POOL_DEFAULTS = {
+  /** Fewer chunks than this are read on the event loop: a round trip costs more. */
+  minPoolChunks: 4,
+  /** Nor fewer compressed bytes than this. */
+  minPoolBytes: 256 * 1024,
+  /** Compressed bytes of chunks sent to a worker in one request. */
+  taskBytes: 1024 * 1024,
+} as const;
+
 /** How `scanInPool` spreads chunks over the pool. */
 export interface PoolScanOptions {
   /** Compressed bytes of chunks sent to a worker in one request. */

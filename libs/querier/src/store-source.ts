@@ -2,7 +2,7 @@ import type { Labels } from '@logsvc/api';
 import { type Direction, MemChunk } from '@logsvc/chunk';
 import { MergedCursor } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
-import { PoolPayoff, scanInPool } from './pool-scan';
+import { linePrefilter, POOL_DEFAULTS, PoolPayoff, scanInPool } from './pool-scan';
 import { ScanCountingCursor } from './scan-counting-cursor';
 import type { ChunkRef, ChunkStore } from '@logsvc/storage';
 import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
@@ -67,9 +67,9 @@ export class StoreLogSource implements LogSource {
     private readonly store: ChunkStore,
     private readonly options: StoreLogSourceOptions = {},
   ) {
-    this.minPoolChunks = options.minPoolChunks ?? 4;
-    this.minPoolBytes = options.minPoolBytes ?? 256 * 1024;
-    this.taskBytes = options.taskBytes ?? 1024 * 1024;
+    this.minPoolChunks = options.minPoolChunks ?? POOL_DEFAULTS.minPoolChunks;
+    this.minPoolBytes = options.minPoolBytes ?? POOL_DEFAULTS.minPoolBytes;
+    this.taskBytes = options.taskBytes ?? POOL_DEFAULTS.taskBytes;
     this.lazyBatchSize = Math.max(1, options.lazyBatchSize ?? 16);
   }
 
@@ -85,7 +85,7 @@ export class StoreLogSource implements LogSource {
     stats.totalChunksRef += refs.length;
     params.signal?.throwIfAborted();
     // Log queries, and metric queries the pool searches, read chunks as the query consumes them.
-    const prefilter = params.lineContains !== undefined && params.lineContains.length > 0;
+    const prefilter = linePrefilter(params) !== undefined;
     if (params.limit !== undefined || (prefilter && (this.options.pool ?? null) !== null)) {
       return this.lazyStreams(params, series, refs);
     }
@@ -102,8 +102,7 @@ export class StoreLogSource implements LogSource {
     chunk.compressedBytes += compressed;
 
     // Without a pool, or without a prefilter: every chunk is read here as the query reads it.
-    const needle = params.lineContains;
-    const lineContains = needle !== undefined && needle.length > 0 ? needle : undefined;
+    const lineContains = linePrefilter(params);
     const options = lineContains === undefined ? {} : { lineContains };
     const out: SourceStream[] = [];
     let i = 0;
@@ -138,8 +137,7 @@ export class StoreLogSource implements LogSource {
     const { tenant, fromNs, throughNs, direction } = params;
     const stats = params.stats.querier.store;
     const chunk = stats.chunk;
-    const needle = params.lineContains;
-    const lineContains = needle !== undefined && needle.length > 0 ? needle : undefined;
+    const lineContains = linePrefilter(params);
     const options = lineContains === undefined ? {} : { lineContains };
     const pool = lineContains === undefined ? null : (this.options.pool ?? null);
     const range: ScanRange | null =
