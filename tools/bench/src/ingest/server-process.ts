@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ChildServer } from '../child-server';
 import { onCpus } from '../cpu-affinity';
+
+export { procStatusBytes } from '../child-server';
 
 /** The built single binary (`npm run build` makes it). */
 export const SERVER_MAIN = resolve(
@@ -46,37 +49,18 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Reads a `kB` field such as VmHWM (peak RSS) or VmRSS of a live process, in bytes. */
-export function procStatusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const m = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined; // not Linux, or the process is gone
-  }
-}
-
 /**
  * The real server binary as a child process on 127.0.0.1. Owns its temporary data directory
  * when it made one (removed by `dispose`).
  */
-export class ServerProcess {
-  private stderrText = '';
-  private peakRss: number | undefined;
-  private readonly exitPromise: Promise<number | null>;
-
+export class ServerProcess extends ChildServer {
   private constructor(
-    readonly child: ChildProcess,
-    readonly port: number,
+    child: ChildProcess,
+    port: number,
     readonly dataDir: string,
     private readonly ownsDataDir: boolean,
   ) {
-    child.stderr!.on('data', (d: Buffer) => {
-      // Keep the tail only: a long run logs a lot.
-      this.stderrText = (this.stderrText + d.toString('utf8')).slice(-20_000);
-    });
-    this.exitPromise = new Promise((res) => child.once('exit', (code) => res(code)));
+    super(child, port);
   }
 
   static async start(options: ServerProcessOptions = {}): Promise<ServerProcess> {
@@ -95,66 +79,13 @@ export class ServerProcess {
     // taskset execs the command, so the child's pid is the server's.
     const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
     const proc = new ServerProcess(child, port, dataDir, ownsDataDir);
-    await proc.waitReady(options.readyTimeoutMs ?? 30_000);
-    return proc;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  get running(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  stderr(): string {
-    return this.stderrText;
-  }
-
-  /** Peak RSS (VmHWM) seen so far; read it before the process exits. */
-  samplePeakRss(): number | undefined {
-    const now = procStatusBytes(this.pid, 'VmHWM');
-    if (now !== undefined) this.peakRss = Math.max(this.peakRss ?? 0, now);
-    return this.peakRss;
-  }
-
-  private async waitReady(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (!this.running) throw new Error(`server exited early:\n${this.stderrText}`);
-      try {
-        if ((await fetch(`${this.url}/ready`)).status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) {
-        this.child.kill('SIGKILL');
-        throw new Error(`server not ready after ${timeoutMs} ms:\n${this.stderrText}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
+    try {
+      await proc.waitReady('server', options.readyTimeoutMs ?? 30_000, 100);
+    } catch (err) {
+      await proc.kill9();
+      throw err;
     }
-  }
-
-  /** SIGTERM (graceful: the server flushes and exits) and wait; SIGKILL after `timeoutMs`. */
-  async stop(timeoutMs = 30_000): Promise<number | null> {
-    if (!this.running) return this.exitPromise;
-    this.samplePeakRss();
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
-    const code = await this.exitPromise;
-    clearTimeout(timer);
-    return code;
-  }
-
-  /** kill -9: no chance to flush or close anything. */
-  async kill9(): Promise<void> {
-    if (!this.running) return;
-    this.child.kill('SIGKILL');
-    await this.exitPromise;
+    return proc;
   }
 
   /** Stops the process if it still runs and removes a data directory it created. */

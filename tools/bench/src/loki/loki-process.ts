@@ -4,7 +4,8 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchServer } from '../bench-server';
 import { onCpus } from '../cpu-affinity';
-import { freePort, procStatusBytes } from '../ingest/server-process';
+import { ChildServer } from '../child-server';
+import { freePort } from '../ingest/server-process';
 import { lokiConfigYaml } from './loki-config';
 
 /** Where the reference Loki 3.4 binary is built on the project's machines. */
@@ -33,20 +34,13 @@ export interface LokiProcessOptions {
 }
 
 /** Loki as a child process on 127.0.0.1 with a generated config and its own temporary dir. */
-export class LokiProcess implements BenchServer {
-  private stderrText = '';
-  private peakRss: number | undefined;
-  private readonly exitPromise: Promise<number | null>;
-
+export class LokiProcess extends ChildServer implements BenchServer {
   private constructor(
-    private readonly child: ChildProcess,
-    readonly port: number,
+    child: ChildProcess,
+    port: number,
     readonly dir: string,
   ) {
-    child.stderr!.on('data', (d: Buffer) => {
-      this.stderrText = (this.stderrText + d.toString('utf8')).slice(-20_000);
-    });
-    this.exitPromise = new Promise((res) => child.once('exit', (code) => res(code)));
+    super(child, port);
   }
 
   static async start(options: LokiProcessOptions): Promise<LokiProcess> {
@@ -66,48 +60,12 @@ export class LokiProcess implements BenchServer {
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const proc = new LokiProcess(child, httpPort, dir);
     try {
-      await proc.waitReady(options.readyTimeoutMs ?? 60_000);
+      await proc.waitReady('loki', options.readyTimeoutMs ?? 60_000, 200);
     } catch (err) {
       await proc.dispose();
       throw err;
     }
     return proc;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  get running(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  stderr(): string {
-    return this.stderrText;
-  }
-
-  samplePeakRss(): number | undefined {
-    const now = procStatusBytes(this.pid, 'VmHWM');
-    if (now !== undefined) this.peakRss = Math.max(this.peakRss ?? 0, now);
-    return this.peakRss;
-  }
-
-  private async waitReady(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (!this.running) throw new Error(`loki exited early:\n${this.stderrText}`);
-      try {
-        if ((await fetch(`${this.url}/ready`)).status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`loki not ready after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
   }
 
   /**
@@ -130,21 +88,13 @@ export class LokiProcess implements BenchServer {
     }
   }
 
-  async stop(timeoutMs = 60_000): Promise<number | null> {
-    if (!this.running) return this.exitPromise;
-    this.samplePeakRss();
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
-    const code = await this.exitPromise;
-    clearTimeout(timer);
-    return code;
+  /** As ChildServer's, with Loki's longer default (it leaves its ring before exiting). */
+  override stop(timeoutMs = 60_000): Promise<number | null> {
+    return super.stop(timeoutMs);
   }
 
   async dispose(): Promise<void> {
-    if (this.running) {
-      this.child.kill('SIGKILL');
-      await this.exitPromise;
-    }
+    await this.kill9();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
