@@ -19,6 +19,51 @@ export interface ClientPlan {
   readonly linesPerStream: number;
 }
 
+/** Average raw line length of the generator's mix, to spread lines over a span. */
+const MEAN_LINE_BYTES = 197;
+
+/** A data set for the query benchmarks: `totalBytes` of lines spread evenly over a span. */
+export interface SpreadData {
+  readonly seed: number;
+  readonly streams: number;
+  readonly totalBytes: number;
+  /** Time of the first line, and the span the lines of each stream are spaced over. */
+  readonly startMs: number;
+  readonly spanMs: number;
+  readonly mixedStreams?: boolean;
+}
+
+/** Generator options that spread the data's lines evenly over its span, stream by stream. */
+export function spreadGenerator(d: SpreadData): GeneratorOptions {
+  const linesPerStream = Math.max(1, d.totalBytes / MEAN_LINE_BYTES / d.streams);
+  return {
+    seed: d.seed,
+    streams: d.streams,
+    startMs: d.startMs,
+    spacingMs: d.spanMs / linesPerStream,
+    structuredMetadata: false,
+    linePool: 20_000,
+    ...(d.mixedStreams === undefined ? {} : { mixedStreams: d.mixedStreams }),
+  };
+}
+
+/** `totalBytes` of the generator's lines split over up to 4 clients, each owning its streams. */
+export function clientPlans(
+  generator: GeneratorOptions,
+  totalBytes: number,
+  streamsPerBatch = 10,
+): ClientPlan[] {
+  const clients = Math.min(4, generator.streams);
+  return Array.from({ length: clients }, (_, client) => ({
+    generator,
+    client,
+    clients,
+    lineBytes: totalBytes / clients,
+    streamsPerBatch,
+    linesPerStream: 100,
+  }));
+}
+
 /**
  * The snappy protobuf bodies one client sends, in order. Each client owns a disjoint set of
  * streams (like one agent per host), so its entries arrive in timestamp order per stream.

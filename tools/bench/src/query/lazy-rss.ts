@@ -20,15 +20,13 @@ import {
   positiveNumber,
   runCli,
 } from '../cli-options';
-import type { GeneratorOptions } from '../gen';
-import type { ClientPlan } from '../ingest/batches';
+import { type ClientPlan, clientPlans, spreadGenerator } from '../ingest/batches';
 import { runLoad } from '../ingest/load';
 import { prepareAll } from '../ingest/prepare';
 import { ServerProcess, procStatusBytes } from '../ingest/server-process';
 import { LIFTED_LIMITS } from '../server-flags';
 
 const TENANT = 'bench';
-const MEAN_LINE_BYTES = 197;
 const DAY_MS = 24 * 3600_000;
 /** Small chunks: a day of each stream is spread over many of them. */
 const INGEST_FLAGS = [...LIFTED_LIMITS, '-ingester.chunk-target-size=256KB'];
@@ -98,24 +96,14 @@ function parseOptions(argv: readonly string[]): RssOptions {
 
 /** The generator's streams, each spread evenly over the day before now. */
 function plans(o: RssOptions): ClientPlan[] {
-  const linesPerStream = Math.max(1, o.totalBytes / MEAN_LINE_BYTES / o.streams);
-  const generator: GeneratorOptions = {
+  const generator = spreadGenerator({
     seed: o.seed,
     streams: o.streams,
+    totalBytes: o.totalBytes,
     startMs: Date.now() - DAY_MS - 5 * 60_000,
-    spacingMs: DAY_MS / linesPerStream,
-    structuredMetadata: false,
-    linePool: 20_000,
-  };
-  const clients = Math.min(4, o.streams);
-  return Array.from({ length: clients }, (_, client) => ({
-    generator,
-    client,
-    clients,
-    lineBytes: o.totalBytes / clients,
-    streamsPerBatch: Math.min(10, o.streams),
-    linesPerStream: 100,
-  }));
+    spanMs: DAY_MS,
+  });
+  return clientPlans(generator, o.totalBytes, Math.min(10, o.streams));
 }
 
 async function ingest(dataDir: string, o: RssOptions): Promise<void> {

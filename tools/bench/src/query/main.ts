@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { encodePushProtobuf } from '@logsvc/push';
 import type { BenchServer, TargetName } from '../bench-server';
 import { LogGenerator, type GeneratorOptions } from '../gen';
-import type { ClientPlan, PreparedBody } from '../ingest/batches';
+import { clientPlans, spreadGenerator, type PreparedBody } from '../ingest/batches';
 import { runLoad } from '../ingest/load';
 import { prepareAll } from '../ingest/prepare';
 import { ServerProcess } from '../ingest/server-process';
@@ -37,8 +37,6 @@ import { runQuery, type QueryRun } from './run-query';
 
 /** Tenant the benchmark pushes and queries as (X-Scope-OrgID). */
 const BENCH_TENANT = 'bench';
-/** Average raw line length of the generator's mix, to spread lines over the span. */
-const MEAN_LINE_BYTES = 197;
 /** Needle lines pushed (one per stream, in the first streams). */
 const NEEDLE_LINES = 8;
 
@@ -51,29 +49,15 @@ interface Target {
 }
 
 function generatorOptions(o: QueryBenchOptions, nowMs: number): GeneratorOptions {
-  const linesPerStream = Math.max(1, o.totalBytes / MEAN_LINE_BYTES / o.streams);
-  return {
+  return spreadGenerator({
     seed: o.seed,
     streams: o.streams,
+    totalBytes: o.totalBytes,
     // Data ends a few minutes before now, so nothing is in the future or too old to accept.
     startMs: nowMs - o.spanMs - 5 * 60_000,
-    spacingMs: o.spanMs / linesPerStream,
-    structuredMetadata: false,
-    linePool: 20_000,
+    spanMs: o.spanMs,
     mixedStreams: o.data === 'mixed',
-  };
-}
-
-function plans(o: QueryBenchOptions, generator: GeneratorOptions): ClientPlan[] {
-  const clients = Math.min(4, o.streams);
-  return Array.from({ length: clients }, (_, client) => ({
-    generator,
-    client,
-    clients,
-    lineBytes: o.totalBytes / clients,
-    streamsPerBatch: 10,
-    linesPerStream: 100,
-  }));
+  });
 }
 
 async function postOk(url: string, init: RequestInit, what: string): Promise<void> {
@@ -241,7 +225,7 @@ async function run(o: QueryBenchOptions): Promise<void> {
         server: await LokiProcess.start({ binary: lokiBinary, wal: true }),
       });
     const generator = generatorOptions(o, Date.now());
-    const bodies = await prepareAll(plans(o, generator));
+    const bodies = await prepareAll(clientPlans(generator, o.totalBytes));
     let data: Ingested | undefined;
     for (const t of targets) data = await ingestInto(t, o, bodies, generator);
     const result: QueryBenchResult = {

@@ -20,8 +20,7 @@ import {
   positiveNumber,
   runCli,
 } from '../cli-options';
-import type { GeneratorOptions } from '../gen';
-import type { ClientPlan } from '../ingest/batches';
+import { type ClientPlan, clientPlans, spreadGenerator } from '../ingest/batches';
 import { runLoad } from '../ingest/load';
 import { prepareAll } from '../ingest/prepare';
 import { ServerProcess } from '../ingest/server-process';
@@ -29,7 +28,6 @@ import { LIFTED_LIMITS } from '../server-flags';
 
 const TENANT = 'bench';
 const PROBE_TENANT = 'agent';
-const MEAN_LINE_BYTES = 197;
 const SPAN_MS = 3 * 3600_000;
 const HEAVY_QUERY = 'sum by (level) (count_over_time({env=~".+"} | logfmt [3h]))';
 const PUSH_EVERY_MS = 20;
@@ -89,24 +87,14 @@ function parseOptions(argv: readonly string[]): PushLatencyOptions {
 }
 
 function plans(o: PushLatencyOptions): ClientPlan[] {
-  const linesPerStream = Math.max(1, o.totalBytes / MEAN_LINE_BYTES / o.streams);
-  const generator: GeneratorOptions = {
+  const generator = spreadGenerator({
     seed: o.seed,
     streams: o.streams,
+    totalBytes: o.totalBytes,
     startMs: Date.now() - SPAN_MS + 60_000,
-    spacingMs: (SPAN_MS - 5 * 60_000) / linesPerStream,
-    structuredMetadata: false,
-    linePool: 20_000,
-  };
-  const clients = Math.min(4, o.streams);
-  return Array.from({ length: clients }, (_, client) => ({
-    generator,
-    client,
-    clients,
-    lineBytes: o.totalBytes / clients,
-    streamsPerBatch: 10,
-    linesPerStream: 100,
-  }));
+    spanMs: SPAN_MS - 5 * 60_000,
+  });
+  return clientPlans(generator, o.totalBytes);
 }
 
 /** Repeats the heavy query until `stop` aborts; resolves to the number it finished. */
