@@ -93,6 +93,30 @@ export interface CommonBenchOptions {
   json: boolean;
 }
 
+/** The options of the benchmarks that can run the reference Loki beside logsvc. */
+export interface LokiComparisonOptions {
+  compareLoki: boolean;
+  lokiBinary: string;
+}
+
+/** Applies `--compare-loki` or `--loki=PATH` (which implies it); false for any other option. */
+export function applyLokiOption(
+  o: LokiComparisonOptions,
+  { name, value, need }: OptionArg,
+): boolean {
+  switch (name) {
+    case 'compare-loki':
+      o.compareLoki = bool(name, value);
+      return true;
+    case 'loki':
+      o.lokiBinary = need();
+      o.compareLoki = true;
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** Applies `arg` when it is one of the common options; false when it is not. */
 export function applyCommonOption(
   o: CommonBenchOptions,

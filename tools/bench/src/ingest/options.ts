@@ -1,6 +1,7 @@
 import {
   OptionsError,
   applyCommonOption,
+  applyLokiOption,
   bool,
   forEachOption,
   nonNegativeNumber,
@@ -108,7 +109,7 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
   const given = new Set<string>();
   forEachOption(argv, (arg) => {
     given.add(arg.name);
-    if (applyCommonOption(o, arg)) return true;
+    if (applyCommonOption(o, arg) || applyLokiOption(o, arg)) return true;
     const { name, value, need } = arg;
     switch (name) {
       case 'shape': {
@@ -118,13 +119,6 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
         o.shape = v as ShapeName;
         break;
       }
-      case 'compare-loki':
-        o.compareLoki = bool(name, value);
-        break;
-      case 'loki':
-        o.lokiBinary = need();
-        o.compareLoki = true;
-        break;
       case 'rounds':
         o.rounds = positiveInt(name, need());
         break;

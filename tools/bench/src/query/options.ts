@@ -1,7 +1,7 @@
 import {
   OptionsError,
   applyCommonOption,
-  bool,
+  applyLokiOption,
   forEachOption,
   positiveInt,
   positiveNumber,
@@ -93,8 +93,8 @@ export function parseOptions(argv: readonly string[]): QueryBenchOptions {
   const given = new Set<string>();
   forEachOption(argv, (arg) => {
     given.add(arg.name);
-    if (applyCommonOption(o, arg)) return true;
-    const { name, value, need } = arg;
+    if (applyCommonOption(o, arg) || applyLokiOption(o, arg)) return true;
+    const { name, need } = arg;
     switch (name) {
       case 'data': {
         const v = need();
@@ -110,13 +110,6 @@ export function parseOptions(argv: readonly string[]): QueryBenchOptions {
         o.phase = v;
         break;
       }
-      case 'compare-loki':
-        o.compareLoki = bool(name, value);
-        break;
-      case 'loki':
-        o.lokiBinary = need();
-        o.compareLoki = true;
-        break;
       case 'ingest-duration':
         o.ingestDurationMs = positiveNumber(name, need()) * 1000;
         break;
