@@ -19,7 +19,6 @@ import {
   failAsWholeBody,
   jsonStreamLabels,
 } from './loki-json';
-import type { LabelsCache } from './labels-cache';
 import { STREAM_PIECE_ENTRIES } from './stream-pieces';
 
 /**
@@ -32,7 +31,6 @@ export function* bigStreamPieces(
   body: Buffer,
   from: number,
   i: number,
-  cache: LabelsCache,
 ): Generator<PushStream | RejectedStream, number> {
   let pos = skipSpace(body, from);
   if (body[pos++] !== OPEN_OBJECT) return failAsWholeBody(body);
@@ -51,7 +49,7 @@ export function* bigStreamPieces(
     pos = skipSpace(body, pos);
     if (key === 'values' && !valuesRead && keys.has('stream') && body[pos] === OPEN_ARRAY) {
       const raw = parseOrFail(body, `{${head.join(',')}}`) as Record<string, unknown>;
-      if ('labels' in raw || 'entries' in raw) return yield* wholeElement(body, from, i, cache);
+      if ('labels' in raw || 'entries' in raw) return yield* wholeElement(body, from, i);
       pos = yield* valuesPieces(body, pos + 1, jsonStreamLabels(raw, i), i);
       valuesRead = true;
     } else {
@@ -63,7 +61,7 @@ export function* bigStreamPieces(
         );
       }
       // "values" before "stream", or not an array: nothing went out yet, parse it whole.
-      if (key === 'values') return yield* wholeElement(body, from, i, cache);
+      if (key === 'values') return yield* wholeElement(body, from, i);
       const end = valueEnd(body, pos);
       if (end < 0) return failAsWholeBody(body);
       head.push(body.toString('utf8', keyFrom, end));
@@ -78,7 +76,7 @@ export function* bigStreamPieces(
   if (!valuesRead) {
     // No values array (or an empty stream): the element without it is small; read it as usual.
     const raw = parseOrFail(body, `{${head.join(',')}}`);
-    yield* decodeJsonStreamPieces(raw, i, cache, STREAM_PIECE_ENTRIES);
+    yield* decodeJsonStreamPieces(raw, i, STREAM_PIECE_ENTRIES);
   }
   return skipSpace(body, pos);
 }
@@ -88,12 +86,11 @@ function* wholeElement(
   body: Buffer,
   from: number,
   i: number,
-  cache: LabelsCache,
 ): Generator<PushStream | RejectedStream, number> {
   const end = valueEnd(body, from);
   if (end < 0) return failAsWholeBody(body);
   const raw = parseOrFail(body, body.toString('utf8', from, end));
-  yield* decodeJsonStreamPieces(raw, i, cache, STREAM_PIECE_ENTRIES);
+  yield* decodeJsonStreamPieces(raw, i, STREAM_PIECE_ENTRIES);
   return end;
 }
 

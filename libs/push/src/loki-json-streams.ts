@@ -12,7 +12,6 @@ import {
 } from './json-scan';
 import { decodeJsonStreamPieces, decodeLokiJson, failAsWholeBody } from './loki-json';
 import { bigStreamPieces } from './loki-json-big-stream';
-import { LabelsCache } from './labels-cache';
 import { STREAM_PIECE_ENTRIES } from './stream-pieces';
 
 /** Bodies below this are parsed in one piece: slicing only pays for large ones. */
@@ -34,7 +33,6 @@ export function* lokiJsonStreams(body: Buffer): Generator<PushStream | RejectedS
     yield* request.streams;
     return;
   }
-  const cache = LabelsCache.shared;
   let index = 0;
   let pos = start;
   for (;;) {
@@ -42,7 +40,7 @@ export function* lokiJsonStreams(body: Buffer): Generator<PushStream | RejectedS
     if (run === null) return yield* wholeBodyRest(body, index);
     let last: boolean;
     if (run.kind === 'big') {
-      const end = yield* bigStreamPieces(body, run.from, index++, cache);
+      const end = yield* bigStreamPieces(body, run.from, index++);
       const c = body[end];
       if (c !== COMMA && c !== CLOSE_ARRAY) return failAsWholeBody(body);
       pos = end + 1;
@@ -55,7 +53,7 @@ export function* lokiJsonStreams(body: Buffer): Generator<PushStream | RejectedS
         return yield* wholeBodyRest(body, index);
       }
       for (const raw of elements) {
-        yield* decodeJsonStreamPieces(raw, index++, cache, STREAM_PIECE_ENTRIES);
+        yield* decodeJsonStreamPieces(raw, index++, STREAM_PIECE_ENTRIES);
       }
       pos = run.next;
       last = run.last;
@@ -78,9 +76,8 @@ function* wholeBodyRest(body: Buffer, index: number): Generator<PushStream | Rej
   if (!Array.isArray(raw) || raw.length < index) {
     throw badRequest('invalid JSON push body: "streams" is given more than once');
   }
-  const cache = LabelsCache.shared;
   for (let i = index; i < raw.length; i++) {
-    yield* decodeJsonStreamPieces(raw[i], i, cache, STREAM_PIECE_ENTRIES);
+    yield* decodeJsonStreamPieces(raw[i], i, STREAM_PIECE_ENTRIES);
   }
 }
 

@@ -41,9 +41,8 @@ export function decodeLokiJson(body: Buffer): PushRequest {
   const rawStreams = doc.streams ?? [];
   if (!Array.isArray(rawStreams))
     throw badRequest('invalid JSON push body: "streams" must be an array');
-  const cache = LabelsCache.shared;
   const request = new PushRequestBuilder();
-  rawStreams.forEach((raw, i) => request.add(decodeJsonStream(raw, i, cache)));
+  rawStreams.forEach((raw, i) => request.add(decodeJsonStream(raw, i)));
   return request.build();
 }
 
@@ -54,14 +53,9 @@ export function failAsWholeBody(body: Buffer): never {
 }
 
 /** Decodes element `i` of a JSON body's "streams" array (either format). */
-export function decodeJsonStream(
-  raw: Json,
-  i: number,
-  cache: LabelsCache,
-): PushStream | RejectedStream {
+export function decodeJsonStream(raw: Json, i: number): PushStream | RejectedStream {
   // With no piece size the stream comes out whole, in one piece.
-  return decodeJsonStreamPieces(raw, i, cache, Infinity).next().value as
-    PushStream | RejectedStream;
+  return decodeJsonStreamPieces(raw, i, Infinity).next().value as PushStream | RejectedStream;
 }
 
 /**
@@ -72,12 +66,11 @@ export function decodeJsonStream(
 export function* decodeJsonStreamPieces(
   raw: Json,
   i: number,
-  cache: LabelsCache,
   maxEntries: number,
 ): Generator<PushStream | RejectedStream> {
   if (!isObject(raw)) throw badRequest(`streams[${i}] must be an object`);
   if ('labels' in raw || 'entries' in raw) {
-    yield decodeLegacyStream(raw, i, cache);
+    yield decodeLegacyStream(raw, i);
     return;
   }
   const labels = jsonStreamLabels(raw, i);
@@ -167,11 +160,7 @@ function decodeMetadata(meta: Json, where: string): Labels {
   return pairs.length === 0 ? EMPTY_LABELS : sortLabels(pairs);
 }
 
-function decodeLegacyStream(
-  raw: Record<string, Json>,
-  i: number,
-  cache: LabelsCache,
-): PushStream | RejectedStream {
+function decodeLegacyStream(raw: Record<string, Json>, i: number): PushStream | RejectedStream {
   if (typeof raw.labels !== 'string')
     throw badRequest(`streams[${i}].labels must be a label selector string`);
   const rawEntries = raw.entries ?? [];
@@ -186,7 +175,7 @@ function decodeLegacyStream(
     if (ns === undefined) throw badRequest(`${where}.ts: cannot parse '${e.ts}' as RFC 3339`);
     return { timestampNs: ns, line: Buffer.from(e.line, 'utf8'), structuredMetadata: EMPTY_LABELS };
   });
-  return cache.stream(raw.labels, entries);
+  return LabelsCache.shared.stream(raw.labels, entries);
 }
 
 /** Encodes a push request as Loki's v1 JSON body. */

@@ -80,7 +80,6 @@ function* streamPieces(
 }
 
 class DecodeState {
-  readonly labels = LabelsCache.shared;
   // Batches repeat the same second often; reuse its bigint.
   lastSeconds = NaN;
   lastSecondsNs = 0n;
@@ -108,13 +107,13 @@ function* readStream(
       entries.push(readEntry(reader, reader.pos + len, state));
       // Labels come first in every encoder; only then can a piece be handed out early.
       if (entries.length >= maxEntries && labelsText !== undefined && reader.pos < end) {
-        yield state.labels.stream(labelsText, entries);
+        yield LabelsCache.shared.stream(labelsText, entries);
         entries = [];
       }
     } else reader.skipType(tag & 7);
   }
   if (reader.pos !== end) throw badRequest('error decoding push request: stream length mismatch');
-  yield state.labels.stream(labelsText ?? '', entries);
+  yield LabelsCache.shared.stream(labelsText ?? '', entries);
 }
 
 function readEntry(reader: Reader, end: number, state: DecodeState): LogEntry {
