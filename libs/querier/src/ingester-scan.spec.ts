@@ -1,45 +1,13 @@
-import { type Labels, parseLabels } from '@logsvc/api';
-import type { Direction, EntryCursor } from '@logsvc/chunk';
+import { parseLabels } from '@logsvc/api';
+import type { Direction } from '@logsvc/chunk';
 import { DEFAULT_INGESTER_CONFIG, Ingester, LocalIngesterClient } from '@logsvc/ingester';
 import { newQueryStats, type QueryStats } from '@logsvc/logql';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IngesterLogSource } from './ingester-source';
 import { ChunkScanPool } from './scan-pool';
+import { drainAll, type Row, rowArb, T } from './testing/scan-rows';
 
-interface Row {
-  ts: bigint;
-  line: string;
-  sm: Labels;
-}
-
-const T = 1_700_000_000_000_000_000n;
-
-async function drainAll(c: EntryCursor): Promise<Row[]> {
-  const out: Row[] = [];
-  for (;;) {
-    if (c.next()) {
-      out.push({ ts: c.timestampNs, line: c.line.toString(), sm: c.structuredMetadata });
-      continue;
-    }
-    const more = c.wait?.();
-    if (!more) return out;
-    await more;
-  }
-}
-
-const word = fc.constantFrom('GET', 'POST', 'err', 'ok', 'needle', 'a', 'é', '');
-const rowArb = fc.record({
-  ts: fc.integer({ min: 0, max: 60 }).map((n) => T + BigInt(n)),
-  line: fc.array(word, { maxLength: 4 }).map((ws) => ws.join(' ')),
-  sm: fc.oneof(
-    { weight: 3, arbitrary: fc.constant([] as Labels) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom('a', 'b').map((v) => [{ name: 'trace_id', value: v }]),
-    },
-  ),
-});
 /** Streams, each pushed as a few batches (so some entries repeat and some come out of order). */
 const streamsArb = fc.array(
   fc.array(fc.array(rowArb, { minLength: 1, maxLength: 25 }), { minLength: 1, maxLength: 3 }),

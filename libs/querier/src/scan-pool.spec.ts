@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Labels, parseLabels } from '@logsvc/api';
+import { parseLabels } from '@logsvc/api';
 import { ChunkFormatError, type Direction, type EntryCursor, MemChunk } from '@logsvc/chunk';
 import { newQueryStats } from '@logsvc/logql';
 import { ChunkStore } from '@logsvc/storage';
@@ -11,14 +11,7 @@ import { type ScanRange, ScanResultCursor, scanChunk } from './chunk-scan';
 import { ChunkScanPool } from './scan-pool';
 import { StoreLogSource } from './store-source';
 import { filesystemStore, toStoredChunk } from './testing/filesystem-store';
-
-interface Row {
-  ts: bigint;
-  line: string;
-  sm: Labels;
-}
-
-const T = 1_700_000_000_000_000_000n;
+import { drainAll, type Row, rowArb, T } from './testing/scan-rows';
 
 const drain = (c: EntryCursor): Row[] => {
   const out: Row[] = [];
@@ -27,33 +20,6 @@ const drain = (c: EntryCursor): Row[] => {
   return out;
 };
 
-/** Every entry of a cursor that may have to wait for its chunks to be fetched. */
-async function drainAll(c: EntryCursor): Promise<Row[]> {
-  const out: Row[] = [];
-  for (;;) {
-    if (c.next()) {
-      out.push({ ts: c.timestampNs, line: c.line.toString(), sm: c.structuredMetadata });
-      continue;
-    }
-    const more = c.wait?.();
-    if (!more) return out;
-    await more;
-  }
-}
-
-/** Small words so that needles hit some lines and miss others. */
-const word = fc.constantFrom('GET', 'POST', 'err', 'ok', 'needle', 'a', 'é', '');
-const rowArb = fc.record({
-  ts: fc.integer({ min: 0, max: 60 }).map((n) => T + BigInt(n)),
-  line: fc.array(word, { maxLength: 4 }).map((ws) => ws.join(' ')),
-  sm: fc.oneof(
-    { weight: 3, arbitrary: fc.constant([] as Labels) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom('a', 'b').map((v) => [{ name: 'trace_id', value: v }]),
-    },
-  ),
-});
 const needleArb = fc.constantFrom('', 'GET', 'needle', 'err ok', 'é', 'zzz');
 const directionArb = fc.constantFrom<Direction>('forward', 'backward');
 
