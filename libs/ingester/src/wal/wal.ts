@@ -173,14 +173,16 @@ export class Wal {
     const seq = this.seq++;
     const frame = encodePushRecord(seq, tenant, streams, this.framePool);
     let write: Promise<void>;
+    // Whether the writer took the frame (it then hands it back to the pool itself).
+    let written = false;
     if (!this.writer) {
       write = Promise.reject(new WalWriteError('write-ahead log is not open'));
     } else if (this.lockLost !== null) {
       write = Promise.reject(new WalWriteError(`WAL directory lock lost: ${this.lockLost}`));
     } else {
       write = this.writer.append(frame);
+      written = true;
     }
-    const written = this.writer !== null && this.lockLost === null;
     this.pending.add(write);
     // These are the first handlers on the record's promise: `undo` runs before the caller's,
     // and before the writer hands the frame back to its pool (it does so after a failed
