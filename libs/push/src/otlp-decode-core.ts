@@ -1,6 +1,5 @@
 import type { PushRequest } from '@logsvc/api';
 import { badRequest } from './errors';
-import { encodePushProtobufRaw } from './loki-proto-encode';
 import { otlpToPushRequest } from './otlp-map';
 import { decodeOtlpJson } from './otlp-json';
 import { decodeOtlpProtobuf } from './otlp-proto';
@@ -27,13 +26,4 @@ export function otlpMediaType(contentType: string | null | undefined): OtlpMedia
 export function decodeOtlpExport(body: Buffer, p: OtlpDecodeParams): PushRequest {
   const req = p.type === 'application/json' ? decodeOtlpJson(body) : decodeOtlpProtobuf(body);
   return otlpToPushRequest(req, { discover_service_name: p.discoverServiceName, nowNs: p.nowNs });
-}
-
-/**
- * A decoded export as it crosses from the decoding thread: its streams as an uncompressed
- * logproto.PushRequest, read back a stream at a time, so the event loop is never held long.
- * (The OTLP mapping refuses no stream as a whole, so there are no rejected streams to carry.)
- */
-export function packPush(req: PushRequest): Uint8Array {
-  return encodePushProtobufRaw(req);
 }

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { decodeOtlpExport, packPush, type OtlpMediaType } from './otlp-decode-core';
+import { encodePushProtobufRaw } from './loki-proto-encode';
+import { decodeOtlpExport, type OtlpMediaType } from './otlp-decode-core';
 import { PushError } from './errors';
 
 /** One export to decode, from `OtlpDecodeThread`. */
@@ -19,7 +20,9 @@ parentPort?.on('message', (m: OtlpWorkerRequest) => {
   const body = Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength);
   let reply: OtlpWorkerReply;
   try {
-    const streams = ownArrayBuffer(packPush(decodeOtlpExport(body, m)));
+    // The streams cross back as an uncompressed Loki push, read a stream at a time on the
+    // event loop. (The OTLP mapping refuses no stream as a whole: there is nothing else to carry.)
+    const streams = ownArrayBuffer(encodePushProtobufRaw(decodeOtlpExport(body, m)));
     reply = { id: m.id, streams };
     parentPort?.postMessage(reply, [streams.buffer]);
     return;
