@@ -45,8 +45,8 @@ function buildWith(
   hinted: boolean,
   pushed?: { readonly labels: readonly string[]; readonly without: boolean },
 ): CompiledSampleQuery {
-  const compiled = withPrefilter(compile(expr.range.log));
-  const { matchers, pipeline } = compiled;
+  const { matchers, pipeline, lineContains } = compile(expr.range.log);
+  const source = { ...(lineContains === undefined ? {} : { lineContains }), matchers };
   const stages = pipeline.stages;
   const grouping =
     pushed ??
@@ -63,31 +63,26 @@ function buildWith(
   );
   const unwrap = expr.range.unwrap;
   const hints = hinted ? hintsFor(expr, grouping, noLabels, preserve) : NO_PARSER_HINTS;
+  const extractorGrouping: Grouping | undefined = noLabels
+    ? { labels: [], without: false, noLabels: true }
+    : grouping;
   if (unwrap === undefined) {
     const kind = expr.op === 'bytes_over_time' || expr.op === 'bytes_rate' ? 'bytes' : 'count';
-    const lineGrouping: Grouping | undefined = noLabels
-      ? { labels: [], without: false, noLabels: true }
-      : grouping;
     return {
-      ...compiled.prefilter,
-      matchers,
-      extractor: new LineSampleExtractor(stages, kind, lineGrouping, preserve, hints),
+      ...source,
+      extractor: new LineSampleExtractor(stages, kind, extractorGrouping, preserve, hints),
     };
   }
   const post = unwrap.postFilters.map(compileLabelFilter);
   const { label, conversion } = unwrap;
-  const unwrapGrouping: Grouping | undefined = noLabels
-    ? { labels: [], without: false, noLabels: true }
-    : grouping;
   return {
-    ...compiled.prefilter,
-    matchers,
+    ...source,
     extractor: new LabelSampleExtractor(
       stages,
       label,
       conversion,
       post,
-      unwrapGrouping,
+      extractorGrouping,
       preserve,
       hints,
     ),
@@ -120,10 +115,4 @@ function hintsFor(
     preserveError,
     ...(unwrap === undefined ? {} : { unwrapLabel: unwrap.label }),
   });
-}
-
-/** The compiled pipeline with its line prefilter as a spreadable `{ lineContains }`. */
-function withPrefilter(c: ReturnType<PipelineCompiler>) {
-  const prefilter = c.lineContains === undefined ? {} : { lineContains: c.lineContains };
-  return { matchers: c.matchers, pipeline: c.pipeline, prefilter };
 }
