@@ -1,1 +1,2 @@
-export {};
+export * from './kv';
+export * from './types';
