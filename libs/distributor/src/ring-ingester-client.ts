@@ -1,0 +1,160 @@
+import type { Labels, Matcher, PushRequest } from '@logsvc/api';
+import {
+  ADMIT_ALL,
+  SILENT_LOGGER,
+  type IngesterClient,
+  type IngesterReadStats,
+  type IngesterSelect,
+  type LabelQuery,
+  type PushOutcome,
+  type StreamAdmission,
+  type StreamQueryResult,
+  type StreamVolume,
+} from '@logsvc/ingester';
+import { LogsvcError } from '@logsvc/errors';
+import type { InstanceDesc, ReplicationRing, ReplicationSet } from '@logsvc/ring';
+import { placeStreams } from './placement';
+import {
+  messageOf,
+  replicatePush,
+  type IngesterClientFor,
+  type ReplicaLogger,
+} from './push-replication';
+import { readFromReplicas } from './read-fanout';
+import {
+  addReadStats,
+  maxVolumes,
+  mergeStreamResults,
+  newReadStats,
+  sortedUnion,
+  uniqueSeries,
+} from './replica-merge';
+
+export interface RingIngesterClientOptions {
+  /** The ring as of now; asked once per call, so each call sees one snapshot. */
+  readonly ring: () => ReplicationRing;
+  /** The client of one ingester of the ring (e.g. a pooled gRPC client by address). */
+  readonly clientFor: IngesterClientFor;
+  readonly logger?: ReplicaLogger;
+}
+
+/**
+ * A cluster of ingesters seen as one, for distributors and queriers: pushes go to each
+ * stream's replicas on the ring and succeed on a quorum (Loki's distributor); reads ask every
+ * healthy ingester and merge their answers, copies dropped (Loki's querier).
+ */
+export class RingIngesterClient implements IngesterClient {
+  private readonly logger: ReplicaLogger;
+
+  constructor(private readonly opts: RingIngesterClientOptions) {
+    this.logger = opts.logger ?? SILENT_LOGGER;
+  }
+
+  /**
+   * Stores the push on a quorum of each stream's replicas. Refused streams are reported once
+   * and counts are one replica's (see `replicatePush`).
+   */
+  push(tenant: string, request: PushRequest): Promise<PushOutcome> {
+    try {
+      const placements = placeStreams(tenant, request.streams, this.opts.ring());
+      return replicatePush(tenant, placements, this.opts.clientFor, this.logger);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** Every stream: each ingester enforces the stream limits on the streams it holds. */
+  async streamAdmission(): Promise<StreamAdmission> {
+    return ADMIT_ALL;
+  }
+
+  async query(
+    tenant: string,
+    select: IngesterSelect,
+    stats?: IngesterReadStats,
+  ): Promise<StreamQueryResult[]> {
+    const perReplica = withoutSplit(select);
+    const answers = await this.readAll(tenant, 'query', async (client) => {
+      const own = newReadStats();
+      const results = await client.query(tenant, perReplica, own);
+      return { results, own };
+    });
+    if (stats) for (const { own } of answers) addReadStats(stats, own);
+    return mergeStreamResults(
+      answers.map((a) => a.results),
+      select.direction,
+    );
+  }
+
+  async labelNames(tenant: string, query: LabelQuery): Promise<string[]> {
+    return sortedUnion(
+      await this.readAll(tenant, 'labelNames', (c) => c.labelNames(tenant, query)),
+    );
+  }
+
+  async labelValues(tenant: string, name: string, query: LabelQuery): Promise<string[]> {
+    return sortedUnion(
+      await this.readAll(tenant, 'labelValues', (c) => c.labelValues(tenant, name, query)),
+    );
+  }
+
+  async series(
+    tenant: string,
+    matchersList: readonly (readonly Matcher[])[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<Labels[]> {
+    return uniqueSeries(
+      await this.readAll(tenant, 'series', (c) =>
+        c.series(tenant, matchersList, fromNs, throughNs),
+      ),
+    );
+  }
+
+  async volume(
+    tenant: string,
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<StreamVolume[]> {
+    return maxVolumes(
+      await this.readAll(tenant, 'volume', (c) => c.volume(tenant, matchers, fromNs, throughNs)),
+    );
+  }
+
+  /** `read` on the ring's read set, tolerating its error budget (`readFromReplicas`). */
+  private readAll<T>(
+    tenant: string,
+    what: string,
+    read: (client: IngesterClient) => Promise<T>,
+  ): Promise<T[]> {
+    let replicas: ReplicationSet;
+    try {
+      replicas = this.opts.ring().readSet();
+    } catch (err) {
+      return Promise.reject(new LogsvcError('unavailable', messageOf(err), { cause: err }));
+    }
+    return readFromReplicas(
+      replicas,
+      (instance: InstanceDesc) => read(this.opts.clientFor(instance)),
+      (instance, err) =>
+        this.logger.warn(
+          { tenant, ingester: instance.id, addr: instance.addr, err: messageOf(err) },
+          `${what} on ingester failed`,
+        ),
+    );
+  }
+}
+
+/** Chunks in parts are one ingester's view: merged replicas are read through `entries`. */
+function withoutSplit(select: IngesterSelect): IngesterSelect {
+  if (select.split === undefined) return select;
+  const { matchers, fromNs, throughNs, direction, lineContains } = select;
+  return {
+    matchers,
+    fromNs,
+    throughNs,
+    direction,
+    ...(lineContains === undefined ? {} : { lineContains }),
+  };
+}
