@@ -38,6 +38,12 @@ export type RingOperation = 'write' | 'read';
 export interface ReplicationSet {
   readonly instances: readonly InstanceDesc[];
   readonly maxErrors: number;
+  /**
+   * Zone-aware reads only (then `maxErrors` is 0): how many zones may fail entirely, all of
+   * their members' errors together, while the read still succeeds (dskit's
+   * ReplicationSet.MaxUnavailableZones).
+   */
+  readonly maxUnavailableZones?: number;
 }
 
 /**
