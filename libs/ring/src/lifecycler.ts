@@ -91,12 +91,22 @@ export class Lifecycler {
   private ready = false;
   private readySinceMs: number | undefined;
   private stopping: Promise<void> | undefined;
+  private unregisterOnShutdown: boolean;
   private readonly now: () => number;
   private readonly logger: RingLogger;
 
   constructor(private readonly options: LifecyclerOptions) {
     this.now = options.now ?? Date.now;
     this.logger = options.logger ?? SILENT_RING_LOGGER;
+    this.unregisterOnShutdown = options.unregisterOnShutdown !== false;
+  }
+
+  /**
+   * Whether `stop()` removes the entry; `/ingester/prepare_shutdown` sets it, as Loki's
+   * SetUnregisterOnShutdown.
+   */
+  setUnregisterOnShutdown(value: boolean): void {
+    this.unregisterOnShutdown = value;
   }
 
   get id(): string {
@@ -128,7 +138,11 @@ export class Lifecycler {
       this.joinTimer = setTimeout(() => {
         this.joinTimer = undefined;
         this.serial(async () => {
-          if (this.currentState === 'PENDING' && !this.stopping) await this.join('ACTIVE');
+          if (this.currentState !== 'PENDING' || this.stopping) return;
+          // JOINING with its tokens first, then ACTIVE: members watching see both steps.
+          await this.join('JOINING');
+          this.currentState = 'ACTIVE';
+          await this.heartbeat();
         }).catch((err: unknown) =>
           this.logger.warn({ err, ring: this.options.key }, 'failed to join the ring'),
         );
@@ -221,7 +235,7 @@ export class Lifecycler {
         await new Promise((resolve) => setTimeout(resolve, this.options.finalSleepMs));
       }
       clearInterval(this.heartbeatTimer);
-      if (this.options.unregisterOnShutdown !== false) {
+      if (this.unregisterOnShutdown) {
         await this.serial(() => this.unregister());
         this.logger.info({ ring: this.options.key }, 'instance removed from the KV store');
       }
