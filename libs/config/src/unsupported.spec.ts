@@ -14,8 +14,8 @@ describe('settings that are not supported yet', () => {
     expect(() => fromYaml('limits_config:\n  retention_period: 744h\n')).toThrow(
       'config error: limits_config.retention_period is not supported yet',
     );
-    expect(() => fromYaml('server:\n  grpc_listen_port: 9096\n')).toThrow(
-      'config error: server.grpc_listen_port is not supported yet',
+    expect(() => fromYaml('ingester:\n  lifecycler:\n    observe_period: 10s\n')).toThrow(
+      'config error: ingester.lifecycler.observe_period is not supported yet',
     );
   });
 
