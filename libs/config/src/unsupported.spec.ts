@@ -60,6 +60,32 @@ describe('settings that are not supported yet', () => {
     expect(config.common.path_prefix).toBe('/tmp/loki');
   });
 
+  it('include cluster keys nothing reads, refused only when they change something', () => {
+    expect(() => fromYaml('ruler:\n  ring:\n    kvstore:\n      store: etcd\n')).toThrow(
+      'config error: ruler.ring is not supported yet',
+    );
+    expect(() => loadConfig(['-common.storage.ring.instance-interface-names=eth1'])).toThrow(
+      'config error: common.ring.instance_interface_names is not supported yet',
+    );
+    // At their defaults, or at the values `common` gives them, they load.
+    const config = fromYaml(
+      [
+        'common:',
+        '  ring:',
+        '    heartbeat_period: 10s',
+        'compactor:',
+        '  compactor_ring:',
+        '    heartbeat_period: 10s',
+        '    num_tokens: 1',
+        'query_scheduler:',
+        '  scheduler_ring:',
+        '    heartbeat_period: 15s',
+        '',
+      ].join('\n'),
+    );
+    expect(config.compactor.compactor_ring.heartbeat_period).toBe(10_000);
+  });
+
   it('are refused in per-tenant overrides too', () => {
     expect(() =>
       parseRuntimeConfig('overrides:\n  team-a:\n    retention_period: 30d\n', 'rt.yaml'),
