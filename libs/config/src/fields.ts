@@ -164,9 +164,14 @@ export function str(defaultValue: string) {
   );
 }
 
+/**
+ * One of `values`. `refused` maps values Loki accepts but logsvc does not to the message that
+ * says so (instead of the generic "expected one of").
+ */
 export function oneOf<const T extends readonly [string, ...string[]]>(
   values: T,
   defaultValue: T[number],
+  refused: Readonly<Record<string, string>> = {},
 ) {
   return flaggable(
     'string',
@@ -175,9 +180,10 @@ export function oneOf<const T extends readonly [string, ...string[]]>(
       .transform((v, ctx) => {
         if (typeof v === 'string' && (values as readonly string[]).includes(v))
           return v as T[number];
+        const refusal = typeof v === 'string' && Object.hasOwn(refused, v) ? refused[v] : undefined;
         ctx.addIssue({
           code: 'custom',
-          message: `expected one of ${values.join(', ')}, got ${show(v)}`,
+          message: refusal ?? `expected one of ${values.join(', ')}, got ${show(v)}`,
         });
         return z.NEVER;
       })

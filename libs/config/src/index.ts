@@ -5,7 +5,21 @@ export type { TenantLimits } from './sections/limits';
 export { LOG_LEVELS, type LogLevel } from './sections/server';
 export { CHUNK_ENCODINGS } from './sections/ingester';
 export type { PeriodConfig } from './sections/storage';
-export type { KvStoreConfig } from './sections/common';
+export type { KvStoreConfig, KvStoreName, LokiRingConfig } from './sections/ring';
+export { KV_STORES } from './sections/ring';
+export {
+  DEFAULT_INSTANCE_ADDR,
+  RING_KEYS,
+  RING_NAMES,
+  effectiveReplicationFactor,
+  isSingleBinary,
+  resolveRingConfig,
+  type EtcdClientConfig,
+  type RingKvConfig,
+  type RingMemberConfig,
+  type RingName,
+} from './ring-config';
+export { SECRET_KEYS, maskSecrets } from './secrets';
 export { parseConfig, defaultConfig } from './parse';
 export { validateConfig } from './validate';
 export { diffConfig } from './diff';

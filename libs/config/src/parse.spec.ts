@@ -14,7 +14,9 @@ describe('defaultConfig', () => {
     expect(sut.server.http_listen_port).toBe(3100);
     expect(sut.server.grpc_listen_port).toBe(9095);
     expect(sut.server.log_level).toBe('info');
-    expect(sut.common.replication_factor).toBe(1);
+    // Unset; the single binary's ingester ring then replicates to 1 (see ring-config.spec.ts).
+    expect(sut.common.replication_factor).toBe(0);
+    expect(sut.ingester.lifecycler.ring.replication_factor).toBe(1);
     expect(sut.common.ring.kvstore.store).toBe('inmemory');
     expect(sut.querier.query_ingesters_within).toBe(3 * 3_600_000);
     expect(sut.querier.multi_tenant_queries_enabled).toBe(false);
@@ -135,8 +137,8 @@ ingester:
     expect(errorOf({ server: { http_listen_port: 70000 } })).toContain(
       'server.http_listen_port: must be a TCP port',
     );
-    expect(errorOf({ common: { ring: { kvstore: { store: 'etcd' } } } })).toContain(
-      'config error: common.ring.kvstore.store is not supported yet',
+    expect(errorOf({ compactor: { compactor_ring: { kvstore: { store: 'etcd' } } } })).toContain(
+      'config error: compactor.compactor_ring is not supported yet',
     );
     expect(
       errorOf({

@@ -1,9 +1,11 @@
 import * as path from 'node:path';
 import type { z } from 'zod';
+import { applyCommonConfig } from './apply-common';
 import { ConfigError } from './errors';
 import { show } from './fields';
+import { takeMemberlist } from './memberlist';
 import { type Config, configSchema } from './schema';
-import { unsupportedSettings } from './unsupported';
+import { unsupportedSettings, withoutUnsupportedKeys } from './unsupported';
 import { validateConfig } from './validate';
 
 /** Formats zod issues as `config error: a.b.c: message` lines. */
@@ -48,22 +50,33 @@ function dropNulls(value: unknown): unknown {
 /**
  * Turns a raw YAML document (plus flag values already merged in) into a complete config:
  * applies defaults, rejects unknown keys and bad values, fills paths derived from
- * `common.path_prefix`, refuses settings that are not supported yet (see unsupported.ts) and
- * runs `validateConfig`. Throws ConfigError.
+ * `common.path_prefix`, refuses settings that are not supported yet (see unsupported.ts) and a
+ * `memberlist` block, applies `common` to the components (apply-common.ts) and runs
+ * `validateConfig`. Throws ConfigError.
  */
 export function parseConfig(raw: unknown): Config {
   const input = raw === null || raw === undefined ? {} : dropNulls(raw);
   if (typeof input !== 'object' || Array.isArray(input)) {
     throw new ConfigError(`config error: expected a YAML map at the top level, got ${show(input)}`);
   }
+  const memberlist = takeMemberlist(input as Record<string, unknown>);
+  if (memberlist !== undefined) throw new ConfigError(memberlist);
   const result = configSchema.safeParse(input, { reportInput: true });
   if (!result.success) throw new ConfigError(formatIssues(result.error.issues));
-  const config = resolvePaths(result.data);
+  const written = resolvePaths(result.data);
   // Defaults with the same path_prefix, so that directories written out in full still match.
   const defaults = resolvePaths(
-    configSchema.parse({ common: { path_prefix: config.common.path_prefix } }),
+    configSchema.parse({ common: { path_prefix: written.common.path_prefix } }),
   );
-  const unsupported = unsupportedSettings(config, defaults);
+  const withCommon = (config: Config, doc: unknown) => resolvePaths(applyCommonConfig(config, doc));
+  const config = withCommon(structuredClone(written), input);
+  // An unsupported setting is refused when it changes something: its value differs from the
+  // default and from what leaving it out gives once `common` is copied in (so that `/config`
+  // output, which shows the copies, loads again).
+  const leftOut = withoutUnsupportedKeys(input);
+  const baseline = withCommon(resolvePaths(configSchema.parse(leftOut)), leftOut);
+  const changed = new Set(unsupportedSettings(config, baseline));
+  const unsupported = unsupportedSettings(written, defaults).filter((line) => changed.has(line));
   if (unsupported.length > 0) throw new ConfigError(unsupported.join('\n'));
   validateConfig(config);
   return config;

@@ -5,6 +5,7 @@ import {
   compactorSection,
   distributorSection,
   frontendSection,
+  indexGatewaySection,
   patternIngesterSection,
   querierSection,
   queryRangeSection,
@@ -32,6 +33,7 @@ export const configSchema = z.strictObject({
   query_scheduler: querySchedulerSection,
   ruler: rulerSection,
   compactor: compactorSection,
+  index_gateway: indexGatewaySection,
   pattern_ingester: patternIngesterSection,
   storage_config: storageSection,
   schema_config: schemaConfigSection,
@@ -56,3 +58,4 @@ export type PatternIngesterConfig = Config['pattern_ingester'];
 export type RuntimeConfigConfig = Config['runtime_config'];
 export type DistributorConfig = Config['distributor'];
 export type LimitsConfig = Config['limits_config'];
+export type IndexGatewayConfig = Config['index_gateway'];

@@ -14,8 +14,8 @@ describe('settings that are not supported yet', () => {
     expect(() => fromYaml('limits_config:\n  retention_period: 744h\n')).toThrow(
       'config error: limits_config.retention_period is not supported yet',
     );
-    expect(() => fromYaml('server:\n  grpc_listen_port: 9096\n')).toThrow(
-      'config error: server.grpc_listen_port is not supported yet',
+    expect(() => fromYaml('ingester:\n  lifecycler:\n    observe_period: 10s\n')).toThrow(
+      'config error: ingester.lifecycler.observe_period is not supported yet',
     );
   });
 
@@ -58,6 +58,32 @@ describe('settings that are not supported yet', () => {
       ].join('\n'),
     );
     expect(config.common.path_prefix).toBe('/tmp/loki');
+  });
+
+  it('include cluster keys nothing reads, refused only when they change something', () => {
+    expect(() => fromYaml('ruler:\n  ring:\n    kvstore:\n      store: etcd\n')).toThrow(
+      'config error: ruler.ring is not supported yet',
+    );
+    expect(() => loadConfig(['-common.storage.ring.instance-interface-names=eth1'])).toThrow(
+      'config error: common.ring.instance_interface_names is not supported yet',
+    );
+    // At their defaults, or at the values `common` gives them, they load.
+    const config = fromYaml(
+      [
+        'common:',
+        '  ring:',
+        '    heartbeat_period: 10s',
+        'compactor:',
+        '  compactor_ring:',
+        '    heartbeat_period: 10s',
+        '    num_tokens: 1',
+        'query_scheduler:',
+        '  scheduler_ring:',
+        '    heartbeat_period: 15s',
+        '',
+      ].join('\n'),
+    );
+    expect(config.compactor.compactor_ring.heartbeat_period).toBe(10_000);
   });
 
   it('are refused in per-tenant overrides too', () => {

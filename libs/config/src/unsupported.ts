@@ -4,19 +4,29 @@
 import { isDeepStrictEqual } from 'node:util';
 
 export const UNSUPPORTED_KEYS: readonly string[] = [
-  'common.instance_addr',
-  'common.replication_factor',
-  'common.ring.kvstore.store',
-  'common.ring.kvstore.prefix',
-  'common.ring.kvstore.etcd.endpoints',
-  'common.ring.kvstore.etcd.dial_timeout',
-  'common.ring.kvstore.etcd.max_retries',
-  'common.ring.kvstore.etcd.username',
-  'common.ring.kvstore.etcd.password',
-  'server.grpc_listen_address',
-  'server.grpc_listen_port',
-  'server.grpc_server_max_recv_msg_size',
-  'server.grpc_server_max_send_msg_size',
+  // Cluster keys nothing reads: logsvc advertises an address rather than reading interfaces,
+  // has no gossip or IPv6 lookup, and does not run these rings' components yet.
+  'common.storage.filesystem.rules_directory',
+  'common.instance_interface_names',
+  'common.compactor_address',
+  'common.compactor_grpc_address',
+  'common.ring.instance_interface_names',
+  'common.ring.instance_enable_ipv6',
+  'common.ring.num_tokens',
+  'common.ring.replication_factor',
+  'ingester.lifecycler.ring.excluded_zones',
+  'ingester.lifecycler.heartbeat_timeout',
+  'ingester.lifecycler.observe_period',
+  'ingester.lifecycler.interface_names',
+  'ingester.lifecycler.enable_inet6',
+  'distributor.ring.instance_interface_names',
+  'distributor.ring.instance_enable_ipv6',
+  'index_gateway.ring.instance_interface_names',
+  'index_gateway.ring.instance_enable_ipv6',
+  'index_gateway.ring.num_tokens',
+  'compactor.compactor_ring',
+  'ruler.ring',
+  'query_scheduler.scheduler_ring',
   'server.http_server_write_timeout',
   'server.log_request_headers',
   'ingester.query_store_max_look_back_period',
@@ -89,6 +99,19 @@ export const UNSUPPORTED_KEYS: readonly string[] = [
     'ruler_max_rule_groups_per_tenant',
   ].map((key) => `limits_config.${key}`),
 ];
+
+/** A copy of a raw config document without the unsupported keys. */
+export function withoutUnsupportedKeys(doc: unknown): unknown {
+  const copy = structuredClone(doc);
+  for (const key of UNSUPPORTED_KEYS) {
+    const keys = key.split('.');
+    const parent = valueAt(copy, keys.slice(0, -1).join('.'));
+    if (parent !== null && typeof parent === 'object') {
+      delete (parent as Record<string, unknown>)[keys[keys.length - 1]];
+    }
+  }
+  return copy;
+}
 
 function valueAt(doc: unknown, dotted: string): unknown {
   let node = doc;

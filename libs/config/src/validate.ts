@@ -11,6 +11,10 @@ export function validateConfig(config: Config): void {
   for (const [key, port] of [
     ['server.http_listen_port', config.server.http_listen_port],
     ['server.grpc_listen_port', config.server.grpc_listen_port],
+    ['ingester.lifecycler.port', config.ingester.lifecycler.port],
+    ['common.ring.instance_port', config.common.ring.instance_port],
+    ['distributor.ring.instance_port', config.distributor.ring.instance_port],
+    ['index_gateway.ring.instance_port', config.index_gateway.ring.instance_port],
   ] as const) {
     if (port > 65535) bad(key, `must be a TCP port between 0 and 65535, got ${port}`);
   }

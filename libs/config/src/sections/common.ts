@@ -1,26 +1,27 @@
-import { z } from 'zod';
-import { duration, int, oneOf, section, str, stringList, flag } from '../fields';
+import { bool, int, section, str, stringList, flag } from '../fields';
+import { lokiRingSection } from './ring';
 
-/** `common.ring.kvstore`: where ring state lives (memory in one process, etcd in a cluster). */
-const kvstore = section({
-  store: flag('common.storage.ring.store', oneOf(['inmemory', 'etcd'], 'inmemory')),
-  prefix: flag('common.storage.ring.prefix', str('collectors/')),
-  etcd: section({
-    endpoints: flag('common.storage.ring.etcd.endpoints', stringList([])),
-    dial_timeout: flag('common.storage.ring.etcd.dial-timeout', duration(10_000)),
-    max_retries: flag('common.storage.ring.etcd.max-retries', int(10)),
-    username: flag('common.storage.ring.etcd.username', str('')),
-    password: flag('common.storage.ring.etcd.password', str('')),
-  }),
-});
-
-/** `common`: settings shared by every component. */
+/** `common`: settings shared by every component; a component's own setting wins over these. */
 export const commonSection = section({
   // Loki has no default here; logsvc keeps its data under ./data unless told otherwise.
   path_prefix: flag('common.path-prefix', str('./data')),
-  replication_factor: int(1, 1),
+  storage: section({
+    // Fill storage_config.filesystem.directory and ruler.storage.local.directory when those
+    // are not written (apply-common.ts).
+    filesystem: section({
+      chunks_directory: flag('common.storage.filesystem.chunk-directory', str('')),
+      rules_directory: flag('common.storage.filesystem.rules-directory', str('')),
+    }),
+  }),
+  // Stores each ring's tokens under path_prefix (`ingester.tokens`, ...).
+  persist_tokens: bool(false),
+  // 0: not set; the effective default is 1 for -target=all and 3 for any other target.
+  replication_factor: int(0),
+  ring: lokiRingSection('common.storage.'),
+  instance_interface_names: stringList([]),
   instance_addr: str(''),
-  ring: section({ kvstore }),
+  compactor_address: flag('common.compactor-address', str('')),
+  compactor_grpc_address: flag('common.compactor-grpc-address', str('')),
 });
 
-export type KvStoreConfig = z.output<typeof kvstore>;
+export type { KvStoreConfig } from './ring';

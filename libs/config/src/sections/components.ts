@@ -1,5 +1,6 @@
 // Sections of the query path, ruler, compactor and the smaller components.
 import { bool, duration, int, oneOf, section, size, str, flag } from '../fields';
+import { distributorRingSection, lokiRingSection, rulerRingSection } from './ring';
 
 export const rulerSection = section({
   enable_api: flag('ruler.enable-api', bool(true)),
@@ -14,6 +15,7 @@ export const rulerSection = section({
   poll_interval: flag('ruler.poll-interval', duration(60_000)),
   alertmanager_url: flag('ruler.alertmanager-url', str('')),
   external_url: flag('ruler.external.url', str('')),
+  ring: rulerRingSection(),
 });
 
 export const compactorSection = section({
@@ -29,6 +31,8 @@ export const compactorSection = section({
     duration(24 * 3600_000),
   ),
   delete_max_interval: flag('compactor.delete-max-interval', duration(24 * 3600_000)),
+  // Elects the one compactor that runs (one token, replication factor 1, as in Loki).
+  compactor_ring: lokiRingSection('compactor.', { numTokens: 1, replicationFactor: 1 }),
 });
 
 export const querierSection = section({
@@ -72,6 +76,8 @@ export const querySchedulerSection = section({
   max_queue_hierarchy_levels: flag('query-scheduler.max-queue-hierarchy-levels', int(3)),
   querier_forget_delay: flag('query-scheduler.querier-forget-delay', duration(0)),
   use_scheduler_ring: flag('query-scheduler.use-scheduler-ring', bool(false)),
+  // Two schedulers of the ring serve queriers (one token each, as in Loki).
+  scheduler_ring: lokiRingSection('query-scheduler.', { numTokens: 1, replicationFactor: 2 }),
 });
 
 export const patternIngesterSection = section({
@@ -86,4 +92,11 @@ export const runtimeConfigSection = section({
 export const distributorSection = section({
   // Largest accepted request body (Loki: -distributor.max-recv-msg-size).
   max_recv_msg_size: flag('distributor.max-recv-msg-size', size(100 * 1024 * 1024)),
+  ring: distributorRingSection(),
+});
+
+/** `index_gateway`: `simple` serves every tenant; `ring` shards tenants over a ring of gateways. */
+export const indexGatewaySection = section({
+  mode: flag('index-gateway.mode', oneOf(['simple', 'ring'], 'simple')),
+  ring: lokiRingSection('index-gateway.', { replicationFactorFlag: 'replication-factor' }),
 });

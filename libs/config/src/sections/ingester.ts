@@ -1,4 +1,5 @@
 import { bool, duration, int, oneOf, section, size, str, flag } from '../fields';
+import { lifecyclerSection } from './ring';
 
 export const CHUNK_ENCODINGS = ['none', 'gzip', 'lz4', 'snappy', 'zstd'] as const;
 
@@ -18,10 +19,7 @@ export const ingesterSection = section({
   // allowances together cannot exhaust the process's memory.
   max_global_streams: flag('ingester.max-global-streams', int(500_000, 0)),
   query_store_max_look_back_period: flag('ingester.query-store-max-look-back-period', duration(0)),
-  lifecycler: section({
-    // The ring token file `/ingester/shutdown?delete_ring_tokens=true` deletes; empty: none.
-    tokens_file_path: flag(['ingester.tokens-file-path', 'ingester.token-file-path'], str('')),
-  }),
+  lifecycler: lifecyclerSection(),
   wal: section({
     enabled: flag('ingester.wal-enabled', bool(true)),
     // Empty means `<common.path_prefix>/wal`.
