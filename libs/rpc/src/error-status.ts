@@ -47,11 +47,12 @@ export function errorFromStatus(err: ServiceError, address: string): LogsvcError
   }
   const text = `rpc to ${address} failed: ${err.details || err.message}`;
   switch (err.code) {
+    // Clients never report a call they cancelled themselves: a cancellation comes from the
+    // server's side (a server stopping cancels its calls in flight).
     case status.UNAVAILABLE:
     case status.DEADLINE_EXCEEDED:
-      return new LogsvcError('unavailable', text, { cause: err });
     case status.CANCELLED:
-      return new LogsvcError('canceled', text, { cause: err });
+      return new LogsvcError('unavailable', text, { cause: err });
     case status.INVALID_ARGUMENT:
       return new LogsvcError('bad_request', text, { cause: err });
     default:
