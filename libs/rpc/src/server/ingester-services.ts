@@ -92,6 +92,9 @@ async function streamQuery(
   for (const r of results) {
     const labelsText = labelsToString(r.labels);
     const cursor = r.entries;
+    // Streams left with no entry (by lineContains) still go, as in-process: many of them fill
+    // batches too.
+    if (batch.full) await send(batch.finish());
     batch.beginStream(labelsText);
     for (;;) {
       if (!cursor.next()) {
