@@ -23,7 +23,7 @@ import {
   type StreamQueryResult,
 } from '@logsvc/ingester';
 import { startGrpcServer, type RunningGrpcServer } from '../server/grpc-server';
-import { PUSHER_SERVICE } from '../services';
+import { PUSHER_SERVICE, QUERIER_SERVICE } from '../services';
 import { GrpcIngesterClient } from './grpc-ingester-client';
 import { RpcChannel } from './rpc-channel';
 
@@ -252,7 +252,7 @@ describe('GrpcIngesterClient against a real ingester', () => {
     ]);
   });
 
-  it('answers a malformed push with INVALID_ARGUMENT and keeps serving', async () => {
+  it('answers malformed requests with INVALID_ARGUMENT and keeps serving', async () => {
     const raw = new RpcChannel(`127.0.0.1:${server.port}`, PUSHER_SERVICE, 'Pusher');
     try {
       const err = await rejection(
@@ -262,6 +262,21 @@ describe('GrpcIngesterClient against a real ingester', () => {
       expect(err.message).toMatch(/^error decoding push request/);
     } finally {
       raw.close();
+    }
+    const querier = new RpcChannel(`127.0.0.1:${server.port}`, QUERIER_SERVICE, 'Querier');
+    try {
+      // A length running past the end of the message, and a match type that does not exist.
+      const truncated = Buffer.from([0x2a, 0x10, 0x08]);
+      const label = await rejection(querier.unary(QUERIER_SERVICE.Label, 't', truncated));
+      expect(label.kind).toBe('bad_request');
+      expect(label.message).toMatch(/^malformed \/logproto.Querier\/Label request: /);
+      const badType = Buffer.from([0x0a, 0x02, 0x08, 0x09]);
+      const query = await rejection(
+        querier.serverStream(QUERIER_SERVICE.Query, 't', badType, () => {}),
+      );
+      expect([query.kind, query.message]).toEqual(['bad_request', 'unknown matcher type 9']);
+    } finally {
+      querier.close();
     }
     expect((await sut.push('t', bigPush())).appended).toBe(301);
   });

@@ -5,7 +5,7 @@ import type {
   ServerErrorResponse,
   ServerWritableStream,
 } from '@grpc/grpc-js';
-import { LogsvcError } from '@logsvc/errors';
+import { asLogsvcError, LogsvcError } from '@logsvc/errors';
 import { errorToStatus } from '../error-status';
 import { TENANT_HEADER } from '../services';
 
@@ -22,6 +22,15 @@ export function tenantOf(metadata: Metadata): string {
   const value = metadata.get(TENANT_HEADER)[0];
   if (typeof value !== 'string' || value === '') throw new LogsvcError('bad_request', 'no org id');
   return value;
+}
+
+/** A request decoded; bytes that are not the message are the caller's fault (400). */
+export function decodeRequest<T>(path: string, decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    throw asLogsvcError(err, 'bad_request', `malformed ${path} request: `);
+  }
 }
 
 function reported(err: unknown, logger: RpcLogger, path: string): ServerErrorResponse {

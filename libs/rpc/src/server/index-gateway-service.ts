@@ -13,7 +13,7 @@ import {
   VOLUME_RESPONSE,
   type WireRangeRequest,
 } from '../wire/messages';
-import { unaryHandler, type RpcLogger } from './handler';
+import { decodeRequest, unaryHandler, type RpcLogger } from './handler';
 
 const range = (req: Pick<WireRangeRequest, 'fromNs' | 'throughNs'>) =>
   [BigInt(req.fromNs), BigInt(req.throughNs)] as const;
@@ -26,7 +26,7 @@ export function indexGatewayImplementation(
   const m = INDEX_GATEWAY_SERVICE;
   return {
     GetChunkRef: unaryHandler(m.GetChunkRef.path, logger, async (tenant, request) => {
-      const req = RANGE_REQUEST.decode(request);
+      const req = decodeRequest(m.GetChunkRef.path, () => RANGE_REQUEST.decode(request));
       const series = await index.getChunkRefs(
         tenant,
         matchersFromWire(req.matchers),
@@ -52,7 +52,9 @@ export function indexGatewayImplementation(
       m.LabelNamesForMetricName.path,
       logger,
       async (tenant, request) => {
-        const req = LABEL_REQUEST.decode(request);
+        const req = decodeRequest(m.LabelNamesForMetricName.path, () =>
+          LABEL_REQUEST.decode(request),
+        );
         const values = await index.labelNames(
           tenant,
           ...range(req),
@@ -65,7 +67,9 @@ export function indexGatewayImplementation(
       m.LabelValuesForMetricName.path,
       logger,
       async (tenant, request) => {
-        const req = LABEL_REQUEST.decode(request);
+        const req = decodeRequest(m.LabelValuesForMetricName.path, () =>
+          LABEL_REQUEST.decode(request),
+        );
         const values = await index.labelValues(
           tenant,
           req.name,
@@ -76,13 +80,13 @@ export function indexGatewayImplementation(
       },
     ),
     GetSeries: unaryHandler(m.GetSeries.path, logger, async (tenant, request) => {
-      const req = SERIES_REQUEST.decode(request);
+      const req = decodeRequest(m.GetSeries.path, () => SERIES_REQUEST.decode(request));
       const groups = req.groups.map((g) => matchersFromWire(g.matchers));
       const series = await index.series(tenant, groups, ...range(req));
       return SERIES_RESPONSE.encode({ series: series.map((l) => ({ labels: labelsToWire(l) })) });
     }),
     GetStats: unaryHandler(m.GetStats.path, logger, async (tenant, request) => {
-      const req = RANGE_REQUEST.decode(request);
+      const req = decodeRequest(m.GetStats.path, () => RANGE_REQUEST.decode(request));
       const stats = await index.stats(tenant, matchersFromWire(req.matchers), ...range(req));
       return INDEX_STATS_RESPONSE.encode({
         streams: int64(stats.streams),
@@ -92,7 +96,7 @@ export function indexGatewayImplementation(
       });
     }),
     GetVolume: unaryHandler(m.GetVolume.path, logger, async (tenant, request) => {
-      const req = RANGE_REQUEST.decode(request);
+      const req = decodeRequest(m.GetVolume.path, () => RANGE_REQUEST.decode(request));
       const volumes = await index.volume(tenant, matchersFromWire(req.matchers), ...range(req));
       return VOLUME_RESPONSE.encode({
         volumes: volumes.map((v) => ({

@@ -14,7 +14,13 @@ import {
 import { decodePushRequest, encodePushOutcome } from '../wire/push';
 import { QueryBatchEncoder } from '../wire/query-batch';
 import { decodeQueryRequest } from '../wire/query-request';
-import { serverStreamHandler, unaryHandler, type RpcLogger, type SendMessage } from './handler';
+import {
+  decodeRequest,
+  serverStreamHandler,
+  unaryHandler,
+  type RpcLogger,
+  type SendMessage,
+} from './handler';
 
 /** `logproto.Pusher` over an ingester client (in a cluster: the local ingester). */
 export function pusherImplementation(
@@ -22,9 +28,10 @@ export function pusherImplementation(
   logger: RpcLogger,
 ): UntypedServiceImplementation {
   return {
-    Push: unaryHandler(PUSHER_SERVICE.Push.path, logger, async (tenant, request) =>
-      encodePushOutcome(await ingester.push(tenant, decodePushRequest(request))),
-    ),
+    Push: unaryHandler(PUSHER_SERVICE.Push.path, logger, async (tenant, request) => {
+      const push = decodeRequest(PUSHER_SERVICE.Push.path, () => decodePushRequest(request));
+      return encodePushOutcome(await ingester.push(tenant, push));
+    }),
   };
 }
 
@@ -39,7 +46,7 @@ export function querierImplementation(
       streamQuery(ingester, tenant, request, send, batchBytes),
     ),
     Label: unaryHandler(QUERIER_SERVICE.Label.path, logger, async (tenant, request) => {
-      const req = LABEL_REQUEST.decode(request);
+      const req = decodeRequest(QUERIER_SERVICE.Label.path, () => LABEL_REQUEST.decode(request));
       const query = {
         fromNs: BigInt(req.fromNs),
         throughNs: BigInt(req.throughNs),
@@ -51,7 +58,7 @@ export function querierImplementation(
       return LABEL_RESPONSE.encode({ values });
     }),
     Series: unaryHandler(QUERIER_SERVICE.Series.path, logger, async (tenant, request) => {
-      const req = SERIES_REQUEST.decode(request);
+      const req = decodeRequest(QUERIER_SERVICE.Series.path, () => SERIES_REQUEST.decode(request));
       const series = await ingester.series(
         tenant,
         req.groups.map((g) => matchersFromWire(g.matchers)),
@@ -61,7 +68,9 @@ export function querierImplementation(
       return SERIES_RESPONSE.encode({ series: series.map((l) => ({ labels: labelsToWire(l) })) });
     }),
     GetVolume: unaryHandler(QUERIER_SERVICE.GetVolume.path, logger, async (tenant, request) => {
-      const req = RANGE_REQUEST.decode(request);
+      const req = decodeRequest(QUERIER_SERVICE.GetVolume.path, () =>
+        RANGE_REQUEST.decode(request),
+      );
       const volumes = await ingester.volume(
         tenant,
         matchersFromWire(req.matchers),
@@ -87,7 +96,11 @@ async function streamQuery(
   batchBytes: number,
 ): Promise<void> {
   const stats: IngesterReadStats = { ...newQueryStats(), ingestersReached: 0 };
-  const results = await ingester.query(tenant, decodeQueryRequest(request), stats);
+  const results = await ingester.query(
+    tenant,
+    decodeRequest(QUERIER_SERVICE.Query.path, () => decodeQueryRequest(request)),
+    stats,
+  );
   const batch = new QueryBatchEncoder(batchBytes);
   for (const r of results) {
     const labelsText = labelsToString(r.labels);
