@@ -3,6 +3,7 @@ import { labelsToString, type Labels, type Matcher } from '@logsvc/api';
 import { mapConcurrent } from './concurrency';
 import { ChunkChecksumError, StorageError } from './errors';
 import { overlaps, type ChunkRef, type SeriesChunkRefs } from './index-model';
+import type { IndexReader } from './index-reader';
 import { IndexStore, mergeSeries } from './index-store';
 import type { IndexTable } from './index-table';
 import { IndexWriteBatcher } from './index-write-batcher';
@@ -65,7 +66,7 @@ interface SeriesAcc {
  * index file after, so an index never points at a missing chunk. Everything it knows lives in
  * the object store: a new instance over the same store reads all earlier writes.
  */
-export class ChunkStore {
+export class ChunkStore implements IndexReader {
   private readonly schema: SchemaPeriods;
   private readonly index: IndexStore;
   private readonly indexWrites = new IndexWriteBatcher(async (tenant, table, files) => {

@@ -12,5 +12,6 @@ export * from './index-codec';
 export * from './index-table';
 export * from './index-store';
 export { ChunkStore } from './chunk-store';
+export type { IndexReader } from './index-reader';
 export type { ChunkStoreOptions, ChunkToStore, IndexStats, SeriesVolume } from './chunk-store';
 export { mapConcurrent } from './concurrency';

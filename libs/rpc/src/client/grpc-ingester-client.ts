@@ -1,0 +1,151 @@
+import type { Labels, Matcher, PushRequest } from '@logsvc/api';
+import {
+  ADMIT_ALL,
+  type IngesterClient,
+  type IngesterReadStats,
+  type IngesterSelect,
+  type LabelQuery,
+  type PushOutcome,
+  type StreamAdmission,
+  type StreamQueryResult,
+  type StreamVolume,
+} from '@logsvc/ingester';
+import { QueryResultCollector } from '../query-result-collector';
+import { PUSHER_SERVICE, QUERIER_SERVICE } from '../services';
+import { int64, labelsFromWire, matchersToWire } from '../wire/convert';
+import {
+  LABEL_REQUEST,
+  LABEL_RESPONSE,
+  RANGE_REQUEST,
+  SERIES_REQUEST,
+  SERIES_RESPONSE,
+  STREAM_VOLUME_RESPONSE,
+} from '../wire/messages';
+import { decodePushOutcome, encodePushRequest } from '../wire/push';
+import { encodeQueryRequest } from '../wire/query-request';
+import { RpcChannel, type RpcClientOptions } from './rpc-channel';
+import { decoded } from './decoded';
+
+/** One remote ingester, reached over gRPC (`logproto.Pusher` and `logproto.Querier`). */
+export class GrpcIngesterClient implements IngesterClient {
+  private readonly pusher: RpcChannel;
+  private readonly querier: RpcChannel;
+
+  constructor(
+    readonly address: string,
+    options: RpcClientOptions = {},
+  ) {
+    this.pusher = new RpcChannel(address, PUSHER_SERVICE, 'Pusher', options);
+    this.querier = new RpcChannel(address, QUERIER_SERVICE, 'Querier', options);
+  }
+
+  async push(tenant: string, request: PushRequest): Promise<PushOutcome> {
+    const response = await this.pusher.unary(
+      PUSHER_SERVICE.Push,
+      tenant,
+      encodePushRequest(request),
+    );
+    return decoded('push', () => decodePushOutcome(response));
+  }
+
+  /** Admits every stream: the remote ingester enforces its stream limits when it stores. */
+  async streamAdmission(): Promise<StreamAdmission> {
+    return ADMIT_ALL;
+  }
+
+  /**
+   * The ingester's answer, received whole: entries are cursors over the received messages'
+   * bytes. `split` is not supported remotely (results have no `chunks`).
+   */
+  async query(
+    tenant: string,
+    select: IngesterSelect,
+    stats?: IngesterReadStats,
+  ): Promise<StreamQueryResult[]> {
+    const collector = new QueryResultCollector();
+    await this.querier.serverStream(
+      QUERIER_SERVICE.Query,
+      tenant,
+      encodeQueryRequest(select),
+      (message) => decoded('query', () => collector.add(message)),
+    );
+    if (stats) {
+      stats.ingestersReached++;
+      const received = collector.stats;
+      if (received) {
+        stats.totalChunksMatched += received.totalChunksMatched;
+        stats.headChunkBytes += received.headChunkBytes;
+        stats.headChunkLines += received.headChunkLines;
+        stats.compressedBytes += received.compressedBytes;
+      }
+    }
+    return collector.results();
+  }
+
+  labelNames(tenant: string, query: LabelQuery): Promise<string[]> {
+    return this.label(tenant, '', false, query);
+  }
+
+  labelValues(tenant: string, name: string, query: LabelQuery): Promise<string[]> {
+    return this.label(tenant, name, true, query);
+  }
+
+  async series(
+    tenant: string,
+    matchersList: readonly (readonly Matcher[])[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<Labels[]> {
+    const request = SERIES_REQUEST.encode({
+      fromNs: int64(fromNs),
+      throughNs: int64(throughNs),
+      groups: matchersList.map((m) => ({ matchers: matchersToWire(m) })),
+    });
+    const response = await this.querier.unary(QUERIER_SERVICE.Series, tenant, request);
+    return decoded('series', () =>
+      SERIES_RESPONSE.decode(response).series.map((s) => labelsFromWire(s.labels)),
+    );
+  }
+
+  async volume(
+    tenant: string,
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<StreamVolume[]> {
+    const request = RANGE_REQUEST.encode({
+      matchers: matchersToWire(matchers),
+      fromNs: int64(fromNs),
+      throughNs: int64(throughNs),
+    });
+    const response = await this.querier.unary(QUERIER_SERVICE.GetVolume, tenant, request);
+    return decoded('volume', () =>
+      STREAM_VOLUME_RESPONSE.decode(response).volumes.map((v) => ({
+        labels: labelsFromWire(v.labels),
+        bytes: Number(v.bytes),
+      })),
+    );
+  }
+
+  close(): void {
+    this.pusher.close();
+    this.querier.close();
+  }
+
+  private async label(
+    tenant: string,
+    name: string,
+    values: boolean,
+    query: LabelQuery,
+  ): Promise<string[]> {
+    const request = LABEL_REQUEST.encode({
+      name,
+      values,
+      fromNs: int64(query.fromNs),
+      throughNs: int64(query.throughNs),
+      matchers: matchersToWire(query.matchers ?? []),
+    });
+    const response = await this.querier.unary(QUERIER_SERVICE.Label, tenant, request);
+    return decoded('label', () => [...LABEL_RESPONSE.decode(response).values]);
+  }
+}

@@ -1,0 +1,120 @@
+import {
+  credentials,
+  makeGenericClientConstructor,
+  Metadata,
+  type Client,
+  type MethodDefinition,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import { errorFromStatus } from '../error-status';
+import { TENANT_HEADER } from '../services';
+
+export interface RpcClientOptions {
+  /** Deadline of every call, from its start; default 5 s (Loki's `remote_timeout`). */
+  readonly timeoutMs?: number;
+  /** Default 100 MiB, as Loki's `max_recv_msg_size` for ingester clients. */
+  readonly maxRecvMsgSize?: number;
+  /** Default 100 MiB. */
+  readonly maxSendMsgSize?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+const DEFAULT_MAX_MSG_SIZE = 100 << 20;
+
+type RawMethod = MethodDefinition<Buffer, Buffer>;
+
+/**
+ * One connection to one address for one service, whose calls take the tenant and raw message
+ * bytes and fail with LogsvcErrors. Calls do not wait for the connection to be ready: an address
+ * that refuses fails at once, one that does not answer at the deadline, both as `unavailable`.
+ */
+export class RpcChannel {
+  private readonly client: Client;
+  private readonly timeoutMs: number;
+
+  constructor(
+    readonly address: string,
+    service: ServiceDefinition,
+    serviceName: string,
+    options: RpcClientOptions = {},
+  ) {
+    const Ctor = makeGenericClientConstructor(service, serviceName);
+    this.client = new Ctor(address, credentials.createInsecure(), {
+      'grpc.max_receive_message_length': options.maxRecvMsgSize ?? DEFAULT_MAX_MSG_SIZE,
+      'grpc.max_send_message_length': options.maxSendMsgSize ?? DEFAULT_MAX_MSG_SIZE,
+    });
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  unary(method: RawMethod, tenant: string, request: Buffer): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      this.client.makeUnaryRequest(
+        method.path,
+        method.requestSerialize,
+        method.responseDeserialize,
+        request,
+        this.metadata(tenant),
+        { deadline: this.deadline() },
+        (err: ServiceError | null, response?: Buffer) => {
+          if (err) reject(errorFromStatus(err, this.address));
+          else resolve(response ?? EMPTY);
+        },
+      );
+    });
+  }
+
+  /** Calls a server-streaming method, handing each message to `onMessage` as it arrives. */
+  serverStream(
+    method: RawMethod,
+    tenant: string,
+    request: Buffer,
+    onMessage: (message: Buffer) => void,
+  ): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const call = this.client.makeServerStreamRequest(
+        method.path,
+        method.requestSerialize,
+        method.responseDeserialize,
+        request,
+        this.metadata(tenant),
+        { deadline: this.deadline() },
+      );
+      let failed = false;
+      call.on('data', (message: Buffer) => {
+        if (failed) return;
+        try {
+          onMessage(message);
+        } catch (err) {
+          // A message we cannot read ends the call; its error is the one reported.
+          failed = true;
+          reject(err);
+          call.cancel();
+        }
+      });
+      call.on('error', (err: ServiceError) => {
+        if (!failed) reject(errorFromStatus(err, this.address));
+        failed = true;
+      });
+      call.on('end', () => {
+        if (!failed) resolve();
+      });
+    });
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  private metadata(tenant: string): Metadata {
+    const metadata = new Metadata({ waitForReady: false });
+    metadata.set(TENANT_HEADER, tenant);
+    return metadata;
+  }
+
+  private deadline(): number {
+    return Date.now() + this.timeoutMs;
+  }
+}
+
+const EMPTY = Buffer.alloc(0);

@@ -1,0 +1,13 @@
+export {
+  startGrpcServer,
+  DEFAULT_QUERY_BATCH_BYTES,
+  type GrpcServerOptions,
+  type RunningGrpcServer,
+} from './server/grpc-server';
+export { SILENT_RPC_LOGGER, type RpcLogger } from './server/handler';
+export { GrpcIngesterClient } from './client/grpc-ingester-client';
+export { GrpcIndexGatewayClient } from './client/grpc-index-gateway-client';
+export { ClientPool } from './client/client-pool';
+export type { RpcClientOptions } from './client/rpc-channel';
+export { INDEX_GATEWAY_SERVICE, PUSHER_SERVICE, QUERIER_SERVICE, TENANT_HEADER } from './services';
+export { errorFromStatus, errorToStatus } from './error-status';

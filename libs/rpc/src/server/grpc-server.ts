@@ -1,0 +1,86 @@
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import type { IngesterClient } from '@logsvc/ingester';
+import type { IndexReader } from '@logsvc/storage';
+import { INDEX_GATEWAY_SERVICE, PUSHER_SERVICE, QUERIER_SERVICE } from '../services';
+import { SILENT_RPC_LOGGER, type RpcLogger } from './handler';
+import { indexGatewayImplementation } from './index-gateway-service';
+import { pusherImplementation, querierImplementation } from './ingester-services';
+
+export interface GrpcServerOptions {
+  readonly host: string;
+  /** 0: any free port (the one taken is in the result). */
+  readonly port: number;
+  readonly maxRecvMsgSize: number;
+  readonly maxSendMsgSize: number;
+  /** Serves `logproto.Pusher` and `logproto.Querier` when given. */
+  readonly ingester?: IngesterClient;
+  /** Serves `indexgatewaypb.IndexGateway` when given. */
+  readonly indexGateway?: IndexReader;
+  readonly logger?: RpcLogger;
+  /** Size a `Query` answer's messages are cut at; default 1 MiB (below any message limit). */
+  readonly queryBatchBytes?: number;
+}
+
+export interface RunningGrpcServer {
+  readonly port: number;
+  /**
+   * Stops taking calls and resolves once the calls in flight are done, or after `graceMs`,
+   * when those still running are cancelled.
+   */
+  stop(graceMs: number): Promise<void>;
+}
+
+export const DEFAULT_QUERY_BATCH_BYTES = 1 << 20;
+
+/** Starts the gRPC server of this process's components; services not given are UNIMPLEMENTED. */
+export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
+  const logger = options.logger ?? SILENT_RPC_LOGGER;
+  const server = new Server({
+    'grpc.max_receive_message_length': options.maxRecvMsgSize,
+    'grpc.max_send_message_length': options.maxSendMsgSize,
+  });
+  if (options.ingester) {
+    server.addService(PUSHER_SERVICE, pusherImplementation(options.ingester, logger));
+    server.addService(
+      QUERIER_SERVICE,
+      querierImplementation(
+        options.ingester,
+        logger,
+        options.queryBatchBytes ?? DEFAULT_QUERY_BATCH_BYTES,
+      ),
+    );
+  }
+  if (options.indexGateway) {
+    server.addService(
+      INDEX_GATEWAY_SERVICE,
+      indexGatewayImplementation(options.indexGateway, logger),
+    );
+  }
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(
+      `${hostPort(options.host)}:${options.port}`,
+      ServerCredentials.createInsecure(),
+      (err, bound) => (err ? reject(err) : resolve(bound)),
+    ),
+  );
+  let stopped: Promise<void> | undefined;
+  return {
+    port,
+    stop: (graceMs) => (stopped ??= shutdown(server, graceMs)),
+  };
+}
+
+/** An IPv6 address in brackets, as the address syntax needs. */
+function hostPort(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+function shutdown(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.forceShutdown(), Math.max(0, graceMs));
+    server.tryShutdown(() => {
+      clearTimeout(force);
+      resolve();
+    });
+  });
+}
