@@ -145,6 +145,23 @@ describe('EtcdKv watch', () => {
     stop();
   });
 
+  it('started while etcd is down, delivers the value once etcd is back', async () => {
+    const key = freshKey();
+    await open().cas(key, () => Buffer.from('stored'));
+    const errors: Error[] = [];
+    const values: (string | null)[] = [];
+    etcd.kill();
+    const stop = open({ onWatchError: (err) => errors.push(err) }).watch(key, (value) =>
+      values.push(text(value)),
+    );
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0));
+    expect(values).toEqual([]);
+    await etcd.restart();
+    await vi.waitFor(() => expect(values).toEqual(['stored']), { timeout: 5000 });
+    expect(errors[0]?.message).toContain(`endpoints http://${etcd.endpoint}`);
+    stop();
+  });
+
   it('delivers nothing after close', async () => {
     const [watching, writing] = [open(), open()];
     const key = freshKey();

@@ -181,6 +181,7 @@ class KeyWatch {
   private watcher: Watcher | null = null;
   private delivered = -1n;
   private retryDelayMs = WATCH_BACKOFF.initialDelay;
+  private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly client: Etcd3,
@@ -196,37 +197,38 @@ class KeyWatch {
 
   stop(): void {
     this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     this.detach();
   }
 
   private async establish(): Promise<void> {
     let current: Snapshot;
-    let watcher: Watcher;
     try {
       current = await this.read();
-      if (this.stopped) return;
-      this.deliver(current.value, current.revision);
-      watcher = await this.client
-        .watch()
-        .key(this.fullKey)
-        .startRevision(String(current.revision + 1n))
-        .create();
     } catch (err) {
       this.retryLater(err);
       return;
     }
-    if (this.stopped) {
-      void watcher.cancel().catch(() => undefined);
-      return;
-    }
-    this.retryDelayMs = WATCH_BACKOFF.initialDelay;
+    if (this.stopped) return;
+    this.deliver(current.value, current.revision);
+    // `watcher()` rather than `create()`: it is ours to cancel even before etcd confirms it.
+    const watcher = this.client
+      .watch()
+      .key(this.fullKey)
+      .startRevision(String(current.revision + 1n))
+      .watcher();
     this.watcher = watcher;
+    let reconnection = false;
     watcher
+      .on('connected', () => {
+        if (reconnection) void this.refresh();
+        reconnection = true;
+        this.retryDelayMs = WATCH_BACKOFF.initialDelay;
+      })
       .on('put', (kv) => this.deliver(kv.value, BigInt(kv.mod_revision)))
       .on('delete', (kv) => this.deliver(null, BigInt(kv.mod_revision)))
-      .on('connected', () => void this.refresh())
       .on('error', (err) => {
-        // etcd cancelled the watch (e.g. its start revision was compacted): start over.
+        // etcd refused or cancelled the watch (e.g. its start revision was compacted): start over.
         this.detach();
         this.retryLater(err);
       });
@@ -247,8 +249,9 @@ class KeyWatch {
     this.onError(asError(err));
     const delay = this.retryDelayMs;
     this.retryDelayMs = Math.min(delay * 2, WATCH_BACKOFF.maxDelay);
-    setTimeout(() => {
-      if (!this.stopped) void this.establish();
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.establish();
     }, delay);
   }
 
