@@ -208,6 +208,30 @@ describe('EtcdKv when etcd is unreachable', () => {
   });
 });
 
+describe('EtcdKv with etcd authentication on', () => {
+  let secured: EtcdServer;
+  beforeAll(async () => {
+    secured = await startEtcd();
+    const admin = new Etcd3({ hosts: `http://${secured.endpoint}` });
+    await admin.role('root').create();
+    await (await admin.user('root').create('s3cret')).addRole('root');
+    await admin.auth.authEnable({});
+    admin.close();
+  });
+  afterAll(() => secured?.stop());
+
+  it('works with the right username and password, and says why it fails without', async () => {
+    const endpoints = [secured.endpoint];
+    const kv = open({ endpoints, username: 'root', password: 's3cret' });
+    await kv.cas('ring', () => Buffer.from('v'));
+    expect(text(await kv.get('ring'))).toBe('v');
+    await expect(open({ endpoints }).get('ring')).rejects.toThrow(/user name is empty/);
+    await expect(
+      open({ endpoints, username: 'root', password: 'wrong' }).get('ring'),
+    ).rejects.toThrow(/authentication failed/);
+  });
+});
+
 describe('EtcdKv configuration', () => {
   it('refuses empty endpoints', () => {
     expect(() => open({ endpoints: [] })).toThrow('etcd endpoints are empty');
