@@ -1,5 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EtcdKv, type EtcdKvOptions } from './etcd-kv';
@@ -232,6 +235,34 @@ describe('EtcdKv with etcd authentication on', () => {
   });
 });
 
+describe('EtcdKv over TLS', () => {
+  let secured: EtcdServer;
+  let certs: TestCerts;
+  beforeAll(async () => {
+    certs = await makeTestCerts('etcd.test');
+    secured = await startEtcd({ tls: { certPath: certs.certPath, keyPath: certs.keyPath } });
+  });
+  afterAll(async () => {
+    await secured?.stop();
+    await rm(certs?.dir ?? '', { recursive: true, force: true });
+  });
+
+  it('talks to etcd over https with its CA and server name', async () => {
+    const tls = { enabled: true, caPath: certs.caPath, serverName: 'etcd.test' };
+    const kv = open({ endpoints: [secured.endpoint], tls });
+    await kv.cas('ring', () => Buffer.from('v'));
+    expect(text(await kv.get('ring'))).toBe('v');
+  });
+
+  it('rejects a certificate that is not for the endpoint, naming the endpoint', async () => {
+    const tls = { enabled: true, caPath: certs.caPath };
+    const kv = open({ endpoints: [secured.endpoint], tls, dialTimeoutMs: 1000 });
+    const error = `endpoints https://${secured.endpoint}): 14 UNAVAILABLE`;
+    await expect(kv.get('ring')).rejects.toThrow(error);
+    await expect(kv.get('ring')).rejects.toThrow("does not match certificate's altnames");
+  });
+});
+
 describe('EtcdKv configuration', () => {
   it('refuses empty endpoints', () => {
     expect(() => open({ endpoints: [] })).toThrow('etcd endpoints are empty');
@@ -246,6 +277,53 @@ describe('EtcdKv configuration', () => {
     );
   });
 });
+
+interface TestCerts {
+  readonly dir: string;
+  readonly caPath: string;
+  readonly certPath: string;
+  readonly keyPath: string;
+}
+
+/** A throwaway CA and a server certificate for `dnsName` signed by it (openssl, EC keys: fast). */
+async function makeTestCerts(dnsName: string): Promise<TestCerts> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'logsvc-etcd-tls-'));
+  const file = (name: string): string => path.join(dir, name);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const openssl = (...args: string[]): void => {
+    execFileSync('openssl', args, { stdio: 'ignore' });
+  };
+  openssl(
+    'req',
+    '-x509',
+    ...ec,
+    '-subj',
+    '/CN=test-ca',
+    '-days',
+    '1',
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.pem'),
+  );
+  openssl(
+    'req',
+    ...ec,
+    '-subj',
+    `/CN=${dnsName}`,
+    '-keyout',
+    file('server.key'),
+    '-out',
+    file('server.csr'),
+  );
+  await writeFile(file('san.ext'), `subjectAltName=DNS:${dnsName}\n`);
+  openssl(
+    ...['x509', '-req', '-in', file('server.csr'), '-days', '1', '-out', file('server.pem')],
+    ...['-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial'],
+    ...['-extfile', file('san.ext')],
+  );
+  return { dir, caPath: file('ca.pem'), certPath: file('server.pem'), keyPath: file('server.key') };
+}
 
 async function closedPort(): Promise<number> {
   const server = createServer();
