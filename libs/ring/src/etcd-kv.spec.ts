@@ -289,39 +289,25 @@ interface TestCerts {
 async function makeTestCerts(dnsName: string): Promise<TestCerts> {
   const dir = await mkdtemp(path.join(tmpdir(), 'logsvc-etcd-tls-'));
   const file = (name: string): string => path.join(dir, name);
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const newKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   const openssl = (...args: string[]): void => {
     execFileSync('openssl', args, { stdio: 'ignore' });
   };
-  openssl(
-    'req',
-    '-x509',
-    ...ec,
-    '-subj',
-    '/CN=test-ca',
-    '-days',
-    '1',
-    '-keyout',
-    file('ca.key'),
-    '-out',
-    file('ca.pem'),
-  );
-  openssl(
-    'req',
-    ...ec,
-    '-subj',
-    `/CN=${dnsName}`,
-    '-keyout',
-    file('server.key'),
-    '-out',
-    file('server.csr'),
-  );
-  await writeFile(file('san.ext'), `subjectAltName=DNS:${dnsName}\n`);
-  openssl(
-    ...['x509', '-req', '-in', file('server.csr'), '-days', '1', '-out', file('server.pem')],
-    ...['-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial'],
-    ...['-extfile', file('san.ext')],
-  );
+  try {
+    const ca = ['-subj', '/CN=test-ca', '-days', '1'];
+    openssl('req', '-x509', ...newKey, ...ca, '-keyout', file('ca.key'), '-out', file('ca.pem'));
+    const server = ['-subj', `/CN=${dnsName}`, '-keyout', file('server.key')];
+    openssl('req', ...newKey, ...server, '-out', file('server.csr'));
+    await writeFile(file('san.ext'), `subjectAltName=DNS:${dnsName}\n`);
+    openssl(
+      ...['x509', '-req', '-in', file('server.csr'), '-days', '1', '-out', file('server.pem')],
+      ...['-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial'],
+      ...['-extfile', file('san.ext')],
+    );
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
   return { dir, caPath: file('ca.pem'), certPath: file('server.pem'), keyPath: file('server.key') };
 }
 
