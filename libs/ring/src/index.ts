@@ -13,3 +13,5 @@ export * from './status-page';
 export * from './token';
 export * from './tokens';
 export * from './types';
+export * from './etcd-kv';
+export * from './kv-factory';
