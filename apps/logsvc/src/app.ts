@@ -13,6 +13,8 @@ import { HttpMetrics, installRequestHooks } from './http/http-metrics';
 import { installTenancy } from './http/tenancy';
 import { ServiceRegistry } from './lifecycle/service-registry';
 import { NestPinoLogger, createLogger } from './logging/logger';
+import { ClusterModule } from './modules/cluster/cluster.module';
+import { sharesRing } from './modules/cluster/cluster-mode';
 import { COMPONENT_MODULES } from './modules/component-modules';
 import { CoreModule } from './modules/core/core.module';
 import { StatusModule } from './modules/status/status.module';
@@ -50,6 +52,7 @@ export async function createServer(
 ): Promise<LogsvcServer> {
   const components = resolveTarget(config.target, {
     patternIngesterEnabled: config.pattern_ingester.enabled,
+    sharedRing: sharesRing(config),
   });
   const logger = createLogger(config.server.log_level, options.logDestination);
   const registry = new ServiceRegistry(MODULE_DEPENDENCIES, logger);
@@ -58,7 +61,8 @@ export async function createServer(
   const root: DynamicModule = {
     module: AppModule,
     imports: [
-      CoreModule.forRoot({ config, logger, registry, metrics }),
+      CoreModule.forRoot({ config, logger, registry, metrics, components }),
+      ClusterModule,
       StatusModule,
       ...components.map((c) => COMPONENT_MODULES[c]),
       ...(options.extraModules ?? []),

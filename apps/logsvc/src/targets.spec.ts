@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { COMPONENT_MODULES } from './modules/component-modules';
 import { AVAILABLE_COMPONENTS, MODULE_DEPENDENCIES, resolveTarget } from './targets';
 
-const off = { patternIngesterEnabled: false };
-const on = { patternIngesterEnabled: true };
+const off = { patternIngesterEnabled: false, sharedRing: false };
+const on = { patternIngesterEnabled: true, sharedRing: false };
+const etcd = { patternIngesterEnabled: false, sharedRing: true };
 
 describe('resolveTarget', () => {
   it('runs the members of all, read and write that this build provides', () => {
@@ -18,16 +19,14 @@ describe('resolveTarget', () => {
     expect(resolveTarget('querier', off)).toEqual(['querier']);
     expect(resolveTarget('querier, ingester,querier', off)).toEqual(['ingester', 'querier']);
     expect(resolveTarget('distributor,ingester', off)).toEqual(['distributor', 'ingester']);
-    expect(resolveTarget('read,backend', off)).toEqual(['querier']);
+    expect(resolveTarget('read,backend', off)).toEqual(['querier', 'index-gateway']);
+    expect(resolveTarget('backend', off)).toEqual(['index-gateway']);
   });
 
   it('refuses a target naming only components that do not exist yet, naming them', () => {
-    const provides = '(this build provides distributor, ingester, querier)';
+    const provides = '(this build provides distributor, ingester, querier, index-gateway)';
     expect(() => resolveTarget('ruler', off)).toThrow(
       `-target=ruler: not available yet: ruler ${provides}`,
-    );
-    expect(() => resolveTarget('backend', off)).toThrow(
-      `-target=backend: not available yet: query-scheduler, ruler, compactor, index-gateway ${provides}`,
     );
     expect(() => resolveTarget('pattern-ingester', on)).toThrow(
       'not available yet: pattern-ingester',
@@ -40,11 +39,12 @@ describe('resolveTarget', () => {
     );
   });
 
-  it('refuses a distributor without an ingester in the same process', () => {
+  it('refuses a distributor without an ingester in the same process, unless the ring is shared', () => {
     for (const target of ['distributor', 'distributor,querier']) {
       expect(() => resolveTarget(target, off)).toThrow(
-        `-target=${target}: the distributor has no ingesters to reach: until cluster mode`,
+        `-target=${target}: the distributor has no ingesters to reach: with the in-memory ring`,
       );
+      expect(resolveTarget(target, etcd)).toContain('distributor');
     }
   });
 

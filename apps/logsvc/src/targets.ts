@@ -23,6 +23,7 @@ export const AVAILABLE_COMPONENTS = [
   'distributor',
   'ingester',
   'querier',
+  'index-gateway',
 ] as const satisfies readonly LokiComponent[];
 export type Component = (typeof AVAILABLE_COMPONENTS)[number];
 
@@ -45,7 +46,7 @@ export const GROUP_TARGETS: Readonly<Record<string, readonly LokiComponent[]>> =
 };
 
 /** Services that are not components but that components run on. */
-export const INTERNAL_SERVICES = ['server', 'runtime-config'] as const;
+export const INTERNAL_SERVICES = ['server', 'runtime-config', 'grpc-server', 'ring'] as const;
 
 /**
  * Module dependency graph: a service starts after the listed ones are Running and stops before
@@ -56,9 +57,15 @@ export const MODULE_DEPENDENCIES: Readonly<
 > = {
   server: [],
   'runtime-config': ['server'],
-  distributor: ['server', 'runtime-config'],
-  ingester: ['server', 'runtime-config'],
-  querier: ['server', 'runtime-config'],
+  // The KV store and the ring watchers every ring client reads.
+  ring: ['server'],
+  // Serves this process's ingester and index gateway to peers: up before the ingester joins
+  // the ring (peers push to it as soon as it is ACTIVE), down only after it left.
+  'grpc-server': ['server'],
+  distributor: ['server', 'runtime-config', 'ring'],
+  ingester: ['server', 'runtime-config', 'ring', 'grpc-server'],
+  querier: ['server', 'runtime-config', 'ring'],
+  'index-gateway': ['server', 'ring', 'grpc-server'],
 };
 
 export class TargetError extends Error {
@@ -71,6 +78,11 @@ export class TargetError extends Error {
 export interface TargetOptions {
   /** `pattern_ingester.enabled`: group targets include the pattern ingester only when set. */
   patternIngesterEnabled: boolean;
+  /**
+   * The ring lives in a shared KV store (etcd), so components find their peers in other
+   * processes. Without it, a distributor reaches only an ingester of its own process.
+   */
+  sharedRing: boolean;
 }
 
 function isAvailable(c: LokiComponent): c is Component {
@@ -86,7 +98,7 @@ function isLokiComponent(name: string): name is LokiComponent {
  * groups (`all`, `read`, `write`, `backend`). A group runs those of its members this build
  * provides. Throws TargetError for an unknown name, for a component named on its own that is
  * not available yet, for a target that leaves nothing to run, and for a distributor without
- * an ingester in the same process (it has no other ingesters to reach until cluster mode).
+ * an ingester in the same process when the ring is not shared (it has no ingesters to reach).
  */
 export function resolveTarget(target: string, options: TargetOptions): Component[] {
   const names = target
@@ -123,11 +135,12 @@ export function resolveTarget(target: string, options: TargetOptions): Component
         ` (this build provides ${AVAILABLE_COMPONENTS.join(', ')})`,
     );
   }
-  if (picked.has('distributor') && !picked.has('ingester')) {
+  if (picked.has('distributor') && !picked.has('ingester') && !options.sharedRing) {
     throw new TargetError(
-      `-target=${target}: the distributor has no ingesters to reach: until cluster mode it ` +
-        'pushes only to an ingester in the same process; run it with the ingester ' +
-        '(-target=write, -target=all or -target=distributor,ingester)',
+      `-target=${target}: the distributor has no ingesters to reach: with the in-memory ring ` +
+        'it pushes only to an ingester in the same process; run it with the ingester ' +
+        '(-target=write, -target=all or -target=distributor,ingester), or give every process ' +
+        'the same etcd ring (common.ring.kvstore.store: etcd, see docs/cluster.md)',
     );
   }
   return AVAILABLE_COMPONENTS.filter((c) => picked.has(c));

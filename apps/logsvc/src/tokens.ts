@@ -6,3 +6,9 @@ export const CONFIG = Symbol('logsvc.config');
 export const OVERRIDES = Symbol('logsvc.overrides');
 /** The process-wide pino logger. */
 export const LOGGER = Symbol('logsvc.logger');
+/** The components `-target` selected for this process (`Component[]`). */
+export const COMPONENTS = Symbol('logsvc.components');
+/** How this process reaches ingesters (`IngesterClient`): in-process, or over the ring. */
+export const INGESTER_CLIENT = Symbol('logsvc.ingesterClient');
+/** Where this process reads the index (`IndexReader`): the store, or index gateways. */
+export const INDEX_READER = Symbol('logsvc.indexReader');

@@ -66,12 +66,9 @@ describe('service lifecycle over HTTP', () => {
     expect(await text(`${url}/ready`)).toBe('503 Application is stopping\n');
     stopGate.open();
     await stopping;
-    expect(sut.server.registry.states().map((s) => s.state)).toEqual([
-      'Terminated',
-      'Terminated',
-      'Terminated',
-      'Terminated',
-    ]);
+    const states = sut.server.registry.states().map((s) => s.state);
+    expect(states.length).toBeGreaterThan(3);
+    expect(new Set(states)).toEqual(new Set(['Terminated']));
     await expect(fetch(`${url}/ready`)).rejects.toThrow();
     await sut.close();
   });
@@ -83,7 +80,9 @@ describe('-target selection', () => {
     try {
       expect(sut.server.components).toEqual(['querier']);
       const body = await (await fetch(`${sut.url}/services`)).text();
-      expect(body).toBe('server => Running\nruntime-config => Running\nquerier => Running\n');
+      expect(body).toBe(
+        'server => Running\nruntime-config => Running\nring => Running\nquerier => Running\n',
+      );
     } finally {
       await sut.close();
     }
@@ -102,7 +101,9 @@ describe('-target selection', () => {
     const sut = await startTestServer({ config: { target: 'read' } });
     try {
       const body = await (await fetch(`${sut.url}/services`)).text();
-      expect(body).toBe('server => Running\nruntime-config => Running\nquerier => Running\n');
+      expect(body).toBe(
+        'server => Running\nruntime-config => Running\nring => Running\nquerier => Running\n',
+      );
     } finally {
       await sut.close();
     }
@@ -112,7 +113,7 @@ describe('-target selection', () => {
     await expect(startTestServer({ config: { target: 'ruler' } })).rejects.toThrow(
       '-target=ruler: not available yet: ruler',
     );
-    await expect(startTestServer({ config: { target: 'backend' } })).rejects.toThrow(TargetError);
+    await expect(startTestServer({ config: { target: 'compactor' } })).rejects.toThrow(TargetError);
     await expect(startTestServer({ config: { target: 'distributor' } })).rejects.toThrow(
       'the distributor has no ingesters to reach',
     );

@@ -25,6 +25,7 @@ describe('status endpoints', () => {
       [
         'server => Running',
         'runtime-config => Running',
+        'ring => Running',
         'distributor => Running',
         'ingester => Running',
         'querier => Running',

@@ -6,7 +6,6 @@ import { isDeepStrictEqual } from 'node:util';
 export const UNSUPPORTED_KEYS: readonly string[] = [
   // Cluster keys nothing reads: logsvc advertises an address rather than reading interfaces,
   // has no gossip or IPv6 lookup, and does not run these rings' components yet.
-  'common.storage.filesystem.rules_directory',
   'common.instance_interface_names',
   'common.compactor_address',
   'common.compactor_grpc_address',

@@ -1,6 +1,6 @@
 import { type Labels, type Matcher, labelsToString, sortLabels } from '@logsvc/api';
 import { TENANT_ID_LABEL, selectTenants } from '@logsvc/logql';
-import type { ChunkStore, IndexStats } from '@logsvc/storage';
+import type { IndexReader, IndexStats } from '@logsvc/storage';
 import type { IngesterClient, StreamVolume } from '@logsvc/ingester';
 import type { ReadWindow } from './read-window';
 
@@ -23,7 +23,7 @@ function splitTenantMatchers(
  */
 export class MetadataQuerier {
   constructor(
-    private readonly store: ChunkStore,
+    private readonly store: IndexReader,
     private readonly ingesters: IngesterClient,
     private readonly window: ReadWindow,
   ) {}

@@ -2,7 +2,8 @@ import type { Labels, Matcher } from '@logsvc/api';
 import type { Overrides } from '@logsvc/config';
 import type { IngesterClient, StreamVolume } from '@logsvc/ingester';
 import type { RunQueryResult } from '@logsvc/logql';
-import type { ChunkStore, IndexStats } from '@logsvc/storage';
+import type { IndexStats } from '@logsvc/storage';
+import type { StoreReader } from './store-reader';
 import { MetadataQuerier } from './metadata-querier';
 import { QueryExecutor, type QueryRequest } from './query-executor';
 import { QuerySources } from './query-sources';
@@ -39,7 +40,7 @@ export interface VolumeSample {
 
 export interface QuerierOptions {
   /** Flushed chunks and their index. */
-  readonly store: ChunkStore;
+  readonly store: StoreReader;
   /** The ingesters, for data not flushed yet (read only through this client). */
   readonly ingesters: IngesterClient;
   /** `querier.query_ingesters_within`, `query_store_only`, `query_ingester_only`. */

@@ -1,6 +1,6 @@
 import type { IngesterClient } from '@logsvc/ingester';
 import { type LogSource, combineSources } from '@logsvc/logql';
-import type { ChunkStore } from '@logsvc/storage';
+import type { StoreReader } from './store-reader';
 import { IngesterLogSource } from './ingester-source';
 import type { ReadWindow } from './read-window';
 import type { ChunkScanPool } from './scan-pool';
@@ -15,7 +15,7 @@ export class QuerySources {
   private readonly source: LogSource;
 
   constructor(
-    store: ChunkStore,
+    store: StoreReader,
     ingesters: IngesterClient,
     window: ReadWindow,
     pool: ChunkScanPool | null = null,

@@ -4,7 +4,8 @@ import { MergedCursor } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
 import { linePrefilter, POOL_DEFAULTS, PoolPayoff, scanInPool } from './pool-scan';
 import { ScanCountingCursor } from './scan-counting-cursor';
-import type { ChunkRef, ChunkStore } from '@logsvc/storage';
+import type { ChunkRef } from '@logsvc/storage';
+import type { StoreReader } from './store-reader';
 import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
 import { ChunkLoader, LazyChunkCursor } from './lazy-chunks';
 import type { ChunkScanPool } from './scan-pool';
@@ -64,7 +65,7 @@ export class StoreLogSource implements LogSource {
   private readonly lazyBatchSize: number;
 
   constructor(
-    private readonly store: ChunkStore,
+    private readonly store: StoreReader,
     private readonly options: StoreLogSourceOptions = {},
   ) {
     this.minPoolChunks = options.minPoolChunks ?? POOL_DEFAULTS.minPoolChunks;

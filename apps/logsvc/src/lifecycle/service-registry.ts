@@ -29,6 +29,7 @@ export class ServiceRegistry {
   private readonly entries = new Map<string, Entry>();
   private stoppingAll = false;
   private readonly failureListeners: Array<(err: ServiceFailedError) => void> = [];
+  private readonly readinessChecks: Array<() => string | null> = [];
 
   /** @param dependencies module name → names it needs running first (from the targets graph). */
   constructor(
@@ -56,6 +57,23 @@ export class ServiceRegistry {
   /** True once stopAll() has begun. */
   get isStopping(): boolean {
     return this.stoppingAll;
+  }
+
+  /**
+   * A condition `/ready` also requires once every service is Running (an ingester must be
+   * ACTIVE in its ring): the check returns null when met, else the reason `/ready` prints.
+   */
+  addReadinessCheck(check: () => string | null): void {
+    this.readinessChecks.push(check);
+  }
+
+  /** The first unmet readiness condition, or null. */
+  unmetReadiness(): string | null {
+    for (const check of this.readinessChecks) {
+      const reason = check();
+      if (reason !== null) return reason;
+    }
+    return null;
   }
 
   /** Called when a service fails after startup (its running() rejected). */

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { Component } from '../targets';
 import { DistributorModule } from './distributor/distributor.module';
+import { IndexGatewayModule } from './index-gateway/index-gateway.module';
 import { IngesterModule } from './ingester/ingester.module';
 import { QuerierModule } from './querier/querier.module';
 
@@ -9,4 +10,5 @@ export const COMPONENT_MODULES: Readonly<Record<Component, Type<unknown>>> = {
   distributor: DistributorModule,
   ingester: IngesterModule,
   querier: QuerierModule,
+  'index-gateway': IndexGatewayModule,
 };

@@ -49,6 +49,7 @@ export const ROUTES = {
   ingester_prepare_shutdown: { path: '/ingester/prepare_shutdown' },
   ingester_shutdown: { path: '/ingester/shutdown' },
   ingester_flush_shutdown: { path: '/ingester/flush_shutdown' },
+  ring: { path: '/ring' },
   distributor_ring: { path: '/distributor/ring' },
   indexgateway_ring: { path: '/indexgateway/ring' },
   ruler_ring: { path: '/ruler/ring' },

@@ -20,6 +20,10 @@ export const storageSection = section({
     // Empty means `<common.path_prefix>/tsdb-index` and `<common.path_prefix>/tsdb-cache`.
     active_index_directory: flag('tsdb.shipper.active-index-directory', str('')),
     cache_location: flag('tsdb.shipper.cache-location', str('')),
+    index_gateway_client: section({
+      // `host:port` of the index gateway queriers ask in `simple` mode; empty: none.
+      server_address: flag('tsdb.shipper.index-gateway-client.server-address', str('')),
+    }),
   }),
 });
 

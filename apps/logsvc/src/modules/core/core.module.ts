@@ -1,19 +1,30 @@
 import { hostname } from 'node:os';
-import { type Config, Overrides } from '@logsvc/config';
+import { type Config, Overrides, resolveRingConfig } from '@logsvc/config';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { HttpMetrics } from '../../http/http-metrics';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
-import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
+import type { Component } from '../../targets';
+import { COMPONENTS, CONFIG, LOGGER, OVERRIDES } from '../../tokens';
+import { sharesRing } from '../cluster/cluster-mode';
 import { CHUNK_STORE, createChunkStore } from './chunk-store.provider';
 import { LocalIngesterClient } from '@logsvc/ingester';
 import { RuntimeConfigService } from './runtime-config.service';
+
+/**
+ * Names this process's index files: its ingester ring ID in a cluster (several processes on one
+ * host share the host name), else the host name.
+ */
+function uploaderName(config: Config): string {
+  return sharesRing(config) ? resolveRingConfig(config, 'ingester').instanceId : hostname();
+}
 
 export interface CoreDependencies {
   config: Config;
   logger: Logger;
   registry: ServiceRegistry;
   metrics: HttpMetrics;
+  components: readonly Component[];
 }
 
 /**
@@ -32,11 +43,12 @@ export class CoreModule {
     });
     const providers = [
       { provide: CONFIG, useValue: deps.config },
+      { provide: COMPONENTS, useValue: deps.components },
       { provide: LOGGER, useValue: deps.logger },
       { provide: OVERRIDES, useValue: overrides },
       { provide: ServiceRegistry, useValue: deps.registry },
       { provide: HttpMetrics, useValue: deps.metrics },
-      { provide: CHUNK_STORE, useValue: createChunkStore(deps.config, hostname()) },
+      { provide: CHUNK_STORE, useValue: createChunkStore(deps.config, uploaderName(deps.config)) },
       { provide: LocalIngesterClient, useValue: new LocalIngesterClient() },
       RuntimeConfigService,
     ];
@@ -45,6 +57,7 @@ export class CoreModule {
       providers,
       exports: [
         CONFIG,
+        COMPONENTS,
         LOGGER,
         OVERRIDES,
         ServiceRegistry,

@@ -1,10 +1,10 @@
 import type { Config, Overrides } from '@logsvc/config';
 import { Distributor } from '@logsvc/distributor';
-import { LocalIngesterClient } from '@logsvc/ingester';
-import { Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { ServiceRegistry } from '../../lifecycle/service-registry';
-import { CONFIG, OVERRIDES } from '../../tokens';
+import type { IngesterClient } from '@logsvc/ingester';
+import { Module } from '@nestjs/common';
+import { CONFIG, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
 import { DistributorMetrics } from './distributor-metrics';
+import { DistributorService } from './distributor.service';
 import { PushController } from './push.controller';
 
 /** Loaded when `-target` includes distributor: the push and OTLP endpoints. */
@@ -12,29 +12,25 @@ import { PushController } from './push.controller';
   controllers: [PushController],
   providers: [
     DistributorMetrics,
+    DistributorService,
     {
       provide: Distributor,
-      inject: [CONFIG, OVERRIDES, LocalIngesterClient, DistributorMetrics],
+      inject: [CONFIG, OVERRIDES, INGESTER_CLIENT, DistributorMetrics, DistributorService],
       useFactory: (
         config: Config,
         overrides: Overrides,
-        ingester: LocalIngesterClient,
+        ingester: IngesterClient,
         metrics: DistributorMetrics,
+        service: DistributorService,
       ) =>
         new Distributor({
           limits: overrides,
           ingester,
           metrics,
           maxRecvMsgSize: config.distributor.max_recv_msg_size,
+          distributors: () => service.healthyDistributors(),
         }),
     },
   ],
 })
-export class DistributorModule implements OnModuleInit {
-  constructor(@Inject(ServiceRegistry) private readonly registry: ServiceRegistry) {}
-
-  /** Listed by `/services`; the distributor holds no resources to start or stop. */
-  onModuleInit(): void {
-    this.registry.register({ serviceName: 'distributor' });
-  }
-}
+export class DistributorModule {}

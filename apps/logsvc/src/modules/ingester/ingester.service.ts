@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Config, Overrides } from '@logsvc/config';
 import { LogsvcError } from '@logsvc/errors';
 import { Ingester, type IngesterConfig, LocalIngesterClient } from '@logsvc/ingester';
+import { Lifecycler } from '@logsvc/ring';
 import type { ChunkStore } from '@logsvc/storage';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
@@ -9,6 +10,9 @@ import { HttpMetrics } from '../../http/http-metrics';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
+import { sharesRing } from '../cluster/cluster-mode';
+import { GrpcServerService } from '../cluster/grpc-server.service';
+import { RingsService } from '../cluster/rings.service';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { registerIngesterMetrics } from './ingester-metrics';
 import { ShutdownMarker } from './shutdown-marker';
@@ -47,6 +51,7 @@ export function walDirectory(config: Config): string {
 export class IngesterService implements LifecycleService, OnModuleInit {
   readonly serviceName = 'ingester';
   private ingester: Ingester | undefined;
+  private lifecycler: Lifecycler | undefined;
   private started: Promise<void> | undefined;
   private prepared = false;
   private requestedFlush: boolean | undefined;
@@ -63,6 +68,8 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     @Inject(CHUNK_STORE) private readonly store: ChunkStore,
     @Inject(LocalIngesterClient) private readonly localIngester: LocalIngesterClient,
     @Inject(HttpMetrics) private readonly metrics: HttpMetrics,
+    @Inject(RingsService) private readonly rings: RingsService,
+    @Inject(GrpcServerService) private readonly grpc: GrpcServerService,
   ) {
     this.logger = logger.child({ component: 'ingester' });
     this.marker = ShutdownMarker.under(config.common.path_prefix);
@@ -75,6 +82,13 @@ export class IngesterService implements LifecycleService, OnModuleInit {
 
   onModuleInit(): void {
     this.registry.register(this);
+    // Only a shared ring gates /ready: the single binary is ready once its WAL is replayed.
+    if (sharesRing(this.config)) {
+      this.registry.addReadinessCheck(() => {
+        const reason = this.lifecycler ? this.lifecycler.checkReady() : 'not in the ring yet';
+        return reason === null ? null : `Ingester not ready: ${reason}`;
+      });
+    }
     registerIngesterMetrics(
       this.metrics.registry,
       () => this.ingester?.metrics(),
@@ -107,6 +121,40 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     if (this.prepared)
       this.logger.info({ path: this.marker.path }, 'prepare-shutdown marker found');
     this.localIngester.attach(ingester);
+    await this.joinRing();
+  }
+
+  /**
+   * Registers this ingester in its ring (JOINING → ACTIVE) once it can take pushes, with the
+   * gRPC address peers reach it at; its tokens come back from the ring entry or the token file
+   * after a restart.
+   */
+  private async joinRing(): Promise<void> {
+    const settings = this.rings.settings('ingester');
+    const port = this.grpc.port ?? settings.instancePort;
+    const shared = sharesRing(this.config);
+    this.lifecycler = new Lifecycler({
+      kv: this.rings.kv('ingester'),
+      key: settings.key,
+      id: settings.instanceId,
+      addr: `${settings.instanceAddr}:${port}`,
+      zone: settings.zone,
+      numTokens: settings.numTokens,
+      ...(settings.tokensFilePath === '' ? {} : { tokensFilePath: settings.tokensFilePath }),
+      heartbeatPeriodMs: settings.heartbeatPeriodMs,
+      heartbeatTimeoutMs: settings.heartbeatTimeoutMs,
+      joinAfterMs: shared ? settings.joinAfterMs : 0,
+      minReadyDurationMs: shared ? settings.minReadyDurationMs : 0,
+      finalSleepMs: shared ? settings.finalSleepMs : 0,
+      unregisterOnShutdown: settings.unregisterOnShutdown || this.prepared,
+      readinessCheckRingHealth: settings.readinessCheckRingHealth,
+      logger: this.logger,
+    });
+    await this.lifecycler.start();
+    this.logger.info(
+      { id: settings.instanceId, addr: `${settings.instanceAddr}:${port}` },
+      'joined the ingester ring',
+    );
   }
 
   async stopping(): Promise<void> {
@@ -116,7 +164,13 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     const flush = this.requestedFlush ?? (this.prepared || !wal.enabled || wal.flush_on_shutdown);
     try {
       this.logger.info({ flush }, 'ingester shutting down');
-      await this.ingester?.shutdown({ flush });
+      const ingester = this.ingester;
+      const shutdown = async (): Promise<void> => {
+        await ingester?.shutdown({ flush });
+      };
+      // In the ring: LEAVING while flushing, then out of the ring (as Loki's lifecycler).
+      if (this.lifecycler) await this.lifecycler.stop({ beforeLeave: shutdown });
+      else await shutdown();
       // As Loki: the marker only applies to the shutdown it prepared.
       await this.marker.remove();
       this.prepared = false;
@@ -147,10 +201,14 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     if (action === 'set') {
       await this.marker.create();
       this.prepared = true;
+      this.lifecycler?.setUnregisterOnShutdown(true);
       this.logger.info({ path: this.marker.path }, 'prepared for shutdown');
     } else if (action === 'unset') {
       await this.marker.remove();
       this.prepared = false;
+      this.lifecycler?.setUnregisterOnShutdown(
+        this.rings.settings('ingester').unregisterOnShutdown,
+      );
       this.logger.info('shutdown preparation removed');
     }
     return this.prepared;

@@ -1,9 +1,9 @@
 import type { Config, Overrides } from '@logsvc/config';
-import { LocalIngesterClient } from '@logsvc/ingester';
-import { Querier } from '@logsvc/querier';
-import type { ChunkStore } from '@logsvc/storage';
+import type { IngesterClient } from '@logsvc/ingester';
+import { Querier, withIndex } from '@logsvc/querier';
+import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
-import { CONFIG, OVERRIDES } from '../../tokens';
+import { CONFIG, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { IndexController } from './index.controller';
 import { MetadataController } from './metadata.controller';
@@ -21,18 +21,19 @@ import { QueryController } from './query/query.controller';
       useFactory: (
         config: Config,
         store: ChunkStore,
-        ingesters: LocalIngesterClient,
+        ingesters: IngesterClient,
         overrides: Overrides,
+        index: IndexReader,
       ) =>
         new Querier({
-          store,
+          store: withIndex(store, index),
           ingesters,
           window: config.querier,
           overrides,
           now: nowNs,
           scanWorkers: config.querier.scan_workers,
         }),
-      inject: [CONFIG, CHUNK_STORE, LocalIngesterClient, OVERRIDES],
+      inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER],
     },
   ],
 })

@@ -1,16 +1,17 @@
-import { type Config, defaultConfig, diffConfig, renderConfigYaml } from '@logsvc/config';
+import {
+  type Config,
+  defaultConfig,
+  diffConfig,
+  maskSecrets,
+  renderConfigYaml,
+} from '@logsvc/config';
 
 export const CONFIG_MODES = ['', 'diff', 'diffs', 'defaults'] as const;
 export type ConfigMode = (typeof CONFIG_MODES)[number];
 
-const MASK = '********';
-
-/** A copy of the config with secrets replaced, as Loki hides them from /config. */
+/** A copy of the config with secrets replaced (every ring's etcd password, S3 keys), as Loki hides them from /config. */
 function masked(config: Config): Config {
-  const copy = structuredClone(config);
-  if (copy.storage_config.aws.secret_access_key) copy.storage_config.aws.secret_access_key = MASK;
-  if (copy.common.ring.kvstore.etcd.password) copy.common.ring.kvstore.etcd.password = MASK;
-  return copy;
+  return maskSecrets(config);
 }
 
 /** YAML for `/config?mode=`: the current config, its differences from the defaults, or the defaults. */

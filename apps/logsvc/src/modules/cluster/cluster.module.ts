@@ -1,0 +1,42 @@
+import { Global, Module } from '@nestjs/common';
+import { GrpcServerService } from './grpc-server.service';
+import {
+  ingesterClientProvider,
+  ingesterPoolProvider,
+  INGESTER_POOL,
+} from './ingester-client.provider';
+import { RingPagesController } from './ring-pages.controller';
+import { RingsService } from './rings.service';
+import { INDEX_READER, INGESTER_CLIENT } from '../../tokens';
+import {
+  INDEX_GATEWAY_POOL,
+  indexGatewayPoolProvider,
+  indexReaderProvider,
+} from './index-reader.provider';
+
+/**
+ * What lets components find each other, loaded for every target: the rings (KV store and
+ * watchers), the gRPC server peers call, INGESTER_CLIENT (this process's ingester, or the ring
+ * of ingesters), and the ring status pages.
+ */
+@Global()
+@Module({
+  controllers: [RingPagesController],
+  providers: [
+    RingsService,
+    GrpcServerService,
+    ingesterPoolProvider,
+    ingesterClientProvider,
+    indexGatewayPoolProvider,
+    indexReaderProvider,
+  ],
+  exports: [
+    RingsService,
+    GrpcServerService,
+    INGESTER_POOL,
+    INGESTER_CLIENT,
+    INDEX_GATEWAY_POOL,
+    INDEX_READER,
+  ],
+})
+export class ClusterModule {}

@@ -1,0 +1,71 @@
+import type { Config } from '@logsvc/config';
+import { LocalIngesterClient } from '@logsvc/ingester';
+import { type RunningGrpcServer, startGrpcServer } from '@logsvc/rpc';
+import type { ChunkStore } from '@logsvc/storage';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { LifecycleService } from '../../lifecycle/lifecycle-service';
+import { ServiceRegistry } from '../../lifecycle/service-registry';
+import type { Component } from '../../targets';
+import { COMPONENTS, CONFIG, LOGGER } from '../../tokens';
+import { CHUNK_STORE } from '../core/chunk-store.provider';
+import { sharesRing } from './cluster-mode';
+
+/**
+ * The gRPC server (`server.grpc_listen_port`) through which other processes reach this one's
+ * ingester and index gateway. Runs only when a peer can need it: with a shared ring, or for an
+ * index gateway; the single binary on its in-memory ring listens on HTTP only.
+ */
+@Injectable()
+export class GrpcServerService implements LifecycleService, OnModuleInit {
+  readonly serviceName = 'grpc-server';
+  private handle: RunningGrpcServer | undefined;
+  private readonly logger: Logger;
+
+  constructor(
+    @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(COMPONENTS) private readonly components: readonly Component[],
+    @Inject(LocalIngesterClient) private readonly ingester: LocalIngesterClient,
+    @Inject(CHUNK_STORE) private readonly store: ChunkStore,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'grpc-server' });
+  }
+
+  private get servesIngester(): boolean {
+    return this.components.includes('ingester') && sharesRing(this.config);
+  }
+
+  private get servesIndexGateway(): boolean {
+    return this.components.includes('index-gateway');
+  }
+
+  onModuleInit(): void {
+    if (this.servesIngester || this.servesIndexGateway) this.registry.register(this);
+  }
+
+  /** The port it listens on, once started (the configured one, or the one picked for 0). */
+  get port(): number | undefined {
+    return this.handle?.port;
+  }
+
+  async starting(): Promise<void> {
+    const server = this.config.server;
+    this.handle = await startGrpcServer({
+      host: server.grpc_listen_address === '' ? '0.0.0.0' : server.grpc_listen_address,
+      port: server.grpc_listen_port,
+      maxRecvMsgSize: server.grpc_server_max_recv_msg_size,
+      maxSendMsgSize: server.grpc_server_max_send_msg_size,
+      ...(this.servesIngester ? { ingester: this.ingester } : {}),
+      ...(this.servesIndexGateway ? { indexGateway: this.store } : {}),
+      logger: this.logger,
+    });
+    this.logger.info({ port: this.handle.port }, 'gRPC server listening');
+  }
+
+  async stopping(): Promise<void> {
+    await this.handle?.stop(this.config.server.graceful_shutdown_timeout);
+    this.handle = undefined;
+  }
+}
