@@ -11,8 +11,13 @@ import { errorFromStatus } from '../error-status';
 import { TENANT_HEADER } from '../services';
 
 export interface RpcClientOptions {
-  /** Deadline of every call, from its start; default 5 s (Loki's `remote_timeout`). */
+  /** Deadline of every unary call, from its start; default 5 s (Loki's `remote_timeout`). */
   readonly timeoutMs?: number;
+  /**
+   * Deadline of a streamed answer (an ingester's part of a query), which may take as long as
+   * the query itself; default 60 s.
+   */
+  readonly streamTimeoutMs?: number;
   /** Default 100 MiB, as Loki's `max_recv_msg_size` for ingester clients. */
   readonly maxRecvMsgSize?: number;
   /** Default 100 MiB. */
@@ -20,6 +25,7 @@ export interface RpcClientOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
+const DEFAULT_STREAM_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_MSG_SIZE = 100 << 20;
 
 type RawMethod = MethodDefinition<Buffer, Buffer>;
@@ -32,6 +38,7 @@ type RawMethod = MethodDefinition<Buffer, Buffer>;
 export class RpcChannel {
   private readonly client: Client;
   private readonly timeoutMs: number;
+  private readonly streamTimeoutMs: number;
 
   constructor(
     readonly address: string,
@@ -45,6 +52,7 @@ export class RpcChannel {
       'grpc.max_send_message_length': options.maxSendMsgSize ?? DEFAULT_MAX_MSG_SIZE,
     });
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.streamTimeoutMs = options.streamTimeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS;
   }
 
   unary(method: RawMethod, tenant: string, request: Buffer): Promise<Buffer> {
@@ -55,7 +63,7 @@ export class RpcChannel {
         method.responseDeserialize,
         request,
         this.metadata(tenant),
-        { deadline: this.deadline() },
+        { deadline: Date.now() + this.timeoutMs },
         (err: ServiceError | null, response?: Buffer) => {
           if (err) reject(errorFromStatus(err, this.address));
           else resolve(response ?? EMPTY);
@@ -78,7 +86,7 @@ export class RpcChannel {
         method.responseDeserialize,
         request,
         this.metadata(tenant),
-        { deadline: this.deadline() },
+        { deadline: Date.now() + this.streamTimeoutMs },
       );
       let failed = false;
       call.on('data', (message: Buffer) => {
@@ -110,10 +118,6 @@ export class RpcChannel {
     const metadata = new Metadata({ waitForReady: false });
     metadata.set(TENANT_HEADER, tenant);
     return metadata;
-  }
-
-  private deadline(): number {
-    return Date.now() + this.timeoutMs;
   }
 }
 

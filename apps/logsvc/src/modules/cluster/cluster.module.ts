@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { ClientPoolsCloser } from './client-pools.closer';
 import { GrpcServerService } from './grpc-server.service';
 import {
   ingesterClientProvider,
@@ -23,6 +24,7 @@ import {
 @Module({
   controllers: [RingPagesController],
   providers: [
+    ClientPoolsCloser,
     RingsService,
     GrpcServerService,
     ingesterPoolProvider,

@@ -21,6 +21,8 @@ export const ingesterPoolProvider: Provider = {
         new GrpcIngesterClient(addr, {
           maxRecvMsgSize: config.server.grpc_server_max_recv_msg_size,
           maxSendMsgSize: config.server.grpc_server_max_send_msg_size,
+          // An ingester's part of a query may take as long as the query may.
+          streamTimeoutMs: config.limits_config.query_timeout,
         }),
     ),
 };
