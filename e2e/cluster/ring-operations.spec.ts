@@ -5,6 +5,7 @@ import type { RingStatus, RingStatusShard } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
 import { Cluster, type Member } from '../support/cluster';
+import { queryRange } from '../support/loki-api';
 import { eventually } from '../support/server';
 import { readStoredEntries } from '../support/store-reader';
 
@@ -66,8 +67,9 @@ describe('operating a cluster through its rings (heartbeat timeout 3s)', () => {
       etcd: etcd.endpoint,
       replicationFactor: 3,
       config: {
-        common: { ring: { heartbeat_timeout: '3s' } },
+        // Each ring's own key (the ingester's and the distributor's), not common.ring.
         ingester: { lifecycler: { ring: { heartbeat_timeout: '3s' } } },
+        distributor: { ring: { heartbeat_timeout: '3s' } },
         // No detected_level metadata: a push counts exactly its lines' bytes.
         limits_config: {
           ingestion_rate_mb: 1,
@@ -123,11 +125,11 @@ describe('operating a cluster through its rings (heartbeat timeout 3s)', () => {
     ingesters.push(joining);
     const notReady: string[] = [];
     let pendingInRing = false;
-    const readyAt = await eventually(
+    await eventually(
       async () => {
         const res = await fetch(`${joining.process.url}/ready`);
         const body = await res.text();
-        if (res.status === 200) return Date.now();
+        if (res.status === 200) return true;
         if (body.startsWith('Ingester not ready')) {
           notReady.push(body);
           const shard = (await ring(querier)).find((s) => s.id === 'ingester-4');
@@ -143,7 +145,6 @@ describe('operating a cluster through its rings (heartbeat timeout 3s)', () => {
       new Set(['Ingester not ready: this instance owns no tokens\n']),
     );
     expect(pendingInRing).toBe(true);
-    expect(readyAt).toBeGreaterThan(0);
     expect((await ring(querier)).find((s) => s.id === 'ingester-4')?.state).toBe('ACTIVE');
   }, 60_000);
 
@@ -173,6 +174,15 @@ describe('operating a cluster through its rings (heartbeat timeout 3s)', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
+    // Pushes go on while it leaves: none may fail, none may be lost.
+    const duringFrom = nextTs;
+    const statuses: number[] = [];
+    const pushing = (async () => {
+      while (watching) {
+        statuses.push((await push(distributors[0], 4, 'during')).status);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
     const res = await fetch(`${leaving.process.url}/ingester/shutdown?terminate=true`, {
       method: 'POST',
     });
@@ -183,7 +193,20 @@ describe('operating a cluster through its rings (heartbeat timeout 3s)', () => {
       'ingester-4 gone from the querier’s ring',
     );
     watching = false;
-    await watch;
+    await Promise.all([watch, pushing]);
+    expect(statuses.length).toBeGreaterThan(10);
+    expect(statuses.filter((s) => s !== 204)).toEqual([]);
+    const during = await queryRange(querier.process.url, {
+      query: '{job="during"}',
+      start: duringFrom,
+      end: nextTs,
+      limit: 5000,
+      direction: 'forward',
+    });
+    const times = during.flatMap((st) => st.entries.map((e) => BigInt(e.ts)));
+    expect(times.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(
+      Array.from({ length: Number(nextTs - duringFrom) }, (_, i) => duringFrom + BigInt(i)),
+    );
     expect(seen.has('LEAVING')).toBe(true);
     expect(seen.has('UNHEALTHY')).toBe(false);
     expect((await ring(distributors[0])).map((s) => s.id)).not.toContain('ingester-4');
