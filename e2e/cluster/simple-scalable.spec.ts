@@ -139,6 +139,10 @@ describe('simple scalable targets and index gateways on one etcd ring', () => {
     ]);
     const expected = await Promise.all(READS.map((path) => read(direct, path)));
     expect(await Promise.all(READS.map((path) => read(viaRing, path)))).toEqual(expected);
+    // A querier in simple mode has no use for that ring: no page.
+    const simplePage = await fetch(`${viaGateway.process.url}/indexgateway/ring`);
+    expect(simplePage.status).toBe(404);
+    expect(await simplePage.text()).toBe('this process does not use the index-gateway ring\n');
   });
 
   it('really reads the index from the gateways: without them those queriers fail, the others answer', async () => {
