@@ -9,8 +9,36 @@ export interface ClusterOptions {
   /** The etcd endpoint (`host:port`) of the ring. */
   readonly etcd: string;
   readonly replicationFactor: number;
-  /** Extra YAML merged into every process's config (limits, WAL settings...). */
+  /** Extra flags every process gets (limits, WAL settings...). */
   readonly extraFlags?: readonly string[];
+  /** Config merged (deeply) over every member's generated config. */
+  readonly config?: ConfigTree;
+}
+
+/** A YAML config as a plain object. */
+export interface ConfigTree {
+  readonly [key: string]: unknown;
+}
+
+export interface MemberOptions {
+  /** Config merged (deeply) over this member's config, after the cluster's. */
+  readonly config?: ConfigTree;
+  /** Resolve once spawned instead of once /ready answers 200 (default true: wait). */
+  readonly waitReady?: boolean;
+}
+
+function isTree(value: unknown): value is ConfigTree {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `over` merged into `base`: objects key by key, anything else replaced. */
+export function mergeConfig(base: ConfigTree, over: ConfigTree): ConfigTree {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isTree(b) && isTree(v) ? mergeConfig(b, v) : v;
+  }
+  return out;
 }
 
 /** One member process: its target, identity and data directory survive restarts. */
@@ -34,19 +62,23 @@ export class Cluster {
 
   constructor(private readonly options: ClusterOptions) {}
 
-  /** Starts a member and waits until its /ready answers 200. */
-  async add(name: string, target: string): Promise<Member> {
+  /** Starts a member and (unless told not to) waits until its /ready answers 200. */
+  async add(name: string, target: string, options: MemberOptions = {}): Promise<Member> {
     const dataDir = join(this.root, name);
     const grpcPort = await freePort();
     const configFile = join(this.root, `${name}.yaml`);
-    writeFileSync(configFile, this.config(name, target, grpcPort));
+    let config = this.config(name, target, grpcPort);
+    if (this.options.config) config = mergeConfig(config, this.options.config);
+    if (options.config) config = mergeConfig(config, options.config);
+    // JSON is YAML.
+    writeFileSync(configFile, JSON.stringify(config, null, 2));
     const member: Member = {
       name,
       target,
       dataDir,
       grpcPort,
       configFile,
-      process: await this.spawn(dataDir, configFile),
+      process: await this.spawn(dataDir, configFile, undefined, options.waitReady),
     };
     this.members.push(member);
     return member;
@@ -63,41 +95,37 @@ export class Cluster {
     rmSync(this.root, { recursive: true, force: true });
   }
 
-  private spawn(dataDir: string, configFile: string, port?: number): Promise<ServerProcess> {
+  private spawn(
+    dataDir: string,
+    configFile: string,
+    port?: number,
+    waitReady = true,
+  ): Promise<ServerProcess> {
     return startServer({
       dataDir,
       ...(port === undefined ? {} : { port }),
       flags: [`-config.file=${configFile}`, ...(this.options.extraFlags ?? [])],
       readyTimeoutMs: 60_000,
+      waitReady,
     });
   }
 
-  private config(name: string, target: string, grpcPort: number): string {
-    return [
-      `target: ${target}`,
-      'auth_enabled: false',
-      'server:',
-      '  grpc_listen_address: 127.0.0.1',
-      `  grpc_listen_port: ${grpcPort}`,
-      'common:',
-      `  replication_factor: ${this.options.replicationFactor}`,
-      '  ring:',
-      `    instance_id: ${name}`,
-      '    instance_addr: 127.0.0.1',
-      '    heartbeat_period: 1s',
-      '    kvstore:',
-      '      store: etcd',
-      '      etcd:',
-      `        endpoints: ["${this.options.etcd}"]`,
-      'storage_config:',
-      '  filesystem:',
-      `    directory: ${this.chunksDir}`,
-      'ingester:',
-      '  lifecycler:',
-      `    id: ${name}`,
-      '    min_ready_duration: 0s',
-      '    heartbeat_period: 1s',
-      '',
-    ].join('\n');
+  private config(name: string, target: string, grpcPort: number): ConfigTree {
+    return {
+      target,
+      auth_enabled: false,
+      server: { grpc_listen_address: '127.0.0.1', grpc_listen_port: grpcPort },
+      common: {
+        replication_factor: this.options.replicationFactor,
+        ring: {
+          instance_id: name,
+          instance_addr: '127.0.0.1',
+          heartbeat_period: '1s',
+          kvstore: { store: 'etcd', etcd: { endpoints: [this.options.etcd] } },
+        },
+      },
+      storage_config: { filesystem: { directory: this.chunksDir } },
+      ingester: { lifecycler: { id: name, min_ready_duration: '0s', heartbeat_period: '1s' } },
+    };
   }
 }

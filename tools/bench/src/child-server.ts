@@ -55,6 +55,11 @@ export abstract class ChildServer {
     return this.peakRss;
   }
 
+  /** Resolves with the exit code once the process exits on its own or is stopped. */
+  exited(): Promise<number | null> {
+    return this.exitPromise;
+  }
+
   /** SIGTERM (graceful) and wait; SIGKILL after `timeoutMs`. */
   async stop(timeoutMs = 30_000): Promise<number | null> {
     if (!this.running) return this.exitPromise;

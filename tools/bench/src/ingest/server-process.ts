@@ -34,6 +34,8 @@ export interface ServerProcessOptions {
   readonly port?: number;
   /** How long to wait for /ready (default 30 s). */
   readonly readyTimeoutMs?: number;
+  /** Wait for /ready to answer 200 before resolving (default true); false: only spawn. */
+  readonly waitReady?: boolean;
   /** Runs the server under `taskset -c <cpus>` when set. */
   readonly cpus?: string | null;
 }
@@ -79,6 +81,7 @@ export class ServerProcess extends ChildServer {
     // taskset execs the command, so the child's pid is the server's.
     const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
     const proc = new ServerProcess(child, port, dataDir, ownsDataDir);
+    if (options.waitReady === false) return proc;
     try {
       await proc.waitReady('server', options.readyTimeoutMs ?? 30_000, 100);
     } catch (err) {

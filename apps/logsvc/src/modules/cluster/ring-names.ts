@@ -1,5 +1,7 @@
 // The rings a process can take part in, by the name `resolveRingConfig` knows them.
+import type { Config } from '@logsvc/config';
 import type { Component } from '../../targets';
+import { sharesRing } from './cluster-mode';
 
 export type RingName = 'ingester' | 'distributor' | 'index-gateway';
 
@@ -10,8 +12,21 @@ export const RING_OF_COMPONENT: Partial<Record<Component, RingName>> = {
   'index-gateway': 'index-gateway',
 };
 
-/** Rings whose members a component reads (the distributor and querier reach ingesters). */
-export const RINGS_READ_BY: Partial<Record<Component, readonly RingName[]>> = {
-  distributor: ['ingester', 'distributor'],
-  querier: ['ingester', 'index-gateway'],
-};
+/**
+ * Rings whose members a component reads: the distributor reaches ingesters and counts
+ * distributors; the querier reaches ingesters, and index gateways through their ring only in
+ * `index_gateway.mode: ring` with a shared ring (else it has no use for that ring, and its
+ * `/indexgateway/ring` page answers 404, as Loki registers that page only in ring mode).
+ */
+export function ringsReadBy(component: Component, config: Config): readonly RingName[] {
+  switch (component) {
+    case 'distributor':
+      return ['ingester', 'distributor'];
+    case 'querier':
+      return config.index_gateway.mode === 'ring' && sharesRing(config)
+        ? ['ingester', 'index-gateway']
+        : ['ingester'];
+    default:
+      return [];
+  }
+}

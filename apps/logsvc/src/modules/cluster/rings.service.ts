@@ -6,7 +6,7 @@ import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, LOGGER } from '../../tokens';
-import { RING_OF_COMPONENT, RINGS_READ_BY, type RingName } from './ring-names';
+import { RING_OF_COMPONENT, type RingName, ringsReadBy } from './ring-names';
 
 /**
  * The rings this process reads or joins: their KV stores and a watcher per ring, started before
@@ -41,7 +41,7 @@ export class RingsService implements LifecycleService, OnModuleInit {
     for (const c of this.components) {
       const own = RING_OF_COMPONENT[c];
       if (own) out.add(own);
-      for (const r of RINGS_READ_BY[c] ?? []) out.add(r);
+      for (const r of ringsReadBy(c, this.config)) out.add(r);
     }
     return [...out];
   }
