@@ -7,6 +7,7 @@ import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, INDEX_READER } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { sharesRing } from './cluster-mode';
+import { rpcClientOptions } from './rpc-client-options';
 import { RingsService } from './rings.service';
 
 /** Clients of index gateways by address. */
@@ -17,11 +18,7 @@ export const indexGatewayPoolProvider: Provider = {
   inject: [CONFIG],
   useFactory: (config: Config) =>
     new ClientPool<GrpcIndexGatewayClient>(
-      (addr) =>
-        new GrpcIndexGatewayClient(addr, {
-          maxRecvMsgSize: config.server.grpc_server_max_recv_msg_size,
-          maxSendMsgSize: config.server.grpc_server_max_send_msg_size,
-        }),
+      (addr) => new GrpcIndexGatewayClient(addr, rpcClientOptions(config)),
     ),
 };
 

@@ -7,6 +7,7 @@ import type { Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, INGESTER_CLIENT, LOGGER } from '../../tokens';
 import { sharesRing } from './cluster-mode';
+import { rpcClientOptions } from './rpc-client-options';
 import { RingsService } from './rings.service';
 
 /** Clients of remote ingesters by address, closed when the process stops. */
@@ -17,13 +18,7 @@ export const ingesterPoolProvider: Provider = {
   inject: [CONFIG],
   useFactory: (config: Config) =>
     new ClientPool<GrpcIngesterClient>(
-      (addr) =>
-        new GrpcIngesterClient(addr, {
-          maxRecvMsgSize: config.server.grpc_server_max_recv_msg_size,
-          maxSendMsgSize: config.server.grpc_server_max_send_msg_size,
-          // An ingester's part of a query may take as long as the query may.
-          streamTimeoutMs: config.limits_config.query_timeout,
-        }),
+      (addr) => new GrpcIngesterClient(addr, rpcClientOptions(config)),
     ),
 };
 

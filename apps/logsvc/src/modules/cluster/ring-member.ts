@@ -1,6 +1,9 @@
 import type { RingMemberConfig } from '@logsvc/config';
 import { Lifecycler } from '@logsvc/ring';
+import type { OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
+import type { LifecycleService } from '../../lifecycle/lifecycle-service';
+import type { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { RingName } from './ring-names';
 import type { RingsService } from './rings.service';
 
@@ -30,4 +33,39 @@ export function memberLifecycler(
     readinessCheckRingHealth: false,
     logger,
   });
+}
+
+/**
+ * The service of a component whose only lifecycle is its ring membership (the distributor,
+ * the index gateway): registered with the ServiceRegistry, joins its ring when started and
+ * leaves it when stopped.
+ */
+export abstract class RingMemberService implements LifecycleService, OnModuleInit {
+  abstract readonly serviceName: string;
+  private lifecycler: Lifecycler | undefined;
+
+  protected constructor(
+    private readonly registry: ServiceRegistry,
+    protected readonly rings: RingsService,
+    private readonly ring: RingName,
+    protected readonly logger: Logger,
+  ) {}
+
+  /** The gRPC port the member advertises (none: the ring's configured port). */
+  protected advertisedPort(): number | undefined {
+    return undefined;
+  }
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async starting(): Promise<void> {
+    this.lifecycler = memberLifecycler(this.rings, this.ring, this.advertisedPort(), this.logger);
+    await this.lifecycler.start();
+  }
+
+  async stopping(): Promise<void> {
+    await this.lifecycler?.stop();
+  }
 }

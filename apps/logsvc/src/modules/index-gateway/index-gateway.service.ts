@@ -1,11 +1,9 @@
-import type { Lifecycler } from '@logsvc/ring';
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { LOGGER } from '../../tokens';
 import { GrpcServerService } from '../cluster/grpc-server.service';
-import { memberLifecycler } from '../cluster/ring-member';
+import { RingMemberService } from '../cluster/ring-member';
 import { RingsService } from '../cluster/rings.service';
 
 /**
@@ -15,30 +13,19 @@ import { RingsService } from '../cluster/rings.service';
  * address instead.
  */
 @Injectable()
-export class IndexGatewayService implements LifecycleService, OnModuleInit {
+export class IndexGatewayService extends RingMemberService {
   readonly serviceName = 'index-gateway';
-  private lifecycler: Lifecycler | undefined;
-  private readonly logger: Logger;
 
   constructor(
-    @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
-    @Inject(RingsService) private readonly rings: RingsService,
+    @Inject(ServiceRegistry) registry: ServiceRegistry,
+    @Inject(RingsService) rings: RingsService,
     @Inject(GrpcServerService) private readonly grpc: GrpcServerService,
     @Inject(LOGGER) logger: Logger,
   ) {
-    this.logger = logger.child({ component: 'index-gateway' });
+    super(registry, rings, 'index-gateway', logger.child({ component: 'index-gateway' }));
   }
 
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
-
-  async starting(): Promise<void> {
-    this.lifecycler = memberLifecycler(this.rings, 'index-gateway', this.grpc.port, this.logger);
-    await this.lifecycler.start();
-  }
-
-  async stopping(): Promise<void> {
-    await this.lifecycler?.stop();
+  protected override advertisedPort(): number | undefined {
+    return this.grpc.port;
   }
 }
