@@ -1,6 +1,7 @@
 /**
  * Test helper: a real single-member etcd on 127.0.0.1 (Debian's etcd-server), with its own
- * temp data dir and free ports. Test-only: not part of the build; import it by relative path.
+ * temp data dir and free ports. Built and exported as `@logsvc/ring/testing` for the ingest
+ * benchmark's cluster mode; specs import it by relative path. Not used by the server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, rmSync } from 'node:fs';
@@ -14,6 +15,8 @@ import * as path from 'node:path';
 export interface EtcdServer {
   /** `127.0.0.1:port`, Loki's endpoint style. */
   readonly endpoint: string;
+  /** The etcd process's pid while it runs (for CPU accounting). */
+  readonly pid: number | undefined;
   /** Stops etcd and removes its data dir. */
   stop(): Promise<void>;
   /** SIGKILLs etcd now (a crash); `restart()` brings it back with its data. */
@@ -71,6 +74,9 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdSer
 
   return {
     endpoint: `127.0.0.1:${clientPort}`,
+    get pid() {
+      return run?.process.pid;
+    },
     kill: () => run?.kill(),
     restart: async () => {
       if (run) {

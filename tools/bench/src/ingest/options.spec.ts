@@ -49,4 +49,39 @@ describe('bench:ingest options', () => {
     );
     expect(() => parseOptions(['--shape=huge'])).toThrow(/default, agents or tiny/);
   });
+
+  it('measures no cluster unless asked; --cluster is one distributor and 3 ingesters at RF 3', () => {
+    expect(parseOptions([])).toMatchObject({ cluster: false });
+    expect(parseOptions(['--cluster'])).toMatchObject({
+      cluster: true,
+      replicationFactors: [3],
+      ingesters: 3,
+    });
+  });
+
+  it('measures each replication factor listed, in order, which implies --cluster', () => {
+    expect(parseOptions(['--replication-factor=3,1'])).toMatchObject({
+      cluster: true,
+      replicationFactors: [3, 1],
+    });
+    expect(parseOptions(['--replication-factor=2', '--ingesters=2'])).toMatchObject({
+      replicationFactors: [2],
+      ingesters: 2,
+    });
+    // The defaults are not shared between parses.
+    expect(parseOptions([]).replicationFactors).toEqual([3]);
+  });
+
+  it('refuses a replication factor above the ingesters, a repeated or a malformed one', () => {
+    expect(() => parseOptions(['--replication-factor=3', '--ingesters=2'])).toThrow(
+      /at least as many --ingesters/,
+    );
+    expect(() => parseOptions(['--cluster', '--ingesters=1'])).toThrow(OptionsError);
+    expect(() => parseOptions(['--replication-factor=3,3'])).toThrow(/twice/);
+    expect(() => parseOptions(['--replication-factor=0'])).toThrow(/positive integer/);
+    expect(() => parseOptions(['--replication-factor=3,'])).toThrow(OptionsError);
+    expect(() => parseOptions(['--cluster', '--url=http://127.0.0.1:3100'])).toThrow(
+      /--cluster needs the bench to start/,
+    );
+  });
 });

@@ -31,7 +31,16 @@ export interface IngestBenchOptions {
   /** Also measure Loki with the same bodies, pinning and WAL setting, alternating. */
   compareLoki: boolean;
   lokiBinary: string;
-  /** Measurements per server (alternating logsvc, Loki when compared). */
+  /**
+   * Also measure a cluster: one distributor and `ingesters` ingester processes on an etcd ring,
+   * once per replication factor, alternating with the single binary.
+   */
+  cluster: boolean;
+  /** Replication factors the cluster is measured with, in order (default [3]). */
+  replicationFactors: number[];
+  /** Ingester processes in the cluster (default 3). */
+  ingesters: number;
+  /** Measurements per server (alternating logsvc, Loki when compared, the clusters). */
   rounds: number;
   /** Target an already running server instead of starting one. */
   url?: string;
@@ -60,6 +69,9 @@ export const DEFAULT_OPTIONS: IngestBenchOptions = {
   shape: 'default',
   compareLoki: false,
   lokiBinary: DEFAULT_LOKI_BINARY,
+  cluster: false,
+  replicationFactors: [3],
+  ingesters: 3,
   rounds: 1,
   clients: 4,
   durationMs: 20_000,
@@ -85,7 +97,16 @@ export const USAGE = `usage: npm run bench:ingest -- [options]
                          setting, same CPU pinning, fresh data dir) on the same bodies, and
                          print both with the ratio; skipped with a note when it is missing
   --loki=PATH            the Loki binary for --compare-loki (implies it)
-  --rounds=N             measurements per server, alternating logsvc and Loki (default 1)
+  --cluster              also measure a cluster on the same bodies, alternating with the single
+                         binary: a real etcd, --ingesters ingester processes and one
+                         distributor (WAL and CPU pinning as the single binary: with auto,
+                         every logsvc process shares the server CPU), loaded through the
+                         distributor; prints MB/s and the CPU seconds of all logsvc processes
+  --replication-factor=N[,N...]
+                         the cluster's replication factors, each measured (default 3; e.g. 3,1
+                         separates the cost of replication from that of gRPC); implies --cluster
+  --ingesters=N          ingester processes in the cluster (default 3)
+  --rounds=N             measurements per server, alternating logsvc, Loki, clusters (default 1)
   --clients=N            concurrent push clients (default 4)
   --duration=SECONDS     stop sending after this long (default 20)
   --mb=MB                raw log line megabytes prepared and at most sent (default 512)
@@ -105,7 +126,11 @@ export const USAGE = `usage: npm run bench:ingest -- [options]
   --json                 print the result as JSON`;
 
 export function parseOptions(argv: readonly string[]): IngestBenchOptions {
-  const o: IngestBenchOptions = { ...DEFAULT_OPTIONS, serverFlags: [] };
+  const o: IngestBenchOptions = {
+    ...DEFAULT_OPTIONS,
+    serverFlags: [],
+    replicationFactors: [...DEFAULT_OPTIONS.replicationFactors],
+  };
   const given = new Set<string>();
   forEachOption(argv, (arg) => {
     given.add(arg.name);
@@ -119,6 +144,18 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
         o.shape = v as ShapeName;
         break;
       }
+      case 'cluster':
+        o.cluster = bool(name, value);
+        break;
+      case 'replication-factor':
+        o.replicationFactors = need()
+          .split(',')
+          .map((rf) => positiveInt(name, rf));
+        o.cluster = true;
+        break;
+      case 'ingesters':
+        o.ingesters = positiveInt(name, need());
+        break;
       case 'rounds':
         o.rounds = positiveInt(name, need());
         break;
@@ -164,6 +201,15 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
   if (o.shape !== 'default' && !given.has('streams')) o.streams = o.clients * o.streamsPerBatch;
   if (o.url && o.compareLoki)
     throw new OptionsError('--compare-loki needs the bench to start the servers (no --url)');
+  if (o.url && o.cluster)
+    throw new OptionsError('--cluster needs the bench to start the servers (no --url)');
+  const tooLarge = o.replicationFactors.find((rf) => rf > o.ingesters);
+  if (o.cluster && tooLarge !== undefined)
+    throw new OptionsError(
+      `--replication-factor ${tooLarge} needs at least as many --ingesters (${o.ingesters})`,
+    );
+  if (new Set(o.replicationFactors).size !== o.replicationFactors.length)
+    throw new OptionsError('--replication-factor lists a factor twice');
   if (o.streams < o.clients)
     throw new OptionsError(`--streams (${o.streams}) must be at least --clients (${o.clients})`);
   if (o.url && o.serverCpus !== 'auto' && o.serverCpus !== 'all')

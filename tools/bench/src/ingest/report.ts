@@ -2,6 +2,17 @@ import type { TargetName } from '../bench-server';
 import type { LoadResult } from './load';
 import type { IngestBenchOptions } from './options';
 
+/** What one measurement is of: the single binary, Loki, or a cluster with replication factor N. */
+export type IngestTarget = TargetName | `cluster-rf${number}`;
+
+/** One process of a cluster measurement. */
+export interface ProcessFigures {
+  readonly name: string;
+  /** CPU seconds during the timed load. */
+  readonly cpuSeconds?: number;
+  readonly peakRssBytes?: number;
+}
+
 export interface IngestBenchResult {
   readonly options: IngestBenchOptions;
   readonly prepareMs: number;
@@ -9,14 +20,37 @@ export interface IngestBenchResult {
   readonly load: LoadResult;
   readonly mbPerSecond: number;
   readonly linesPerSecond: number;
+  /** Peak RSS of the server; of a cluster, the sum of its processes' peaks. */
   readonly peakRssBytes?: number;
+  /** CPU seconds of the server during the timed load; of a cluster, of all logsvc processes. */
   readonly serverCpuSeconds?: number;
   /** Accepted MB of lines per second of server CPU time (all its threads). */
   readonly mbPerCpuSecond?: number;
   /** The CPUs the server was pinned to, or null. */
   readonly serverCpus: string | null;
   /** Which server was measured (logsvc when absent). */
-  readonly target?: TargetName;
+  readonly target?: IngestTarget;
+  /** A cluster's processes (logsvc's, then etcd's CPU alone), each with its own figures. */
+  readonly processes?: readonly ProcessFigures[];
+}
+
+/** The replication factor of a cluster target, or undefined for a single process. */
+export function clusterRf(target: IngestTarget | undefined): number | undefined {
+  const m = /^cluster-rf(\d+)$/.exec(target ?? '');
+  return m ? Number(m[1]) : undefined;
+}
+
+function targetText(r: IngestBenchResult): string {
+  const o = r.options;
+  const wal = `WAL ${o.wal ? 'on' : 'off'}`;
+  const rf = clusterRf(r.target);
+  if (rf === undefined) return o.url ?? `started ${r.target ?? 'logsvc'} (${wal})`;
+  return `started cluster: 1 distributor + ${o.ingesters} ingesters, RF ${rf}, ring on etcd (${wal})`;
+}
+
+/** Milliseconds of server CPU per MB of accepted lines. */
+function cpuMsPerMb(r: IngestBenchResult): number | undefined {
+  return r.mbPerCpuSecond ? 1000 / r.mbPerCpuSecond : undefined;
 }
 
 const MB = 1e6;
@@ -53,12 +87,12 @@ export function formatReport(r: IngestBenchResult): string {
     .map(([k, v]) => `${k}×${v}`)
     .join(', ');
   const rows = [
-    ['target', o.url ?? `started ${r.target ?? 'logsvc'} (WAL ${o.wal ? 'on' : 'off'})`],
+    ['target', targetText(r)],
     [
       'server CPUs',
       r.serverCpus === null
         ? 'not pinned'
-        : `${r.serverCpus} only (taskset); the load runs on the other CPUs`,
+        : `${r.serverCpus} only (taskset${r.processes ? ', every logsvc process' : ''}); the load runs on the other CPUs`,
     ],
     [
       'load',
@@ -87,12 +121,26 @@ export function formatReport(r: IngestBenchResult): string {
   if (r.serverCpuSeconds !== undefined)
     rows.push([
       'server CPU',
-      `${r.serverCpuSeconds.toFixed(1)} s (${((r.serverCpuSeconds / (l.elapsedMs / 1000)) * 100).toFixed(0)}% of one core)`,
+      `${r.serverCpuSeconds.toFixed(1)} s (${((r.serverCpuSeconds / (l.elapsedMs / 1000)) * 100).toFixed(0)}% of one core)` +
+        (r.processes ? ', all logsvc processes' : ''),
+    ]);
+  if (r.processes)
+    rows.push([
+      'per process',
+      r.processes
+        .map((p) => `${p.name} ${p.cpuSeconds === undefined ? '?' : p.cpuSeconds.toFixed(1)} s`)
+        .join(', ') + ' CPU',
     ]);
   if (r.mbPerCpuSecond !== undefined)
-    rows.push(['per core', `${r.mbPerCpuSecond.toFixed(1)} MB of lines per server CPU second`]);
+    rows.push([
+      'per core',
+      `${r.mbPerCpuSecond.toFixed(1)} MB of lines per server CPU second (${cpuMsPerMb(r)!.toFixed(1)} CPU ms per MB)`,
+    ]);
   if (r.peakRssBytes !== undefined)
-    rows.push(['peak RSS', `${(r.peakRssBytes / 1024 / 1024).toFixed(0)} MiB (server VmHWM)`]);
+    rows.push([
+      'peak RSS',
+      `${(r.peakRssBytes / 1024 / 1024).toFixed(0)} MiB (${r.processes ? 'sum of the logsvc processes’' : 'server'} VmHWM)`,
+    ]);
   if (l.firstFailure) rows.push(['first failure', l.firstFailure]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
@@ -100,9 +148,9 @@ export function formatReport(r: IngestBenchResult): string {
 
 /** Both servers' throughput per round and logsvc's rate as a multiple of Loki's. */
 export function formatComparison(
-  measured: ReadonlyArray<{ target: TargetName; result: IngestBenchResult }>,
+  measured: ReadonlyArray<{ target: IngestTarget; result: IngestBenchResult }>,
 ): string {
-  const of = (t: TargetName) => measured.filter((m) => m.target === t).map((m) => m.result);
+  const of = (t: IngestTarget) => measured.filter((m) => m.target === t).map((m) => m.result);
   const logsvc = of('logsvc');
   const loki = of('loki');
   const o = measured[0].result.options;
@@ -124,6 +172,47 @@ export function formatComparison(
         `${(b.mbPerSecond > 0 ? a.mbPerSecond / b.mbPerSecond : 0).toFixed(2)}×`.padStart(12),
         cell(a.mbPerCpuSecond, 16),
         cell(b.mbPerCpuSecond, 14),
+      ].join(' '),
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Every target per round against the single binary of the same round: MB/s and its ratio, CPU
+ * seconds of all the target's server processes, CPU ms per MB and its ratio (the cost of a
+ * cluster, of replication when several replication factors were measured).
+ */
+export function formatClusterComparison(
+  measured: ReadonlyArray<{ target: IngestTarget; round: number; result: IngestBenchResult }>,
+): string {
+  const o = measured[0].result.options;
+  const label = (t: IngestTarget) => {
+    const rf = clusterRf(t);
+    return rf === undefined ? t : `cluster RF ${rf}`;
+  };
+  const lines = [
+    `cluster comparison, ${o.shape} shape: ${o.clients} clients, ${o.streams} streams, ` +
+      `${o.streamsPerBatch}×${o.linesPerStream} lines/request, WAL ${o.wal ? 'on' : 'off'}, ` +
+      `cluster = 1 distributor + ${o.ingesters} ingesters`,
+    'round  target        MB/s  vs logsvc  CPU-s  CPU ms/MB  vs logsvc',
+  ];
+  const num = (n: number | undefined, w: number, digits = 1) =>
+    (n === undefined ? '-' : n.toFixed(digits)).padStart(w);
+  const ratio = (a: number | undefined, b: number | undefined, w: number) =>
+    (a !== undefined && b ? `${(a / b).toFixed(2)}×` : '-').padStart(w);
+  for (const m of measured) {
+    const single = measured.find((x) => x.round === m.round && x.target === 'logsvc')?.result;
+    const r = m.result;
+    lines.push(
+      [
+        String(m.round).padEnd(5),
+        label(m.target).padEnd(12),
+        num(r.mbPerSecond, 5),
+        ratio(r.mbPerSecond, single?.mbPerSecond, 10),
+        num(r.serverCpuSeconds, 6),
+        num(cpuMsPerMb(r), 10),
+        ratio(cpuMsPerMb(r), single && cpuMsPerMb(single), 10),
       ].join(' '),
     );
   }
