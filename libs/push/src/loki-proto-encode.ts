@@ -9,7 +9,7 @@ export function encodePushProtobufRaw(req: PushRequest): Buffer {
   const w = Writer.create();
   for (const stream of req.streams) {
     w.uint32((1 << 3) | 2).fork();
-    w.uint32((1 << 3) | 2).string(labelsToString(stream.labels));
+    w.uint32((1 << 3) | 2).string(stream.labelsText ?? labelsToString(stream.labels));
     for (const entry of stream.entries) {
       w.uint32((2 << 3) | 2).fork();
       let seconds = entry.timestampNs / NS;
@@ -19,7 +19,8 @@ export function encodePushProtobufRaw(req: PushRequest): Buffer {
         nanos += NS;
       }
       w.uint32((1 << 3) | 2).fork();
-      if (seconds !== 0n) w.uint32(1 << 3).int64(seconds.toString());
+      // Seconds of any real timestamp are a safe integer; a number skips protobufjs's string parse.
+      if (seconds !== 0n) w.uint32(1 << 3).int64(Number(seconds));
       if (nanos !== 0n) w.uint32(2 << 3).int32(Number(nanos));
       w.ldelim();
       w.uint32((2 << 3) | 2).bytes(entry.line);

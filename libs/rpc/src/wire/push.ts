@@ -1,14 +1,25 @@
+import type { PushRequest } from '@logsvc/api';
 import { IngestError, type PushOutcome } from '@logsvc/ingester';
+import { encodePushProtobufRaw } from '@logsvc/push';
 import { LogsvcError } from '@logsvc/errors';
 import { PUSH_RESPONSE, type WireStreamError } from './messages';
 import { int64 } from './convert';
 
 // The request is Loki's logproto.PushRequest, with the codec of @logsvc/push (lines as bytes,
 // decoded as views into the received message).
-export {
-  encodePushProtobufRaw as encodePushRequest,
-  decodeLokiProtobuf as decodePushRequest,
-} from '@logsvc/push';
+export { decodeLokiProtobuf as decodePushRequest } from '@logsvc/push';
+
+/**
+ * A push encoded once however many replicas it goes to: the distributor sends the same request
+ * object to each of a stream's ingesters.
+ */
+const ENCODED = new WeakMap<PushRequest, Buffer>();
+
+export function encodePushRequest(request: PushRequest): Buffer {
+  let bytes = ENCODED.get(request);
+  if (bytes === undefined) ENCODED.set(request, (bytes = encodePushProtobufRaw(request)));
+  return bytes;
+}
 
 type DiscardReason = IngestError['reason'];
 const INGEST_KINDS = ['bad_request', 'limit'] as const;
