@@ -22,13 +22,14 @@ export class DrilldownLimitsController {
   ) {}
 
   @Get(apiPaths('drilldown_limits'))
-  limits(@TenantId() tenant: string, @Res({ passthrough: true }) reply: FastifyReply): string {
+  limits(@TenantId() tenant: string, @Res({ passthrough: true }) reply: FastifyReply): Buffer {
     const body = drilldownLimits(this.overrides.forTenant(tenant), {
       patternIngesterEnabled: this.config.pattern_ingester.enabled,
       version: this.version,
       otlpIndexLabelAttributes: DEFAULT_OTLP_INDEX_LABEL_ATTRIBUTES,
     });
     void reply.header('content-type', 'application/json');
-    return goJson(body) + '\n';
+    // A Buffer, so Fastify sends the content type as set (Go: no charset).
+    return Buffer.from(goJson(body) + '\n');
   }
 }
