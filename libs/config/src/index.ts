@@ -36,3 +36,8 @@ export {
 } from './overrides';
 export { DEFAULT_CONFIG, DEFAULT_LIMITS } from './defaults';
 export { UNSUPPORTED_KEYS } from './unsupported';
+export {
+  drilldownLimits,
+  type DrilldownLimits,
+  type DrilldownLimitsOptions,
+} from './drilldown-limits';

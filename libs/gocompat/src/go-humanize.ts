@@ -49,3 +49,23 @@ export function humanizeParseBytes(text: string): number {
   if (value >= 2 ** 64) throw new GoSyntaxError(`too large: ${text}`);
   return Math.trunc(value);
 }
+
+const SI_SIZES = ['B', 'kB', 'MB', 'GB', 'TB', 'PB', 'EB'];
+
+/** Go's `%.Nf` of a value: ties of the printed digit round to even, as `strconv` does. */
+function goFixed(value: number, digits: 0 | 1): string {
+  const scaled = value * 10 ** digits;
+  const floor = Math.floor(scaled);
+  const tie = scaled - floor === 0.5;
+  if (!tie) return value.toFixed(digits);
+  const even = floor % 2 === 0 ? floor : floor + 1;
+  return (even / 10 ** digits).toFixed(digits);
+}
+
+/** `humanize.Bytes`: SI units of 1000, one decimal below 10 (`1.5 kB`, `20 MB`, `9 B`). */
+export function humanizeBytes(bytes: number): string {
+  if (bytes < 10) return `${bytes} B`;
+  const e = Math.floor(Math.log(bytes) / Math.log(1000));
+  const val = Math.floor((bytes / 1000 ** e) * 10 + 0.5) / 10;
+  return `${goFixed(val, val < 10 ? 1 : 0)} ${SI_SIZES[e]}`;
+}

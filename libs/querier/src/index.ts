@@ -4,3 +4,7 @@ export { ParamError, QueryAbortedError, VolumesDisabledError } from './errors';
 export { type AggregateBy, VolumeLimitError, volumeMetric } from './volume';
 export { type ReadWindowSettings } from './read-window';
 export * from './store-reader';
+export type { DetectedFieldsRequest, DetectedLabelsRequest } from './detected-queries';
+export type { DetectedField } from './detected-fields';
+export type { DetectedFieldType } from './detected-field-type';
+export type { DetectedLabel } from './detected-labels';

@@ -17,6 +17,13 @@ import {
   volumeBuckets,
 } from './volume';
 import { VolumesDisabledError } from './errors';
+import {
+  DetectedQueries,
+  type DetectedFieldsRequest,
+  type DetectedLabelsRequest,
+} from './detected-queries';
+import type { DetectedField } from './detected-fields';
+import type { DetectedLabel } from './detected-labels';
 
 /** An `index/volume` or `index/volume_range` request after its parameters are parsed. */
 export interface VolumeRequest {
@@ -63,6 +70,7 @@ export class Querier {
   private readonly executor: QueryExecutor;
   private readonly metadata: MetadataQuerier;
   private readonly overrides: Overrides;
+  private readonly detected: DetectedQueries;
 
   constructor(options: QuerierOptions) {
     this.overrides = options.overrides;
@@ -71,6 +79,12 @@ export class Querier {
     const sources = new QuerySources(options.store, options.ingesters, window, this.pool);
     this.executor = new QueryExecutor(sources, options.overrides, options.now);
     this.metadata = new MetadataQuerier(options.store, options.ingesters, window);
+    this.detected = new DetectedQueries(
+      this.executor,
+      this.metadata,
+      options.overrides,
+      options.now,
+    );
   }
 
   /** Runs a LogQL query; throws LogsvcErrors (bad LogQL, limits, timeout, cancel). */
@@ -161,6 +175,21 @@ export class Querier {
       }
     }
     return series;
+  }
+
+  /** Logs Drilldown's fields of a log query's newest entries (`detected_fields`). */
+  detectedFields(request: DetectedFieldsRequest): Promise<DetectedField[]> {
+    return this.detected.fields(request);
+  }
+
+  /** The values of one detected field (`detected_field/<name>/values`). */
+  detectedFieldValues(request: DetectedFieldsRequest, name: string): Promise<string[]> {
+    return this.detected.fieldValues(request, name);
+  }
+
+  /** Logs Drilldown's stream labels with their cardinality (`detected_labels`). */
+  detectedLabels(request: DetectedLabelsRequest): Promise<DetectedLabel[]> {
+    return this.detected.labels(request);
   }
 
   /** Ends the scan pool's worker threads; queries still scanning fail. */

@@ -110,6 +110,9 @@ const QUERY_PATHS = new Set<string>(
       'index_stats',
       'index_volume',
       'index_volume_range',
+      'detected_fields',
+      'detected_field_values',
+      'detected_labels',
     ] as const
   ).flatMap((name) => allApiPaths(name)),
 );

@@ -26,6 +26,11 @@ export const ROUTES = {
   index_volume: { path: '/logsvc/api/v1/index/volume' },
   index_volume_range: { path: '/logsvc/api/v1/index/volume_range' },
   patterns: { path: '/logsvc/api/v1/patterns' },
+  // Logs Drilldown
+  detected_fields: { path: '/logsvc/api/v1/detected_fields' },
+  detected_field_values: { path: '/logsvc/api/v1/detected_field/:name/values' },
+  detected_labels: { path: '/logsvc/api/v1/detected_labels' },
+  drilldown_limits: { path: '/logsvc/api/v1/drilldown-limits' },
   format_query: { path: '/logsvc/api/v1/format_query' },
   buildinfo: { path: '/logsvc/api/v1/status/buildinfo' },
   // Rules (ruler)

@@ -31,6 +31,8 @@ export class ParseError extends LogsvcError {
 
   /** An error at a UTF-16 offset of `input`; line and column are computed from it. */
   static at(input: string, offset: number, reason: string): ParseError {
+    // Loki's scanner has no position before it reads a first character.
+    if (input.length === 0) return new ParseError(reason);
     const { line, col } = lineCol(input, offset);
     return new ParseError(reason, line, col, offset);
   }

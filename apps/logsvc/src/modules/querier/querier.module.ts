@@ -5,6 +5,7 @@ import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
 import { CONFIG, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
+import { DetectedController } from './detected.controller';
 import { IndexController } from './index.controller';
 import { MetadataController } from './metadata.controller';
 import { nowNs } from './params/query-params';
@@ -13,7 +14,7 @@ import { QueryController } from './query/query.controller';
 
 /** The read path (`@logsvc/querier`) behind HTTP: LogQL queries, labels, series, index stats and volumes. */
 @Module({
-  controllers: [QueryController, MetadataController, IndexController],
+  controllers: [QueryController, MetadataController, IndexController, DetectedController],
   providers: [
     QuerierService,
     {

@@ -11,6 +11,7 @@ import { PARQUET_TYPE, resultToParquet } from '../encode/parquet';
 import { CATEGORIZE_LABELS, queryResponseJson } from '../encode/query-json';
 import { ParamError, nowNs, parseInstantQuery, parseRangeQuery } from '../params/query-params';
 import { requestReader } from '../request-reader';
+import { clientSignal } from '../client-signal';
 import { Querier, type QueryRequest } from '@logsvc/querier';
 
 const ENCODING_FLAGS_HEADERS = [
@@ -29,15 +30,6 @@ function wantsCategories(request: FastifyRequest): boolean {
 
 function wantsParquet(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes(PARQUET_TYPE);
-}
-
-/** Aborts when the client closes the connection before the answer is written. */
-function clientSignal(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }
 
 type Kind = 'instant' | 'range' | 'legacy';
