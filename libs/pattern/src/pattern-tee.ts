@@ -1,0 +1,83 @@
+import type { PushStream } from '@logsvc/api';
+
+/** Where a batch of one tenant's teed streams goes (the in-process ingester, or the ring). */
+export type PatternSink = (tenant: string, streams: PushStream[]) => Promise<void>;
+
+export interface PatternTeeOptions {
+  readonly sink: PatternSink;
+  /** `pattern_ingester.tee_config.batch_flush_interval`; 0 flushes on the next turn. */
+  readonly flushIntervalMs: number;
+  /** Line bytes held for the next flush at most; pushes beyond are not teed (Loki drops too). */
+  readonly maxBufferedBytes: number;
+  /** Batches in flight at most (`tee_config.flush_queue_size`); more are dropped. */
+  readonly maxInFlight: number;
+  /** Told about each dropped or failed batch; never throws into the push. */
+  readonly onDropped?: (reason: 'buffer_full' | 'queue_full' | 'failed', err?: unknown) => void;
+}
+
+/**
+ * Loki's pattern tee: the distributor hands it the accepted streams of each push, and it
+ * forwards them to the pattern ingesters later, in batches. `duplicate` only buffers: a slow
+ * or failing pattern ingester never delays or fails a push; what cannot be sent is dropped.
+ */
+export class PatternTee {
+  private buffers = new Map<string, PushStream[]>();
+  private bufferedBytes = 0;
+  private inFlight = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private readonly settled = new Set<Promise<void>>();
+
+  constructor(private readonly options: PatternTeeOptions) {}
+
+  duplicate(tenant: string, streams: readonly PushStream[]): void {
+    if (this.stopped || streams.length === 0) return;
+    let bytes = 0;
+    for (const s of streams) for (const e of s.entries) bytes += e.line.length;
+    if (this.bufferedBytes + bytes > this.options.maxBufferedBytes) {
+      this.options.onDropped?.('buffer_full');
+      return;
+    }
+    this.bufferedBytes += bytes;
+    let buffer = this.buffers.get(tenant);
+    if (buffer === undefined) this.buffers.set(tenant, (buffer = []));
+    buffer.push(...streams);
+    this.timer ??= setTimeout(() => this.flush(), this.options.flushIntervalMs);
+  }
+
+  /** Sends what is buffered now (also done by the timer). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const buffers = this.buffers;
+    this.buffers = new Map();
+    this.bufferedBytes = 0;
+    for (const [tenant, streams] of buffers) {
+      if (this.inFlight >= this.options.maxInFlight) {
+        this.options.onDropped?.('queue_full');
+        continue;
+      }
+      this.inFlight++;
+      const sent: Promise<void> = this.options
+        .sink(tenant, streams)
+        .catch((err: unknown) => this.options.onDropped?.('failed', err))
+        .finally(() => {
+          this.inFlight--;
+          this.settled.delete(sent);
+        });
+      this.settled.add(sent);
+    }
+  }
+
+  /** Flushes what is buffered and waits for the batches in flight, at most `timeoutMs`. */
+  async stop(timeoutMs: number): Promise<void> {
+    this.stopped = true;
+    this.flush();
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.settled]),
+      new Promise((resolve) => (timeout = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timeout);
+  }
+}
