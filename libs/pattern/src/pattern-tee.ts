@@ -42,7 +42,7 @@ export class PatternTee {
     let buffer = this.buffers.get(tenant);
     if (buffer === undefined) this.buffers.set(tenant, (buffer = []));
     buffer.push(...streams);
-    this.timer ??= setTimeout(() => this.flush(), this.options.flushIntervalMs);
+    this.timer ??= setTimeout(() => this.flush(), this.options.flushIntervalMs).unref();
   }
 
   /** Sends what is buffered now (also done by the timer). */

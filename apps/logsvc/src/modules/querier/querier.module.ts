@@ -7,13 +7,14 @@ import { CONFIG, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { IndexController } from './index.controller';
 import { MetadataController } from './metadata.controller';
+import { PatternsController } from './patterns.controller';
 import { nowNs } from './params/query-params';
 import { QuerierService } from './querier.service';
 import { QueryController } from './query/query.controller';
 
 /** The read path (`@logsvc/querier`) behind HTTP: LogQL queries, labels, series, index stats and volumes. */
 @Module({
-  controllers: [QueryController, MetadataController, IndexController],
+  controllers: [QueryController, MetadataController, IndexController, PatternsController],
   providers: [
     QuerierService,
     {
