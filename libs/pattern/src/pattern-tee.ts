@@ -7,7 +7,10 @@ export interface PatternTeeOptions {
   readonly sink: PatternSink;
   /** `pattern_ingester.tee_config.batch_flush_interval`; 0 flushes on the next turn. */
   readonly flushIntervalMs: number;
-  /** Line bytes held for the next flush at most; pushes beyond are not teed (Loki drops too). */
+  /**
+   * Line bytes held at most, buffered or being sent: pushes beyond are not teed (Loki drops
+   * too), so a pattern ingester slower than the pushes costs no more memory than this.
+   */
   readonly maxBufferedBytes: number;
   /** Batches in flight at most (`tee_config.flush_queue_size`); more are dropped. */
   readonly maxInFlight: number;
@@ -21,8 +24,9 @@ export interface PatternTeeOptions {
  * or failing pattern ingester never delays or fails a push; what cannot be sent is dropped.
  */
 export class PatternTee {
-  private buffers = new Map<string, PushStream[]>();
-  private bufferedBytes = 0;
+  private buffers = new Map<string, { streams: PushStream[]; bytes: number }>();
+  /** Bytes buffered and in flight. */
+  private heldBytes = 0;
   private inFlight = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -34,14 +38,15 @@ export class PatternTee {
     if (this.stopped || streams.length === 0) return;
     let bytes = 0;
     for (const s of streams) for (const e of s.entries) bytes += e.line.length;
-    if (this.bufferedBytes + bytes > this.options.maxBufferedBytes) {
+    if (this.heldBytes + bytes > this.options.maxBufferedBytes) {
       this.options.onDropped?.('buffer_full');
       return;
     }
-    this.bufferedBytes += bytes;
+    this.heldBytes += bytes;
     let buffer = this.buffers.get(tenant);
-    if (buffer === undefined) this.buffers.set(tenant, (buffer = []));
-    buffer.push(...streams);
+    if (buffer === undefined) this.buffers.set(tenant, (buffer = { streams: [], bytes: 0 }));
+    buffer.streams.push(...streams);
+    buffer.bytes += bytes;
     this.timer ??= setTimeout(() => this.flush(), this.options.flushIntervalMs).unref();
   }
 
@@ -51,9 +56,9 @@ export class PatternTee {
     this.timer = undefined;
     const buffers = this.buffers;
     this.buffers = new Map();
-    this.bufferedBytes = 0;
-    for (const [tenant, streams] of buffers) {
+    for (const [tenant, { streams, bytes }] of buffers) {
       if (this.inFlight >= this.options.maxInFlight) {
+        this.heldBytes -= bytes;
         this.options.onDropped?.('queue_full');
         continue;
       }
@@ -63,6 +68,7 @@ export class PatternTee {
         .catch((err: unknown) => this.options.onDropped?.('failed', err))
         .finally(() => {
           this.inFlight--;
+          this.heldBytes -= bytes;
           this.settled.delete(sent);
         });
       this.settled.add(sent);
