@@ -9,9 +9,17 @@ const etcd = { patternIngesterEnabled: false, sharedRing: true };
 describe('resolveTarget', () => {
   it('runs the members of all, read and write that this build provides', () => {
     expect(resolveTarget('all', off)).toEqual(['distributor', 'ingester', 'querier']);
-    expect(resolveTarget('all', on)).toEqual(['distributor', 'ingester', 'querier']);
+    expect(resolveTarget('all', on)).toEqual([
+      'distributor',
+      'ingester',
+      'querier',
+      'pattern-ingester',
+    ]);
     expect(resolveTarget('read', off)).toEqual(['querier']);
-    expect(resolveTarget('write', on)).toEqual(['distributor', 'ingester']);
+    expect(resolveTarget('write', off)).toEqual(['distributor', 'ingester']);
+    expect(resolveTarget('write', on)).toEqual(['distributor', 'ingester', 'pattern-ingester']);
+    // As in Loki 3.4, backend has no pattern ingester.
+    expect(resolveTarget('backend', on)).toEqual(['index-gateway']);
   });
 
   it('accepts the available components and comma-separated lists', () => {
@@ -24,12 +32,17 @@ describe('resolveTarget', () => {
   });
 
   it('refuses a target naming only components that do not exist yet, naming them', () => {
-    const provides = '(this build provides distributor, ingester, querier, index-gateway)';
+    const provides =
+      '(this build provides distributor, ingester, querier, index-gateway, pattern-ingester)';
     expect(() => resolveTarget('ruler', off)).toThrow(
       `-target=ruler: not available yet: ruler ${provides}`,
     );
-    expect(() => resolveTarget('pattern-ingester', on)).toThrow(
-      'not available yet: pattern-ingester',
+  });
+
+  it('runs the pattern ingester on its own only when it is enabled', () => {
+    expect(resolveTarget('pattern-ingester', on)).toEqual(['pattern-ingester']);
+    expect(() => resolveTarget('pattern-ingester', off)).toThrow(
+      '-target=pattern-ingester: the pattern ingester is disabled: set pattern_ingester.enabled: true',
     );
   });
 

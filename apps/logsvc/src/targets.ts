@@ -24,6 +24,7 @@ export const AVAILABLE_COMPONENTS = [
   'ingester',
   'querier',
   'index-gateway',
+  'pattern-ingester',
 ] as const satisfies readonly LokiComponent[];
 export type Component = (typeof AVAILABLE_COMPONENTS)[number];
 
@@ -66,6 +67,8 @@ export const MODULE_DEPENDENCIES: Readonly<
   ingester: ['server', 'runtime-config', 'ring', 'grpc-server'],
   querier: ['server', 'runtime-config', 'ring'],
   'index-gateway': ['server', 'ring', 'grpc-server'],
+  // Peers push to it once it is in the pattern ring: the gRPC server is up first.
+  'pattern-ingester': ['server', 'ring', 'grpc-server'],
 };
 
 export class TargetError extends Error {
@@ -119,6 +122,12 @@ export function resolveTarget(target: string, options: TargetOptions): Component
         else groupMissing.add(c);
       }
     } else if (isLokiComponent(name)) {
+      if (name === 'pattern-ingester' && !options.patternIngesterEnabled) {
+        throw new TargetError(
+          `-target=${target}: the pattern ingester is disabled: set pattern_ingester.enabled: true ` +
+            '(-pattern-ingester.enabled=true)',
+        );
+      }
       if (isAvailable(name)) picked.add(name);
       else namedMissing.add(name);
     } else {

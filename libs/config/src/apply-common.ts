@@ -68,6 +68,14 @@ const INGESTER_RING: RingFieldPaths = {
   instance_availability_zone: 'ingester.lifecycler.availability_zone',
 };
 
+/** `pattern_ingester.lifecycler`: takes `common.ring` only, never the ingester's ring. */
+const PATTERN_RING: RingFieldPaths = Object.fromEntries(
+  Object.entries(INGESTER_RING).map(([field, to]) => [
+    field,
+    to.replace(/^ingester\.lifecycler\./, 'pattern_ingester.lifecycler.'),
+  ]),
+);
+
 /** The other rings, with the fields Loki copies into each (applyConfigToRings). */
 const OTHER_RINGS: readonly { section: string; fields: RingFieldPaths }[] = [
   { section: 'distributor.ring', fields: at('distributor.ring', SHARED) },
@@ -104,6 +112,7 @@ function applyRings(config: Config, raw: unknown): void {
   if (!isDeepStrictEqual(commonRing, defaults().common.ring)) {
     const fromCommon = (field: string) => (commonRing as Record<string, unknown>)[field];
     copyRing(config, raw, fromCommon, INGESTER_RING);
+    copyRing(config, raw, fromCommon, PATTERN_RING);
     for (const ring of OTHER_RINGS) copyRing(config, raw, fromCommon, ring.fields);
     return;
   }
@@ -120,6 +129,7 @@ const TOKEN_FILES: Readonly<Record<string, string>> = {
   'compactor.compactor_ring.tokens_file_path': 'compactor.tokens',
   'query_scheduler.scheduler_ring.tokens_file_path': 'scheduler.tokens',
   'index_gateway.ring.tokens_file_path': 'indexgateway.tokens',
+  'pattern_ingester.lifecycler.tokens_file_path': 'pattern.tokens',
 };
 
 function applyTokenFiles(config: Config, raw: unknown): void {

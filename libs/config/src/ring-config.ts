@@ -5,7 +5,13 @@ import type { Config } from './schema';
 import type { KvStoreConfig, KvStoreName } from './sections/ring';
 
 export type RingName =
-  'ingester' | 'distributor' | 'index-gateway' | 'compactor' | 'ruler' | 'scheduler';
+  | 'ingester'
+  | 'distributor'
+  | 'index-gateway'
+  | 'compactor'
+  | 'ruler'
+  | 'scheduler'
+  | 'pattern-ingester';
 
 export const RING_NAMES: readonly RingName[] = [
   'ingester',
@@ -14,6 +20,7 @@ export const RING_NAMES: readonly RingName[] = [
   'compactor',
   'ruler',
   'scheduler',
+  'pattern-ingester',
 ];
 
 /** The KV key each ring is stored under (below `kvstore.prefix`), as in Loki. */
@@ -24,6 +31,7 @@ export const RING_KEYS: Readonly<Record<RingName, string>> = {
   compactor: 'compactor',
   ruler: 'rulers',
   scheduler: 'scheduler',
+  'pattern-ingester': 'pattern-ring',
 };
 
 /**
@@ -128,8 +136,9 @@ const BASIC_LIFECYCLE = {
   readinessCheckRingHealth: false,
 };
 
-function ingesterFields(config: Config): RingFields {
-  const l = config.ingester.lifecycler;
+type LifecyclerConfig = Config['ingester']['lifecycler'];
+
+function ingesterFields(l: LifecyclerConfig): RingFields {
   return {
     kv: l.ring.kvstore,
     instanceId: l.id,
@@ -190,7 +199,9 @@ function lokiRingFields(
 function fieldsOf(config: Config, ring: RingName): RingFields {
   switch (ring) {
     case 'ingester':
-      return ingesterFields(config);
+      return ingesterFields(config.ingester.lifecycler);
+    case 'pattern-ingester':
+      return ingesterFields(config.pattern_ingester.lifecycler);
     case 'distributor':
       // Distributors register to be counted (global rate limits): one token, no replication.
       return basicFields(config.distributor.ring, 1, 1);

@@ -9,6 +9,7 @@ const KVSTORE_SECTIONS = [
   'compactor.compactor_ring',
   'ruler.ring',
   'query_scheduler.scheduler_ring',
+  'pattern_ingester.lifecycler.ring',
 ];
 
 export const SECRET_KEYS: readonly string[] = [

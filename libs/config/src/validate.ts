@@ -26,6 +26,13 @@ export function validateConfig(config: Config): void {
     bad('ingester.chunk_block_size', 'must be greater than 0');
   if (config.ingester.flush_check_period <= 0)
     bad('ingester.flush_check_period', 'must be greater than 0');
+  if (config.pattern_ingester.lifecycler.ring.replication_factor !== 1) {
+    // Loki: "invalid pattern_ingester config: pattern ingester replication factor must be 1".
+    bad(
+      'pattern_ingester.lifecycler.ring.replication_factor',
+      'pattern ingester replication factor must be 1',
+    );
+  }
   if (config.runtime_config.period <= 0) bad('runtime_config.period', 'must be greater than 0');
   if (config.query_scheduler.max_queue_hierarchy_levels < 1) {
     bad('query_scheduler.max_queue_hierarchy_levels', 'must be at least 1');

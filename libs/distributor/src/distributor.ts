@@ -25,6 +25,12 @@ export interface TenantLimitsSource {
   forTenant(tenant: string): PushLimits;
 }
 
+/** Gets a copy of every push's accepted streams (Loki's distributor Tee: the pattern tee). */
+export interface PushTee {
+  /** Must not block or throw into the push: it only queues. */
+  duplicate(tenant: string, streams: readonly PushStream[]): void;
+}
+
 export interface DistributorOptions {
   readonly limits: TenantLimitsSource;
   /** The ingesters the valid remainder of a push goes to. */
@@ -36,6 +42,8 @@ export interface DistributorOptions {
   readonly now?: () => number;
   /** Healthy distributors sharing a `global` ingestion rate (1 in the single binary). */
   readonly distributors?: () => number;
+  /** Pattern ingesters' tee, when `pattern_ingester.enabled`. */
+  readonly tee?: PushTee;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -166,6 +174,7 @@ export class Distributor {
     if (validation.request.streams.length === 0) {
       return Promise.reject(pushRefusal(overLimit ? [overLimit] : [], validationError));
     }
+    this.teeStreams(tenant, validation.request.streams);
     return pushInBatches(this.opts.ingester, tenant, validation.request).then(
       (errors) => {
         for (const e of errors) {
@@ -178,6 +187,15 @@ export class Distributor {
         throw ingesterFailure(err);
       },
     );
+  }
+
+  /** As Loki: after the rate limit, before the ingesters; a failing tee never fails a push. */
+  private teeStreams(tenant: string, streams: readonly PushStream[]): void {
+    try {
+      this.opts.tee?.duplicate(tenant, streams);
+    } catch {
+      // Patterns are best effort.
+    }
   }
 
   private async decode(input: PushInput, limits: PushLimits, nowNs: bigint): Promise<PushStreams> {

@@ -1,4 +1,9 @@
-export { Distributor, type DistributorOptions, type TenantLimitsSource } from './distributor';
+export {
+  Distributor,
+  type DistributorOptions,
+  type PushTee,
+  type TenantLimitsSource,
+} from './distributor';
 export type { DistributorMetricsSink } from './metrics-sink';
 export type { PushFormat, PushInput } from './push-input';
 export { RingIngesterClient, type RingIngesterClientOptions } from './ring-ingester-client';

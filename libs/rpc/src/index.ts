@@ -6,9 +6,16 @@ export {
 } from './server/grpc-server';
 export { SILENT_RPC_LOGGER, type RpcLogger } from './server/handler';
 export { GrpcIngesterClient } from './client/grpc-ingester-client';
+export { GrpcPatternClient } from './client/grpc-pattern-client';
 export { GrpcIndexGatewayClient } from './client/grpc-index-gateway-client';
 export { ClientPool } from './client/client-pool';
 export { GatewayIndexReader, type GatewayAddresses } from './client/gateway-index-reader';
 export type { RpcClientOptions } from './client/rpc-channel';
-export { INDEX_GATEWAY_SERVICE, PUSHER_SERVICE, QUERIER_SERVICE, TENANT_HEADER } from './services';
+export {
+  INDEX_GATEWAY_SERVICE,
+  PATTERN_SERVICE,
+  PUSHER_SERVICE,
+  QUERIER_SERVICE,
+  TENANT_HEADER,
+} from './services';
 export { errorFromStatus, errorToStatus } from './error-status';

@@ -35,6 +35,15 @@ export const QUERIER_SERVICE = {
   GetVolume: method('logproto.Querier', 'GetVolume'),
 } satisfies ServiceDefinition;
 
+/**
+ * Loki's `logproto.Pattern`: the tee pushes lines, the querier asks for patterns (unary here:
+ * an answer is at most 300 patterns per ingester after all).
+ */
+export const PATTERN_SERVICE = {
+  Push: method('logproto.Pattern', 'Push'),
+  Query: method('logproto.Pattern', 'Query'),
+} satisfies ServiceDefinition;
+
 /** Loki's `indexgatewaypb.IndexGateway` over an IndexReader. */
 export const INDEX_GATEWAY_SERVICE = {
   GetChunkRef: method('indexgatewaypb.IndexGateway', 'GetChunkRef'),

@@ -3,6 +3,7 @@ import type { Component } from '../targets';
 import { DistributorModule } from './distributor/distributor.module';
 import { IndexGatewayModule } from './index-gateway/index-gateway.module';
 import { IngesterModule } from './ingester/ingester.module';
+import { PatternIngesterModule } from './pattern-ingester/pattern-ingester.module';
 import { QuerierModule } from './querier/querier.module';
 
 /** The Nest module of each available component; `-target` picks which of them the app imports. */
@@ -11,4 +12,5 @@ export const COMPONENT_MODULES: Readonly<Record<Component, Type<unknown>>> = {
   ingester: IngesterModule,
   querier: QuerierModule,
   'index-gateway': IndexGatewayModule,
+  'pattern-ingester': PatternIngesterModule,
 };

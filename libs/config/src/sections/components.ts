@@ -1,6 +1,11 @@
 // Sections of the query path, ruler, compactor and the smaller components.
-import { bool, duration, int, oneOf, section, size, str, flag } from '../fields';
-import { distributorRingSection, lokiRingSection, rulerRingSection } from './ring';
+import { bool, duration, float, int, oneOf, section, size, str, flag } from '../fields';
+import {
+  distributorRingSection,
+  lifecyclerSection,
+  lokiRingSection,
+  rulerRingSection,
+} from './ring';
 
 export const rulerSection = section({
   enable_api: flag('ruler.enable-api', bool(true)),
@@ -82,6 +87,22 @@ export const querySchedulerSection = section({
 
 export const patternIngesterSection = section({
   enabled: flag('pattern-ingester.enabled', bool(false)),
+  // Pattern ingesters register in their own ring; each stream goes to one of them (RF 1).
+  lifecycler: lifecyclerSection('pattern-ingester.', { replicationFactor: 1 }),
+  concurrent_flushes: flag('pattern-ingester.concurrent-flushes', int(32, 1)),
+  // How often samples older than 3 h are dropped.
+  flush_check_period: flag('pattern-ingester.flush-check-period', duration(60_000)),
+  max_clusters: flag('pattern-ingester.max-clusters', int(300)),
+  max_eviction_ratio: flag('pattern-ingester.max-eviction-ratio', float(0.25)),
+  connection_timeout: flag('pattern-ingester.connection-timeout', duration(2_000)),
+  max_allowed_line_length: flag('pattern-ingester.max-allowed-line-length', int(3000)),
+  tee_config: section({
+    batch_size: flag('pattern-ingester.tee.batch-size', int(5000, 1)),
+    batch_flush_interval: flag('pattern-ingester.tee.batch-flush-interval', duration(1_000)),
+    flush_queue_size: flag('pattern-ingester.tee.flush-queue-size', int(1000, 1)),
+    flush_worker_count: flag('pattern-ingester.tee.flush-worker-count', int(100, 1)),
+    stop_flush_timeout: flag('pattern-ingester.tee.stop-flush-timeout', duration(30_000)),
+  }),
 });
 
 export const runtimeConfigSection = section({

@@ -111,35 +111,48 @@ export function rulerRingSection() {
   });
 }
 
-/** `ingester.lifecycler` (dskit's LifecyclerConfig with its ring.Config). */
-export function lifecyclerSection() {
+/**
+ * `ingester.lifecycler` (dskit's LifecyclerConfig with its ring.Config). `flagPrefix` is
+ * dskit's prefix: '' for the ingester (whose own flags are then `-ingester.*`),
+ * `pattern-ingester.` for `pattern_ingester.lifecycler`.
+ */
+export function lifecyclerSection(flagPrefix = '', defaults: { replicationFactor?: number } = {}) {
+  const own = flagPrefix === '' ? 'ingester.' : flagPrefix;
   return section({
     ring: section({
-      kvstore: kvStoreSection('', 'collectors/'),
-      heartbeat_timeout: flag('ring.heartbeat-timeout', duration(60_000)),
+      kvstore: kvStoreSection(flagPrefix, 'collectors/'),
+      heartbeat_timeout: flag(`${flagPrefix}ring.heartbeat-timeout`, duration(60_000)),
       // When not written, set at load to the effective default (see apply-common.ts).
-      replication_factor: flag('distributor.replication-factor', int(3, 1)),
-      zone_awareness_enabled: flag('distributor.zone-awareness-enabled', bool(false)),
-      excluded_zones: flag('distributor.excluded-zones', stringList([])),
+      replication_factor: flag(
+        `${flagPrefix}distributor.replication-factor`,
+        int(defaults.replicationFactor ?? 3, 1),
+      ),
+      zone_awareness_enabled: flag(`${flagPrefix}distributor.zone-awareness-enabled`, bool(false)),
+      excluded_zones: flag(`${flagPrefix}distributor.excluded-zones`, stringList([])),
     }),
-    num_tokens: flag('ingester.num-tokens', int(128, 1)),
-    heartbeat_period: flag('ingester.heartbeat-period', duration(5_000)),
-    heartbeat_timeout: flag('ingester.heartbeat-timeout', duration(60_000)),
-    observe_period: flag('ingester.observe-period', duration(0)),
-    join_after: flag('ingester.join-after', duration(0)),
-    min_ready_duration: flag('ingester.min-ready-duration', duration(15_000)),
-    interface_names: flag('ingester.lifecycler.interface', stringList([])),
-    enable_inet6: flag('ingester.enable-inet6', bool(false)),
-    final_sleep: flag('ingester.final-sleep', duration(0)),
+    num_tokens: flag(`${own}num-tokens`, int(128, 1)),
+    heartbeat_period: flag(`${own}heartbeat-period`, duration(5_000)),
+    heartbeat_timeout: flag(`${own}heartbeat-timeout`, duration(60_000)),
+    observe_period: flag(`${own}observe-period`, duration(0)),
+    join_after: flag(`${own}join-after`, duration(0)),
+    min_ready_duration: flag(`${own}min-ready-duration`, duration(15_000)),
+    interface_names: flag(`${own}lifecycler.interface`, stringList([])),
+    enable_inet6: flag(`${own}enable-inet6`, bool(false)),
+    final_sleep: flag(`${own}final-sleep`, duration(0)),
     // The ring token file `/ingester/shutdown?delete_ring_tokens=true` deletes; empty: none.
-    tokens_file_path: flag(['ingester.tokens-file-path', 'ingester.token-file-path'], str('')),
-    availability_zone: flag('ingester.availability-zone', str('')),
-    unregister_on_shutdown: flag('ingester.unregister-on-shutdown', bool(true)),
-    readiness_check_ring_health: flag('ingester.readiness-check-ring-health', bool(true)),
-    address: flag('ingester.lifecycler.addr', str('')),
+    tokens_file_path: flag(
+      flagPrefix === ''
+        ? ['ingester.tokens-file-path', 'ingester.token-file-path']
+        : `${own}tokens-file-path`,
+      str(''),
+    ),
+    availability_zone: flag(`${own}availability-zone`, str('')),
+    unregister_on_shutdown: flag(`${own}unregister-on-shutdown`, bool(true)),
+    readiness_check_ring_health: flag(`${own}readiness-check-ring-health`, bool(true)),
+    address: flag(`${own}lifecycler.addr`, str('')),
     // 0: server.grpc_listen_port.
-    port: flag('ingester.lifecycler.port', int(0)),
-    id: flag('ingester.lifecycler.ID', str(DEFAULT_INSTANCE_ID)),
+    port: flag(`${own}lifecycler.port`, int(0)),
+    id: flag(`${own}lifecycler.ID`, str(DEFAULT_INSTANCE_ID)),
   });
 }
 

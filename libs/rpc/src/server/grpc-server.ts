@@ -1,10 +1,17 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import type { IngesterClient } from '@logsvc/ingester';
+import type { PatternIngesterClient } from '@logsvc/pattern';
 import type { IndexReader } from '@logsvc/storage';
-import { INDEX_GATEWAY_SERVICE, PUSHER_SERVICE, QUERIER_SERVICE } from '../services';
+import {
+  INDEX_GATEWAY_SERVICE,
+  PATTERN_SERVICE,
+  PUSHER_SERVICE,
+  QUERIER_SERVICE,
+} from '../services';
 import { SILENT_RPC_LOGGER, type RpcLogger } from './handler';
 import { indexGatewayImplementation } from './index-gateway-service';
 import { pusherImplementation, querierImplementation } from './ingester-services';
+import { patternImplementation } from './pattern-service';
 
 export interface GrpcServerOptions {
   readonly host: string;
@@ -16,6 +23,8 @@ export interface GrpcServerOptions {
   readonly ingester?: IngesterClient;
   /** Serves `indexgatewaypb.IndexGateway` when given. */
   readonly indexGateway?: IndexReader;
+  /** Serves `logproto.Pattern` when given. */
+  readonly patternIngester?: PatternIngesterClient;
   readonly logger?: RpcLogger;
   /** Size a `Query` answer's messages are cut at; default 1 MiB (below any message limit). */
   readonly queryBatchBytes?: number;
@@ -55,6 +64,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
       INDEX_GATEWAY_SERVICE,
       indexGatewayImplementation(options.indexGateway, logger),
     );
+  }
+  if (options.patternIngester) {
+    server.addService(PATTERN_SERVICE, patternImplementation(options.patternIngester, logger));
   }
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(

@@ -117,6 +117,23 @@ export interface WireVolumeResponse {
   }[];
 }
 
+export interface WirePatternQueryRequest {
+  readonly matchers: readonly WireMatcher[];
+  readonly fromMs: Int64;
+  readonly throughMs: Int64;
+  readonly stepMs: Int64;
+}
+
+export interface WireQueryPatternsResponse {
+  readonly series: readonly {
+    readonly pattern: string;
+    readonly samples: readonly { readonly timestamp: Int64; readonly value: Int64 }[];
+  }[];
+}
+
+export const PATTERN_QUERY_REQUEST = messageCodec<WirePatternQueryRequest>('PatternQueryRequest');
+export const QUERY_PATTERNS_RESPONSE =
+  messageCodec<WireQueryPatternsResponse>('QueryPatternsResponse');
 export const PUSH_RESPONSE = messageCodec<WirePushResponse>('PushResponse');
 export const QUERY_REQUEST = messageCodec<WireQueryRequest>('QueryRequest');
 export const INGESTER_STATS = messageCodec<WireIngesterStats>('IngesterStats');

@@ -80,6 +80,28 @@ const SCHEMA: INamespace = {
         LabelResponse: {
           fields: { values: { rule: 'repeated', type: 'string', id: 1 } },
         },
+        /** `logproto.Pattern/Query`: bounds and step in milliseconds, as Loki's model.Time. */
+        PatternQueryRequest: {
+          fields: {
+            matchers: { rule: 'repeated', type: 'LabelMatcher', id: 1 },
+            fromMs: { type: 'int64', id: 2 },
+            throughMs: { type: 'int64', id: 3 },
+            stepMs: { type: 'int64', id: 4 },
+          },
+        },
+        /** Loki's PatternSample, PatternSeries and QueryPatternsResponse. */
+        PatternSample: {
+          fields: { timestamp: { type: 'int64', id: 1 }, value: { type: 'int64', id: 2 } },
+        },
+        PatternSeries: {
+          fields: {
+            pattern: { type: 'string', id: 1 },
+            samples: { rule: 'repeated', type: 'PatternSample', id: 2 },
+          },
+        },
+        QueryPatternsResponse: {
+          fields: { series: { rule: 'repeated', type: 'PatternSeries', id: 1 } },
+        },
         /** Series matching any of `groups` (all series when there is none). */
         SeriesRequest: {
           fields: {

@@ -6,6 +6,15 @@ import {
   ingesterPoolProvider,
   INGESTER_POOL,
 } from './ingester-client.provider';
+import { LocalPatternIngester } from './local-pattern-ingester';
+import {
+  PATTERN_POOL,
+  PATTERN_QUERIER,
+  PATTERN_TEE,
+  patternPoolProvider,
+  patternQuerierProvider,
+  patternTeeProvider,
+} from './pattern-clients.provider';
 import { RingPagesController } from './ring-pages.controller';
 import { RingsService } from './rings.service';
 import { INDEX_READER, INGESTER_CLIENT } from '../../tokens';
@@ -31,6 +40,10 @@ import {
     ingesterClientProvider,
     indexGatewayPoolProvider,
     indexReaderProvider,
+    { provide: LocalPatternIngester, useValue: new LocalPatternIngester() },
+    patternPoolProvider,
+    patternTeeProvider,
+    patternQuerierProvider,
   ],
   exports: [
     RingsService,
@@ -39,6 +52,10 @@ import {
     INGESTER_CLIENT,
     INDEX_GATEWAY_POOL,
     INDEX_READER,
+    LocalPatternIngester,
+    PATTERN_POOL,
+    PATTERN_TEE,
+    PATTERN_QUERIER,
   ],
 })
 export class ClusterModule {}

@@ -10,6 +10,7 @@ import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, LOGGER } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { sharesRing } from './cluster-mode';
+import { LocalPatternIngester } from './local-pattern-ingester';
 
 /**
  * The gRPC server (`server.grpc_listen_port`) through which other processes reach this one's
@@ -28,6 +29,7 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
     @Inject(COMPONENTS) private readonly components: readonly Component[],
     @Inject(LocalIngesterClient) private readonly ingester: LocalIngesterClient,
     @Inject(CHUNK_STORE) private readonly store: ChunkStore,
+    @Inject(LocalPatternIngester) private readonly patterns: LocalPatternIngester,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'grpc-server' });
@@ -37,12 +39,18 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
     return this.components.includes('ingester') && sharesRing(this.config);
   }
 
+  private get servesPatternIngester(): boolean {
+    return this.components.includes('pattern-ingester') && sharesRing(this.config);
+  }
+
   private get servesIndexGateway(): boolean {
     return this.components.includes('index-gateway');
   }
 
   onModuleInit(): void {
-    if (this.servesIngester || this.servesIndexGateway) this.registry.register(this);
+    if (this.servesIngester || this.servesIndexGateway || this.servesPatternIngester) {
+      this.registry.register(this);
+    }
   }
 
   /** The port it listens on, once started (the configured one, or the one picked for 0). */
@@ -59,6 +67,7 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
       maxSendMsgSize: server.grpc_server_max_send_msg_size,
       ...(this.servesIngester ? { ingester: this.ingester } : {}),
       ...(this.servesIndexGateway ? { indexGateway: this.store } : {}),
+      ...(this.servesPatternIngester ? { patternIngester: this.patterns } : {}),
       logger: this.logger,
     });
     this.logger.info({ port: this.handle.port }, 'gRPC server listening');

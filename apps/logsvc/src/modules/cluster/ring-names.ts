@@ -3,29 +3,32 @@ import type { Config } from '@logsvc/config';
 import type { Component } from '../../targets';
 import { sharesRing } from './cluster-mode';
 
-export type RingName = 'ingester' | 'distributor' | 'index-gateway';
+export type RingName = 'ingester' | 'distributor' | 'index-gateway' | 'pattern-ingester';
 
 /** The ring each component registers itself in (one instance entry per process and ring). */
 export const RING_OF_COMPONENT: Partial<Record<Component, RingName>> = {
   ingester: 'ingester',
   distributor: 'distributor',
   'index-gateway': 'index-gateway',
+  'pattern-ingester': 'pattern-ingester',
 };
 
 /**
- * Rings whose members a component reads: the distributor reaches ingesters and counts
- * distributors; the querier reaches ingesters, and index gateways through their ring only in
- * `index_gateway.mode: ring` with a shared ring (else it has no use for that ring, and its
- * `/indexgateway/ring` page answers 404, as Loki registers that page only in ring mode).
+ * Rings whose members a component reads: the distributor reaches ingesters, counts
+ * distributors and feeds pattern ingesters; the querier reaches ingesters and pattern
+ * ingesters, and index gateways through their ring only in `index_gateway.mode: ring` with a
+ * shared ring (else it has no use for that ring, and its `/indexgateway/ring` page answers 404,
+ * as Loki registers that page only in ring mode). The pattern ring is dropped when pattern
+ * ingesters are off (see RingsService).
  */
 export function ringsReadBy(component: Component, config: Config): readonly RingName[] {
   switch (component) {
     case 'distributor':
-      return ['ingester', 'distributor'];
+      return ['ingester', 'distributor', 'pattern-ingester'];
     case 'querier':
       return config.index_gateway.mode === 'ring' && sharesRing(config)
-        ? ['ingester', 'index-gateway']
-        : ['ingester'];
+        ? ['ingester', 'index-gateway', 'pattern-ingester']
+        : ['ingester', 'pattern-ingester'];
     default:
       return [];
   }

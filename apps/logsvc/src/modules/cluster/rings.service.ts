@@ -43,6 +43,8 @@ export class RingsService implements LifecycleService, OnModuleInit {
       if (own) out.add(own);
       for (const r of ringsReadBy(c, this.config)) out.add(r);
     }
+    // The pattern ring exists only while pattern ingesters are on.
+    if (!this.config.pattern_ingester.enabled) out.delete('pattern-ingester');
     return [...out];
   }
 

@@ -1,8 +1,10 @@
 import type { Config, Overrides } from '@logsvc/config';
 import { Distributor } from '@logsvc/distributor';
 import type { IngesterClient } from '@logsvc/ingester';
+import type { PatternTee } from '@logsvc/pattern';
 import { Module } from '@nestjs/common';
 import { CONFIG, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
+import { PATTERN_TEE } from '../cluster/pattern-clients.provider';
 import { DistributorMetrics } from './distributor-metrics';
 import { DistributorService } from './distributor.service';
 import { PushController } from './push.controller';
@@ -15,13 +17,21 @@ import { PushController } from './push.controller';
     DistributorService,
     {
       provide: Distributor,
-      inject: [CONFIG, OVERRIDES, INGESTER_CLIENT, DistributorMetrics, DistributorService],
+      inject: [
+        CONFIG,
+        OVERRIDES,
+        INGESTER_CLIENT,
+        DistributorMetrics,
+        DistributorService,
+        PATTERN_TEE,
+      ],
       useFactory: (
         config: Config,
         overrides: Overrides,
         ingester: IngesterClient,
         metrics: DistributorMetrics,
         service: DistributorService,
+        tee: PatternTee | null,
       ) =>
         new Distributor({
           limits: overrides,
@@ -29,6 +39,7 @@ import { PushController } from './push.controller';
           metrics,
           maxRecvMsgSize: config.distributor.max_recv_msg_size,
           distributors: () => service.healthyDistributors(),
+          tee: tee ?? undefined,
         }),
     },
   ],

@@ -8,13 +8,20 @@ import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { DetectedController } from './detected.controller';
 import { IndexController } from './index.controller';
 import { MetadataController } from './metadata.controller';
+import { PatternsController } from './patterns.controller';
 import { nowNs } from './params/query-params';
 import { QuerierService } from './querier.service';
 import { QueryController } from './query/query.controller';
 
 /** The read path (`@logsvc/querier`) behind HTTP: LogQL queries, labels, series, index stats and volumes. */
 @Module({
-  controllers: [QueryController, MetadataController, IndexController, DetectedController],
+  controllers: [
+    QueryController,
+    MetadataController,
+    IndexController,
+    DetectedController,
+    PatternsController,
+  ],
   providers: [
     QuerierService,
     {

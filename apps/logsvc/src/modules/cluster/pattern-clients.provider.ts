@@ -1,0 +1,100 @@
+import type { Config } from '@logsvc/config';
+import {
+  PatternQuerier,
+  PatternTee,
+  ringPatternSink,
+  type PatternIngesterClient,
+  type PatternSink,
+} from '@logsvc/pattern';
+import { RingError, type InstanceDesc } from '@logsvc/ring';
+import { ClientPool, GrpcPatternClient } from '@logsvc/rpc';
+import type { Provider } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { CONFIG, LOGGER } from '../../tokens';
+import { sharesRing } from './cluster-mode';
+import { LocalPatternIngester } from './local-pattern-ingester';
+import { RingsService } from './rings.service';
+
+/** Clients of remote pattern ingesters by address. */
+export const PATTERN_POOL = Symbol('logsvc.patternPool');
+/** The distributor's tee to the pattern ingesters; null when `pattern_ingester.enabled` is off. */
+export const PATTERN_TEE = Symbol('logsvc.patternTee');
+/** The querier's way to the pattern ingesters; null when they are off. */
+export const PATTERN_QUERIER = Symbol('logsvc.patternQuerier');
+
+/** Line bytes the tee holds between flushes at most. */
+const TEE_BUFFER_BYTES = 64 << 20;
+
+export const patternPoolProvider: Provider = {
+  provide: PATTERN_POOL,
+  inject: [CONFIG],
+  useFactory: (config: Config) =>
+    new ClientPool<GrpcPatternClient>(
+      (addr) =>
+        new GrpcPatternClient(addr, {
+          maxRecvMsgSize: config.server.grpc_server_max_recv_msg_size,
+          maxSendMsgSize: config.server.grpc_server_max_send_msg_size,
+        }),
+    ),
+};
+
+/** How this process reaches pattern ingester `instance`: its own directly, others over gRPC. */
+function clientFor(
+  rings: RingsService,
+  local: LocalPatternIngester,
+  pool: ClientPool<GrpcPatternClient>,
+): (instance: InstanceDesc) => PatternIngesterClient {
+  const ownId = rings.settings('pattern-ingester').instanceId;
+  return (instance) => (instance.id === ownId && local.ingester ? local : pool.get(instance.addr));
+}
+
+function patternRing(rings: RingsService) {
+  const watcher = rings.watcher('pattern-ingester');
+  if (!watcher) throw new RingError('the pattern ingester ring is not watched by this process');
+  return watcher.ring();
+}
+
+export const patternTeeProvider: Provider = {
+  provide: PATTERN_TEE,
+  inject: [CONFIG, LocalPatternIngester, RingsService, PATTERN_POOL, LOGGER],
+  useFactory: (
+    config: Config,
+    local: LocalPatternIngester,
+    rings: RingsService,
+    pool: ClientPool<GrpcPatternClient>,
+    logger: Logger,
+  ): PatternTee | null => {
+    if (!config.pattern_ingester.enabled) return null;
+    const log = logger.child({ component: 'pattern-tee' });
+    const sink: PatternSink = sharesRing(config)
+      ? ringPatternSink({
+          ring: () => patternRing(rings),
+          clientFor: clientFor(rings, local, pool),
+        })
+      : (tenant, streams) => local.push(tenant, streams);
+    const tee = config.pattern_ingester.tee_config;
+    return new PatternTee({
+      sink,
+      flushIntervalMs: tee.batch_flush_interval,
+      maxBufferedBytes: TEE_BUFFER_BYTES,
+      maxInFlight: tee.flush_queue_size,
+      onDropped: (reason, err) => log.debug({ reason, err }, 'pattern tee dropped a batch'),
+    });
+  },
+};
+
+export const patternQuerierProvider: Provider = {
+  provide: PATTERN_QUERIER,
+  inject: [CONFIG, LocalPatternIngester, RingsService, PATTERN_POOL],
+  useFactory: (
+    config: Config,
+    local: LocalPatternIngester,
+    rings: RingsService,
+    pool: ClientPool<GrpcPatternClient>,
+  ): PatternQuerier | null => {
+    if (!config.pattern_ingester.enabled) return null;
+    if (!sharesRing(config)) return new PatternQuerier(() => [local]);
+    const reach = clientFor(rings, local, pool);
+    return new PatternQuerier(() => patternRing(rings).readSet().instances.map(reach));
+  },
+};

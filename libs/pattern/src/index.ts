@@ -1,0 +1,14 @@
+export * from './drain';
+export * from './drain-config';
+export * from './log-cluster';
+export * from './log-format';
+export * from './pattern-client';
+export * from './pattern-ingester';
+export * from './pattern-merge';
+export * from './pattern-querier';
+export * from './pattern-query';
+export * from './pattern-stream';
+export * from './pattern-tee';
+export * from './ring-pattern-sink';
+export * from './samples';
+export { PARAM } from './tokenizers/line-tokenizer';
