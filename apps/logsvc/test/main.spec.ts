@@ -117,7 +117,7 @@ describe('the built server binary', () => {
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toBe(
       'error: -target=ruler: not available yet: ruler' +
-        ' (this build provides distributor, ingester, querier, index-gateway)\n',
+        ' (this build provides distributor, ingester, querier, index-gateway, pattern-ingester)\n',
     );
     const several = run(['-target=compactor,ruler', '-server.http-listen-port=0']);
     runs.push(several);

@@ -12,6 +12,7 @@ import type { Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, LOGGER } from '../../tokens';
 import { sharesRing } from './cluster-mode';
+import { rpcClientOptions } from './rpc-client-options';
 import { LocalPatternIngester } from './local-pattern-ingester';
 import { RingsService } from './rings.service';
 
@@ -30,11 +31,7 @@ export const patternPoolProvider: Provider = {
   inject: [CONFIG],
   useFactory: (config: Config) =>
     new ClientPool<GrpcPatternClient>(
-      (addr) =>
-        new GrpcPatternClient(addr, {
-          maxRecvMsgSize: config.server.grpc_server_max_recv_msg_size,
-          maxSendMsgSize: config.server.grpc_server_max_send_msg_size,
-        }),
+      (addr) => new GrpcPatternClient(addr, rpcClientOptions(config)),
     ),
 };
 
