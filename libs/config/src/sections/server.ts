@@ -16,6 +16,7 @@ export const serverSection = section({
   graceful_shutdown_timeout: flag('server.graceful-shutdown-timeout', duration(30_000)),
   grpc_server_max_recv_msg_size: flag('server.grpc-max-recv-msg-size-bytes', size(4 * 1024 * 1024)),
   grpc_server_max_send_msg_size: flag('server.grpc-max-send-msg-size-bytes', size(4 * 1024 * 1024)),
+  grpc_server_max_concurrent_streams: flag('server.grpc-max-concurrent-streams', int(100)),
   log_level: flag('log.level', oneOf(LOG_LEVELS, 'info')),
   log_request_headers: flag('server.log-request-headers', bool(false)),
 });

@@ -19,6 +19,8 @@ export interface GrpcServerOptions {
   readonly port: number;
   readonly maxRecvMsgSize: number;
   readonly maxSendMsgSize: number;
+  /** Concurrent streams (calls) per client connection; 0: no limit. */
+  readonly maxConcurrentStreams?: number;
   /** Serves `logproto.Pusher` and `logproto.Querier` when given. */
   readonly ingester?: IngesterClient;
   /** Serves `indexgatewaypb.IndexGateway` when given. */
@@ -47,6 +49,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const server = new Server({
     'grpc.max_receive_message_length': options.maxRecvMsgSize,
     'grpc.max_send_message_length': options.maxSendMsgSize,
+    ...(options.maxConcurrentStreams
+      ? { 'grpc.max_concurrent_streams': options.maxConcurrentStreams }
+      : {}),
   });
   if (options.ingester) {
     server.addService(PUSHER_SERVICE, pusherImplementation(options.ingester, logger));

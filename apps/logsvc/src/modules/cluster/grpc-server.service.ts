@@ -65,6 +65,7 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
       port: server.grpc_listen_port,
       maxRecvMsgSize: server.grpc_server_max_recv_msg_size,
       maxSendMsgSize: server.grpc_server_max_send_msg_size,
+      maxConcurrentStreams: server.grpc_server_max_concurrent_streams,
       ...(this.servesIngester ? { ingester: this.ingester } : {}),
       ...(this.servesIndexGateway ? { indexGateway: this.store } : {}),
       ...(this.servesPatternIngester ? { patternIngester: this.patterns } : {}),
