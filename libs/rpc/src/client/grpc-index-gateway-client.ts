@@ -8,11 +8,10 @@ import {
   LABEL_REQUEST,
   LABEL_RESPONSE,
   RANGE_REQUEST,
-  SERIES_REQUEST,
-  SERIES_RESPONSE,
   VOLUME_RESPONSE,
 } from '../wire/messages';
 import { decoded } from './decoded';
+import { decodeSeriesResponse, encodeSeriesRequest } from '../wire/series';
 import { RpcChannel, type RpcClientOptions } from './rpc-channel';
 
 /** One index gateway, reached over gRPC (`indexgatewaypb.IndexGateway`). */
@@ -75,15 +74,9 @@ export class GrpcIndexGatewayClient implements IndexReader {
     fromNs: bigint,
     throughNs: bigint,
   ): Promise<Labels[]> {
-    const request = SERIES_REQUEST.encode({
-      fromNs: int64(fromNs),
-      throughNs: int64(throughNs),
-      groups: matchersList.map((m) => ({ matchers: matchersToWire(m) })),
-    });
+    const request = encodeSeriesRequest(matchersList, fromNs, throughNs);
     const response = await this.channel.unary(INDEX_GATEWAY_SERVICE.GetSeries, tenant, request);
-    return decoded('GetSeries', () =>
-      SERIES_RESPONSE.decode(response).series.map((s) => labelsFromWire(s.labels)),
-    );
+    return decoded('GetSeries', () => decodeSeriesResponse(response));
   }
 
   async stats(

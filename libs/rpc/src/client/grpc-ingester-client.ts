@@ -17,14 +17,13 @@ import {
   LABEL_REQUEST,
   LABEL_RESPONSE,
   RANGE_REQUEST,
-  SERIES_REQUEST,
-  SERIES_RESPONSE,
   STREAM_VOLUME_RESPONSE,
 } from '../wire/messages';
 import { decodePushOutcome, encodePushRequest } from '../wire/push';
 import { encodeQueryRequest } from '../wire/query-request';
 import { RpcChannel, type RpcClientOptions } from './rpc-channel';
 import { decoded } from './decoded';
+import { decodeSeriesResponse, encodeSeriesRequest } from '../wire/series';
 
 /** One remote ingester, reached over gRPC (`logproto.Pusher` and `logproto.Querier`). */
 export class GrpcIngesterClient implements IngesterClient {
@@ -96,15 +95,9 @@ export class GrpcIngesterClient implements IngesterClient {
     fromNs: bigint,
     throughNs: bigint,
   ): Promise<Labels[]> {
-    const request = SERIES_REQUEST.encode({
-      fromNs: int64(fromNs),
-      throughNs: int64(throughNs),
-      groups: matchersList.map((m) => ({ matchers: matchersToWire(m) })),
-    });
+    const request = encodeSeriesRequest(matchersList, fromNs, throughNs);
     const response = await this.querier.unary(QUERIER_SERVICE.Series, tenant, request);
-    return decoded('series', () =>
-      SERIES_RESPONSE.decode(response).series.map((s) => labelsFromWire(s.labels)),
-    );
+    return decoded('series', () => decodeSeriesResponse(response));
   }
 
   async volume(

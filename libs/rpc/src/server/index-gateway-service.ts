@@ -9,10 +9,10 @@ import {
   LABEL_RESPONSE,
   RANGE_REQUEST,
   SERIES_REQUEST,
-  SERIES_RESPONSE,
   VOLUME_RESPONSE,
   type WireRangeRequest,
 } from '../wire/messages';
+import { encodeSeriesResponse } from '../wire/series';
 import { decodeRequest, unaryHandler, type RpcLogger } from './handler';
 
 const range = (req: Pick<WireRangeRequest, 'fromNs' | 'throughNs'>) =>
@@ -83,7 +83,7 @@ export function indexGatewayImplementation(
       const req = decodeRequest(m.GetSeries.path, () => SERIES_REQUEST.decode(request));
       const groups = req.groups.map((g) => matchersFromWire(g.matchers));
       const series = await index.series(tenant, groups, ...range(req));
-      return SERIES_RESPONSE.encode({ series: series.map((l) => ({ labels: labelsToWire(l) })) });
+      return encodeSeriesResponse(series);
     }),
     GetStats: unaryHandler(m.GetStats.path, logger, async (tenant, request) => {
       const req = decodeRequest(m.GetStats.path, () => RANGE_REQUEST.decode(request));

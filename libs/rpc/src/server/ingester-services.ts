@@ -8,9 +8,9 @@ import {
   LABEL_RESPONSE,
   RANGE_REQUEST,
   SERIES_REQUEST,
-  SERIES_RESPONSE,
   STREAM_VOLUME_RESPONSE,
 } from '../wire/messages';
+import { encodeSeriesResponse } from '../wire/series';
 import { decodePushRequest, encodePushOutcome } from '../wire/push';
 import { QueryBatchEncoder } from '../wire/query-batch';
 import { decodeQueryRequest } from '../wire/query-request';
@@ -65,7 +65,7 @@ export function querierImplementation(
         BigInt(req.fromNs),
         BigInt(req.throughNs),
       );
-      return SERIES_RESPONSE.encode({ series: series.map((l) => ({ labels: labelsToWire(l) })) });
+      return encodeSeriesResponse(series);
     }),
     GetVolume: unaryHandler(QUERIER_SERVICE.GetVolume.path, logger, async (tenant, request) => {
       const req = decodeRequest(QUERIER_SERVICE.GetVolume.path, () =>
