@@ -3,7 +3,7 @@ import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-ser
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogGenerator } from '../../tools/bench/src/gen';
 import { nowNs, queryRange } from '../support/loki-api';
-import { Cluster, type Member } from '../support/cluster';
+import { type Cluster, type Member, startClassicCluster } from '../support/cluster';
 
 const STREAMS = 24;
 const CLIENTS = 4;
@@ -114,15 +114,11 @@ describe('a cluster on etcd: two distributors, three ingesters (RF 3), a querier
 
   beforeAll(async () => {
     etcd = await startEtcd();
-    cluster = new Cluster({ etcd: etcd.endpoint, replicationFactor: 3, extraFlags: LIMIT_FLAGS });
-    ingesters = [];
-    for (const name of ['ingester-1', 'ingester-2', 'ingester-3'])
-      ingesters.push(await cluster.add(name, 'ingester'));
-    distributors = [
-      await cluster.add('distributor-1', 'distributor'),
-      await cluster.add('distributor-2', 'distributor'),
-    ];
-    querier = await cluster.add('querier-1', 'querier');
+    ({ cluster, ingesters, distributors, querier } = await startClassicCluster({
+      etcd: etcd.endpoint,
+      replicationFactor: 3,
+      extraFlags: LIMIT_FLAGS,
+    }));
   }, 120_000);
 
   afterAll(async () => {

@@ -4,7 +4,7 @@
 import type { RingStatus, RingStatusShard } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
-import { Cluster, type Member } from '../support/cluster';
+import { type Cluster, type Member, startClassicCluster } from '../support/cluster';
 import { queryRange } from '../support/loki-api';
 import { eventually } from '../support/server';
 import { readStoredEntries } from '../support/store-reader';
@@ -63,7 +63,7 @@ describe('operating a cluster through its rings (heartbeat timeout 3s)', () => {
 
   beforeAll(async () => {
     etcd = await startEtcd();
-    cluster = new Cluster({
+    ({ cluster, ingesters, distributors, querier } = await startClassicCluster({
       etcd: etcd.endpoint,
       replicationFactor: 3,
       config: {
@@ -77,15 +77,7 @@ describe('operating a cluster through its rings (heartbeat timeout 3s)', () => {
           discover_log_levels: false,
         },
       },
-    });
-    ingesters = [];
-    for (const name of ['ingester-1', 'ingester-2', 'ingester-3'])
-      ingesters.push(await cluster.add(name, 'ingester'));
-    distributors = [
-      await cluster.add('distributor-1', 'distributor'),
-      await cluster.add('distributor-2', 'distributor'),
-    ];
-    querier = await cluster.add('querier-1', 'querier');
+    }));
   }, 120_000);
 
   afterAll(async () => {

@@ -129,3 +129,25 @@ export class Cluster {
     };
   }
 }
+
+/** The cluster of issue 14's tests: three ingesters, two distributors and a querier. */
+export interface ClassicCluster {
+  readonly cluster: Cluster;
+  readonly ingesters: Member[];
+  readonly distributors: Member[];
+  readonly querier: Member;
+}
+
+/** Starts the members of a ClassicCluster one after the other, each ready before the next. */
+export async function startClassicCluster(options: ClusterOptions): Promise<ClassicCluster> {
+  const cluster = new Cluster(options);
+  const ingesters: Member[] = [];
+  for (const name of ['ingester-1', 'ingester-2', 'ingester-3'])
+    ingesters.push(await cluster.add(name, 'ingester'));
+  const distributors = [
+    await cluster.add('distributor-1', 'distributor'),
+    await cluster.add('distributor-2', 'distributor'),
+  ];
+  const querier = await cluster.add('querier-1', 'querier');
+  return { cluster, ingesters, distributors, querier };
+}
