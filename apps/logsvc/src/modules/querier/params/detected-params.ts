@@ -3,7 +3,6 @@
  * `ParseDetectedLabelsQuery` (`pkg/loghttp`) read them: same defaults, order of checks and texts.
  */
 import type { Matcher } from '@logsvc/api';
-import { goParseInt } from '@logsvc/gocompat';
 import { parseMatchers } from '@logsvc/logql';
 import {
   type Bounds,
@@ -13,23 +12,11 @@ import {
   checkResolution,
   defaultStepNs,
   parseBounds,
+  parsePositiveInt,
   parseSecondsOrDuration,
 } from './query-params';
 
 const END_BEFORE_START = 'end timestamp must not be before or equal to start time';
-
-/** Loki's `parseInt` then a positive check: `strconv.Atoi` texts, `limit must be a positive value`. */
-function positiveInt(text: string | undefined, def: number): number {
-  if (!text) return def;
-  let n: bigint;
-  try {
-    n = goParseInt(text, 'Atoi');
-  } catch (err) {
-    throw new ParamError((err as Error).message);
-  }
-  if (n <= 0n) throw new ParamError('limit must be a positive value');
-  return n > 2n ** 32n - 1n ? 2 ** 32 - 1 : Number(n);
-}
 
 function boundsInOrder(read: ParamReader, nowNs: bigint): Bounds {
   const bounds = parseBounds(read, nowNs, HOUR_NS);
@@ -49,8 +36,8 @@ export interface DetectedFieldsParams extends Bounds {
 export function parseDetectedFieldsParams(read: ParamReader, nowNs: bigint): DetectedFieldsParams {
   const query = read('query') ?? '';
   const bounds = boundsInOrder(read, nowNs);
-  const lineLimit = positiveInt(read('line_limit'), 100);
-  const limit = positiveInt(read('limit') || read('field_limit'), 1000);
+  const lineLimit = parsePositiveInt(read('line_limit'), 100);
+  const limit = parsePositiveInt(read('limit') || read('field_limit'), 1000);
   // Loki checks a step although detection does not use it.
   const stepText = read('step');
   const stepNs = stepText

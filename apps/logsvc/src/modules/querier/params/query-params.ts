@@ -84,7 +84,14 @@ export function parseBounds(read: ParamReader, nowNs: bigint, defaultSinceNs: bi
 
 /** `limit`: default 100, must be positive (`limit must be a positive value`). */
 export function parseLimit(read: ParamReader, def = 100): number {
-  const text = read('limit');
+  return parsePositiveInt(read('limit'), def);
+}
+
+/**
+ * Loki's `parseInt` then a positive check: `strconv.Atoi` texts, `limit must be a positive
+ * value`; values above uint32 are clamped.
+ */
+export function parsePositiveInt(text: string | undefined, def: number): number {
   if (!text) return def;
   let n: bigint;
   try {
