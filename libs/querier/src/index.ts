@@ -4,3 +4,17 @@ export { ParamError, QueryAbortedError, VolumesDisabledError } from './errors';
 export { type AggregateBy, VolumeLimitError, volumeMetric } from './volume';
 export { type ReadWindowSettings } from './read-window';
 export * from './store-reader';
+export {
+  Tailer,
+  DEFAULT_TAILER_LIMITS,
+  MAX_ENTRIES_PER_FRAME,
+  type TailerLimits,
+} from './tail/tailer';
+export { TailLimitError, TailMaxDurationError, TailMetricQueryError } from './tail/tail-errors';
+export type {
+  DroppedEntry,
+  TailEntry,
+  TailFrame,
+  TailOutput,
+  TailRequest,
+} from './tail/tail-types';
