@@ -65,9 +65,16 @@ export class TailSockets implements OnModuleInit, OnModuleDestroy {
     for (const socket of this.open) socket.close(CLOSE_GOING_AWAY, 'server shutting down');
   }
 
-  /** Open tail sockets (for tests). */
+  /** Open tail sockets. */
   get openSockets(): number {
     return this.open.size;
+  }
+
+  /** Bytes written to tail sockets that their clients have not read yet. */
+  bufferedBytes(): number {
+    let n = 0;
+    for (const socket of this.open) n += socket.bufferedAmount;
+    return n;
   }
 
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
