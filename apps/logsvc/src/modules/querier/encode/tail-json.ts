@@ -1,4 +1,4 @@
-import { labelsToRecord, labelsToString } from '@logsvc/api';
+import { type Labels, labelsToRecord, labelsToString } from '@logsvc/api';
 import { formatRfc3339Nano } from '@logsvc/gocompat';
 import type { TailFrame } from '@logsvc/querier';
 import { goJson, goJsonString } from './json';
@@ -10,12 +10,11 @@ import { goJson, goJsonString } from './json';
  * HTML-escaped, as Loki's encoders do.
  */
 export function tailFrameJson(frame: TailFrame): string {
-  const streams = frame.entries
-    .map(
-      (e) =>
-        `{"stream":${JSON.stringify(labelsToRecord(e.labels))},"values":[["${e.timestampNs}",${goJsonString(e.line)}]]}`,
-    )
-    .join(',');
+  let streams = '';
+  for (const e of frame.entries) {
+    if (streams !== '') streams += ',';
+    streams += `{"stream":${streamLabelsJson(e.labels)},"values":[["${e.timestampNs}",${goJsonString(e.line)}]]}`;
+  }
   if (frame.dropped.length === 0) return `{"streams":[${streams}]}`;
   const dropped = frame.dropped
     .map((d) => {
@@ -24,6 +23,21 @@ export function tailFrameJson(frame: TailFrame): string {
     })
     .join(',');
   return `{"streams":[${streams}],"dropped_entries":[${dropped}]}`;
+}
+
+/**
+ * Label sets of entries are shared objects (the pipeline caches them per stream), and every
+ * entry of a message repeats its stream's labels: their JSON is made once per label set.
+ */
+const labelsJsonCache = new WeakMap<Labels, string>();
+
+function streamLabelsJson(labels: Labels): string {
+  let json = labelsJsonCache.get(labels);
+  if (json === undefined) {
+    json = JSON.stringify(labelsToRecord(labels));
+    labelsJsonCache.set(labels, json);
+  }
+  return json;
 }
 
 /**
