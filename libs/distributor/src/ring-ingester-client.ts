@@ -10,6 +10,8 @@ import {
   type StreamAdmission,
   type StreamQueryResult,
   type StreamVolume,
+  type TailListener,
+  type TailSubscription,
 } from '@logsvc/ingester';
 import { LogsvcError } from '@logsvc/errors';
 import type { InstanceDesc, ReplicationRing, ReplicationSet } from '@logsvc/ring';
@@ -21,6 +23,7 @@ import {
   type ReplicaLogger,
 } from './push-replication';
 import { readFromReplicas } from './read-fanout';
+import { RingTail } from './ring-tail';
 import {
   addReadStats,
   maxVolumes,
@@ -120,6 +123,24 @@ export class RingIngesterClient implements IngesterClient {
     return maxVolumes(
       await this.readAll(tenant, 'volume', (c) => c.volume(tenant, matchers, fromNs, throughNs)),
     );
+  }
+
+  /**
+   * Tails every healthy ingester, each entry passed on once however many replicas send it
+   * (`RingTail`). Never calls `onEnd`: broken ingester streams are re-opened.
+   */
+  async tail(
+    tenant: string,
+    matchers: readonly Matcher[],
+    onEntries: TailListener,
+  ): Promise<TailSubscription> {
+    const tail = new RingTail(tenant, matchers, onEntries, {
+      ring: this.opts.ring,
+      clientFor: this.opts.clientFor,
+      logger: this.logger,
+    });
+    await tail.start();
+    return tail;
   }
 
   /** `read` on the ring's read set, tolerating its error budget (`readFromReplicas`). */

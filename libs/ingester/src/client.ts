@@ -4,6 +4,7 @@ import { LogsvcError } from '@logsvc/errors';
 import type { Ingester, LabelQuery, PushOutcome } from './ingester';
 import type { IngesterQueryStats, StreamQueryResult } from './query';
 import { ADMIT_ALL, type StreamAdmission } from './stream-admission';
+import { TailHub, type TailListener, type TailSubscription } from './tail-hub';
 
 /** What a querier asks ingesters for: one tenant's matching streams in `[fromNs, throughNs)`. */
 export interface IngesterSelect {
@@ -63,6 +64,18 @@ export interface IngesterClient {
     fromNs: bigint,
     throughNs: bigint,
   ): Promise<StreamVolume[]>;
+  /**
+   * Live entries of the tenant's streams that the matchers select, as pushes store them (once
+   * durable), each entry once. Resolves once the subscription is in place on the ingesters, so
+   * nothing pushed after that is missed. `onEnd` hears if a remote ingester ends it by itself
+   * (never after `close`); the in-process ingester never does.
+   */
+  tail(
+    tenant: string,
+    matchers: readonly Matcher[],
+    onEntries: TailListener,
+    onEnd?: (err: Error) => void,
+  ): Promise<TailSubscription>;
 }
 
 /** No ingester can take a push (none runs in this process, or none is reachable). */
@@ -79,6 +92,9 @@ export class NoIngesterError extends LogsvcError {
  */
 export class LocalIngesterClient implements IngesterClient {
   private current: Ingester | undefined;
+  private detachTails: (() => void) | undefined;
+  /** Tails outlive the ingester they started on: the hub moves to the next one attached. */
+  readonly tails = new TailHub();
 
   /** The attached ingester, if any. */
   get ingester(): Ingester | undefined {
@@ -86,7 +102,17 @@ export class LocalIngesterClient implements IngesterClient {
   }
 
   attach(ingester: Ingester | undefined): void {
+    this.detachTails?.();
+    this.detachTails = ingester?.onAppend(this.tails.onAppend);
     this.current = ingester;
+  }
+
+  async tail(
+    tenant: string,
+    matchers: readonly Matcher[],
+    onEntries: TailListener,
+  ): Promise<TailSubscription> {
+    return this.tails.subscribe(tenant, matchers, onEntries);
   }
 
   push(tenant: string, request: PushRequest): Promise<PushOutcome> {

@@ -21,3 +21,5 @@ export { LocalIngesterClient, NoIngesterError } from './client';
 export type { IngesterClient, IngesterReadStats, IngesterSelect, StreamVolume } from './client';
 export { ADMIT_ALL } from './stream-admission';
 export type { StreamAdmission } from './stream-admission';
+export { TailHub } from './tail-hub';
+export type { TailListener, TailSubscription } from './tail-hub';

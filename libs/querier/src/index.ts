@@ -8,3 +8,17 @@ export type { DetectedFieldsRequest, DetectedLabelsRequest } from './detected-qu
 export type { DetectedField } from './detected-fields';
 export type { DetectedFieldType } from './detected-field-type';
 export type { DetectedLabel } from './detected-labels';
+export {
+  Tailer,
+  DEFAULT_TAILER_LIMITS,
+  MAX_ENTRIES_PER_FRAME,
+  type TailerLimits,
+} from './tail/tailer';
+export { TailLimitError, TailMaxDurationError, TailMetricQueryError } from './tail/tail-errors';
+export type {
+  DroppedEntry,
+  TailEntry,
+  TailFrame,
+  TailOutput,
+  TailRequest,
+} from './tail/tail-types';

@@ -12,6 +12,7 @@ import type {
   StreamAdmission,
   StreamQueryResult,
   StreamVolume,
+  TailSubscription,
 } from '@logsvc/ingester';
 import { ChunkStore, FilesystemObjectClient } from '@logsvc/storage';
 import type { LogsvcError } from '@logsvc/errors';
@@ -35,6 +36,10 @@ class RecordingIngesters implements IngesterClient {
   }
 
   streamAdmission(): Promise<StreamAdmission> {
+    throw new Error('not used');
+  }
+
+  tail(): Promise<TailSubscription> {
     throw new Error('not used');
   }
 

@@ -24,6 +24,9 @@ import {
 } from './detected-queries';
 import type { DetectedField } from './detected-fields';
 import type { DetectedLabel } from './detected-labels';
+import { Tailer, type TailerLimits } from './tail/tailer';
+import { TailSlots } from './tail/tail-slots';
+import type { TailOutput, TailRequest } from './tail/tail-types';
 
 /** An `index/volume` or `index/volume_range` request after its parameters are parsed. */
 export interface VolumeRequest {
@@ -58,6 +61,10 @@ export interface QuerierOptions {
   readonly now: () => bigint;
   /** `querier.scan_workers`: 0 = one worker per core, negative = none (all on the event loop). */
   readonly scanWorkers: number;
+  /** `querier.tail_max_duration` in ms (0 = none); default one hour. */
+  readonly tailMaxDurationMs?: number;
+  /** How much a tail may hold for a slow client; defaults in `DEFAULT_TAILER_LIMITS`. */
+  readonly tailLimits?: TailerLimits;
 }
 
 /**
@@ -71,8 +78,9 @@ export class Querier {
   private readonly metadata: MetadataQuerier;
   private readonly overrides: Overrides;
   private readonly detected: DetectedQueries;
+  private readonly tailSlots = new TailSlots();
 
-  constructor(options: QuerierOptions) {
+  constructor(private readonly options: QuerierOptions) {
     this.overrides = options.overrides;
     const window = new ReadWindow(options.window, options.now);
     this.pool = scanPoolFor(options.scanWorkers);
@@ -190,6 +198,59 @@ export class Querier {
   /** Logs Drilldown's stream labels with their cardinality (`detected_labels`). */
   detectedLabels(request: DetectedLabelsRequest): Promise<DetectedLabel[]> {
     return this.detected.labels(request);
+  }
+
+  /**
+   * Starts a live tail writing to `output`. Never throws: a refusal (tail limit, bad query,
+   * query limits) and any later failure end the tail through `output.fail`. Close the returned
+   * tail when the client goes away.
+   */
+  tail(request: TailRequest, output: TailOutput): Tailer {
+    let release = (): void => {};
+    const tailer = new Tailer(
+      request,
+      output,
+      {
+        ingesters: this.options.ingesters,
+        history: (r, signal) => this.tailHistory(r, signal),
+        maxDurationMs: this.options.tailMaxDurationMs ?? 3_600_000,
+        ...(this.options.tailLimits === undefined ? {} : { limits: this.options.tailLimits }),
+      },
+      () => release(),
+    );
+    try {
+      const limit = this.overrides.forTenant(request.tenant).max_concurrent_tail_requests;
+      release = this.tailSlots.acquire(request.tenant, limit);
+    } catch (err) {
+      output.fail(err as Error);
+      tailer.close();
+      return tailer;
+    }
+    void tailer.start();
+    return tailer;
+  }
+
+  /** Open tails of a tenant on this querier. */
+  openTails(tenant: string): number {
+    return this.tailSlots.count(tenant);
+  }
+
+  /** The newest `limit` entries since the tail's start, by a backward log query. */
+  private async tailHistory(request: TailRequest, signal: AbortSignal) {
+    const { result } = await this.executor.run({
+      kind: 'range',
+      query: request.query,
+      startNs: request.startNs,
+      endNs: this.options.now(),
+      stepNs: 1_000_000_000n,
+      intervalNs: 0n,
+      limit: request.limit,
+      direction: 'backward',
+      tenants: [request.tenant],
+      categorizeLabels: false,
+      clientSignal: signal,
+    });
+    return result.type === 'streams' ? result.streams : [];
   }
 
   /** Ends the scan pool's worker threads; queries still scanning fail. */

@@ -33,6 +33,8 @@ export const QUERIER_SERVICE = {
   Label: method('logproto.Querier', 'Label'),
   Series: method('logproto.Querier', 'Series'),
   GetVolume: method('logproto.Querier', 'GetVolume'),
+  /** A server stream of the live entries of the selected streams, until the caller cancels. */
+  Tail: method('logproto.Querier', 'Tail', true),
 } satisfies ServiceDefinition;
 
 /**

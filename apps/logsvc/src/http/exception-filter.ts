@@ -107,6 +107,7 @@ const QUERY_PATHS = new Set<string>(
       'labels',
       'label_values',
       'series',
+      'tail',
       'index_stats',
       'index_volume',
       'index_volume_range',

@@ -100,6 +100,30 @@ export class FaultyClient implements IngesterClient {
     this.fault() ?? this.inner.labelValues(...args);
   series: IngesterClient['series'] = (...args) => this.fault() ?? this.inner.series(...args);
   volume: IngesterClient['volume'] = (...args) => this.fault() ?? this.inner.volume(...args);
+  /** Ends of open tails, to make this ingester's tail streams break (`breakTails`). */
+  private readonly tailEnds = new Set<() => void>();
+  tail: IngesterClient['tail'] = async (tenant, matchers, onEntries, onEnd) => {
+    const fault = this.fault<never>();
+    if (fault) return fault;
+    const inner = await this.inner.tail(tenant, matchers, onEntries);
+    const end = (): void => {
+      this.tailEnds.delete(end);
+      inner.close();
+      onEnd?.(new Error('tail stream broke'));
+    };
+    this.tailEnds.add(end);
+    return {
+      close: () => {
+        this.tailEnds.delete(end);
+        inner.close();
+      },
+    };
+  };
+
+  /** Ends every open tail on this ingester as a lost connection would. */
+  breakTails(): void {
+    for (const end of [...this.tailEnds]) end();
+  }
 
   private fault<T>(): Promise<T> | undefined {
     if (this.failure) return Promise.reject(this.failure);

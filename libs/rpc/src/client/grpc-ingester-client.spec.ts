@@ -111,6 +111,20 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+const entry = (ts: bigint, line: string) => ({
+  timestampNs: T0 + ts,
+  line: Buffer.from(line),
+  structuredMetadata: EMPTY_LABELS,
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 async function rejection(promise: Promise<unknown>): Promise<LogsvcError> {
   const err = await promise.then(
     () => {
@@ -291,6 +305,45 @@ describe('GrpcIngesterClient against a real ingester', () => {
     } finally {
       small.close();
     }
+  });
+
+  it('streams live entries of the selected streams over Tail until closed, and ends the subscription', async () => {
+    const seen: string[] = [];
+    let ended: Error | undefined;
+    const sub = await sut.tail(
+      't',
+      [eq('app', 'api')],
+      (labels, entries) => {
+        for (const e of entries)
+          seen.push(`${labelsToString(labels)} ${e.timestampNs - T0} ${e.line}`);
+      },
+      (err) => (ended = err),
+    );
+    expect(local.tails.count('t')).toBe(1);
+    await sut.push('t', {
+      streams: [
+        { labels: parseLabels('{app="api"}'), entries: [entry(1n, 'one'), entry(2n, 'two')] },
+        { labels: parseLabels('{app="db"}'), entries: [entry(3n, 'not selected')] },
+      ],
+    });
+    await waitUntil(() => seen.length === 2);
+    expect(seen).toEqual(['{app="api"} 1 one', '{app="api"} 2 two']);
+    sub.close();
+    await waitUntil(() => local.tails.count('t') === 0);
+    expect(ended).toBeUndefined();
+  });
+
+  it('tells the tail when the ingester ends it', async () => {
+    let ended: Error | undefined;
+    await sut.tail(
+      't',
+      [eq('app', 'api')],
+      () => {},
+      (err) => (ended = err),
+    );
+    await server.stop(0);
+    await waitUntil(() => ended !== undefined);
+    expect(ended).toBeInstanceOf(Error);
   });
 });
 

@@ -9,6 +9,8 @@ import {
   type StreamAdmission,
   type StreamQueryResult,
   type StreamVolume,
+  type TailListener,
+  type TailSubscription,
 } from '@logsvc/ingester';
 import { QueryResultCollector } from '../query-result-collector';
 import { PUSHER_SERVICE, QUERIER_SERVICE } from '../services';
@@ -18,7 +20,9 @@ import {
   LABEL_RESPONSE,
   RANGE_REQUEST,
   STREAM_VOLUME_RESPONSE,
+  TAIL_REQUEST,
 } from '../wire/messages';
+import { decodeQueryBatch } from '../wire/query-batch';
 import { decodePushOutcome, encodePushRequest } from '../wire/push';
 import { encodeQueryRequest } from '../wire/query-request';
 import { RpcChannel, type RpcClientOptions } from './rpc-channel';
@@ -118,6 +122,30 @@ export class GrpcIngesterClient implements IngesterClient {
         bytes: Number(v.bytes),
       })),
     );
+  }
+
+  /**
+   * A `Tail` server stream: resolves once the ingester has the subscription in place. `onEnd`
+   * hears when the ingester ends it (it stopped, the connection broke), not after `close`.
+   */
+  async tail(
+    tenant: string,
+    matchers: readonly Matcher[],
+    onEntries: TailListener,
+    onEnd?: (err: Error) => void,
+  ): Promise<TailSubscription> {
+    const stream = await this.querier.openStream(
+      QUERIER_SERVICE.Tail,
+      tenant,
+      TAIL_REQUEST.encode({ matchers: matchersToWire(matchers) }),
+      (message) => {
+        for (const s of decoded('tail', () => decodeQueryBatch(message)).streams) {
+          onEntries(s.labels, s.entries);
+        }
+      },
+      (err) => onEnd?.(err),
+    );
+    return { close: () => stream.cancel() };
   }
 
   close(): void {

@@ -110,6 +110,62 @@ export class RpcChannel {
     });
   }
 
+  /**
+   * Opens a server stream with no deadline, which runs until `cancel` or until the server ends
+   * it. Resolves at its first message (the server's "in place"), which is not passed on; later
+   * messages go to `onMessage`. `onEnd` hears of an end the caller did not ask for.
+   */
+  openStream(
+    method: RawMethod,
+    tenant: string,
+    request: Buffer,
+    onMessage: (message: Buffer) => void,
+    onEnd: (err: Error) => void,
+  ): Promise<{ cancel(): void }> {
+    return new Promise((resolve, reject) => {
+      const call = this.client.makeServerStreamRequest(
+        method.path,
+        method.requestSerialize,
+        method.responseDeserialize,
+        request,
+        this.metadata(tenant),
+        {},
+      );
+      let opened = false;
+      let over = false;
+      const handle = {
+        cancel: () => {
+          if (over) return;
+          over = true;
+          call.cancel();
+        },
+      };
+      const finish = (err: Error): void => {
+        if (over) return;
+        over = true;
+        if (opened) onEnd(err);
+        else reject(err);
+      };
+      // The server says nothing until it is in place; a dead address fails at once.
+      call.on('data', (message: Buffer) => {
+        if (over) return;
+        if (!opened) {
+          opened = true;
+          resolve(handle);
+          return;
+        }
+        try {
+          onMessage(message);
+        } catch (err) {
+          finish(err as Error);
+          call.cancel();
+        }
+      });
+      call.on('error', (err: ServiceError) => finish(errorFromStatus(err, this.address)));
+      call.on('end', () => finish(new Error(`${this.address} ended the stream`)));
+    });
+  }
+
   close(): void {
     this.client.close();
   }

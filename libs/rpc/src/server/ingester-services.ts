@@ -21,6 +21,7 @@ import {
   type RpcLogger,
   type SendMessage,
 } from './handler';
+import { tailHandler } from './tail-handler';
 
 /** `logproto.Pusher` over an ingester client (in a cluster: the local ingester). */
 export function pusherImplementation(
@@ -81,6 +82,7 @@ export function querierImplementation(
         volumes: volumes.map((v) => ({ labels: labelsToWire(v.labels), bytes: int64(v.bytes) })),
       });
     }),
+    Tail: tailHandler(ingester, logger),
   };
 }
 

@@ -73,6 +73,10 @@ export interface WireSeriesResponse {
   readonly series: readonly { readonly labels: readonly WireLabelPair[] }[];
 }
 
+export interface WireTailRequest {
+  readonly matchers: readonly WireMatcher[];
+}
+
 export interface WireRangeRequest {
   readonly matchers: readonly WireMatcher[];
   readonly fromNs: Int64;
@@ -142,6 +146,7 @@ export const LABEL_RESPONSE = messageCodec<WireLabelResponse>('LabelResponse');
 export const SERIES_REQUEST = messageCodec<WireSeriesRequest>('SeriesRequest');
 export const SERIES_RESPONSE = messageCodec<WireSeriesResponse>('SeriesResponse');
 export const RANGE_REQUEST = messageCodec<WireRangeRequest>('RangeRequest');
+export const TAIL_REQUEST = messageCodec<WireTailRequest>('TailRequest');
 export const STREAM_VOLUME_RESPONSE =
   messageCodec<WireStreamVolumeResponse>('StreamVolumeResponse');
 export const GET_CHUNK_REF_RESPONSE = messageCodec<WireGetChunkRefResponse>('GetChunkRefResponse');

@@ -116,6 +116,13 @@ const SCHEMA: INamespace = {
         SeriesResponse: {
           fields: { series: { rule: 'repeated', type: 'SeriesIdentifier', id: 1 } },
         },
+        /**
+         * A live tail of the streams the matchers select. Answered by a stream of messages with
+         * Loki's QueryResponse encoding (streams only); the first, empty, says it is in place.
+         */
+        TailRequest: {
+          fields: { matchers: { rule: 'repeated', type: 'LabelMatcher', id: 1 } },
+        },
         /** The matchers and range of an index or volume read. */
         RangeRequest: {
           fields: {

@@ -12,8 +12,13 @@ import { PatternsController } from './patterns.controller';
 import { nowNs } from './params/query-params';
 import { QuerierService } from './querier.service';
 import { QueryController } from './query/query.controller';
+import { TailController } from './tail/tail.controller';
+import { TailSockets } from './tail/tail-sockets.service';
 
-/** The read path (`@logsvc/querier`) behind HTTP: LogQL queries, labels, series, index stats and volumes. */
+/**
+ * The read path (`@logsvc/querier`) behind HTTP: LogQL queries, labels, series, index stats and
+ * volumes, and live tails over WebSockets.
+ */
 @Module({
   controllers: [
     QueryController,
@@ -21,9 +26,11 @@ import { QueryController } from './query/query.controller';
     IndexController,
     DetectedController,
     PatternsController,
+    TailController,
   ],
   providers: [
     QuerierService,
+    TailSockets,
     {
       provide: Querier,
       useFactory: (
@@ -40,6 +47,7 @@ import { QueryController } from './query/query.controller';
           overrides,
           now: nowNs,
           scanWorkers: config.querier.scan_workers,
+          tailMaxDurationMs: config.querier.tail_max_duration,
         }),
       inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER],
     },

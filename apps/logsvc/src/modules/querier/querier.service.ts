@@ -2,10 +2,11 @@ import { Querier } from '@logsvc/querier';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
+import { TailSockets } from './tail/tail-sockets.service';
 
 /**
  * Lifecycle of the querier component, whose role is: Answers LogQL queries from ingesters and the store.
- * Stopping ends the querier's chunk scan worker threads.
+ * Stopping ends the open tails and the querier's chunk scan worker threads.
  */
 @Injectable()
 export class QuerierService implements LifecycleService, OnModuleInit {
@@ -14,6 +15,7 @@ export class QuerierService implements LifecycleService, OnModuleInit {
   constructor(
     @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
     @Inject(Querier) private readonly querier: Querier,
+    @Inject(TailSockets) private readonly tails: TailSockets,
   ) {}
 
   onModuleInit(): void {
@@ -21,6 +23,7 @@ export class QuerierService implements LifecycleService, OnModuleInit {
   }
 
   async stopping(): Promise<void> {
+    this.tails.closeAll();
     await this.querier.close();
   }
 }

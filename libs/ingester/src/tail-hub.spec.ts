@@ -1,0 +1,97 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EMPTY_LABELS, labelsToString, parseLabels, type Matcher } from '@logsvc/api';
+import { LocalIngesterClient } from './client';
+import { DEFAULT_INGESTER_CONFIG } from './config';
+import { Ingester } from './ingester';
+
+const T0 = 1_704_067_200_000_000_000n;
+
+function push(client: LocalIngesterClient, tenant: string, labels: string, ...lines: string[]) {
+  return client.push(tenant, {
+    streams: [
+      {
+        labels: parseLabels(labels),
+        entries: lines.map((line, i) => ({
+          timestampNs: T0 + BigInt(i),
+          line: Buffer.from(line),
+          structuredMetadata: EMPTY_LABELS,
+        })),
+      },
+    ],
+  });
+}
+
+describe('LocalIngesterClient.tail', () => {
+  const dirs: string[] = [];
+  const ingesters: Ingester[] = [];
+  afterEach(async () => {
+    for (const i of ingesters.splice(0)) await i.shutdown({ flush: false }).catch(() => {});
+    for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+  });
+
+  async function startIngester(): Promise<Ingester> {
+    const dir = await mkdtemp(join(tmpdir(), 'tail-hub-'));
+    dirs.push(dir);
+    const ingester = new Ingester({
+      config: {
+        ...DEFAULT_INGESTER_CONFIG,
+        wal: { enabled: true, dir, checkpoint_duration: 60_000 },
+      },
+      sink: { putChunks: async () => {} },
+      backgroundLoops: false,
+    });
+    ingesters.push(ingester);
+    await ingester.start();
+    return ingester;
+  }
+
+  const app = (value: string): Matcher => ({ type: '=', name: 'app', value });
+
+  it("gets the durable entries of the tenant's selected streams, and nothing once closed", async () => {
+    const client = new LocalIngesterClient();
+    client.attach(await startIngester());
+    const seen: string[] = [];
+    const sub = await client.tail('t', [app('a')], (labels, entries) => {
+      for (const e of entries) seen.push(`${labelsToString(labels)} ${e.line.toString()}`);
+    });
+    await push(client, 't', '{app="a", pod="1"}', 'one', 'two');
+    await push(client, 't', '{app="b"}', 'other stream');
+    await push(client, 'u', '{app="a"}', 'other tenant');
+    expect(seen).toEqual(['{app="a", pod="1"} one', '{app="a", pod="1"} two']);
+    expect(client.tails.count('t')).toBe(1);
+    sub.close();
+    sub.close();
+    expect(client.tails.count()).toBe(0);
+    await push(client, 't', '{app="a", pod="1"}', 'after close');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('keeps a tail across an ingester restart (detach, attach another)', async () => {
+    const client = new LocalIngesterClient();
+    const first = await startIngester();
+    client.attach(first);
+    const seen: string[] = [];
+    await client.tail('t', [app('a')], (_l, entries) => {
+      for (const e of entries) seen.push(e.line.toString());
+    });
+    await push(client, 't', '{app="a"}', 'before');
+    client.attach(undefined);
+    client.attach(await startIngester());
+    await push(client, 't', '{app="a"}', 'after');
+    // The old ingester no longer reports to the hub.
+    await first.push('t', {
+      streams: [
+        {
+          labels: parseLabels('{app="a"}'),
+          entries: [
+            { timestampNs: T0 + 9n, line: Buffer.from('old'), structuredMetadata: EMPTY_LABELS },
+          ],
+        },
+      ],
+    });
+    expect(seen).toEqual(['before', 'after']);
+  });
+});

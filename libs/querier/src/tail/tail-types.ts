@@ -1,0 +1,41 @@
+import type { Labels } from '@logsvc/api';
+
+/** A tail request after its parameters are parsed (Loki's `logproto.TailRequest`). */
+export interface TailRequest {
+  readonly tenant: string;
+  /** A log query: stream selector and pipeline. */
+  readonly query: string;
+  /** Past entries from here on (the newest `limit` of them) come first. */
+  readonly startNs: bigint;
+  readonly limit: number;
+  /** Live entries go out once they are this old (0–5 s), so late ones can be merged in order. */
+  readonly delayForMs: number;
+}
+
+/** One entry as the client gets it: its labels after the pipeline, its line after it. */
+export interface TailEntry {
+  readonly labels: Labels;
+  readonly timestampNs: bigint;
+  readonly line: string;
+}
+
+/** An entry the client did not get because it read too slowly. */
+export interface DroppedEntry {
+  readonly labels: Labels;
+  readonly timestampNs: bigint;
+}
+
+/** One message to the client: entries in time order, and what was dropped since the last. */
+export interface TailFrame {
+  readonly entries: readonly TailEntry[];
+  readonly dropped: readonly DroppedEntry[];
+}
+
+/** Where a tail writes (the WebSocket). */
+export interface TailOutput {
+  /** Bytes handed to `send` that the client has not taken yet. */
+  bufferedBytes(): number;
+  send(frame: TailFrame): void;
+  /** Ends the tail because of `err` (Loki closes the socket with 1011 and the error text). */
+  fail(err: Error): void;
+}
