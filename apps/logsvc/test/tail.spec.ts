@@ -207,8 +207,22 @@ describe('tail (WebSocket)', () => {
     // At most the 1 MiB limit plus the one message that crossed it (100 entries of ~1 KB).
     expect(maxBuffered).toBeLessThan((1 << 20) + 200_000);
     raw.resume();
-    await push({ app: 'slow' }, [[nowNs(), 'after the pause']], 'slow');
-    await client.waitFor((m) => tailLines(m).includes('after the pause'), 10_000);
+    // Until the resumed client has read what the server buffered, new entries are still
+    // dropped: push a line every 200 ms until one arrives.
+    const seen = client.waitFor(
+      (m) => tailLines(m).some((l) => l.startsWith('after the pause')),
+      45_000,
+    );
+    let arrived = false;
+    void seen.then(
+      () => (arrived = true),
+      () => {},
+    );
+    for (let i = 0; !arrived && i < 200; i++) {
+      await push({ app: 'slow' }, [[nowNs(), `after the pause ${i}`]], 'slow');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await seen;
     expect(tailLines(client.messages).length).toBeLessThan(40_000);
     expect(droppedCount(client.messages)).toBeGreaterThan(0);
     const withDropped = client.messages.find(
@@ -221,7 +235,7 @@ describe('tail (WebSocket)', () => {
     });
     expect(withDropped.dropped_entries[0].timestamp).toMatch(/^\d{19}$/);
     await closeAndSettle(client.socket);
-  });
+  }, 90_000);
 
   it('serves the deprecated /api/prom/tail with the legacy message shape', async () => {
     const t = nowNs();
