@@ -120,6 +120,8 @@ export const patternQuerierProvider: Provider = {
     const counters = metrics.querierCounters;
     if (!sharesRing(config)) return new PatternQuerier(() => [local], counters);
     const reach = clientFor(rings, local, pool);
-    return new PatternQuerier(() => patternRing(rings).readSet().instances.map(reach), counters);
+    // Loki's IngesterQuerier: every healthy pattern ingester (GetAllHealthy), however many
+    // are not; a dead one still healthy in the ring fails the query until its heartbeat expires.
+    return new PatternQuerier(() => patternRing(rings).allHealthy('read').map(reach), counters);
   },
 };
