@@ -18,8 +18,15 @@ describe('resolveTarget', () => {
     expect(resolveTarget('read', off)).toEqual(['querier']);
     expect(resolveTarget('write', off)).toEqual(['distributor', 'ingester']);
     expect(resolveTarget('write', on)).toEqual(['distributor', 'ingester', 'pattern-ingester']);
-    // As in Loki 3.4, backend has no pattern ingester.
-    expect(resolveTarget('backend', on)).toEqual(['index-gateway']);
+    // Loki 3.4 has it in write; issue 16 in backend: logsvc has it in both, when enabled.
+    expect(resolveTarget('backend', on)).toEqual(['index-gateway', 'pattern-ingester']);
+    expect(resolveTarget('backend', off)).toEqual(['index-gateway']);
+    expect(resolveTarget('write,backend', on)).toEqual([
+      'distributor',
+      'ingester',
+      'index-gateway',
+      'pattern-ingester',
+    ]);
   });
 
   it('accepts the available components and comma-separated lists', () => {

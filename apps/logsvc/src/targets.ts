@@ -28,7 +28,13 @@ export const AVAILABLE_COMPONENTS = [
 ] as const satisfies readonly LokiComponent[];
 export type Component = (typeof AVAILABLE_COMPONENTS)[number];
 
-/** Targets that stand for several components, with the members Loki gives them. */
+/**
+ * Targets that stand for several components, with the members Loki gives them, plus the pattern
+ * ingester in `backend` (issue 16 puts it there, Loki 3.4 in `write`): both, so Loki's
+ * simple-scalable deployments and the issue's work. A write and a backend process then run one
+ * pattern ingester each, in the one pattern ring, which spreads streams over them by token.
+ * Members named `pattern-ingester` run only with `pattern_ingester.enabled`.
+ */
 export const GROUP_TARGETS: Readonly<Record<string, readonly LokiComponent[]>> = {
   all: [
     'query-scheduler',
@@ -43,7 +49,7 @@ export const GROUP_TARGETS: Readonly<Record<string, readonly LokiComponent[]>> =
   ],
   read: ['query-frontend', 'querier'],
   write: ['distributor', 'ingester', 'pattern-ingester'],
-  backend: ['query-scheduler', 'ruler', 'compactor', 'index-gateway'],
+  backend: ['query-scheduler', 'ruler', 'compactor', 'index-gateway', 'pattern-ingester'],
 };
 
 /** Services that are not components but that components run on. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer } from './harness';
+import { type TestServer, metricValue, startTestServer } from './harness';
 import { getAs } from './read-helpers';
 
 const NS_PER_S = 1_000_000_000n;
@@ -100,6 +100,46 @@ describe('GET /patterns', () => {
     );
     const bad = await getAs(sut, 'acme', '/loki/api/v1/patterns', { query: '{app=', ...range });
     expect(bad.status).toBe(400);
+  });
+
+  it("exports Loki's pattern ingester, tee and querier metrics on /metrics", async () => {
+    // A stream of lines Drain does not use: one too short, one too long.
+    await push(sut, 'acme', { app: 'misc' }, nowS, ['ok', 'x'.repeat(3001)]);
+    const scrape = async () => (await fetch(`${sut.url}/metrics`)).text();
+    const dropped = (text: string, reason: string) =>
+      metricValue(text, 'loki_pattern_ingester_patterns_dropped_total', { tenant: 'acme', reason });
+    let text = await scrape();
+    for (let i = 0; i < 50 && dropped(text, 'line_too_long') === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      text = await scrape();
+    }
+    expect(dropped(text, 'too_few_tokens')).toBe(1);
+    expect(dropped(text, 'line_too_long')).toBe(1);
+    // api: the worker and the disk patterns; web: the worker pattern.
+    const detected = { tenant: 'acme', format: 'unknown' };
+    for (const prefix of ['loki', 'logsvc'])
+      expect(
+        metricValue(text, `${prefix}_pattern_ingester_patterns_detected_total`, detected),
+      ).toBe(3);
+    expect(text).toContain('# TYPE loki_pattern_ingester_patterns_evicted_total counter');
+    expect(metricValue(text, 'logsvc_pattern_ingester_streams')).toBe(3);
+    // The tee: every stream of the four pushes batched, each batch queued and appended.
+    expect(
+      metricValue(text, 'loki_pattern_ingester_teed_streams_total', { status: 'batched' }),
+    ).toBe(4);
+    expect(
+      metricValue(text, 'loki_pattern_ingester_teed_requests_total', { status: 'queued' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      metricValue(text, 'loki_pattern_ingester_appends_total', { status: 'success' }),
+    ).toBeGreaterThanOrEqual(1);
+    // The querier: the earlier queries kept the worker pattern and pruned the disk one.
+    expect(metricValue(text, 'loki_pattern_ingester_query_retained_total')).toBeGreaterThanOrEqual(
+      2,
+    );
+    expect(metricValue(text, 'loki_pattern_ingester_query_pruned_total')).toBeGreaterThanOrEqual(1);
+    // Nothing of the kind where pattern ingesters are off.
+    expect(await (await fetch(`${off.url}/metrics`)).text()).not.toContain('pattern_ingester');
   });
 
   it('is 404 when the pattern ingester is off', async () => {

@@ -131,3 +131,47 @@ describe('ring status pages of an ingester-only process', () => {
     expect(await res.text()).toBe('this process does not use the distributor ring\n');
   });
 });
+
+describe('the pattern ingester ring page (/pattern/ring)', () => {
+  let single: TestServer;
+  let querier: TestServer;
+  beforeAll(async () => {
+    single = await startTestServer({
+      config: {
+        auth_enabled: false,
+        pattern_ingester: { enabled: true, lifecycler: { id: 'pat-1', num_tokens: 8 } },
+      },
+    });
+    querier = await startTestServer({
+      config: { target: 'querier', auth_enabled: false, pattern_ingester: { enabled: true } },
+    });
+  });
+  afterAll(async () => {
+    await single.close();
+    await querier.close();
+  });
+
+  it('lists the pattern ingester of the process, as HTML and as JSON', async () => {
+    const res = await fetch(`${single.url}/pattern/ring`, { headers: JSON_ACCEPT });
+    expect(res.status).toBe(200);
+    const { shards } = (await res.json()) as RingStatus;
+    expect(shards.map((s) => [s.id, s.state, s.num_tokens, s.ownership])).toEqual([
+      ['pat-1', 'ACTIVE', 8, 100],
+    ]);
+    const html = await (await fetch(`${single.url}/pattern/ring`)).text();
+    expect(html).toContain('<title>Pattern ingester ring</title>');
+    expect(rows(html).map((r) => [r[0], r[2]])).toEqual([['pat-1', 'ACTIVE']]);
+  });
+
+  it('answers 404 where no pattern ingester runs, as Loki registers the page with it', async () => {
+    const res = await fetch(`${querier.url}/pattern/ring`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe('this process does not use the pattern-ingester ring\n');
+    const post = await fetch(`${querier.url}/pattern/ring`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'forget=pat-1',
+    });
+    expect(post.status).toBe(404);
+  });
+});

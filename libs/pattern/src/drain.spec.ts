@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Prng } from '../../../tools/bench/src/gen';
 import { TimeFormatter } from '../../../tools/bench/src/gen/time-format';
 import { logfmtLine } from '../../../tools/bench/src/gen';
-import { Drain } from './drain';
+import { Drain, type DrainCounters } from './drain';
 import { DEFAULT_DRAIN_CONFIG } from './drain-config';
 import { detectLogFormat } from './log-format';
 import { deduplicatePlaceholders } from './tokenizers/placeholders';
@@ -120,6 +120,43 @@ describe('Drain', () => {
     expect(drain.clusterCount).toBeLessThanOrEqual(10);
     // More than a quarter of new patterns evicted: training stops for the stream.
     expect(drain.train(Buffer.from('a brand new line shape here'), T0)).toBeUndefined();
+  });
+});
+
+describe("Drain counters (Loki's pattern ingester metrics)", () => {
+  const counting = () => {
+    const seen = { detected: 0, evicted: 0, pruned: 0, skipped: [] as string[] };
+    const counters: DrainCounters = {
+      detected: () => seen.detected++,
+      evicted: (pruned) => (pruned ? seen.pruned++ : seen.evicted++),
+      skipped: (reason) => seen.skipped.push(reason),
+    };
+    return { seen, counters };
+  };
+
+  it('counts new patterns, LRU evictions and prunes apart, and skipped lines by reason', () => {
+    const { seen, counters } = counting();
+    const config = { ...DEFAULT_DRAIN_CONFIG, maxClusters: 2, maxAllowedLineLength: 200 };
+    const drain = new Drain('unknown', config, counters);
+    drain.train(Buffer.from('worker 1 finished job 17'), T0);
+    drain.train(Buffer.from('worker 2 finished job 18'), T0); // the same pattern
+    drain.train(Buffer.from('disk 1 full on host a'), T0);
+    drain.train(Buffer.from('user bob logged in from 10.0.0.1 today'), T0); // evicts the oldest
+    expect(seen).toMatchObject({ detected: 3, evicted: 1, pruned: 0 });
+    drain.delete(drain.allClusters()[0]); // its samples expired
+    expect(seen).toMatchObject({ evicted: 1, pruned: 1 });
+    drain.train(Buffer.from('ok done'), T0);
+    drain.train(Buffer.from(Array(90).fill('a').join(' ')), T0);
+    drain.train(Buffer.from('x'.repeat(201)), T0);
+    expect(seen.skipped).toEqual(['too_few_tokens', 'too_many_tokens', 'line_too_long']);
+  });
+
+  it('does not count malformed lines, as Loki', () => {
+    const { seen, counters } = counting();
+    const drain = new Drain('json', DEFAULT_DRAIN_CONFIG, counters);
+    drain.train(Buffer.from('{"level":"info","count":3}'), T0);
+    drain.train(Buffer.from(`{"msg":"${'x'.repeat(4000)}"}`), T0); // Loki does not count it
+    expect(seen).toEqual({ detected: 0, evicted: 0, pruned: 0, skipped: [] });
   });
 });
 

@@ -4,7 +4,7 @@ import { LogCluster } from './log-cluster';
 import type { LogFormat } from './log-format';
 import { LruMap } from './lru';
 import { JsonTokenizer } from './tokenizers/json';
-import { PARAM, type LineTokenizer } from './tokenizers/line-tokenizer';
+import { LINE_TOO_LONG, PARAM, type LineTokenizer } from './tokenizers/line-tokenizer';
 import { LogfmtTokenizer } from './tokenizers/logfmt';
 import { deduplicatePlaceholders } from './tokenizers/placeholders';
 import { PunctuationTokenizer } from './tokenizers/punctuation';
@@ -29,14 +29,27 @@ export function tokenizerFor(format: LogFormat, maxLineLength: number): LineToke
   }
 }
 
+/** Why Loki's `patterns_dropped_total` says a line was not used for patterns. */
+export type SkipReason = typeof LINE_TOO_LONG | 'too_few_tokens' | 'too_many_tokens';
+
+/** What a Drain reports, for Loki's pattern ingester metrics (pkg/pattern/metrics.go). */
 export interface DrainCounters {
-  /** A pattern was dropped because the stream had `maxClusters` others more recently used. */
-  evicted(): void;
-  /** A line was not used (too long, too few or too many tokens, not in the stream's format). */
-  skipped(reason: 'line_too_long_or_malformed' | 'too_few_tokens' | 'too_many_tokens'): void;
+  /** A new pattern (`patterns_detected_total`). */
+  detected(): void;
+  /**
+   * A pattern was dropped (`patterns_evicted_total`): `pruned` false when the stream had
+   * `maxClusters` others more recently used, true when its samples had all expired.
+   */
+  evicted(pruned: boolean): void;
+  /** A line was not used (`patterns_dropped_total`); malformed lines are not counted. */
+  skipped(reason: SkipReason): void;
 }
 
-const NO_COUNTERS: DrainCounters = { evicted: () => {}, skipped: () => {} };
+export const NO_DRAIN_COUNTERS: DrainCounters = {
+  detected: () => {},
+  evicted: () => {},
+  skipped: () => {},
+};
 
 /**
  * Loki's Drain (pkg/pattern/drain): clusters one stream's lines into patterns. A line's tokens
@@ -60,7 +73,7 @@ export class Drain {
   constructor(
     format: LogFormat,
     private readonly config: DrainConfig = DEFAULT_DRAIN_CONFIG,
-    private readonly counters: DrainCounters = NO_COUNTERS,
+    private readonly counters: DrainCounters = NO_DRAIN_COUNTERS,
     now: () => number = Date.now,
   ) {
     if (config.logClusterDepth < 3) throw new Error('depth argument must be at least 3');
@@ -68,9 +81,8 @@ export class Drain {
     this.tokenizer = tokenizerFor(format, config.maxAllowedLineLength);
     this.limiter = new EvictionLimiter(config.maxEvictionRatio, now);
     this.clusters = new LruMap(config.maxClusters === 0 ? Infinity : config.maxClusters, () => {
-      if (this.pruning) return;
-      this.limiter.evict();
-      this.counters.evicted();
+      this.counters.evicted(this.pruning);
+      if (!this.pruning) this.limiter.evict();
     });
   }
 
@@ -87,10 +99,11 @@ export class Drain {
   train(line: Buffer, tsMs: number): LogCluster | undefined {
     if (!this.limiter.allow()) return undefined;
     const tokenized = this.tokenizer.tokenize(line);
-    if (tokenized === null) {
-      this.counters.skipped('line_too_long_or_malformed');
+    if (tokenized === LINE_TOO_LONG) {
+      this.counters.skipped(LINE_TOO_LONG);
       return undefined;
     }
+    if (tokenized === null) return undefined;
     const { tokens, spacesAfter } = tokenized;
     if (tokens.length < MIN_TOKENS) {
       this.counters.skipped('too_few_tokens');
@@ -106,6 +119,7 @@ export class Drain {
       cluster.count(tsMs);
       this.clusters.set(cluster.id, cluster);
       this.addToTree(cluster);
+      this.counters.detected();
     } else {
       mergeTemplate(cluster.tokens, tokens);
       cluster.count(tsMs);
@@ -114,7 +128,7 @@ export class Drain {
     return cluster;
   }
 
-  /** Removes a cluster without counting it as an eviction (its samples have all expired). */
+  /** Removes a cluster whose samples have all expired (counted as pruned, not evicted). */
   delete(cluster: LogCluster): void {
     this.pruning = true;
     this.clusters.remove(cluster.id);

@@ -1,6 +1,7 @@
 import { labelsToString, matchesLabels, type PushStream } from '@logsvc/api';
 import { DEFAULT_DRAIN_CONFIG, type DrainConfig } from './drain-config';
 import type { DrainCounters } from './drain';
+import type { LogFormat } from './log-format';
 import type { PatternIngesterClient } from './pattern-client';
 import { mergePatternSeries } from './pattern-merge';
 import type { PatternQuery, PatternSeries } from './pattern-query';
@@ -20,7 +21,8 @@ export interface PatternIngesterOptions {
    * in the pattern ring); streams it does not own are ignored, as in Loki. Default: all.
    */
   readonly owns?: (tenant: string, labelsText: string) => boolean;
-  readonly counters?: DrainCounters;
+  /** The counters of each stream's Drain (Loki's metrics, labelled by tenant and format). */
+  readonly countersFor?: (tenant: string, format: LogFormat) => DrainCounters | undefined;
   /** Milliseconds clock; injectable for tests. */
   readonly now?: () => number;
 }
@@ -43,6 +45,7 @@ export class PatternIngester implements PatternIngesterClient {
   async push(tenant: string, streams: readonly PushStream[]): Promise<void> {
     let streamsOf = this.tenants.get(tenant);
     if (streamsOf === undefined) this.tenants.set(tenant, (streamsOf = new Map()));
+    const countersFor = this.options.countersFor;
     let sliceStart = performance.now();
     for (const s of streams) {
       if (s.entries.length === 0) continue;
@@ -54,7 +57,7 @@ export class PatternIngester implements PatternIngesterClient {
           s.labels,
           s.entries[0].line,
           this.drainConfig,
-          this.options.counters,
+          countersFor && ((format) => countersFor(tenant, format)),
           this.now,
         );
         streamsOf.set(labelsText, stream);

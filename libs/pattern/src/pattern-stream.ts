@@ -20,11 +20,12 @@ export class PatternStream {
     readonly labels: Labels,
     firstLine: Buffer,
     config: DrainConfig,
-    counters?: DrainCounters,
+    /** The counters of the stream's Drain, by the format found (Loki labels them with it). */
+    countersFor?: (format: LogFormat) => DrainCounters | undefined,
     now?: () => number,
   ) {
     this.format = detectLogFormat(firstLine.toString('utf8'));
-    this.drain = new Drain(this.format, config, counters, now);
+    this.drain = new Drain(this.format, config, countersFor?.(this.format), now);
   }
 
   push(entries: readonly LogEntry[]): void {

@@ -3,6 +3,19 @@ import type { PushStream } from '@logsvc/api';
 /** Where a batch of one tenant's teed streams goes (the in-process ingester, or the ring). */
 export type PatternSink = (tenant: string, streams: PushStream[]) => Promise<void>;
 
+/** Loki's tee metrics (pkg/pattern/tee_service.go), counted by the tee and its sink. */
+export interface PatternTeeCounters {
+  /**
+   * `pattern_ingester_teed_streams_total`: streams handed to a pattern ingester's batch, or
+   * dropped (no owner in the ring; in logsvc also: over the tee's memory bound).
+   */
+  streams(status: 'batched' | 'dropped', n: number): void;
+  /** `pattern_ingester_teed_requests_total`: batches queued for sending, or dropped (queue full). */
+  requests(status: 'queued' | 'dropped'): void;
+  /** `pattern_ingester_appends_total`: pushes to one pattern ingester, by address. */
+  appends(ingester: string, status: 'success' | 'fail'): void;
+}
+
 export interface PatternTeeOptions {
   readonly sink: PatternSink;
   /** `pattern_ingester.tee_config.batch_flush_interval`; 0 flushes on the next turn. */
@@ -16,6 +29,8 @@ export interface PatternTeeOptions {
   readonly maxInFlight: number;
   /** Told about each dropped or failed batch; never throws into the push. */
   readonly onDropped?: (reason: 'buffer_full' | 'queue_full' | 'failed', err?: unknown) => void;
+  /** Counts streams and batches (the sink counts the appends). */
+  readonly counters?: PatternTeeCounters;
 }
 
 /**
@@ -39,6 +54,7 @@ export class PatternTee {
     let bytes = 0;
     for (const s of streams) for (const e of s.entries) bytes += e.line.length;
     if (this.heldBytes + bytes > this.options.maxBufferedBytes) {
+      this.options.counters?.streams('dropped', streams.length);
       this.options.onDropped?.('buffer_full');
       return;
     }
@@ -59,9 +75,11 @@ export class PatternTee {
     for (const [tenant, { streams, bytes }] of buffers) {
       if (this.inFlight >= this.options.maxInFlight) {
         this.heldBytes -= bytes;
+        this.options.counters?.requests('dropped');
         this.options.onDropped?.('queue_full');
         continue;
       }
+      this.options.counters?.requests('queued');
       this.inFlight++;
       const sent: Promise<void> = this.options
         .sink(tenant, streams)

@@ -1,12 +1,13 @@
 import { labelsToString, type PushStream } from '@logsvc/api';
 import { tokenFor, type InstanceDesc, type ReplicationRing } from '@logsvc/ring';
 import type { PatternIngesterClient } from './pattern-client';
-import type { PatternSink } from './pattern-tee';
+import type { PatternSink, PatternTeeCounters } from './pattern-tee';
 
 export interface RingPatternSinkOptions {
   /** The pattern ring as it is now (replication factor 1). */
   readonly ring: () => ReplicationRing;
   readonly clientFor: (instance: InstanceDesc) => PatternIngesterClient;
+  readonly counters?: PatternTeeCounters;
 }
 
 /**
@@ -26,13 +27,25 @@ export function ringPatternSink(options: RingPatternSinkOptions): PatternSink {
       } catch {
         owner = undefined;
       }
-      if (owner === undefined) continue;
+      if (owner === undefined) {
+        options.counters?.streams('dropped', 1);
+        continue;
+      }
+      options.counters?.streams('batched', 1);
       let group = byInstance.get(owner.id);
       if (group === undefined) byInstance.set(owner.id, (group = { instance: owner, streams: [] }));
       group.streams.push(stream);
     }
     const results = await Promise.allSettled(
-      [...byInstance.values()].map((g) => options.clientFor(g.instance).push(tenant, g.streams)),
+      [...byInstance.values()].map(async ({ instance, streams }) => {
+        try {
+          await options.clientFor(instance).push(tenant, streams);
+          options.counters?.appends(instance.addr, 'success');
+        } catch (err) {
+          options.counters?.appends(instance.addr, 'fail');
+          throw err;
+        }
+      }),
     );
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;

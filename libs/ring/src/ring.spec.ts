@@ -98,6 +98,17 @@ describe('Ring.writeSet', () => {
     expect(() => ring({ a: { tokens: [], state: 'PENDING' } }).writeSet(1)).toThrow('empty ring');
   });
 
+  it('lists all healthy members however many are not (dskit GetAllHealthy)', () => {
+    const r = ring(five({ b: { heartbeatMs: STALE }, c: { heartbeatMs: STALE } }), {
+      replicationFactor: 1,
+    });
+    expect(r.allHealthy('read').map((i) => i.id)).toEqual(['a', 'd', 'e']);
+    expect(() => r.readSet()).toThrow(RingError); // the quorum read refuses
+    expect(() =>
+      new Ring(EMPTY_RING, { replicationFactor: 1, heartbeatTimeoutMs: 0 }).allHealthy('read'),
+    ).toThrow(new RingError('empty ring'));
+  });
+
   it('places replicas in distinct zones when zone-aware', () => {
     const members = {
       a1: { tokens: [100], zone: 'z1', heartbeatMs: NOW },

@@ -69,6 +69,15 @@ export class Ring implements ReplicationRing {
     return this.byId.get(id);
   }
 
+  /**
+   * Every member healthy for `op`, however many are not (dskit's GetAllHealthy: Loki's pattern
+   * querier asks these, and tolerates no error among them); throws only for an empty ring.
+   */
+  allHealthy(op: RingOperation): InstanceDesc[] {
+    if (this.byId.size === 0) throw new RingError('empty ring');
+    return this.instances().filter((i) => this.isHealthy(i, op));
+  }
+
   isHealthy(instance: InstanceDesc, op: RingOperation): boolean {
     return isInstanceHealthy(instance, op, this.now(), this.options.heartbeatTimeoutMs);
   }

@@ -57,6 +57,7 @@ export const ROUTES = {
   ring: { path: '/ring' },
   distributor_ring: { path: '/distributor/ring' },
   indexgateway_ring: { path: '/indexgateway/ring' },
+  pattern_ring: { path: '/pattern/ring' },
   ruler_ring: { path: '/ruler/ring' },
   compactor_ring: { path: '/compactor/ring' },
 } as const satisfies Record<string, RouteSpec>;

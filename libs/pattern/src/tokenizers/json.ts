@@ -1,4 +1,4 @@
-import { PARAM, type LineTokenizer, type Tokenized } from './line-tokenizer';
+import { PARAM, type LINE_TOO_LONG, type LineTokenizer, type Tokenized } from './line-tokenizer';
 import { topLevelString } from './json-field';
 import { PunctuationTokenizer } from './punctuation';
 
@@ -30,10 +30,11 @@ export class JsonTokenizer implements LineTokenizer {
     this.punctuation = new PunctuationTokenizer(maxLineLength);
   }
 
-  tokenize(line: Buffer): Tokenized | null {
+  tokenize(line: Buffer): Tokenized | typeof LINE_TOO_LONG | null {
     for (const field of this.fields) {
       const message = topLevelString(line, field);
       if (message === undefined) continue;
+      // Loki drops a too long message without counting it.
       if (message.length > this.maxLineLength) return null;
       return this.punctuation.tokenize(message);
     }

@@ -1,5 +1,5 @@
 import { log } from '@logsvc/logql';
-import { PARAM, type LineTokenizer, type Tokenized } from './line-tokenizer';
+import { LINE_TOO_LONG, PARAM, type LineTokenizer, type Tokenized } from './line-tokenizer';
 import { encodeLogfmt } from './logfmt-encode';
 
 /** Keys whose values are always variable (timestamps, trace IDs): Loki's isVariableField. */
@@ -24,8 +24,8 @@ export class LogfmtTokenizer implements LineTokenizer {
 
   constructor(private readonly maxLineLength: number) {}
 
-  tokenize(line: Buffer): Tokenized | null {
-    if (line.length > this.maxLineLength) return null;
+  tokenize(line: Buffer): Tokenized | typeof LINE_TOO_LONG | null {
+    if (line.length > this.maxLineLength) return LINE_TOO_LONG;
     const dec = this.decoder;
     dec.reset(line);
     const tokens: string[] = [];

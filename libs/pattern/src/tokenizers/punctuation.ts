@@ -1,4 +1,4 @@
-import type { LineTokenizer, Tokenized } from './line-tokenizer';
+import { LINE_TOO_LONG, type LineTokenizer, type Tokenized } from './line-tokenizer';
 
 /** Go's unicode.IsLetter / IsNumber / IsPunct, for characters outside ASCII. */
 const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
@@ -32,8 +32,8 @@ const MAX_TOKENS = 127;
 export class PunctuationTokenizer implements LineTokenizer {
   constructor(private readonly maxLineLength: number) {}
 
-  tokenize(line: Buffer): Tokenized | null {
-    if (line.length > this.maxLineLength) return null;
+  tokenize(line: Buffer): Tokenized | typeof LINE_TOO_LONG | null {
+    if (line.length > this.maxLineLength) return LINE_TOO_LONG;
     return this.tokenizeText(line.toString('utf8'));
   }
 

@@ -15,6 +15,7 @@ import {
   patternQuerierProvider,
   patternTeeProvider,
 } from './pattern-clients.provider';
+import { PatternMetrics } from './pattern-metrics';
 import { RingPagesController } from './ring-pages.controller';
 import { RingsService } from './rings.service';
 import { INDEX_READER, INGESTER_CLIENT } from '../../tokens';
@@ -41,6 +42,7 @@ import {
     indexGatewayPoolProvider,
     indexReaderProvider,
     { provide: LocalPatternIngester, useValue: new LocalPatternIngester() },
+    PatternMetrics,
     patternPoolProvider,
     patternTeeProvider,
     patternQuerierProvider,
@@ -53,6 +55,7 @@ import {
     INDEX_GATEWAY_POOL,
     INDEX_READER,
     LocalPatternIngester,
+    PatternMetrics,
     PATTERN_POOL,
     PATTERN_TEE,
     PATTERN_QUERIER,

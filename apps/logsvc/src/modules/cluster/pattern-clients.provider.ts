@@ -5,6 +5,7 @@ import {
   ringPatternSink,
   type PatternIngesterClient,
   type PatternSink,
+  type PatternTeeCounters,
 } from '@logsvc/pattern';
 import { RingError, type InstanceDesc } from '@logsvc/ring';
 import { ClientPool, GrpcPatternClient } from '@logsvc/rpc';
@@ -14,6 +15,7 @@ import { CONFIG, LOGGER } from '../../tokens';
 import { sharesRing } from './cluster-mode';
 import { rpcClientOptions } from './rpc-client-options';
 import { LocalPatternIngester } from './local-pattern-ingester';
+import { PatternMetrics } from './pattern-metrics';
 import { RingsService } from './rings.service';
 
 /** Clients of remote pattern ingesters by address. */
@@ -51,24 +53,47 @@ function patternRing(rings: RingsService) {
   return watcher.ring();
 }
 
+/** The single binary's sink: its own pattern ingester, counted as Loki counts a ring push. */
+function localSink(
+  local: LocalPatternIngester,
+  counters: PatternTeeCounters,
+  rings: RingsService,
+): PatternSink {
+  const s = rings.settings('pattern-ingester');
+  const addr = `${s.instanceAddr}:${s.instancePort}`;
+  return async (tenant, streams) => {
+    counters.streams('batched', streams.length);
+    try {
+      await local.push(tenant, streams);
+      counters.appends(addr, 'success');
+    } catch (err) {
+      counters.appends(addr, 'fail');
+      throw err;
+    }
+  };
+}
+
 export const patternTeeProvider: Provider = {
   provide: PATTERN_TEE,
-  inject: [CONFIG, LocalPatternIngester, RingsService, PATTERN_POOL, LOGGER],
+  inject: [CONFIG, LocalPatternIngester, RingsService, PATTERN_POOL, PatternMetrics, LOGGER],
   useFactory: (
     config: Config,
     local: LocalPatternIngester,
     rings: RingsService,
     pool: ClientPool<GrpcPatternClient>,
+    metrics: PatternMetrics,
     logger: Logger,
   ): PatternTee | null => {
     if (!config.pattern_ingester.enabled) return null;
     const log = logger.child({ component: 'pattern-tee' });
+    const counters = metrics.teeCounters;
     const sink: PatternSink = sharesRing(config)
       ? ringPatternSink({
           ring: () => patternRing(rings),
           clientFor: clientFor(rings, local, pool),
+          counters,
         })
-      : (tenant, streams) => local.push(tenant, streams);
+      : localSink(local, counters, rings);
     const tee = config.pattern_ingester.tee_config;
     return new PatternTee({
       sink,
@@ -76,22 +101,27 @@ export const patternTeeProvider: Provider = {
       maxBufferedBytes: TEE_BUFFER_BYTES,
       maxInFlight: tee.flush_queue_size,
       onDropped: (reason, err) => log.debug({ reason, err }, 'pattern tee dropped a batch'),
+      counters,
     });
   },
 };
 
 export const patternQuerierProvider: Provider = {
   provide: PATTERN_QUERIER,
-  inject: [CONFIG, LocalPatternIngester, RingsService, PATTERN_POOL],
+  inject: [CONFIG, LocalPatternIngester, RingsService, PATTERN_POOL, PatternMetrics],
   useFactory: (
     config: Config,
     local: LocalPatternIngester,
     rings: RingsService,
     pool: ClientPool<GrpcPatternClient>,
+    metrics: PatternMetrics,
   ): PatternQuerier | null => {
     if (!config.pattern_ingester.enabled) return null;
-    if (!sharesRing(config)) return new PatternQuerier(() => [local]);
+    const counters = metrics.querierCounters;
+    if (!sharesRing(config)) return new PatternQuerier(() => [local], counters);
     const reach = clientFor(rings, local, pool);
-    return new PatternQuerier(() => patternRing(rings).readSet().instances.map(reach));
+    // Loki's IngesterQuerier: every healthy pattern ingester (GetAllHealthy), however many
+    // are not; a dead one still healthy in the ring fails the query until its heartbeat expires.
+    return new PatternQuerier(() => patternRing(rings).allHealthy('read').map(reach), counters);
   },
 };

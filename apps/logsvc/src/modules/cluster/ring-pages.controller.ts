@@ -10,43 +10,70 @@ import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpError } from '../../http/plain-error';
 import { paramValue } from '../../http/params';
+import type { Component } from '../../targets';
+import { COMPONENTS } from '../../tokens';
 import type { RingName } from './ring-names';
 import { RingsService } from './rings.service';
 
-const PAGES: ReadonlyArray<readonly [RingName, RouteName, string]> = [
-  ['ingester', 'ring', 'Ingester ring'],
-  ['distributor', 'distributor_ring', 'Distributor ring'],
-  ['index-gateway', 'indexgateway_ring', 'Index gateway ring'],
-];
-
-function pageOf(request: FastifyRequest): readonly [RingName, RouteName, string] {
-  const path = request.url.split('?')[0];
-  const found = PAGES.find(([, route]) => apiPaths(route).includes(path));
-  if (!found) throw httpError(404, 'no ring page here');
-  return found;
+interface RingPage {
+  readonly ring: RingName;
+  readonly route: RouteName;
+  readonly title: string;
+  /**
+   * Served only by a process running this component (else 404), as Loki registers the page
+   * with the component: `/pattern/ring` with the pattern ingester, although distributors and
+   * queriers read that ring too.
+   */
+  readonly onlyWith?: Component;
 }
 
+const PAGES: readonly RingPage[] = [
+  { ring: 'ingester', route: 'ring', title: 'Ingester ring' },
+  { ring: 'distributor', route: 'distributor_ring', title: 'Distributor ring' },
+  { ring: 'index-gateway', route: 'indexgateway_ring', title: 'Index gateway ring' },
+  {
+    ring: 'pattern-ingester',
+    route: 'pattern_ring',
+    title: 'Pattern ingester ring',
+    onlyWith: 'pattern-ingester',
+  },
+];
+
+const PAGE_PATHS = PAGES.flatMap((p) => apiPaths(p.route));
+
 /**
- * The ring status pages (`/ring`, `/distributor/ring`, `/indexgateway/ring`): an HTML table of
- * the members, or the same data as JSON with `Accept: application/json`; a POST with
- * `forget=<id>` removes a member from the ring, as Loki's Forget button does.
+ * The ring status pages (`/ring`, `/distributor/ring`, `/indexgateway/ring`, `/pattern/ring`):
+ * an HTML table of the members, or the same data as JSON with `Accept: application/json`; a
+ * POST with `forget=<id>` removes a member from the ring, as Loki's Forget button does.
  */
 @Controller()
 export class RingPagesController {
-  constructor(@Inject(RingsService) private readonly rings: RingsService) {}
+  constructor(
+    @Inject(RingsService) private readonly rings: RingsService,
+    @Inject(COMPONENTS) private readonly components: readonly Component[],
+  ) {}
 
-  @Get([...PAGES.flatMap(([, route]) => apiPaths(route))])
+  /** The page of the request's path and its ring's watcher; 404 when this process has none. */
+  private pageOf(request: FastifyRequest) {
+    const path = request.url.split('?')[0];
+    const page = PAGES.find((p) => apiPaths(p.route).includes(path));
+    if (!page) throw httpError(404, 'no ring page here');
+    const watcher = this.rings.watcher(page.ring);
+    if (!watcher || (page.onlyWith && !this.components.includes(page.onlyWith)))
+      throw httpError(404, `this process does not use the ${page.ring} ring`);
+    return { ...page, watcher };
+  }
+
+  @Get(PAGE_PATHS)
   show(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     this.answer(request, reply);
   }
 
-  @Post([...PAGES.flatMap(([, route]) => apiPaths(route))])
+  @Post(PAGE_PATHS)
   async forget(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const [name] = pageOf(request);
+    const { ring: name } = this.pageOf(request);
     const id = paramValue(request, 'forget');
     if (id === undefined || id === '') return this.answer(request, reply);
-    if (!this.rings.watcher(name))
-      throw httpError(404, `this process does not use the ${name} ring`);
     const { key } = this.rings.settings(name);
     const kv = this.rings.kv(name);
     await forgetInstance(kv, key, id);
@@ -55,9 +82,7 @@ export class RingPagesController {
   }
 
   private answer(request: FastifyRequest, reply: FastifyReply, current?: RingDesc): void {
-    const [name, , title] = pageOf(request);
-    const watcher = this.rings.watcher(name);
-    if (!watcher) throw httpError(404, `this process does not use the ${name} ring`);
+    const { ring: name, title, watcher } = this.pageOf(request);
     const settings = this.rings.settings(name);
     const status = ringStatus(current ?? watcher.desc(), {
       now: Date.now(),

@@ -1,7 +1,10 @@
+import type { Config } from '@logsvc/config';
+import type { PatternTee } from '@logsvc/pattern';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
-import { LOGGER } from '../../tokens';
+import { CONFIG, LOGGER } from '../../tokens';
+import { PATTERN_TEE } from '../cluster/pattern-clients.provider';
 import { RingMemberService } from '../cluster/ring-member';
 import { RingsService } from '../cluster/rings.service';
 
@@ -17,8 +20,19 @@ export class DistributorService extends RingMemberService {
     @Inject(ServiceRegistry) registry: ServiceRegistry,
     @Inject(RingsService) rings: RingsService,
     @Inject(LOGGER) logger: Logger,
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(PATTERN_TEE) private readonly tee: PatternTee | null,
   ) {
     super(registry, rings, 'distributor', logger.child({ component: 'distributor' }));
+  }
+
+  /**
+   * Leaves the ring, then sends what the pattern tee still holds, waiting at most
+   * `tee_config.stop_flush_timeout` (Loki's tee service stops after the distributor).
+   */
+  override async stopping(): Promise<void> {
+    await super.stopping();
+    await this.tee?.stop(this.config.pattern_ingester.tee_config.stop_flush_timeout);
   }
 
   /** Healthy members of the distributor ring, at least 1 (this one). */
