@@ -8,3 +8,4 @@ export type { DetectedFieldsRequest, DetectedLabelsRequest } from './detected-qu
 export type { DetectedField } from './detected-fields';
 export type { DetectedFieldType } from './detected-field-type';
 export type { DetectedLabel } from './detected-labels';
+export type { LineDeletions, DeletedLineFn } from './deletion-source';
