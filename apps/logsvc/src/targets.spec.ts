@@ -8,18 +8,19 @@ const etcd = { patternIngesterEnabled: false, sharedRing: true };
 
 describe('resolveTarget', () => {
   it('runs the members of all, read and write that this build provides', () => {
-    expect(resolveTarget('all', off)).toEqual(['distributor', 'ingester', 'querier']);
+    expect(resolveTarget('all', off)).toEqual(['distributor', 'ingester', 'querier', 'compactor']);
     expect(resolveTarget('all', on)).toEqual([
       'distributor',
       'ingester',
       'querier',
       'pattern-ingester',
+      'compactor',
     ]);
     expect(resolveTarget('read', off)).toEqual(['querier']);
     expect(resolveTarget('write', off)).toEqual(['distributor', 'ingester']);
     expect(resolveTarget('write', on)).toEqual(['distributor', 'ingester', 'pattern-ingester']);
     // As in Loki 3.4, backend has no pattern ingester.
-    expect(resolveTarget('backend', on)).toEqual(['index-gateway']);
+    expect(resolveTarget('backend', on)).toEqual(['index-gateway', 'compactor']);
   });
 
   it('accepts the available components and comma-separated lists', () => {
@@ -27,13 +28,14 @@ describe('resolveTarget', () => {
     expect(resolveTarget('querier', off)).toEqual(['querier']);
     expect(resolveTarget('querier, ingester,querier', off)).toEqual(['ingester', 'querier']);
     expect(resolveTarget('distributor,ingester', off)).toEqual(['distributor', 'ingester']);
-    expect(resolveTarget('read,backend', off)).toEqual(['querier', 'index-gateway']);
-    expect(resolveTarget('backend', off)).toEqual(['index-gateway']);
+    expect(resolveTarget('read,backend', off)).toEqual(['querier', 'index-gateway', 'compactor']);
+    expect(resolveTarget('backend', off)).toEqual(['index-gateway', 'compactor']);
+    expect(resolveTarget('compactor', off)).toEqual(['compactor']);
   });
 
   it('refuses a target naming only components that do not exist yet, naming them', () => {
     const provides =
-      '(this build provides distributor, ingester, querier, index-gateway, pattern-ingester)';
+      '(this build provides distributor, ingester, querier, index-gateway, pattern-ingester, compactor)';
     expect(() => resolveTarget('ruler', off)).toThrow(
       `-target=ruler: not available yet: ruler ${provides}`,
     );
@@ -47,8 +49,8 @@ describe('resolveTarget', () => {
   });
 
   it('refuses a component named on its own that does not exist yet, even beside others', () => {
-    expect(() => resolveTarget('querier,compactor,ui', off)).toThrow(
-      '-target=querier,compactor,ui: not available yet: compactor, ui',
+    expect(() => resolveTarget('querier,ruler,ui', off)).toThrow(
+      '-target=querier,ruler,ui: not available yet: ruler, ui',
     );
   });
 
