@@ -25,6 +25,7 @@ export const AVAILABLE_COMPONENTS = [
   'querier',
   'index-gateway',
   'pattern-ingester',
+  'compactor',
 ] as const satisfies readonly LokiComponent[];
 export type Component = (typeof AVAILABLE_COMPONENTS)[number];
 
@@ -75,6 +76,8 @@ export const MODULE_DEPENDENCIES: Readonly<
   'index-gateway': ['server', 'ring', 'grpc-server'],
   // Peers push to it once it is in the pattern ring: the gRPC server is up first.
   'pattern-ingester': ['server', 'ring', 'grpc-server'],
+  // Elected through the compactor ring; reads tenants' limits for retention and deletion.
+  compactor: ['server', 'runtime-config', 'ring'],
 };
 
 export class TargetError extends Error {

@@ -10,5 +10,7 @@ export const LOGGER = Symbol('logsvc.logger');
 export const COMPONENTS = Symbol('logsvc.components');
 /** How this process reaches ingesters (`IngesterClient`): in-process, or over the ring. */
 export const INGESTER_CLIENT = Symbol('logsvc.ingesterClient');
+/** The delete request records on the object store (`DeleteRequestsStore`). */
+export const DELETE_REQUESTS = Symbol('logsvc.deleteRequests');
 /** Where this process reads the index (`IndexReader`): the store, or index gateways. */
 export const INDEX_READER = Symbol('logsvc.indexReader');

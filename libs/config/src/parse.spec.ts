@@ -137,8 +137,8 @@ ingester:
     expect(errorOf({ server: { http_listen_port: 70000 } })).toContain(
       'server.http_listen_port: must be a TCP port',
     );
-    expect(errorOf({ compactor: { compactor_ring: { kvstore: { store: 'etcd' } } } })).toContain(
-      'config error: compactor.compactor_ring is not supported yet',
+    expect(errorOf({ ruler: { ring: { kvstore: { store: 'etcd' } } } })).toContain(
+      'config error: ruler.ring is not supported yet',
     );
     expect(
       errorOf({

@@ -11,8 +11,8 @@ describe('settings that are not supported yet', () => {
     expect(() => fromYaml('ruler:\n  alertmanager_url: http://alertmanager:9093\n')).toThrow(
       'config error: ruler.alertmanager_url is not supported yet',
     );
-    expect(() => fromYaml('limits_config:\n  retention_period: 744h\n')).toThrow(
-      'config error: limits_config.retention_period is not supported yet',
+    expect(() => fromYaml('limits_config:\n  max_query_range: 744h\n')).toThrow(
+      'config error: limits_config.max_query_range is not supported yet',
     );
     expect(() => fromYaml('ingester:\n  lifecycler:\n    observe_period: 10s\n')).toThrow(
       'config error: ingester.lifecycler.observe_period is not supported yet',
@@ -21,10 +21,12 @@ describe('settings that are not supported yet', () => {
 
   it('name every such key in one message', () => {
     expect(() =>
-      fromYaml('compactor:\n  retention_enabled: true\nquery_range:\n  cache_results: true\n'),
+      fromYaml(
+        'compactor:\n  retention_delete_worker_count: 10\nquery_range:\n  cache_results: true\n',
+      ),
     ).toThrow(
       'config error: query_range.cache_results is not supported yet\n' +
-        'config error: compactor.retention_enabled is not supported yet',
+        'config error: compactor.retention_delete_worker_count is not supported yet',
     );
   });
 
@@ -88,9 +90,9 @@ describe('settings that are not supported yet', () => {
 
   it('are refused in per-tenant overrides too', () => {
     expect(() =>
-      parseRuntimeConfig('overrides:\n  team-a:\n    retention_period: 30d\n', 'rt.yaml'),
+      parseRuntimeConfig('overrides:\n  team-a:\n    max_query_range: 30d\n', 'rt.yaml'),
     ).toThrow(
-      'runtime config error: rt.yaml: overrides.team-a.retention_period is not supported yet',
+      'runtime config error: rt.yaml: overrides.team-a.max_query_range is not supported yet',
     );
     expect(
       parseRuntimeConfig('overrides:\n  team-a:\n    max_line_size: 1MB\n', 'rt.yaml').get(

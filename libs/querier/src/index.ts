@@ -22,3 +22,4 @@ export type {
   TailOutput,
   TailRequest,
 } from './tail/tail-types';
+export type { LineDeletions, DeletedLineFn } from './deletion-source';

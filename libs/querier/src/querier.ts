@@ -7,6 +7,7 @@ import type { StoreReader } from './store-reader';
 import { MetadataQuerier } from './metadata-querier';
 import { QueryExecutor, type QueryRequest } from './query-executor';
 import { QuerySources } from './query-sources';
+import type { LineDeletions } from './deletion-source';
 import { ReadWindow, type ReadWindowSettings } from './read-window';
 import { type ChunkScanPool, scanPoolFor } from './scan-pool';
 import {
@@ -65,6 +66,8 @@ export interface QuerierOptions {
   readonly tailMaxDurationMs?: number;
   /** How much a tail may hold for a slow client; defaults in `DEFAULT_TAILER_LIMITS`. */
   readonly tailLimits?: TailerLimits;
+  /** Delete requests whose lines queries drop until the compactor has removed them. */
+  readonly deletions?: LineDeletions;
 }
 
 /**
@@ -84,7 +87,13 @@ export class Querier {
     this.overrides = options.overrides;
     const window = new ReadWindow(options.window, options.now);
     this.pool = scanPoolFor(options.scanWorkers);
-    const sources = new QuerySources(options.store, options.ingesters, window, this.pool);
+    const sources = new QuerySources(
+      options.store,
+      options.ingesters,
+      window,
+      this.pool,
+      options.deletions ?? null,
+    );
     this.executor = new QueryExecutor(sources, options.overrides, options.now);
     this.metadata = new MetadataQuerier(options.store, options.ingesters, window);
     this.detected = new DetectedQueries(

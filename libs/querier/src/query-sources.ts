@@ -1,6 +1,7 @@
 import type { IngesterClient } from '@logsvc/ingester';
 import { type LogSource, combineSources } from '@logsvc/logql';
 import type { StoreReader } from './store-reader';
+import { DeletionFilteringSource, type LineDeletions } from './deletion-source';
 import { IngesterLogSource } from './ingester-source';
 import type { ReadWindow } from './read-window';
 import type { ChunkScanPool } from './scan-pool';
@@ -19,15 +20,17 @@ export class QuerySources {
     ingesters: IngesterClient,
     window: ReadWindow,
     pool: ChunkScanPool | null = null,
+    deletions: LineDeletions | null = null,
   ) {
     // The store first: within one timestamp, entries already flushed were appended before the
     // ones still only in memory, and the merge keeps the first source's entries first.
-    this.source = combineSources(
+    const combined = combineSources(
       new WindowedSource(new StoreLogSource(store, { pool }), (f, t) => window.storeRange(f, t)),
       new WindowedSource(new IngesterLogSource(ingesters, { pool }), (f, t) =>
         window.ingesterRange(f, t),
       ),
     );
+    this.source = deletions === null ? combined : new DeletionFilteringSource(combined, deletions);
   }
 
   /** The source of every tenant (each request names its tenant in `SelectParams.tenant`). */

@@ -11,6 +11,7 @@ import { chunkKey, chunksPrefix, sanitizeUploader } from './key-layout';
 import type { ObjectClient } from './object-client';
 import { SchemaPeriods, type IndexTableRef, type SchemaConfig } from './schema-config';
 import { chunkChecksum, seriesFingerprint } from './series-identity';
+import { StoreMaintenance } from './store-maintenance';
 import { assertSafeTenant } from './tenant';
 
 /** An encoded chunk handed over by the ingester's flush: opaque bytes plus what it holds. */
@@ -73,6 +74,8 @@ export class ChunkStore implements IndexReader {
     await this.index.writeFile(tenant, table, mergeSeries(files));
   });
   private readonly concurrency: number;
+  /** The compactor's access: tenants, whole index files, deleting objects. */
+  readonly maintenance: StoreMaintenance;
 
   constructor(private readonly options: ChunkStoreOptions) {
     this.schema = new SchemaPeriods(options.schema);
@@ -91,6 +94,25 @@ export class ChunkStore implements IndexReader {
       cacheBytes: options.indexCacheBytes ?? 64 * 1024 * 1024,
       loadConcurrency: this.concurrency,
     });
+    this.maintenance = new StoreMaintenance({
+      schema: this.schema,
+      index: this.index,
+      clientFor: (store) => this.clientFor(store),
+      concurrency: this.concurrency,
+    });
+  }
+
+  /**
+   * Stores chunk objects without indexing them; returns their refs in input order. The
+   * compactor indexes a rewritten chunk in the merged index file that replaces the old one.
+   */
+  async putChunkObjects(tenant: string, chunks: readonly ChunkToStore[]): Promise<ChunkRef[]> {
+    assertSafeTenant(tenant);
+    const prepared = chunks.map((c, i) => this.prepare(tenant, c, i));
+    await mapConcurrent(prepared, this.concurrency, ({ ref, data }) =>
+      this.clientFor(this.storeAt(ref.fromNs)).put(ref.key, data),
+    );
+    return prepared.map((p) => p.ref);
   }
 
   /** Stores chunks, then one new index file per table they touch. Returns refs in input order. */

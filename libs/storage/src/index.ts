@@ -15,3 +15,4 @@ export { ChunkStore } from './chunk-store';
 export type { IndexReader } from './index-reader';
 export type { ChunkStoreOptions, ChunkToStore, IndexStats, SeriesVolume } from './chunk-store';
 export { mapConcurrent } from './concurrency';
+export { StoreMaintenance, type IndexFileContents } from './store-maintenance';

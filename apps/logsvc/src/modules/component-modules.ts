@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { Component } from '../targets';
+import { CompactorModule } from './compactor/compactor.module';
 import { DistributorModule } from './distributor/distributor.module';
 import { IndexGatewayModule } from './index-gateway/index-gateway.module';
 import { IngesterModule } from './ingester/ingester.module';
@@ -13,4 +14,5 @@ export const COMPONENT_MODULES: Readonly<Record<Component, Type<unknown>>> = {
   querier: QuerierModule,
   'index-gateway': IndexGatewayModule,
   'pattern-ingester': PatternIngesterModule,
+  compactor: CompactorModule,
 };

@@ -44,6 +44,7 @@ export const ROUTES = {
   compat_api_alerts: { path: '/compat/api/v1/alerts' },
   // Log deletion (compactor)
   delete: { path: '/logsvc/api/v1/delete' },
+  delete_progress: { path: '/logsvc/api/v1/delete/progress' },
   // Process and status endpoints: same path in Loki.
   ready: { path: '/ready' },
   log_level: { path: '/log_level' },

@@ -31,6 +31,7 @@ const PAGES: readonly RingPage[] = [
   { ring: 'ingester', route: 'ring', title: 'Ingester ring' },
   { ring: 'distributor', route: 'distributor_ring', title: 'Distributor ring' },
   { ring: 'index-gateway', route: 'indexgateway_ring', title: 'Index gateway ring' },
+  { ring: 'compactor', route: 'compactor_ring', title: 'Compactor ring' },
   {
     ring: 'pattern-ingester',
     route: 'pattern_ring',

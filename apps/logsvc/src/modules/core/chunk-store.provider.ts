@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DeleteRequestsStore } from '@logsvc/compactor';
 import type { Config } from '@logsvc/config';
 import {
   ChunkStore,
@@ -27,4 +28,13 @@ export function createChunkStore(config: Config, uploader: string): ChunkStore {
         : new FilesystemObjectClient(chunksDirectory(config));
   }
   return new ChunkStore({ schema: config.schema_config, objectClients, uploader });
+}
+
+/**
+ * The delete request records: in `compactor.delete_request_store` (an object store name of the
+ * schema), by default the object store of the newest schema period, under each tenant.
+ */
+export function createDeleteRequestsStore(config: Config, store: ChunkStore): DeleteRequestsStore {
+  const name = config.compactor.delete_request_store || store.maintenance.latestObjectStore();
+  return new DeleteRequestsStore(store.maintenance.client(name));
 }

@@ -5,9 +5,9 @@ import type { Logger } from 'pino';
 import { HttpMetrics } from '../../http/http-metrics';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
-import { COMPONENTS, CONFIG, LOGGER, OVERRIDES } from '../../tokens';
+import { COMPONENTS, CONFIG, DELETE_REQUESTS, LOGGER, OVERRIDES } from '../../tokens';
 import { sharesRing } from '../cluster/cluster-mode';
-import { CHUNK_STORE, createChunkStore } from './chunk-store.provider';
+import { CHUNK_STORE, createChunkStore, createDeleteRequestsStore } from './chunk-store.provider';
 import { LocalIngesterClient } from '@logsvc/ingester';
 import { RuntimeConfigService } from './runtime-config.service';
 
@@ -30,7 +30,8 @@ export interface CoreDependencies {
 /**
  * What every module may inject: CONFIG, OVERRIDES, LOGGER, ServiceRegistry, HttpMetrics
  * (whose `.registry` is the prom-client registry for a component's own metrics), CHUNK_STORE
- * (the `ChunkStore` on object storage) and LocalIngesterClient (this process's ingester, if any).
+ * (the `ChunkStore` on object storage), DELETE_REQUESTS (delete request records) and
+ * LocalIngesterClient (this process's ingester, if any).
  */
 @Global()
 @Module({})
@@ -41,6 +42,7 @@ export class CoreModule {
       periodMs: deps.config.runtime_config.period,
       onReloadError: (err) => deps.logger.error({ err }, 'reloading the runtime config failed'),
     });
+    const chunkStore = createChunkStore(deps.config, uploaderName(deps.config));
     const providers = [
       { provide: CONFIG, useValue: deps.config },
       { provide: COMPONENTS, useValue: deps.components },
@@ -48,7 +50,11 @@ export class CoreModule {
       { provide: OVERRIDES, useValue: overrides },
       { provide: ServiceRegistry, useValue: deps.registry },
       { provide: HttpMetrics, useValue: deps.metrics },
-      { provide: CHUNK_STORE, useValue: createChunkStore(deps.config, uploaderName(deps.config)) },
+      { provide: CHUNK_STORE, useValue: chunkStore },
+      {
+        provide: DELETE_REQUESTS,
+        useValue: createDeleteRequestsStore(deps.config, chunkStore),
+      },
       { provide: LocalIngesterClient, useValue: new LocalIngesterClient() },
       RuntimeConfigService,
     ];
@@ -63,6 +69,7 @@ export class CoreModule {
         ServiceRegistry,
         HttpMetrics,
         CHUNK_STORE,
+        DELETE_REQUESTS,
         LocalIngesterClient,
       ],
     };

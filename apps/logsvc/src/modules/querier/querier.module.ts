@@ -1,9 +1,10 @@
+import { type DeleteRequestsStore, QueryDeletions } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
 import type { IngesterClient } from '@logsvc/ingester';
 import { Querier, withIndex } from '@logsvc/querier';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
-import { CONFIG, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
+import { CONFIG, DELETE_REQUESTS, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { DetectedController } from './detected.controller';
 import { IndexController } from './index.controller';
@@ -39,6 +40,7 @@ import { TailSockets } from './tail/tail-sockets.service';
         ingesters: IngesterClient,
         overrides: Overrides,
         index: IndexReader,
+        deleteRequests: DeleteRequestsStore,
       ) =>
         new Querier({
           store: withIndex(store, index),
@@ -48,8 +50,13 @@ import { TailSockets } from './tail/tail-sockets.service';
           now: nowNs,
           scanWorkers: config.querier.scan_workers,
           tailMaxDurationMs: config.querier.tail_max_duration,
+          // Lines of delete requests are dropped at query time until the compactor removed them.
+          deletions: new QueryDeletions(
+            deleteRequests,
+            (tenant) => overrides.forTenant(tenant).deletion_mode,
+          ),
         }),
-      inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER],
+      inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER, DELETE_REQUESTS],
     },
   ],
 })

@@ -1,0 +1,89 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { labelsFromRecord } from '@logsvc/api';
+import { MemChunk } from '@logsvc/chunk';
+import { ChunkStore, FilesystemObjectClient, type SchemaConfig } from '@logsvc/storage';
+
+export const DAY_MS = 86_400_000;
+export const NS = 1_000_000n;
+
+export const schema: SchemaConfig = {
+  configs: [
+    {
+      from: '2024-01-01',
+      object_store: 'filesystem',
+      schema: 'v13',
+      index: { prefix: 'index_', period: DAY_MS },
+    },
+  ],
+};
+
+/** A store on a temporary directory. */
+export async function tempStore(): Promise<{
+  dir: string;
+  store: (uploader?: string) => ChunkStore;
+  client: FilesystemObjectClient;
+  cleanup: () => Promise<void>;
+}> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'compactor-'));
+  const client = new FilesystemObjectClient(path.join(dir, 'chunks'));
+  return {
+    dir,
+    client,
+    store: (uploader = 'ingester-1') =>
+      new ChunkStore({ schema, objectClients: { filesystem: client }, uploader }),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Stores one chunk of `lines` (one per ms from `fromMs`) for the stream. */
+export async function putLines(
+  store: ChunkStore,
+  tenant: string,
+  labels: Record<string, string>,
+  fromMs: number,
+  lines: readonly string[],
+): Promise<void> {
+  const c = new MemChunk();
+  lines.forEach((l, i) => c.append(BigInt(fromMs + i) * NS, Buffer.from(l), []));
+  c.close();
+  await store.putChunks(tenant, [
+    {
+      labels: labelsFromRecord(labels),
+      fromNs: BigInt(fromMs) * NS,
+      throughNs: BigInt(fromMs + lines.length - 1) * NS,
+      entries: lines.length,
+      uncompressedSize: c.uncompressedBytes,
+      data: c.encode(),
+    },
+  ]);
+}
+
+/** Every line the store holds for the stream selector, in time order. */
+export async function readLines(
+  store: ChunkStore,
+  tenant: string,
+  app: string,
+  fromMs = 0,
+  throughMs = 4_102_444_800_000,
+): Promise<string[]> {
+  const series = await store.getChunkRefs(
+    tenant,
+    [{ type: '=', name: 'app', value: app }],
+    BigInt(fromMs) * NS,
+    BigInt(throughMs) * NS,
+  );
+  const out: string[] = [];
+  for (const s of series) {
+    for (const ref of s.chunks) {
+      const cur = MemChunk.decode(await store.fetchChunk(tenant, ref)).iterator(
+        0n,
+        (1n << 63n) - 1n,
+        'forward',
+      );
+      while (cur.next()) out.push(cur.line.toString());
+    }
+  }
+  return out;
+}

@@ -1,0 +1,76 @@
+// Query-time filtering of deleted lines (Loki's querier deletion filter): until the compactor
+// has rewritten the chunks, lines that delete requests of the tenant remove are dropped from
+// every stream a source returns, so log and metric queries never see them.
+import type { Labels } from '@logsvc/api';
+import type { EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
+
+/** For one stream: whether an entry is deleted. */
+export type DeletedLineFn = (timestampNs: bigint, line: Buffer, metadata: Labels) => boolean;
+
+/** The delete requests of a tenant, as the querier needs them. */
+export interface LineDeletions {
+  /**
+   * A per-stream test for the tenant over [fromNs, throughNs), or null when the tenant has no
+   * request (or deletion is disabled for it).
+   */
+  forTenant(
+    tenant: string,
+    fromNs: bigint,
+    throughNs: bigint,
+  ): Promise<{ forStream(labels: Labels): DeletedLineFn | null } | null>;
+}
+
+/** Skips the entries `deleted` removes; everything else is the wrapped cursor's. */
+class DeletionFilterCursor implements EntryCursor {
+  readonly wait?: () => Promise<void> | null;
+  readonly startNs?: bigint;
+
+  constructor(
+    private readonly inner: EntryCursor,
+    private readonly deleted: DeletedLineFn,
+  ) {
+    if (inner.wait) this.wait = () => inner.wait!();
+    if (inner.startNs !== undefined) this.startNs = inner.startNs;
+  }
+
+  next(): boolean {
+    const inner = this.inner;
+    while (inner.next()) {
+      if (!this.deleted(inner.timestampNs, inner.line, inner.structuredMetadata)) return true;
+    }
+    return false;
+  }
+
+  get timestampNs(): bigint {
+    return this.inner.timestampNs;
+  }
+
+  get line(): Buffer {
+    return this.inner.line;
+  }
+
+  get structuredMetadata(): Labels {
+    return this.inner.structuredMetadata;
+  }
+}
+
+export class DeletionFilteringSource implements LogSource {
+  constructor(
+    private readonly inner: LogSource,
+    private readonly deletions: LineDeletions,
+  ) {}
+
+  async select(params: SelectParams): Promise<SourceStream[]> {
+    const [streams, tenant] = await Promise.all([
+      this.inner.select(params),
+      this.deletions.forTenant(params.tenant, params.fromNs, params.throughNs),
+    ]);
+    if (tenant === null) return streams;
+    return streams.map((s) => {
+      const deleted = tenant.forStream(s.labels);
+      return deleted === null
+        ? s
+        : { labels: s.labels, entries: new DeletionFilterCursor(s.entries, deleted) };
+    });
+  }
+}
