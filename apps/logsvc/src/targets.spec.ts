@@ -8,18 +8,19 @@ const etcd = { patternIngesterEnabled: false, sharedRing: true };
 
 describe('resolveTarget', () => {
   it('runs the members of all, read and write that this build provides', () => {
-    expect(resolveTarget('all', off)).toEqual(['distributor', 'ingester', 'querier']);
+    expect(resolveTarget('all', off)).toEqual(['distributor', 'ingester', 'querier', 'ruler']);
     expect(resolveTarget('all', on)).toEqual([
       'distributor',
       'ingester',
       'querier',
       'pattern-ingester',
+      'ruler',
     ]);
     expect(resolveTarget('read', off)).toEqual(['querier']);
     expect(resolveTarget('write', off)).toEqual(['distributor', 'ingester']);
     expect(resolveTarget('write', on)).toEqual(['distributor', 'ingester', 'pattern-ingester']);
     // As in Loki 3.4, backend has no pattern ingester.
-    expect(resolveTarget('backend', on)).toEqual(['index-gateway']);
+    expect(resolveTarget('backend', on)).toEqual(['index-gateway', 'ruler']);
   });
 
   it('accepts the available components and comma-separated lists', () => {
@@ -27,15 +28,16 @@ describe('resolveTarget', () => {
     expect(resolveTarget('querier', off)).toEqual(['querier']);
     expect(resolveTarget('querier, ingester,querier', off)).toEqual(['ingester', 'querier']);
     expect(resolveTarget('distributor,ingester', off)).toEqual(['distributor', 'ingester']);
-    expect(resolveTarget('read,backend', off)).toEqual(['querier', 'index-gateway']);
-    expect(resolveTarget('backend', off)).toEqual(['index-gateway']);
+    expect(resolveTarget('read,backend', off)).toEqual(['querier', 'index-gateway', 'ruler']);
+    expect(resolveTarget('backend', off)).toEqual(['index-gateway', 'ruler']);
+    expect(resolveTarget('ruler', off)).toEqual(['ruler']);
   });
 
   it('refuses a target naming only components that do not exist yet, naming them', () => {
     const provides =
-      '(this build provides distributor, ingester, querier, index-gateway, pattern-ingester)';
-    expect(() => resolveTarget('ruler', off)).toThrow(
-      `-target=ruler: not available yet: ruler ${provides}`,
+      '(this build provides distributor, ingester, querier, index-gateway, pattern-ingester, ruler)';
+    expect(() => resolveTarget('compactor', off)).toThrow(
+      `-target=compactor: not available yet: compactor ${provides}`,
     );
   });
 

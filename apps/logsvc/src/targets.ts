@@ -25,6 +25,7 @@ export const AVAILABLE_COMPONENTS = [
   'querier',
   'index-gateway',
   'pattern-ingester',
+  'ruler',
 ] as const satisfies readonly LokiComponent[];
 export type Component = (typeof AVAILABLE_COMPONENTS)[number];
 
@@ -69,6 +70,8 @@ export const MODULE_DEPENDENCIES: Readonly<
   'index-gateway': ['server', 'ring', 'grpc-server'],
   // Peers push to it once it is in the pattern ring: the gRPC server is up first.
   'pattern-ingester': ['server', 'ring', 'grpc-server'],
+  // Evaluates rules through its own querier over the ingesters and the store.
+  ruler: ['server', 'runtime-config', 'ring'],
 };
 
 export class TargetError extends Error {

@@ -5,6 +5,7 @@ import { IndexGatewayModule } from './index-gateway/index-gateway.module';
 import { IngesterModule } from './ingester/ingester.module';
 import { PatternIngesterModule } from './pattern-ingester/pattern-ingester.module';
 import { QuerierModule } from './querier/querier.module';
+import { RulerModule } from './ruler/ruler.module';
 
 /** The Nest module of each available component; `-target` picks which of them the app imports. */
 export const COMPONENT_MODULES: Readonly<Record<Component, Type<unknown>>> = {
@@ -13,4 +14,5 @@ export const COMPONENT_MODULES: Readonly<Record<Component, Type<unknown>>> = {
   querier: QuerierModule,
   'index-gateway': IndexGatewayModule,
   'pattern-ingester': PatternIngesterModule,
+  ruler: RulerModule,
 };

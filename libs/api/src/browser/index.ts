@@ -5,3 +5,4 @@ export * from './routes';
 export * from './tenant';
 export * from './status';
 export * from './query-responses';
+export * from './rules';

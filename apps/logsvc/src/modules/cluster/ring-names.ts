@@ -3,7 +3,7 @@ import type { Config } from '@logsvc/config';
 import type { Component } from '../../targets';
 import { sharesRing } from './cluster-mode';
 
-export type RingName = 'ingester' | 'distributor' | 'index-gateway' | 'pattern-ingester';
+export type RingName = 'ingester' | 'distributor' | 'index-gateway' | 'pattern-ingester' | 'ruler';
 
 /** The ring each component registers itself in (one instance entry per process and ring). */
 export const RING_OF_COMPONENT: Partial<Record<Component, RingName>> = {
@@ -11,6 +11,7 @@ export const RING_OF_COMPONENT: Partial<Record<Component, RingName>> = {
   distributor: 'distributor',
   'index-gateway': 'index-gateway',
   'pattern-ingester': 'pattern-ingester',
+  ruler: 'ruler',
 };
 
 /**

@@ -17,6 +17,7 @@ const PAGES: ReadonlyArray<readonly [RingName, RouteName, string]> = [
   ['ingester', 'ring', 'Ingester ring'],
   ['distributor', 'distributor_ring', 'Distributor ring'],
   ['index-gateway', 'indexgateway_ring', 'Index gateway ring'],
+  ['ruler', 'ruler_ring', 'Ruler ring'],
 ];
 
 function pageOf(request: FastifyRequest): readonly [RingName, RouteName, string] {
