@@ -108,7 +108,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
   }
 
   async starting(): Promise<void> {
-    if (sharesRing(this.config)) {
+    if (sharesRing(this.config) || this.config.ruler.enable_sharding) {
       this.lifecycler = memberLifecycler(this.rings, 'ruler', undefined, this.logger);
       await this.lifecycler.start();
       this.ringChecker = setInterval(() => this.checkRing(), RING_CHECK_MS).unref();
