@@ -8,29 +8,39 @@ const etcd = { patternIngesterEnabled: false, sharedRing: true };
 
 describe('resolveTarget', () => {
   it('runs the members of all, read and write that this build provides', () => {
-    expect(resolveTarget('all', off)).toEqual(['distributor', 'ingester', 'querier', 'compactor']);
+    expect(resolveTarget('all', off)).toEqual([
+      'distributor',
+      'ingester',
+      'querier',
+      'compactor',
+      'ruler',
+    ]);
     expect(resolveTarget('all', on)).toEqual([
       'distributor',
       'ingester',
       'querier',
       'pattern-ingester',
       'compactor',
+      'ruler',
     ]);
     expect(resolveTarget('read', off)).toEqual(['querier']);
     expect(resolveTarget('write', off)).toEqual(['distributor', 'ingester']);
     expect(resolveTarget('write', on)).toEqual(['distributor', 'ingester', 'pattern-ingester']);
     // Loki 3.4 has it in write; issue 16 in backend: logsvc has it in both, when enabled.
     expect(resolveTarget('backend', on)).toEqual([
-      'compactor',
       'index-gateway',
       'pattern-ingester',
+      'compactor',
+      'ruler',
     ]);
-    expect(resolveTarget('backend', off)).toEqual(['compactor', 'index-gateway']);
+    expect(resolveTarget('backend', off)).toEqual(['index-gateway', 'compactor', 'ruler']);
     expect(resolveTarget('write,backend', on)).toEqual([
       'distributor',
       'ingester',
       'index-gateway',
       'pattern-ingester',
+      'compactor',
+      'ruler',
     ]);
   });
 
@@ -39,17 +49,20 @@ describe('resolveTarget', () => {
     expect(resolveTarget('querier', off)).toEqual(['querier']);
     expect(resolveTarget('querier, ingester,querier', off)).toEqual(['ingester', 'querier']);
     expect(resolveTarget('distributor,ingester', off)).toEqual(['distributor', 'ingester']);
-    expect(resolveTarget('read,backend', off)).toEqual(['querier', 'index-gateway', 'compactor']);
-    expect(resolveTarget('backend', off)).toEqual(['index-gateway', 'compactor']);
+    expect(resolveTarget('read,backend', off)).toEqual([
+      'querier',
+      'index-gateway',
+      'compactor',
+      'ruler',
+    ]);
     expect(resolveTarget('compactor', off)).toEqual(['compactor']);
+    expect(resolveTarget('ruler', off)).toEqual(['ruler']);
   });
 
   it('refuses a target naming only components that do not exist yet, naming them', () => {
     const provides =
-      '(this build provides distributor, ingester, querier, index-gateway, pattern-ingester, compactor)';
-    expect(() => resolveTarget('ruler', off)).toThrow(
-      `-target=ruler: not available yet: ruler ${provides}`,
-    );
+      '(this build provides distributor, ingester, querier, index-gateway, pattern-ingester, compactor, ruler)';
+    expect(() => resolveTarget('ui', off)).toThrow(`-target=ui: not available yet: ui ${provides}`);
   });
 
   it('runs the pattern ingester on its own only when it is enabled', () => {
@@ -60,8 +73,8 @@ describe('resolveTarget', () => {
   });
 
   it('refuses a component named on its own that does not exist yet, even beside others', () => {
-    expect(() => resolveTarget('querier,ruler,ui', off)).toThrow(
-      '-target=querier,ruler,ui: not available yet: ruler, ui',
+    expect(() => resolveTarget('querier,query-frontend,ui', off)).toThrow(
+      '-target=querier,query-frontend,ui: not available yet: query-frontend, ui',
     );
   });
 

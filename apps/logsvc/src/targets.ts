@@ -26,6 +26,7 @@ export const AVAILABLE_COMPONENTS = [
   'index-gateway',
   'pattern-ingester',
   'compactor',
+  'ruler',
 ] as const satisfies readonly LokiComponent[];
 export type Component = (typeof AVAILABLE_COMPONENTS)[number];
 
@@ -78,6 +79,8 @@ export const MODULE_DEPENDENCIES: Readonly<
   'pattern-ingester': ['server', 'ring', 'grpc-server'],
   // Elected through the compactor ring; reads tenants' limits for retention and deletion.
   compactor: ['server', 'runtime-config', 'ring'],
+  // Evaluates rules through its own querier over the ingesters and the store.
+  ruler: ['server', 'runtime-config', 'ring'],
 };
 
 export class TargetError extends Error {

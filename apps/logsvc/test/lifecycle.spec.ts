@@ -110,8 +110,8 @@ describe('-target selection', () => {
   });
 
   it('refuses components that do not exist yet, and a distributor without an ingester', async () => {
-    await expect(startTestServer({ config: { target: 'ruler' } })).rejects.toThrow(
-      '-target=ruler: not available yet: ruler',
+    await expect(startTestServer({ config: { target: 'compactor' } })).rejects.toThrow(
+      '-target=compactor: not available yet: compactor',
     );
     await expect(startTestServer({ config: { target: 'compactor' } })).rejects.toThrow(TargetError);
     await expect(startTestServer({ config: { target: 'distributor' } })).rejects.toThrow(

@@ -112,18 +112,18 @@ describe('the built server binary', () => {
   });
 
   it('exits 1 naming the components of a target that do not exist yet', async () => {
-    const r = run(['-target=ruler', '-server.http-listen-port=0']);
+    const r = run(['-target=compactor', '-server.http-listen-port=0']);
     runs.push(r);
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toBe(
-      'error: -target=ruler: not available yet: ruler' +
-        ' (this build provides distributor, ingester, querier, index-gateway, pattern-ingester)\n',
+      'error: -target=compactor: not available yet: compactor' +
+        ' (this build provides distributor, ingester, querier, index-gateway, pattern-ingester, ruler)\n',
     );
-    const several = run(['-target=compactor,ruler', '-server.http-listen-port=0']);
+    const several = run(['-target=compactor,ui,ruler', '-server.http-listen-port=0']);
     runs.push(several);
     expect(await several.exited).toBe(1);
     expect(several.stderr()).toContain(
-      'error: -target=compactor,ruler: not available yet: compactor, ruler',
+      'error: -target=compactor,ui,ruler: not available yet: compactor, ui',
     );
   });
 

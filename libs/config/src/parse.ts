@@ -106,6 +106,10 @@ function resolvePaths(config: Config): Config {
   );
   config.ruler.rule_path = under(config.ruler.rule_path, 'rules-temp');
   config.ruler.storage.local.directory = under(config.ruler.storage.local.directory, 'rules');
+  config.ruler.storage.filesystem.directory = under(
+    config.ruler.storage.filesystem.directory,
+    'rules',
+  );
   config.compactor.working_directory = under(config.compactor.working_directory, 'compactor');
   return config;
 }

@@ -14,6 +14,7 @@ const KVSTORE_SECTIONS = [
 
 export const SECRET_KEYS: readonly string[] = [
   'storage_config.aws.secret_access_key',
+  'ruler.storage.s3.secret_access_key',
   ...KVSTORE_SECTIONS.map((ring) => `${ring}.kvstore.etcd.password`),
 ];
 

@@ -6,6 +6,7 @@ import { IndexGatewayModule } from './index-gateway/index-gateway.module';
 import { IngesterModule } from './ingester/ingester.module';
 import { PatternIngesterModule } from './pattern-ingester/pattern-ingester.module';
 import { QuerierModule } from './querier/querier.module';
+import { RulerModule } from './ruler/ruler.module';
 
 /** The Nest module of each available component; `-target` picks which of them the app imports. */
 export const COMPONENT_MODULES: Readonly<Record<Component, Type<unknown>>> = {
@@ -15,4 +16,5 @@ export const COMPONENT_MODULES: Readonly<Record<Component, Type<unknown>>> = {
   'index-gateway': IndexGatewayModule,
   'pattern-ingester': PatternIngesterModule,
   compactor: CompactorModule,
+  ruler: RulerModule,
 };

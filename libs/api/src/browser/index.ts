@@ -6,3 +6,4 @@ export * from './tenant';
 export * from './status';
 export * from './query-responses';
 export * from './delete-requests';
+export * from './rules';

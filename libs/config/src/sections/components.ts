@@ -1,4 +1,5 @@
 // Sections of the query path, ruler, compactor and the smaller components.
+import { z } from 'zod';
 import { bool, duration, float, int, oneOf, section, size, str, flag } from '../fields';
 import {
   distributorRingSection,
@@ -12,14 +13,51 @@ export const rulerSection = section({
   // Empty means `<common.path_prefix>/rules-temp`.
   rule_path: flag('ruler.rule-path', str('')),
   storage: section({
-    type: flag('ruler.storage.type', oneOf(['local', 's3'], 'local')),
+    // `local`: Loki's directory layout (writable here); `s3`: Loki's object store layout on
+    // S3; `filesystem`: the object store layout on a directory (logsvc's addition).
+    type: flag('ruler.storage.type', oneOf(['local', 's3', 'filesystem'], 'local')),
     // Empty means `<common.path_prefix>/rules`.
     local: section({ directory: flag('ruler.storage.local.directory', str('')) }),
+    filesystem: section({ directory: flag('ruler.storage.filesystem.directory', str('')) }),
+    s3: section({
+      endpoint: flag('ruler.storage.s3.endpoint', str('')),
+      region: flag('ruler.storage.s3.region', str('')),
+      bucketnames: flag('ruler.storage.s3.buckets', str('')),
+      access_key_id: flag('ruler.storage.s3.access-key-id', str('')),
+      secret_access_key: flag('ruler.storage.s3.secret-access-key', str('')),
+      s3forcepathstyle: flag('ruler.storage.s3.force-path-style', bool(false)),
+      insecure: flag('ruler.storage.s3.insecure', bool(false)),
+    }),
   }),
   evaluation_interval: flag('ruler.evaluation-interval', duration(60_000)),
   poll_interval: flag('ruler.poll-interval', duration(60_000)),
   alertmanager_url: flag('ruler.alertmanager-url', str('')),
   external_url: flag('ruler.external.url', str('')),
+  datasource_uid: flag('ruler.datasource-uid', str('')),
+  notification_queue_capacity: flag('ruler.notification-queue-capacity', int(10000, 1)),
+  notification_timeout: flag('ruler.notification-timeout', duration(10_000)),
+  resend_delay: flag('ruler.resend-delay', duration(60_000)),
+  enable_sharding: flag('ruler.enable-sharding', bool(false)),
+  remote_write: section({
+    enabled: flag('ruler.remote-write.enabled', bool(false)),
+    add_org_id_header: flag('ruler.remote-write.add-org-id-header', bool(true)),
+    // Client ID → Prometheus remote_write settings (url, headers, remote_timeout).
+    clients: z
+      .record(
+        z.string(),
+        z.strictObject({
+          url: z.string(),
+          name: z.string().optional(),
+          headers: z.record(z.string(), z.string()).optional(),
+          remote_timeout: z.string().optional(),
+        }),
+      )
+      .default(() => ({})),
+  }),
+  evaluation: section({
+    mode: flag('ruler.evaluation.mode', oneOf(['local'], 'local')),
+    max_jitter: flag('ruler.evaluation.max-jitter', duration(0)),
+  }),
   ring: rulerRingSection(),
 });
 

@@ -3,12 +3,17 @@ import { BUILTINS } from './builtins';
 import { fromEngineLimit } from './budget';
 import { TemplateError } from './errors';
 import { Compiler, ExecState } from './exec';
-import type { FuncDef } from './func-types';
+import type { FuncDef, FuncMap } from './func-types';
 import { LOKI_FUNCTIONS } from './loki-functions';
 import { Parser } from './parser';
-import { LabelMap } from './values';
+import { LabelMap, type Value } from './values';
 
 export { TemplateError } from './errors';
+export { FuncError, LabelMap, type Value } from './values';
+export type { FuncDef, FuncMap } from './func-types';
+export { sprintf, formatValue } from './go-fmt';
+export { formatFloat } from './go-float';
+export { compileRegex, replaceAll } from './regex';
 
 export interface TemplateContext {
   line: string; // for __line__
@@ -151,4 +156,34 @@ class References {
 
 export function isTemplateError(e: unknown): e is TemplateError {
   return e instanceof TemplateError;
+}
+
+/** A template compiled with a caller's function map, executed on any dot value. */
+export interface GoTemplate {
+  /** Throws TemplateError on execution errors. */
+  execute(dot: Value): string;
+}
+
+/**
+ * Compiles a Go text/template with Go's builtins plus `funcs` (Prometheus' alert templates use
+ * this, with their own functions), `missingkey=zero`. Parse errors throw TemplateError with
+ * Go's message.
+ */
+export function compileGoTemplate(text: string, name: string, funcs: FuncMap): GoTemplate {
+  const all: FuncMap = new Map([...BUILTINS, ...funcs]);
+  const parsed = new Parser(name, text, (fn) => all.has(fn)).parse();
+  const emit = new Compiler(name, text, all).compileSet(parsed.root, parsed.defines);
+  return {
+    execute(dot) {
+      const state = new ExecState({ line: '', timestampNs: 0n });
+      state.vars.push({ name: '$', value: dot });
+      try {
+        emit(state, dot);
+      } catch (err) {
+        if (err instanceof RangeError) throw fromEngineLimit(err);
+        throw err;
+      }
+      return state.out;
+    },
+  };
 }

@@ -4,7 +4,7 @@ import type { Component } from '../../targets';
 import { sharesRing } from './cluster-mode';
 
 export type RingName =
-  'ingester' | 'distributor' | 'index-gateway' | 'pattern-ingester' | 'compactor';
+  'ingester' | 'distributor' | 'index-gateway' | 'pattern-ingester' | 'compactor' | 'ruler';
 
 /** The ring each component registers itself in (one instance entry per process and ring). */
 export const RING_OF_COMPONENT: Partial<Record<Component, RingName>> = {
@@ -13,6 +13,7 @@ export const RING_OF_COMPONENT: Partial<Record<Component, RingName>> = {
   'index-gateway': 'index-gateway',
   'pattern-ingester': 'pattern-ingester',
   compactor: 'compactor',
+  ruler: 'ruler',
 };
 
 /**

@@ -32,6 +32,7 @@ const PAGES: readonly RingPage[] = [
   { ring: 'distributor', route: 'distributor_ring', title: 'Distributor ring' },
   { ring: 'index-gateway', route: 'indexgateway_ring', title: 'Index gateway ring' },
   { ring: 'compactor', route: 'compactor_ring', title: 'Compactor ring' },
+  { ring: 'ruler', route: 'ruler_ring', title: 'Ruler ring' },
   {
     ring: 'pattern-ingester',
     route: 'pattern_ring',

@@ -1,0 +1,54 @@
+import type { Config, Overrides } from '@logsvc/config';
+import type { IngesterClient } from '@logsvc/ingester';
+import { Querier, withIndex } from '@logsvc/querier';
+import { RulesApi, type RuleStore } from '@logsvc/ruler';
+import type { ChunkStore, IndexReader } from '@logsvc/storage';
+import { Module } from '@nestjs/common';
+import { CONFIG, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
+import { CHUNK_STORE } from '../core/chunk-store.provider';
+import { nowNs } from '../querier/params/query-params';
+import { PrometheusRulesController } from './prometheus-rules.controller';
+import { RULE_STORE, createRuleStore } from './rule-store.provider';
+import { rulerMetricsProvider } from './ruler-metrics.provider';
+import { RulerService } from './ruler.service';
+import { RulesController } from './rules.controller';
+
+/** RULER_QUERIER: the ruler's own read path (rules run in `backend`, without a querier). */
+const RULER_QUERIER = Querier;
+
+/** Loaded when `-target` includes ruler (in `all` and `backend`). */
+@Module({
+  controllers: [RulesController, PrometheusRulesController],
+  providers: [
+    RulerService,
+    rulerMetricsProvider,
+    { provide: RULE_STORE, useFactory: createRuleStore, inject: [CONFIG] },
+    {
+      provide: RulesApi,
+      useFactory: (store: RuleStore, ruler: RulerService) =>
+        new RulesApi(store, (tenant) => ruler.limits(tenant)),
+      inject: [RULE_STORE, RulerService],
+    },
+    {
+      provide: RULER_QUERIER,
+      useFactory: (
+        config: Config,
+        store: ChunkStore,
+        ingesters: IngesterClient,
+        overrides: Overrides,
+        index: IndexReader,
+      ) =>
+        new Querier({
+          store: withIndex(store, index),
+          ingesters,
+          window: config.querier,
+          overrides,
+          now: nowNs,
+          // Rule queries are small instant queries: no worker threads of their own.
+          scanWorkers: -1,
+        }),
+      inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER],
+    },
+  ],
+})
+export class RulerModule {}

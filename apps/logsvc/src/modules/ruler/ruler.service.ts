@@ -1,0 +1,195 @@
+import type { Config, Overrides } from '@logsvc/config';
+import { Querier } from '@logsvc/querier';
+import type { Lifecycler } from '@logsvc/ring';
+import {
+  AlertmanagerNotifier,
+  RemoteWriter,
+  RuleManager,
+  SYSTEM_CLOCK,
+  ownedGroups,
+  parseModelDuration,
+  withJitter,
+  type OwnedGroup,
+  type RuleStore,
+  type RulerMetrics,
+} from '@logsvc/ruler';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { LifecycleService } from '../../lifecycle/lifecycle-service';
+import { ServiceRegistry } from '../../lifecycle/service-registry';
+import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
+import { sharesRing } from '../cluster/cluster-mode';
+import { memberLifecycler } from '../cluster/ring-member';
+import { RingsService } from '../cluster/rings.service';
+import { RULER_METRICS } from './ruler-metrics.provider';
+import { querierQueryFn } from './ruler-query';
+import { RULE_STORE } from './rule-store.provider';
+
+/** Loki's ruler checks its ring for changes this often (RingCheckPeriod). */
+const RING_CHECK_MS = 5_000;
+
+/**
+ * The ruler component: polls the rule store every `poll_interval`, keeps the groups it owns
+ * (all of them, or its share of the ruler ring in a cluster) running, sends alerts to
+ * Alertmanager and recorded samples to the remote-write clients.
+ */
+@Injectable()
+export class RulerService implements LifecycleService, OnModuleInit {
+  readonly serviceName = 'ruler';
+  readonly manager: RuleManager;
+  private readonly notifier: AlertmanagerNotifier;
+  private readonly writer: RemoteWriter;
+  private lifecycler: Lifecycler | undefined;
+  private poller: NodeJS.Timeout | undefined;
+  private ringChecker: NodeJS.Timeout | undefined;
+  private lastRing = '';
+  private syncing: Promise<void> | null = null;
+  private again = false;
+  private readonly logger: Logger;
+
+  constructor(
+    @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(OVERRIDES) private readonly overrides: Overrides,
+    @Inject(RULE_STORE) private readonly store: RuleStore,
+    @Inject(Querier) querier: Querier,
+    @Inject(RingsService) private readonly rings: RingsService,
+    @Inject(RULER_METRICS) metrics: RulerMetrics,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'ruler' });
+    const c = config.ruler;
+    const onError = (message: string) => this.logger.warn(message);
+    this.notifier = new AlertmanagerNotifier({
+      alertmanagers: c.alertmanager_url
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+      queueCapacity: c.notification_queue_capacity,
+      timeoutMs: c.notification_timeout,
+      externalURL: c.external_url,
+      datasourceUID: c.datasource_uid,
+      metrics,
+      onError,
+    });
+    this.writer = new RemoteWriter({
+      clients: c.remote_write.enabled
+        ? Object.entries(c.remote_write.clients).map(([id, client]) => ({
+            name: client.name ?? id,
+            url: client.url,
+            headers: client.headers ?? {},
+            timeoutMs: parseModelDuration(client.remote_timeout ?? '30s') ?? 30_000,
+          }))
+        : [],
+      addOrgIdHeader: c.remote_write.add_org_id_header,
+      metrics,
+      onError,
+    });
+    const query = withJitter(
+      querierQueryFn(querier, 60_000),
+      c.evaluation.max_jitter,
+      SYSTEM_CLOCK,
+    );
+    this.manager = new RuleManager({
+      clock: SYSTEM_CLOCK,
+      now: () => Date.now(),
+      defaultIntervalMs: c.evaluation_interval,
+      resendDelayMs: c.resend_delay,
+      query,
+      notify: (tenant, expr, alerts) => this.notifier.send(tenant, expr, alerts),
+      append: (tenant, series) => this.writer.write(tenant, series),
+      metrics,
+      alertContext: { externalLabels: {}, externalURL: c.external_url },
+    });
+  }
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async starting(): Promise<void> {
+    if (sharesRing(this.config) || this.config.ruler.enable_sharding) {
+      this.lifecycler = memberLifecycler(this.rings, 'ruler', undefined, this.logger);
+      await this.lifecycler.start();
+      this.ringChecker = setInterval(() => this.checkRing(), RING_CHECK_MS).unref();
+    }
+    await this.sync();
+    this.poller = setInterval(() => void this.sync(), this.config.ruler.poll_interval).unref();
+  }
+
+  async stopping(): Promise<void> {
+    clearInterval(this.poller);
+    clearInterval(this.ringChecker);
+    await this.syncing;
+    await this.manager.stop();
+    await this.lifecycler?.stop();
+    await this.notifier.flush();
+  }
+
+  /** Reloads the rule store and starts, updates or stops groups; concurrent calls coalesce. */
+  sync(): Promise<void> {
+    if (this.syncing) {
+      this.again = true;
+      return this.syncing;
+    }
+    this.syncing = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.manager.sync(await this.ownedGroups());
+        } catch (err) {
+          this.logger.error({ err }, 'unable to sync rule groups');
+        }
+      } while (this.again);
+    })().finally(() => {
+      this.syncing = null;
+    });
+    return this.syncing;
+  }
+
+  private async ownedGroups(): Promise<OwnedGroup[]> {
+    const all: OwnedGroup[] = [];
+    for (const tenant of await this.store.listTenants()) {
+      try {
+        for (const [namespace, groups] of await this.store.listNamespaces(tenant))
+          for (const group of groups) all.push({ tenant, namespace, group });
+      } catch (err) {
+        this.logger.error({ err, tenant }, 'unable to load the rule groups of a tenant');
+      }
+    }
+    const watcher = this.rings.watcher('ruler');
+    const id = this.lifecycler?.id;
+    if (!watcher || id === undefined) return all;
+    return ownedGroups(all, id, (token) => {
+      try {
+        return watcher.ring().get(token, 'write').instances[0]?.id;
+      } catch {
+        return undefined;
+      }
+    });
+  }
+
+  /** Re-shards when the ring's members or their health changed (a ruler joined or left). */
+  private checkRing(): void {
+    const watcher = this.rings.watcher('ruler');
+    if (!watcher) return;
+    const ring = watcher.ring();
+    const view = ring
+      .instances()
+      .map((i) => `${i.id}:${i.state}:${ring.isHealthy(i, 'write')}`)
+      .sort()
+      .join(',');
+    if (view === this.lastRing) return;
+    this.lastRing = view;
+    void this.sync();
+  }
+
+  /** Per-tenant limits of the rules API. */
+  limits(tenant: string) {
+    const l = this.overrides.forTenant(tenant);
+    return {
+      maxRulesPerRuleGroup: l.ruler_max_rules_per_rule_group,
+      maxRuleGroupsPerTenant: l.ruler_max_rule_groups_per_tenant,
+    };
+  }
+}
