@@ -110,10 +110,10 @@ describe('-target selection', () => {
   });
 
   it('refuses components that do not exist yet, and a distributor without an ingester', async () => {
-    await expect(startTestServer({ config: { target: 'compactor' } })).rejects.toThrow(
-      '-target=compactor: not available yet: compactor',
+    await expect(startTestServer({ config: { target: 'query-frontend' } })).rejects.toThrow(
+      '-target=query-frontend: not available yet: query-frontend',
     );
-    await expect(startTestServer({ config: { target: 'compactor' } })).rejects.toThrow(TargetError);
+    await expect(startTestServer({ config: { target: 'ui' } })).rejects.toThrow(TargetError);
     await expect(startTestServer({ config: { target: 'distributor' } })).rejects.toThrow(
       'the distributor has no ingesters to reach',
     );

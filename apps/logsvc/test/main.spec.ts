@@ -112,18 +112,19 @@ describe('the built server binary', () => {
   });
 
   it('exits 1 naming the components of a target that do not exist yet', async () => {
-    const r = run(['-target=compactor', '-server.http-listen-port=0']);
+    const r = run(['-target=query-frontend', '-server.http-listen-port=0']);
     runs.push(r);
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toBe(
-      'error: -target=compactor: not available yet: compactor' +
-        ' (this build provides distributor, ingester, querier, index-gateway, pattern-ingester, ruler)\n',
+      'error: -target=query-frontend: not available yet: query-frontend' +
+        ' (this build provides distributor, ingester, querier, index-gateway, pattern-ingester,' +
+        ' compactor, ruler)\n',
     );
-    const several = run(['-target=compactor,ui,ruler', '-server.http-listen-port=0']);
+    const several = run(['-target=query-scheduler,ui,ruler', '-server.http-listen-port=0']);
     runs.push(several);
     expect(await several.exited).toBe(1);
     expect(several.stderr()).toContain(
-      'error: -target=compactor,ui,ruler: not available yet: compactor, ui',
+      'error: -target=query-scheduler,ui,ruler: not available yet: query-scheduler, ui',
     );
   });
 

@@ -29,6 +29,7 @@ describe('status endpoints', () => {
         'distributor => Running',
         'ingester => Running',
         'querier => Running',
+        'compactor => Running',
         'ruler => Running',
         '',
       ].join('\n'),

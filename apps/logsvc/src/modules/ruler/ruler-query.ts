@@ -2,6 +2,12 @@ import { type QueryFn, type Sample } from '@logsvc/ruler';
 import type { Querier } from '@logsvc/querier';
 import { labelsToRecord } from '@logsvc/api';
 
+/**
+ * The ruler's own Querier (rules run in `backend`, without a querier component); a token of its
+ * own so that it never stands in for the querier component's `Querier`.
+ */
+export const RULER_QUERIER = Symbol('logsvc.rulerQuerier');
+
 const NS_PER_MS = 1_000_000n;
 
 /**

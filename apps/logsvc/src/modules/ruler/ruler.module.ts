@@ -8,13 +8,11 @@ import { CONFIG, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { nowNs } from '../querier/params/query-params';
 import { PrometheusRulesController } from './prometheus-rules.controller';
+import { RULER_QUERIER } from './ruler-query';
 import { RULE_STORE, createRuleStore } from './rule-store.provider';
 import { rulerMetricsProvider } from './ruler-metrics.provider';
 import { RulerService } from './ruler.service';
 import { RulesController } from './rules.controller';
-
-/** RULER_QUERIER: the ruler's own read path (rules run in `backend`, without a querier). */
-const RULER_QUERIER = Querier;
 
 /** Loaded when `-target` includes ruler (in `all` and `backend`). */
 @Module({

@@ -1,5 +1,5 @@
 import type { Config, Overrides } from '@logsvc/config';
-import { Querier } from '@logsvc/querier';
+import type { Querier } from '@logsvc/querier';
 import type { Lifecycler } from '@logsvc/ring';
 import {
   AlertmanagerNotifier,
@@ -22,7 +22,7 @@ import { sharesRing } from '../cluster/cluster-mode';
 import { memberLifecycler } from '../cluster/ring-member';
 import { RingsService } from '../cluster/rings.service';
 import { RULER_METRICS } from './ruler-metrics.provider';
-import { querierQueryFn } from './ruler-query';
+import { RULER_QUERIER, querierQueryFn } from './ruler-query';
 import { RULE_STORE } from './rule-store.provider';
 
 /** Loki's ruler checks its ring for changes this often (RingCheckPeriod). */
@@ -52,7 +52,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
     @Inject(CONFIG) private readonly config: Config,
     @Inject(OVERRIDES) private readonly overrides: Overrides,
     @Inject(RULE_STORE) private readonly store: RuleStore,
-    @Inject(Querier) querier: Querier,
+    @Inject(RULER_QUERIER) querier: Querier,
     @Inject(RingsService) private readonly rings: RingsService,
     @Inject(RULER_METRICS) metrics: RulerMetrics,
     @Inject(LOGGER) logger: Logger,
