@@ -137,9 +137,9 @@ ingester:
     expect(errorOf({ server: { http_listen_port: 70000 } })).toContain(
       'server.http_listen_port: must be a TCP port',
     );
-    expect(errorOf({ ruler: { ring: { kvstore: { store: 'etcd' } } } })).toContain(
-      'config error: ruler.ring is not supported yet',
-    );
+    expect(
+      errorOf({ query_scheduler: { scheduler_ring: { kvstore: { store: 'etcd' } } } }),
+    ).toContain('config error: query_scheduler.scheduler_ring is not supported yet');
     expect(
       errorOf({
         schema_config: { configs: [{ from: '2024-02-01' }, { from: '2024-01-01' }] },

@@ -64,8 +64,8 @@ describe('settings that are not supported yet', () => {
 
   it('include cluster keys nothing reads, refused only when they change something', () => {
     expect(() =>
-      fromYaml('compactor:\n  compactor_ring:\n    kvstore:\n      store: etcd\n'),
-    ).toThrow('config error: compactor.compactor_ring is not supported yet');
+      fromYaml('query_scheduler:\n  scheduler_ring:\n    kvstore:\n      store: etcd\n'),
+    ).toThrow('config error: query_scheduler.scheduler_ring is not supported yet');
     expect(() => loadConfig(['-common.storage.ring.instance-interface-names=eth1'])).toThrow(
       'config error: common.ring.instance_interface_names is not supported yet',
     );
