@@ -3,6 +3,7 @@
 // every stream a source returns, so log and metric queries never see them.
 import type { Labels } from '@logsvc/api';
 import type { EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
+import { ForwardingCursor } from './forwarding-cursor';
 
 /** For one stream: whether an entry is deleted. */
 export type DeletedLineFn = (timestampNs: bigint, line: Buffer, metadata: Labels) => boolean;
@@ -21,14 +22,15 @@ export interface LineDeletions {
 }
 
 /** Skips the entries `deleted` removes; everything else is the wrapped cursor's. */
-class DeletionFilterCursor implements EntryCursor {
+class DeletionFilterCursor extends ForwardingCursor {
   readonly wait?: () => Promise<void> | null;
   readonly startNs?: bigint;
 
   constructor(
-    private readonly inner: EntryCursor,
+    inner: EntryCursor,
     private readonly deleted: DeletedLineFn,
   ) {
+    super(inner);
     if (inner.wait) this.wait = () => inner.wait!();
     if (inner.startNs !== undefined) this.startNs = inner.startNs;
   }
@@ -39,18 +41,6 @@ class DeletionFilterCursor implements EntryCursor {
       if (!this.deleted(inner.timestampNs, inner.line, inner.structuredMetadata)) return true;
     }
     return false;
-  }
-
-  get timestampNs(): bigint {
-    return this.inner.timestampNs;
-  }
-
-  get line(): Buffer {
-    return this.inner.line;
-  }
-
-  get structuredMetadata(): Labels {
-    return this.inner.structuredMetadata;
   }
 }
 

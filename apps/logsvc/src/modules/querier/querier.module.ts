@@ -1,7 +1,7 @@
 import { type DeleteRequestsStore, QueryDeletions } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
 import type { IngesterClient } from '@logsvc/ingester';
-import { Querier, withIndex } from '@logsvc/querier';
+import { Querier } from '@logsvc/querier';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
 import { CONFIG, DELETE_REQUESTS, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
@@ -10,7 +10,7 @@ import { DetectedController } from './detected.controller';
 import { IndexController } from './index.controller';
 import { MetadataController } from './metadata.controller';
 import { PatternsController } from './patterns.controller';
-import { nowNs } from './params/query-params';
+import { querierOptions } from './querier-options';
 import { QuerierService } from './querier.service';
 import { QueryController } from './query/query.controller';
 import { TailController } from './tail/tail.controller';
@@ -43,11 +43,7 @@ import { TailSockets } from './tail/tail-sockets.service';
         deleteRequests: DeleteRequestsStore,
       ) =>
         new Querier({
-          store: withIndex(store, index),
-          ingesters,
-          window: config.querier,
-          overrides,
-          now: nowNs,
+          ...querierOptions(config, store, ingesters, overrides, index),
           scanWorkers: config.querier.scan_workers,
           tailMaxDurationMs: config.querier.tail_max_duration,
           // Lines of delete requests are dropped at query time until the compactor removed them.

@@ -1,12 +1,12 @@
 import type { Config, Overrides } from '@logsvc/config';
 import type { IngesterClient } from '@logsvc/ingester';
-import { Querier, withIndex } from '@logsvc/querier';
+import { Querier } from '@logsvc/querier';
 import { RulesApi, type RuleStore } from '@logsvc/ruler';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
 import { CONFIG, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
-import { nowNs } from '../querier/params/query-params';
+import { querierOptions } from '../querier/querier-options';
 import { PrometheusRulesController } from './prometheus-rules.controller';
 import { RULER_QUERIER } from './ruler-query';
 import { RULE_STORE, createRuleStore } from './rule-store.provider';
@@ -37,11 +37,7 @@ import { RulesController } from './rules.controller';
         index: IndexReader,
       ) =>
         new Querier({
-          store: withIndex(store, index),
-          ingesters,
-          window: config.querier,
-          overrides,
-          now: nowNs,
+          ...querierOptions(config, store, ingesters, overrides, index),
           // Rule queries are small instant queries: no worker threads of their own.
           scanWorkers: -1,
         }),
