@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemChunk } from '@logsvc/chunk';
 import { FilesystemObjectClient, type ObjectClient, S3ObjectClient } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type S3rverProcess, startS3rver } from '../../libs/storage/src/testing/s3rver-process';
 import { type ServerProcess, eventually, startServer } from '../support/server';
+import { linesInChunkObjects } from '../support/store-reader';
 
 const FLAGS = [
   '-compactor.retention-enabled=true',
@@ -50,16 +50,6 @@ interface Listed {
 
 async function list(url: string): Promise<Listed[]> {
   return (await (await fetch(`${url}/loki/api/v1/delete`)).json()) as Listed[];
-}
-
-/** Every line of every chunk object of the tenant, read from the object store itself. */
-async function linesInChunkObjects(client: ObjectClient): Promise<string[]> {
-  const out: string[] = [];
-  for (const { key } of (await client.list('fake/chunks/')).objects) {
-    const cur = MemChunk.decode(await client.get(key)).iterator(0n, (1n << 63n) - 1n, 'forward');
-    while (cur.next()) out.push(cur.line.toString());
-  }
-  return out.sort();
 }
 
 /** One bucket per server on S3, so each test server has a store of its own. */
@@ -184,6 +174,9 @@ describe.each([filesystemStore(), s3Store()])('compactor on the $name store', (s
       expect(await lines(sut.url, '{app="api"}')).toEqual(['user=alice ok', 'user=carol ok']);
       const metrics = await (await fetch(`${sut.url}/metrics`)).text();
       expect(metrics).toContain('loki_compactor_deleted_lines{user="fake"} 1');
+      // Loki's pending gauges: nothing left over its cancel period and unprocessed.
+      expect(metrics).toMatch(/^loki_compactor_pending_delete_requests_count 0$/m);
+      expect(metrics).toMatch(/^loki_compactor_oldest_pending_delete_request_age_seconds 0$/m);
     }, 60_000);
 
     it('cancels within the cancel period, and after it only with force', async () => {
