@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { type Matcher, labelsToString } from '@logsvc/api';
 import { MemChunk } from '@logsvc/chunk';
 import { parseConfig } from '@logsvc/config';
-import { ChunkStore, FilesystemObjectClient } from '@logsvc/storage';
+import { ChunkStore, FilesystemObjectClient, type ObjectClient } from '@logsvc/storage';
 
 export interface StoredEntry {
   /** The series' labels as `{a="b", ...}`. */
@@ -41,4 +41,21 @@ export async function readStoredEntries(
     }
   }
   return out;
+}
+
+/**
+ * Every line of every chunk object of `tenant` in an object store (any ObjectClient: the
+ * filesystem store, an S3 bucket), decoded from the objects themselves, not through the index:
+ * what is still stored, whether or not the index still points to it. Sorted.
+ */
+export async function linesInChunkObjects(
+  client: ObjectClient,
+  tenant = 'fake',
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const { key } of (await client.list(`${tenant}/chunks/`)).objects) {
+    const cursor = MemChunk.decode(await client.get(key)).iterator(0n, (1n << 63n) - 1n, 'forward');
+    while (cursor.next()) out.push(cursor.line.toString('utf8'));
+  }
+  return out.sort();
 }

@@ -70,3 +70,38 @@ export const EMPTY_PROGRESS: DeleteProgress = {
   chunksDeleted: 0,
   linesDeleted: 0,
 };
+
+/** What Loki's pending delete request gauges report. */
+export interface PendingDeleteRequests {
+  /** Unprocessed parts (Loki's rows) whose cancel period is over. */
+  readonly count: number;
+  /** Whole seconds since the oldest of them came out of its cancel period; 0 without one. */
+  readonly oldestAgeSeconds: number;
+}
+
+/**
+ * Loki's DeleteRequestsManager.updateMetrics over `records` (of tenants whose requests are
+ * processed, i.e. `deletion_mode: filter-and-delete`): unprocessed parts of requests past
+ * `delete_request_cancel_period`, and how long the oldest of them has been waiting since.
+ */
+export function pendingDeleteRequests(
+  records: Iterable<DeleteRequestRecord>,
+  nowMs: number,
+  cancelPeriodMs: number,
+): PendingDeleteRequests {
+  let count = 0;
+  let oldestCreatedAtMs: number | undefined;
+  for (const r of records) {
+    if (r.createdAtMs + cancelPeriodMs > nowMs) continue;
+    const unprocessed = r.parts.filter((p) => !p.processed).length;
+    if (unprocessed === 0) continue;
+    count += unprocessed;
+    if (oldestCreatedAtMs === undefined || r.createdAtMs < oldestCreatedAtMs)
+      oldestCreatedAtMs = r.createdAtMs;
+  }
+  const oldestAgeSeconds =
+    oldestCreatedAtMs === undefined
+      ? 0
+      : Math.floor((nowMs - (oldestCreatedAtMs + cancelPeriodMs)) / 1000);
+  return { count, oldestAgeSeconds };
+}

@@ -342,3 +342,37 @@ describe('Lifecycler.checkReady', () => {
     expect(lc.checkReady()).toBeNull();
   });
 });
+
+describe('Lifecycler auto-forget', () => {
+  it('forgets a member whose heartbeat is older than autoForgetUnhealthyAfterMs, never itself', async () => {
+    const keeper = lifecycler('c-1', {
+      joinAfterMs: 0,
+      heartbeatPeriodMs: 1_000,
+      heartbeatTimeoutMs: 2_000,
+      autoForgetUnhealthyAfterMs: 20_000,
+    });
+    await keeper.start();
+    // c-2 was killed without leaving: its entry stays with its last heartbeat (now).
+    await kv.cas(KEY, (cur) => {
+      const desc = decodeRing(cur);
+      const dead = { ...desc.instances['c-1'], id: 'c-2', addr: 'c-2:9095', tokens: [7] };
+      return encodeRing({ ...desc, instances: { ...desc.instances, 'c-2': dead } });
+    });
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(Object.keys((await ring()).instances).sort()).toEqual(['c-1', 'c-2']);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(Object.keys((await ring()).instances)).toEqual(['c-1']);
+  });
+
+  it('forgets nobody without the option', async () => {
+    const keeper = lifecycler('c-1', { joinAfterMs: 0, heartbeatPeriodMs: 1_000 });
+    await keeper.start();
+    await kv.cas(KEY, (cur) => {
+      const desc = decodeRing(cur);
+      const dead = { ...desc.instances['c-1'], id: 'c-2', addr: 'c-2:9095', tokens: [7] };
+      return encodeRing({ ...desc, instances: { ...desc.instances, 'c-2': dead } });
+    });
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(Object.keys((await ring()).instances).sort()).toEqual(['c-1', 'c-2']);
+  });
+});

@@ -47,6 +47,12 @@ export interface LifecyclerOptions {
    * false checks only this instance.
    */
   readonly readinessCheckRingHealth?: boolean;
+  /**
+   * Each heartbeat removes other members whose last heartbeat is older than this (dskit's
+   * AutoForgetDelegate: Loki's compactor ring forgets after 10 heartbeat timeouts, so a
+   * member killed without leaving stops owning its tokens). Unset or 0: never.
+   */
+  readonly autoForgetUnhealthyAfterMs?: number;
   readonly now?: () => number;
   readonly random?: RandomUint32;
   readonly logger?: RingLogger;
@@ -327,7 +333,23 @@ export class Lifecycler {
         return { state: this.currentState, tokens: this.currentTokens, registeredMs: now };
       }
       return { state: this.currentState, tokens: existing.tokens, registeredMs: this.registeredMs };
-    });
+    }, true);
+  }
+
+  /** `desc` without the other members unhealthy for longer than `autoForgetUnhealthyAfterMs`. */
+  private forgetUnhealthy(desc: RingDesc, now: number): RingDesc {
+    const after = this.options.autoForgetUnhealthyAfterMs ?? 0;
+    if (after <= 0) return desc;
+    let out = desc;
+    for (const [id, instance] of Object.entries(desc.instances)) {
+      if (id === this.options.id || now - instance.heartbeatMs <= after) continue;
+      this.logger.warn(
+        { ring: this.options.key, instance: id, last_heartbeat: instance.heartbeatMs },
+        'auto-forgetting instance from the ring because it is unhealthy for a long time',
+      );
+      out = withoutInstance(out, id);
+    }
+    return out;
   }
 
   private heartbeatTick(): void {
@@ -357,13 +379,17 @@ export class Lifecycler {
    * One CAS of this instance's entry: `decide` sees the ring as stored; what the last (stored)
    * round decided becomes this instance's state.
    */
-  private async update(decide: (desc: RingDesc, nowMs: number) => Entry): Promise<void> {
+  private async update(
+    decide: (desc: RingDesc, nowMs: number) => Entry,
+    forgetUnhealthy = false,
+  ): Promise<void> {
     let decided: Entry | undefined;
     let written: RingDesc = EMPTY_RING;
     await this.options.kv.cas(this.options.key, (current) => {
-      const desc = decodeRing(current);
+      let desc = decodeRing(current);
       const now = this.now();
       decided = decide(desc, now);
+      if (forgetUnhealthy) desc = this.forgetUnhealthy(desc, now);
       written = withInstance(desc, this.entry(decided, now));
       return encodeRing(written);
     });

@@ -114,6 +114,15 @@ export function describeObjectClientContract(
       expect(res.commonPrefixes).toEqual([k('delim/x/'), k('delim/z/')]);
     });
 
+    it('rolls up a sub-prefix whose objects all lie several levels down', async () => {
+      // The compactor lists tenants this way: `<tenant>/chunks/<fp>/<chunk>` from "" with "/".
+      await client.put(k('deep/t/chunks/fp/c1'), Buffer.from('1'));
+      await client.put(k('deep/u/index/table/f'), Buffer.from('2'));
+      const res = await client.list(k('deep/'), { delimiter: '/' });
+      expect(res.commonPrefixes).toEqual([k('deep/t/'), k('deep/u/')]);
+      expect(res.objects).toEqual([]);
+    });
+
     it('matches a prefix that ends inside a path segment', async () => {
       await client.put(k('partial/abc/1'), Buffer.from('1'));
       await client.put(k('partial/abd'), Buffer.from('2'));

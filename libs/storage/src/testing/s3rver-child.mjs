@@ -14,6 +14,31 @@ const server = new S3rver({
   configureBuckets: buckets.map((name) => ({ name })),
 });
 
+// s3rver 3.7.1 stops walking its directory tree below any path that holds the delimiter, so
+// with a delimiter it misses every common prefix whose objects all lie two or more levels
+// down (listing "" with "/" over `fake/chunks/<fp>/<chunk>` finds no `fake/`). S3 rolls up
+// every key; so does this: list without the delimiter, then roll up the keys here.
+const listObjects = server.store.listObjects.bind(server.store);
+server.store.listObjects = async (bucket, options) => {
+  const { delimiter } = options;
+  if (!delimiter) return listObjects(bucket, options);
+  const prefix = options.prefix ?? '';
+  const maxKeys = options.maxKeys ?? Infinity;
+  const all = await listObjects(bucket, { ...options, delimiter: '', maxKeys: Infinity });
+  const objects = [];
+  const commonPrefixes = new Set();
+  for (const o of all.objects) {
+    const at = o.key.slice(prefix.length).indexOf(delimiter);
+    if (at === -1) objects.push(o);
+    else commonPrefixes.add(o.key.slice(0, prefix.length + at + delimiter.length));
+  }
+  return {
+    objects: objects.slice(0, maxKeys),
+    commonPrefixes: [...commonPrefixes].sort(),
+    isTruncated: objects.length > maxKeys,
+  };
+};
+
 server.run().then(
   ({ port }) => process.stdout.write(JSON.stringify({ port }) + '\n'),
   (err) => {

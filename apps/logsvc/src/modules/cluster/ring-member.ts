@@ -16,6 +16,7 @@ export function memberLifecycler(
   name: RingName,
   port: number | undefined,
   logger: Logger,
+  autoForgetUnhealthyAfterMs?: number,
 ): Lifecycler {
   const s: RingMemberConfig = rings.settings(name);
   return new Lifecycler({
@@ -31,6 +32,7 @@ export function memberLifecycler(
     minReadyDurationMs: 0,
     finalSleepMs: 0,
     readinessCheckRingHealth: false,
+    ...(autoForgetUnhealthyAfterMs === undefined ? {} : { autoForgetUnhealthyAfterMs }),
     logger,
   });
 }
@@ -56,12 +58,23 @@ export abstract class RingMemberService implements LifecycleService, OnModuleIni
     return undefined;
   }
 
+  /** Forget other members unhealthy for this long (none: never, the default). */
+  protected autoForgetUnhealthyAfterMs(): number | undefined {
+    return undefined;
+  }
+
   onModuleInit(): void {
     this.registry.register(this);
   }
 
   async starting(): Promise<void> {
-    this.lifecycler = memberLifecycler(this.rings, this.ring, this.advertisedPort(), this.logger);
+    this.lifecycler = memberLifecycler(
+      this.rings,
+      this.ring,
+      this.advertisedPort(),
+      this.logger,
+      this.autoForgetUnhealthyAfterMs(),
+    );
     await this.lifecycler.start();
   }
 

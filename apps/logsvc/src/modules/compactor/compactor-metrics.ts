@@ -14,6 +14,8 @@ export class CompactorMetrics implements CompactorEvents {
   readonly retentionDuration: Gauge;
   readonly retentionLastSuccess: Gauge;
   readonly deleteRequestsReceived: Counter<'user'>;
+  readonly pendingDeleteRequests: Gauge;
+  readonly oldestPendingDeleteRequestAge: Gauge;
   private readonly deleteRequestsProcessed: Counter<'user'>;
   private readonly chunksSelected: Counter<'user'>;
   private readonly deletedLines: Counter<'user'>;
@@ -64,6 +66,16 @@ export class CompactorMetrics implements CompactorEvents {
       name: 'loki_compactor_delete_requests_received_total',
       help: 'Number of delete requests received per user',
       labelNames: ['user'],
+      registers,
+    });
+    this.pendingDeleteRequests = new Gauge({
+      name: 'loki_compactor_pending_delete_requests_count',
+      help: 'Count of delete requests which are over their cancellation period and have not finished processing yet',
+      registers,
+    });
+    this.oldestPendingDeleteRequestAge = new Gauge({
+      name: 'loki_compactor_oldest_pending_delete_request_age_seconds',
+      help: 'Age of oldest pending delete request in seconds since they are over their cancellation period',
       registers,
     });
     this.deleteRequestsProcessed = new Counter({

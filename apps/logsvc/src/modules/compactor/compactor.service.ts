@@ -3,7 +3,9 @@ import {
   ChunkMarkers,
   Compactor,
   DeleteRequestsApi,
+  type DeleteRequestRecord,
   type DeleteRequestsStore,
+  pendingDeleteRequests,
 } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
 import type { ChunkStore } from '@logsvc/storage';
@@ -18,6 +20,13 @@ import { CompactorMetrics } from './compactor-metrics';
 
 /** Loki's ringKeyOfLeader: the compactor owning this key in the compactor ring runs. */
 const LEADER_KEY = 0;
+
+/**
+ * Loki's ringAutoForgetUnhealthyPeriods: a compactor forgets a member unhealthy for this many
+ * heartbeat timeouts, so a leader killed without leaving the ring is replaced (while it is in
+ * the ring but unhealthy, no one owns key 0 and no compactor runs).
+ */
+const AUTO_FORGET_UNHEALTHY_PERIODS = 10;
 
 /**
  * The compactor: joins the compactor ring (one token) and, every `compaction_interval`, when it
@@ -36,9 +45,9 @@ export class CompactorService extends RingMemberService {
     @Inject(RingsService) rings: RingsService,
     @Inject(LOGGER) logger: Logger,
     @Inject(CONFIG) private readonly config: Config,
-    @Inject(OVERRIDES) overrides: Overrides,
-    @Inject(CHUNK_STORE) store: ChunkStore,
-    @Inject(DELETE_REQUESTS) requests: DeleteRequestsStore,
+    @Inject(OVERRIDES) private readonly overrides: Overrides,
+    @Inject(CHUNK_STORE) private readonly store: ChunkStore,
+    @Inject(DELETE_REQUESTS) private readonly requests: DeleteRequestsStore,
     @Inject(CompactorMetrics) private readonly metrics: CompactorMetrics,
   ) {
     super(registry, rings, 'compactor', logger.child({ component: 'compactor' }));
@@ -69,6 +78,10 @@ export class CompactorService extends RingMemberService {
       },
       events: metrics,
     });
+  }
+
+  protected override autoForgetUnhealthyAfterMs(): number {
+    return AUTO_FORGET_UNHEALTHY_PERIODS * this.rings.settings('compactor').heartbeatTimeoutMs;
   }
 
   /** Whether the delete API is there: Loki registers it only with retention enabled. */
@@ -102,11 +115,44 @@ export class CompactorService extends RingMemberService {
     }
   }
 
-  /** One compaction when this process is the leader; failures are logged and counted. */
+  /**
+   * One compaction when this process is the leader; failures are logged and counted. Every
+   * compactor, leader or not, then updates the pending delete request gauges (as Loki's
+   * DeleteRequestsManager, which every compactor runs).
+   */
   async runOnce(): Promise<boolean> {
     const leader = this.isLeader();
     this.metrics.running.set(leader ? 1 : 0);
-    if (!leader) return false;
+    const ran = leader && (await this.compact());
+    await this.updatePendingGauges();
+    return ran;
+  }
+
+  /**
+   * `loki_compactor_pending_delete_requests_count` and `..._oldest_pending_delete_request_age_seconds`:
+   * requests of `filter-and-delete` tenants past their cancel period and not processed yet.
+   */
+  private async updatePendingGauges(): Promise<void> {
+    if (!this.config.compactor.retention_enabled) return;
+    try {
+      const records: DeleteRequestRecord[] = [];
+      for (const tenant of await this.store.maintenance.tenants()) {
+        if (this.overrides.forTenant(tenant).deletion_mode !== 'filter-and-delete') continue;
+        records.push(...(await this.requests.list(tenant)));
+      }
+      const pending = pendingDeleteRequests(
+        records,
+        Date.now(),
+        this.config.compactor.delete_request_cancel_period,
+      );
+      this.metrics.pendingDeleteRequests.set(pending.count);
+      this.metrics.oldestPendingDeleteRequestAge.set(pending.oldestAgeSeconds);
+    } catch (err) {
+      this.logger.error({ err }, 'failed to update the pending delete request metrics');
+    }
+  }
+
+  private async compact(): Promise<boolean> {
     const started = Date.now();
     try {
       const summary = await this.compactor.run();

@@ -1,0 +1,254 @@
+// Exactly one active compactor in a cluster: three `-target=compactor` processes share the
+// store and an etcd compactor ring; only the owner of key 0 compacts and processes delete
+// requests. Killed with SIGKILL, the leader stays in the ring, unhealthy, so no compactor runs
+// until the others forget it (10 heartbeat timeouts, as Loki); then one of them takes over and
+// processes the delete request that was waiting.
+import type { RingStatus } from '@logsvc/api';
+import { FilesystemObjectClient } from '@logsvc/storage';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { Cluster, type Member } from '../support/cluster';
+import { nowNs } from '../support/loki-api';
+import { eventually } from '../support/server';
+import { linesInChunkObjects } from '../support/store-reader';
+
+const HEARTBEAT_TIMEOUT_S = 2;
+
+/** A sample of `member`'s /metrics (labels given must all match); undefined when absent. */
+async function metric(
+  member: Member,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number | undefined> {
+  const text = await (await fetch(`${member.process.url}/metrics`)).text();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name + '{') && !line.startsWith(name + ' ')) continue;
+    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
+
+/** `loki_boltdb_shipper_compactor_running` of each member, in order. */
+function running(members: readonly Member[]): Promise<Array<number | undefined>> {
+  return Promise.all(members.map((m) => metric(m, 'loki_boltdb_shipper_compactor_running')));
+}
+
+/** Successful compaction runs of `member` so far. */
+async function compactionRuns(member: Member): Promise<number> {
+  const name = 'loki_boltdb_shipper_compact_tables_operation_total';
+  return (await metric(member, name, { status: 'success' })) ?? 0;
+}
+
+async function ring(member: Member): Promise<RingStatus> {
+  const res = await fetch(`${member.process.url}/compactor/ring`, {
+    headers: { accept: 'application/json' },
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as RingStatus;
+}
+
+async function createDelete(member: Member, query: string): Promise<string> {
+  const params = new URLSearchParams({ query, start: String(Math.floor(Date.now() / 1000) - 600) });
+  const res = await fetch(`${member.process.url}/loki/api/v1/delete?${params}`, {
+    method: 'POST',
+  });
+  expect(res.status).toBe(204);
+  const listed = (await (await fetch(`${member.process.url}/loki/api/v1/delete`)).json()) as Array<{
+    request_id: string;
+    query: string;
+  }>;
+  return listed.find((r) => r.query === query)!.request_id;
+}
+
+async function status(member: Member, requestId: string): Promise<string | undefined> {
+  const listed = (await (await fetch(`${member.process.url}/loki/api/v1/delete`)).json()) as Array<{
+    request_id: string;
+    status: string;
+  }>;
+  return listed.find((r) => r.request_id === requestId)?.status;
+}
+
+describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 2s)', () => {
+  let etcd: EtcdServer;
+  let cluster: Cluster;
+  let writer: Member;
+  let compactors: Member[];
+  let leader: Member;
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+    cluster = new Cluster({
+      etcd: etcd.endpoint,
+      replicationFactor: 1,
+      config: {
+        common: { ring: { heartbeat_timeout: `${HEARTBEAT_TIMEOUT_S}s` } },
+        compactor: {
+          retention_enabled: true,
+          compaction_interval: '1s',
+          retention_delete_delay: '0s',
+          delete_request_cancel_period: '3s',
+        },
+      },
+    });
+    writer = await cluster.add('write-1', 'write');
+    compactors = [];
+    for (const name of ['compactor-1', 'compactor-2', 'compactor-3'])
+      compactors.push(await cluster.add(name, 'compactor'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await cluster?.dispose();
+    await etcd?.stop();
+  });
+
+  it('lists the members in /compactor/ring and runs exactly one of them', async () => {
+    const shards = await eventually(async () => {
+      const s = (await ring(compactors[0])).shards;
+      return s.length === 3 && s.every((x) => x.state === 'ACTIVE' && x.healthy) ? s : undefined;
+    }, 'three healthy members in the compactor ring');
+    expect(shards.map((s) => [s.id, s.num_tokens])).toEqual([
+      ['compactor-1', 1],
+      ['compactor-2', 1],
+      ['compactor-3', 1],
+    ]);
+    // Every member sees the same ring.
+    for (const m of compactors.slice(1))
+      expect((await ring(m)).shards.map((s) => s.id)).toEqual(shards.map((s) => s.id));
+    // Settled (every member saw the full ring and ran a round): one runs, the others idle.
+    await eventually(async () => {
+      const r = await running(compactors);
+      return r.filter((v) => v === 1).length === 1 && r.filter((v) => v === 0).length === 2
+        ? true
+        : undefined;
+    }, 'exactly one compactor running');
+    // It stays so over several compaction intervals.
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await running(compactors)).sort()).toEqual([0, 0, 1]);
+    }
+    const r = await running(compactors);
+    leader = compactors[r.indexOf(1)];
+    // Members that led before the others joined (compactor-1 alone at first) ran then; from
+    // now on only the leader does.
+    const runsBefore = await Promise.all(compactors.map(compactionRuns));
+    await new Promise((res) => setTimeout(res, 3000));
+    const runsAfter = await Promise.all(compactors.map(compactionRuns));
+    for (const [i, m] of compactors.entries()) {
+      if (m === leader) expect(runsAfter[i]).toBeGreaterThan(runsBefore[i]);
+      else expect(runsAfter[i]).toBe(runsBefore[i]);
+    }
+    // The leader owns key 0: the member with the smallest token.
+    const owner = [...shards].sort((a, b) => a.tokens[0] - b.tokens[0])[0];
+    expect(leader.name).toBe(owner.id);
+  }, 60_000);
+
+  it('processes a delete request once, on the leader only', async () => {
+    const t = nowNs() - 60_000_000_000n;
+    const res = await fetch(`${writer.process.url}/loki/api/v1/push`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        streams: [
+          {
+            stream: { app: 'api' },
+            values: [
+              [String(t), 'user=alice ok'],
+              [String(t + 1n), 'user=bob secret'],
+              [String(t + 2n), 'user=carol token'],
+            ],
+          },
+        ],
+      }),
+    });
+    expect(res.status).toBe(204);
+    expect((await fetch(`${writer.process.url}/flush`, { method: 'POST' })).status).toBe(204);
+    const chunks = new FilesystemObjectClient(cluster.chunksDir);
+    expect(await linesInChunkObjects(chunks)).toEqual([
+      'user=alice ok',
+      'user=bob secret',
+      'user=carol token',
+    ]);
+
+    // Asked of a member that is not the leader: the requests live in the shared store.
+    const follower = compactors.find((m) => m !== leader)!;
+    const id = await createDelete(follower, '{app="api"} |= "bob"');
+    await eventually(
+      async () => ((await status(leader, id)) === 'processed' ? true : undefined),
+      'the delete request to be processed',
+    );
+    await eventually(
+      async () =>
+        (await linesInChunkObjects(chunks)).includes('user=bob secret') ? undefined : true,
+      'the rewritten chunk to replace the old one',
+    );
+    expect(await linesInChunkObjects(chunks)).toEqual(['user=alice ok', 'user=carol token']);
+
+    const processed = 'loki_compactor_delete_requests_processed_total';
+    for (const m of compactors) {
+      const isLeader = m === leader;
+      expect(await metric(m, processed, { user: 'fake' })).toBe(isLeader ? 1 : undefined);
+      expect(await metric(m, 'loki_compactor_deleted_lines', { user: 'fake' })).toBe(
+        isLeader ? 1 : undefined,
+      );
+    }
+  }, 60_000);
+
+  it('after a kill -9 of the leader, another takes over once the dead one is forgotten, and processes the pending request', async () => {
+    const survivors = compactors.filter((m) => m !== leader);
+    const id = await createDelete(survivors[0], '{app="api"} |= "carol"');
+    await leader.process.kill9();
+    const killedAt = Date.now();
+
+    // Out of its cancel period and nobody processing it: every survivor reports it pending,
+    // and no survivor runs while the dead leader still owns key 0 (unhealthy).
+    await eventually(async () => {
+      const pending = await Promise.all(
+        survivors.map((m) => metric(m, 'loki_compactor_pending_delete_requests_count')),
+      );
+      return pending.every((p) => p === 1) ? true : undefined;
+    }, 'the request to show as pending on the survivors');
+    expect(await running(survivors)).toEqual([0, 0]);
+    expect(await status(survivors[0], id)).toBe('received');
+    await eventually(async () => {
+      const dead = (await ring(survivors[0])).shards.find((s) => s.id === leader.name);
+      return dead && !dead.healthy ? true : undefined;
+    }, 'the killed leader to be unhealthy in the ring');
+    expect(await status(survivors[0], id)).toBe('received');
+
+    // Forgotten after 10 heartbeat timeouts; then the owner of key 0 among the survivors runs.
+    await eventually(
+      async () => ((await status(survivors[0], id)) === 'processed' ? true : undefined),
+      'a survivor to process the request',
+      60_000,
+    );
+    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(10 * HEARTBEAT_TIMEOUT_S * 1000);
+    expect((await ring(survivors[0])).shards.map((s) => s.id)).toEqual(
+      survivors.map((m) => m.name),
+    );
+    const r = await running(survivors);
+    expect([...r].sort()).toEqual([0, 1]);
+    const newLeader = survivors[r.indexOf(1)];
+    expect(
+      await metric(newLeader, 'loki_compactor_delete_requests_processed_total', { user: 'fake' }),
+    ).toBe(1);
+    expect(
+      await metric(
+        survivors.find((m) => m !== newLeader)!,
+        'loki_compactor_delete_requests_processed_total',
+        { user: 'fake' },
+      ),
+    ).toBe(undefined);
+    const chunks = new FilesystemObjectClient(cluster.chunksDir);
+    await eventually(
+      async () =>
+        (await linesInChunkObjects(chunks)).includes('user=carol token') ? undefined : true,
+      'the rewritten chunk to replace the old one',
+    );
+    expect(await linesInChunkObjects(chunks)).toEqual(['user=alice ok']);
+    await eventually(async () => {
+      const p = await metric(newLeader, 'loki_compactor_pending_delete_requests_count');
+      return p === 0 ? true : undefined;
+    }, 'no pending request left');
+  }, 120_000);
+});
