@@ -1,6 +1,6 @@
 import type { Config, Overrides } from '@logsvc/config';
 import type { Querier } from '@logsvc/querier';
-import type { Lifecycler } from '@logsvc/ring';
+import { forgetUnhealthy, type Lifecycler } from '@logsvc/ring';
 import {
   AlertmanagerNotifier,
   RemoteWriter,
@@ -27,6 +27,8 @@ import { RULE_STORE } from './rule-store.provider';
 
 /** Loki's ruler checks its ring for changes this often (RingCheckPeriod). */
 const RING_CHECK_MS = 5_000;
+/** Loki's ringAutoForgetUnhealthyPeriods: rulers silent this many heartbeat timeouts go. */
+const AUTO_FORGET_PERIODS = 2;
 
 /**
  * The ruler component: polls the rule store every `poll_interval`, keeps the groups it owns
@@ -42,6 +44,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
   private lifecycler: Lifecycler | undefined;
   private poller: NodeJS.Timeout | undefined;
   private ringChecker: NodeJS.Timeout | undefined;
+  private forgetter: NodeJS.Timeout | undefined;
   private lastRing = '';
   private syncing: Promise<void> | null = null;
   private again = false;
@@ -112,6 +115,9 @@ export class RulerService implements LifecycleService, OnModuleInit {
       this.lifecycler = memberLifecycler(this.rings, 'ruler', undefined, this.logger);
       await this.lifecycler.start();
       this.ringChecker = setInterval(() => this.checkRing(), RING_CHECK_MS).unref();
+      const { heartbeatPeriodMs } = this.rings.settings('ruler');
+      if (heartbeatPeriodMs > 0)
+        this.forgetter = setInterval(() => void this.autoForget(), heartbeatPeriodMs).unref();
     }
     await this.sync();
     this.poller = setInterval(() => void this.sync(), this.config.ruler.poll_interval).unref();
@@ -120,6 +126,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
   async stopping(): Promise<void> {
     clearInterval(this.poller);
     clearInterval(this.ringChecker);
+    clearInterval(this.forgetter);
     await this.syncing;
     await this.manager.stop();
     await this.lifecycler?.stop();
@@ -182,6 +189,35 @@ export class RulerService implements LifecycleService, OnModuleInit {
     if (view === this.lastRing) return;
     this.lastRing = view;
     void this.sync();
+  }
+
+  /**
+   * Loki's ruler forgets a ruler whose heartbeat is older than twice the heartbeat timeout
+   * (dskit's AutoForgetDelegate, on each heartbeat). Until then a dead ruler's groups are
+   * evaluated by nobody (with one replica a group whose owner is unhealthy has no owner), so
+   * this is what moves them to the rulers left.
+   */
+  private async autoForget(): Promise<void> {
+    const id = this.lifecycler?.id;
+    if (id === undefined) return;
+    const { key, heartbeatTimeoutMs } = this.rings.settings('ruler');
+    try {
+      const kv = this.rings.kv('ruler');
+      const forgotten = await forgetUnhealthy(
+        kv,
+        key,
+        id,
+        heartbeatTimeoutMs * AUTO_FORGET_PERIODS,
+        Date.now(),
+      );
+      for (const gone of forgotten)
+        this.logger.warn(
+          { instance: gone },
+          'auto-forgetting instance from the ring because it is unhealthy for a long time',
+        );
+    } catch (err) {
+      this.logger.warn({ err }, 'unable to auto-forget unhealthy rulers');
+    }
   }
 
   /** Per-tenant limits of the rules API. */
