@@ -1,11 +1,12 @@
 // Rule groups sharded over the ruler ring: three `-target=ruler` processes on one etcd ring
 // share a rule store (the `filesystem` object layout in one directory) and a `write` process
 // holds the data the rules query. Every group is evaluated by exactly one ruler, every ruler
-// gets a share; after one ruler is killed (-9) its groups move to the other two, still each
-// evaluated exactly once.
+// gets a share, and every ruler's /prometheus/api/v1/rules lists the whole cluster's groups;
+// after one ruler is killed (-9) its groups move to the other two, still each evaluated
+// exactly once.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RingStatus, RulesResponse } from '@logsvc/api';
+import type { AlertsResponse, RingStatus, RulesResponse } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
 import { Cluster, type Member } from '../support/cluster';
@@ -34,7 +35,7 @@ rules:
 `;
 }
 
-/** `namespace;group` of every group a ruler lists, with each rule's health. */
+/** `namespace;group` of every group a ruler lists (the cluster's), with each rule's health. */
 async function listed(m: Member): Promise<Map<string, string[]>> {
   const res = await fetch(`${m.process.url}/prometheus/api/v1/rules`);
   expect(res.status).toBe(200);
@@ -71,30 +72,42 @@ async function evaluators(rulers: Member[], ms: number): Promise<Map<string, str
 }
 
 /**
- * The rulers' listings once they partition the groups: every group listed by exactly one of
- * `rulers`, with healthy rules, and every ruler listing some.
+ * Which ruler evaluates each group, once every group is evaluated by exactly one of `rulers`
+ * (its evaluation count grows there and nowhere else) and every ruler evaluates some.
  */
 async function partitioned(rulers: Member[]): Promise<Map<string, string>> {
   return eventually(
     async () => {
-      const owner = new Map<string, string>();
-      const seen: string[] = [];
-      for (const m of rulers) {
-        const groups = await listed(m);
-        seen.push(`${m.name}: ${[...groups].map(([k, h]) => `${k}(${h.join()})`).join(' ')}`);
-        for (const [key, health] of groups) {
-          if (owner.has(key) || health.some((h) => h !== 'ok')) owner.set('', '');
-          owner.set(key, m.name);
-        }
-        if (groups.size === 0) owner.set('', '');
-      }
-      // Thrown, so that a timeout reports the last listings.
-      if (owner.size !== KEYS.length || owner.has('')) throw new Error(seen.join('; '));
+      const by = await evaluators(rulers, 2500);
+      const wrong = [...by].filter(([, names]) => names.length !== 1);
+      // Thrown, so that a timeout reports the last state.
+      if (wrong.length > 0) throw new Error(`not evaluated once: ${JSON.stringify(wrong)}`);
+      const owner = new Map([...by].map(([key, names]) => [key, names[0]]));
+      const idle = rulers.filter((m) => ![...owner.values()].includes(m.name));
+      if (idle.length > 0) throw new Error(`idle: ${idle.map((m) => m.name).join()}`);
       return owner;
     },
     `the ${KEYS.length} groups split over ${rulers.map((r) => r.name).join(', ')}`,
     60_000,
   );
+}
+
+/** Every ruler's `/prometheus/api/v1/rules` lists the whole cluster's groups, healthy. */
+async function listsEveryGroup(rulers: Member[]): Promise<void> {
+  for (const m of rulers) {
+    await eventually(
+      async () => {
+        const groups = await listed(m);
+        const text = [...groups].map(([k, h]) => `${k}(${h.join()})`).join(' ');
+        const healthy = [...groups.values()].every((h) => h.every((x) => x === 'ok'));
+        if (groups.size !== KEYS.length || !healthy) throw new Error(text);
+        expect([...groups.keys()]).toEqual(KEYS);
+        return true;
+      },
+      `${m.name} listing the ${KEYS.length} groups of the cluster`,
+      30_000,
+    );
+  }
 }
 
 async function ruleRing(m: Member): Promise<RingStatus> {
@@ -181,10 +194,16 @@ describe('ruler ring: rule groups sharded over three rulers', () => {
     const owner = await partitioned(rulers);
     expect([...owner.keys()].sort()).toEqual(KEYS);
     expect(new Set(owner.values())).toEqual(new Set(['ruler-1', 'ruler-2', 'ruler-3']));
+    // It stays so.
+    const again = await evaluators(rulers, 3000);
+    for (const key of KEYS) expect([key, again.get(key)]).toEqual([key, [owner.get(key)]]);
 
-    // Evaluations, not just listings: over 3 s each group's count grows on its owner only.
-    const evaluatedBy = await evaluators(rulers, 3000);
-    for (const key of KEYS) expect([key, evaluatedBy.get(key)]).toEqual([key, [owner.get(key)]]);
+    // Each ruler answers with the whole cluster's groups, as Loki's (GetRules over gRPC).
+    await listsEveryGroup(rulers);
+    const alerts = await fetch(`${rulers[0].process.url}/prometheus/api/v1/alerts`);
+    const firing = (await alerts.json()) as AlertsResponse;
+    // One RingLines alert per alerting group (15), wherever it is evaluated.
+    expect(firing.data?.alerts.filter((a) => a.labels.alertname === 'RingLines')).toHaveLength(15);
   });
 
   it('moves a killed ruler’s groups to the others, each still evaluated once', async () => {
@@ -210,8 +229,8 @@ describe('ruler ring: rule groups sharded over three rulers', () => {
     // Groups that were not on the killed ruler stay where they were.
     for (const key of KEYS)
       if (before.get(key) !== victim.name) expect(after.get(key)).toBe(before.get(key));
-
-    const evaluatedBy = await evaluators(survivors, 3000);
-    for (const key of KEYS) expect([key, evaluatedBy.get(key)]).toEqual([key, [after.get(key)]]);
+    const again = await evaluators(survivors, 3000);
+    for (const key of KEYS) expect([key, again.get(key)]).toEqual([key, [after.get(key)]]);
+    await listsEveryGroup(survivors);
   });
 });

@@ -8,17 +8,23 @@ import {
   SYSTEM_CLOCK,
   ownedGroups,
   parseModelDuration,
+  rulesResponse,
   withJitter,
   type OwnedGroup,
   type RuleStore,
   type RulerMetrics,
 } from '@logsvc/ruler';
+import type { RuleGroupJson } from '@logsvc/api';
+import { ClientPool, GrpcRulerClient, type RulesCallRequest } from '@logsvc/rpc';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
 import { sharesRing } from '../cluster/cluster-mode';
+import { GrpcServerService } from '../cluster/grpc-server.service';
+import { LocalRuler } from '../cluster/local-ruler';
+import { rpcClientOptions } from '../cluster/rpc-client-options';
 import { memberLifecycler } from '../cluster/ring-member';
 import { RingsService } from '../cluster/rings.service';
 import { RULER_METRICS } from './ruler-metrics.provider';
@@ -49,6 +55,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
   private syncing: Promise<void> | null = null;
   private again = false;
   private readonly logger: Logger;
+  private readonly peers: ClientPool<GrpcRulerClient>;
 
   constructor(
     @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
@@ -58,9 +65,12 @@ export class RulerService implements LifecycleService, OnModuleInit {
     @Inject(RULER_QUERIER) querier: Querier,
     @Inject(RingsService) private readonly rings: RingsService,
     @Inject(RULER_METRICS) metrics: RulerMetrics,
+    @Inject(GrpcServerService) private readonly grpc: GrpcServerService,
+    @Inject(LocalRuler) private readonly local: LocalRuler,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'ruler' });
+    this.peers = new ClientPool((addr) => new GrpcRulerClient(addr, rpcClientOptions(config)));
     const c = config.ruler;
     const onError = (message: string) => this.logger.warn(message);
     this.notifier = new AlertmanagerNotifier({
@@ -112,7 +122,10 @@ export class RulerService implements LifecycleService, OnModuleInit {
 
   async starting(): Promise<void> {
     if (sharesRing(this.config) || this.config.ruler.enable_sharding) {
-      this.lifecycler = memberLifecycler(this.rings, 'ruler', undefined, this.logger);
+      this.local.attach({
+        rules: (tenant, request) => Promise.resolve(this.rules(tenant, request)),
+      });
+      this.lifecycler = memberLifecycler(this.rings, 'ruler', this.grpc.port, this.logger);
       await this.lifecycler.start();
       this.ringChecker = setInterval(() => this.checkRing(), RING_CHECK_MS).unref();
       const { heartbeatPeriodMs } = this.rings.settings('ruler');
@@ -130,6 +143,8 @@ export class RulerService implements LifecycleService, OnModuleInit {
     await this.syncing;
     await this.manager.stop();
     await this.lifecycler?.stop();
+    this.local.attach(undefined);
+    this.peers.closeAll();
     await this.notifier.flush();
   }
 
@@ -189,6 +204,54 @@ export class RulerService implements LifecycleService, OnModuleInit {
     if (view === this.lastRing) return;
     this.lastRing = view;
     void this.sync();
+  }
+
+  /** The groups this ruler evaluates for `tenant`, as Prometheus' JSON, filtered. */
+  rules(tenant: string, request: RulesCallRequest): RuleGroupJson[] {
+    return rulesResponse(this.manager.groups(tenant), request).data?.groups ?? [];
+  }
+
+  /**
+   * The groups of every ruler of the cluster (Loki's GetRules): this ruler's own, and each
+   * other healthy ruler's over gRPC (`ruler.Ruler/Rules`), sorted by namespace and group. One
+   * ruler failing to answer fails the whole listing, as in Loki. Rulers that are not healthy
+   * in the ring are left out (their groups are evaluated by nobody until they are forgotten).
+   * Without a shared ruler ring, this ruler's own groups.
+   */
+  async clusterRules(tenant: string, request: RulesCallRequest): Promise<RuleGroupJson[]> {
+    const watcher = this.rings.watcher('ruler');
+    const self = this.lifecycler?.id;
+    if (!watcher || self === undefined || !sharesRing(this.config))
+      return this.rules(tenant, request);
+    const ring = watcher.ring();
+    const others = ring.instances().length === 0 ? [] : ring.allHealthy('write');
+    const parts = await Promise.all([
+      this.rules(tenant, request),
+      ...others
+        .filter((i) => i.id !== self)
+        .map(async (i) => {
+          try {
+            return await this.peers.get(i.addr).rules(tenant, request);
+          } catch (err) {
+            throw new Error(
+              `unable to retrieve rules from ruler ${i.addr}: ${err instanceof Error ? err.message : String(err)}`,
+            );
+          }
+        }),
+    ]);
+    return parts
+      .flat()
+      .sort((a, b) =>
+        a.file !== b.file
+          ? a.file < b.file
+            ? -1
+            : 1
+          : a.name < b.name
+            ? -1
+            : a.name > b.name
+              ? 1
+              : 0,
+      );
   }
 
   /**
