@@ -79,8 +79,9 @@ export const MODULE_DEPENDENCIES: Readonly<
   'pattern-ingester': ['server', 'ring', 'grpc-server'],
   // Elected through the compactor ring; reads tenants' limits for retention and deletion.
   compactor: ['server', 'runtime-config', 'ring'],
-  // Evaluates rules through its own querier over the ingesters and the store.
-  ruler: ['server', 'runtime-config', 'ring'],
+  // Evaluates rules through its own querier over the ingesters and the store; other rulers
+  // ask it for its groups over gRPC.
+  ruler: ['server', 'runtime-config', 'ring', 'grpc-server'],
 };
 
 export class TargetError extends Error {

@@ -7,6 +7,12 @@ export {
 export { SILENT_RPC_LOGGER, type RpcLogger } from './server/handler';
 export { GrpcIngesterClient } from './client/grpc-ingester-client';
 export { GrpcPatternClient } from './client/grpc-pattern-client';
+export {
+  GrpcRulerClient,
+  rulerImplementation,
+  type RulerRulesSource,
+  type RulesCallRequest,
+} from './ruler';
 export { GrpcIndexGatewayClient } from './client/grpc-index-gateway-client';
 export { ClientPool } from './client/client-pool';
 export { GatewayIndexReader, type GatewayAddresses } from './client/gateway-index-reader';
@@ -16,6 +22,7 @@ export {
   PATTERN_SERVICE,
   PUSHER_SERVICE,
   QUERIER_SERVICE,
+  RULER_SERVICE,
   TENANT_HEADER,
 } from './services';
 export { errorFromStatus, errorToStatus } from './error-status';

@@ -58,3 +58,12 @@ export const INDEX_GATEWAY_SERVICE = {
 
 /** Tenant of a call, in gRPC metadata as in Loki. */
 export const TENANT_HEADER = 'x-scope-orgid';
+
+/**
+ * Loki's `ruler.Ruler/Rules`: the groups a ruler evaluates, asked by the ruler that answers
+ * `/prometheus/api/v1/rules`. logsvc's messages are JSON (RulesCallRequest and Prometheus'
+ * rule group JSON), not Loki's protobuf: only logsvc rulers talk to each other.
+ */
+export const RULER_SERVICE = {
+  Rules: method('ruler.Ruler', 'Rules'),
+} satisfies ServiceDefinition;

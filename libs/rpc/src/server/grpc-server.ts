@@ -7,7 +7,9 @@ import {
   PATTERN_SERVICE,
   PUSHER_SERVICE,
   QUERIER_SERVICE,
+  RULER_SERVICE,
 } from '../services';
+import { type RulerRulesSource, rulerImplementation } from '../ruler';
 import { SILENT_RPC_LOGGER, type RpcLogger } from './handler';
 import { indexGatewayImplementation } from './index-gateway-service';
 import { pusherImplementation, querierImplementation } from './ingester-services';
@@ -27,6 +29,8 @@ export interface GrpcServerOptions {
   readonly indexGateway?: IndexReader;
   /** Serves `logproto.Pattern` when given. */
   readonly patternIngester?: PatternIngesterClient;
+  /** This process's ruler (`ruler.Ruler/Rules`). */
+  readonly ruler?: RulerRulesSource;
   readonly logger?: RpcLogger;
   /** Size a `Query` answer's messages are cut at; default 1 MiB (below any message limit). */
   readonly queryBatchBytes?: number;
@@ -73,6 +77,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   if (options.patternIngester) {
     server.addService(PATTERN_SERVICE, patternImplementation(options.patternIngester, logger));
   }
+  if (options.ruler) server.addService(RULER_SERVICE, rulerImplementation(options.ruler, logger));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(
       `${hostPort(options.host)}:${options.port}`,

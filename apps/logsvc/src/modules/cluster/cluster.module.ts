@@ -7,6 +7,7 @@ import {
   INGESTER_POOL,
 } from './ingester-client.provider';
 import { LocalPatternIngester } from './local-pattern-ingester';
+import { LocalRuler } from './local-ruler';
 import {
   PATTERN_POOL,
   PATTERN_QUERIER,
@@ -42,6 +43,7 @@ import {
     indexGatewayPoolProvider,
     indexReaderProvider,
     { provide: LocalPatternIngester, useValue: new LocalPatternIngester() },
+    { provide: LocalRuler, useValue: new LocalRuler() },
     PatternMetrics,
     patternPoolProvider,
     patternTeeProvider,
@@ -55,6 +57,7 @@ import {
     INDEX_GATEWAY_POOL,
     INDEX_READER,
     LocalPatternIngester,
+    LocalRuler,
     PatternMetrics,
     PATTERN_POOL,
     PATTERN_TEE,

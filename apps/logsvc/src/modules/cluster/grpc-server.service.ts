@@ -11,10 +11,11 @@ import { COMPONENTS, CONFIG, LOGGER } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { sharesRing } from './cluster-mode';
 import { LocalPatternIngester } from './local-pattern-ingester';
+import { LocalRuler } from './local-ruler';
 
 /**
  * The gRPC server (`server.grpc_listen_port`) through which other processes reach this one's
- * ingester and index gateway. Runs only when a peer can need it: with a shared ring, or for an
+ * ingester, index gateway, pattern ingester and ruler. Runs only when a peer can need it: with a shared ring, or for an
  * index gateway; the single binary on its in-memory ring listens on HTTP only.
  */
 @Injectable()
@@ -30,6 +31,7 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
     @Inject(LocalIngesterClient) private readonly ingester: LocalIngesterClient,
     @Inject(CHUNK_STORE) private readonly store: ChunkStore,
     @Inject(LocalPatternIngester) private readonly patterns: LocalPatternIngester,
+    @Inject(LocalRuler) private readonly ruler: LocalRuler,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'grpc-server' });
@@ -43,12 +45,22 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
     return this.components.includes('pattern-ingester') && sharesRing(this.config);
   }
 
+  /** Other rulers ask it for its groups (`/prometheus/api/v1/rules` of a cluster). */
+  private get servesRuler(): boolean {
+    return this.components.includes('ruler') && sharesRing(this.config);
+  }
+
   private get servesIndexGateway(): boolean {
     return this.components.includes('index-gateway');
   }
 
   onModuleInit(): void {
-    if (this.servesIngester || this.servesIndexGateway || this.servesPatternIngester) {
+    if (
+      this.servesIngester ||
+      this.servesIndexGateway ||
+      this.servesPatternIngester ||
+      this.servesRuler
+    ) {
       this.registry.register(this);
     }
   }
@@ -69,6 +81,7 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
       ...(this.servesIngester ? { ingester: this.ingester } : {}),
       ...(this.servesIndexGateway ? { indexGateway: this.store } : {}),
       ...(this.servesPatternIngester ? { patternIngester: this.patterns } : {}),
+      ...(this.servesRuler ? { ruler: this.ruler } : {}),
       logger: this.logger,
     });
     this.logger.info({ port: this.handle.port }, 'gRPC server listening');

@@ -21,8 +21,9 @@ export const RING_OF_COMPONENT: Partial<Record<Component, RingName>> = {
  * distributors and feeds pattern ingesters; the querier reaches ingesters and pattern
  * ingesters, and index gateways through their ring only in `index_gateway.mode: ring` with a
  * shared ring (else it has no use for that ring, and its `/indexgateway/ring` page answers 404,
- * as Loki registers that page only in ring mode). The pattern ring is dropped when pattern
- * ingesters are off (see RingsService).
+ * as Loki registers that page only in ring mode). The ruler runs its own querier (Loki's
+ * local evaluation mode): it reads the same rings except the pattern ring. The pattern ring is
+ * dropped when pattern ingesters are off (see RingsService).
  */
 export function ringsReadBy(component: Component, config: Config): readonly RingName[] {
   switch (component) {
@@ -32,6 +33,10 @@ export function ringsReadBy(component: Component, config: Config): readonly Ring
       return config.index_gateway.mode === 'ring' && sharesRing(config)
         ? ['ingester', 'index-gateway', 'pattern-ingester']
         : ['ingester', 'pattern-ingester'];
+    case 'ruler':
+      return config.index_gateway.mode === 'ring' && sharesRing(config)
+        ? ['ingester', 'index-gateway']
+        : ['ingester'];
     default:
       return [];
   }

@@ -1,6 +1,6 @@
 import type { Config, Overrides } from '@logsvc/config';
 import type { Querier } from '@logsvc/querier';
-import type { Lifecycler } from '@logsvc/ring';
+import { forgetUnhealthy, type Lifecycler } from '@logsvc/ring';
 import {
   AlertmanagerNotifier,
   RemoteWriter,
@@ -8,17 +8,23 @@ import {
   SYSTEM_CLOCK,
   ownedGroups,
   parseModelDuration,
+  rulesResponse,
   withJitter,
   type OwnedGroup,
   type RuleStore,
   type RulerMetrics,
 } from '@logsvc/ruler';
+import type { RuleGroupJson } from '@logsvc/api';
+import { ClientPool, GrpcRulerClient, type RulesCallRequest } from '@logsvc/rpc';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
 import { sharesRing } from '../cluster/cluster-mode';
+import { GrpcServerService } from '../cluster/grpc-server.service';
+import { LocalRuler } from '../cluster/local-ruler';
+import { rpcClientOptions } from '../cluster/rpc-client-options';
 import { memberLifecycler } from '../cluster/ring-member';
 import { RingsService } from '../cluster/rings.service';
 import { RULER_METRICS } from './ruler-metrics.provider';
@@ -27,6 +33,8 @@ import { RULE_STORE } from './rule-store.provider';
 
 /** Loki's ruler checks its ring for changes this often (RingCheckPeriod). */
 const RING_CHECK_MS = 5_000;
+/** Loki's ringAutoForgetUnhealthyPeriods: rulers silent this many heartbeat timeouts go. */
+const AUTO_FORGET_PERIODS = 2;
 
 /**
  * The ruler component: polls the rule store every `poll_interval`, keeps the groups it owns
@@ -42,10 +50,12 @@ export class RulerService implements LifecycleService, OnModuleInit {
   private lifecycler: Lifecycler | undefined;
   private poller: NodeJS.Timeout | undefined;
   private ringChecker: NodeJS.Timeout | undefined;
+  private forgetter: NodeJS.Timeout | undefined;
   private lastRing = '';
   private syncing: Promise<void> | null = null;
   private again = false;
   private readonly logger: Logger;
+  private readonly peers: ClientPool<GrpcRulerClient>;
 
   constructor(
     @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
@@ -55,9 +65,12 @@ export class RulerService implements LifecycleService, OnModuleInit {
     @Inject(RULER_QUERIER) querier: Querier,
     @Inject(RingsService) private readonly rings: RingsService,
     @Inject(RULER_METRICS) metrics: RulerMetrics,
+    @Inject(GrpcServerService) private readonly grpc: GrpcServerService,
+    @Inject(LocalRuler) private readonly local: LocalRuler,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'ruler' });
+    this.peers = new ClientPool((addr) => new GrpcRulerClient(addr, rpcClientOptions(config)));
     const c = config.ruler;
     const onError = (message: string) => this.logger.warn(message);
     this.notifier = new AlertmanagerNotifier({
@@ -109,9 +122,15 @@ export class RulerService implements LifecycleService, OnModuleInit {
 
   async starting(): Promise<void> {
     if (sharesRing(this.config) || this.config.ruler.enable_sharding) {
-      this.lifecycler = memberLifecycler(this.rings, 'ruler', undefined, this.logger);
+      this.local.attach({
+        rules: (tenant, request) => Promise.resolve(this.rules(tenant, request)),
+      });
+      this.lifecycler = memberLifecycler(this.rings, 'ruler', this.grpc.port, this.logger);
       await this.lifecycler.start();
       this.ringChecker = setInterval(() => this.checkRing(), RING_CHECK_MS).unref();
+      const { heartbeatPeriodMs } = this.rings.settings('ruler');
+      if (heartbeatPeriodMs > 0)
+        this.forgetter = setInterval(() => void this.autoForget(), heartbeatPeriodMs).unref();
     }
     await this.sync();
     this.poller = setInterval(() => void this.sync(), this.config.ruler.poll_interval).unref();
@@ -120,9 +139,12 @@ export class RulerService implements LifecycleService, OnModuleInit {
   async stopping(): Promise<void> {
     clearInterval(this.poller);
     clearInterval(this.ringChecker);
+    clearInterval(this.forgetter);
     await this.syncing;
     await this.manager.stop();
     await this.lifecycler?.stop();
+    this.local.attach(undefined);
+    this.peers.closeAll();
     await this.notifier.flush();
   }
 
@@ -182,6 +204,83 @@ export class RulerService implements LifecycleService, OnModuleInit {
     if (view === this.lastRing) return;
     this.lastRing = view;
     void this.sync();
+  }
+
+  /** The groups this ruler evaluates for `tenant`, as Prometheus' JSON, filtered. */
+  rules(tenant: string, request: RulesCallRequest): RuleGroupJson[] {
+    return rulesResponse(this.manager.groups(tenant), request).data?.groups ?? [];
+  }
+
+  /**
+   * The groups of every ruler of the cluster (Loki's GetRules): this ruler's own, and each
+   * other healthy ruler's over gRPC (`ruler.Ruler/Rules`), sorted by namespace and group. One
+   * ruler failing to answer fails the whole listing, as in Loki. Rulers that are not healthy
+   * in the ring are left out (their groups are evaluated by nobody until they are forgotten).
+   * Without a shared ruler ring, this ruler's own groups.
+   */
+  async clusterRules(tenant: string, request: RulesCallRequest): Promise<RuleGroupJson[]> {
+    const watcher = this.rings.watcher('ruler');
+    const self = this.lifecycler?.id;
+    if (!watcher || self === undefined || !sharesRing(this.config))
+      return this.rules(tenant, request);
+    const ring = watcher.ring();
+    const others = ring.instances().length === 0 ? [] : ring.allHealthy('write');
+    const parts = await Promise.all([
+      this.rules(tenant, request),
+      ...others
+        .filter((i) => i.id !== self)
+        .map(async (i) => {
+          try {
+            return await this.peers.get(i.addr).rules(tenant, request);
+          } catch (err) {
+            throw new Error(
+              `unable to retrieve rules from ruler ${i.addr}: ${err instanceof Error ? err.message : String(err)}`,
+            );
+          }
+        }),
+    ]);
+    return parts
+      .flat()
+      .sort((a, b) =>
+        a.file !== b.file
+          ? a.file < b.file
+            ? -1
+            : 1
+          : a.name < b.name
+            ? -1
+            : a.name > b.name
+              ? 1
+              : 0,
+      );
+  }
+
+  /**
+   * Loki's ruler forgets a ruler whose heartbeat is older than twice the heartbeat timeout
+   * (dskit's AutoForgetDelegate, on each heartbeat). Until then a dead ruler's groups are
+   * evaluated by nobody (with one replica a group whose owner is unhealthy has no owner), so
+   * this is what moves them to the rulers left.
+   */
+  private async autoForget(): Promise<void> {
+    const id = this.lifecycler?.id;
+    if (id === undefined) return;
+    const { key, heartbeatTimeoutMs } = this.rings.settings('ruler');
+    try {
+      const kv = this.rings.kv('ruler');
+      const forgotten = await forgetUnhealthy(
+        kv,
+        key,
+        id,
+        heartbeatTimeoutMs * AUTO_FORGET_PERIODS,
+        Date.now(),
+      );
+      for (const gone of forgotten)
+        this.logger.warn(
+          { instance: gone },
+          'auto-forgetting instance from the ring because it is unhealthy for a long time',
+        );
+    } catch (err) {
+      this.logger.warn({ err }, 'unable to auto-forget unhealthy rulers');
+    }
   }
 
   /** Per-tenant limits of the rules API. */
