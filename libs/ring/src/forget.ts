@@ -15,28 +15,3 @@ export async function forgetInstance(kv: Kv, key: string, id: string): Promise<b
   });
   return found;
 }
-
-/**
- * dskit's AutoForgetDelegate: removes every member but `selfId` whose last heartbeat is older
- * than `forgetPeriodMs` (Loki's ruler: twice the heartbeat timeout), so that what it owned in
- * the ring goes to the next members. Resolves the IDs it removed. A period of 0 forgets none.
- */
-export async function forgetUnhealthy(
-  kv: Kv,
-  key: string,
-  selfId: string,
-  forgetPeriodMs: number,
-  nowMs: number,
-): Promise<string[]> {
-  if (forgetPeriodMs <= 0) return [];
-  let removed: string[] = [];
-  await kv.cas(key, (current) => {
-    let desc = decodeRing(current);
-    removed = Object.values(desc.instances)
-      .filter((i) => i.id !== selfId && nowMs - i.heartbeatMs > forgetPeriodMs)
-      .map((i) => i.id);
-    for (const id of removed) desc = withoutInstance(desc, id);
-    return removed.length > 0 ? encodeRing(desc) : null;
-  });
-  return removed;
-}

@@ -1,6 +1,6 @@
 import type { Config, Overrides } from '@logsvc/config';
 import type { Querier } from '@logsvc/querier';
-import { forgetUnhealthy, type Lifecycler } from '@logsvc/ring';
+import type { Lifecycler } from '@logsvc/ring';
 import {
   AlertmanagerNotifier,
   RemoteWriter,
@@ -50,7 +50,6 @@ export class RulerService implements LifecycleService, OnModuleInit {
   private lifecycler: Lifecycler | undefined;
   private poller: NodeJS.Timeout | undefined;
   private ringChecker: NodeJS.Timeout | undefined;
-  private forgetter: NodeJS.Timeout | undefined;
   private lastRing = '';
   private syncing: Promise<void> | null = null;
   private again = false;
@@ -125,12 +124,18 @@ export class RulerService implements LifecycleService, OnModuleInit {
       this.local.attach({
         rules: (tenant, request) => Promise.resolve(this.rules(tenant, request)),
       });
-      this.lifecycler = memberLifecycler(this.rings, 'ruler', this.grpc.port, this.logger);
+      // Loki's ruler forgets a ruler silent for twice the heartbeat timeout (dskit's
+      // AutoForgetDelegate): with one owner per group, that is what moves a dead ruler's groups.
+      const { heartbeatTimeoutMs } = this.rings.settings('ruler');
+      this.lifecycler = memberLifecycler(
+        this.rings,
+        'ruler',
+        this.grpc.port,
+        this.logger,
+        heartbeatTimeoutMs * AUTO_FORGET_PERIODS,
+      );
       await this.lifecycler.start();
       this.ringChecker = setInterval(() => this.checkRing(), RING_CHECK_MS).unref();
-      const { heartbeatPeriodMs } = this.rings.settings('ruler');
-      if (heartbeatPeriodMs > 0)
-        this.forgetter = setInterval(() => void this.autoForget(), heartbeatPeriodMs).unref();
     }
     await this.sync();
     this.poller = setInterval(() => void this.sync(), this.config.ruler.poll_interval).unref();
@@ -139,7 +144,6 @@ export class RulerService implements LifecycleService, OnModuleInit {
   async stopping(): Promise<void> {
     clearInterval(this.poller);
     clearInterval(this.ringChecker);
-    clearInterval(this.forgetter);
     await this.syncing;
     await this.manager.stop();
     await this.lifecycler?.stop();
@@ -252,35 +256,6 @@ export class RulerService implements LifecycleService, OnModuleInit {
               ? 1
               : 0,
       );
-  }
-
-  /**
-   * Loki's ruler forgets a ruler whose heartbeat is older than twice the heartbeat timeout
-   * (dskit's AutoForgetDelegate, on each heartbeat). Until then a dead ruler's groups are
-   * evaluated by nobody (with one replica a group whose owner is unhealthy has no owner), so
-   * this is what moves them to the rulers left.
-   */
-  private async autoForget(): Promise<void> {
-    const id = this.lifecycler?.id;
-    if (id === undefined) return;
-    const { key, heartbeatTimeoutMs } = this.rings.settings('ruler');
-    try {
-      const kv = this.rings.kv('ruler');
-      const forgotten = await forgetUnhealthy(
-        kv,
-        key,
-        id,
-        heartbeatTimeoutMs * AUTO_FORGET_PERIODS,
-        Date.now(),
-      );
-      for (const gone of forgotten)
-        this.logger.warn(
-          { instance: gone },
-          'auto-forgetting instance from the ring because it is unhealthy for a long time',
-        );
-    } catch (err) {
-      this.logger.warn({ err }, 'unable to auto-forget unhealthy rulers');
-    }
   }
 
   /** Per-tenant limits of the rules API. */
