@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import {
   ChunkMarkers,
@@ -105,13 +106,9 @@ export class CompactorService extends RingMemberService {
     const interval = Math.max(1000, this.config.compactor.compaction_interval);
     while (!signal.aborted) {
       await this.runOnce();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, interval);
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      // Resolves at the interval or at the abort; either way its abort listener is removed
+      // (one added per run and never removed would pile up on the service's signal).
+      await sleep(interval, undefined, { signal }).catch(() => {});
     }
   }
 
