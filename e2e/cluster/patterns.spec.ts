@@ -7,7 +7,7 @@ import { labelsFromRecord, labelsToString, type RingStatus } from '@logsvc/api';
 import { Ring, tokenFor, type RingDesc } from '@logsvc/ring';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
-import { Cluster, type Member } from '../support/cluster';
+import { Cluster, type Member, memberMetric } from '../support/cluster';
 import { nowNs } from '../support/loki-api';
 import { eventually } from '../support/server';
 
@@ -71,16 +71,6 @@ async function ringOf(member: Member): Promise<RingStatus> {
   });
   expect(res.status).toBe(200);
   return (await res.json()) as RingStatus;
-}
-
-async function metric(member: Member, name: string, labels: Record<string, string> = {}) {
-  const text = await (await fetch(`${member.process.url}/metrics`)).text();
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(name + '{') && !line.startsWith(name + ' ')) continue;
-    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
-      return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
 }
 
 describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', () => {
@@ -197,9 +187,9 @@ describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', 
     // Each pattern ingester holds exactly its share: its streams, two patterns in each.
     for (const m of patternIngesters) {
       const mine = owned.get(m.name) ?? [];
-      expect(await metric(m, 'logsvc_pattern_ingester_streams')).toBe(mine.length);
+      expect(await memberMetric(m, 'logsvc_pattern_ingester_streams')).toBe(mine.length);
       expect(
-        await metric(m, 'loki_pattern_ingester_patterns_detected_total', {
+        await memberMetric(m, 'loki_pattern_ingester_patterns_detected_total', {
           tenant: TENANT,
           format: 'unknown',
         }),
@@ -207,11 +197,13 @@ describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', 
     }
     // The distributor's tee: every stream batched, one append to each pattern ingester.
     expect(
-      await metric(distributor, 'loki_pattern_ingester_teed_streams_total', { status: 'batched' }),
+      await memberMetric(distributor, 'loki_pattern_ingester_teed_streams_total', {
+        status: 'batched',
+      }),
     ).toBe(STREAMS);
     for (const m of patternIngesters) {
       expect(
-        await metric(distributor, 'loki_pattern_ingester_appends_total', {
+        await memberMetric(distributor, 'loki_pattern_ingester_appends_total', {
           ingester: `127.0.0.1:${m.grpcPort}`,
           status: 'success',
         }),
@@ -238,7 +230,7 @@ describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', 
     // The tee's batches for the dead one fail, counted and dropped.
     await eventually(
       async () =>
-        ((await metric(distributor, 'loki_pattern_ingester_appends_total', {
+        ((await memberMetric(distributor, 'loki_pattern_ingester_appends_total', {
           ingester: `127.0.0.1:${dead.grpcPort}`,
           status: 'fail',
         })) ?? 0) >= 1

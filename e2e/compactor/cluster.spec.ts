@@ -7,37 +7,22 @@ import type { RingStatus } from '@logsvc/api';
 import { FilesystemObjectClient } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
-import { Cluster, type Member } from '../support/cluster';
+import { Cluster, type Member, memberMetric } from '../support/cluster';
 import { nowNs } from '../support/loki-api';
 import { eventually } from '../support/server';
 import { linesInChunkObjects } from '../support/store-reader';
 
 const HEARTBEAT_TIMEOUT_S = 2;
 
-/** A sample of `member`'s /metrics (labels given must all match); undefined when absent. */
-async function metric(
-  member: Member,
-  name: string,
-  labels: Record<string, string> = {},
-): Promise<number | undefined> {
-  const text = await (await fetch(`${member.process.url}/metrics`)).text();
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(name + '{') && !line.startsWith(name + ' ')) continue;
-    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
-      return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
-
 /** `loki_boltdb_shipper_compactor_running` of each member, in order. */
 function running(members: readonly Member[]): Promise<Array<number | undefined>> {
-  return Promise.all(members.map((m) => metric(m, 'loki_boltdb_shipper_compactor_running')));
+  return Promise.all(members.map((m) => memberMetric(m, 'loki_boltdb_shipper_compactor_running')));
 }
 
 /** Successful compaction runs of `member` so far. */
 async function compactionRuns(member: Member): Promise<number> {
   const name = 'loki_boltdb_shipper_compact_tables_operation_total';
-  return (await metric(member, name, { status: 'success' })) ?? 0;
+  return (await memberMetric(member, name, { status: 'success' })) ?? 0;
 }
 
 async function ring(member: Member): Promise<RingStatus> {
@@ -187,8 +172,8 @@ describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 2s)
     const processed = 'loki_compactor_delete_requests_processed_total';
     for (const m of compactors) {
       const isLeader = m === leader;
-      expect(await metric(m, processed, { user: 'fake' })).toBe(isLeader ? 1 : undefined);
-      expect(await metric(m, 'loki_compactor_deleted_lines', { user: 'fake' })).toBe(
+      expect(await memberMetric(m, processed, { user: 'fake' })).toBe(isLeader ? 1 : undefined);
+      expect(await memberMetric(m, 'loki_compactor_deleted_lines', { user: 'fake' })).toBe(
         isLeader ? 1 : undefined,
       );
     }
@@ -204,7 +189,7 @@ describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 2s)
     // and no survivor runs while the dead leader still owns key 0 (unhealthy).
     await eventually(async () => {
       const pending = await Promise.all(
-        survivors.map((m) => metric(m, 'loki_compactor_pending_delete_requests_count')),
+        survivors.map((m) => memberMetric(m, 'loki_compactor_pending_delete_requests_count')),
       );
       return pending.every((p) => p === 1) ? true : undefined;
     }, 'the request to show as pending on the survivors');
@@ -230,10 +215,12 @@ describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 2s)
     expect([...r].sort()).toEqual([0, 1]);
     const newLeader = survivors[r.indexOf(1)];
     expect(
-      await metric(newLeader, 'loki_compactor_delete_requests_processed_total', { user: 'fake' }),
+      await memberMetric(newLeader, 'loki_compactor_delete_requests_processed_total', {
+        user: 'fake',
+      }),
     ).toBe(1);
     expect(
-      await metric(
+      await memberMetric(
         survivors.find((m) => m !== newLeader)!,
         'loki_compactor_delete_requests_processed_total',
         { user: 'fake' },
@@ -247,7 +234,7 @@ describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 2s)
     );
     expect(await linesInChunkObjects(chunks)).toEqual(['user=alice ok']);
     await eventually(async () => {
-      const p = await metric(newLeader, 'loki_compactor_pending_delete_requests_count');
+      const p = await memberMetric(newLeader, 'loki_compactor_pending_delete_requests_count');
       return p === 0 ? true : undefined;
     }, 'no pending request left');
   }, 120_000);

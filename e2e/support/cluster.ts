@@ -151,3 +151,21 @@ export async function startClassicCluster(options: ClusterOptions): Promise<Clas
   const querier = await cluster.add('querier-1', 'querier');
   return { cluster, ingesters, distributors, querier };
 }
+
+/**
+ * The value of metric `name` on a member's `/metrics` (the first sample whose labels include
+ * `labels`), or undefined when it has none.
+ */
+export async function memberMetric(
+  member: Member,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number | undefined> {
+  const text = await (await fetch(`${member.process.url}/metrics`)).text();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name + '{') && !line.startsWith(name + ' ')) continue;
+    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
