@@ -1,0 +1,2 @@
+// The query frontend and scheduler pieces. Each area exports through its own index.
+export * from './queue';
