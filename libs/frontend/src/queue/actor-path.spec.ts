@@ -20,8 +20,7 @@ describe('actor path', () => {
   it('applies max_queue_hierarchy_levels', () => {
     expect(queuePathFor(['a', 'b'], 0)).toEqual([]);
     expect(queuePathFor(['a', 'b', 'c'], 3)).toEqual(['a', 'b', 'c']);
-    expect(() => queuePathFor(['a', 'b'], 1)).toThrow(
-      /nested 2 levels deep, however only 1 levels/,
-    );
+    expect(queuePathFor(['a', 'b'], 1)).toEqual(['a']);
+    expect(queuePathFor(['a', 'b', 'c', 'd', 'e'], 3)).toEqual(['a', 'b', 'c']);
   });
 });

@@ -107,13 +107,13 @@ describe('RequestQueue', () => {
     expect(() => q.enqueue('t', [], 7)).toThrow('too many outstanding requests');
   });
 
-  it('refuses a path deeper than max_queue_hierarchy_levels as Loki does, ignores paths at 0', () => {
+  it('truncates a path deeper than max_queue_hierarchy_levels, ignores paths at 0', () => {
     const q = new RequestQueue<number>({ maxOutstandingPerTenant: 10 });
     q.enqueue('t', ['a', 'b', 'c'], 1);
-    expect(() => q.enqueue('t', ['a', 'b', 'c', 'd'], 2)).toThrow(
-      "desired queue level exceeds maxium depth of queue hierarchy: The header X-Loki-Actor-Path with value 'a|b|c|d' would result in a sub-queue which is nested 4 levels deep, however only 3 levels are allowed based on the configuration setting -query-scheduler.max-queue-hierarchy-levels",
-    );
-    expect(q.length()).toBe(1);
+    // Queued in a|b|c, behind the first: one FIFO.
+    q.enqueue('t', ['a', 'b', 'c', 'd'], 2);
+    expect(q.length()).toBe(2);
+    expect(drain(q)).toEqual([1, 2]);
 
     const flat = new RequestQueue<number>({
       maxOutstandingPerTenant: 10,
