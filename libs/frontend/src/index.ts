@@ -1,1 +1,2 @@
+export * from './cache';
 export * from './split/split';
