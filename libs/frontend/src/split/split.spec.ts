@@ -89,6 +89,34 @@ describe('metric query splitting (Loki metricQuerySplitter)', () => {
     expect(got2[1]!.startNs).toBe(got2[0]!.endNs + 14n * S);
   });
 
+  it("matches Loki's Test_splitMetricQuery cases", () => {
+    const u = (sec: bigint) => sec * S;
+    const split = (start: bigint, end: bigint, step: bigint, interval: bigint) =>
+      splitMetricQuery({
+        startNs: u(start),
+        endNs: u(end),
+        stepNs: u(step),
+        intervalNs: interval,
+      }).map((r) => [r.startNs / S, r.endNs / S]);
+    expect(split(0n, 2n * 86400n, 15n, 24n * H)).toEqual([
+      [0n, 86400n - 15n],
+      [86400n, 2n * 86400n],
+    ]);
+    expect(split(3n * 3600n, 3n * 86400n, 15n, 24n * H)).toEqual([
+      [3n * 3600n, 86400n - 15n],
+      [86400n, 2n * 86400n - 15n],
+      [2n * 86400n, 3n * 86400n],
+    ]);
+    // step not a divisor of the interval: 2h mod 17s = 9s, 3h mod 17s = 5s, 6h mod 17s = 10s
+    const want17 = [
+      [2n * 3600n - 9n, 3n * 3600n - 5n],
+      [3n * 3600n + 12n, 6n * 3600n - 10n],
+      [6n * 3600n + 7n, 9n * 3600n + 2n],
+    ];
+    expect(split(2n * 3600n - 9n, 9n * 3600n, 17n, 3n * H)).toEqual(want17);
+    expect(split(2n * 3600n, 9n * 3600n + 2n, 17n, 3n * H)).toEqual(want17);
+  });
+
   it('does not split by less than the largest range vector', () => {
     const got = splitMetricQuery({
       startNs: 0n,
