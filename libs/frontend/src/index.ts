@@ -1,2 +1,4 @@
 // The query frontend and scheduler pieces. Each area exports through its own index.
 export * from './queue';
+export * from './cache';
+export * from './split/split';

@@ -1,4 +1,3 @@
-
 /** The header naming the sub-queue path of a request. */
 export const ACTOR_PATH_HEADER = 'X-Logsvc-Actor-Path';
 /** Loki's name of the same header, accepted as well. */

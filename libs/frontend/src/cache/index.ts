@@ -1,0 +1,5 @@
+export * from './embedded-cache';
+export * from './extents';
+export * from './key';
+export * from './results-cache';
+export * from './stats';
