@@ -1,3 +1,4 @@
+import { newCacheStats } from '@logsvc/frontend';
 import type { ChunkStats, QueryStats, StoreStats } from '@logsvc/logql';
 
 const CACHE_NAMES = [
@@ -10,19 +11,6 @@ const CACHE_NAMES = [
   'labelResult',
   'instantMetricResult',
 ] as const;
-
-function cacheStats() {
-  return {
-    entriesFound: 0,
-    entriesRequested: 0,
-    entriesStored: 0,
-    bytesReceived: 0,
-    bytesSent: 0,
-    requests: 0,
-    downloadTime: 0,
-    queryLengthServed: 0,
-  };
-}
 
 function store(s: StoreStats) {
   return {
@@ -75,7 +63,7 @@ export function statsJson(stats: QueryStats) {
       headChunkLines: i.store.chunk.headChunkLines,
       totalDuplicates: i.store.chunk.totalDuplicates,
     },
-    cache: Object.fromEntries(CACHE_NAMES.map((n) => [n, cacheStats()])),
+    cache: Object.fromEntries(CACHE_NAMES.map((n) => [n, newCacheStats()])),
     index: {
       totalChunks: q.totalChunksRef,
       postFilterChunks: q.totalChunksRef,
