@@ -3,11 +3,11 @@
 // them. Then one pattern ingester dies: pushes never fail; queries fail while the dead member
 // is still healthy in the ring (Loki's querier asks every healthy pattern ingester and fails on
 // any error), and answer from the survivor once its heartbeat is older than the timeout.
-import { labelsFromRecord, labelsToString, type RingStatus } from '@logsvc/api';
+import { labelsFromRecord, labelsToString } from '@logsvc/api';
 import { Ring, tokenFor, type RingDesc } from '@logsvc/ring';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
-import { Cluster, type Member, memberMetric } from '../support/cluster';
+import { Cluster, type Member, memberMetric, ringPage } from '../support/cluster';
 import { nowNs } from '../support/loki-api';
 import { eventually } from '../support/server';
 
@@ -63,14 +63,6 @@ async function patterns(querier: Member): Promise<Patterns> {
     for (const p of body.data) totals[p.pattern] = p.samples.reduce((n, [, v]) => n + v, 0);
   }
   return { status: res.status, text, totals };
-}
-
-async function ringOf(member: Member): Promise<RingStatus> {
-  const res = await fetch(`${member.process.url}/pattern/ring`, {
-    headers: { accept: 'application/json' },
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as RingStatus;
 }
 
 describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', () => {
@@ -131,7 +123,7 @@ describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', 
     // Both ACTIVE in the ring, as every process sees it.
     for (const m of patternIngesters) {
       await eventually(async () => {
-        const { shards } = await ringOf(m);
+        const { shards } = await ringPage(m, '/pattern/ring');
         const active = shards.filter((s) => s.state === 'ACTIVE').map((s) => s.id);
         return active.length === 2 ? true : undefined;
       }, `${m.name} sees both pattern ingesters ACTIVE`);
@@ -142,7 +134,7 @@ describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', 
 
   it('spreads streams over the pattern ingesters by token and sums their patterns in the querier', async () => {
     // Who owns which stream, by the ring the pattern ingesters registered.
-    const { shards } = await ringOf(patternIngesters[0]);
+    const { shards } = await ringPage(patternIngesters[0], '/pattern/ring');
     const desc: RingDesc = {
       instances: Object.fromEntries(
         shards.map((s) => [
@@ -241,7 +233,7 @@ describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', 
 
     // Once its heartbeat is older than 4s it is UNHEALTHY and left out: the survivor's share.
     await eventually(async () => {
-      const { shards } = await ringOf(survivor);
+      const { shards } = await ringPage(survivor, '/pattern/ring');
       return shards.find((s) => s.id === dead.name)?.state === 'UNHEALTHY' ? true : undefined;
     }, 'the dead pattern ingester UNHEALTHY');
     const mine = owned.get(survivor.name)?.length ?? 0;

@@ -1,10 +1,10 @@
 // Operating a cluster through its ring: the global ingestion rate shared by the distributors,
 // /ready of a joining ingester, /ingester/shutdown, and forgetting a dead member from the ring
 // page. Heartbeats every 1s, a member silent for 3s is UNHEALTHY.
-import type { RingStatus, RingStatusShard } from '@logsvc/api';
+import type { RingStatusShard } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
-import { type Cluster, type Member, startClassicCluster } from '../support/cluster';
+import { type Cluster, type Member, startClassicCluster, ringPage } from '../support/cluster';
 import { queryRange } from '../support/loki-api';
 import { eventually } from '../support/server';
 import { readStoredEntries } from '../support/store-reader';
@@ -45,11 +45,7 @@ const limitMessage = (bytesPerSec: number) =>
   `Ingestion rate limit exceeded for user ${TENANT} (limit: ${bytesPerSec} bytes/sec) while attempting to ingest '64' lines totaling '65536' bytes, reduce log volume or contact your Loki administrator to see if the limit can be increased\n`;
 
 async function ring(member: Member, path = '/ring'): Promise<RingStatusShard[]> {
-  const res = await fetch(`${member.process.url}${path}`, {
-    headers: { accept: 'application/json' },
-  });
-  expect(res.status).toBe(200);
-  return [...((await res.json()) as RingStatus).shards];
+  return [...(await ringPage(member, path)).shards];
 }
 
 const states = (shards: readonly RingStatusShard[]) => shards.map((s) => [s.id, s.state]);

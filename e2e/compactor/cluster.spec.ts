@@ -3,11 +3,10 @@
 // requests. Killed with SIGKILL, the leader stays in the ring, unhealthy, so no compactor runs
 // until the others forget it (10 heartbeat timeouts, as Loki); then one of them takes over and
 // processes the delete request that was waiting.
-import type { RingStatus } from '@logsvc/api';
 import { FilesystemObjectClient } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
-import { Cluster, type Member, memberMetric } from '../support/cluster';
+import { Cluster, type Member, memberMetric, ringPage } from '../support/cluster';
 import { nowNs } from '../support/loki-api';
 import { eventually } from '../support/server';
 import { linesInChunkObjects } from '../support/store-reader';
@@ -23,14 +22,6 @@ function running(members: readonly Member[]): Promise<Array<number | undefined>>
 async function compactionRuns(member: Member): Promise<number> {
   const name = 'loki_boltdb_shipper_compact_tables_operation_total';
   return (await memberMetric(member, name, { status: 'success' })) ?? 0;
-}
-
-async function ring(member: Member): Promise<RingStatus> {
-  const res = await fetch(`${member.process.url}/compactor/ring`, {
-    headers: { accept: 'application/json' },
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as RingStatus;
 }
 
 async function createDelete(member: Member, query: string): Promise<string> {
@@ -89,7 +80,7 @@ describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 2s)
 
   it('lists the members in /compactor/ring and runs exactly one of them', async () => {
     const shards = await eventually(async () => {
-      const s = (await ring(compactors[0])).shards;
+      const s = (await ringPage(compactors[0], '/compactor/ring')).shards;
       return s.length === 3 && s.every((x) => x.state === 'ACTIVE' && x.healthy) ? s : undefined;
     }, 'three healthy members in the compactor ring');
     expect(shards.map((s) => [s.id, s.num_tokens])).toEqual([
@@ -99,7 +90,9 @@ describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 2s)
     ]);
     // Every member sees the same ring.
     for (const m of compactors.slice(1))
-      expect((await ring(m)).shards.map((s) => s.id)).toEqual(shards.map((s) => s.id));
+      expect((await ringPage(m, '/compactor/ring')).shards.map((s) => s.id)).toEqual(
+        shards.map((s) => s.id),
+      );
     // Settled (every member saw the full ring and ran a round): one runs, the others idle.
     await eventually(async () => {
       const r = await running(compactors);
@@ -196,7 +189,9 @@ describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 2s)
     expect(await running(survivors)).toEqual([0, 0]);
     expect(await status(survivors[0], id)).toBe('received');
     await eventually(async () => {
-      const dead = (await ring(survivors[0])).shards.find((s) => s.id === leader.name);
+      const dead = (await ringPage(survivors[0], '/compactor/ring')).shards.find(
+        (s) => s.id === leader.name,
+      );
       return dead && !dead.healthy ? true : undefined;
     }, 'the killed leader to be unhealthy in the ring');
     expect(await status(survivors[0], id)).toBe('received');
@@ -208,7 +203,7 @@ describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 2s)
       60_000,
     );
     expect(Date.now() - killedAt).toBeGreaterThanOrEqual(10 * HEARTBEAT_TIMEOUT_S * 1000);
-    expect((await ring(survivors[0])).shards.map((s) => s.id)).toEqual(
+    expect((await ringPage(survivors[0], '/compactor/ring')).shards.map((s) => s.id)).toEqual(
       survivors.map((m) => m.name),
     );
     const r = await running(survivors);

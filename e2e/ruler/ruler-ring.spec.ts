@@ -6,10 +6,10 @@
 // exactly once.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AlertsResponse, RingStatus, RulesResponse } from '@logsvc/api';
+import type { AlertsResponse, RulesResponse } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
-import { Cluster, type Member } from '../support/cluster';
+import { Cluster, type Member, ringPage } from '../support/cluster';
 import { eventually } from '../support/server';
 
 /** Enough groups that each of three rulers owns some (a ruler left out: p ≈ 3·(2/3)^30). */
@@ -110,14 +110,6 @@ async function listsEveryGroup(rulers: Member[]): Promise<void> {
   }
 }
 
-async function ruleRing(m: Member): Promise<RingStatus> {
-  const res = await fetch(`${m.process.url}/ruler/ring`, {
-    headers: { accept: 'application/json' },
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as RingStatus;
-}
-
 describe('ruler ring: rule groups sharded over three rulers', () => {
   let etcd: EtcdServer;
   let cluster: Cluster;
@@ -157,7 +149,7 @@ describe('ruler ring: rule groups sharded over three rulers', () => {
   it('lists the three rulers ACTIVE on /ruler/ring', async () => {
     for (const m of rulers) {
       const ring = await eventually(async () => {
-        const r = await ruleRing(m);
+        const r = await ringPage(m, '/ruler/ring');
         return r.shards.length === 3 && r.shards.every((s) => s.state === 'ACTIVE') ? r : undefined;
       }, `three rulers on ${m.name}'s /ruler/ring`);
       expect(ring.shards.map((s) => [s.id, s.state])).toEqual([
@@ -217,7 +209,7 @@ describe('ruler ring: rule groups sharded over three rulers', () => {
     // auto-forget), and the ring has two members.
     await eventually(
       async () => {
-        const ring = await ruleRing(survivors[0]);
+        const ring = await ringPage(survivors[0], '/ruler/ring');
         return ring.shards.map((s) => s.id).join() === 'ruler-2,ruler-3' ? true : undefined;
       },
       'ruler-1 forgotten from the ruler ring',

@@ -2,6 +2,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RingStatus } from '@logsvc/api';
+import { expect } from 'vitest';
 import { freePort } from '../../tools/bench/src/ingest/server-process';
 import { type ServerProcess, startServer } from './server';
 
@@ -168,4 +170,13 @@ export async function memberMetric(
       return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;
+}
+
+/** A member's ring page (`/ring`, `/ruler/ring`...) as JSON; fails unless it answers 200. */
+export async function ringPage(member: Member, path: string): Promise<RingStatus> {
+  const res = await fetch(`${member.process.url}${path}`, {
+    headers: { accept: 'application/json' },
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as RingStatus;
 }
