@@ -1,4 +1,5 @@
 // The query frontend and scheduler pieces. Each area exports through its own index.
+export * from './downstream';
 export * from './queue';
 export * from './cache';
 export * from './split/split';

@@ -1,0 +1,91 @@
+/**
+ * What the query frontend sends on: sub-queries (a part of a query's range, maybe one shard of
+ * its streams) to whoever runs them, and whole HTTP requests to a querier in a cluster. The
+ * frontend's middleware works on these types; the single binary runs them in-process, a
+ * cluster carries them over the queue (scheduler or frontend) to querier workers over gRPC.
+ */
+import type { QueryResult } from '@logsvc/api';
+import type { QueryStats } from '@logsvc/logql';
+
+/** One shard of a query's streams: the streams whose fingerprint modulo `of` is `index`. */
+export interface ShardRef {
+  readonly index: number;
+  readonly of: number;
+}
+
+/** Loki's shard text in the `shards` parameter: `<index>_of_<of>`. */
+export function shardText(shard: ShardRef): string {
+  return `${shard.index}_of_${shard.of}`;
+}
+
+/** Parses `<index>_of_<of>`; undefined when the text is not a shard. */
+export function parseShard(text: string): ShardRef | undefined {
+  const m = /^(\d+)_of_(\d+)$/.exec(text);
+  if (m === null) return undefined;
+  const index = Number(m[1]);
+  const of = Number(m[2]);
+  return of >= 1 && index < of ? { index, of } : undefined;
+}
+
+/**
+ * A LogQL query the frontend already checked against the tenant's limits, clamped and aligned
+ * to the step: the querier runs it as it is, over the streams of `shard` when set.
+ */
+export interface SubQuery {
+  readonly kind: 'instant' | 'range';
+  readonly query: string;
+  readonly startNs: bigint;
+  readonly endNs: bigint;
+  readonly stepNs: bigint;
+  readonly intervalNs: bigint;
+  readonly limit: number;
+  readonly direction: 'forward' | 'backward';
+  readonly tenants: readonly string[];
+  readonly shard?: ShardRef;
+}
+
+export interface SubQueryResult {
+  readonly result: QueryResult;
+  readonly stats: QueryStats;
+}
+
+export interface DownstreamOptions {
+  /** Aborts the sub-query (the client went away, the query timed out, a sibling failed). */
+  readonly signal: AbortSignal;
+  /** The request's `X-Logsvc-Actor-Path` / `X-Loki-Actor-Path`, split at `|`. */
+  readonly actorPath?: readonly string[];
+}
+
+/** Runs sub-queries: in-process in the single binary, through the queue in a cluster. */
+export interface Downstream {
+  run(query: SubQuery, options: DownstreamOptions): Promise<SubQueryResult>;
+}
+
+/** An HTTP request carried to a querier whole (Loki's httpgrpc), and its answer. */
+export interface HttpJob {
+  readonly method: string;
+  /** Path and query string, e.g. `/loki/api/v1/labels?start=...`. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+export interface HttpJobResult {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+/**
+ * The fair queue as the frontend sees it: a job is queued under its tenant and actor path,
+ * picked by a querier worker, and its answer comes back. Rejects with the queue's 429 error
+ * when the tenant has too many outstanding requests, and when `signal` aborts.
+ */
+export interface JobQueue {
+  submit(
+    tenant: string,
+    actorPath: readonly string[],
+    job: HttpJob,
+    signal: AbortSignal,
+  ): Promise<HttpJobResult>;
+}
