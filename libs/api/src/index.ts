@@ -6,3 +6,4 @@ export * from './entry';
 export * from './matcher';
 export * from './query-result';
 export * from './ring-status';
+export * from './shard';

@@ -170,12 +170,13 @@ export class RingIngesterClient implements IngesterClient {
 /** Chunks in parts are one ingester's view: merged replicas are read through `entries`. */
 function withoutSplit(select: IngesterSelect): IngesterSelect {
   if (select.split === undefined) return select;
-  const { matchers, fromNs, throughNs, direction, lineContains } = select;
+  const { matchers, fromNs, throughNs, direction, lineContains, shard } = select;
   return {
     matchers,
     fromNs,
     throughNs,
     direction,
     ...(lineContains === undefined ? {} : { lineContains }),
+    ...(shard === undefined ? {} : { shard }),
   };
 }

@@ -4,28 +4,10 @@
  * frontend's middleware works on these types; the single binary runs them in-process, a
  * cluster carries them over the queue (scheduler or frontend) to querier workers over gRPC.
  */
-import type { QueryResult } from '@logsvc/api';
+import type { QueryResult, ShardRef } from '@logsvc/api';
 import type { QueryStats } from '@logsvc/logql';
 
-/** One shard of a query's streams: the streams whose fingerprint modulo `of` is `index`. */
-export interface ShardRef {
-  readonly index: number;
-  readonly of: number;
-}
-
-/** Loki's shard text in the `shards` parameter: `<index>_of_<of>`. */
-export function shardText(shard: ShardRef): string {
-  return `${shard.index}_of_${shard.of}`;
-}
-
-/** Parses `<index>_of_<of>`; undefined when the text is not a shard. */
-export function parseShard(text: string): ShardRef | undefined {
-  const m = /^(\d+)_of_(\d+)$/.exec(text);
-  if (m === null) return undefined;
-  const index = Number(m[1]);
-  const of = Number(m[2]);
-  return of >= 1 && index < of ? { index, of } : undefined;
-}
+export { type ShardRef, parseShard, shardText } from '@logsvc/api';
 
 /**
  * A LogQL query the frontend already checked against the tenant's limits, clamped and aligned

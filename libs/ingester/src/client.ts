@@ -1,4 +1,4 @@
-import type { Labels, Matcher, PushRequest } from '@logsvc/api';
+import type { Labels, Matcher, PushRequest, ShardRef } from '@logsvc/api';
 import type { Direction } from '@logsvc/chunk';
 import { LogsvcError } from '@logsvc/errors';
 import type { Ingester, LabelQuery, PushOutcome } from './ingester';
@@ -16,6 +16,8 @@ export interface IngesterSelect {
   readonly lineContains?: Buffer;
   /** Also give each stream's chunks in parts (`StreamQueryResult.chunks`), blocks encoded. */
   readonly split?: boolean;
+  /** Only the streams of this query shard. */
+  readonly shard?: ShardRef;
 }
 
 /** What a query read from ingesters: their counters, and how many ingesters answered. */
@@ -133,10 +135,11 @@ export class LocalIngesterClient implements IngesterClient {
     const ingester = this.current;
     if (!ingester) return [];
     if (stats) stats.ingestersReached++;
-    const { matchers, fromNs, throughNs, direction, lineContains, split } = select;
+    const { matchers, fromNs, throughNs, direction, lineContains, split, shard } = select;
     return ingester.query(tenant, matchers, fromNs, throughNs, direction, stats, {
       ...(lineContains === undefined ? {} : { lineContains }),
       ...(split === undefined ? {} : { split }),
+      ...(shard === undefined ? {} : { shard }),
     });
   }
 

@@ -1,4 +1,4 @@
-import { matchesLabels, type Labels, type Matcher } from '@logsvc/api';
+import { inShard, matchesLabels, type Labels, type Matcher, type ShardRef } from '@logsvc/api';
 import type { ChunkSplit, Direction, EntryCursor, MemChunk } from '@logsvc/chunk';
 import type { Instance } from './instance';
 import { MergedCursor } from './merge-cursor';
@@ -24,6 +24,8 @@ export interface ReadOptions {
   readonly lineContains?: Buffer;
   /** Also give each chunk's parts (`StreamQueryResult.chunks`). */
   readonly split?: boolean;
+  /** Only the streams of this query shard. */
+  readonly shard?: ShardRef;
 }
 
 /**
@@ -86,6 +88,7 @@ export function queryStreams(
   const cursorOptions = needle !== undefined && needle.length > 0 ? { lineContains: needle } : {};
   const out: StreamQueryResult[] = [];
   for (const s of streams) {
+    if (!inShard(s.labels, options.shard)) continue;
     const cursors: EntryCursor[] = [];
     const chunks: ChunkRead[] | undefined = options.split === true ? [] : undefined;
     const read = (chunk: MemChunk, encoded: Buffer | null): void => {

@@ -72,6 +72,7 @@ export class IngesterLogSource implements LogSource {
       throughNs,
       direction,
       ...(lineContains === undefined ? {} : { lineContains, split: true }),
+      ...(params.shard === undefined ? {} : { shard: params.shard }),
     };
     const results = await this.client.query(tenant, select, found);
     if (found.ingestersReached === 0) return [];

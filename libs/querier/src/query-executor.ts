@@ -1,4 +1,4 @@
-import type { QueryResult } from '@logsvc/api';
+import type { QueryResult, ShardRef } from '@logsvc/api';
 import type { Overrides } from '@logsvc/config';
 import {
   type Direction,
@@ -33,6 +33,8 @@ export interface QueryRequest {
   readonly clientSignal: AbortSignal;
   /** Refuse metric queries before running them (Loki's legacy `/api/prom/query`). */
   readonly logQueriesOnly?: boolean;
+  /** Only the streams of this shard (a sub-query of the query frontend). */
+  readonly shard?: ShardRef;
 }
 
 /**
@@ -80,7 +82,7 @@ export class QueryExecutor {
         limit: request.limit,
         direction: request.direction,
         tenants: request.tenants.length === 1 ? request.tenants[0] : request.tenants,
-        source: this.sources.all,
+        source: request.shard === undefined ? this.sources.all : this.sources.shard(request.shard),
         signal,
         maxSeries: limits.max_query_series > 0 ? limits.max_query_series : Infinity,
         categorizeLabels: request.categorizeLabels,

@@ -1,3 +1,4 @@
+import type { ShardRef } from '@logsvc/api';
 import type { IngesterClient } from '@logsvc/ingester';
 import { type LogSource, combineSources } from '@logsvc/logql';
 import type { StoreReader } from './store-reader';
@@ -36,5 +37,11 @@ export class QuerySources {
   /** The source of every tenant (each request names its tenant in `SelectParams.tenant`). */
   get all(): LogSource {
     return this.source;
+  }
+
+  /** The source of every tenant, reading only the streams of `shard`. */
+  shard(shard: ShardRef): LogSource {
+    const source = this.source;
+    return { select: (params) => source.select({ ...params, shard }) };
   }
 }

@@ -1,4 +1,4 @@
-import type { Labels } from '@logsvc/api';
+import { inShard, type Labels } from '@logsvc/api';
 import { type Direction, MemChunk } from '@logsvc/chunk';
 import { MergedCursor } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
@@ -80,7 +80,9 @@ export class StoreLogSource implements LogSource {
     const stats = params.stats.querier.store;
     const refsStart = process.hrtime.bigint();
     // Chunk refs are inclusive at both ends; the query range excludes throughNs.
-    const series = await this.store.getChunkRefs(tenant, matchers, fromNs, throughNs - 1n);
+    const indexed = await this.store.getChunkRefs(tenant, matchers, fromNs, throughNs - 1n);
+    const shard = params.shard;
+    const series = shard === undefined ? indexed : indexed.filter((s) => inShard(s.labels, shard));
     stats.chunkRefsFetchTime += elapsedNs(refsStart);
     const refs = series.flatMap((s) => s.chunks);
     stats.totalChunksRef += refs.length;

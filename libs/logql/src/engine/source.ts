@@ -1,4 +1,4 @@
-import type { Labels, Matcher } from '@logsvc/api';
+import type { Labels, Matcher, ShardRef } from '@logsvc/api';
 import type { QueryStats } from './stats';
 
 export type Direction = 'forward' | 'backward';
@@ -53,6 +53,8 @@ export interface SelectParams {
    * it, every cursor holds all its entries.
    */
   readonly limit?: number;
+  /** Only the streams of this query shard (a sub-query of the query frontend). */
+  readonly shard?: ShardRef;
 }
 
 /** One stream from a source. Its labels are sorted; its entries are in `direction` order. */

@@ -42,6 +42,7 @@ export interface WireQueryRequest {
   readonly throughNs: Int64;
   readonly direction: number;
   readonly lineContains: Buffer;
+  readonly shard: string;
 }
 
 export interface WireIngesterStats {

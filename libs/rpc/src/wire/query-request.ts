@@ -1,3 +1,4 @@
+import { parseShard, shardText } from '@logsvc/api';
 import type { IngesterSelect } from '@logsvc/ingester';
 import { int64, matchersFromWire, matchersToWire } from './convert';
 import { QUERY_REQUEST } from './messages';
@@ -12,17 +13,20 @@ export function encodeQueryRequest(select: RemoteSelect): Buffer {
     throughNs: int64(select.throughNs),
     direction: select.direction === 'backward' ? 1 : 0,
     lineContains: select.lineContains ?? EMPTY,
+    shard: select.shard === undefined ? '' : shardText(select.shard),
   });
 }
 
 export function decodeQueryRequest(bytes: Buffer): RemoteSelect {
   const wire = QUERY_REQUEST.decode(bytes);
+  const shard = wire.shard === '' ? undefined : parseShard(wire.shard);
   return {
     matchers: matchersFromWire(wire.matchers),
     fromNs: BigInt(wire.fromNs),
     throughNs: BigInt(wire.throughNs),
     direction: wire.direction === 1 ? 'backward' : 'forward',
     ...(wire.lineContains.length > 0 ? { lineContains: wire.lineContains } : {}),
+    ...(shard === undefined ? {} : { shard }),
   };
 }
 

@@ -57,6 +57,8 @@ const SCHEMA: INamespace = {
             throughNs: { type: 'int64', id: 3 },
             direction: { type: 'uint32', id: 4 },
             lineContains: { type: 'bytes', id: 5 },
+            /** `<index>_of_<of>`, or empty for every stream. */
+            shard: { type: 'string', id: 6 },
           },
         },
         IngesterStats: {
