@@ -24,6 +24,8 @@ export interface SubQuery {
   readonly direction: 'forward' | 'backward';
   readonly tenants: readonly string[];
   readonly shard?: ShardRef;
+  /** Log queries: attach label categories to each entry (`categorize-labels`). */
+  readonly categorizeLabels?: boolean;
 }
 
 export interface SubQueryResult {

@@ -3,3 +3,5 @@ export * from './downstream';
 export * from './queue';
 export * from './cache';
 export * from './split/split';
+export * from './shard';
+export * from './middleware';

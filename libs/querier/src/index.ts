@@ -1,5 +1,6 @@
 export { Querier, type QuerierOptions, type VolumeRequest, type VolumeSample } from './querier';
-export type { QueryRequest } from './query-executor';
+export { type PreparedQuery, type QueryRequest, emptyAnswer, prepareQuery } from './query-executor';
+export type { QueryLimits } from './query-limits';
 export { ParamError, QueryAbortedError, VolumesDisabledError } from './errors';
 export { type AggregateBy, VolumeLimitError, volumeMetric } from './volume';
 export { type ReadWindowSettings } from './read-window';

@@ -2,15 +2,22 @@ import type { QueryResult, ShardRef } from '@logsvc/api';
 import type { Overrides } from '@logsvc/config';
 import {
   type Direction,
+  type Expr,
   type RunQueryResult,
   newQueryStats,
   parseExpr,
   runQuery,
 } from '@logsvc/logql';
-import { checkEntriesLimit, checkQueryLength, clampLookback, queryLimits } from './query-limits';
+import {
+  checkEntriesLimit,
+  checkQueryLength,
+  clampLookback,
+  type QueryLimits,
+  queryLimits,
+} from './query-limits';
 import type { QuerySources } from './query-sources';
 import { ParamError } from './errors';
-import { alignToStep } from './step-align';
+import { alignToStep, type StepAlignedRange } from './step-align';
 import { QueryAbortedError } from './errors';
 
 /** A `query` or `query_range` request after its parameters are parsed. */
@@ -50,22 +57,9 @@ export class QueryExecutor {
   ) {}
 
   async run(request: QueryRequest): Promise<RunQueryResult> {
-    const expr = parseExpr(request.query);
-    const isLogQuery = expr.kind === 'LogSelectorExpr';
-    if (request.logQueriesOnly && !isLogQuery) {
-      throw new ParamError('legacy endpoints only support log queries');
-    }
-    const limits = queryLimits(request.tenants.map((t) => this.overrides.forTenant(t)));
-    if (isLogQuery) checkEntriesLimit(limits, request.limit);
-    if (request.kind === 'range') checkQueryLength(limits, request.startNs, request.endNs);
-    const clamped = clampLookback(limits, request.startNs, request.endNs, this.now());
-    if (clamped === null) return emptyAnswer(request, isLogQuery);
-    // After the limits, as in Loki's frontend: range metric queries run on step multiples.
-    const bounds =
-      request.kind === 'range' && !isLogQuery
-        ? alignToStep(clamped.startNs, clamped.endNs, request.stepNs)
-        : { ...clamped, stepNs: request.stepNs };
-
+    const prepared = prepareQuery(request, this.overrides, this.now());
+    if (prepared.empty) return emptyAnswer(request, prepared.isLogQuery);
+    const { expr, limits, bounds } = prepared;
     const timeout = limits.query_timeout > 0 ? AbortSignal.timeout(limits.query_timeout) : null;
     const signal = timeout
       ? AbortSignal.any([request.clientSignal, timeout])
@@ -94,8 +88,50 @@ export class QueryExecutor {
   }
 }
 
+/** A query checked against its tenants' limits, with the range it is evaluated over. */
+export type PreparedQuery =
+  | { readonly empty: true; readonly isLogQuery: boolean }
+  | {
+      readonly empty: false;
+      readonly expr: Expr;
+      readonly isLogQuery: boolean;
+      readonly limits: QueryLimits;
+      /** Clamped to `max_query_lookback`; range metric queries aligned to the step. */
+      readonly bounds: StepAlignedRange;
+    };
+
+/**
+ * Parses a query and checks it against the tenants' limits (`max_entries_limit_per_query`,
+ * `max_query_length`), clamps it to `max_query_lookback` (`empty` when nothing is left) and
+ * aligns range metric queries to the step, as Loki's frontend does before splitting.
+ */
+export function prepareQuery(
+  request: QueryRequest,
+  overrides: Overrides,
+  nowNs: bigint,
+): PreparedQuery {
+  const expr = parseExpr(request.query);
+  const isLogQuery = expr.kind === 'LogSelectorExpr';
+  if (request.logQueriesOnly && !isLogQuery) {
+    throw new ParamError('legacy endpoints only support log queries');
+  }
+  const limits = queryLimits(request.tenants.map((t) => overrides.forTenant(t)));
+  if (isLogQuery) checkEntriesLimit(limits, request.limit);
+  if (request.kind === 'range') checkQueryLength(limits, request.startNs, request.endNs);
+  const clamped = clampLookback(limits, request.startNs, request.endNs, nowNs);
+  if (clamped === null) return { empty: true, isLogQuery };
+  const bounds =
+    request.kind === 'range' && !isLogQuery
+      ? alignToStep(clamped.startNs, clamped.endNs, request.stepNs)
+      : { ...clamped, stepNs: request.stepNs };
+  return { empty: false, expr, isLogQuery, limits, bounds };
+}
+
 /** Loki's answer to a query wholly older than `max_query_lookback`: an empty result. */
-function emptyAnswer(request: QueryRequest, isLogQuery: boolean): RunQueryResult {
+export function emptyAnswer(
+  request: Pick<QueryRequest, 'kind'>,
+  isLogQuery: boolean,
+): RunQueryResult {
   const result: QueryResult = isLogQuery
     ? { type: 'streams', streams: [] }
     : request.kind === 'range'

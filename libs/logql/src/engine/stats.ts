@@ -105,3 +105,31 @@ export function newQueryStats(): QueryStats {
     },
   };
 }
+
+/**
+ * Loki's `Result.Merge` for the querier and ingester parts: adds every counter of `from` into
+ * `into` (a flag is set when either has it). The summary is left to the caller, which
+ * recomputes it from the merged totals (`computeSummary`).
+ */
+export function mergeQueryStats(into: QueryStats, from: QueryStats): QueryStats {
+  addCounters(into.querier, from.querier);
+  addCounters(into.ingester, from.ingester);
+  into.summary.queueTime += from.summary.queueTime;
+  return into;
+}
+
+function addCounters(into: object, from: object): void {
+  const target = into as Record<string, unknown>;
+  for (const [key, value] of Object.entries(from)) {
+    const current = target[key];
+    if (typeof value === 'number' && typeof current === 'number') target[key] = current + value;
+    else if (typeof value === 'boolean') target[key] = current === true || value;
+    else if (
+      value !== null &&
+      typeof value === 'object' &&
+      current !== null &&
+      typeof current === 'object'
+    )
+      addCounters(current, value);
+  }
+}

@@ -1,10 +1,11 @@
 /** What every evaluator of one query shares: the step grid, the source, limits, stats. */
 import type { Matcher } from '@logsvc/api';
 import type { SampleExtractor } from '../../log/sample-extractor';
-import type { RangeAggregation } from '../../syntax/ast';
+import type { MetricExpr, RangeAggregation } from '../../syntax/ast';
 import type { LogSource } from '../source';
 import type { QueryStats } from '../stats';
 import { QueryCanceledError } from './errors';
+import type { StepEvaluator } from './step-evaluator';
 
 /** Evaluation times `startNs + k * stepNs` for `k < count`. */
 export class StepGrid {
@@ -53,6 +54,11 @@ export interface EvalContext {
   readonly stats: QueryStats;
   readonly signal?: AbortSignal;
   readonly buildExtractor: SampleExtractorBuilder;
+  /**
+   * The query frontend's results for sub-expressions it had evaluated downstream: a node it
+   * answers is not evaluated here (see `evaluateOverDownstream`).
+   */
+  readonly downstream?: (expr: MetricExpr) => StepEvaluator | undefined;
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {

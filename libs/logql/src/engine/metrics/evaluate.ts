@@ -7,7 +7,14 @@ import { constantValue } from '../../syntax/validate';
 import type { LogSource } from '../source';
 import type { QueryStats } from '../stats';
 import { TimeSlice } from '../time-slice';
-import { StepGrid, throwIfAborted, type SampleExtractorBuilder } from './context';
+import { AnsweredEvaluator, type DownstreamAnswer } from './answered-evaluator';
+import {
+  type EvalContext,
+  StepGrid,
+  throwIfAborted,
+  type SampleExtractorBuilder,
+} from './context';
+import type { StepEvaluator } from './step-evaluator';
 import { SeriesLimitError } from './errors';
 import { buildEvaluator, hasSort } from './evaluator';
 import { compareLabels } from './labels';
@@ -32,14 +39,12 @@ export async function evaluateWithExtractor(
   const grid = instant
     ? new StepGrid(params.endNs, params.endNs, 0n)
     : new StepGrid(params.startNs, params.endNs, params.stepNs);
-  const maxSeries = params.maxSeries ?? DEFAULT_MAX_QUERY_SERIES;
-
   const constant = constantValue(expr);
   if (constant !== undefined && instant) {
     return { type: 'scalar', timestampMs: grid.timestampsMs[0], value: constant };
   }
 
-  const ctx = {
+  const ctx: EvalContext = {
     tenant: params.tenant,
     grid,
     source,
@@ -47,7 +52,59 @@ export async function evaluateWithExtractor(
     signal: params.signal,
     buildExtractor,
   };
-  const root = buildEvaluator(expr, ctx);
+  return collectResult(expr, buildEvaluator(expr, ctx), grid, params);
+}
+
+/**
+ * Evaluates a metric AST whose data-reading sub-expressions were answered elsewhere (the query
+ * frontend's downstream sub-queries): `answers` maps each such node (by identity) to its
+ * result over the same steps; the operators above them (topk, binary operations, ...) are
+ * evaluated here. Every range aggregation of `query` must have an answer, above it or at it.
+ */
+export async function evaluateOverDownstream(
+  query: MetricExpr,
+  params: MetricQueryParams,
+  answers: ReadonlyMap<MetricExpr, DownstreamAnswer>,
+  stats: QueryStats,
+): Promise<MetricResult> {
+  const instant = params.kind === 'instant';
+  const grid = instant
+    ? new StepGrid(params.endNs, params.endNs, 0n)
+    : new StepGrid(params.startNs, params.endNs, params.stepNs);
+  const constant = constantValue(query);
+  if (constant !== undefined && instant) {
+    return { type: 'scalar', timestampMs: grid.timestampsMs[0], value: constant };
+  }
+  const ctx: EvalContext = {
+    tenant: params.tenant,
+    grid,
+    source: NO_SOURCE,
+    stats,
+    signal: params.signal,
+    buildExtractor: () => {
+      throw new Error('a range aggregation without a downstream answer');
+    },
+    downstream: (node) => {
+      const answer = answers.get(node);
+      return answer === undefined ? undefined : new AnsweredEvaluator(answer, grid);
+    },
+  };
+  return collectResult(query, buildEvaluator(query, ctx), grid, params);
+}
+
+/** A source for evaluations that must not read any data. */
+const NO_SOURCE: LogSource = {
+  select: () => Promise.reject(new Error('the frontend evaluation reads no data')),
+};
+
+async function collectResult(
+  expr: MetricExpr,
+  root: StepEvaluator,
+  grid: StepGrid,
+  params: MetricQueryParams,
+): Promise<MetricResult> {
+  const instant = params.kind === 'instant';
+  const maxSeries = params.maxSeries ?? DEFAULT_MAX_QUERY_SERIES;
   await root.load();
   throwIfAborted(params.signal);
 

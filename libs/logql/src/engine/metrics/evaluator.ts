@@ -39,12 +39,15 @@ class ConstantVectorEvaluator implements StepEvaluator {
 }
 
 export function buildEvaluator(expr: MetricExpr, ctx: EvalContext): StepEvaluator {
+  const answered = ctx.downstream?.(expr);
+  if (answered !== undefined) return answered;
   switch (expr.kind) {
     case 'RangeAggregation':
       return rangeEvaluator(expr, ctx);
     case 'VectorAggregation': {
       const inner = expr.expr;
       if (
+        ctx.downstream === undefined &&
         expr.op === 'sum' &&
         inner.kind === 'RangeAggregation' &&
         inner.grouping === undefined &&

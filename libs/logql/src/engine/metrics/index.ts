@@ -1,5 +1,7 @@
 /** The metric half of the LogQL engine. */
 export { evaluateMetricQuery } from './query';
+export { evaluateOverDownstream } from './evaluate';
+export type { DownstreamAnswer } from './answered-evaluator';
 export { formatSampleValue, formatTimestampSeconds } from './format';
 export {
   DEFAULT_MAX_QUERY_SERIES,

@@ -1,0 +1,3 @@
+export * from './query-frontend';
+export * from './answer-cache';
+export * from './limits';

@@ -1,0 +1,356 @@
+/**
+ * Loki's query frontend for `query` and `query_range`: checks a query against the tenants'
+ * limits, splits range queries by `split_queries_by_interval` (aligned to the step), shards
+ * what can be sharded by stream, answers metric splits from the results cache where it can,
+ * sends the rest downstream, and recombines the answers exactly, with the statistics of every
+ * sub-query merged.
+ */
+import type { Matcher, ResultStream, ShardRef } from '@logsvc/api';
+import type { Overrides } from '@logsvc/config';
+import {
+  computeSummary,
+  type DownstreamAnswer,
+  evaluateOverDownstream,
+  type Expr,
+  type LogSelectorExpr,
+  type MetricExpr,
+  type RunQueryResult,
+  logSelectors,
+} from '@logsvc/logql';
+import {
+  emptyAnswer,
+  prepareQuery,
+  QueryAbortedError,
+  type QueryLimits,
+  type QueryRequest,
+} from '@logsvc/querier';
+import { resultEntryCount, type QueryResult } from '@logsvc/api';
+import { newCacheStats, type CacheStats } from '../cache/stats';
+import type { Downstream, SubQuery } from '../downstream';
+import { splitLogQuery, splitMetricQuery, type TimeRange } from '../split/split';
+import { combineShards, concatSplits, divideAnswers } from '../shard/combine';
+import { mergeLogAnswers } from '../shard/log-merge';
+import { type DownstreamNode, planMetricQuery } from '../shard/plan';
+import type { AnswerCache } from './answer-cache';
+import { type FrontendLimits, frontendLimits, shardFactor } from './limits';
+import { SubQueryRunner } from './sub-query-runner';
+
+export interface FrontendQueryRequest extends QueryRequest {
+  /** `X-Logsvc-Actor-Path` / `X-Loki-Actor-Path`, split at `|`. */
+  readonly actorPath?: readonly string[];
+}
+
+export interface FrontendQueryResult extends RunQueryResult {
+  /** `stats.cache.result`. */
+  readonly resultCache: CacheStats;
+}
+
+/** Bytes the index holds for streams matching any of the matcher lists in a range. */
+export type IndexBytes = (
+  tenants: readonly string[],
+  selectors: readonly (readonly Matcher[])[],
+  fromNs: bigint,
+  throughNs: bigint,
+) => Promise<number>;
+
+export interface QueryFrontendOptions {
+  readonly downstream: Downstream;
+  readonly overrides: Overrides;
+  readonly now: () => bigint;
+  /** `query_range.parallelise_shardable_queries`. */
+  readonly sharding: boolean;
+  /** Sizes shards; without it every shardable part gets `tsdb_max_query_parallelism` shards. */
+  readonly indexBytes?: IndexBytes;
+  /** `query_range.cache_results` with its cache; null = no results cache. */
+  readonly cache: AnswerCache | null;
+}
+
+const NS_PER_MS = 1_000_000n;
+
+interface QueryContext {
+  readonly request: FrontendQueryRequest;
+  readonly limits: FrontendLimits;
+  readonly runner: SubQueryRunner;
+  readonly cacheStats: CacheStats;
+  splits: number;
+  shards: number;
+}
+
+export class QueryFrontend {
+  constructor(private readonly options: QueryFrontendOptions) {}
+
+  async query(request: FrontendQueryRequest): Promise<FrontendQueryResult> {
+    const started = performance.now();
+    const { overrides, now } = this.options;
+    const prepared = prepareQuery(request, overrides, now());
+    if (prepared.empty) {
+      return { ...emptyAnswer(request, prepared.isLogQuery), resultCache: newCacheStats() };
+    }
+    const { expr, limits, bounds } = prepared;
+    const timeout = limits.query_timeout > 0 ? AbortSignal.timeout(limits.query_timeout) : null;
+    const signal = timeout
+      ? AbortSignal.any([request.clientSignal, timeout])
+      : request.clientSignal;
+    const frontend = frontendLimits(overrides, request.tenants);
+    const ctx: QueryContext = {
+      request: { ...request, startNs: bounds.startNs, endNs: bounds.endNs, stepNs: bounds.stepNs },
+      limits: frontend,
+      runner: new SubQueryRunner(
+        this.options.downstream,
+        frontend.maxQueryParallelism,
+        signal,
+        request.actorPath,
+      ),
+      cacheStats: newCacheStats(),
+      splits: 0,
+      shards: 0,
+    };
+    let result: QueryResult;
+    try {
+      result =
+        expr.kind === 'LogSelectorExpr'
+          ? await this.logQuery(expr, ctx)
+          : await this.metricQuery(expr, ctx, limits);
+    } catch (err) {
+      if (signal.aborted) throw new QueryAbortedError(timeout?.aborted === true);
+      throw err;
+    }
+    const stats = ctx.runner.stats;
+    stats.summary.splits = ctx.splits;
+    stats.summary.shards = ctx.shards;
+    stats.summary.subqueries = ctx.runner.count;
+    computeSummary(stats, (performance.now() - started) / 1000, resultEntryCount(result));
+    return { resultType: result.type, result, stats, resultCache: ctx.cacheStats };
+  }
+
+  // ---- log queries ------------------------------------------------------------------------
+
+  private async logQuery(expr: LogSelectorExpr, ctx: QueryContext): Promise<QueryResult> {
+    const { request, limits } = ctx;
+    // An `interval` spaces entries across the whole answer: such queries run whole.
+    const splits =
+      request.intervalNs > 0n
+        ? [{ startNs: request.startNs, endNs: request.endNs }]
+        : splitLogQuery({
+            startNs: request.startNs,
+            endNs: request.endNs,
+            intervalNs: limits.splitIntervalNs,
+            direction: request.direction,
+          });
+    const shardable = request.intervalNs === 0n && this.options.sharding && preservesStreams(expr);
+    const answers: ResultStream[][] = [];
+    let entries = 0;
+    // Splits in the query's direction, a batch at a time, until the limit is reached.
+    for (let i = 0; i < splits.length && entries < request.limit;) {
+      const batch = splits.slice(i, i + limits.maxQueryParallelism);
+      i += batch.length;
+      const results = await Promise.all(
+        batch.map(async (range) => {
+          const shards = shardable ? await this.shardsFor(ctx, expr, range) : 1;
+          const parts = await Promise.all(
+            shardList(shards).map((shard) =>
+              ctx.runner.run(this.subQuery(ctx, range, request.query, shard)),
+            ),
+          );
+          ctx.shards += shards > 1 ? shards : 0;
+          const streams = parts.map((p) => (p.result.type === 'streams' ? p.result.streams : []));
+          return mergeLogAnswers(streams, request.direction, request.limit);
+        }),
+      );
+      for (const streams of results) {
+        ctx.splits++;
+        answers.push(streams);
+        entries += streams.reduce((n, s) => n + s.entries.length, 0);
+        if (entries >= request.limit) break;
+      }
+    }
+    return { type: 'streams', streams: mergeLogAnswers(answers, request.direction, request.limit) };
+  }
+
+  // ---- metric queries ---------------------------------------------------------------------
+
+  private async metricQuery(
+    expr: MetricExpr,
+    ctx: QueryContext,
+    limits: QueryLimits,
+  ): Promise<QueryResult> {
+    const { request } = ctx;
+    const nodes = planMetricQuery(expr, this.options.sharding);
+    const splits =
+      request.kind === 'instant'
+        ? [{ startNs: request.endNs, endNs: request.endNs }]
+        : splitMetricQuery({
+            startNs: request.startNs,
+            endNs: request.endNs,
+            stepNs: request.stepNs,
+            intervalNs: ctx.limits.splitIntervalNs,
+            maxRangeNs: maxRangeNs(expr),
+          });
+    ctx.splits = request.kind === 'instant' ? 0 : splits.length;
+    const answers = new Map<MetricExpr, DownstreamAnswer>();
+    await Promise.all(
+      nodes.map(async (node) => {
+        const perSplit = await Promise.all(
+          splits.map((range) => this.nodeAnswer(node, range, ctx)),
+        );
+        answers.set(node.node, perSplit.length === 1 ? perSplit[0]! : concatSplits(perSplit));
+      }),
+    );
+    const metric = await evaluateOverDownstream(
+      expr,
+      {
+        tenant: request.tenants.join('|'),
+        startNs: request.startNs,
+        endNs: request.endNs,
+        stepNs: request.kind === 'instant' ? 0n : request.stepNs,
+        kind: request.kind,
+        signal: ctx.runner.signal,
+        maxSeries: limits.max_query_series > 0 ? limits.max_query_series : Infinity,
+      },
+      answers,
+      ctx.runner.stats,
+    );
+    return metric;
+  }
+
+  /** One downstream node's answer over one split: from the cache, or computed. */
+  private nodeAnswer(
+    node: DownstreamNode,
+    range: TimeRange,
+    ctx: QueryContext,
+  ): Promise<DownstreamAnswer> {
+    const cache = this.options.cache;
+    const { request } = ctx;
+    if (cache === null || request.kind === 'instant') return this.computeNode(node, range, ctx);
+    const stepMs = Number(request.stepNs / NS_PER_MS);
+    return cache.answer(
+      {
+        tenants: request.tenants,
+        query: node.parts.map((p) => p.query).join('\n'),
+        startMs: Number(range.startNs / NS_PER_MS),
+        endMs: Number(range.endNs / NS_PER_MS),
+        stepMs,
+        splitIntervalNs: ctx.limits.splitIntervalNs,
+        nowMs: Number(this.options.now() / NS_PER_MS),
+        maxCacheFreshnessMs: ctx.limits.maxCacheFreshnessMs,
+      },
+      async (r) => {
+        const answer = await this.computeNode(
+          node,
+          { startNs: BigInt(r.startMs) * NS_PER_MS, endNs: BigInt(r.endMs) * NS_PER_MS },
+          ctx,
+        );
+        return answer.type === 'matrix' ? answer : { type: 'matrix', series: [] };
+      },
+      ctx.cacheStats,
+    );
+  }
+
+  private async computeNode(
+    node: DownstreamNode,
+    range: TimeRange,
+    ctx: QueryContext,
+  ): Promise<DownstreamAnswer> {
+    const shards = node.sharded ? await this.shardsFor(ctx, node.node, range) : 1;
+    if (shards > 1) ctx.shards += shards;
+    const parts = await Promise.all(
+      node.parts.map(async (part) => {
+        const results = await Promise.all(
+          shardList(shards).map((shard) =>
+            ctx.runner.run(this.subQuery(ctx, range, part.query, shard)),
+          ),
+        );
+        return combineShards(
+          results.map((r) => toAnswer(r.result)),
+          part.combine,
+        );
+      }),
+    );
+    return node.join === 'avg' ? divideAnswers(parts[0]!, parts[1]!) : parts[0]!;
+  }
+
+  private subQuery(
+    ctx: QueryContext,
+    range: TimeRange,
+    query: string,
+    shard: ShardRef | undefined,
+  ): SubQuery {
+    const { request } = ctx;
+    return {
+      kind: request.kind,
+      query,
+      startNs: range.startNs,
+      endNs: range.endNs,
+      stepNs: request.stepNs,
+      intervalNs: request.intervalNs,
+      limit: request.limit,
+      direction: request.direction,
+      tenants: request.tenants,
+      ...(shard === undefined ? {} : { shard }),
+      ...(request.categorizeLabels ? { categorizeLabels: true } : {}),
+    };
+  }
+
+  /** How many shards a part of the query over `range` is cut into. */
+  private async shardsFor(ctx: QueryContext, expr: Expr, range: TimeRange): Promise<number> {
+    const indexBytes = this.options.indexBytes;
+    if (indexBytes === undefined) return ctx.limits.maxShards;
+    const selectors = logSelectors(expr).map((s) => s.selector.matchers);
+    const bytes = await indexBytes(
+      ctx.request.tenants,
+      selectors,
+      range.startNs - maxRangeNs(expr),
+      range.endNs,
+    );
+    return shardFactor(bytes, ctx.limits);
+  }
+}
+
+function shardList(shards: number): (ShardRef | undefined)[] {
+  if (shards <= 1) return [undefined];
+  return Array.from({ length: shards }, (_, index) => ({ index, of: shards }));
+}
+
+function toAnswer(result: QueryResult): DownstreamAnswer {
+  if (result.type === 'matrix')
+    return {
+      type: 'matrix',
+      series: result.series.map((s) => ({
+        labels: s.labels,
+        points: s.points.map(([t, v]) => [t, v]),
+      })),
+    };
+  if (result.type === 'vector') return { type: 'vector', samples: [...result.samples] };
+  return { type: 'vector', samples: [] };
+}
+
+/** A log query whose entries keep their stream's labels, so each stream lives in one shard. */
+function preservesStreams(expr: LogSelectorExpr): boolean {
+  return expr.stages.every(
+    (s) => s.kind !== 'DropLabels' && s.kind !== 'KeepLabels' && s.kind !== 'LabelFormat',
+  );
+}
+
+/** The longest range (plus offset) of the query's range aggregations, in ns. */
+function maxRangeNs(expr: Expr): bigint {
+  let max = 0;
+  const visit = (e: Expr): void => {
+    switch (e.kind) {
+      case 'RangeAggregation':
+        max = Math.max(max, e.range.rangeNs + Math.max(0, e.range.offsetNs));
+        return;
+      case 'VectorAggregation':
+      case 'LabelReplaceExpr':
+        visit(e.expr);
+        return;
+      case 'BinaryExpr':
+        visit(e.lhs);
+        visit(e.rhs);
+        return;
+      default:
+        return;
+    }
+  };
+  visit(expr);
+  return BigInt(max);
+}

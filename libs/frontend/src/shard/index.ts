@@ -1,0 +1,3 @@
+export * from './plan';
+export * from './combine';
+export * from './log-merge';
