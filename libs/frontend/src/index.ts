@@ -5,3 +5,4 @@ export * from './cache';
 export * from './split/split';
 export * from './shard';
 export * from './middleware';
+export * from './remote';

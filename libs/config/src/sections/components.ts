@@ -97,7 +97,26 @@ export const querierSection = section({
 
 export const queryRangeSection = section({
   align_queries_with_step: flag('querier.align-querier-with-step', bool(false)),
-  cache_results: flag('querier.cache-results', bool(false)),
+  // On by default (Loki: off): the single binary caches query results in memory out of the box.
+  cache_results: flag('querier.cache-results', bool(true)),
+  results_cache: section({
+    cache: section({
+      default_validity: flag('frontend.default-validity', duration(3_600_000)),
+      embedded_cache: section({
+        enabled: flag('frontend.embedded-cache.enabled', bool(false)),
+        max_size_mb: flag('frontend.embedded-cache.max-size-mb', int(100)),
+        max_size_items: flag('frontend.embedded-cache.max-size-items', int(0)),
+        ttl: flag('frontend.embedded-cache.ttl', duration(3_600_000)),
+      }),
+      memcached_client: section({
+        addresses: flag('frontend.memcached.addresses', str('')),
+        host: flag('frontend.memcached.hostname', str('')),
+        service: flag('frontend.memcached.service', str('memcached')),
+        timeout: flag('frontend.memcached.timeout', duration(500)),
+      }),
+    }),
+    compression: flag('frontend.compression', str('')),
+  }),
   max_retries: flag('querier.max-retries-per-request', int(5)),
   parallelise_shardable_queries: flag('querier.parallelise-shardable-queries', bool(true)),
 });

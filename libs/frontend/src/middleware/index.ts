@@ -1,3 +1,4 @@
 export * from './query-frontend';
 export * from './answer-cache';
 export * from './limits';
+export * from './local-downstream';

@@ -193,7 +193,8 @@ describe('QueryFrontend', () => {
 
   it('runs what cannot be sharded whole, split by time', async () => {
     const sent: SubQuery[] = [];
-    const query = 'quantile_over_time(0.9, {app=~".+"} | logfmt | unwrap duration(took) [1m]) by (app)';
+    const query =
+      'quantile_over_time(0.9, {app=~".+"} | logfmt | unwrap duration(took) [1m]) by (app)';
     const req = rangeRequest(query);
     const answer = await frontendOver(src, sent).query(req);
     expectSame(answer.result, await unsplit(req, src));

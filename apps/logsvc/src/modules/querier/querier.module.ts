@@ -4,7 +4,14 @@ import type { IngesterClient } from '@logsvc/ingester';
 import { Querier } from '@logsvc/querier';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
-import { CONFIG, DELETE_REQUESTS, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
+import {
+  COMPONENTS,
+  CONFIG,
+  DELETE_REQUESTS,
+  INDEX_READER,
+  INGESTER_CLIENT,
+  OVERRIDES,
+} from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { DetectedController } from './detected.controller';
 import { IndexController } from './index.controller';
@@ -13,6 +20,7 @@ import { PatternsController } from './patterns.controller';
 import { querierOptions } from './querier-options';
 import { QuerierService } from './querier.service';
 import { QueryController } from './query/query.controller';
+import { createQueryPath, QUERY_PATH } from './query/query-path';
 import { TailController } from './tail/tail.controller';
 import { TailSockets } from './tail/tail-sockets.service';
 
@@ -53,6 +61,11 @@ import { TailSockets } from './tail/tail-sockets.service';
           ),
         }),
       inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER, DELETE_REQUESTS],
+    },
+    {
+      provide: QUERY_PATH,
+      useFactory: createQueryPath,
+      inject: [CONFIG, COMPONENTS, Querier, OVERRIDES],
     },
   ],
 })

@@ -8,6 +8,7 @@ import {
 import type { QueryStats } from '@logsvc/logql';
 import { goFormatFloat } from '@logsvc/gocompat';
 import { goJson, goJsonString } from './json';
+import type { CacheStats } from '@logsvc/frontend';
 import { statsJson } from './stats-json';
 
 /** The encoding flag Grafana sends to get label categories per entry. */
@@ -71,6 +72,7 @@ export function queryResponseJson(
   result: QueryResult,
   stats: QueryStats,
   categorizeLabels = false,
+  resultCache?: CacheStats,
 ): string {
   const flags =
     categorizeLabels && result.type === 'streams'
@@ -78,6 +80,6 @@ export function queryResponseJson(
       : '';
   const body =
     `{"status":"success","data":{"resultType":"${result.type}"${flags},` +
-    `"result":${resultJson(result)},"stats":${goJson(statsJson(stats))}}}`;
+    `"result":${resultJson(result)},"stats":${goJson(statsJson(stats, resultCache))}}}`;
   return result.type === 'streams' ? body + '\n' : body;
 }

@@ -1,4 +1,4 @@
-import { newCacheStats } from '@logsvc/frontend';
+import { type CacheStats, newCacheStats } from '@logsvc/frontend';
 import type { ChunkStats, QueryStats, StoreStats } from '@logsvc/logql';
 
 const CACHE_NAMES = [
@@ -44,7 +44,7 @@ function chunk(c: ChunkStats) {
  * fields of the spec's older layout where they are only additions: flat chunk counters in
  * `ingester`, and a top-level `store` group whose `chunksDownloadTime` is in seconds.
  */
-export function statsJson(stats: QueryStats) {
+export function statsJson(stats: QueryStats, resultCache?: CacheStats) {
   const q = stats.querier.store;
   const i = stats.ingester;
   return {
@@ -63,7 +63,9 @@ export function statsJson(stats: QueryStats) {
       headChunkLines: i.store.chunk.headChunkLines,
       totalDuplicates: i.store.chunk.totalDuplicates,
     },
-    cache: Object.fromEntries(CACHE_NAMES.map((n) => [n, newCacheStats()])),
+    cache: Object.fromEntries(
+      CACHE_NAMES.map((n) => [n, n === 'result' && resultCache ? resultCache : newCacheStats()]),
+    ),
     index: {
       totalChunks: q.totalChunksRef,
       postFilterChunks: q.totalChunksRef,

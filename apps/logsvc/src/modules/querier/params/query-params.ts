@@ -10,6 +10,7 @@ import {
   modelParseDuration,
   parseRfc3339Nano,
 } from '@logsvc/gocompat';
+import { parseShard, type ShardRef } from '@logsvc/api';
 import type { Direction } from '@logsvc/logql';
 import { ParamError } from '@logsvc/querier';
 
@@ -145,6 +146,7 @@ export interface RangeQueryParams {
   direction: Direction;
   stepNs: bigint;
   intervalNs: bigint;
+  shard?: ShardRef;
 }
 
 export interface InstantQueryParams {
@@ -152,6 +154,7 @@ export interface InstantQueryParams {
   timeNs: bigint;
   limit: number;
   direction: Direction;
+  shard?: ShardRef;
 }
 
 /** Loki's `ParseRangeQuery`, checks and messages included. */
@@ -173,14 +176,28 @@ export function parseRangeQuery(read: ParamReader, nowNs: bigint): RangeQueryPar
   const intervalNs = intervalText ? parseSecondsOrDuration(intervalText) : 0n;
   if (intervalNs < 0n) throw new ParamError('interval must be >= 0');
   checkResolution(startNs, endNs, stepNs);
-  return { query, startNs, endNs, limit, direction, stepNs, intervalNs };
+  const shard = parseShardParam(read);
+  return { query, startNs, endNs, limit, direction, stepNs, intervalNs, ...shard };
+}
+
+/**
+ * `shards=<index>_of_<of>`: only that shard of the streams (what the query frontend sends a
+ * querier). Loki accepts the parameter on every query.
+ */
+function parseShardParam(read: ParamReader): { shard?: ShardRef } {
+  const text = read('shards');
+  if (text === undefined || text === '') return {};
+  const shard = parseShard(text);
+  if (shard === undefined) throw new ParamError(`invalid shard: ${text}`);
+  return { shard };
 }
 
 /** Loki's `ParseInstantQuery`. */
 export function parseInstantQuery(read: ParamReader, nowNs: bigint): InstantQueryParams {
   const query = read('query') ?? '';
   const timeNs = wrap('time', () => parseTimestamp(read('time'), nowNs));
-  return { query, timeNs, limit: parseLimit(read), direction: parseDirection(read) };
+  const shard = parseShardParam(read);
+  return { query, timeNs, limit: parseLimit(read), direction: parseDirection(read), ...shard };
 }
 
 /** Current time in nanoseconds. */

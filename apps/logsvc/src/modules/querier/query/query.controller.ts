@@ -12,7 +12,8 @@ import { CATEGORIZE_LABELS, queryResponseJson } from '../encode/query-json';
 import { ParamError, nowNs, parseInstantQuery, parseRangeQuery } from '../params/query-params';
 import { requestReader } from '../request-reader';
 import { clientSignal } from '../client-signal';
-import { Querier, type QueryRequest } from '@logsvc/querier';
+import type { FrontendQueryRequest } from '@logsvc/frontend';
+import { QUERY_PATH, type QueryPath } from './query-path';
 
 const ENCODING_FLAGS_HEADERS = [
   'x-loki-response-encoding-flags',
@@ -28,6 +29,18 @@ function wantsCategories(request: FastifyRequest): boolean {
   });
 }
 
+const ACTOR_PATH_HEADERS = ['x-logsvc-actor-path', 'x-loki-actor-path'];
+
+/** The query fairness sub-queue path (`X-Logsvc-Actor-Path: a|b`), or none. */
+function actorPath(request: FastifyRequest): string[] {
+  for (const h of ACTOR_PATH_HEADERS) {
+    const v = request.headers[h];
+    const text = Array.isArray(v) ? v[0] : v;
+    if (text !== undefined && text !== '') return text.split('|');
+  }
+  return [];
+}
+
 function wantsParquet(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes(PARQUET_TYPE);
 }
@@ -38,7 +51,7 @@ type Kind = 'instant' | 'range' | 'legacy';
 @Controller()
 export class QueryController {
   constructor(
-    @Inject(Querier) private readonly querier: Querier,
+    @Inject(QUERY_PATH) private readonly queryPath: QueryPath,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -71,14 +84,14 @@ export class QueryController {
         'support for Parquet encoded responses is disabled. Enable with -frontend.support-parquet-encoding=true',
       );
     }
-    const { result, stats } = await this.querier.query(query);
+    const { result, stats, resultCache } = await this.queryPath.query(query);
     if (parquet) {
       return reply.header('content-type', PARQUET_TYPE).send(await resultToParquet(result));
     }
     const body =
       kind === 'legacy'
         ? legacyQueryResponseJson(result, stats)
-        : queryResponseJson(result, stats, categorize);
+        : queryResponseJson(result, stats, categorize, resultCache);
     return reply.header('content-type', JSON_CONTENT_TYPE).send(body);
   }
 
@@ -88,7 +101,7 @@ export class QueryController {
     request: FastifyRequest,
     reply: FastifyReply,
     categorizeLabels: boolean,
-  ): QueryRequest {
+  ): FrontendQueryRequest {
     const read = requestReader(request);
     const now = nowNs();
     const common = {
@@ -96,6 +109,7 @@ export class QueryController {
       categorizeLabels,
       clientSignal: clientSignal(reply),
       logQueriesOnly: kind === 'legacy',
+      actorPath: actorPath(request),
     };
     if (kind === 'instant') {
       const p = parseInstantQuery(read, now);
@@ -109,6 +123,7 @@ export class QueryController {
         intervalNs: 0n,
         limit: p.limit,
         direction: p.direction,
+        ...(p.shard === undefined ? {} : { shard: p.shard }),
       };
     }
     const p = parseRangeQuery(read, now);

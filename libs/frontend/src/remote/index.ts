@@ -1,0 +1,2 @@
+export * from './sub-query-job';
+export * from './remote-downstream';
