@@ -31,13 +31,32 @@ export function frontendLimits(overrides: Overrides, tenants: readonly string[])
   };
 }
 
+/** How many sub-queries can really run side by side, and the least data worth a shard. */
+export interface Parallelism {
+  /** Workers (threads or queriers) that run sub-queries at once; 1 = no hint. */
+  readonly workers: number;
+  /** Below this many bytes per shard, cutting further costs more than it saves. */
+  readonly minBytesPerShard: number;
+}
+
+/** No hint: Loki's shard factors. */
+export const NO_PARALLELISM_HINT: Parallelism = { workers: 1, minBytesPerShard: Infinity };
+
 /**
  * The shards a part of a query is cut into: enough that each reads at most `maxBytesPerShard`
- * of the bytes the index reports, a power of two as Loki's shard factors, at most `maxShards`.
+ * of the bytes the index reports (Loki's rule, made for large clusters), and at least one per
+ * worker that can run them side by side as long as each shard keeps `minBytesPerShard` (so a
+ * 300 MB query keeps both cores of a small machine busy); a power of two as Loki's shard
+ * factors, at most `maxShards`.
  */
-export function shardFactor(bytes: number, limits: FrontendLimits): number {
-  if (limits.maxBytesPerShard <= 0 || bytes <= limits.maxBytesPerShard) return 1;
-  const wanted = Math.ceil(bytes / limits.maxBytesPerShard);
+export function shardFactor(
+  bytes: number,
+  limits: FrontendLimits,
+  parallelism: Parallelism = NO_PARALLELISM_HINT,
+): number {
+  const bySize = limits.maxBytesPerShard > 0 ? Math.ceil(bytes / limits.maxBytesPerShard) : 1;
+  const byWorkers = Math.min(parallelism.workers, Math.floor(bytes / parallelism.minBytesPerShard));
+  const wanted = Math.max(1, bySize, byWorkers);
   let factor = 1;
   while (factor < wanted) factor *= 2;
   return Math.min(factor, limits.maxShards);

@@ -8,6 +8,7 @@ import { ResultsCacheStore } from '../cache/results-cache';
 import type { Downstream, SubQuery } from '../downstream';
 import { memoryDownstream } from '../testing/memory-downstream';
 import { AnswerCache, matrixCodec } from './answer-cache';
+import { shardFactor } from './limits';
 import { type FrontendQueryRequest, QueryFrontend } from './query-frontend';
 import { alignStartEndToStep } from '../split/split';
 
@@ -255,5 +256,26 @@ describe('QueryFrontend', () => {
       .query(rangeRequest('sum(rate({app="api"}[1m]))'))
       .catch((e: unknown) => e);
     expect(kindOf(err)).toBe('timeout');
+  });
+});
+
+describe('shardFactor', () => {
+  const limits = {
+    splitIntervalNs: 0n,
+    maxQueryParallelism: 32,
+    maxShards: 128,
+    maxBytesPerShard: 600e6,
+    maxCacheFreshnessMs: 0,
+  };
+  it("follows Loki's bytes per shard, in powers of two", () => {
+    expect(shardFactor(100e6, limits)).toBe(1);
+    expect(shardFactor(1.3e9, limits)).toBe(4);
+    expect(shardFactor(1e12, limits)).toBe(128);
+  });
+  it('gives each worker a shard when there is enough data for it', () => {
+    const two = { workers: 2, minBytesPerShard: 16e6 };
+    expect(shardFactor(300e6, limits, two)).toBe(2);
+    expect(shardFactor(20e6, limits, two)).toBe(1);
+    expect(shardFactor(300e6, limits, { workers: 3, minBytesPerShard: 16e6 })).toBe(4);
   });
 });

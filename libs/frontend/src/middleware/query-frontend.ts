@@ -32,7 +32,7 @@ import { combineShards, concatSplits, divideAnswers } from '../shard/combine';
 import { mergeLogAnswers } from '../shard/log-merge';
 import { type DownstreamNode, planMetricQuery } from '../shard/plan';
 import type { AnswerCache } from './answer-cache';
-import { type FrontendLimits, frontendLimits, shardFactor } from './limits';
+import { type FrontendLimits, frontendLimits, type Parallelism, shardFactor } from './limits';
 import { SubQueryRunner } from './sub-query-runner';
 
 export interface FrontendQueryRequest extends QueryRequest {
@@ -63,6 +63,8 @@ export interface QueryFrontendOptions {
   readonly indexBytes?: IndexBytes;
   /** `query_range.cache_results` with its cache; null = no results cache. */
   readonly cache: AnswerCache | null;
+  /** What the downstream can run side by side, for shard factors (default: Loki's factors). */
+  readonly parallelism?: Parallelism;
 }
 
 const NS_PER_MS = 1_000_000n;
@@ -302,7 +304,7 @@ export class QueryFrontend {
       range.startNs - maxRangeNs(expr),
       range.endNs,
     );
-    return shardFactor(bytes, ctx.limits);
+    return shardFactor(bytes, ctx.limits, this.options.parallelism);
   }
 }
 
