@@ -14,6 +14,9 @@ import type { Querier } from '@logsvc/querier';
 import type { Component } from '../../../targets';
 import { sharesRing } from '../../cluster/cluster-mode';
 
+/** Below this, a shard costs more in sub-query overhead than it saves. */
+const MIN_BYTES_PER_SHARD = 16e6;
+
 /** Injection token of the `QueryPath` the query endpoints answer through. */
 export const QUERY_PATH = Symbol('logsvc.queryPath');
 
@@ -78,6 +81,7 @@ export function createQueryPath(
       return bytes;
     },
     cache: answerCache(config),
+    parallelism: { workers: config.querier.max_concurrent, minBytesPerShard: MIN_BYTES_PER_SHARD },
   });
   return { query: (request) => frontend.query(request), close: () => downstream.close() };
 }
