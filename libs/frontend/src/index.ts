@@ -3,3 +3,4 @@ export * from './downstream';
 export * from './queue';
 export * from './cache';
 export * from './split/split';
+export * from './dispatch';
