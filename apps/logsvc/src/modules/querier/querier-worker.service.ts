@@ -59,6 +59,7 @@ export class QuerierWorkerService implements LifecycleService, OnModuleInit {
     const querierId = this.config.frontend_worker.id || `${hostname()}-${process.pid}`;
     const concurrency = this.config.querier.max_concurrent;
     const dispatcher = this.jobs.dispatcher;
+    this.logger.info({ querierId, source: this.source, concurrency }, 'querier worker starting');
     if (this.source === 'local' && dispatcher !== undefined) {
       const workers = new LocalWorkers(dispatcher, {
         querierId,
@@ -87,11 +88,12 @@ export class QuerierWorkerService implements LifecycleService, OnModuleInit {
         ?.onChange(() => worker.setAddresses(schedulerAddresses(this.rings)));
       return;
     }
-    const worker_ = this.config.frontend_worker;
+    const addresses = this.config.frontend_worker;
     worker.setAddresses([
-      this.source === 'scheduler-address' ? worker_.scheduler_address : worker_.frontend_address,
+      this.source === 'scheduler-address'
+        ? addresses.scheduler_address
+        : addresses.frontend_address,
     ]);
-    this.logger.info({ querierId, source: this.source, concurrency }, 'querier worker started');
   }
 
   async stopping(): Promise<void> {
