@@ -170,6 +170,8 @@ describe('query frontend, query scheduler and querier workers in separate proces
       expect(got[i].status).toBe(200);
       expect(resultOf(got[i])).toEqual(resultOf(expected[i]));
     }
+    // The scheduler saw the killed querier's connection end while it held a job.
+    expect(scheduler.process.stderr()).toContain('querier connection ended while it ran a job');
   });
 
   it('refuses a tenant over max_outstanding_requests_per_tenant with 429', async () => {

@@ -165,6 +165,23 @@ describe('query jobs over gRPC: frontend → scheduler → querier workers', () 
     expect(got.body.toString()).toBe('q1 acme GET /after ');
   });
 
+  it('serves the same loop as a frontend without a scheduler (Frontend/Process)', async () => {
+    const w = new QuerierWorker({
+      querierId: 'via-frontend',
+      maxConcurrent: 1,
+      peer: 'frontend',
+      execute: echo('qf'),
+      logger,
+    });
+    workers.push(w);
+    w.setAddresses([address]);
+    const got = await dispatcher.submit('acme', [], job('/direct'), new AbortController().signal);
+    expect(got.body.toString()).toBe('qf acme GET /direct ');
+    await w.stop();
+    // The scheduler side lets go once it sees the stream end.
+    await expect.poll(() => dispatcher.querierCount).toBe(0);
+  });
+
   it('refuses to submit when no scheduler is known', async () => {
     const none = new GrpcSchedulerQueue(() => [], pool);
     await expect(

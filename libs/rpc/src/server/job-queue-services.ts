@@ -45,6 +45,12 @@ export function querierLoopHandler(
     const end = (): void => {
       if (closed.signal.aborted) return;
       closed.abort();
+      if (current !== undefined && !current.signal.aborted) {
+        logger.warn(
+          { querier: conn?.querierId, jobId: current.id, tenant: current.tenant },
+          'querier connection ended while it ran a job: the job goes to another querier',
+        );
+      }
       conn?.close();
     };
     call.on('cancelled', end);
