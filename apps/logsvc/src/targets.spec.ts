@@ -11,6 +11,8 @@ describe('resolveTarget', () => {
     expect(resolveTarget('all', off)).toEqual([
       'distributor',
       'ingester',
+      'query-scheduler',
+      'query-frontend',
       'querier',
       'compactor',
       'ruler',
@@ -18,25 +20,34 @@ describe('resolveTarget', () => {
     expect(resolveTarget('all', on)).toEqual([
       'distributor',
       'ingester',
+      'query-scheduler',
+      'query-frontend',
       'querier',
       'pattern-ingester',
       'compactor',
       'ruler',
     ]);
-    expect(resolveTarget('read', off)).toEqual(['querier']);
+    expect(resolveTarget('read', off)).toEqual(['query-frontend', 'querier']);
     expect(resolveTarget('write', off)).toEqual(['distributor', 'ingester']);
     expect(resolveTarget('write', on)).toEqual(['distributor', 'ingester', 'pattern-ingester']);
     // Loki 3.4 has it in write; issue 16 in backend: logsvc has it in both, when enabled.
     expect(resolveTarget('backend', on)).toEqual([
+      'query-scheduler',
       'index-gateway',
       'pattern-ingester',
       'compactor',
       'ruler',
     ]);
-    expect(resolveTarget('backend', off)).toEqual(['index-gateway', 'compactor', 'ruler']);
+    expect(resolveTarget('backend', off)).toEqual([
+      'query-scheduler',
+      'index-gateway',
+      'compactor',
+      'ruler',
+    ]);
     expect(resolveTarget('write,backend', on)).toEqual([
       'distributor',
       'ingester',
+      'query-scheduler',
       'index-gateway',
       'pattern-ingester',
       'compactor',
@@ -50,6 +61,8 @@ describe('resolveTarget', () => {
     expect(resolveTarget('querier, ingester,querier', off)).toEqual(['ingester', 'querier']);
     expect(resolveTarget('distributor,ingester', off)).toEqual(['distributor', 'ingester']);
     expect(resolveTarget('read,backend', off)).toEqual([
+      'query-scheduler',
+      'query-frontend',
       'querier',
       'index-gateway',
       'compactor',
@@ -57,11 +70,13 @@ describe('resolveTarget', () => {
     ]);
     expect(resolveTarget('compactor', off)).toEqual(['compactor']);
     expect(resolveTarget('ruler', off)).toEqual(['ruler']);
+    expect(resolveTarget('query-frontend', off)).toEqual(['query-frontend']);
+    expect(resolveTarget('query-scheduler', off)).toEqual(['query-scheduler']);
   });
 
   it('refuses a target naming only components that do not exist yet, naming them', () => {
     const provides =
-      '(this build provides distributor, ingester, querier, index-gateway, pattern-ingester, compactor, ruler)';
+      '(this build provides distributor, ingester, query-scheduler, query-frontend, querier, index-gateway, pattern-ingester, compactor, ruler)';
     expect(() => resolveTarget('ui', off)).toThrow(`-target=ui: not available yet: ui ${provides}`);
   });
 
@@ -74,7 +89,7 @@ describe('resolveTarget', () => {
 
   it('refuses a component named on its own that does not exist yet, even beside others', () => {
     expect(() => resolveTarget('querier,query-frontend,ui', off)).toThrow(
-      '-target=querier,query-frontend,ui: not available yet: query-frontend, ui',
+      '-target=querier,query-frontend,ui: not available yet: ui',
     );
   });
 

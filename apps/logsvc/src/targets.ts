@@ -22,6 +22,8 @@ export type LokiComponent = (typeof LOKI_COMPONENTS)[number];
 export const AVAILABLE_COMPONENTS = [
   'distributor',
   'ingester',
+  'query-scheduler',
+  'query-frontend',
   'querier',
   'index-gateway',
   'pattern-ingester',
@@ -55,7 +57,13 @@ export const GROUP_TARGETS: Readonly<Record<string, readonly LokiComponent[]>> =
 };
 
 /** Services that are not components but that components run on. */
-export const INTERNAL_SERVICES = ['server', 'runtime-config', 'grpc-server', 'ring'] as const;
+export const INTERNAL_SERVICES = [
+  'server',
+  'runtime-config',
+  'grpc-server',
+  'ring',
+  'querier-worker',
+] as const;
 
 /**
  * Module dependency graph: a service starts after the listed ones are Running and stops before
@@ -74,6 +82,13 @@ export const MODULE_DEPENDENCIES: Readonly<
   distributor: ['server', 'runtime-config', 'ring'],
   ingester: ['server', 'runtime-config', 'ring', 'grpc-server'],
   querier: ['server', 'runtime-config', 'ring'],
+  // Holds the queue querier workers pull from; joins the scheduler ring once it serves gRPC.
+  'query-scheduler': ['server', 'ring', 'grpc-server'],
+  // Queues on this process's scheduler when it runs one (it stops first, then the scheduler).
+  'query-frontend': ['server', 'runtime-config', 'ring', 'grpc-server', 'query-scheduler'],
+  // A querier's workers pull jobs once the querier and a queue of this process run, and stop
+  // (letting running jobs finish) before them.
+  'querier-worker': ['querier', 'query-scheduler', 'query-frontend', 'ring'],
   'index-gateway': ['server', 'ring', 'grpc-server'],
   // Peers push to it once it is in the pattern ring: the gRPC server is up first.
   'pattern-ingester': ['server', 'ring', 'grpc-server'],

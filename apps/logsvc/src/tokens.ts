@@ -14,3 +14,6 @@ export const INGESTER_CLIENT = Symbol('logsvc.ingesterClient');
 export const DELETE_REQUESTS = Symbol('logsvc.deleteRequests');
 /** Where this process reads the index (`IndexReader`): the store, or index gateways. */
 export const INDEX_READER = Symbol('logsvc.indexReader');
+
+/** The query frontend's queue (`JobQueue` from @logsvc/frontend): jobs to querier workers. */
+export const JOB_QUEUE = Symbol('logsvc.jobQueue');

@@ -97,12 +97,13 @@ describe('-target selection', () => {
     }
   });
 
-  it('-target=read runs the querier, the member of read that exists', async () => {
+  it('-target=read runs the query frontend and the querier', async () => {
     const sut = await startTestServer({ config: { target: 'read' } });
     try {
       const body = await (await fetch(`${sut.url}/services`)).text();
       expect(body).toBe(
-        'server => Running\nruntime-config => Running\nring => Running\nquerier => Running\n',
+        'server => Running\nruntime-config => Running\nring => Running\n' +
+          'query-frontend => Running\nquerier => Running\n',
       );
     } finally {
       await sut.close();
@@ -110,8 +111,8 @@ describe('-target selection', () => {
   });
 
   it('refuses components that do not exist yet, and a distributor without an ingester', async () => {
-    await expect(startTestServer({ config: { target: 'query-frontend' } })).rejects.toThrow(
-      '-target=query-frontend: not available yet: query-frontend',
+    await expect(startTestServer({ config: { target: 'ui' } })).rejects.toThrow(
+      '-target=ui: not available yet: ui',
     );
     await expect(startTestServer({ config: { target: 'ui' } })).rejects.toThrow(TargetError);
     await expect(startTestServer({ config: { target: 'distributor' } })).rejects.toThrow(

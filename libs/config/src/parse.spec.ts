@@ -137,9 +137,14 @@ ingester:
     expect(errorOf({ server: { http_listen_port: 70000 } })).toContain(
       'server.http_listen_port: must be a TCP port',
     );
+    expect(errorOf({ query_scheduler: { querier_forget_delay: '1m' } })).toContain(
+      'config error: query_scheduler.querier_forget_delay is not supported yet',
+    );
     expect(
-      errorOf({ query_scheduler: { scheduler_ring: { kvstore: { store: 'etcd' } } } }),
-    ).toContain('config error: query_scheduler.scheduler_ring is not supported yet');
+      errorOf({ frontend_worker: { frontend_address: 'a:1', scheduler_address: 'b:2' } }),
+    ).toContain(
+      'config error: frontend_worker: frontend address and scheduler address are mutually exclusive',
+    );
     expect(
       errorOf({
         schema_config: { configs: [{ from: '2024-02-01' }, { from: '2024-01-01' }] },

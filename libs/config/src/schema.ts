@@ -5,6 +5,7 @@ import {
   compactorSection,
   distributorSection,
   frontendSection,
+  frontendWorkerSection,
   indexGatewaySection,
   patternIngesterSection,
   querierSection,
@@ -30,6 +31,7 @@ export const configSchema = z.strictObject({
   querier: querierSection,
   query_range: queryRangeSection,
   frontend: frontendSection,
+  frontend_worker: frontendWorkerSection,
   query_scheduler: querySchedulerSection,
   ruler: rulerSection,
   compactor: compactorSection,
@@ -53,6 +55,7 @@ export type CompactorConfig = Config['compactor'];
 export type QuerierConfig = Config['querier'];
 export type QueryRangeConfig = Config['query_range'];
 export type FrontendConfig = Config['frontend'];
+export type FrontendWorkerConfig = Config['frontend_worker'];
 export type QuerySchedulerConfig = Config['query_scheduler'];
 export type PatternIngesterConfig = Config['pattern_ingester'];
 export type RuntimeConfigConfig = Config['runtime_config'];

@@ -31,8 +31,8 @@ describe('settings that are not supported yet', () => {
   });
 
   it('stop start-up when a flag sets one', () => {
-    expect(() => loadConfig(['-querier.max-concurrent=8'])).toThrow(
-      'config error: querier.max_concurrent is not supported yet',
+    expect(() => loadConfig(['-querier.extra-query-delay=1s'])).toThrow(
+      'config error: querier.extra_query_delay is not supported yet',
     );
   });
 
@@ -64,8 +64,10 @@ describe('settings that are not supported yet', () => {
 
   it('include cluster keys nothing reads, refused only when they change something', () => {
     expect(() =>
-      fromYaml('query_scheduler:\n  scheduler_ring:\n    kvstore:\n      store: etcd\n'),
-    ).toThrow('config error: query_scheduler.scheduler_ring is not supported yet');
+      fromYaml('query_scheduler:\n  scheduler_ring:\n    instance_enable_ipv6: true\n'),
+    ).toThrow(
+      'config error: query_scheduler.scheduler_ring.instance_enable_ipv6 is not supported yet',
+    );
     expect(() => loadConfig(['-common.storage.ring.instance-interface-names=eth1'])).toThrow(
       'config error: common.ring.instance_interface_names is not supported yet',
     );

@@ -34,8 +34,20 @@ export function validateConfig(config: Config): void {
     );
   }
   if (config.runtime_config.period <= 0) bad('runtime_config.period', 'must be greater than 0');
-  if (config.query_scheduler.max_queue_hierarchy_levels < 1) {
-    bad('query_scheduler.max_queue_hierarchy_levels', 'must be at least 1');
+  // 0 turns hierarchical queues off, as in Loki.
+  if (config.query_scheduler.max_queue_hierarchy_levels < 0) {
+    bad('query_scheduler.max_queue_hierarchy_levels', 'must not be negative');
+  }
+  if (
+    config.frontend_worker.frontend_address !== '' &&
+    config.frontend_worker.scheduler_address !== ''
+  ) {
+    // Loki: "invalid frontend_worker config: frontend address and scheduler address are
+    // mutually exclusive, please use only one".
+    bad(
+      'frontend_worker',
+      'frontend address and scheduler address are mutually exclusive, please use only one',
+    );
   }
 
   const periods = config.schema_config.configs;

@@ -6,3 +6,4 @@ export * from './split/split';
 export * from './shard';
 export * from './middleware';
 export * from './remote';
+export * from './dispatch';

@@ -15,6 +15,8 @@ export {
 } from './ruler';
 export { GrpcIndexGatewayClient } from './client/grpc-index-gateway-client';
 export { ClientPool } from './client/client-pool';
+export { GrpcSchedulerClient, GrpcSchedulerQueue } from './client/grpc-scheduler-queue';
+export { QuerierWorker, type QuerierWorkerOptions } from './client/querier-worker';
 export { GatewayIndexReader, type GatewayAddresses } from './client/gateway-index-reader';
 export type { RpcClientOptions } from './client/rpc-channel';
 export {
@@ -23,6 +25,9 @@ export {
   PUSHER_SERVICE,
   QUERIER_SERVICE,
   RULER_SERVICE,
+  FRONTEND_SERVICE,
+  SCHEDULER_FOR_FRONTEND_SERVICE,
+  SCHEDULER_FOR_QUERIER_SERVICE,
   TENANT_HEADER,
 } from './services';
 export { errorFromStatus, errorToStatus } from './error-status';

@@ -9,10 +9,15 @@ type RawMethod = MethodDefinition<Buffer, Buffer>;
 
 const same = (bytes: Buffer): Buffer => bytes;
 
-function method(service: string, name: string, responseStream = false): RawMethod {
+function method(
+  service: string,
+  name: string,
+  responseStream = false,
+  requestStream = false,
+): RawMethod {
   return {
     path: `/${service}/${name}`,
-    requestStream: false,
+    requestStream,
     responseStream,
     requestSerialize: same,
     requestDeserialize: same,
@@ -66,4 +71,33 @@ export const TENANT_HEADER = 'x-scope-orgid';
  */
 export const RULER_SERVICE = {
   Rules: method('ruler.Ruler', 'Rules'),
+} satisfies ServiceDefinition;
+
+/**
+ * What querier workers call on a query scheduler (Loki's `schedulerpb.SchedulerForQuerier`):
+ * `QuerierLoop` is a bidirectional stream on which the scheduler sends one job at a time
+ * (SchedulerToQuerier) and the worker answers it on the same stream (QuerierToScheduler), where
+ * Loki's querier sends the answer to the frontend directly. logsvc's messages, Loki's names.
+ */
+export const SCHEDULER_FOR_QUERIER_SERVICE = {
+  QuerierLoop: method('schedulerpb.SchedulerForQuerier', 'QuerierLoop', true, true),
+  NotifyQuerierShutdown: method('schedulerpb.SchedulerForQuerier', 'NotifyQuerierShutdown'),
+} satisfies ServiceDefinition;
+
+/**
+ * The same loop served by a query frontend that has no scheduler (Loki's
+ * `frontendv1pb.Frontend/Process`), for queriers given `frontend_worker.frontend_address`.
+ */
+export const FRONTEND_SERVICE = {
+  Process: method('frontendv1pb.Frontend', 'Process', true, true),
+  NotifyClientShutdown: method('frontendv1pb.Frontend', 'NotifyClientShutdown'),
+} satisfies ServiceDefinition;
+
+/**
+ * What a query frontend calls on a scheduler: one unary call per job (a JobRequest, answered
+ * with the querier's HttpResponse); cancelling the call cancels the job. Loki's frontend uses a
+ * `FrontendLoop` stream and receives answers from queriers; logsvc's scheduler relays them.
+ */
+export const SCHEDULER_FOR_FRONTEND_SERVICE = {
+  Submit: method('schedulerpb.SchedulerForFrontend', 'Submit'),
 } satisfies ServiceDefinition;

@@ -61,6 +61,7 @@ export const ROUTES = {
   pattern_ring: { path: '/pattern/ring' },
   ruler_ring: { path: '/ruler/ring' },
   compactor_ring: { path: '/compactor/ring' },
+  scheduler_ring: { path: '/scheduler/ring' },
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof ROUTES;

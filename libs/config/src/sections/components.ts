@@ -130,6 +130,15 @@ export const frontendSection = section({
   log_queries_longer_than: flag('frontend.log-queries-longer-than', duration(0)),
 });
 
+/** Loki's `frontend_worker`: where a querier pulls its jobs from (`-querier.*` flags). */
+export const frontendWorkerSection = section({
+  frontend_address: flag('querier.frontend-address', str('')),
+  scheduler_address: flag('querier.scheduler-address', str('')),
+  dns_lookup_duration: flag('querier.dns-lookup-period', duration(3_000)),
+  // Empty means the host name, as in Loki.
+  id: flag('querier.id', str('')),
+});
+
 export const querySchedulerSection = section({
   max_outstanding_requests_per_tenant: flag(
     'query-scheduler.max-outstanding-requests-per-tenant',

@@ -7,6 +7,7 @@ import {
   type ServiceDefinition,
   type ServiceError,
 } from '@grpc/grpc-js';
+import { LogsvcError } from '@logsvc/errors';
 import { errorFromStatus } from '../error-status';
 import { TENANT_HEADER } from '../services';
 
@@ -55,9 +56,14 @@ export class RpcChannel {
     this.streamTimeoutMs = options.streamTimeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS;
   }
 
-  unary(method: RawMethod, tenant: string, request: Buffer): Promise<Buffer> {
+  /** A unary call; `signal` cancels it (rejecting with kind `canceled`). */
+  unary(method: RawMethod, tenant: string, request: Buffer, signal?: AbortSignal): Promise<Buffer> {
+    if (signal?.aborted === true) {
+      return Promise.reject(new LogsvcError('canceled', 'context canceled'));
+    }
     return new Promise((resolve, reject) => {
-      this.client.makeUnaryRequest(
+      const onAbort = (): void => call.cancel();
+      const call = this.client.makeUnaryRequest(
         method.path,
         method.requestSerialize,
         method.responseDeserialize,
@@ -65,10 +71,13 @@ export class RpcChannel {
         this.metadata(tenant),
         { deadline: Date.now() + this.timeoutMs },
         (err: ServiceError | null, response?: Buffer) => {
-          if (err) reject(errorFromStatus(err, this.address));
+          signal?.removeEventListener('abort', onAbort);
+          if (signal?.aborted === true) reject(new LogsvcError('canceled', 'context canceled'));
+          else if (err) reject(errorFromStatus(err, this.address));
           else resolve(response ?? EMPTY);
         },
       );
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

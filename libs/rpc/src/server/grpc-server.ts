@@ -1,17 +1,26 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
+import type { JobDispatcher, JobQueue } from '@logsvc/frontend';
 import type { IngesterClient } from '@logsvc/ingester';
 import type { PatternIngesterClient } from '@logsvc/pattern';
 import type { IndexReader } from '@logsvc/storage';
 import {
+  FRONTEND_SERVICE,
   INDEX_GATEWAY_SERVICE,
   PATTERN_SERVICE,
   PUSHER_SERVICE,
   QUERIER_SERVICE,
   RULER_SERVICE,
+  SCHEDULER_FOR_FRONTEND_SERVICE,
+  SCHEDULER_FOR_QUERIER_SERVICE,
 } from '../services';
 import { type RulerRulesSource, rulerImplementation } from '../ruler';
 import { SILENT_RPC_LOGGER, type RpcLogger } from './handler';
 import { indexGatewayImplementation } from './index-gateway-service';
+import {
+  frontendImplementation,
+  schedulerForFrontendImplementation,
+  schedulerForQuerierImplementation,
+} from './job-queue-services';
 import { pusherImplementation, querierImplementation } from './ingester-services';
 import { patternImplementation } from './pattern-service';
 
@@ -31,6 +40,13 @@ export interface GrpcServerOptions {
   readonly patternIngester?: PatternIngesterClient;
   /** This process's ruler (`ruler.Ruler/Rules`). */
   readonly ruler?: RulerRulesSource;
+  /**
+   * The query queue of this process (a scheduler's, or a frontend's without one): serves the
+   * querier loop (`SchedulerForQuerier` and `Frontend`) when given.
+   */
+  readonly jobDispatcher?: JobDispatcher;
+  /** Serves `SchedulerForFrontend/Submit` (a query scheduler) when given. */
+  readonly schedulerQueue?: JobQueue;
   readonly logger?: RpcLogger;
   /** Size a `Query` answer's messages are cut at; default 1 MiB (below any message limit). */
   readonly queryBatchBytes?: number;
@@ -78,6 +94,20 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     server.addService(PATTERN_SERVICE, patternImplementation(options.patternIngester, logger));
   }
   if (options.ruler) server.addService(RULER_SERVICE, rulerImplementation(options.ruler, logger));
+  if (options.jobDispatcher) {
+    const dispatcher = options.jobDispatcher;
+    server.addService(
+      SCHEDULER_FOR_QUERIER_SERVICE,
+      schedulerForQuerierImplementation(dispatcher, logger),
+    );
+    server.addService(FRONTEND_SERVICE, frontendImplementation(dispatcher, logger));
+  }
+  if (options.schedulerQueue) {
+    server.addService(
+      SCHEDULER_FOR_FRONTEND_SERVICE,
+      schedulerForFrontendImplementation(options.schedulerQueue, logger),
+    );
+  }
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(
       `${hostPort(options.host)}:${options.port}`,

@@ -182,6 +182,59 @@ const SCHEMA: INamespace = {
         VolumeResponse: {
           fields: { volumes: { rule: 'repeated', type: 'SeriesVolume', id: 1 } },
         },
+        /**
+         * The query frontend's jobs: an HTTP request carried whole to a querier and its answer
+         * (Loki's httpgrpc.HTTPRequest / HTTPResponse, one value per header here).
+         */
+        HttpHeader: {
+          fields: { key: { type: 'string', id: 1 }, value: { type: 'string', id: 2 } },
+        },
+        HttpRequest: {
+          fields: {
+            method: { type: 'string', id: 1 },
+            url: { type: 'string', id: 2 },
+            headers: { rule: 'repeated', type: 'HttpHeader', id: 3 },
+            body: { type: 'bytes', id: 4 },
+          },
+        },
+        HttpResponse: {
+          fields: {
+            code: { type: 'int32', id: 1 },
+            headers: { rule: 'repeated', type: 'HttpHeader', id: 2 },
+            body: { type: 'bytes', id: 3 },
+          },
+        },
+        /**
+         * What a scheduler (or frontend) sends a querier worker on its stream: a job to run, or
+         * (`cancel`) that the job's caller went away.
+         */
+        SchedulerToQuerier: {
+          fields: {
+            jobId: { type: 'uint64', id: 1 },
+            tenant: { type: 'string', id: 2 },
+            actorPath: { rule: 'repeated', type: 'string', id: 3 },
+            request: { type: 'HttpRequest', id: 4 },
+            cancel: { type: 'bool', id: 5 },
+          },
+        },
+        /** A worker's first message names its querier; every later one answers a job. */
+        QuerierToScheduler: {
+          fields: {
+            querierId: { type: 'string', id: 1 },
+            jobId: { type: 'uint64', id: 2 },
+            response: { type: 'HttpResponse', id: 3 },
+          },
+        },
+        /** A frontend's job for a scheduler; the tenant is the call's `x-scope-orgid`. */
+        JobRequest: {
+          fields: {
+            actorPath: { rule: 'repeated', type: 'string', id: 1 },
+            request: { type: 'HttpRequest', id: 2 },
+          },
+        },
+        NotifyShutdownRequest: {
+          fields: { querierId: { type: 'string', id: 1 } },
+        },
       },
     },
   },

@@ -6,6 +6,7 @@ import {
   ingesterPoolProvider,
   INGESTER_POOL,
 } from './ingester-client.provider';
+import { LocalJobQueue } from './local-job-queue';
 import { LocalPatternIngester } from './local-pattern-ingester';
 import { LocalRuler } from './local-ruler';
 import {
@@ -19,7 +20,9 @@ import {
 import { PatternMetrics } from './pattern-metrics';
 import { RingPagesController } from './ring-pages.controller';
 import { RingsService } from './rings.service';
-import { INDEX_READER, INGESTER_CLIENT } from '../../tokens';
+import type { Config } from '@logsvc/config';
+import type { Component } from '../../targets';
+import { COMPONENTS, CONFIG, INDEX_READER, INGESTER_CLIENT } from '../../tokens';
 import {
   INDEX_GATEWAY_POOL,
   indexGatewayPoolProvider,
@@ -44,6 +47,12 @@ import {
     indexReaderProvider,
     { provide: LocalPatternIngester, useValue: new LocalPatternIngester() },
     { provide: LocalRuler, useValue: new LocalRuler() },
+    {
+      provide: LocalJobQueue,
+      useFactory: (config: Config, components: readonly Component[]) =>
+        new LocalJobQueue(config, components),
+      inject: [CONFIG, COMPONENTS],
+    },
     PatternMetrics,
     patternPoolProvider,
     patternTeeProvider,
@@ -58,6 +67,7 @@ import {
     INDEX_READER,
     LocalPatternIngester,
     LocalRuler,
+    LocalJobQueue,
     PatternMetrics,
     PATTERN_POOL,
     PATTERN_TEE,

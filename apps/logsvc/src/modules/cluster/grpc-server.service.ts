@@ -10,12 +10,13 @@ import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, LOGGER } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { sharesRing } from './cluster-mode';
+import { LocalJobQueue } from './local-job-queue';
 import { LocalPatternIngester } from './local-pattern-ingester';
 import { LocalRuler } from './local-ruler';
 
 /**
  * The gRPC server (`server.grpc_listen_port`) through which other processes reach this one's
- * ingester, index gateway, pattern ingester and ruler. Runs only when a peer can need it: with a shared ring, or for an
+ * ingester, index gateway, pattern ingester, ruler and query queue. Runs only when a peer can need it: with a shared ring, or for an
  * index gateway; the single binary on its in-memory ring listens on HTTP only.
  */
 @Injectable()
@@ -32,6 +33,7 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
     @Inject(CHUNK_STORE) private readonly store: ChunkStore,
     @Inject(LocalPatternIngester) private readonly patterns: LocalPatternIngester,
     @Inject(LocalRuler) private readonly ruler: LocalRuler,
+    @Inject(LocalJobQueue) private readonly jobs: LocalJobQueue,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'grpc-server' });
@@ -50,6 +52,16 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
     return this.components.includes('ruler') && sharesRing(this.config);
   }
 
+  /** Querier workers of other processes pull from this process's queue. */
+  private get servesJobQueue(): boolean {
+    return this.jobs.dispatcher !== undefined && sharesRing(this.config);
+  }
+
+  /** Frontends of other processes submit to this process's scheduler. */
+  private get servesScheduler(): boolean {
+    return this.servesJobQueue && this.components.includes('query-scheduler');
+  }
+
   private get servesIndexGateway(): boolean {
     return this.components.includes('index-gateway');
   }
@@ -59,7 +71,8 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
       this.servesIngester ||
       this.servesIndexGateway ||
       this.servesPatternIngester ||
-      this.servesRuler
+      this.servesRuler ||
+      this.servesJobQueue
     ) {
       this.registry.register(this);
     }
@@ -82,6 +95,8 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
       ...(this.servesIndexGateway ? { indexGateway: this.store } : {}),
       ...(this.servesPatternIngester ? { patternIngester: this.patterns } : {}),
       ...(this.servesRuler ? { ruler: this.ruler } : {}),
+      ...(this.servesJobQueue ? { jobDispatcher: this.jobs.dispatcher } : {}),
+      ...(this.servesScheduler ? { schedulerQueue: this.jobs.dispatcher } : {}),
       logger: this.logger,
     });
     this.logger.info({ port: this.handle.port }, 'gRPC server listening');

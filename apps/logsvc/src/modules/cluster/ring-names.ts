@@ -4,7 +4,13 @@ import type { Component } from '../../targets';
 import { sharesRing } from './cluster-mode';
 
 export type RingName =
-  'ingester' | 'distributor' | 'index-gateway' | 'pattern-ingester' | 'compactor' | 'ruler';
+  | 'ingester'
+  | 'distributor'
+  | 'index-gateway'
+  | 'pattern-ingester'
+  | 'compactor'
+  | 'ruler'
+  | 'scheduler';
 
 /** The ring each component registers itself in (one instance entry per process and ring). */
 export const RING_OF_COMPONENT: Partial<Record<Component, RingName>> = {

@@ -33,6 +33,8 @@ const PAGES: readonly RingPage[] = [
   { ring: 'index-gateway', route: 'indexgateway_ring', title: 'Index gateway ring' },
   { ring: 'compactor', route: 'compactor_ring', title: 'Compactor ring' },
   { ring: 'ruler', route: 'ruler_ring', title: 'Ruler ring' },
+  // Present with `query_scheduler.use_scheduler_ring`, in schedulers, frontends and queriers.
+  { ring: 'scheduler', route: 'scheduler_ring', title: 'Query scheduler ring' },
   {
     ring: 'pattern-ingester',
     route: 'pattern_ring',
@@ -44,7 +46,8 @@ const PAGES: readonly RingPage[] = [
 const PAGE_PATHS = PAGES.flatMap((p) => apiPaths(p.route));
 
 /**
- * The ring status pages (`/ring`, `/distributor/ring`, `/indexgateway/ring`, `/pattern/ring`):
+ * The ring status pages (`/ring`, `/distributor/ring`, `/indexgateway/ring`, `/pattern/ring`,
+ * `/scheduler/ring`...):
  * an HTML table of the members, or the same data as JSON with `Accept: application/json`; a
  * POST with `forget=<id>` removes a member from the ring, as Loki's Forget button does.
  */

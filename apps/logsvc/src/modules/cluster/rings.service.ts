@@ -6,6 +6,7 @@ import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, LOGGER } from '../../tokens';
+import { queryRouting } from './query-routing';
 import { RING_OF_COMPONENT, type RingName, ringsReadBy } from './ring-names';
 
 /**
@@ -45,6 +46,8 @@ export class RingsService implements LifecycleService, OnModuleInit {
     }
     // The pattern ring exists only while pattern ingesters are on.
     if (!this.config.pattern_ingester.enabled) out.delete('pattern-ingester');
+    // The scheduler ring only with `query_scheduler.use_scheduler_ring`.
+    if (queryRouting(this.config, this.components).usesSchedulerRing) out.add('scheduler');
     return [...out];
   }
 

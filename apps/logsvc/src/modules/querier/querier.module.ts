@@ -18,6 +18,7 @@ import { IndexController } from './index.controller';
 import { MetadataController } from './metadata.controller';
 import { PatternsController } from './patterns.controller';
 import { querierOptions } from './querier-options';
+import { QuerierWorkerService } from './querier-worker.service';
 import { QuerierService } from './querier.service';
 import { QueryController } from './query/query.controller';
 import { createQueryPath, QUERY_PATH } from './query/query-path';
@@ -39,6 +40,7 @@ import { TailSockets } from './tail/tail-sockets.service';
   ],
   providers: [
     QuerierService,
+    QuerierWorkerService,
     TailSockets,
     {
       provide: Querier,

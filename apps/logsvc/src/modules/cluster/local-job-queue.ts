@@ -1,0 +1,24 @@
+import type { Config } from '@logsvc/config';
+import { JobDispatcher } from '@logsvc/frontend';
+import type { Component } from '../../targets';
+import { queryRouting } from './query-routing';
+
+/**
+ * The query queue of this process, when it holds one (see QueryRouting.localQueue): the
+ * scheduler's, whose limit is `query_scheduler.max_outstanding_requests_per_tenant`, or a
+ * frontend's without a scheduler, limited by `frontend.max_outstanding_per_tenant`.
+ */
+export class LocalJobQueue {
+  readonly dispatcher: JobDispatcher | undefined;
+
+  constructor(config: Config, components: readonly Component[]) {
+    if (!queryRouting(config, components).localQueue) return;
+    const scheduler = components.includes('query-scheduler');
+    this.dispatcher = new JobDispatcher({
+      maxOutstandingPerTenant: scheduler
+        ? config.query_scheduler.max_outstanding_requests_per_tenant
+        : config.frontend.max_outstanding_per_tenant,
+      maxQueueHierarchyLevels: config.query_scheduler.max_queue_hierarchy_levels,
+    });
+  }
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { forwardedRoute } from './forwarded-routes';
+
+describe('forwardedRoute', () => {
+  it("knows every querier read endpoint, Loki's spellings and the legacy aliases", () => {
+    expect(forwardedRoute('/loki/api/v1/query_range')).toBe('query_range');
+    expect(forwardedRoute('/logsvc/api/v1/query')).toBe('query');
+    expect(forwardedRoute('/api/prom/query')).toBe('query');
+    expect(forwardedRoute('/api/prom/label')).toBe('labels');
+    expect(forwardedRoute('/loki/api/v1/label/app/values')).toBe('label_values');
+    expect(forwardedRoute('/api/prom/label/app/values')).toBe('label_values');
+    expect(forwardedRoute('/api/prom/series')).toBe('series');
+    expect(forwardedRoute('/loki/api/v1/index/volume_range')).toBe('index_volume_range');
+    expect(forwardedRoute('/loki/api/v1/detected_field/level/values')).toBe(
+      'detected_field_values',
+    );
+    expect(forwardedRoute('/loki/api/v1/patterns')).toBe('patterns');
+  });
+
+  it('leaves the rest alone: tails, pushes, status pages, look-alikes', () => {
+    expect(forwardedRoute('/loki/api/v1/tail')).toBeUndefined();
+    expect(forwardedRoute('/loki/api/v1/push')).toBeUndefined();
+    expect(forwardedRoute('/ready')).toBeUndefined();
+    expect(forwardedRoute('/loki/api/v1/label/a/b/values')).toBeUndefined();
+    expect(forwardedRoute('/loki/api/v1/query_rangeX')).toBeUndefined();
+  });
+});

@@ -1,0 +1,213 @@
+import { LogsvcError } from '@logsvc/errors';
+import { describe, expect, it } from 'vitest';
+import type { HttpJob, HttpJobResult } from '../downstream';
+import { JobDispatcher } from './dispatcher';
+import { LocalWorkers } from './local-workers';
+
+const job = (url: string): HttpJob => ({ method: 'GET', url, headers: {}, body: Buffer.alloc(0) });
+const answer = (text: string): HttpJobResult => ({
+  status: 200,
+  headers: { 'content-type': 'text/plain' },
+  body: Buffer.from(text),
+});
+const never = (): AbortSignal => new AbortController().signal;
+
+/** Settles pending promise callbacks and microtasks. */
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('JobDispatcher', () => {
+  it('gives a job to a querier connection and its answer to the caller', async () => {
+    const sut = new JobDispatcher({ maxOutstandingPerTenant: 10 });
+    const conn = sut.connect('q1');
+    const waiting = conn.next();
+    const result = sut.submit('acme', ['grafana'], job('/loki/api/v1/labels'), never());
+    const a = await waiting;
+    expect(a).toMatchObject({ tenant: 'acme', actorPath: ['grafana'], retries: 0 });
+    expect(a.job.url).toBe('/loki/api/v1/labels');
+    conn.complete(a.id, answer('labels'));
+    expect((await result).body.toString()).toBe('labels');
+    // Answered once: a second answer to the same job changes nothing.
+    conn.complete(a.id, answer('again'));
+    expect(sut.queued).toBe(0);
+  });
+
+  it('hands jobs out fairly through the queue tree: tenants, then actor paths', async () => {
+    const sut = new JobDispatcher({ maxOutstandingPerTenant: 100 });
+    const urls: string[] = [];
+    for (let i = 0; i < 4; i++) void sut.submit('A', ['heavy'], job(`A-heavy-${i}`), never());
+    for (let i = 0; i < 2; i++) void sut.submit('A', ['light'], job(`A-light-${i}`), never());
+    for (let i = 0; i < 2; i++) void sut.submit('B', [], job(`B-${i}`), never());
+    const conn = sut.connect('q1');
+    for (let i = 0; i < 8; i++) {
+      const a = await conn.next();
+      urls.push(a.job.url);
+      conn.complete(a.id, answer('ok'));
+    }
+    expect(urls).toEqual([
+      'A-heavy-0',
+      'B-0',
+      'A-light-0',
+      'B-1',
+      'A-heavy-1',
+      'A-light-1',
+      'A-heavy-2',
+      'A-heavy-3',
+    ]);
+  });
+
+  it('retries a job on another querier when the connection holding it breaks', async () => {
+    const sut = new JobDispatcher({ maxOutstandingPerTenant: 10 });
+    const killed = sut.connect('q1');
+    const result = sut.submit('acme', [], job('/query'), never());
+    void sut.submit('acme', [], job('/later'), never());
+    const first = await killed.next();
+    expect(first.job.url).toBe('/query');
+    // q2 waits on the queue; the broken job goes ahead of the one already queued.
+    const survivor = sut.connect('q2');
+    killed.close();
+    const again = await survivor.next();
+    expect(again).toMatchObject({ id: first.id, retries: 1 });
+    expect(again.job.url).toBe('/query');
+    survivor.complete(again.id, answer('from q2'));
+    expect((await result).body.toString()).toBe('from q2');
+    // The late answer of the killed querier is ignored.
+    killed.complete(first.id, answer('from q1'));
+    expect((await survivor.next()).job.url).toBe('/later');
+  });
+
+  it('wakes a connection already waiting when a job is put back', async () => {
+    const sut = new JobDispatcher({ maxOutstandingPerTenant: 10 });
+    const killed = sut.connect('q1');
+    const held = killed.next();
+    const survivor = sut.connect('q2').next();
+    const result = sut.submit('acme', [], job('/query'), never());
+    // The first waiting connection takes it; the second keeps waiting on the queue.
+    const a = await held;
+    await tick();
+    killed.close();
+    const b = await survivor;
+    expect(b).toMatchObject({ id: a.id, retries: 1 });
+    void result;
+  });
+
+  it('fails a job after maxRetries broken connections', async () => {
+    const sut = new JobDispatcher({ maxOutstandingPerTenant: 10, maxRetries: 2 });
+    const result = sut.submit('acme', [], job('/query'), never());
+    for (let i = 0; i < 3; i++) {
+      const conn = sut.connect(`q${i}`);
+      await conn.next();
+      conn.close();
+    }
+    await expect(result).rejects.toMatchObject({
+      kind: 'unavailable',
+      message: 'the querier running the request went away 3 times',
+    });
+    expect(sut.queued).toBe(0);
+  });
+
+  it('drops a queued job whose caller aborted', async () => {
+    const sut = new JobDispatcher({ maxOutstandingPerTenant: 10 });
+    const ac = new AbortController();
+    const dropped = sut.submit('acme', [], job('/dropped'), ac.signal);
+    const kept = sut.submit('acme', [], job('/kept'), never());
+    ac.abort();
+    await expect(dropped).rejects.toMatchObject({ kind: 'canceled', message: 'context canceled' });
+    const conn = sut.connect('q1');
+    const a = await conn.next();
+    expect(a.job.url).toBe('/kept');
+    conn.complete(a.id, answer('kept'));
+    expect((await kept).body.toString()).toBe('kept');
+    await expect(sut.submit('acme', [], job('/x'), ac.signal)).rejects.toMatchObject({
+      kind: 'canceled',
+    });
+  });
+
+  it('cancels a running job on its querier when the caller aborts', async () => {
+    const sut = new JobDispatcher({ maxOutstandingPerTenant: 10 });
+    const ac = new AbortController();
+    const result = sut.submit('acme', [], job('/slow'), ac.signal);
+    const conn = sut.connect('q1');
+    const a = await conn.next();
+    expect(a.signal.aborted).toBe(false);
+    ac.abort();
+    expect(a.signal.aborted).toBe(true);
+    await expect(result).rejects.toMatchObject({ kind: 'canceled' });
+    // The connection answers (late) and takes the next job.
+    conn.complete(a.id, answer('too late'));
+    const next = sut.submit('acme', [], job('/next'), never());
+    const b = await conn.next();
+    conn.complete(b.id, answer('next'));
+    expect((await next).body.toString()).toBe('next');
+  });
+
+  it("refuses a tenant's job over max_outstanding_requests_per_tenant with 429", async () => {
+    const sut = new JobDispatcher({ maxOutstandingPerTenant: 2 });
+    void sut.submit('acme', [], job('/1'), never());
+    void sut.submit('acme', ['a'], job('/2'), never());
+    const refused = sut.submit('acme', [], job('/3'), never());
+    await expect(refused).rejects.toBeInstanceOf(LogsvcError);
+    await expect(refused).rejects.toMatchObject({
+      kind: 'limit',
+      httpStatus: 429,
+      message: 'too many outstanding requests',
+    });
+    // Other tenants are not limited by acme's queue.
+    void sut.submit('other', [], job('/o'), never());
+    expect(sut.queued).toBe(3);
+  });
+
+  it('refuses to hand a connection a second job before it answered the first', async () => {
+    const sut = new JobDispatcher({ maxOutstandingPerTenant: 10 });
+    void sut.submit('acme', [], job('/1'), never());
+    const conn = sut.connect('q1');
+    await conn.next();
+    await expect(conn.next()).rejects.toMatchObject({ kind: 'internal' });
+  });
+
+  it('stops: waiting connections and queued jobs fail with "queue is stopped"', async () => {
+    const sut = new JobDispatcher({ maxOutstandingPerTenant: 10 });
+    const queued = sut.submit('acme', [], job('/1'), never());
+    await sut.stop();
+    await expect(queued).rejects.toMatchObject({
+      kind: 'unavailable',
+      message: 'queue is stopped',
+    });
+    await expect(sut.connect('q1').next()).rejects.toMatchObject({ message: 'queue is stopped' });
+    await expect(sut.submit('acme', [], job('/2'), never())).rejects.toMatchObject({
+      message: 'queue is stopped',
+    });
+  });
+});
+
+describe('LocalWorkers', () => {
+  it('runs jobs concurrently on max_concurrent connections and stops cleanly', async () => {
+    const sut = new JobDispatcher({ maxOutstandingPerTenant: 100 });
+    let running = 0;
+    let peak = 0;
+    const workers = new LocalWorkers(sut, {
+      querierId: 'local',
+      concurrency: 3,
+      execute: async (tenant, j) => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        if (j.url === '/boom') throw new Error('boom');
+        return answer(`${tenant} ${j.url}`);
+      },
+    });
+    workers.start();
+    const results = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => sut.submit('t', [], job(`/${i}`), never())),
+    );
+    expect(results.map((r) => r.body.toString())).toEqual(
+      Array.from({ length: 9 }, (_, i) => `t /${i}`),
+    );
+    expect(peak).toBe(3);
+    const failed = await sut.submit('t', [], job('/boom'), never());
+    expect(failed.status).toBe(500);
+    expect(failed.body.toString()).toBe('boom');
+    await workers.stop();
+    expect(sut.querierCount).toBe(0);
+  });
+});

@@ -1,0 +1,244 @@
+import { LogsvcError } from '@logsvc/errors';
+import type { HttpJob, HttpJobResult, JobQueue } from '../downstream';
+import { Fifo } from '../queue/fifo';
+import { QUEUE_STOPPED, RequestQueue, type QuerierConnection } from '../queue/request-queue';
+import type { Assignment, DispatchConnection } from './job';
+
+/** Loki's `query_range.max_retries` default: a job is retried on at most this many queriers. */
+export const DEFAULT_MAX_RETRIES = 5;
+
+export interface JobDispatcherOptions {
+  /** `query_scheduler.max_outstanding_requests_per_tenant` (or the frontend's own limit). */
+  readonly maxOutstandingPerTenant: number;
+  /** `query_scheduler.max_queue_hierarchy_levels`; default 3. */
+  readonly maxQueueHierarchyLevels?: number;
+  /** Times a job whose querier went away is handed to another one; default 5. */
+  readonly maxRetries?: number;
+}
+
+type JobState = 'queued' | 'running' | 'done';
+
+interface PendingJob {
+  readonly id: number;
+  readonly tenant: string;
+  readonly actorPath: readonly string[];
+  readonly job: HttpJob;
+  /** Aborted when the caller goes away; what a querier running the job listens to. */
+  readonly cancel: AbortController;
+  retries: number;
+  state: JobState;
+  settle(outcome: { result: HttpJobResult } | { error: Error }): void;
+}
+
+/**
+ * The queue between query frontends and querier workers (Loki's scheduler, or a frontend
+ * without one): callers `submit` jobs, which wait in a `RequestQueue` (fair by tenant and actor
+ * path, 429 over the tenant's limit); querier connections take one job at a time and answer
+ * it. A connection that breaks while it holds a job (its querier was killed) puts the job back
+ * ahead of everything queued, so that another querier runs it, at most `maxRetries` times. A
+ * caller that gives up has its job dropped from the queue, or cancelled on its querier.
+ */
+export class JobDispatcher implements JobQueue {
+  private readonly queue: RequestQueue<PendingJob>;
+  private readonly maxRetries: number;
+  /** Jobs of broken connections, served before the fair queue. */
+  private readonly retries = new Fifo<PendingJob>();
+  private readonly retryWaiters = new Set<() => void>();
+  private readonly live = new Set<PendingJob>();
+  private nextId = 1;
+  private stopped = false;
+
+  constructor(options: JobDispatcherOptions) {
+    this.queue = new RequestQueue<PendingJob>({
+      maxOutstandingPerTenant: options.maxOutstandingPerTenant,
+      ...(options.maxQueueHierarchyLevels === undefined
+        ? {}
+        : { maxQueueHierarchyLevels: options.maxQueueHierarchyLevels }),
+    });
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  }
+
+  /** Jobs waiting for a querier (queued or put back), not counting those running. */
+  get queued(): number {
+    return this.queue.length() + this.retries.length;
+  }
+
+  /** Queriers with an open connection. */
+  get querierCount(): number {
+    return this.queue.querierCount;
+  }
+
+  submit(
+    tenant: string,
+    actorPath: readonly string[],
+    job: HttpJob,
+    signal: AbortSignal,
+  ): Promise<HttpJobResult> {
+    if (signal.aborted) return Promise.reject(canceled(signal));
+    return new Promise<HttpJobResult>((resolve, reject) => {
+      const onAbort = (): void => {
+        pending.cancel.abort(signal.reason);
+        pending.settle({ error: canceled(signal) });
+      };
+      const pending: PendingJob = {
+        id: this.nextId++,
+        tenant,
+        actorPath: [...actorPath],
+        job,
+        cancel: new AbortController(),
+        retries: 0,
+        state: 'queued',
+        settle: (outcome) => {
+          if (pending.state === 'done') return;
+          pending.state = 'done';
+          this.live.delete(pending);
+          signal.removeEventListener('abort', onAbort);
+          if ('result' in outcome) resolve(outcome.result);
+          else reject(outcome.error);
+        },
+      };
+      // Throws the queue's 429 (or "queue is stopped") at once: nothing was queued then.
+      this.queue.enqueue(tenant, actorPath, pending);
+      this.live.add(pending);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Registers one connection of a querier (`querier.max_concurrent` of them per querier). */
+  connect(querierId: string): DispatchConnection {
+    const conn = this.queue.connect(querierId);
+    const closing = new AbortController();
+    let held: PendingJob | undefined;
+    return {
+      querierId,
+      next: async (signal) => {
+        if (held !== undefined) {
+          throw new LogsvcError('internal', `job ${held.id} is not answered yet`);
+        }
+        const wait =
+          signal === undefined ? closing.signal : AbortSignal.any([signal, closing.signal]);
+        for (;;) {
+          const pending = await this.take(conn, wait);
+          if (closing.signal.aborted) {
+            this.putBack(pending, false);
+            throw new LogsvcError('canceled', 'connection closed');
+          }
+          // A job whose caller went away while it was queued is dropped here.
+          if (pending.state === 'done') continue;
+          pending.state = 'running';
+          held = pending;
+          return assignment(pending);
+        }
+      },
+      complete: (id, result) => {
+        if (held?.id !== id) return;
+        const pending = held;
+        held = undefined;
+        pending.settle({ result });
+      },
+      close: () => {
+        if (closing.signal.aborted) return;
+        closing.abort();
+        conn.close();
+        if (held !== undefined) this.putBack(held, true);
+        held = undefined;
+      },
+    };
+  }
+
+  /** A querier announced a graceful shutdown: it is given no more jobs. */
+  notifyQuerierShutdown(querierId: string): void {
+    this.queue.notifyQuerierShutdown(querierId);
+  }
+
+  /**
+   * Stops taking jobs: waits until connected queriers took every queued job (as Loki's
+   * scheduler), then fails the jobs still waiting and every later `submit` with "queue is
+   * stopped". Jobs running on queriers finish.
+   */
+  async stop(): Promise<void> {
+    await this.queue.stop();
+    this.stopped = true;
+    for (const pending of [...this.live]) {
+      if (pending.state === 'queued') pending.settle({ error: stoppedError() });
+    }
+    this.wakeRetryWaiters();
+  }
+
+  /** The next job for a connection: a put-back one first, else the fair queue's next. */
+  private async take(
+    conn: QuerierConnection<PendingJob>,
+    signal: AbortSignal,
+  ): Promise<PendingJob> {
+    for (;;) {
+      const retry = this.retries.shift();
+      if (retry !== undefined) {
+        if (retry.state === 'done') continue;
+        return retry;
+      }
+      if (this.stopped) throw stoppedError();
+      const stopWaiting = new AbortController();
+      const onAbort = (): void => stopWaiting.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
+      let wake = (): void => {};
+      const retryReady = new Promise<'retry'>((resolve) => {
+        wake = () => resolve('retry');
+      });
+      this.retryWaiters.add(wake);
+      const fromQueue = conn.next(stopWaiting.signal);
+      try {
+        const first = await Promise.race([fromQueue, retryReady]);
+        if (first !== 'retry') return first.item;
+        stopWaiting.abort();
+        // The queue may have handed this connection a job just before: keep it.
+        const got = await fromQueue.catch(() => undefined);
+        if (got !== undefined) return got.item;
+      } finally {
+        this.retryWaiters.delete(wake);
+        signal.removeEventListener('abort', onAbort);
+      }
+    }
+  }
+
+  /** Puts a job back ahead of the queue; a broken connection counts as one retry. */
+  private putBack(pending: PendingJob, broken: boolean): void {
+    if (pending.state === 'done') return;
+    if (broken) pending.retries++;
+    if (this.stopped) return pending.settle({ error: stoppedError() });
+    if (pending.retries > this.maxRetries) {
+      return pending.settle({
+        error: new LogsvcError(
+          'unavailable',
+          `the querier running the request went away ${pending.retries} times`,
+        ),
+      });
+    }
+    pending.state = 'queued';
+    this.retries.push(pending);
+    this.wakeRetryWaiters();
+  }
+
+  private wakeRetryWaiters(): void {
+    for (const wake of [...this.retryWaiters]) wake();
+  }
+}
+
+function assignment(pending: PendingJob): Assignment {
+  return {
+    id: pending.id,
+    tenant: pending.tenant,
+    actorPath: pending.actorPath,
+    job: pending.job,
+    signal: pending.cancel.signal,
+    retries: pending.retries,
+  };
+}
+
+function canceled(signal: AbortSignal): LogsvcError {
+  return new LogsvcError('canceled', 'context canceled', { cause: signal.reason });
+}
+
+function stoppedError(): LogsvcError {
+  return new LogsvcError('unavailable', QUEUE_STOPPED);
+}

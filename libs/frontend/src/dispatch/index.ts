@@ -1,0 +1,3 @@
+export { DEFAULT_MAX_RETRIES, JobDispatcher, type JobDispatcherOptions } from './dispatcher';
+export type { Assignment, DispatchConnection, JobExecutor } from './job';
+export { LocalWorkers, type LocalWorkersOptions } from './local-workers';
