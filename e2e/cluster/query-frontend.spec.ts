@@ -62,6 +62,8 @@ describe('query frontend, query scheduler and querier workers in separate proces
           ingestion_burst_size_mb: 1024,
           per_stream_rate_limit: '512MB',
           per_stream_rate_limit_burst: '512MB',
+          // Cache even the last minutes, so that a repeated query is answered from the cache.
+          max_cache_freshness_per_query: '0s',
         },
       },
     });
@@ -133,6 +135,21 @@ describe('query frontend, query scheduler and querier workers in separate proces
       expect(through.contentType).toBe(direct.contentType);
       expect(resultOf(through)).toEqual(resultOf(direct));
     }
+    // The frontend split the metric query and, asked again, answered it from its cache.
+    const again = JSON.parse(
+      (await get(frontend, '/loki/api/v1/query_range', queries[1])).body,
+    ) as {
+      data: {
+        stats: {
+          summary: { splits: number; subqueries: number };
+          cache: { result: { entriesFound: number; queryLengthServed: number } };
+        };
+      };
+    };
+    expect(again.data.stats.summary.splits).toBeGreaterThanOrEqual(1);
+    expect(again.data.stats.cache.result.entriesFound).toBe(again.data.stats.summary.splits);
+    // Only what is newer than the cache's cut-off (now) is computed again.
+    expect(again.data.stats.cache.result.queryLengthServed).toBeGreaterThan(9 * 60 * 1e9);
     const logs = resultOf(await get(frontend, '/loki/api/v1/query_range', queries[0])) as {
       result: Array<{ values: unknown[] }>;
     };

@@ -17,6 +17,7 @@ import { ClusterModule } from './modules/cluster/cluster.module';
 import { sharesRing } from './modules/cluster/cluster-mode';
 import { COMPONENT_MODULES } from './modules/component-modules';
 import { CoreModule } from './modules/core/core.module';
+import { QueryApiModule } from './modules/query-api/query-api.module';
 import { StatusModule } from './modules/status/status.module';
 import { type Component, MODULE_DEPENDENCIES, resolveTarget } from './targets';
 
@@ -65,6 +66,9 @@ export async function createServer(
       ClusterModule,
       StatusModule,
       ...components.map((c) => COMPONENT_MODULES[c]),
+      ...(components.includes('querier') || components.includes('query-frontend')
+        ? [QueryApiModule.forComponents(components)]
+        : []),
       ...(options.extraModules ?? []),
     ],
   };

@@ -70,7 +70,7 @@ describe('resolveTarget', () => {
     ]);
     expect(resolveTarget('compactor', off)).toEqual(['compactor']);
     expect(resolveTarget('ruler', off)).toEqual(['ruler']);
-    expect(resolveTarget('query-frontend', off)).toEqual(['query-frontend']);
+    expect(resolveTarget('query-frontend', etcd)).toEqual(['query-frontend']);
     expect(resolveTarget('query-scheduler', off)).toEqual(['query-scheduler']);
   });
 
@@ -100,6 +100,14 @@ describe('resolveTarget', () => {
       );
       expect(resolveTarget(target, etcd)).toContain('distributor');
     }
+  });
+
+  it('refuses a query frontend without a querier in the same process, unless the ring is shared', () => {
+    expect(() => resolveTarget('query-frontend', off)).toThrow(
+      '-target=query-frontend: the query frontend has no queriers to reach: with the in-memory ring',
+    );
+    expect(resolveTarget('query-frontend', etcd)).toEqual(['query-frontend']);
+    expect(resolveTarget('query-frontend,querier', off)).toEqual(['query-frontend', 'querier']);
   });
 
   it('rejects unknown and empty targets', () => {

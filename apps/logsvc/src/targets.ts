@@ -129,7 +129,8 @@ function isLokiComponent(name: string): name is LokiComponent {
  * groups (`all`, `read`, `write`, `backend`). A group runs those of its members this build
  * provides. Throws TargetError for an unknown name, for a component named on its own that is
  * not available yet, for a target that leaves nothing to run, and for a distributor without
- * an ingester in the same process when the ring is not shared (it has no ingesters to reach).
+ * an ingester in the same process when the ring is not shared (it has no ingesters to reach),
+ * and likewise for a query frontend without a querier.
  */
 export function resolveTarget(target: string, options: TargetOptions): Component[] {
   const names = target
@@ -177,6 +178,14 @@ export function resolveTarget(target: string, options: TargetOptions): Component
       `-target=${target}: the distributor has no ingesters to reach: with the in-memory ring ` +
         'it pushes only to an ingester in the same process; run it with the ingester ' +
         '(-target=write, -target=all or -target=distributor,ingester), or give every process ' +
+        'the same etcd ring (common.ring.kvstore.store: etcd, see docs/cluster.md)',
+    );
+  }
+  if (picked.has('query-frontend') && !picked.has('querier') && !options.sharedRing) {
+    throw new TargetError(
+      `-target=${target}: the query frontend has no queriers to reach: with the in-memory ring ` +
+        'it runs queries only on a querier in the same process; run it with the querier ' +
+        '(-target=read, -target=all or -target=query-frontend,querier), or give every process ' +
         'the same etcd ring (common.ring.kvstore.store: etcd, see docs/cluster.md)',
     );
   }

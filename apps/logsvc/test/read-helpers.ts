@@ -66,9 +66,12 @@ export function getAs(
   tenant: string,
   path: string,
   params: Record<string, string> = {},
+  headers: Record<string, string> = {},
 ) {
   const qs = new URLSearchParams(params).toString();
-  return fetch(`${sut.url}${path}${qs ? '?' + qs : ''}`, { headers: { 'X-Scope-OrgID': tenant } });
+  return fetch(`${sut.url}${path}${qs ? '?' + qs : ''}`, {
+    headers: { 'X-Scope-OrgID': tenant, ...headers },
+  });
 }
 
 /** A form POST with X-Scope-OrgID. */

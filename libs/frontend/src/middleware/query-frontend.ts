@@ -16,6 +16,7 @@ import {
   type MetricExpr,
   type RunQueryResult,
   logSelectors,
+  printStreamSelector,
 } from '@logsvc/logql';
 import {
   emptyAnswer,
@@ -45,10 +46,16 @@ export interface FrontendQueryResult extends RunQueryResult {
   readonly resultCache: CacheStats;
 }
 
-/** Bytes the index holds for streams matching any of the matcher lists in a range. */
+/** A stream selector of the query: its matchers and its LogQL text. */
+export interface SelectorRef {
+  readonly matchers: readonly Matcher[];
+  readonly text: string;
+}
+
+/** Bytes the index holds for streams matching any of the selectors in a range. */
 export type IndexBytes = (
   tenants: readonly string[],
-  selectors: readonly (readonly Matcher[])[],
+  selectors: readonly SelectorRef[],
   fromNs: bigint,
   throughNs: bigint,
 ) => Promise<number>;
@@ -297,7 +304,10 @@ export class QueryFrontend {
   private async shardsFor(ctx: QueryContext, expr: Expr, range: TimeRange): Promise<number> {
     const indexBytes = this.options.indexBytes;
     if (indexBytes === undefined) return ctx.limits.maxShards;
-    const selectors = logSelectors(expr).map((s) => s.selector.matchers);
+    const selectors = logSelectors(expr).map((s) => ({
+      matchers: s.selector.matchers,
+      text: printStreamSelector(s.selector),
+    }));
     const bytes = await indexBytes(
       ctx.request.tenants,
       selectors,

@@ -1,3 +1,4 @@
+import type { IndexBytes } from '../middleware/query-frontend';
 import type {
   Downstream,
   DownstreamOptions,
@@ -20,4 +21,36 @@ export class RemoteDownstream implements Downstream {
     );
     return readSubQueryAnswer(answer);
   }
+}
+
+/**
+ * Shard sizing through the queue: `index/stats` of each selector, answered by a querier
+ * (the frontend process has no index of its own).
+ */
+export function remoteIndexBytes(queue: JobQueue, signal?: AbortSignal): IndexBytes {
+  return async (tenants, selectors, fromNs, throughNs) => {
+    let bytes = 0;
+    for (const selector of selectors) {
+      const params = new URLSearchParams({
+        query: selector.text,
+        start: `${fromNs}`,
+        end: `${throughNs}`,
+      });
+      const answer = await queue.submit(
+        tenants.join('|'),
+        [],
+        {
+          method: 'GET',
+          url: `/loki/api/v1/index/stats?${params}`,
+          headers: { 'x-scope-orgid': tenants.join('|') },
+          body: Buffer.alloc(0),
+        },
+        signal ?? new AbortController().signal,
+      );
+      if (answer.status !== 200) return 0;
+      const stats = JSON.parse(answer.body.toString('utf8')) as { bytes?: number };
+      bytes += stats.bytes ?? 0;
+    }
+    return bytes;
+  };
 }

@@ -4,14 +4,7 @@ import type { IngesterClient } from '@logsvc/ingester';
 import { Querier } from '@logsvc/querier';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
-import {
-  COMPONENTS,
-  CONFIG,
-  DELETE_REQUESTS,
-  INDEX_READER,
-  INGESTER_CLIENT,
-  OVERRIDES,
-} from '../../tokens';
+import { CONFIG, DELETE_REQUESTS, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { DetectedController } from './detected.controller';
 import { IndexController } from './index.controller';
@@ -20,8 +13,6 @@ import { PatternsController } from './patterns.controller';
 import { querierOptions } from './querier-options';
 import { QuerierWorkerService } from './querier-worker.service';
 import { QuerierService } from './querier.service';
-import { QueryController } from './query/query.controller';
-import { createQueryPath, QUERY_PATH } from './query/query-path';
 import { TailController } from './tail/tail.controller';
 import { TailSockets } from './tail/tail-sockets.service';
 
@@ -31,7 +22,6 @@ import { TailSockets } from './tail/tail-sockets.service';
  */
 @Module({
   controllers: [
-    QueryController,
     MetadataController,
     IndexController,
     DetectedController,
@@ -64,11 +54,7 @@ import { TailSockets } from './tail/tail-sockets.service';
         }),
       inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER, DELETE_REQUESTS],
     },
-    {
-      provide: QUERY_PATH,
-      useFactory: createQueryPath,
-      inject: [CONFIG, COMPONENTS, Querier, OVERRIDES],
-    },
   ],
+  exports: [Querier],
 })
 export class QuerierModule {}

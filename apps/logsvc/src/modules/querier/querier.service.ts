@@ -3,7 +3,6 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { TailSockets } from './tail/tail-sockets.service';
-import { QUERY_PATH, type QueryPath } from './query/query-path';
 
 /**
  * Lifecycle of the querier component, whose role is: Answers LogQL queries from ingesters and the store.
@@ -17,7 +16,6 @@ export class QuerierService implements LifecycleService, OnModuleInit {
     @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
     @Inject(Querier) private readonly querier: Querier,
     @Inject(TailSockets) private readonly tails: TailSockets,
-    @Inject(QUERY_PATH) private readonly queryPath: QueryPath,
   ) {}
 
   onModuleInit(): void {
@@ -26,7 +24,6 @@ export class QuerierService implements LifecycleService, OnModuleInit {
 
   async stopping(): Promise<void> {
     this.tails.closeAll();
-    await this.queryPath.close();
     await this.querier.close();
   }
 }

@@ -1,13 +1,13 @@
 import { allApiPaths, type RouteName } from '@logsvc/api';
 
 /**
- * The read endpoints a query frontend in a cluster sends to querier workers, with their Loki
- * spellings and the legacy `/api/prom/*` aliases. Live tails (WebSockets) are not jobs: they
- * stay with the querier of the process that receives them.
+ * The read endpoints a query frontend in a cluster sends whole to querier workers, with their
+ * Loki spellings and the legacy `/api/prom/*` aliases. `query` and `query_range` are not among
+ * them: the frontend splits, shards and caches those itself (`QueryApiModule`) and sends their
+ * sub-queries. Live tails (WebSockets) are not jobs: they stay with the querier of the process
+ * that receives them.
  */
 export const FORWARDED_ROUTES: readonly RouteName[] = [
-  'query',
-  'query_range',
   'labels',
   'label_values',
   'series',

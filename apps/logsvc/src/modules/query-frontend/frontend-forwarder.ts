@@ -17,7 +17,7 @@ import { clientSignal } from '../querier/client-signal';
 import { forwardedRoute } from './forwarded-routes';
 
 /**
- * The query frontend of a cluster: every read endpoint a querier serves (FORWARDED_ROUTES) is
+ * The query frontend of a cluster: the read endpoints a querier serves besides queries (FORWARDED_ROUTES) are each
  * sent whole, as an HttpJob, through the JobQueue to a querier worker, whose answer (status,
  * headers, body) is written back unchanged. A Fastify `onRequest` hook, so that it takes the
  * request before this process's own querier routes would, and answers even in a process without

@@ -2,16 +2,22 @@ import { apiPaths, deprecatedApiPaths } from '@logsvc/api';
 import type { Config } from '@logsvc/config';
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GetOrPost } from '../../../http/get-or-post';
-import { TenantIds } from '../../../http/tenancy';
-import { CONFIG } from '../../../tokens';
-import { JSON_CONTENT_TYPE } from '../encode/json';
-import { legacyQueryResponseJson } from '../encode/legacy-json';
-import { PARQUET_TYPE, resultToParquet } from '../encode/parquet';
-import { CATEGORIZE_LABELS, queryResponseJson } from '../encode/query-json';
-import { ParamError, nowNs, parseInstantQuery, parseRangeQuery } from '../params/query-params';
-import { requestReader } from '../request-reader';
-import { clientSignal } from '../client-signal';
+import { GetOrPost } from '../../http/get-or-post';
+import { INTERNAL_JOB_HEADER, INTERNAL_JOB_TOKEN } from '../../http/internal-job';
+import { TenantIds } from '../../http/tenancy';
+import { CONFIG } from '../../tokens';
+import { JSON_CONTENT_TYPE } from '../querier/encode/json';
+import { legacyQueryResponseJson } from '../querier/encode/legacy-json';
+import { PARQUET_TYPE, resultToParquet } from '../querier/encode/parquet';
+import { CATEGORIZE_LABELS, queryResponseJson } from '../querier/encode/query-json';
+import {
+  ParamError,
+  nowNs,
+  parseInstantQuery,
+  parseRangeQuery,
+} from '../querier/params/query-params';
+import { requestReader } from '../querier/request-reader';
+import { clientSignal } from '../querier/client-signal';
 import type { FrontendQueryRequest } from '@logsvc/frontend';
 import { QUERY_PATH, type QueryPath } from './query-path';
 
@@ -84,7 +90,11 @@ export class QueryController {
         'support for Parquet encoded responses is disabled. Enable with -frontend.support-parquet-encoding=true',
       );
     }
-    const { result, stats, resultCache } = await this.queryPath.query(query);
+    // A sub-query a querier worker runs for a frontend goes to the querier, not round again.
+    const internal = request.headers[INTERNAL_JOB_HEADER] === INTERNAL_JOB_TOKEN;
+    const { result, stats, resultCache } = internal
+      ? { ...(await this.queryPath.direct(query)), resultCache: undefined }
+      : await this.queryPath.query(query);
     if (parquet) {
       return reply.header('content-type', PARQUET_TYPE).send(await resultToParquet(result));
     }

@@ -1,0 +1,64 @@
+import type { Config, Overrides } from '@logsvc/config';
+import type { JobQueue } from '@logsvc/frontend';
+import { Querier } from '@logsvc/querier';
+import {
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { Component } from '../../targets';
+import { COMPONENTS, CONFIG, JOB_QUEUE, OVERRIDES } from '../../tokens';
+import { QuerierModule } from '../querier/querier.module';
+import { QueryFrontendModule } from '../query-frontend/query-frontend.module';
+import { QueryController } from './query.controller';
+import { createQueryPath, QUERY_PATH, type QueryPath } from './query-path';
+
+/** Lets the frontend's queued sub-queries finish at shutdown, then ends its local workers. */
+@Injectable()
+class QueryPathCloser implements OnApplicationShutdown {
+  constructor(@Inject(QUERY_PATH) private readonly path: QueryPath) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.path.close();
+  }
+}
+
+/**
+ * `query`, `query_range` and the legacy `/api/prom/query`, in every process that runs a querier
+ * or a query frontend: answered through the frontend when it runs here (see `createQueryPath`),
+ * else by the querier.
+ */
+@Module({})
+export class QueryApiModule {
+  static forComponents(components: readonly Component[]): DynamicModule {
+    const querier = components.includes('querier');
+    const frontend = components.includes('query-frontend');
+    return {
+      module: QueryApiModule,
+      imports: [...(querier ? [QuerierModule] : []), ...(frontend ? [QueryFrontendModule] : [])],
+      controllers: [QueryController],
+      providers: [
+        QueryPathCloser,
+        {
+          provide: QUERY_PATH,
+          useFactory: (
+            config: Config,
+            all: readonly Component[],
+            overrides: Overrides,
+            q?: Querier,
+            jobs?: JobQueue,
+          ) => createQueryPath(config, all, overrides, q ?? null, jobs ?? null),
+          inject: [
+            CONFIG,
+            COMPONENTS,
+            OVERRIDES,
+            { token: Querier, optional: true },
+            { token: JOB_QUEUE, optional: true },
+          ],
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,121 @@
+import type { Config, Overrides } from '@logsvc/config';
+import { LogsvcError } from '@logsvc/errors';
+import {
+  AnswerCache,
+  type CacheStats,
+  type Downstream,
+  EmbeddedCache,
+  type FrontendQueryRequest,
+  type IndexBytes,
+  type JobQueue,
+  LocalDownstream,
+  matrixCodec,
+  NO_PARALLELISM_HINT,
+  type Parallelism,
+  QueryFrontend,
+  RemoteDownstream,
+  remoteIndexBytes,
+  ResultsCacheStore,
+} from '@logsvc/frontend';
+import type { RunQueryResult } from '@logsvc/logql';
+import type { Querier } from '@logsvc/querier';
+import type { Component } from '../../targets';
+import { sharesRing } from '../cluster/cluster-mode';
+
+/** Injection token of the `QueryPath` the query endpoints answer through. */
+export const QUERY_PATH = Symbol('logsvc.queryPath');
+
+/** Below this, a shard costs more in sub-query overhead than it saves. */
+const MIN_BYTES_PER_SHARD = 16e6;
+
+/** Where `query` and `query_range` go: the query frontend, or this process's querier. */
+export interface QueryPath {
+  query(request: FrontendQueryRequest): Promise<RunQueryResult & { resultCache?: CacheStats }>;
+  /** Straight to this process's querier (a sub-query a querier worker runs). */
+  direct(request: FrontendQueryRequest): Promise<RunQueryResult>;
+  close(): Promise<void>;
+}
+
+/** `query_range.cache_results`: the embedded cache, sized by `results_cache.cache.embedded_cache`. */
+function answerCache(config: Config): AnswerCache | null {
+  const range = config.query_range;
+  if (!range.cache_results) return null;
+  const embedded = range.results_cache.cache.embedded_cache;
+  const cache = new EmbeddedCache({
+    maxSizeMb: embedded.max_size_mb,
+    maxSizeItems: embedded.max_size_items,
+    ttlMs: embedded.ttl,
+  });
+  return new AnswerCache(new ResultsCacheStore(cache, matrixCodec()));
+}
+
+function runOn(querier: Querier | null) {
+  return (request: FrontendQueryRequest): Promise<RunQueryResult> => {
+    if (querier === null) {
+      return Promise.reject(new LogsvcError('unavailable', 'no querier runs in this process'));
+    }
+    return querier.query(request);
+  };
+}
+
+/**
+ * Where queries go, by what the process runs:
+ * - the query frontend in a cluster: split, shard, cache, then sub-queries as HTTP jobs through
+ *   the scheduler's queue (`JOB_QUEUE`) to querier processes;
+ * - the query frontend in the single binary: the same, with the scheduler's fair queue in this
+ *   process and `querier.max_concurrent` local workers running sub-queries on its querier;
+ * - a querier alone: the querier answers whole queries, as a Loki querier asked directly does.
+ */
+export function createQueryPath(
+  config: Config,
+  components: readonly Component[],
+  overrides: Overrides,
+  querier: Querier | null,
+  jobs: JobQueue | null,
+): QueryPath {
+  const direct = runOn(querier);
+  if (!components.includes('query-frontend')) {
+    return { query: direct, direct, close: async () => {} };
+  }
+  let downstream: Downstream;
+  let close = async (): Promise<void> => {};
+  let indexBytes: IndexBytes | undefined = querier === null ? undefined : indexBytesOf(querier);
+  let parallelism: Parallelism = NO_PARALLELISM_HINT;
+  if (sharesRing(config) && jobs !== null) {
+    downstream = new RemoteDownstream(jobs);
+    indexBytes = remoteIndexBytes(jobs);
+  } else {
+    parallelism = { workers: config.querier.max_concurrent, minBytesPerShard: MIN_BYTES_PER_SHARD };
+    const local = new LocalDownstream(
+      (sub, signal) =>
+        direct({ ...sub, categorizeLabels: sub.categorizeLabels ?? false, clientSignal: signal }),
+      {
+        workers: config.querier.max_concurrent,
+        maxOutstandingPerTenant: config.query_scheduler.max_outstanding_requests_per_tenant,
+        maxQueueHierarchyLevels: config.query_scheduler.max_queue_hierarchy_levels,
+      },
+    );
+    downstream = local;
+    close = () => local.close();
+  }
+  const frontend = new QueryFrontend({
+    downstream,
+    overrides,
+    now: () => BigInt(Date.now()) * 1_000_000n,
+    sharding: config.query_range.parallelise_shardable_queries,
+    ...(indexBytes === undefined ? {} : { indexBytes }),
+    cache: answerCache(config),
+    parallelism,
+  });
+  return { query: (request) => frontend.query(request), direct, close };
+}
+
+function indexBytesOf(querier: Querier): IndexBytes {
+  return async (tenants, selectors, fromNs, throughNs) => {
+    let bytes = 0;
+    for (const { matchers } of selectors) {
+      bytes += (await querier.indexStats(tenants, matchers, fromNs, throughNs)).bytes;
+    }
+    return bytes;
+  };
+}
