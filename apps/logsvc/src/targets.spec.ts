@@ -14,6 +14,7 @@ describe('resolveTarget', () => {
       'querier',
       'compactor',
       'ruler',
+      'ui',
     ]);
     expect(resolveTarget('all', on)).toEqual([
       'distributor',
@@ -22,6 +23,7 @@ describe('resolveTarget', () => {
       'pattern-ingester',
       'compactor',
       'ruler',
+      'ui',
     ]);
     expect(resolveTarget('read', off)).toEqual(['querier']);
     expect(resolveTarget('write', off)).toEqual(['distributor', 'ingester']);
@@ -32,8 +34,9 @@ describe('resolveTarget', () => {
       'pattern-ingester',
       'compactor',
       'ruler',
+      'ui',
     ]);
-    expect(resolveTarget('backend', off)).toEqual(['index-gateway', 'compactor', 'ruler']);
+    expect(resolveTarget('backend', off)).toEqual(['index-gateway', 'compactor', 'ruler', 'ui']);
     expect(resolveTarget('write,backend', on)).toEqual([
       'distributor',
       'ingester',
@@ -41,6 +44,7 @@ describe('resolveTarget', () => {
       'pattern-ingester',
       'compactor',
       'ruler',
+      'ui',
     ]);
   });
 
@@ -54,15 +58,19 @@ describe('resolveTarget', () => {
       'index-gateway',
       'compactor',
       'ruler',
+      'ui',
     ]);
     expect(resolveTarget('compactor', off)).toEqual(['compactor']);
     expect(resolveTarget('ruler', off)).toEqual(['ruler']);
+    expect(resolveTarget('ui', off)).toEqual(['ui']);
   });
 
   it('refuses a target naming only components that do not exist yet, naming them', () => {
     const provides =
-      '(this build provides distributor, ingester, querier, index-gateway, pattern-ingester, compactor, ruler)';
-    expect(() => resolveTarget('ui', off)).toThrow(`-target=ui: not available yet: ui ${provides}`);
+      '(this build provides distributor, ingester, querier, index-gateway, pattern-ingester, compactor, ruler, ui)';
+    expect(() => resolveTarget('query-frontend', off)).toThrow(
+      `-target=query-frontend: not available yet: query-frontend ${provides}`,
+    );
   });
 
   it('runs the pattern ingester on its own only when it is enabled', () => {
@@ -73,8 +81,8 @@ describe('resolveTarget', () => {
   });
 
   it('refuses a component named on its own that does not exist yet, even beside others', () => {
-    expect(() => resolveTarget('querier,query-frontend,ui', off)).toThrow(
-      '-target=querier,query-frontend,ui: not available yet: query-frontend, ui',
+    expect(() => resolveTarget('querier,query-frontend,query-scheduler', off)).toThrow(
+      '-target=querier,query-frontend,query-scheduler: not available yet: query-frontend, query-scheduler',
     );
   });
 

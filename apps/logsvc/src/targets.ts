@@ -27,12 +27,14 @@ export const AVAILABLE_COMPONENTS = [
   'pattern-ingester',
   'compactor',
   'ruler',
+  'ui',
 ] as const satisfies readonly LokiComponent[];
 export type Component = (typeof AVAILABLE_COMPONENTS)[number];
 
 /**
  * Targets that stand for several components, with the members Loki gives them, plus the pattern
- * ingester in `backend` (issue 16 puts it there, Loki 3.4 in `write`): both, so Loki's
+ * ingester in `backend` (issue 16 puts it there, Loki 3.4 in `write`) and the admin UI in
+ * `backend` (issue 20; Loki 3.4 has its `ui` in `all` only): both, so Loki's
  * simple-scalable deployments and the issue's work. A write and a backend process then run one
  * pattern ingester each, in the one pattern ring, which spreads streams over them by token.
  * Members named `pattern-ingester` run only with `pattern_ingester.enabled`.
@@ -51,7 +53,7 @@ export const GROUP_TARGETS: Readonly<Record<string, readonly LokiComponent[]>> =
   ],
   read: ['query-frontend', 'querier'],
   write: ['distributor', 'ingester', 'pattern-ingester'],
-  backend: ['query-scheduler', 'ruler', 'compactor', 'index-gateway', 'pattern-ingester'],
+  backend: ['query-scheduler', 'ruler', 'compactor', 'index-gateway', 'pattern-ingester', 'ui'],
 };
 
 /** Services that are not components but that components run on. */
@@ -82,6 +84,8 @@ export const MODULE_DEPENDENCIES: Readonly<
   // Evaluates rules through its own querier over the ingesters and the store; other rulers
   // ask it for its groups over gRPC.
   ruler: ['server', 'runtime-config', 'ring', 'grpc-server'],
+  // The admin UI's overview watches every ring of the process (none with -target=ui alone).
+  ui: ['server', 'ring'],
 };
 
 export class TargetError extends Error {

@@ -31,6 +31,7 @@ describe('status endpoints', () => {
         'querier => Running',
         'compactor => Running',
         'ruler => Running',
+        'ui => Running',
         '',
       ].join('\n'),
     );

@@ -5,4 +5,3 @@ export * from './labels';
 export * from './entry';
 export * from './matcher';
 export * from './query-result';
-export * from './ring-status';

@@ -7,6 +7,7 @@ import { IngesterModule } from './ingester/ingester.module';
 import { PatternIngesterModule } from './pattern-ingester/pattern-ingester.module';
 import { QuerierModule } from './querier/querier.module';
 import { RulerModule } from './ruler/ruler.module';
+import { UiModule } from './ui/ui.module';
 
 /** The Nest module of each available component; `-target` picks which of them the app imports. */
 export const COMPONENT_MODULES: Readonly<Record<Component, Type<unknown>>> = {
@@ -17,4 +18,5 @@ export const COMPONENT_MODULES: Readonly<Record<Component, Type<unknown>>> = {
   'pattern-ingester': PatternIngesterModule,
   compactor: CompactorModule,
   ruler: RulerModule,
+  ui: UiModule,
 };
