@@ -36,6 +36,11 @@ export class UpgradeRouter {
     routers.delete(this.server);
   }
 
+  /** Hands an upgrade to the handler of its path (another handler may rewrite and pass it on). */
+  readonly dispatch = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    this.onUpgrade(request, socket, head);
+  };
+
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
     const handler = this.routes.get(pathname);

@@ -82,3 +82,10 @@ export const RING_PAGES = [
   { ring: 'pattern-ingester', title: 'Pattern ingester', path: '/pattern/ring' },
   { ring: 'scheduler', title: 'Query scheduler', path: '/scheduler/ring' },
 ] as const;
+
+/**
+ * The tail WebSocket for browsers, which cannot set headers on a WebSocket: the same as
+ * `/loki/api/v1/tail` with the tenant in the `tenant` query parameter (sent on as
+ * X-Scope-OrgID). Same-origin pages only.
+ */
+export const UI_TAIL_SOCKET_PATH = '/ui/api/tail';
