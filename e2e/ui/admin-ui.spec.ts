@@ -179,6 +179,7 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     await page.getByText(/\d+ lines differ/).waitFor();
     await page.locator('td.ins', { hasText: 'max_query_series: 123' }).waitFor();
     await page.locator('td.ins', { hasText: 'target: querier' }).waitFor();
+    await page.getByLabel('Only differing lines').check();
     await screenshots(page, shots, 'config');
     await page.getByLabel('Diff against the defaults').check();
     await page.getByLabel('Instance', { exact: true }).selectOption('logsvc-2');
@@ -192,9 +193,12 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     await page.getByLabel('Namespace').fill('e2e');
     const editor = page.getByLabel('Rule group YAML');
     const group = (expr: string) =>
-      `name: web-errors\ninterval: 1s\nrules:\n  - record: web:errors:rate1m\n    expr: ${expr}\n`;
+      'name: web-errors\ninterval: 1s\nrules:\n' +
+      `  - record: web:errors:rate1m\n    expr: ${expr}\n` +
+      '  - alert: WebErrors\n    expr: sum(count_over_time({app="web"} |= "error" [1h])) > 0\n';
     await editor.fill(group('sum(rate({app="web"} |= "error" [1m]) >'));
     await page.getByText(/^Line 5: /).waitFor();
+    await screenshots(page, shots, 'rules-editor');
     expect(await page.getByRole('button', { name: 'Save group' }).isDisabled()).toBe(true);
     await editor.fill(group('sum(rate({app="web"} |= "error" [1m]))'));
     await page.getByText(/^Line 5: /).waitFor({ state: 'detached' });
@@ -203,10 +207,14 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     const stored = await fetch(`${url()}/loki/api/v1/rules/e2e/web-errors`);
     expect(stored.status).toBe(200);
     expect(await stored.text()).toContain('web:errors:rate1m');
-    // The ruler evaluates it every second; the page shows its health once it has.
+    // The ruler evaluates it every second; the page shows its health and the firing alert.
     await page
       .locator('tr', { hasText: 'web:errors:rate1m' })
       .getByText('ok', { exact: true })
+      .waitFor({ timeout: 20_000 });
+    await page
+      .locator('tr', { hasText: 'WebErrors' })
+      .getByText(/^firing since/)
       .waitFor({ timeout: 20_000 });
     await screenshots(page, shots, 'rules');
 

@@ -11,6 +11,8 @@ export interface LineProblem {
 export interface RuleExpression {
   line: number;
   expr: string;
+  /** The rule's `alert` or `record` name. */
+  name: string;
 }
 
 export interface ReadGroup {
@@ -61,13 +63,25 @@ export function readRuleGroup(text: string): ReadGroup {
       problems.push({ line: ruleLine, message: 'a rule needs an expr' });
       continue;
     }
-    expressions.push({ line: lineAt(expr.range?.[0]), expr: expr.value });
+    const ruleName = rule.get('alert') ?? rule.get('record');
+    expressions.push({
+      line: lineAt(expr.range?.[0]),
+      expr: expr.value,
+      name: typeof ruleName === 'string' ? ruleName : '',
+    });
   }
   return { name: typeof name === 'string' ? name : undefined, expressions, problems };
 }
 
-/** `… at line 3: …` or `line 3:` in a server message → 3. */
-export function lineInMessage(message: string): number | undefined {
-  const m = /\bline (\d+)\b/.exec(message);
-  return m ? Number(m[1]) : undefined;
+/**
+ * The line of the editor a save error of the server is about: the rule's expression when the
+ * message names the rule (`… for alert 'X' in group …`), else 1.
+ */
+export function serverErrorLine(message: string, text: string): number {
+  const named = /for (?:alert|record) '([^']*)'/.exec(message);
+  if (named) {
+    const found = readRuleGroup(text).expressions.find((e) => e.name === named[1]);
+    if (found) return found.line;
+  }
+  return 1;
 }

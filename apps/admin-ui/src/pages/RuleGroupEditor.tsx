@@ -4,7 +4,7 @@ import { ApiError } from '../api/http';
 import { queryProblem } from '../api/queries';
 import { saveGroup } from '../api/rules';
 import { YamlEditor } from '../components/YamlEditor';
-import { type LineProblem, lineInMessage, readRuleGroup } from '../lib/rule-yaml';
+import { type LineProblem, readRuleGroup, serverErrorLine } from '../lib/rule-yaml';
 
 /** How long typing must pause before the expressions are sent to the server's parser. */
 const VALIDATE_DELAY_MS = 400;
@@ -69,7 +69,7 @@ export function RuleGroupEditor(props: {
   });
   const serverError = save.error instanceof ApiError ? save.error.message : undefined;
   const shown: LineProblem[] = serverError
-    ? [...problems, { line: lineInMessage(serverError) ?? 1, message: `server: ${serverError}` }]
+    ? [...problems, { line: serverErrorLine(serverError, text), message: `server: ${serverError}` }]
     : problems;
   return (
     <form
@@ -91,7 +91,15 @@ export function RuleGroupEditor(props: {
           />
         </label>
       </p>
-      <YamlEditor label="Rule group YAML" value={text} onChange={setText} problems={shown} />
+      <YamlEditor
+        label="Rule group YAML"
+        value={text}
+        onChange={(v) => {
+          setText(v);
+          save.reset();
+        }}
+        problems={shown}
+      />
       {save.error && !serverError && (
         <p className="error" role="alert">
           {String(save.error)}
