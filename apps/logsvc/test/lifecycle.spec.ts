@@ -113,7 +113,9 @@ describe('-target selection', () => {
     await expect(startTestServer({ config: { target: 'query-frontend' } })).rejects.toThrow(
       '-target=query-frontend: not available yet: query-frontend',
     );
-    await expect(startTestServer({ config: { target: 'ui' } })).rejects.toThrow(TargetError);
+    await expect(startTestServer({ config: { target: 'query-scheduler' } })).rejects.toThrow(
+      TargetError,
+    );
     await expect(startTestServer({ config: { target: 'distributor' } })).rejects.toThrow(
       'the distributor has no ingesters to reach',
     );

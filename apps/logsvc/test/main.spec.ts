@@ -118,13 +118,16 @@ describe('the built server binary', () => {
     expect(r.stderr()).toBe(
       'error: -target=query-frontend: not available yet: query-frontend' +
         ' (this build provides distributor, ingester, querier, index-gateway, pattern-ingester,' +
-        ' compactor, ruler)\n',
+        ' compactor, ruler, ui)\n',
     );
-    const several = run(['-target=query-scheduler,ui,ruler', '-server.http-listen-port=0']);
+    const several = run([
+      '-target=query-scheduler,query-frontend,ruler',
+      '-server.http-listen-port=0',
+    ]);
     runs.push(several);
     expect(await several.exited).toBe(1);
     expect(several.stderr()).toContain(
-      'error: -target=query-scheduler,ui,ruler: not available yet: query-scheduler, ui',
+      'error: -target=query-scheduler,query-frontend,ruler: not available yet: query-scheduler, query-frontend',
     );
   });
 

@@ -57,6 +57,7 @@ describe('the ui component', () => {
     }
     expect((await fetch(`${sut.url}/ui/assets/missing.js`)).status).toBe(404);
     expect((await fetch(`${sut.url}/ui/..%2f..%2fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${sut.url}/ui/%E0%A4%A`)).status).toBe(400);
     const root = await fetch(`${sut.url}/ui`, { redirect: 'manual' });
     expect(root.status).toBe(302);
     expect(root.headers.get('location')).toBe('/ui/');
@@ -95,6 +96,22 @@ describe('the ui component', () => {
     expect(tail.socket.readyState).toBe(WebSocket.OPEN);
     tail.socket.close();
     expect(await refusedStatus(`${sut.url.replace(/^http/, 'ws')}/nowhere`)).toBe(404);
+  });
+
+  it('bridges a same-origin browser tail to the tail endpoint, and refuses other origins', async () => {
+    const ws = sut.url.replace(/^http/, 'ws');
+    const query = new URLSearchParams({ tenant: 'fake', query: '{app="x"}' });
+    const bridged = await openTail(`${ws}/ui/api/tail?${query}`, { origin: sut.url });
+    expect(bridged.socket.readyState).toBe(WebSocket.OPEN);
+    bridged.socket.close();
+    const bad = new URLSearchParams({ tenant: 'fake', query: '{app=' });
+    expect(await refusedStatus(`${ws}/ui/api/tail?${bad}`)).toBe(400);
+    const foreign = new WebSocket(`${ws}/ui/api/tail?${query}`, { origin: 'http://evil.example' });
+    const status = await new Promise<number>((resolve) => {
+      foreign.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      foreign.on('error', () => {});
+    });
+    expect(status).toBe(403);
   });
 
   it('forwards the allowed paths to an instance and refuses the others', async () => {

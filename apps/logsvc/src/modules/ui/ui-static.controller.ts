@@ -20,7 +20,12 @@ export class UiStaticController {
 
   @Get('/ui/*')
   async file(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const pathname = decodeURIComponent((request.url ?? '').split('?')[0]);
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent((request.url ?? '').split('?')[0]);
+    } catch {
+      throw httpError(400, 'malformed path');
+    }
     const asset = await readUiAsset(this.dir, pathname.slice('/ui/'.length));
     if (!asset) {
       if (!existsSync(join(this.dir, 'index.html')))
