@@ -40,8 +40,11 @@ function Results({ tenant, search }: { tenant: string; search: Search }) {
         headers: { 'X-Loki-Response-Encoding-Flags': 'categorize-labels' },
       }),
   });
+  const isLogs = logs.data?.data.resultType === 'streams';
+  // Only a log query has lines to count; a metric query shows its own result.
   const volume = useQuery({
     queryKey: ['explore-volume', tenant, search],
+    enabled: isLogs,
     queryFn: () =>
       getJson<QueryResponse>('/loki/api/v1/query_range', {
         tenant,
@@ -52,7 +55,6 @@ function Results({ tenant, search }: { tenant: string; search: Search }) {
         },
       }),
   });
-  const isLogs = logs.data?.data.resultType === 'streams';
   return (
     <>
       <ErrorMessage error={volume.error} prefix="Volume" />

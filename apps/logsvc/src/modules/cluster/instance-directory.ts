@@ -27,6 +27,18 @@ const REPORT_PERIOD_MS = 5_000;
 const FORGET_AFTER_MS = 10 * 60_000;
 /** Coalesces bursts of service state changes into one write. */
 const CHANGE_DELAY_MS = 100;
+/** How long leaving may wait for the KV store (it may be down): shutdown must not hang on it. */
+const LEAVE_TIMEOUT_MS = 2_000;
+
+/** `work`, or undefined once `ms` have passed (the work goes on in the background). */
+function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 type Report = Omit<InstanceOverview, 'self' | 'reported' | 'rings'>;
 type Reports = Record<string, Report>;
@@ -60,6 +72,7 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
   private unwatch: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   private closed = false;
+  private publishing = false;
   private readonly logger: Logger;
 
   constructor(
@@ -102,7 +115,8 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
     this.unsubscribe?.();
     this.unwatch?.();
     if (!this.kv) return;
-    await this.kv
+    const kv = this.kv;
+    const leave = kv
       .cas(INSTANCES_KEY, (current) => {
         const reports = parseReports(current);
         if (!(this.instanceId in reports)) return null;
@@ -110,7 +124,11 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
         return Buffer.from(JSON.stringify(reports));
       })
       .catch((err: unknown) => this.logger.debug({ err }, 'could not remove this instance'));
-    await this.kv.close().catch(() => {});
+    await within(leave, LEAVE_TIMEOUT_MS);
+    await within(
+      kv.close().catch(() => {}),
+      LEAVE_TIMEOUT_MS,
+    );
   }
 
   /** Calls `listener` whenever this process or a peer reports a change. */
@@ -172,7 +190,9 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private async publish(): Promise<void> {
-    if (!this.kv || this.closed) return;
+    // One write at a time: with the store down, writes must not pile up every period.
+    if (!this.kv || this.closed || this.publishing) return;
+    this.publishing = true;
     const report = this.self();
     const now = Date.now();
     try {
@@ -186,6 +206,8 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
       });
     } catch (err) {
       this.logger.debug({ err }, 'could not report this instance');
+    } finally {
+      this.publishing = false;
     }
   }
 }
