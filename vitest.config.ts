@@ -22,8 +22,19 @@ export default defineConfig({
         test: {
           name: 'apps',
           include: ['apps/*/src/**/*.spec.ts', 'apps/*/test/**/*.spec.ts'],
+          exclude: ['apps/admin-ui/**', '**/node_modules/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // The admin UI's component tests: React in jsdom, JSX compiled by esbuild as in its build.
+        resolve: { alias },
+        esbuild: { jsx: 'automatic' },
+        test: {
+          name: 'admin-ui',
+          include: ['apps/admin-ui/src/**/*.spec.{ts,tsx}'],
+          environment: 'jsdom',
         },
       },
       {

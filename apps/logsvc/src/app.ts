@@ -10,6 +10,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { registerBodyParsers } from './http/body-parsers';
 import { LokiExceptionFilter } from './http/exception-filter';
 import { HttpMetrics, installRequestHooks } from './http/http-metrics';
+import { SharedPortWsAdapter } from './http/shared-port-ws-adapter';
 import { installTenancy } from './http/tenancy';
 import { ServiceRegistry } from './lifecycle/service-registry';
 import { NestPinoLogger, createLogger } from './logging/logger';
@@ -94,6 +95,8 @@ export async function createServer(
   });
   installRequestHooks(fastify, metrics, logger);
   app.useGlobalFilters(new LokiExceptionFilter(logger, bodyLimit));
+  // WebSocket gateways (the admin UI's live overview) share the HTTP port with the tail.
+  app.useWebSocketAdapter(new SharedPortWsAdapter(app));
 
   // The HTTP server is itself a service, started first and stopped last, so /ready and
   // /services answer while the components start and stop.

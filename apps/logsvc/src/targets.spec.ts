@@ -16,6 +16,7 @@ describe('resolveTarget', () => {
       'querier',
       'compactor',
       'ruler',
+      'ui',
     ]);
     expect(resolveTarget('all', on)).toEqual([
       'distributor',
@@ -26,6 +27,7 @@ describe('resolveTarget', () => {
       'pattern-ingester',
       'compactor',
       'ruler',
+      'ui',
     ]);
     expect(resolveTarget('read', off)).toEqual(['query-frontend', 'querier']);
     expect(resolveTarget('write', off)).toEqual(['distributor', 'ingester']);
@@ -37,12 +39,14 @@ describe('resolveTarget', () => {
       'pattern-ingester',
       'compactor',
       'ruler',
+      'ui',
     ]);
     expect(resolveTarget('backend', off)).toEqual([
       'query-scheduler',
       'index-gateway',
       'compactor',
       'ruler',
+      'ui',
     ]);
     expect(resolveTarget('write,backend', on)).toEqual([
       'distributor',
@@ -52,6 +56,7 @@ describe('resolveTarget', () => {
       'pattern-ingester',
       'compactor',
       'ruler',
+      'ui',
     ]);
   });
 
@@ -67,29 +72,19 @@ describe('resolveTarget', () => {
       'index-gateway',
       'compactor',
       'ruler',
+      'ui',
     ]);
     expect(resolveTarget('compactor', off)).toEqual(['compactor']);
     expect(resolveTarget('ruler', off)).toEqual(['ruler']);
     expect(resolveTarget('query-frontend', etcd)).toEqual(['query-frontend']);
     expect(resolveTarget('query-scheduler', off)).toEqual(['query-scheduler']);
-  });
-
-  it('refuses a target naming only components that do not exist yet, naming them', () => {
-    const provides =
-      '(this build provides distributor, ingester, query-scheduler, query-frontend, querier, index-gateway, pattern-ingester, compactor, ruler)';
-    expect(() => resolveTarget('ui', off)).toThrow(`-target=ui: not available yet: ui ${provides}`);
+    expect(resolveTarget('ui', off)).toEqual(['ui']);
   });
 
   it('runs the pattern ingester on its own only when it is enabled', () => {
     expect(resolveTarget('pattern-ingester', on)).toEqual(['pattern-ingester']);
     expect(() => resolveTarget('pattern-ingester', off)).toThrow(
       '-target=pattern-ingester: the pattern ingester is disabled: set pattern_ingester.enabled: true',
-    );
-  });
-
-  it('refuses a component named on its own that does not exist yet, even beside others', () => {
-    expect(() => resolveTarget('querier,query-frontend,ui', off)).toThrow(
-      '-target=querier,query-frontend,ui: not available yet: ui',
     );
   });
 

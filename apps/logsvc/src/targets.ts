@@ -29,12 +29,14 @@ export const AVAILABLE_COMPONENTS = [
   'pattern-ingester',
   'compactor',
   'ruler',
+  'ui',
 ] as const satisfies readonly LokiComponent[];
 export type Component = (typeof AVAILABLE_COMPONENTS)[number];
 
 /**
  * Targets that stand for several components, with the members Loki gives them, plus the pattern
- * ingester in `backend` (issue 16 puts it there, Loki 3.4 in `write`): both, so Loki's
+ * ingester in `backend` (issue 16 puts it there, Loki 3.4 in `write`) and the admin UI in
+ * `backend` (issue 20; Loki 3.4 has its `ui` in `all` only): both, so Loki's
  * simple-scalable deployments and the issue's work. A write and a backend process then run one
  * pattern ingester each, in the one pattern ring, which spreads streams over them by token.
  * Members named `pattern-ingester` run only with `pattern_ingester.enabled`.
@@ -53,7 +55,7 @@ export const GROUP_TARGETS: Readonly<Record<string, readonly LokiComponent[]>> =
   ],
   read: ['query-frontend', 'querier'],
   write: ['distributor', 'ingester', 'pattern-ingester'],
-  backend: ['query-scheduler', 'ruler', 'compactor', 'index-gateway', 'pattern-ingester'],
+  backend: ['query-scheduler', 'ruler', 'compactor', 'index-gateway', 'pattern-ingester', 'ui'],
 };
 
 /** Services that are not components but that components run on. */
@@ -97,6 +99,8 @@ export const MODULE_DEPENDENCIES: Readonly<
   // Evaluates rules through its own querier over the ingesters and the store; other rulers
   // ask it for its groups over gRPC.
   ruler: ['server', 'runtime-config', 'ring', 'grpc-server'],
+  // The admin UI's overview watches every ring of the process (none with -target=ui alone).
+  ui: ['server', 'ring'],
 };
 
 export class TargetError extends Error {
@@ -126,9 +130,8 @@ function isLokiComponent(name: string): name is LokiComponent {
 
 /**
  * Components to run for a `-target` value: one name or a comma-separated list of names and
- * groups (`all`, `read`, `write`, `backend`). A group runs those of its members this build
- * provides. Throws TargetError for an unknown name, for a component named on its own that is
- * not available yet, for a target that leaves nothing to run, and for a distributor without
+ * groups (`all`, `read`, `write`, `backend`). Throws TargetError for an unknown name, for the
+ * pattern ingester named while it is disabled, and for a distributor without
  * an ingester in the same process when the ring is not shared (it has no ingesters to reach),
  * and likewise for a query frontend without a querier.
  */
@@ -140,15 +143,12 @@ export function resolveTarget(target: string, options: TargetOptions): Component
   if (names.length === 0)
     throw new TargetError('no target given: -target must name at least one component');
   const picked = new Set<Component>();
-  const namedMissing = new Set<LokiComponent>();
-  const groupMissing = new Set<LokiComponent>();
   for (const name of names) {
     const group = GROUP_TARGETS[name];
     if (group) {
       for (const c of group) {
         if (c === 'pattern-ingester' && !options.patternIngesterEnabled) continue;
         if (isAvailable(c)) picked.add(c);
-        else groupMissing.add(c);
       }
     } else if (isLokiComponent(name)) {
       if (name === 'pattern-ingester' && !options.patternIngesterEnabled) {
@@ -158,20 +158,12 @@ export function resolveTarget(target: string, options: TargetOptions): Component
         );
       }
       if (isAvailable(name)) picked.add(name);
-      else namedMissing.add(name);
     } else {
       const known = [...Object.keys(GROUP_TARGETS), ...LOKI_COMPONENTS].join(', ');
       throw new TargetError(
         `unrecognised target: ${JSON.stringify(name)}; known targets: ${known}`,
       );
     }
-  }
-  const missing = namedMissing.size > 0 ? namedMissing : picked.size === 0 ? groupMissing : null;
-  if (missing) {
-    throw new TargetError(
-      `-target=${target}: not available yet: ${[...missing].join(', ')}` +
-        ` (this build provides ${AVAILABLE_COMPONENTS.join(', ')})`,
-    );
   }
   if (picked.has('distributor') && !picked.has('ingester') && !options.sharedRing) {
     throw new TargetError(

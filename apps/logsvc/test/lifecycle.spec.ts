@@ -114,7 +114,9 @@ describe('-target selection', () => {
     await expect(startTestServer({ config: { target: 'ui' } })).rejects.toThrow(
       '-target=ui: not available yet: ui',
     );
-    await expect(startTestServer({ config: { target: 'ui' } })).rejects.toThrow(TargetError);
+    await expect(startTestServer({ config: { target: 'query-scheduler' } })).rejects.toThrow(
+      TargetError,
+    );
     await expect(startTestServer({ config: { target: 'distributor' } })).rejects.toThrow(
       'the distributor has no ingesters to reach',
     );

@@ -111,23 +111,6 @@ describe('the built server binary', () => {
     expect(r.stderr()).toContain('error: unrecognised target: "everything"');
   });
 
-  it('exits 1 naming the components of a target that do not exist yet', async () => {
-    const r = run(['-target=ui', '-server.http-listen-port=0']);
-    runs.push(r);
-    expect(await r.exited).toBe(1);
-    expect(r.stderr()).toBe(
-      'error: -target=ui: not available yet: ui' +
-        ' (this build provides distributor, ingester, query-scheduler, query-frontend, querier,' +
-        ' index-gateway, pattern-ingester, compactor, ruler)\n',
-    );
-    const several = run(['-target=query-scheduler,ui,ruler', '-server.http-listen-port=0']);
-    runs.push(several);
-    expect(await several.exited).toBe(1);
-    expect(several.stderr()).toContain(
-      'error: -target=query-scheduler,ui,ruler: not available yet: ui',
-    );
-  });
-
   it('exits 1 for a query frontend alone, which has no querier to reach', async () => {
     const r = run(['-target=query-frontend', '-server.http-listen-port=0']);
     runs.push(r);

@@ -33,6 +33,7 @@ describe('status endpoints', () => {
         'querier => Running',
         'compactor => Running',
         'ruler => Running',
+        'ui => Running',
         '',
       ].join('\n'),
     );

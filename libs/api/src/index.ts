@@ -5,5 +5,4 @@ export * from './labels';
 export * from './entry';
 export * from './matcher';
 export * from './query-result';
-export * from './ring-status';
 export * from './shard';

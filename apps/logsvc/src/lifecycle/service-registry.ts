@@ -30,6 +30,7 @@ export class ServiceRegistry {
   private stoppingAll = false;
   private readonly failureListeners: Array<(err: ServiceFailedError) => void> = [];
   private readonly readinessChecks: Array<() => string | null> = [];
+  private readonly changeListeners: Array<() => void> = [];
 
   /** @param dependencies module name → names it needs running first (from the targets graph). */
   constructor(
@@ -76,6 +77,23 @@ export class ServiceRegistry {
     return null;
   }
 
+  /**
+   * Called after any service changes state (the admin UI's live overview); returns a function
+   * that removes the listener. Listeners must not throw.
+   */
+  onStateChange(listener: () => void): () => void {
+    this.changeListeners.push(listener);
+    return () => {
+      const at = this.changeListeners.indexOf(listener);
+      if (at >= 0) this.changeListeners.splice(at, 1);
+    };
+  }
+
+  private setState(entry: Entry, state: ServiceState): void {
+    entry.state = state;
+    for (const listener of [...this.changeListeners]) listener();
+  }
+
   /** Called when a service fails after startup (its running() rejected). */
   onFailure(listener: (err: ServiceFailedError) => void): void {
     this.failureListeners.push(listener);
@@ -95,7 +113,7 @@ export class ServiceRegistry {
     this.stoppingAll = true;
     for (const entry of this.startOrder().reverse()) {
       if (entry.state === 'Starting' || entry.state === 'Running') await this.stop(entry);
-      else if (entry.state === 'New') entry.state = 'Terminated';
+      else if (entry.state === 'New') this.setState(entry, 'Terminated');
     }
   }
 
@@ -111,7 +129,7 @@ export class ServiceRegistry {
 
   private async start(entry: Entry): Promise<void> {
     const name = entry.service.serviceName;
-    entry.state = 'Starting';
+    this.setState(entry, 'Starting');
     this.logger.debug({ service: name }, 'starting service');
     try {
       await entry.service.starting?.();
@@ -120,7 +138,7 @@ export class ServiceRegistry {
       throw new ServiceFailedError(name, error);
     }
     if (entry.state !== 'Starting') return; // stopped while starting
-    entry.state = 'Running';
+    this.setState(entry, 'Running');
     this.logger.debug({ service: name }, 'service running');
     const run = entry.service.running;
     if (run) {
@@ -143,14 +161,14 @@ export class ServiceRegistry {
 
   private async stop(entry: Entry): Promise<void> {
     const name = entry.service.serviceName;
-    entry.state = 'Stopping';
+    this.setState(entry, 'Stopping');
     this.logger.debug({ service: name }, 'stopping service');
     entry.abort?.abort();
     await entry.runningDone;
     if (entry.state !== 'Stopping') return; // running() failed
     try {
       await entry.service.stopping?.();
-      entry.state = 'Terminated';
+      this.setState(entry, 'Terminated');
     } catch (err) {
       this.fail(entry, err);
     }
@@ -158,7 +176,7 @@ export class ServiceRegistry {
 
   private fail(entry: Entry, err: unknown): Error {
     const error = err instanceof Error ? err : new Error(String(err));
-    entry.state = 'Failed';
+    this.setState(entry, 'Failed');
     entry.failure = error;
     this.logger.error({ service: entry.service.serviceName, err: error }, 'service failed');
     return error;

@@ -9,6 +9,7 @@ import { QuerierModule } from './querier/querier.module';
 import { QueryFrontendModule } from './query-frontend/query-frontend.module';
 import { QuerySchedulerModule } from './query-scheduler/query-scheduler.module';
 import { RulerModule } from './ruler/ruler.module';
+import { UiModule } from './ui/ui.module';
 
 /** The Nest module of each available component; `-target` picks which of them the app imports. */
 export const COMPONENT_MODULES: Readonly<Record<Component, Type<unknown>>> = {
@@ -21,4 +22,5 @@ export const COMPONENT_MODULES: Readonly<Record<Component, Type<unknown>>> = {
   'pattern-ingester': PatternIngesterModule,
   compactor: CompactorModule,
   ruler: RulerModule,
+  ui: UiModule,
 };

@@ -7,3 +7,5 @@ export * from './status';
 export * from './query-responses';
 export * from './delete-requests';
 export * from './rules';
+export * from './ring-status';
+export * from './admin';

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ClientPoolsCloser } from './client-pools.closer';
 import { GrpcServerService } from './grpc-server.service';
+import { InstanceDirectory } from './instance-directory';
 import {
   ingesterClientProvider,
   ingesterPoolProvider,
@@ -32,7 +33,7 @@ import {
 /**
  * What lets components find each other, loaded for every target: the rings (KV store and
  * watchers), the gRPC server peers call, INGESTER_CLIENT (this process's ingester, or the ring
- * of ingesters), and the ring status pages.
+ * of ingesters), the ring status pages, and this process's report for the admin UI.
  */
 @Global()
 @Module({
@@ -40,6 +41,7 @@ import {
   providers: [
     ClientPoolsCloser,
     RingsService,
+    InstanceDirectory,
     GrpcServerService,
     ingesterPoolProvider,
     ingesterClientProvider,
@@ -60,6 +62,7 @@ import {
   ],
   exports: [
     RingsService,
+    InstanceDirectory,
     GrpcServerService,
     INGESTER_POOL,
     INGESTER_CLIENT,

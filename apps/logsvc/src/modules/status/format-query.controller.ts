@@ -1,4 +1,4 @@
-import { apiPaths } from '@logsvc/api';
+import { type FormatQueryResponse, apiPaths } from '@logsvc/api';
 import { formatQuery, ParseError } from '@logsvc/logql';
 import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -17,11 +17,13 @@ export class FormatQueryController {
     const query = requestReader(request)('query') ?? '';
     void reply.header('content-type', JSON_CONTENT_TYPE);
     try {
-      return goJson({ status: 'success', data: formatQuery(query) }) + '\n';
+      const body: FormatQueryResponse = { status: 'success', data: formatQuery(query) };
+      return goJson(body) + '\n';
     } catch (err) {
       if (!(err instanceof ParseError)) throw err;
       void reply.code(400);
-      return goJson({ status: 'invalid-query', error: err.message }) + '\n';
+      const body: FormatQueryResponse = { status: 'invalid-query', error: err.message };
+      return goJson(body) + '\n';
     }
   }
 }

@@ -12,7 +12,8 @@ import { LOGGER } from '../../../tokens';
 import { legacyTailFrameJson, tailFrameJson } from '../encode/tail-json';
 import { nowNs } from '../params/query-params';
 import { type TailParams, parseTailParams } from '../params/tail-params';
-import { writeHttpError } from './raw-http-error';
+import { writeHttpError } from '../../../http/raw-http-error';
+import { upgradeRouterOf } from '../../../http/upgrade-router';
 import { WebSocketTailOutput } from './websocket-tail-output';
 
 /** Loki pings every tail socket this often, which also finds dead connections. */
@@ -26,12 +27,12 @@ const LEGACY_PATHS = new Set(deprecatedApiPaths('tail'));
 /**
  * `GET /loki/api/v1/tail` and `/api/prom/tail` as WebSockets on the HTTP port.
  *
- * Why a `ws` server in noServer mode on the Fastify server's `upgrade` event rather than a Nest
+ * Why a `ws` server in noServer mode on the Fastify server's upgrade router rather than a Nest
  * gateway (@nestjs/websockets with @nestjs/platform-ws): the gateway does share Fastify's port,
  * but its adapter completes every handshake for its path before any code of ours runs, so a
  * bad query, `delay_for` above 5, several tenants or a missing tenant could not be answered
  * with Loki's plain-text HTTP 400/401 (Loki answers them before upgrading); it also takes one
- * path per gateway class (four here) and destroys upgrades to any other path. Here the
+ * path per gateway class (four here). Here the
  * request is checked first, exactly as Loki's `TailHandler` does, and only then upgraded.
  * Upgrades do not pass through Fastify's hooks, so tenancy is resolved here with the same rules
  * (`resolveTenants` and the server's `auth_enabled` settings).
@@ -40,7 +41,7 @@ const LEGACY_PATHS = new Set(deprecatedApiPaths('tail'));
 export class TailSockets implements OnModuleInit, OnModuleDestroy {
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   private readonly open = new Set<WebSocket>();
-  private server: Server | undefined;
+  private release: (() => void) | undefined;
   private stopping = false;
 
   constructor(
@@ -50,13 +51,13 @@ export class TailSockets implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.server = this.adapterHost.httpAdapter.getHttpServer() as Server;
-    this.server.on('upgrade', this.onUpgrade);
+    const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
+    this.release = upgradeRouterOf(server).claim([...V1_PATHS, ...LEGACY_PATHS], this.onUpgrade);
   }
 
   onModuleDestroy(): void {
     this.closeAll();
-    this.server?.off('upgrade', this.onUpgrade);
+    this.release?.();
   }
 
   /** Ends every tail (the querier is stopping); new ones are refused from now on. */
@@ -79,11 +80,8 @@ export class TailSockets implements OnModuleInit, OnModuleDestroy {
 
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(request.url ?? '/', 'http://localhost');
+    // The upgrade router hands over only the tail paths (any other gets its 404).
     const legacy = LEGACY_PATHS.has(url.pathname);
-    if (!legacy && !V1_PATHS.has(url.pathname)) {
-      writeHttpError(socket, 404, '404 page not found\n');
-      return;
-    }
     if (this.stopping) {
       writeHttpError(socket, 503, 'querier is stopping\n');
       return;

@@ -1,0 +1,52 @@
+import { TenantPicker } from './api/tenant';
+import { ConfigPage } from './pages/ConfigPage';
+import { DeletesPage } from './pages/DeletesPage';
+import { ExplorePage } from './pages/ExplorePage';
+import { OverviewPage } from './pages/OverviewPage';
+import { RingsPage } from './pages/RingsPage';
+import { RulesPage } from './pages/RulesPage';
+import { Link, useLocation } from './router';
+
+export const PAGES = [
+  { path: '/', title: 'Cluster', Page: OverviewPage },
+  { path: '/rings', title: 'Rings', Page: RingsPage },
+  { path: '/config', title: 'Configuration', Page: ConfigPage },
+  { path: '/rules', title: 'Rules', Page: RulesPage },
+  { path: '/deletes', title: 'Delete requests', Page: DeletesPage },
+  { path: '/explore', title: 'Explore', Page: ExplorePage },
+] as const;
+
+export function App() {
+  const { path } = useLocation();
+  const page = PAGES.find((p) => p.path === path);
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header>
+        <strong className="brand">logsvc admin</strong>
+        <nav aria-label="Pages">
+          {PAGES.map((p) => (
+            <Link key={p.path} to={p.path} aria-current={p === page ? 'page' : undefined}>
+              {p.title}
+            </Link>
+          ))}
+        </nav>
+        <TenantPicker />
+      </header>
+      <main id="main">
+        {page ? (
+          <page.Page />
+        ) : (
+          <section>
+            <h1>Not found</h1>
+            <p>
+              No page at {path}. <Link to="/">Go to the cluster overview</Link>.
+            </p>
+          </section>
+        )}
+      </main>
+    </>
+  );
+}

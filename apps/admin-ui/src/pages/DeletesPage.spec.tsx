@@ -1,0 +1,98 @@
+import type { DeleteRequestListItem, DeleteRequestProgress } from '@logsvc/api/browser';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, json, paramsOf, renderPage, text } from '../test-support';
+import { DeletesPage } from './DeletesPage';
+
+const item: DeleteRequestListItem = {
+  request_id: 'abc123',
+  start_time: 1_700_000_000,
+  end_time: 1_700_003_600,
+  query: '{app="web"}',
+  status: '50% Complete',
+  created_at: 1_700_003_600,
+};
+const progress: DeleteRequestProgress = {
+  request_id: 'abc123',
+  status: '50% Complete',
+  cancelable: false,
+  process_after: 1_700_003_700,
+  tables_total: 4,
+  tables_done: 2,
+  series_processed: 3,
+  chunks_processed: 5,
+  chunks_rewritten: 1,
+  chunks_deleted: 2,
+  lines_deleted: 17,
+};
+
+describe('DeletesPage', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('previews the matching lines, and creates the request only once confirmed', async () => {
+    const calls = fakeApi({
+      'GET /loki/api/v1/delete': () => json([]),
+      'GET /logsvc/api/v1/delete/progress': () => json([]),
+      'GET /loki/api/v1/format_query': () => json({ status: 'success', data: 'x' }),
+      'GET /loki/api/v1/query': () =>
+        json({
+          status: 'success',
+          data: { resultType: 'vector', result: [{ metric: {}, value: [1, '7'] }], stats: {} },
+        }),
+      'POST /loki/api/v1/delete': () => new Response(null, { status: 204 }),
+    });
+    renderPage(<DeletesPage />);
+    fireEvent.change(screen.getByLabelText('Stream selector'), {
+      target: { value: '{app="web"}' },
+    });
+    fireEvent.change(screen.getByLabelText('Line contains (optional)'), {
+      target: { value: 'error' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Preview deletion' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('matches 7 lines of tenant team-a');
+    const count = calls.find((c) => c.url.startsWith('/loki/api/v1/query?'))!;
+    expect(paramsOf(count).get('query')).toMatch(
+      /^sum\(count_over_time\(\{app="web"\} \|= "error" \[\d+s\]\)\)$/,
+    );
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete 7 lines' }));
+    await screen.findByText('Delete request created.');
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(paramsOf(post).get('query')).toBe('{app="web"} |= "error"');
+    expect(post.headers['X-Scope-OrgID']).toBe('team-a');
+  });
+
+  it('lists progress, offers force-cancel once picked up, and shows why a cancel is refused', async () => {
+    const calls = fakeApi({
+      'GET /loki/api/v1/delete': () => json([item]),
+      'GET /logsvc/api/v1/delete/progress': () => json([progress]),
+      'DELETE /loki/api/v1/delete': (call) =>
+        paramsOf(call).get('force') === 'true'
+          ? new Response(null, { status: 204 })
+          : text('Cannot cancel a request that is partially processed\n', 400),
+    });
+    renderPage(<DeletesPage />);
+    const row = (await screen.findByText('abc123')).closest('tr')!;
+    expect(row.textContent).toContain('2/4 tables, 17 lines deleted');
+    fireEvent.click(within(row).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(
+      within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel request' }),
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Cancel refused: 400: Cannot cancel a request that is partially processed',
+    );
+    fireEvent.click(within(row).getByRole('button', { name: 'Force cancel' }));
+    fireEvent.click(
+      within(screen.getByRole('dialog')).getByRole('button', { name: 'Force cancel' }),
+    );
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'DELETE' && paramsOf(c).get('force') === 'true')).toBe(
+        true,
+      ),
+    );
+  });
+});

@@ -1,0 +1,231 @@
+import type { DeleteRequestListItem, DeleteRequestProgress } from '@logsvc/api/browser';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { getJson, request } from '../api/http';
+import { countLines, queryProblem } from '../api/queries';
+import { useTenant } from '../api/tenant';
+import { Confirm } from '../components/Confirm';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { formatTime, fromLocalInput, toLocalInput } from '../lib/time';
+import { useTitle } from '../router';
+
+interface Cancel {
+  id: string;
+  force: boolean;
+}
+
+function Progress({ p }: { p?: DeleteRequestProgress }) {
+  if (!p) return <>—</>;
+  return (
+    <>
+      <progress max={Math.max(1, p.tables_total)} value={p.tables_done} aria-label="tables done" />{' '}
+      {p.tables_done}/{p.tables_total} tables, {p.lines_deleted} lines deleted
+    </>
+  );
+}
+
+function CreateForm({ tenant }: { tenant: string }) {
+  const client = useQueryClient();
+  const now = Date.now();
+  const [selector, setSelector] = useState('{app="example"}');
+  const [filter, setFilter] = useState('');
+  const [start, setStart] = useState(toLocalInput(now - 3_600_000));
+  // Empty means now (Loki's default; deletes in the future are refused).
+  const [end, setEnd] = useState('');
+  const endMs = () => (end === '' ? Date.now() : Math.min(fromLocalInput(end), Date.now()));
+  const [preview, setPreview] = useState<{ query: string; lines: number }>();
+  const query = filter.trim() === '' ? selector : `${selector} |= ${JSON.stringify(filter)}`;
+  const check = useMutation({
+    mutationFn: async () => {
+      const problem = await queryProblem(query);
+      if (problem) throw new Error(problem);
+      return countLines(tenant, query, fromLocalInput(start), endMs());
+    },
+    onSuccess: (lines) => setPreview({ query, lines }),
+  });
+  const create = useMutation({
+    mutationFn: () =>
+      request('/loki/api/v1/delete', {
+        method: 'POST',
+        tenant,
+        params: {
+          query,
+          start: String(Math.floor(fromLocalInput(start) / 1000)),
+          end: String(Math.floor(endMs() / 1000)),
+        },
+      }),
+    onSuccess: () => {
+      setPreview(undefined);
+      void client.invalidateQueries({ queryKey: ['deletes', tenant] });
+    },
+    onError: () => setPreview(undefined),
+  });
+  return (
+    <form
+      className="card"
+      onSubmit={(e) => {
+        e.preventDefault();
+        check.mutate();
+      }}
+    >
+      <h2>New delete request</h2>
+      <p className="row">
+        <label>
+          Stream selector{' '}
+          <input
+            value={selector}
+            onChange={(e) => setSelector(e.target.value)}
+            size={30}
+            required
+          />
+        </label>
+        <label>
+          Line contains (optional){' '}
+          <input value={filter} onChange={(e) => setFilter(e.target.value)} size={20} />
+        </label>
+      </p>
+      <p className="row">
+        <label>
+          From{' '}
+          <input type="datetime-local" value={start} onChange={(e) => setStart(e.target.value)} />
+        </label>
+        <label>
+          To (empty: now){' '}
+          <input type="datetime-local" value={end} onChange={(e) => setEnd(e.target.value)} />
+        </label>
+        <button type="submit" disabled={check.isPending}>
+          Preview deletion
+        </button>
+      </p>
+      <ErrorMessage error={check.error ?? create.error} />
+      {create.isSuccess && <p role="status">Delete request created.</p>}
+      {preview && (
+        <Confirm
+          title="Delete these lines?"
+          confirmLabel={`Delete ${preview.lines} lines`}
+          busy={create.isPending}
+          onConfirm={() => create.mutate()}
+          onCancel={() => setPreview(undefined)}
+        >
+          <p>
+            <code>{preview.query}</code> matches <strong>{preview.lines}</strong> line
+            {preview.lines === 1 ? '' : 's'} of tenant {tenant} in this time range.
+          </p>
+          <p>The compactor deletes them once the request's cancel period is over.</p>
+        </Confirm>
+      )}
+    </form>
+  );
+}
+
+/** The tenant's delete requests with their progress; create, cancel and force-cancel. */
+export function DeletesPage() {
+  useTitle('Delete requests');
+  const { tenant } = useTenant();
+  const client = useQueryClient();
+  const list = useQuery({
+    queryKey: ['deletes', tenant],
+    queryFn: async () => {
+      const [items, progress] = await Promise.all([
+        getJson<DeleteRequestListItem[]>('/loki/api/v1/delete', { tenant }),
+        getJson<DeleteRequestProgress[]>('/logsvc/api/v1/delete/progress', { tenant }),
+      ]);
+      return items.map((item) => ({
+        item,
+        progress: progress.find((p) => p.request_id === item.request_id),
+      }));
+    },
+    refetchInterval: 5000,
+  });
+  const [cancel, setCancel] = useState<Cancel>();
+  const cancelMutation = useMutation({
+    mutationFn: (c: Cancel) =>
+      request('/loki/api/v1/delete', {
+        method: 'DELETE',
+        tenant,
+        params: { request_id: c.id, ...(c.force ? { force: 'true' } : {}) },
+      }),
+    onSettled: () => {
+      setCancel(undefined);
+      void client.invalidateQueries({ queryKey: ['deletes', tenant] });
+    },
+  });
+  return (
+    <section>
+      <h1>Delete requests of {tenant}</h1>
+      <CreateForm tenant={tenant} />
+      <ErrorMessage error={list.error} />
+      <ErrorMessage error={cancelMutation.error} prefix="Cancel refused" />
+      {list.data && list.data.length === 0 && <p>No delete requests.</p>}
+      {list.data && list.data.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Query</th>
+                <th scope="col">Range</th>
+                <th scope="col">Created</th>
+                <th scope="col">Status</th>
+                <th scope="col">Progress</th>
+                <th scope="col">
+                  <span className="sr-only">Cancel</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map(({ item, progress }) => (
+                <tr key={item.request_id}>
+                  <th scope="row">
+                    <code>{item.query}</code>
+                    <div className="small">{item.request_id}</div>
+                  </th>
+                  <td>
+                    {formatTime(item.start_time)} – {formatTime(item.end_time)}
+                  </td>
+                  <td>{formatTime(item.created_at)}</td>
+                  <td>{item.status}</td>
+                  <td>
+                    <Progress p={progress} />
+                  </td>
+                  <td>
+                    {/* A picked-up request is canceled only with force; a plain cancel of it
+                        is refused by the server, whose reason is shown. */}
+                    {item.status !== 'processed' && (
+                      <button
+                        type="button"
+                        onClick={() => setCancel({ id: item.request_id, force: false })}
+                      >
+                        Cancel
+                      </button>
+                    )}{' '}
+                    {item.status !== 'processed' && progress?.cancelable === false && (
+                      <button
+                        type="button"
+                        onClick={() => setCancel({ id: item.request_id, force: true })}
+                      >
+                        Force cancel
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {cancel && (
+        <Confirm
+          title={cancel.force ? 'Force-cancel this request?' : 'Cancel this request?'}
+          confirmLabel={cancel.force ? 'Force cancel' : 'Cancel request'}
+          busy={cancelMutation.isPending}
+          onConfirm={() => cancelMutation.mutate(cancel)}
+          onCancel={() => setCancel(undefined)}
+        >
+          {cancel.force
+            ? 'The compactor has picked it up: the parts already processed stay deleted, the rest is canceled.'
+            : 'Nothing has been deleted yet; the request is removed.'}
+        </Confirm>
+      )}
+    </section>
+  );
+}

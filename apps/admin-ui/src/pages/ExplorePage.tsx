@@ -1,0 +1,212 @@
+import type { MatrixItem, QueryResponse, StreamItem } from '@logsvc/api/browser';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { getJson } from '../api/http';
+import { queryProblem } from '../api/queries';
+import { useTenant } from '../api/tenant';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { fromLocalInput, toLocalInput } from '../lib/time';
+import { navigate, useLocation, useTitle } from '../router';
+import { LiveTail } from './LiveTail';
+import { VolumeHistogram } from './VolumeHistogram';
+
+const RANGES = [
+  ['5m', 5 * 60_000],
+  ['1h', 3_600_000],
+  ['6h', 6 * 3_600_000],
+  ['24h', 24 * 3_600_000],
+  ['7d', 7 * 24 * 3_600_000],
+] as const;
+
+/** About this many bars in the histogram. */
+const BARS = 60;
+
+interface Search {
+  query: string;
+  startMs: number;
+  endMs: number;
+}
+
+function Results({ tenant, search }: { tenant: string; search: Search }) {
+  const step = Math.max(1, Math.ceil((search.endMs - search.startMs) / 1000 / BARS));
+  const range = { start: String(search.startMs * 1e6), end: String(search.endMs * 1e6) };
+  const logs = useQuery({
+    queryKey: ['explore', tenant, search],
+    queryFn: () =>
+      getJson<QueryResponse>('/loki/api/v1/query_range', {
+        tenant,
+        params: { query: search.query, ...range, limit: '100', direction: 'backward' },
+        // Structured metadata comes as its own category.
+        headers: { 'X-Loki-Response-Encoding-Flags': 'categorize-labels' },
+      }),
+  });
+  const isLogs = logs.data?.data.resultType === 'streams';
+  // Only a log query has lines to count; a metric query shows its own result.
+  const volume = useQuery({
+    queryKey: ['explore-volume', tenant, search],
+    enabled: isLogs,
+    queryFn: () =>
+      getJson<QueryResponse>('/loki/api/v1/query_range', {
+        tenant,
+        params: {
+          query: `sum(count_over_time(${search.query} [${step}s]))`,
+          ...range,
+          step: `${step}s`,
+        },
+      }),
+  });
+  return (
+    <>
+      <ErrorMessage error={volume.error} prefix="Volume" />
+      {volume.data && (
+        <VolumeHistogram series={volume.data.data.result as MatrixItem[]} stepSeconds={step} />
+      )}
+      <ErrorMessage error={logs.error} />
+      {logs.isPending && <p>Running…</p>}
+      {logs.data && !isLogs && (
+        <pre className="code-block">{JSON.stringify(logs.data.data.result, null, 2)}</pre>
+      )}
+      {logs.data && isLogs && <LogLines streams={logs.data.data.result as StreamItem[]} />}
+    </>
+  );
+}
+
+function LogLines({ streams }: { streams: StreamItem[] }) {
+  const rows = streams
+    .flatMap((s) => s.values.map((v) => ({ stream: s.stream, value: v })))
+    .sort((a, b) => (BigInt(b.value[0]) > BigInt(a.value[0]) ? 1 : -1));
+  if (rows.length === 0) return <p>No lines in this range.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="logs">
+        <caption className="sr-only">Log lines, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Line</th>
+            <th scope="col">Labels and structured metadata</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ stream, value }, i) => {
+            const meta = value[2]?.structuredMetadata ?? {};
+            return (
+              <tr key={i}>
+                <td className="small nowrap">
+                  {new Date(Number(BigInt(value[0]) / 1_000_000n)).toLocaleString()}
+                </td>
+                <td className="code">{value[1]}</td>
+                <td className="small">
+                  {Object.entries(stream).map(([k, v]) => (
+                    <span key={k} className="label">
+                      {k}={v}
+                    </span>
+                  ))}
+                  {Object.entries(meta).map(([k, v]) => (
+                    <span key={k} className="label meta" title="structured metadata">
+                      {k}={v}
+                    </span>
+                  ))}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** LogQL with validation, a time range, the volume histogram, results, and live tail. */
+export function ExplorePage() {
+  useTitle('Explore');
+  const { tenant } = useTenant();
+  const { search: params } = useLocation();
+  const [query, setQuery] = useState(params.get('query') ?? '{app=~".+"}');
+  const [problem, setProblem] = useState<string>();
+  const now = Date.now();
+  const [start, setStart] = useState(toLocalInput(now - 3_600_000));
+  const [end, setEnd] = useState(toLocalInput(now + 60_000));
+  const [search, setSearch] = useState<Search>();
+  const [tailing, setTailing] = useState(false);
+  useEffect(() => {
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      queryProblem(query, abort.signal).then(setProblem, () => {});
+    }, 300);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [query]);
+  const run = () => {
+    setTailing(false);
+    setSearch({ query, startMs: fromLocalInput(start), endMs: fromLocalInput(end) });
+    navigate(`/explore?query=${encodeURIComponent(query)}`, true);
+  };
+  return (
+    <section>
+      <h1>Explore logs of {tenant}</h1>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          run();
+        }}
+      >
+        <p>
+          <label>
+            LogQL{' '}
+            <input
+              className="wide"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby="query-problem"
+            />
+          </label>
+        </p>
+        <p id="query-problem" className="error" aria-live="polite">
+          {problem ?? ''}
+        </p>
+        <p className="row">
+          {RANGES.map(([label, ms]) => (
+            <button
+              key={label}
+              type="button"
+              onClick={() => {
+                const t = Date.now();
+                setStart(toLocalInput(t - ms));
+                setEnd(toLocalInput(t + 60_000));
+              }}
+            >
+              Last {label}
+            </button>
+          ))}
+          <label>
+            From{' '}
+            <input type="datetime-local" value={start} onChange={(e) => setStart(e.target.value)} />
+          </label>
+          <label>
+            To <input type="datetime-local" value={end} onChange={(e) => setEnd(e.target.value)} />
+          </label>
+          <button type="submit" disabled={!!problem}>
+            Run query
+          </button>
+          <button
+            type="button"
+            disabled={!!problem}
+            onClick={() => setTailing(!tailing)}
+            aria-pressed={tailing}
+          >
+            {tailing ? 'Stop live tail' : 'Live tail'}
+          </button>
+        </p>
+      </form>
+      {tailing ? (
+        <LiveTail tenant={tenant} query={query} />
+      ) : (
+        search && <Results tenant={tenant} search={search} />
+      )}
+    </section>
+  );
+}

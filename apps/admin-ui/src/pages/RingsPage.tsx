@@ -1,0 +1,149 @@
+import { RING_PAGES, type RingStatus } from '@logsvc/api/browser';
+import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError, getJson, request } from '../api/http';
+import { Confirm } from '../components/Confirm';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { formatDuration } from '../lib/time';
+import { Link, navigate, useLocation, useTitle } from '../router';
+import { OwnershipChart } from './OwnershipChart';
+
+type RingPage = (typeof RING_PAGES)[number];
+
+/** A ring page's JSON, or null when this server has no such ring (404). */
+async function fetchRing(page: RingPage): Promise<RingStatus | null> {
+  try {
+    return await getJson<RingStatus>(page.path);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+function RingView({ page, status }: { page: RingPage; status: RingStatus }) {
+  const client = useQueryClient();
+  const [forgetting, setForgetting] = useState<string>();
+  const forget = useMutation({
+    mutationFn: (id: string) =>
+      request(page.path, {
+        method: 'POST',
+        body: new URLSearchParams({ forget: id }).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['ring', page.ring] }),
+    onSettled: () => setForgetting(undefined),
+  });
+  const unhealthy = status.shards.filter((s) => !s.healthy).length;
+  return (
+    <div>
+      <h2>{page.title} ring</h2>
+      <p role="status">
+        {status.shards.length} member{status.shards.length === 1 ? '' : 's'}
+        {unhealthy > 0 ? `, ${unhealthy} unhealthy` : ', all healthy'}.
+      </p>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Member</th>
+              <th scope="col">State</th>
+              <th scope="col">Zone</th>
+              <th scope="col">Address</th>
+              <th scope="col">Heartbeat</th>
+              <th scope="col">Tokens</th>
+              <th scope="col">Ownership</th>
+              <th scope="col">
+                <span className="sr-only">Forget</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {status.shards.map((s) => (
+              <tr key={s.id} className={s.healthy ? '' : 'alert'}>
+                <th scope="row">{s.id}</th>
+                <td>
+                  <span className={`badge ${s.healthy ? 'ok' : 'bad'}`}>{s.state}</span>
+                </td>
+                <td>{s.zone || '—'}</td>
+                <td>{s.address}</td>
+                <td>{formatDuration(s.heartbeat_age_ms)} ago</td>
+                <td>{s.num_tokens}</td>
+                <td>{s.ownership.toFixed(1)}%</td>
+                <td>
+                  {/* As Loki's page: only a member that stopped heartbeating can be forgotten. */}
+                  {!s.healthy && (
+                    <button type="button" onClick={() => setForgetting(s.id)}>
+                      Forget
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {status.shards.length > 0 && <OwnershipChart shards={status.shards} />}
+      <ErrorMessage error={forget.error} />
+      {forgetting && (
+        <Confirm
+          title={`Forget ${forgetting}?`}
+          confirmLabel="Forget"
+          busy={forget.isPending}
+          onConfirm={() => forget.mutate(forgetting)}
+          onCancel={() => setForgetting(undefined)}
+        >
+          {forgetting} is removed from the {page.title.toLowerCase()} ring: its tokens go to the
+          other members.
+        </Confirm>
+      )}
+    </div>
+  );
+}
+
+/** Every ring this server answers for (a page answering 404 is left out), one at a time. */
+export function RingsPage() {
+  useTitle('Rings');
+  const { search } = useLocation();
+  const results = useQueries({
+    queries: RING_PAGES.map((page) => ({
+      queryKey: ['ring', page.ring],
+      queryFn: () => fetchRing(page),
+      refetchInterval: 5000,
+    })),
+  });
+  const available = RING_PAGES.filter((_, i) => results[i].data);
+  const selected = available.find((p) => p.ring === search.get('ring')) ?? available[0];
+  const loading = results.some((r) => r.isPending);
+  const error = results.find((r) => r.error)?.error;
+  return (
+    <section>
+      <h1>Rings</h1>
+      <nav aria-label="Rings" className="tabs">
+        {available.map((p) => (
+          <Link
+            key={p.ring}
+            to={`/rings?ring=${p.ring}`}
+            aria-current={p === selected ? 'page' : undefined}
+          >
+            {p.title}
+          </Link>
+        ))}
+      </nav>
+      <ErrorMessage error={error} />
+      {!loading && available.length === 0 && <p>This server takes part in no ring.</p>}
+      {selected && (
+        <RingView
+          page={selected}
+          status={results[RING_PAGES.indexOf(selected)].data as RingStatus}
+        />
+      )}
+      {loading && <p>Loading…</p>}
+      {!selected && search.get('ring') && (
+        <button type="button" onClick={() => navigate('/rings')}>
+          Show the first ring
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,179 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import {
+  type LiveRule,
+  deleteGroup,
+  fetchLiveRules,
+  fetchNamespaces,
+  groupYaml,
+} from '../api/rules';
+import { useTenant } from '../api/tenant';
+import { Confirm } from '../components/Confirm';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { formatTime } from '../lib/time';
+import { Link, useLocation, useTitle } from '../router';
+import { NEW_GROUP_YAML, RuleGroupEditor } from './RuleGroupEditor';
+
+function RuleRow({ name, expr, live }: { name: string; expr: string; live?: LiveRule }) {
+  const alerts = live?.type === 'alerting' ? live.alerts : [];
+  const health = live?.health ?? 'unknown';
+  return (
+    <tr className={health === 'err' ? 'alert' : ''}>
+      <th scope="row">
+        {name} <span className="small">({live?.type ?? 'not loaded yet'})</span>
+      </th>
+      <td>
+        <code>{expr}</code>
+      </td>
+      <td>{live?.type === 'alerting' ? live.state : '—'}</td>
+      <td>
+        <span className={`badge ${health === 'ok' ? 'ok' : health === 'err' ? 'bad' : 'muted'}`}>
+          {health}
+        </span>
+      </td>
+      <td>
+        {live && !live.lastEvaluation.startsWith('0001')
+          ? formatTime(live.lastEvaluation)
+          : 'never'}
+      </td>
+      <td className="error">{live?.lastError ?? ''}</td>
+      <td>
+        {alerts.length === 0
+          ? '—'
+          : alerts.map((a, i) => (
+              <div key={i}>
+                {a.state} since {formatTime(a.activeAt)} (value {a.value})
+              </div>
+            ))}
+      </td>
+    </tr>
+  );
+}
+
+type Editing = { namespace?: string; yaml: string } | undefined;
+
+/** Tenant → namespaces → groups → rules, with live state; create, edit and delete groups. */
+export function RulesPage() {
+  useTitle('Rules');
+  const { tenant } = useTenant();
+  const client = useQueryClient();
+  const { search } = useLocation();
+  const namespaces = useQuery({
+    queryKey: ['rules', tenant],
+    queryFn: () => fetchNamespaces(tenant),
+  });
+  const live = useQuery({
+    queryKey: ['rules', tenant, 'live'],
+    queryFn: () => fetchLiveRules(tenant),
+    refetchInterval: 10_000,
+  });
+  const [editing, setEditing] = useState<Editing>();
+  const [deleting, setDeleting] = useState<{ namespace: string; group: string }>();
+  const remove = useMutation({
+    mutationFn: (d: { namespace: string; group: string }) =>
+      deleteGroup(tenant, d.namespace, d.group),
+    onSettled: () => {
+      setDeleting(undefined);
+      void client.invalidateQueries({ queryKey: ['rules', tenant] });
+    },
+  });
+  const names = Object.keys(namespaces.data ?? {}).sort();
+  const selected = names.includes(search.get('ns') ?? '') ? search.get('ns')! : names[0];
+  const groups = selected ? (namespaces.data?.[selected] ?? []) : [];
+  return (
+    <section>
+      <h1>Rule groups of {tenant}</h1>
+      <p>
+        <button type="button" onClick={() => setEditing({ yaml: NEW_GROUP_YAML })}>
+          New rule group
+        </button>
+      </p>
+      {editing && (
+        <RuleGroupEditor
+          key={`${editing.namespace}:${editing.yaml}`}
+          tenant={tenant}
+          namespace={editing.namespace}
+          initial={editing.yaml}
+          onDone={() => setEditing(undefined)}
+        />
+      )}
+      <ErrorMessage error={namespaces.error ?? live.error ?? remove.error} />
+      {namespaces.data && names.length === 0 && <p>No rule groups for tenant {tenant}.</p>}
+      {names.length > 0 && (
+        <nav aria-label="Namespaces" className="tabs">
+          {names.map((n) => (
+            <Link
+              key={n}
+              to={`/rules?ns=${encodeURIComponent(n)}`}
+              aria-current={n === selected ? 'page' : undefined}
+            >
+              {n}
+            </Link>
+          ))}
+        </nav>
+      )}
+      {groups.map((g) => (
+        <article key={g.name} className="card">
+          <h2>
+            {selected} / {g.name}{' '}
+            <span className="small">every {g.interval ?? 'default interval'}</span>
+          </h2>
+          <p>
+            <button
+              type="button"
+              onClick={() => setEditing({ namespace: selected, yaml: groupYaml(g) })}
+            >
+              Edit {g.name}
+            </button>{' '}
+            <button
+              type="button"
+              onClick={() => setDeleting({ namespace: selected!, group: g.name })}
+            >
+              Delete {g.name}
+            </button>
+          </p>
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Rule</th>
+                  <th scope="col">Expression</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Health</th>
+                  <th scope="col">Last evaluation</th>
+                  <th scope="col">Last error</th>
+                  <th scope="col">Active alerts</th>
+                </tr>
+              </thead>
+              <tbody>
+                {g.rules.map((r, i) => {
+                  const name = r.alert ?? r.record ?? '';
+                  return (
+                    <RuleRow
+                      key={i}
+                      name={name}
+                      expr={r.expr}
+                      live={live.data?.get(`${selected}/${g.name}/${name}`)}
+                    />
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </article>
+      ))}
+      {deleting && (
+        <Confirm
+          title={`Delete ${deleting.group}?`}
+          confirmLabel="Delete group"
+          busy={remove.isPending}
+          onConfirm={() => remove.mutate(deleting)}
+          onCancel={() => setDeleting(undefined)}
+        >
+          The group {deleting.group} of namespace {deleting.namespace} and all its rules are removed
+          for tenant {tenant}.
+        </Confirm>
+      )}
+    </section>
+  );
+}

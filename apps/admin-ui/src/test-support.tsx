@@ -1,0 +1,53 @@
+// Helpers of the component tests: the app's providers and a fake of logsvc's HTTP API.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type RenderResult, render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { vi } from 'vitest';
+import { TenantProvider } from './api/tenant';
+
+export interface Call {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+type Handler = (call: Call) => Response | Promise<Response>;
+
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+export const text = (body: string, status = 200) => new Response(body, { status });
+
+/**
+ * Replaces fetch: each request goes to the first handler whose key (`METHOD /path`, the path
+ * without its query) matches, else 404. Returns the calls made, in order.
+ */
+export function fakeApi(handlers: Record<string, Handler>): Call[] {
+  const calls: Call[] = [];
+  vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
+    const call: Call = {
+      method: init.method ?? 'GET',
+      url: input,
+      headers: (init.headers ?? {}) as Record<string, string>,
+      ...(typeof init.body === 'string' ? { body: init.body } : {}),
+    };
+    calls.push(call);
+    const handler = handlers[`${call.method} ${input.split('?')[0]}`];
+    return handler ? handler(call) : text('404 page not found\n', 404);
+  });
+  return calls;
+}
+
+export function renderPage(page: ReactElement, tenant = 'team-a'): RenderResult {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <TenantProvider initial={tenant}>{page}</TenantProvider>
+    </QueryClientProvider>,
+  );
+}
+
+/** The query parameters of a call. */
+export function paramsOf(call: Call): URLSearchParams {
+  return new URL(call.url, 'http://x').searchParams;
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { InstancesController } from './instances.controller';
+import { OverviewGateway } from './overview.gateway';
+import { OverviewService } from './overview.service';
+import { UiStaticController } from './ui-static.controller';
+import { UiTailBridge } from './ui-tail-bridge';
+
+/**
+ * The `ui` component (part of `all` and `backend`): the admin UI under `/ui/`, its live
+ * cluster overview over a WebSocket, the per-instance proxy it acts through, and the live
+ * tail for browsers.
+ */
+@Module({
+  controllers: [InstancesController, UiStaticController],
+  providers: [OverviewService, OverviewGateway, UiTailBridge],
+})
+export class UiModule {}

@@ -1,0 +1,134 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ClusterOverview, OverviewMessage } from '@logsvc/api';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, startTestServer } from './harness';
+import { openTail, tailUrl } from './tail-client';
+
+/** Resolves with the status of a WebSocket handshake refused before the upgrade. */
+function refusedStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.on('open', () => reject(new Error('the upgrade was accepted')));
+    socket.on('error', () => {});
+  });
+}
+
+describe('the ui component', () => {
+  let sut: TestServer;
+  let uiDir: string;
+  const previousDir = process.env.LOGSVC_UI_DIR;
+
+  beforeAll(async () => {
+    uiDir = mkdtempSync(join(tmpdir(), 'logsvc-ui-'));
+    mkdirSync(join(uiDir, 'assets'));
+    writeFileSync(join(uiDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(join(uiDir, 'assets', 'app-1234.js'), 'console.log(1)');
+    process.env.LOGSVC_UI_DIR = uiDir;
+    sut = await startTestServer({ config: { auth_enabled: false } });
+  });
+  afterAll(async () => {
+    await sut.close();
+    rmSync(uiDir, { recursive: true, force: true });
+    if (previousDir === undefined) delete process.env.LOGSVC_UI_DIR;
+    else process.env.LOGSVC_UI_DIR = previousDir;
+  });
+
+  it('runs as a service of target all', async () => {
+    expect(await (await fetch(`${sut.url}/services`)).text()).toContain('ui => Running\n');
+  });
+
+  it('serves the built files, index.html for app pages, and refuses paths outside', async () => {
+    const asset = await fetch(`${sut.url}/ui/assets/app-1234.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect(await asset.text()).toBe('console.log(1)');
+    for (const page of ['/ui/', '/ui/rings', '/ui/rules/fake/ns']) {
+      const res = await fetch(sut.url + page);
+      expect(res.status, page).toBe(200);
+      expect(await res.text()).toContain('<div id="root">');
+    }
+    expect((await fetch(`${sut.url}/ui/assets/missing.js`)).status).toBe(404);
+    expect((await fetch(`${sut.url}/ui/..%2f..%2fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${sut.url}/ui/%E0%A4%A`)).status).toBe(400);
+    const root = await fetch(`${sut.url}/ui`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/ui/');
+  });
+
+  it('answers the overview with this instance, its services and its rings', async () => {
+    const overview = (await (await fetch(`${sut.url}/ui/api/overview`)).json()) as ClusterOverview;
+    expect(overview.mode).toBe('single-binary');
+    const [self] = overview.instances;
+    expect(self.self).toBe(true);
+    expect(self.ready).toBe(true);
+    expect(self.targets).toEqual([
+      'distributor',
+      'ingester',
+      'querier',
+      'compactor',
+      'ruler',
+      'ui',
+    ]);
+    expect(self.services).toContainEqual({ name: 'ingester', state: 'Running' });
+    expect(self.http_url).toBe(sut.url);
+    expect(self.rings.map((r) => r.ring).sort()).toEqual(['compactor', 'distributor', 'ingester']);
+  });
+
+  it('pushes the overview over its WebSocket, and the tail socket still works beside it', async () => {
+    const socket = new WebSocket(`${sut.url.replace(/^http/, 'ws')}/ui/ws`);
+    const first = await new Promise<OverviewMessage>((resolve, reject) => {
+      socket.once('message', (data) => resolve(JSON.parse(String(data)) as OverviewMessage));
+      socket.once('error', reject);
+    });
+    socket.close();
+    expect(first.event).toBe('overview');
+    expect(first.data.instances[0].services).toContainEqual({ name: 'ui', state: 'Running' });
+
+    const tail = await openTail(tailUrl(sut.url, '/loki/api/v1/tail', { query: '{app="x"}' }));
+    expect(tail.socket.readyState).toBe(WebSocket.OPEN);
+    tail.socket.close();
+    expect(await refusedStatus(`${sut.url.replace(/^http/, 'ws')}/nowhere`)).toBe(404);
+  });
+
+  it('bridges a same-origin browser tail to the tail endpoint, and refuses other origins', async () => {
+    const ws = sut.url.replace(/^http/, 'ws');
+    const query = new URLSearchParams({ tenant: 'fake', query: '{app="x"}' });
+    const bridged = await openTail(`${ws}/ui/api/tail?${query}`, { origin: sut.url });
+    expect(bridged.socket.readyState).toBe(WebSocket.OPEN);
+    bridged.socket.close();
+    const bad = new URLSearchParams({ tenant: 'fake', query: '{app=' });
+    expect(await refusedStatus(`${ws}/ui/api/tail?${bad}`)).toBe(400);
+    const foreign = new WebSocket(`${ws}/ui/api/tail?${query}`, { origin: 'http://evil.example' });
+    const status = await new Promise<number>((resolve) => {
+      foreign.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      foreign.on('error', () => {});
+    });
+    expect(status).toBe(403);
+  });
+
+  it('forwards the allowed paths to an instance and refuses the others', async () => {
+    const { instances } = (await (
+      await fetch(`${sut.url}/ui/api/overview`)
+    ).json()) as ClusterOverview;
+    const base = `${sut.url}/ui/api/instances/${encodeURIComponent(instances[0].id)}`;
+    const changed = await fetch(`${base}/log_level?log_level=debug`, { method: 'POST' });
+    expect(changed.status).toBe(200);
+    expect(await (await fetch(`${sut.url}/log_level`)).json()).toEqual({
+      message: 'Current log level is debug',
+    });
+    await fetch(`${base}/log_level?log_level=warn`, { method: 'POST' });
+    const config = await fetch(`${base}/config?mode=diff`);
+    expect(config.status).toBe(200);
+    expect(await config.text()).toContain('auth_enabled: false');
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    expect((await fetch(`${sut.url}/ui/api/instances/nobody/config`)).status).toBe(404);
+  });
+});

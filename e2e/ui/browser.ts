@@ -1,0 +1,39 @@
+// Debian's chromium driven by playwright-core (no browser download): `.ci/run` installs it.
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.LOGSVC_CHROMIUM ?? '/usr/bin/chromium';
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get install chromium (bash .ci/run does)`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+}
+
+/**
+ * Where page screenshots go: docs/ui/ when LOGSVC_UI_SCREENSHOTS=1 (to refresh the committed
+ * ones), else a temporary folder, so a test run leaves the work tree as it was.
+ */
+export function screenshotDir(): string {
+  if (process.env.LOGSVC_UI_SCREENSHOTS === '1') {
+    const dir = resolve(__dirname, '..', '..', 'docs', 'ui');
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+  return mkdtempSync(join(tmpdir(), 'logsvc-ui-shots-'));
+}
+
+/** A screenshot of the page in the light and in the dark theme: `<name>-light.png`, `-dark.png`. */
+export async function screenshots(page: Page, dir: string, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}

@@ -1,0 +1,91 @@
+// What the admin UI (`/ui/`) reads besides Loki's own endpoints: the live cluster overview and
+// the list of ring pages it looks for.
+
+import type { ServiceStatus } from './status';
+
+/** The WebSocket path of the live overview; each message is an `OverviewMessage`. */
+export const OVERVIEW_SOCKET_PATH = '/ui/ws';
+/** `GET` answers the same `ClusterOverview` once, for scripts and tests. */
+export const OVERVIEW_PATH = '/ui/api/overview';
+/**
+ * Prefix of the per-instance proxy: `/ui/api/instances/<id>/<path>` forwards to that instance's
+ * own HTTP API, for the paths in INSTANCE_PROXY_PATHS only.
+ */
+export const INSTANCE_PROXY_PREFIX = '/ui/api/instances';
+export const INSTANCE_PROXY_PATHS = [
+  '/config',
+  '/log_level',
+  '/flush',
+  '/ingester/prepare_shutdown',
+  '/services',
+  '/ready',
+] as const;
+
+/** An instance's membership of one ring, as that ring's page shows it. */
+export interface InstanceRingMembership {
+  ring: string;
+  state: string;
+  address: string;
+  zone: string;
+  healthy: boolean;
+}
+
+/** One logsvc process of the cluster. */
+export interface InstanceOverview {
+  /** Its instance ID in the rings. */
+  id: string;
+  /** This is the process that answered. */
+  self: boolean;
+  /**
+   * Whether the process reports its own status (a logsvc process in this cluster's KV store);
+   * false for a ring member known only from the rings: then only `rings` is filled.
+   */
+  reported: boolean;
+  /** Where its HTTP API answers (`http://host:port`), '' when unknown. */
+  http_url: string;
+  /** The components it runs. */
+  targets: string[];
+  version: string;
+  /** RFC 3339, when the process started. */
+  started_at: string;
+  /** Its `/ready` answer. */
+  ready: boolean;
+  ready_message: string;
+  /** Its `/services`. */
+  services: ServiceStatus[];
+  /** RFC 3339, when it last reported. */
+  updated_at: string;
+  rings: InstanceRingMembership[];
+}
+
+export interface ClusterOverview {
+  /** RFC 3339, when the overview was taken. */
+  now: string;
+  /** `single-binary` when the rings are this process's own (in memory), else `cluster`. */
+  mode: 'single-binary' | 'cluster';
+  instances: InstanceOverview[];
+}
+
+/** A message of the overview WebSocket. */
+export interface OverviewMessage {
+  event: 'overview';
+  data: ClusterOverview;
+}
+
+/** The rings the admin UI shows, with their pages; a page that answers 404 is left out. */
+export const RING_PAGES = [
+  { ring: 'ingester', title: 'Ingester', path: '/ring' },
+  { ring: 'distributor', title: 'Distributor', path: '/distributor/ring' },
+  { ring: 'index-gateway', title: 'Index gateway', path: '/indexgateway/ring' },
+  { ring: 'ruler', title: 'Ruler', path: '/ruler/ring' },
+  { ring: 'compactor', title: 'Compactor', path: '/compactor/ring' },
+  { ring: 'pattern-ingester', title: 'Pattern ingester', path: '/pattern/ring' },
+  { ring: 'scheduler', title: 'Query scheduler', path: '/scheduler/ring' },
+] as const;
+
+/**
+ * The tail WebSocket for browsers, which cannot set headers on a WebSocket: the same as
+ * `/loki/api/v1/tail` with the tenant in the `tenant` query parameter (sent on as
+ * X-Scope-OrgID). Same-origin pages only.
+ */
+export const UI_TAIL_SOCKET_PATH = '/ui/api/tail';
