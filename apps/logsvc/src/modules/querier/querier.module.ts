@@ -11,6 +11,7 @@ import { IndexController } from './index.controller';
 import { MetadataController } from './metadata.controller';
 import { PatternsController } from './patterns.controller';
 import { querierOptions } from './querier-options';
+import { QUERY_WORKER_POOL, queryWorkerPoolProvider } from './query-worker-pool.provider';
 import { QuerierService } from './querier.service';
 import { QueryController } from './query/query.controller';
 import { TailController } from './tail/tail.controller';
@@ -32,6 +33,7 @@ import { TailSockets } from './tail/tail-sockets.service';
   providers: [
     QuerierService,
     TailSockets,
+    queryWorkerPoolProvider,
     {
       provide: Querier,
       useFactory: (
@@ -55,5 +57,7 @@ import { TailSockets } from './tail/tail-sockets.service';
       inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER, DELETE_REQUESTS],
     },
   ],
+  // The query frontend's in-process sub-queries run on these (`runPooledQuery`).
+  exports: [Querier, QUERY_WORKER_POOL],
 })
 export class QuerierModule {}
