@@ -263,6 +263,23 @@ describe('QueryWorkerPool', () => {
     expect(querier.canRunInPool({ ...edge, endNs: NOW - 3n * HOUR - 2n })).toBe(true);
     const recentAnswer = await runPooledQuery(querier, pool, recent);
     expect(recentAnswer.result).toEqual((await querier.query(recent)).result);
+
+    const windowed = (storeOnly: boolean, ingesterOnly: boolean) =>
+      new Querier({
+        store: filesystemStore(dir),
+        ingesters: new LocalIngesterClient(),
+        window: {
+          query_ingesters_within: 3 * 3600_000,
+          query_store_only: storeOnly,
+          query_ingester_only: ingesterOnly,
+        },
+        overrides: new Overrides(defaultConfig().limits_config, { file: '', periodMs: 10_000 }),
+        now: () => NOW,
+        scanWorkers: -1,
+      });
+    // query_store_only: any range; query_ingester_only: none (the workers have no ingesters).
+    expect(windowed(true, false).canRunInPool(recent)).toBe(true);
+    expect(windowed(false, true).canRunInPool(request({}))).toBe(false);
   });
 
   it('runs many queries at once through the pool, queued in order', async () => {

@@ -1,15 +1,17 @@
 /**
  * Sub-queries on the main thread vs on the querier's query worker pool:
  * `node tools/bench/dist/query/pool-split.js [--mb 50] [--splits 8] [--workers 2]
- * [--per-worker 1,2] [--runs 3] [--query '<LogQL>']`.
+ * [--per-worker 1,2] [--runs 3] [--query '<LogQL>'] [--store filesystem|s3]`.
  *
  * Writes `--mb` MB of generated log lines over 8 hours as flushed chunks into a temporary
  * filesystem store (older than `query_ingesters_within`, so the pool may run them), splits one
  * metric query's range into `--splits` sub-queries and times them all in flight at once: on the main thread's
  * Querier, then through a QueryWorkerPool of `--workers` threads running `--per-worker`
  * queries each. Prints the median wall time of `--runs` runs (after one warm-up) and checks
- * that both ways give the same answer.
+ * that both ways give the same answer. With `--store s3` the chunks live on s3rver in a child
+ * process (every object read is an HTTP request, as on real object storage).
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +37,8 @@ interface Options {
   perWorker: number[];
   runs: number;
   query: string;
+  /** Chunks on s3rver in a child process (object reads over HTTP) instead of the filesystem. */
+  s3: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -45,6 +49,7 @@ function parseArgs(argv: readonly string[]): Options {
     perWorker: [1, 2],
     runs: 3,
     query: 'sum by (level) (rate({app=~".+"}[1m]))',
+    s3: false,
   };
   for (let i = 0; i < argv.length; i += 2) {
     const value = argv[i + 1];
@@ -68,11 +73,32 @@ function parseArgs(argv: readonly string[]): Options {
       case '--query':
         o.query = value;
         break;
+      case '--store':
+        if (value !== 's3' && value !== 'filesystem') throw new Error('--store s3|filesystem');
+        o.s3 = value === 's3';
+        break;
       default:
         throw new Error(`unknown option ${argv[i]}`);
     }
   }
   return o;
+}
+
+/** s3rver (the storage tests' child script) on a free port of 127.0.0.1, with bucket `bench`. */
+async function startS3rver(dir: string): Promise<{ endpoint: string; child: ChildProcess }> {
+  const script = join(__dirname, '../../../../libs/storage/src/testing/s3rver-child.mjs');
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', script, dir, 'bench'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve((JSON.parse(out.split('\n')[0]) as { port: number }).port);
+    });
+    child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
+  });
+  return { endpoint: `127.0.0.1:${port}`, child };
 }
 
 /** Generated lines as chunks of the ingester's default size, flushed into the store. */
@@ -169,8 +195,29 @@ async function timed(run: () => Promise<RunQueryResult[]>, runs: number) {
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   const dir = mkdtempSync(join(tmpdir(), 'logsvc-pool-bench-'));
+  const children: ChildProcess[] = [];
   try {
-    const config = parseConfig({ common: { path_prefix: dir } });
+    const s3 = o.s3 ? await startS3rver(join(dir, 's3')) : null;
+    children.push(...(s3 === null ? [] : [s3.child]));
+    const config = parseConfig({
+      common: { path_prefix: dir },
+      ...(s3 === null
+        ? {}
+        : {
+            schema_config: { configs: [{ from: '2020-01-01', object_store: 's3' }] },
+            storage_config: {
+              aws: {
+                endpoint: s3.endpoint,
+                insecure: true,
+                region: 'us-east-1',
+                bucketnames: 'bench',
+                s3forcepathstyle: true,
+                access_key_id: 'S3RVER',
+                secret_access_key: 'S3RVER',
+              },
+            },
+          }),
+    });
     const settings: ChunkStoreSettings = {
       schema: config.schema_config,
       filesystemDirectory: join(dir, 'chunks'),
@@ -225,6 +272,8 @@ async function main(): Promise<void> {
     }
     await querier.close();
   } finally {
+    for (const child of children) child.stdin?.end();
+    await Promise.all(children.map((c) => new Promise((resolve) => c.once('exit', resolve))));
     rmSync(dir, { recursive: true, force: true });
   }
 }
