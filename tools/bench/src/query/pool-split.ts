@@ -245,6 +245,17 @@ async function main(): Promise<void> {
       `${mb.toFixed(1)} MB of lines in ${written.chunks} chunks; ${subs.length} sub-queries of ${o.query}`,
     );
 
+    // Sub-queries one at a time first: how much of a sub-query is waiting for chunk bytes.
+    let waitNs = 0;
+    let execS = 0;
+    for (const r of subs) {
+      const { stats } = await querier.query(r);
+      waitNs += stats.querier.store.chunksDownloadTime + stats.querier.store.chunkRefsFetchTime;
+      execS += stats.summary.execTime;
+    }
+    console.log(
+      `one at a time: ${(execS * 1000).toFixed(0)} ms, ${((waitNs / 1e9 / execS) * 100).toFixed(0)}% of it fetching chunk refs and chunks`,
+    );
     const main = await timed(() => Promise.all(subs.map((r) => querier.query(r))), o.runs);
     console.log(
       `main thread: ${main.median.toFixed(0)} ms (${(mb / (main.median / 1000)).toFixed(0)} MB/s, ${main.cores.toFixed(2)} cores busy)`,
