@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,11 +68,11 @@ function request(over: Partial<QueryRequest>): QueryRequest {
   };
 }
 
-/** A metric query that takes a second or more: 10 000 steps of quantiles over 2 h windows. */
+/** A metric query that takes half a second or more: 6000 steps of quantiles over 2 h windows. */
 const SLOW = request({
   query:
     'sum by (level) (quantile_over_time(0.5, {app="api"} | regexp `/items/(?P<n>\\d+)` | unwrap n [2h]))',
-  endNs: FROM + 3n * HOUR - 2n * MIN,
+  endNs: FROM + 100n * MIN,
   stepNs: S,
   limit: 0,
 });
@@ -380,6 +381,36 @@ describe('QueryWorkerPool', () => {
     } finally {
       await lonely.close();
     }
+  });
+
+  it('does not keep a process alive once its queries are answered', async () => {
+    // A script on the built library that never closes its pool: it must still exit by itself.
+    const script = `
+      const { QueryWorkerPool } = require('@logsvc/querier');
+      const { defaultConfig } = require('@logsvc/config');
+      const [settings, from] = [JSON.parse(process.argv[1]), BigInt(process.argv[2])];
+      const pool = new QueryWorkerPool({ store: settings, size: 1 });
+      const hour = 3600n * 1000000000n;
+      pool.run({
+        kind: 'range', query: '{app="api", pod="a"}', startNs: from, endNs: from + hour,
+        stepNs: 1000000000n, intervalNs: 0n, limit: 5, direction: 'forward', tenants: ['t'],
+        categorizeLabels: false, nowNs: from + 6n * hour,
+        limits: new Map([['t', defaultConfig().limits_config]]), deletions: new Map(),
+      }, new AbortController().signal).then((r) => console.log('streams', r.result.streams.length));
+    `;
+    const child = spawn(
+      process.execPath,
+      ['-e', script, JSON.stringify(filesystemStoreSettings(dir)), String(FROM)],
+      { cwd: join(__dirname, '../../../..'), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const code = await new Promise((resolve) =>
+      child.once('exit', (c, signal) => resolve(c ?? signal)),
+    );
+    clearTimeout(timer);
+    expect([code, out.trim()]).toEqual([0, 'streams 3']);
   });
 
   it('refuses queries once closed', async () => {

@@ -142,6 +142,7 @@ export class QueryWorkerPool {
       const task = this.queue.shift()!;
       task.queuedFor = (performance.now() - task.queuedAt) / 1000;
       w.inFlight.set(task.id, task);
+      w.worker.ref(); // a running query keeps the process alive, an idle worker does not
       w.worker.postMessage({ type: 'run', id: task.id, query: task.query } satisfies PoolMessage);
     }
   }
@@ -160,12 +161,12 @@ export class QueryWorkerPool {
 
   private spawn(): PoolWorker {
     const worker = startWorker({ store: this.options.store });
-    worker.unref();
     const pw: PoolWorker = { worker, inFlight: new Map() };
     worker.on('message', (reply: PoolReply) => {
       const task = pw.inFlight.get(reply.id);
       if (task === undefined) return;
       pw.inFlight.delete(reply.id);
+      if (pw.inFlight.size === 0) worker.unref();
       if ('error' in reply) this.settle(task, rebuildError(reply.error));
       else {
         reply.result.stats.summary.queueTime += task.queuedFor;
@@ -184,6 +185,8 @@ export class QueryWorkerPool {
     };
     worker.on('error', (err) => fail(err.message));
     worker.on('exit', (code) => fail(`exited with code ${code}`));
+    // After the listeners: adding a 'message' listener refs the worker again.
+    worker.unref();
     this.workers.push(pw);
     return pw;
   }
