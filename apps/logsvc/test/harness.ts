@@ -7,7 +7,7 @@ import { type EntryCursor, MemChunk } from '@logsvc/chunk';
 import { type Config, parseConfig } from '@logsvc/config';
 import type { Type } from '@nestjs/common';
 import { type LogsvcServer, createServer } from '../src/app';
-import { createChunkStore } from '../src/modules/core/chunk-store.provider';
+import { chunkStoreOf } from '../src/modules/core/chunk-store.provider';
 import { LocalIngesterClient } from '@logsvc/ingester';
 
 /** A server started on 127.0.0.1 with a free port and a temporary data directory. */
@@ -108,7 +108,7 @@ export async function readFromStore(
   tenant: string,
   selector: string,
 ): Promise<StoredEntry[]> {
-  const store = createChunkStore(config, 'test-reader');
+  const store = chunkStoreOf(config, 'test-reader');
   const out: StoredEntry[] = [];
   for (const series of await store.getChunkRefs(tenant, equalityMatchers(selector), ...ALL_TIME)) {
     const stream = labelsToString(series.labels);

@@ -110,11 +110,8 @@ describe('-target selection', () => {
     }
   });
 
-  it('refuses components that do not exist yet, and a distributor without an ingester', async () => {
-    await expect(startTestServer({ config: { target: 'ui' } })).rejects.toThrow(
-      '-target=ui: not available yet: ui',
-    );
-    await expect(startTestServer({ config: { target: 'query-scheduler' } })).rejects.toThrow(
+  it('refuses a query frontend without a querier, and a distributor without an ingester', async () => {
+    await expect(startTestServer({ config: { target: 'query-frontend' } })).rejects.toThrow(
       TargetError,
     );
     await expect(startTestServer({ config: { target: 'distributor' } })).rejects.toThrow(

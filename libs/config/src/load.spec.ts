@@ -90,6 +90,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig(['-querier.scan-workers=-2'])).toThrow(ConfigError);
   });
 
+  it('sizes the querier query worker pool from -querier.query-workers (0 = one per core, -1 = none)', () => {
+    expect(loadConfig([]).querier.query_workers).toBe(0);
+    expect(loadConfig(['-querier.query-workers=3']).querier.query_workers).toBe(3);
+    expect(loadConfig(['-querier.query-workers=-1']).querier.query_workers).toBe(-1);
+    expect(() => loadConfig(['-querier.query-workers=-2'])).toThrow(ConfigError);
+  });
+
   it('expands ${VAR} and ${VAR:-default} only with -config.expand-env=true', () => {
     const readFile = files({ 'x.yaml': 'common:\n  path_prefix: ${DATA:-/default}/${SUB}\n' });
     const env = { SUB: 'logs' };

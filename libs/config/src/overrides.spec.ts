@@ -83,4 +83,11 @@ describe('Overrides', () => {
       'runtime config error: cannot read /nonexistent/runtime.yaml',
     );
   });
+
+  it('answers fixed limits of some tenants and the defaults for the others', () => {
+    const strict = { ...defaults, max_query_series: 7 };
+    const fixed = Overrides.fixed(new Map([['a', strict]]), defaults);
+    expect(fixed.forTenant('a').max_query_series).toBe(7);
+    expect(fixed.forTenant('b')).toEqual(defaults);
+  });
 });

@@ -76,6 +76,16 @@ export class Overrides {
     private readonly options: OverridesOptions,
   ) {}
 
+  /**
+   * Fixed limits of some tenants, never reloaded: a worker thread's copy of what the main
+   * thread's Overrides resolved for a query. Other tenants get `defaults`.
+   */
+  static fixed(limits: ReadonlyMap<string, TenantLimits>, defaults: TenantLimits): Overrides {
+    const overrides = new Overrides(defaults, { file: '', periodMs: 0 });
+    overrides.overrides = limits;
+    return overrides;
+  }
+
   /** Reads the runtime config file once; throws ConfigError if it is unreadable or invalid. */
   async load(): Promise<void> {
     if (this.options.file === '') return;

@@ -24,3 +24,12 @@ export type {
   TailRequest,
 } from './tail/tail-types';
 export type { LineDeletions, DeletedLineFn } from './deletion-source';
+export type { LineDeletionFilter } from './deletion-source';
+export type { PoolQuery } from './query-pool/pool-query';
+export {
+  QueryWorkerPool,
+  type QueryWorkerPoolOptions,
+  queryPoolFor,
+} from './query-pool/query-worker-pool';
+export { QueryPoolClosedError, QueryWorkerExitedError } from './query-pool/worker-errors';
+export { runPooledQuery } from './query-pool/run-query';

@@ -1,4 +1,5 @@
 import type { Labels, Matcher } from '@logsvc/api';
+import type { DeleteRequestRecord } from '@logsvc/compactor';
 import type { Overrides } from '@logsvc/config';
 import type { IngesterClient, StreamVolume } from '@logsvc/ingester';
 import type { RunQueryResult } from '@logsvc/logql';
@@ -9,6 +10,7 @@ import { QueryExecutor, type QueryRequest } from './query-executor';
 import { QuerySources } from './query-sources';
 import type { LineDeletions } from './deletion-source';
 import { ReadWindow, type ReadWindowSettings } from './read-window';
+import type { PoolQuery } from './query-pool/pool-query';
 import { type ChunkScanPool, scanPoolFor } from './scan-pool';
 import {
   type AggregateBy,
@@ -82,10 +84,12 @@ export class Querier {
   private readonly overrides: Overrides;
   private readonly detected: DetectedQueries;
   private readonly tailSlots = new TailSlots();
+  private readonly window: ReadWindow;
 
   constructor(private readonly options: QuerierOptions) {
     this.overrides = options.overrides;
     const window = new ReadWindow(options.window, options.now);
+    this.window = window;
     this.pool = scanPoolFor(options.scanWorkers);
     const sources = new QuerySources(
       options.store,
@@ -107,6 +111,38 @@ export class Querier {
   /** Runs a LogQL query; throws LogsvcErrors (bad LogQL, limits, timeout, cancel). */
   query(request: QueryRequest): Promise<RunQueryResult> {
     return this.executor.run(request);
+  }
+
+  /**
+   * Whether a query reads the store alone, so a query worker (which has no ingesters) answers
+   * it as this querier would: its whole range is older than `query_ingesters_within`, or
+   * `query_store_only` is set. (Metric queries read up to `endNs` inclusive.)
+   */
+  canRunInPool(request: Pick<QueryRequest, 'startNs' | 'endNs'>): boolean {
+    return this.window.storeOnly(request.startNs, request.endNs + 1n);
+  }
+
+  /**
+   * The query as a QueryWorkerPool runs it (its tenants' limits and delete requests taken
+   * now), or null when it needs the ingesters (see `canRunInPool`).
+   */
+  async poolQuery(request: QueryRequest): Promise<PoolQuery | null> {
+    if (!this.canRunInPool(request)) return null;
+    const { clientSignal: _signal, ...rest } = request;
+    const deletions = new Map<string, readonly DeleteRequestRecord[]>();
+    const { deletions: source } = this.options;
+    if (source !== undefined) {
+      const lists = await Promise.all(request.tenants.map((t) => source.records(t)));
+      request.tenants.forEach((t, i) => {
+        if (lists[i].length > 0) deletions.set(t, lists[i]);
+      });
+    }
+    return {
+      ...rest,
+      nowNs: this.options.now(),
+      limits: new Map(request.tenants.map((t) => [t, this.overrides.forTenant(t)])),
+      deletions,
+    };
   }
 
   labelNames(

@@ -2,7 +2,7 @@ import type { ShardRef } from '@logsvc/api';
 import type { IngesterClient } from '@logsvc/ingester';
 import { type LogSource, combineSources } from '@logsvc/logql';
 import type { StoreReader } from './store-reader';
-import { DeletionFilteringSource, type LineDeletions } from './deletion-source';
+import { DeletionFilteringSource, type LineDeletionFilter } from './deletion-source';
 import { IngesterLogSource } from './ingester-source';
 import type { ReadWindow } from './read-window';
 import type { ChunkScanPool } from './scan-pool';
@@ -21,7 +21,7 @@ export class QuerySources {
     ingesters: IngesterClient,
     window: ReadWindow,
     pool: ChunkScanPool | null = null,
-    deletions: LineDeletions | null = null,
+    deletions: LineDeletionFilter | null = null,
   ) {
     // The store first: within one timestamp, entries already flushed were appended before the
     // ones still only in memory, and the merge keeps the first source's entries first.

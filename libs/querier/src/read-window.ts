@@ -35,6 +35,14 @@ export class ReadWindow {
     return from <= throughNs ? { fromNs: from, throughNs } : null;
   }
 
+  /**
+   * Whether every read of [fromNs, throughNs) goes to the store alone: the ingesters are not
+   * asked for it (older than `query_ingesters_within`, or `query_store_only`).
+   */
+  storeOnly(fromNs: bigint, throughNs: bigint): boolean {
+    return !this.settings.query_ingester_only && this.ingesterRange(fromNs, throughNs) === null;
+  }
+
   storeRange(fromNs: bigint, throughNs: bigint): NsRange | null {
     if (this.settings.query_ingester_only) return null;
     return fromNs <= throughNs ? { fromNs, throughNs } : null;

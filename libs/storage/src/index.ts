@@ -12,6 +12,7 @@ export * from './index-codec';
 export * from './index-table';
 export * from './index-store';
 export { ChunkStore } from './chunk-store';
+export { type ChunkStoreSettings, createChunkStore } from './chunk-store-settings';
 export type { IndexReader } from './index-reader';
 export type { ChunkStoreOptions, ChunkToStore, IndexStats, SeriesVolume } from './chunk-store';
 export { mapConcurrent } from './concurrency';

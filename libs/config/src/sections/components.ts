@@ -90,6 +90,9 @@ export const querierSection = section({
   // Worker threads that decode and search chunks for queries with a line filter: 0 = one per
   // core this process may use, -1 = none (every chunk is read on the event loop).
   scan_workers: flag('querier.scan-workers', int(0, -1)),
+  // Worker threads that run whole store-only sub-queries of the query frontend: 0 = one per
+  // core this process may use, -1 = none (every sub-query runs on the event loop).
+  query_workers: flag('querier.query-workers', int(0, -1)),
   engine: section({
     max_look_back_period: flag('querier.engine.max-lookback-period', duration(30_000)),
   }),

@@ -6,6 +6,7 @@ import type { MemChunk } from '@logsvc/chunk';
 import {
   ChunkStore,
   type ChunkStoreOptions,
+  type ChunkStoreSettings,
   type ChunkToStore,
   FilesystemObjectClient,
 } from '@logsvc/storage';
@@ -18,6 +19,17 @@ export function filesystemStoreOptions(dir: string): ChunkStoreOptions {
     config.schema_config.configs.map((p) => [p.object_store, client]),
   );
   return { schema: config.schema_config, objectClients, uploader: 'test' };
+}
+
+/** The same store as plain settings, as a query worker thread opens it. */
+export function filesystemStoreSettings(dir: string): ChunkStoreSettings {
+  const config = parseConfig({ common: { path_prefix: dir } });
+  return {
+    schema: config.schema_config,
+    filesystemDirectory: join(dir, 'chunks'),
+    s3: config.storage_config.aws,
+    uploader: 'test',
+  };
 }
 
 /** A chunk store on the filesystem under `dir`. */

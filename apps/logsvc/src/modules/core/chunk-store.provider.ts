@@ -1,12 +1,7 @@
 import { join } from 'node:path';
 import { DeleteRequestsStore } from '@logsvc/compactor';
 import type { Config } from '@logsvc/config';
-import {
-  ChunkStore,
-  FilesystemObjectClient,
-  S3ObjectClient,
-  type ObjectClient,
-} from '@logsvc/storage';
+import { type ChunkStore, type ChunkStoreSettings, createChunkStore } from '@logsvc/storage';
 
 /** Injection token of the process's one `ChunkStore` (chunks + index on object storage). */
 export const CHUNK_STORE = Symbol('logsvc.chunkStore');
@@ -16,18 +11,19 @@ export function chunksDirectory(config: Config): string {
   return config.storage_config.filesystem.directory || join(config.common.path_prefix, 'chunks');
 }
 
-/** Builds one object client per object store the schema names, then the store over them. */
-export function createChunkStore(config: Config, uploader: string): ChunkStore {
-  const objectClients: Record<string, ObjectClient> = {};
-  for (const period of config.schema_config.configs) {
-    const name = period.object_store;
-    if (objectClients[name]) continue;
-    objectClients[name] =
-      name === 's3'
-        ? new S3ObjectClient(config.storage_config.aws)
-        : new FilesystemObjectClient(chunksDirectory(config));
-  }
-  return new ChunkStore({ schema: config.schema_config, objectClients, uploader });
+/** What opens the chunk store (here, and in the querier's query worker threads). */
+export function chunkStoreSettings(config: Config, uploader: string): ChunkStoreSettings {
+  return {
+    schema: config.schema_config,
+    filesystemDirectory: chunksDirectory(config),
+    s3: config.storage_config.aws,
+    uploader,
+  };
+}
+
+/** The chunk store of `config`'s object stores; `uploader` names the index files it writes. */
+export function chunkStoreOf(config: Config, uploader: string): ChunkStore {
+  return createChunkStore(chunkStoreSettings(config, uploader));
 }
 
 /**

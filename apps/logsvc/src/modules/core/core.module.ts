@@ -7,7 +7,7 @@ import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, DELETE_REQUESTS, LOGGER, OVERRIDES } from '../../tokens';
 import { sharesRing } from '../cluster/cluster-mode';
-import { CHUNK_STORE, createChunkStore, createDeleteRequestsStore } from './chunk-store.provider';
+import { CHUNK_STORE, chunkStoreOf, createDeleteRequestsStore } from './chunk-store.provider';
 import { LocalIngesterClient } from '@logsvc/ingester';
 import { RuntimeConfigService } from './runtime-config.service';
 
@@ -42,7 +42,7 @@ export class CoreModule {
       periodMs: deps.config.runtime_config.period,
       onReloadError: (err) => deps.logger.error({ err }, 'reloading the runtime config failed'),
     });
-    const chunkStore = createChunkStore(deps.config, uploaderName(deps.config));
+    const chunkStore = chunkStoreOf(deps.config, uploaderName(deps.config));
     const providers = [
       { provide: CONFIG, useValue: deps.config },
       { provide: COMPONENTS, useValue: deps.components },

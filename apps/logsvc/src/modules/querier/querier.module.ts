@@ -12,6 +12,7 @@ import { MetadataController } from './metadata.controller';
 import { PatternsController } from './patterns.controller';
 import { querierOptions } from './querier-options';
 import { QuerierWorkerService } from './querier-worker.service';
+import { QUERY_WORKER_POOL, queryWorkerPoolProvider } from './query-worker-pool.provider';
 import { QuerierService } from './querier.service';
 import { TailController } from './tail/tail.controller';
 import { TailSockets } from './tail/tail-sockets.service';
@@ -32,6 +33,7 @@ import { TailSockets } from './tail/tail-sockets.service';
     QuerierService,
     QuerierWorkerService,
     TailSockets,
+    queryWorkerPoolProvider,
     {
       provide: Querier,
       useFactory: (
@@ -55,6 +57,7 @@ import { TailSockets } from './tail/tail-sockets.service';
       inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER, DELETE_REQUESTS],
     },
   ],
-  exports: [Querier],
+  // The query frontend's in-process sub-queries run on these (`runPooledQuery`).
+  exports: [Querier, QUERY_WORKER_POOL],
 })
 export class QuerierModule {}

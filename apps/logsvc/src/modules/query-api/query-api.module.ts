@@ -1,6 +1,6 @@
 import type { Config, Overrides } from '@logsvc/config';
 import type { JobQueue } from '@logsvc/frontend';
-import { Querier } from '@logsvc/querier';
+import { Querier, type QueryWorkerPool } from '@logsvc/querier';
 import {
   type DynamicModule,
   Inject,
@@ -11,6 +11,7 @@ import {
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, JOB_QUEUE, OVERRIDES } from '../../tokens';
 import { QuerierModule } from '../querier/querier.module';
+import { QUERY_WORKER_POOL } from '../querier/query-worker-pool.provider';
 import { QueryFrontendModule } from '../query-frontend/query-frontend.module';
 import { QueryController } from './query.controller';
 import { createQueryPath, QUERY_PATH, type QueryPath } from './query-path';
@@ -48,13 +49,15 @@ export class QueryApiModule {
             all: readonly Component[],
             overrides: Overrides,
             q?: Querier,
+            pool?: QueryWorkerPool | null,
             jobs?: JobQueue,
-          ) => createQueryPath(config, all, overrides, q ?? null, jobs ?? null),
+          ) => createQueryPath(config, all, overrides, q ?? null, pool ?? null, jobs ?? null),
           inject: [
             CONFIG,
             COMPONENTS,
             OVERRIDES,
             { token: Querier, optional: true },
+            { token: QUERY_WORKER_POOL, optional: true },
             { token: JOB_QUEUE, optional: true },
           ],
         },

@@ -18,7 +18,7 @@ import {
   ResultsCacheStore,
 } from '@logsvc/frontend';
 import type { RunQueryResult } from '@logsvc/logql';
-import type { Querier } from '@logsvc/querier';
+import { type Querier, type QueryWorkerPool, runPooledQuery } from '@logsvc/querier';
 import type { Component } from '../../targets';
 import { sharesRing } from '../cluster/cluster-mode';
 
@@ -49,12 +49,14 @@ function answerCache(config: Config): AnswerCache | null {
   return new AnswerCache(new ResultsCacheStore(cache, matrixCodec()));
 }
 
-function runOn(querier: Querier | null) {
+/** Runs a whole query on this process's querier: in its query worker threads when the store
+ * alone answers it, else on the event loop. */
+function runOn(querier: Querier | null, pool: QueryWorkerPool | null) {
   return (request: FrontendQueryRequest): Promise<RunQueryResult> => {
     if (querier === null) {
       return Promise.reject(new LogsvcError('unavailable', 'no querier runs in this process'));
     }
-    return querier.query(request);
+    return runPooledQuery(querier, pool, request);
   };
 }
 
@@ -63,7 +65,8 @@ function runOn(querier: Querier | null) {
  * - the query frontend in a cluster: split, shard, cache, then sub-queries as HTTP jobs through
  *   the scheduler's queue (`JOB_QUEUE`) to querier processes;
  * - the query frontend in the single binary: the same, with the scheduler's fair queue in this
- *   process and `querier.max_concurrent` local workers running sub-queries on its querier;
+ *   process and `querier.max_concurrent` local workers running sub-queries on its querier (in
+ *   its query worker threads when the store alone answers them);
  * - a querier alone: the querier answers whole queries, as a Loki querier asked directly does.
  */
 export function createQueryPath(
@@ -71,9 +74,10 @@ export function createQueryPath(
   components: readonly Component[],
   overrides: Overrides,
   querier: Querier | null,
+  pool: QueryWorkerPool | null,
   jobs: JobQueue | null,
 ): QueryPath {
-  const direct = runOn(querier);
+  const direct = runOn(querier, pool);
   if (!components.includes('query-frontend')) {
     return { query: direct, direct, close: async () => {} };
   }

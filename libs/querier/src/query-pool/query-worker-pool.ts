@@ -1,0 +1,205 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { RunQueryResult } from '@logsvc/logql';
+import type { ChunkStoreSettings } from '@logsvc/storage';
+import { QueryAbortedError } from '../errors';
+import type { PoolMessage, PoolQuery, PoolReply, QueryWorkerData } from './pool-query';
+import { QueryPoolClosedError, QueryWorkerExitedError, rebuildError } from './worker-errors';
+
+export interface QueryWorkerPoolOptions {
+  /** The chunk store each worker opens (the same objects as the main thread's). */
+  readonly store: ChunkStoreSettings;
+  /** Worker threads; default: the cores this process may use. */
+  readonly size?: number;
+  /**
+   * Queries one worker runs at once (default 2): while one waits for chunks from the object
+   * store, the worker evaluates another.
+   */
+  readonly queriesPerWorker?: number;
+}
+
+interface Task {
+  readonly id: number;
+  readonly query: PoolQuery;
+  readonly signal: AbortSignal;
+  readonly queuedAt: number;
+  /** Seconds from `run` until a worker took it. */
+  queuedFor: number;
+  readonly resolve: (result: RunQueryResult) => void;
+  readonly reject: (err: Error) => void;
+  /** Answered already (aborted, or its worker died); a late reply only frees the slot. */
+  settled: boolean;
+  readonly onAbort: () => void;
+}
+
+interface PoolWorker {
+  readonly worker: Worker;
+  readonly inFlight: Map<number, Task>;
+}
+
+/** The compiled worker next to this file, or the TypeScript one loaded through tsx (tests). */
+function startWorker(data: QueryWorkerData): Worker {
+  const js = join(__dirname, 'query-worker.js');
+  if (existsSync(js)) return new Worker(js, { workerData: data });
+  const tsx = createRequire(join(__dirname, 'query-worker-pool.ts')).resolve('tsx/cjs');
+  const ts = join(__dirname, 'query-worker.ts');
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(ts)});`, {
+    eval: true,
+    workerData: data,
+  });
+}
+
+/**
+ * Worker threads that each run whole LogQL queries over the chunk store (sub-queries of the
+ * query frontend that the ingesters have nothing for), so they use every core. Queries wait
+ * in one FIFO queue while every worker is full; the least busy worker takes the next. Workers
+ * start on first use, do not keep the process alive, and are replaced when one dies (its
+ * queries fail with `unavailable`, which the caller may retry); `close` ends them.
+ */
+export class QueryWorkerPool {
+  readonly size: number;
+  private readonly perWorker: number;
+  private readonly workers: PoolWorker[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: QueryWorkerPoolOptions) {
+    this.size = Math.max(1, options.size ?? availableParallelism());
+    this.perWorker = Math.max(1, options.queriesPerWorker ?? 2);
+  }
+
+  /**
+   * The query's answer as the main thread's Querier would give it (errors are the same
+   * LogsvcErrors). `signal` cancels it: the caller gets a `canceled` error at once and the
+   * worker stops the query. The time spent queued is added to `stats.summary.queueTime`.
+   */
+  run(query: PoolQuery, signal: AbortSignal): Promise<RunQueryResult> {
+    if (this.closed) return Promise.reject(new QueryPoolClosedError());
+    if (signal.aborted) return Promise.reject(new QueryAbortedError(false));
+    return new Promise((resolve, reject) => {
+      const task: Task = {
+        id: this.nextId++,
+        query,
+        signal,
+        queuedAt: performance.now(),
+        queuedFor: 0,
+        resolve,
+        reject,
+        settled: false,
+        onAbort: () => this.abort(task),
+      };
+      signal.addEventListener('abort', task.onAbort, { once: true });
+      this.queue.push(task);
+      this.dispatch();
+    });
+  }
+
+  /** Queries queued or running. */
+  get pending(): number {
+    let running = 0;
+    for (const w of this.workers) running += w.inFlight.size;
+    return this.queue.length + running;
+  }
+
+  /** Ends the workers; queries not answered yet fail. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.queue.splice(0)) this.settle(t, new QueryPoolClosedError());
+    const workers = this.workers.splice(0);
+    for (const w of workers)
+      for (const t of w.inFlight.values()) this.settle(t, new QueryPoolClosedError());
+    await Promise.all(workers.map((w) => w.worker.terminate()));
+  }
+
+  private abort(task: Task): void {
+    if (task.settled) return;
+    const queued = this.queue.indexOf(task);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    else {
+      const owner = this.workers.find((w) => w.inFlight.get(task.id) === task);
+      owner?.worker.postMessage({ type: 'cancel', id: task.id } satisfies PoolMessage);
+    }
+    this.settle(task, new QueryAbortedError(false));
+  }
+
+  private settle(task: Task, outcome: Error | RunQueryResult): void {
+    if (task.settled) return;
+    task.settled = true;
+    task.signal.removeEventListener('abort', task.onAbort);
+    if (outcome instanceof Error) task.reject(outcome);
+    else task.resolve(outcome);
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0 && !this.closed) {
+      const w = this.pickWorker();
+      if (w === undefined) return;
+      const task = this.queue.shift()!;
+      task.queuedFor = (performance.now() - task.queuedAt) / 1000;
+      w.inFlight.set(task.id, task);
+      w.worker.ref(); // a running query keeps the process alive, an idle worker does not
+      w.worker.postMessage({ type: 'run', id: task.id, query: task.query } satisfies PoolMessage);
+    }
+  }
+
+  /** The least busy worker with room, starting one while below `size`. */
+  private pickWorker(): PoolWorker | undefined {
+    let best: PoolWorker | undefined;
+    for (const w of this.workers) {
+      if (best === undefined || w.inFlight.size < best.inFlight.size) best = w;
+    }
+    if ((best === undefined || best.inFlight.size > 0) && this.workers.length < this.size) {
+      return this.spawn();
+    }
+    return best !== undefined && best.inFlight.size < this.perWorker ? best : undefined;
+  }
+
+  private spawn(): PoolWorker {
+    const worker = startWorker({ store: this.options.store });
+    const pw: PoolWorker = { worker, inFlight: new Map() };
+    worker.on('message', (reply: PoolReply) => {
+      const task = pw.inFlight.get(reply.id);
+      if (task === undefined) return;
+      pw.inFlight.delete(reply.id);
+      if (pw.inFlight.size === 0) worker.unref();
+      if ('error' in reply) this.settle(task, rebuildError(reply.error));
+      else {
+        reply.result.stats.summary.queueTime += task.queuedFor;
+        this.settle(task, reply.result);
+      }
+      this.dispatch();
+    });
+    const fail = (why: string): void => {
+      const i = this.workers.indexOf(pw);
+      if (i < 0) return;
+      this.workers.splice(i, 1);
+      for (const t of pw.inFlight.values()) this.settle(t, new QueryWorkerExitedError(why));
+      pw.inFlight.clear();
+      // A replacement starts when the queue needs one.
+      this.dispatch();
+    };
+    worker.on('error', (err) => fail(err.message));
+    worker.on('exit', (code) => fail(`exited with code ${code}`));
+    // After the listeners: adding a 'message' listener refs the worker again.
+    worker.unref();
+    this.workers.push(pw);
+    return pw;
+  }
+}
+
+/**
+ * The pool `querier.query_workers` asks for: 0 = one worker per core this process may use,
+ * a negative number = none (every query runs on the event loop), else that many workers.
+ */
+export function queryPoolFor(
+  workers: number,
+  options: Omit<QueryWorkerPoolOptions, 'size'>,
+): QueryWorkerPool | null {
+  if (workers < 0) return null;
+  return new QueryWorkerPool(workers === 0 ? options : { ...options, size: workers });
+}

@@ -1,0 +1,33 @@
+import { ChunkStore } from './chunk-store';
+import { FilesystemObjectClient } from './filesystem-object-client';
+import type { ObjectClient } from './object-client';
+import { S3ObjectClient, type S3StorageConfig } from './s3-object-client';
+import type { SchemaConfig } from './schema-config';
+
+/**
+ * What opening the chunk store takes, as plain data: the server builds it from its config, and
+ * a worker thread that gets a copy opens its own store over the same objects.
+ */
+export interface ChunkStoreSettings {
+  readonly schema: SchemaConfig;
+  /** The directory of the `filesystem` object store. */
+  readonly filesystemDirectory: string;
+  /** The `s3` object store (`storage_config.aws`); read only when the schema names `s3`. */
+  readonly s3: S3StorageConfig;
+  /** Names this process's index files (see `ChunkStoreOptions.uploader`). */
+  readonly uploader: string;
+}
+
+/** One object client per object store the schema names, then the store over them. */
+export function createChunkStore(settings: ChunkStoreSettings): ChunkStore {
+  const objectClients: Record<string, ObjectClient> = {};
+  for (const period of settings.schema.configs) {
+    const name = period.object_store;
+    if (objectClients[name]) continue;
+    objectClients[name] =
+      name === 's3'
+        ? new S3ObjectClient(settings.s3)
+        : new FilesystemObjectClient(settings.filesystemDirectory);
+  }
+  return new ChunkStore({ schema: settings.schema, objectClients, uploader: settings.uploader });
+}
