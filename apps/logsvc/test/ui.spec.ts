@@ -72,6 +72,8 @@ describe('the ui component', () => {
     expect(self.targets).toEqual([
       'distributor',
       'ingester',
+      'query-scheduler',
+      'query-frontend',
       'querier',
       'compactor',
       'ruler',
