@@ -42,7 +42,10 @@ describe('query frontend in the single binary', () => {
 
   beforeAll(async () => {
     const limits = { tsdb_max_bytes_per_shard: '1KB', tsdb_max_query_parallelism: 4 };
-    sut = await startTestServer({ config: { limits_config: limits } });
+    // Retention on: the delete API exists (as in Loki).
+    sut = await startTestServer({
+      config: { limits_config: limits, compactor: { retention_enabled: true } },
+    });
     uncached = await startTestServer({
       config: { limits_config: limits, query_range: { cache_results: false } },
     });
@@ -83,6 +86,26 @@ describe('query frontend in the single binary', () => {
     const other = (await (await query(sut, q, 'team-b')).json()) as Answer;
     expect(other.data.stats.cache.result.entriesFound).toBe(0);
     expect(other.data.result).toEqual([]);
+  });
+
+  it('stops answering from the cache once a delete request changes the answer', async () => {
+    const q = 'sum(count_over_time({app="api", pod="pod-2"} |= "error" [5m]))';
+    await query(sut, q);
+    const cached = (await (await query(sut, q)).json()) as Answer;
+    expect(cached.data.stats.cache.result.entriesFound).toBe(4);
+    const del = await fetch(
+      `${sut.url}/loki/api/v1/delete?${new URLSearchParams({
+        query: '{app="api", pod="pod-2"} |= "error"',
+        start: String(start / 1_000_000_000n),
+        end: String(end / 1_000_000_000n),
+      })}`,
+      { method: 'POST', headers: { 'X-Scope-OrgID': 'team-a' } },
+    );
+    expect(del.status).toBe(204);
+    const after = (await (await query(sut, q)).json()) as Answer;
+    expect(after.data.stats.cache.result.entriesFound).toBe(0);
+    expect(cached.data.result).not.toEqual([]);
+    expect(after.data.result).toEqual([]);
   });
 
   it('has no results cache with query_range.cache_results: false', async () => {

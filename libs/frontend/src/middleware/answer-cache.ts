@@ -110,6 +110,11 @@ export interface CachedRangeRequest {
   readonly splitIntervalNs: bigint;
   readonly nowMs: number;
   readonly maxCacheFreshnessMs: number;
+  /**
+   * The tenants' results cache generation (Loki's cache generation number): it changes when a
+   * delete request is made or cancelled, so answers cached before no longer match.
+   */
+  readonly generation: string;
 }
 
 /** Answers a request from the cache where it can, computing the rest with `compute`. */
@@ -123,13 +128,15 @@ export class AnswerCache {
   ): Promise<Matrix> {
     const whole: MsRange = { startMs: req.startMs, endMs: req.endMs };
     if (bypassesCache(whole, req.nowMs, req.maxCacheFreshnessMs)) return compute(whole);
-    const key = rangeQueryCacheKey({
-      tenantIds: req.tenants,
-      query: req.query,
-      stepMs: req.stepMs,
-      startMs: req.startMs,
-      splitIntervalNs: req.splitIntervalNs,
-    });
+    const key =
+      req.generation +
+      rangeQueryCacheKey({
+        tenantIds: req.tenants,
+        query: req.query,
+        stepMs: req.stepMs,
+        startMs: req.startMs,
+        splitIntervalNs: req.splitIntervalNs,
+      });
     const extents = this.store.get(key, stats) ?? [];
     const { requests, cached } = partition(whole, extents);
     const computed: Extent<Matrix>[] = [];

@@ -149,6 +149,26 @@ describe('QueryFrontend', () => {
     expect(cold.resultCache.entriesStored).toBe(11);
   });
 
+  it('stops answering from entries cached before the cache generation changed (a delete request)', async () => {
+    const sent: SubQuery[] = [];
+    let generation = 'gen-1';
+    const frontend = new QueryFrontend({
+      downstream: memoryDownstream(src, sent),
+      overrides: overrides(),
+      now: () => T0 + 100_000n * S,
+      sharding: true,
+      cache: new AnswerCache(new ResultsCacheStore(new EmbeddedCache(), matrixCodec())),
+      cacheGeneration: async () => generation,
+    });
+    const req = rangeRequest('sum(count_over_time({app="api"}[1m]))');
+    await frontend.query(req);
+    expect((await frontend.query(req)).resultCache.entriesFound).toBe(11);
+    generation = 'gen-2';
+    const after = await frontend.query(req);
+    expect(after.resultCache.entriesFound).toBe(0);
+    expect(after.stats.summary.totalLinesProcessed).toBeGreaterThan(0);
+  });
+
   it('never answers one tenant from the cache another tenant filled', async () => {
     const sent: SubQuery[] = [];
     const frontend = frontendOver(src, sent);

@@ -72,6 +72,11 @@ export interface QueryFrontendOptions {
   readonly cache: AnswerCache | null;
   /** What the downstream can run side by side, for shard factors (default: Loki's factors). */
   readonly parallelism?: Parallelism;
+  /**
+   * The tenants' results cache generation, which changes with their delete requests (Loki's
+   * cache generation numbers); without it, one generation for ever.
+   */
+  readonly cacheGeneration?: (tenants: readonly string[]) => Promise<string>;
 }
 
 const NS_PER_MS = 1_000_000n;
@@ -83,6 +88,7 @@ interface QueryContext {
   readonly cacheStats: CacheStats;
   splits: number;
   shards: number;
+  generation?: Promise<string>;
 }
 
 export class QueryFrontend {
@@ -222,8 +228,16 @@ export class QueryFrontend {
     return metric;
   }
 
+  /** The tenants' cache generation, asked once per query. */
+  private generation(ctx: QueryContext): Promise<string> {
+    const ask = this.options.cacheGeneration;
+    if (ask === undefined) return Promise.resolve('');
+    ctx.generation ??= ask(ctx.request.tenants).then((g) => (g === '' ? '' : `${g}:`));
+    return ctx.generation;
+  }
+
   /** One downstream node's answer over one split: from the cache, or computed. */
-  private nodeAnswer(
+  private async nodeAnswer(
     node: DownstreamNode,
     range: TimeRange,
     ctx: QueryContext,
@@ -242,6 +256,7 @@ export class QueryFrontend {
         splitIntervalNs: ctx.limits.splitIntervalNs,
         nowMs: Number(this.options.now() / NS_PER_MS),
         maxCacheFreshnessMs: ctx.limits.maxCacheFreshnessMs,
+        generation: await this.generation(ctx),
       },
       async (r) => {
         const answer = await this.computeNode(

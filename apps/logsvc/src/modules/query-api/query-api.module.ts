@@ -1,3 +1,4 @@
+import type { DeleteRequestsStore } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
 import type { JobQueue } from '@logsvc/frontend';
 import { Querier, type QueryWorkerPool } from '@logsvc/querier';
@@ -9,7 +10,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Component } from '../../targets';
-import { COMPONENTS, CONFIG, JOB_QUEUE, OVERRIDES } from '../../tokens';
+import { COMPONENTS, CONFIG, DELETE_REQUESTS, JOB_QUEUE, OVERRIDES } from '../../tokens';
 import { QuerierModule } from '../querier/querier.module';
 import { QUERY_WORKER_POOL } from '../querier/query-worker-pool.provider';
 import { QueryFrontendModule } from '../query-frontend/query-frontend.module';
@@ -48,14 +49,25 @@ export class QueryApiModule {
             config: Config,
             all: readonly Component[],
             overrides: Overrides,
+            deleteRequests: DeleteRequestsStore,
             q?: Querier,
             pool?: QueryWorkerPool | null,
             jobs?: JobQueue,
-          ) => createQueryPath(config, all, overrides, q ?? null, pool ?? null, jobs ?? null),
+          ) =>
+            createQueryPath(
+              config,
+              all,
+              overrides,
+              q ?? null,
+              pool ?? null,
+              jobs ?? null,
+              deleteRequests,
+            ),
           inject: [
             CONFIG,
             COMPONENTS,
             OVERRIDES,
+            DELETE_REQUESTS,
             { token: Querier, optional: true },
             { token: QUERY_WORKER_POOL, optional: true },
             { token: JOB_QUEUE, optional: true },

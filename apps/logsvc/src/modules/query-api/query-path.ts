@@ -1,3 +1,4 @@
+import type { DeleteRequestsStore } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
 import { LogsvcError } from '@logsvc/errors';
 import {
@@ -5,6 +6,7 @@ import {
   type CacheStats,
   type Downstream,
   EmbeddedCache,
+  hashKey,
   type FrontendQueryRequest,
   type IndexBytes,
   type JobQueue,
@@ -76,6 +78,7 @@ export function createQueryPath(
   querier: Querier | null,
   pool: QueryWorkerPool | null,
   jobs: JobQueue | null,
+  deleteRequests: DeleteRequestsStore,
 ): QueryPath {
   const direct = runOn(querier, pool);
   if (!components.includes('query-frontend')) {
@@ -110,8 +113,25 @@ export function createQueryPath(
     ...(indexBytes === undefined ? {} : { indexBytes }),
     cache: answerCache(config),
     parallelism,
+    cacheGeneration: cacheGenerationOf(deleteRequests, overrides),
   });
   return { query: (request) => frontend.query(request), direct, close };
+}
+
+/**
+ * The results cache generation of some tenants: a hash of their delete requests, so that a
+ * request made or cancelled retires every answer cached before (Loki's cache generation
+ * numbers, which its compactor bumps for the same events).
+ */
+function cacheGenerationOf(store: DeleteRequestsStore, overrides: Overrides) {
+  return async (tenants: readonly string[]): Promise<string> => {
+    const ids: string[] = [];
+    for (const tenant of [...tenants].sort()) {
+      if (overrides.forTenant(tenant).deletion_mode === 'disabled') continue;
+      for (const r of await store.list(tenant)) ids.push(`${tenant}/${r.requestId}`);
+    }
+    return ids.length === 0 ? '' : hashKey(ids.sort().join(','));
+  };
 }
 
 function indexBytesOf(querier: Querier): IndexBytes {
