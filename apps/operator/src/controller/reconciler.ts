@@ -302,20 +302,22 @@ function requeueFor(rollout: RolloutDecision, workloads: ObservedWorkload[]): nu
   }
 }
 
-/** A JSON merge patch from one status to the next: keys that vanished are set to null. */
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A JSON merge patch (RFC 7386) turning `before` into `after`: merge patches merge maps
+ * recursively, so keys that vanished, at any depth, must be sent as null.
+ */
 export function statusPatch(
   before: Record<string, unknown> | undefined,
   after: Record<string, unknown>,
 ): Record<string, unknown> {
-  const patch: Record<string, unknown> = { ...after };
-  for (const key of Object.keys(before ?? {})) if (!(key in after)) patch[key] = null;
-  const oldComponents = (before?.components ?? {}) as Record<string, unknown>;
-  const newComponents = (after.components ?? {}) as Record<string, unknown>;
-  if (after.components !== undefined) {
-    const components: Record<string, unknown> = { ...newComponents };
-    for (const key of Object.keys(oldComponents))
-      if (!(key in newComponents)) components[key] = null;
-    patch.components = components;
+  const patch: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(after)) {
+    const old = before?.[key];
+    patch[key] = isPlainObject(old) && isPlainObject(value) ? statusPatch(old, value) : value;
   }
+  for (const key of Object.keys(before ?? {})) if (!(key in after)) patch[key] = null;
   return patch;
 }

@@ -148,7 +148,11 @@ export function computeStatus(
         : make(
             'Progressing',
             'True',
-            rollout.kind === 'Idle' ? 'Reconciling' : 'RollingOutIngesters',
+            rollout.kind === 'Idle'
+              ? 'Reconciling'
+              : rollout.kind === 'Replace'
+                ? 'ReplacingIngester'
+                : 'WaitingForIngesters',
             rollout.kind === 'Idle' ? lagging.join('; ') : (rolloutStatus(rollout).message ?? ''),
           ),
     halted

@@ -58,6 +58,8 @@ export function toOpenApi(node: SchemaNode): OpenApiSchema {
       base(undefined);
       out['x-kubernetes-int-or-string'] = true;
       out.anyOf = [{ type: 'integer' }, { type: 'string' }];
+      // As controller-gen writes resource.Quantity: the pattern applies to the string form.
+      out.pattern = FORMAT_PATTERNS.quantity;
       return out;
     case 'array':
       base('array');
