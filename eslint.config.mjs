@@ -58,7 +58,10 @@ const OPERATOR_API_RESTRICTIONS = {
   paths: builtinModules.map((name) => ({ name, message: OPERATOR_API_MESSAGE })),
   patterns: [
     { group: ['node:*'], message: OPERATOR_API_MESSAGE },
-    { regex: '^(?!\\.\\.?/)', message: '@logsvc/operator-api imports only its own files.' },
+    {
+      regex: `^(?!\\.\\.?/|node:|(?:${builtinModules.map(escape).join('|')})$)`,
+      message: '@logsvc/operator-api imports only its own files.',
+    },
   ],
 };
 

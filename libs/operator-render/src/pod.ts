@@ -63,9 +63,12 @@ export function podTemplate(
   const mounts: Record<string, unknown>[] = [
     { name: 'config', mountPath: CONFIG_DIR, readOnly: true },
     { name: DATA_VOLUME, mountPath: DATA_DIR },
+    // The root filesystem is read-only.
+    { name: 'tmp', mountPath: '/tmp' },
   ];
   const volumes: Record<string, unknown>[] = [
     { name: 'config', configMap: { name: `${owner.name}-config` } },
+    { name: 'tmp', emptyDir: {} },
   ];
   if (!plan.volume) volumes.push({ name: DATA_VOLUME, emptyDir: {} });
   if (spec.mode !== 'SingleBinary' && spec.storage.type === 'filesystem') {
