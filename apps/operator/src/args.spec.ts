@@ -3,13 +3,22 @@ import { parseOperatorArgs } from './args';
 
 describe('parseOperatorArgs', () => {
   it('reads --kubeconfig, --namespace and --resync in both forms', () => {
-    expect(parseOperatorArgs(['--kubeconfig=/k', '--namespace', 'team-a', '--resync=5'])).toEqual({
+    expect(
+      parseOperatorArgs([
+        '--kubeconfig=/k',
+        '--namespace',
+        'team-a',
+        '--resync=5',
+        '--pod-access=direct',
+      ]),
+    ).toEqual({
       kubeconfig: '/k',
       namespace: 'team-a',
       resyncMs: 5000,
+      podAccess: 'direct',
       help: false,
     });
-    expect(parseOperatorArgs([])).toEqual({ resyncMs: 30_000, help: false });
+    expect(parseOperatorArgs([])).toEqual({ resyncMs: 30_000, podAccess: 'proxy', help: false });
   });
 
   it.each([
@@ -17,6 +26,7 @@ describe('parseOperatorArgs', () => {
     [['--kubeconfig'], '--kubeconfig needs a value'],
     [['--resync=soon'], '--resync: expected a number of seconds, got soon'],
     [['stray'], 'unexpected argument stray'],
+    [['--pod-access=ssh'], '--pod-access: expected proxy or direct, got ssh'],
   ])('refuses %j', (argv, error) => {
     expect(parseOperatorArgs(argv)).toEqual({ error });
   });

@@ -1,5 +1,5 @@
 import { Controller } from './controller/controller';
-import { ProxyPodAccess } from './controller/pod-access';
+import { DirectPodAccess, ProxyPodAccess } from './controller/pod-access';
 import { Reconciler } from './controller/reconciler';
 import { KubeClient, loadKubeConfig } from './kube/client';
 import { discoverCapabilities } from './kube/discovery';
@@ -21,12 +21,9 @@ async function main(argv: string[]): Promise<number> {
   const client = new KubeClient(await loadKubeConfig(parsed.kubeconfig));
   const capabilities = await discoverCapabilities(client);
   log(`PodDisruptionBudgets as ${capabilities.pdbApiVersion}`);
-  const reconciler = new Reconciler({
-    client,
-    pods: new ProxyPodAccess(client),
-    capabilities,
-    log,
-  });
+  const pods =
+    parsed.podAccess === 'direct' ? new DirectPodAccess(client) : new ProxyPodAccess(client);
+  const reconciler = new Reconciler({ client, pods, capabilities, log });
   const controller = new Controller(client, reconciler, {
     namespace: parsed.namespace,
     resyncMs: parsed.resyncMs,

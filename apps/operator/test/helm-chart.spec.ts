@@ -65,6 +65,7 @@ describe('charts/logsvc-operator rendered', () => {
     expect(deployment.metadata.name).toBe('ops-logsvc-operator');
     expect(deployment.spec.template.spec.containers[0].args).toEqual([
       '--resync=30',
+      '--pod-access=proxy',
       '--namespace=team-a',
     ]);
     expect(deployment.spec.template.spec.containers[0].image).toBe('logsvc/logsvc-operator:dev');

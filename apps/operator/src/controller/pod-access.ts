@@ -64,3 +64,45 @@ export class ProxyPodAccess implements PodAccess {
       );
   }
 }
+
+/**
+ * Straight to the pod's IP (`http://<podIP>:3100`): for an operator inside the cluster's pod
+ * network, or where the API server may not proxy to pods (its proxy refuses loopback IPs).
+ */
+export class DirectPodAccess implements PodAccess {
+  constructor(private readonly client: KubeClient) {}
+
+  private async base(namespace: string, pod: string): Promise<string> {
+    const object = await this.client.get<{ status?: { podIP?: string } }>(
+      `/api/v1/namespaces/${namespace}/pods/${pod}`,
+    );
+    const ip = object?.status?.podIP;
+    if (!ip) throw new Error(`pod ${pod} has no IP`);
+    return `http://${ip.includes(':') ? `[${ip}]` : ip}:${HTTP_PORT}`;
+  }
+
+  async readRing(namespace: string, pod: string): Promise<RingView> {
+    try {
+      const res = await fetch(`${await this.base(namespace, pod)}/ring`, {
+        headers: { Accept: 'application/json' },
+        signal: AbortSignal.timeout(5000),
+      });
+      const text = await res.text();
+      if (res.status !== 200)
+        return { ok: false, error: `GET /ring on ${pod}: ${res.status} ${text.slice(0, 200)}` };
+      return { ok: true, members: ringMembers(JSON.parse(text) as RingPage) };
+    } catch (err) {
+      return { ok: false, error: `GET /ring on ${pod}: ${(err as Error).message}` };
+    }
+  }
+
+  async prepareShutdown(namespace: string, pod: string): Promise<void> {
+    const res = await fetch(`${await this.base(namespace, pod)}/ingester/prepare_shutdown`, {
+      method: 'POST',
+      signal: AbortSignal.timeout(10_000),
+    });
+    await res.text();
+    if (res.status !== 204 && res.status !== 200)
+      throw new Error(`POST /ingester/prepare_shutdown on ${pod}: ${res.status}`);
+  }
+}

@@ -91,8 +91,11 @@ export class KubeClient {
   ): Promise<KubeResponse> {
     const text =
       body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    // An explicit length: the API server ignores a chunked DELETE body (DeleteOptions).
     const headers: Record<string, string> =
-      text === undefined ? {} : { 'Content-Type': contentType };
+      text === undefined
+        ? {}
+        : { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(text)) };
     return this.send(await this.options(method, path, headers), text, timeoutMs);
   }
 
