@@ -56,10 +56,8 @@ export function podTemplate(
         valueFrom: { secretKeyRef: { name: s3.secret.name, key: s3.secret.secretAccessKeyKey } },
       },
     );
-  } else if (s3 !== undefined) {
-    // No Secret: logsvc's S3 client then signs with empty keys (anonymous buckets, or a MinIO
-    // that allows it); expand-env turns the unset variables into "".
   }
+  // S3 without a Secret: the variables are unset and expand-env turns them into "" (anonymous).
   const mounts: Record<string, unknown>[] = [
     { name: 'config', mountPath: CONFIG_DIR, readOnly: true },
     { name: DATA_VOLUME, mountPath: DATA_DIR },
