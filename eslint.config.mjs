@@ -52,6 +52,19 @@ const NODE_GLOBALS = [
   'clearImmediate',
 ].map((name) => ({ name, message: `@logsvc/api/browser runs in browsers: no ${name}.` }));
 
+/** `@logsvc/operator-api` (the LogService schema) is imported by the admin UI too. */
+const OPERATOR_API_MESSAGE = '@logsvc/operator-api runs in browsers too: no Node modules.';
+const OPERATOR_API_RESTRICTIONS = {
+  paths: builtinModules.map((name) => ({ name, message: OPERATOR_API_MESSAGE })),
+  patterns: [
+    { group: ['node:*'], message: OPERATOR_API_MESSAGE },
+    {
+      regex: `^(?!\\.\\.?/|node:|(?:${builtinModules.map(escape).join('|')})$)`,
+      message: '@logsvc/operator-api imports only its own files.',
+    },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', '.nx/**'] },
   js.configs.recommended,
@@ -77,6 +90,20 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', BROWSER_RESTRICTIONS],
       'no-restricted-globals': ['error', ...NODE_GLOBALS],
+    },
+  },
+  {
+    files: ['libs/operator-api/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', OPERATOR_API_RESTRICTIONS],
+      'no-restricted-globals': [
+        'error',
+        ...NODE_GLOBALS.map((g) => ({
+          ...g,
+          message: g.message.replace('@logsvc/api/browser', '@logsvc/operator-api'),
+        })),
+      ],
     },
   },
 );

@@ -52,4 +52,20 @@ describe('module boundaries (eslint.config.mjs)', () => {
     const own = `import { ROUTES } from './routes';\nexport const p = ROUTES.push.path;\n`;
     expect(await problems(file, own)).toEqual([]);
   });
+
+  it('keeps @logsvc/operator-api (the LogService schema the UI shares) free of Node', async () => {
+    const file = 'libs/operator-api/src/logservice/probe.ts';
+    const cases: Array<[string, RegExp]> = [
+      [`import { readFile } from 'node:fs';\nexport const r = readFile;\n`, /no Node modules/],
+      [`export { kindOf } from '@logsvc/errors';\n`, /only its own files/],
+      [`export const e = process.env;\n`, /no-restricted-globals: .*operator-api.*no process/],
+    ];
+    for (const [code, expected] of cases) {
+      const found = await problems(file, code);
+      expect(found, code).toHaveLength(1);
+      expect(found[0], code).toMatch(expected);
+    }
+    const own = `import { s } from '../schema';\nexport const n = s.bool('x');\n`;
+    expect(await problems(file, own)).toEqual([]);
+  });
 });

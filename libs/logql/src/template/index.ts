@@ -187,3 +187,66 @@ export function compileGoTemplate(text: string, name: string, funcs: FuncMap): G
     },
   };
 }
+
+/** Go templates sharing their `define`s (Helm's model: one set over every file of a chart). */
+export interface GoTemplateSet {
+  /** Runs a file's template, or a `define`d one, by name. */
+  execute(name: string, dot: Value): string;
+  /** Names of the `define`d templates. */
+  readonly defined: readonly string[];
+}
+
+/**
+ * Compiles several Go template files into one set whose `define`s every file sees. `funcs`
+ * receives `run(name, dot)`, the set's executor, so that functions like Helm's `include` can
+ * render a defined template into a string.
+ */
+export function compileGoTemplateSet(
+  files: Readonly<Record<string, string>>,
+  funcs: (run: (name: string, dot: Value) => string) => FuncMap,
+): GoTemplateSet {
+  let runner: (name: string, dot: Value) => string = () => '';
+  const all: FuncMap = new Map([...BUILTINS, ...funcs((name, dot) => runner(name, dot))]);
+  const has = (fn: string) => all.has(fn);
+  const parsed = Object.entries(files).map(([name, text]) => ({
+    name,
+    text,
+    tree: new Parser(name, text, has).parse(),
+  }));
+  const defines = new Map<string, ListNode>();
+  for (const p of parsed) for (const [name, list] of p.tree.defines) defines.set(name, list);
+  const emits = new Map<string, (s: ExecState, dot: Value) => void>();
+  for (const p of parsed)
+    emits.set(p.name, new Compiler(p.name, p.text, all).compileSet(p.tree.root, defines));
+  const run = (emit: (s: ExecState, dot: Value) => void, dot: Value) => {
+    const state = new ExecState({ line: '', timestampNs: 0n });
+    state.vars.push({ name: '$', value: dot });
+    try {
+      emit(state, dot);
+    } catch (err) {
+      if (err instanceof RangeError) throw fromEngineLimit(err);
+      throw err;
+    }
+    return state.out;
+  };
+  const byDefine = new Map<string, (s: ExecState, dot: Value) => void>();
+  runner = (name, dot) => {
+    const file = emits.get(name);
+    if (file !== undefined) return run(file, dot);
+    let emit = byDefine.get(name);
+    if (emit === undefined) {
+      if (!defines.has(name))
+        throw new TemplateError(
+          `template: no template "${name}" associated with template "include"`,
+        );
+      const text = `{{template ${JSON.stringify(name)} .}}`;
+      emit = new Compiler('include', text, all).compileSet(
+        new Parser('include', text, has).parse().root,
+        defines,
+      );
+      byDefine.set(name, emit);
+    }
+    return run(emit, dot);
+  };
+  return { execute: runner, defined: [...defines.keys()] };
+}

@@ -1,0 +1,122 @@
+import { LABEL_INSTANCE, LABEL_NAME } from '@logsvc/operator-render';
+import type { KubeClient, WatchEvent } from '../kube/client';
+import { collectionPath, LOGSERVICE_API_VERSION } from '../kube/paths';
+import { WorkQueue } from './queue';
+import type { Reconciler } from './reconciler';
+
+export interface ControllerOptions {
+  /** Watch one namespace; all when undefined. */
+  readonly namespace?: string;
+  /** Every LogService is reconciled at least this often. */
+  readonly resyncMs: number;
+  readonly workers: number;
+  readonly log: (message: string) => void;
+}
+
+/**
+ * Watches LogServices and the objects they own, and feeds a keyed work queue that the
+ * reconciler drains: informer → queue → reconcile(key), with a periodic resync, so a missed
+ * event only delays convergence.
+ */
+export class Controller {
+  private readonly queue = new WorkQueue();
+  private readonly abort = new AbortController();
+  private readonly running: Promise<unknown>[] = [];
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly reconciler: Reconciler,
+    private readonly options: ControllerOptions,
+  ) {}
+
+  start(): void {
+    const ns = this.options.namespace;
+    const ours = `?labelSelector=${encodeURIComponent(`${LABEL_NAME}=logsvc`)}`;
+    const byOwnerLabel = (e: WatchEvent) => {
+      const meta = e.object.metadata as { namespace?: string; labels?: Record<string, string> };
+      const instance = meta?.labels?.[LABEL_INSTANCE];
+      if (instance !== undefined && meta.namespace !== undefined)
+        this.queue.add(`${meta.namespace}/${instance}`);
+    };
+    const byName = (e: WatchEvent) => {
+      const meta = e.object.metadata as { namespace?: string; name?: string };
+      if (meta?.namespace !== undefined && meta.name !== undefined)
+        this.queue.add(`${meta.namespace}/${meta.name}`);
+    };
+    this.running.push(
+      this.watchLoop(collectionPath(LOGSERVICE_API_VERSION, 'LogService', ns), byName),
+      this.watchLoop(collectionPath('apps/v1', 'StatefulSet', ns) + ours, byOwnerLabel),
+      this.watchLoop(collectionPath('apps/v1', 'Deployment', ns) + ours, byOwnerLabel),
+      this.watchLoop(collectionPath('v1', 'Pod', ns) + ours, byOwnerLabel),
+      this.resyncLoop(),
+    );
+    for (let i = 0; i < this.options.workers; i++) this.running.push(this.worker());
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.queue.close();
+    await Promise.allSettled(this.running);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.abort.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Watches until stopped; a watch that ends or fails is started again. */
+  private async watchLoop(path: string, onEvent: (e: WatchEvent) => void): Promise<void> {
+    while (!this.abort.signal.aborted) {
+      try {
+        await this.client.watch(
+          path,
+          (e) => {
+            if (e.type !== 'ERROR' && e.type !== 'BOOKMARK') onEvent(e);
+          },
+          this.abort.signal,
+        );
+      } catch (err) {
+        if (!this.abort.signal.aborted)
+          this.options.log(`watch ${path}: ${(err as Error).message}`);
+      }
+      await this.sleep(1000);
+    }
+  }
+
+  private async resyncLoop(): Promise<void> {
+    while (!this.abort.signal.aborted) {
+      try {
+        const list = await this.client.call<{
+          items: { metadata: { namespace: string; name: string } }[];
+        }>('GET', collectionPath(LOGSERVICE_API_VERSION, 'LogService', this.options.namespace));
+        for (const item of list.items)
+          this.queue.add(`${item.metadata.namespace}/${item.metadata.name}`);
+      } catch (err) {
+        this.options.log(`resync: ${(err as Error).message}`);
+      }
+      await this.sleep(this.options.resyncMs);
+    }
+  }
+
+  private async worker(): Promise<void> {
+    for (;;) {
+      const key = await this.queue.next();
+      if (key === undefined) return;
+      const [namespace, name] = key.split('/');
+      try {
+        const result = await this.reconciler.reconcile(namespace, name);
+        if (result.requeueAfterMs !== undefined) this.queue.addAfter(key, result.requeueAfterMs);
+      } catch (err) {
+        this.options.log(`reconcile ${key}: ${(err as Error).message}`);
+        this.queue.addAfter(key, 5000);
+      } finally {
+        this.queue.done(key);
+      }
+    }
+  }
+}

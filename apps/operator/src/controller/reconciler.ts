@@ -1,0 +1,323 @@
+import {
+  formatIssues,
+  parseSpec,
+  type LogServiceResource,
+  type LogServiceSpec,
+} from '@logsvc/operator-api';
+import {
+  LABEL_COMPONENT,
+  LABEL_INSTANCE,
+  LABEL_MANAGED_BY,
+  MANAGED_BY,
+  durationSeconds,
+  renderAll,
+  type ClusterCapabilities,
+  type ComponentPlan,
+  type Manifest,
+  type Owner,
+} from '@logsvc/operator-render';
+import type { KubeClient } from '../kube/client';
+import { collectionPath, logServicePath, objectPath } from '../kube/paths';
+import {
+  decideRollout,
+  type ObservedPod,
+  type ObservedSet,
+  type RolloutDecision,
+} from '../rollout/decide';
+import type { PodAccess } from './pod-access';
+import { computeStatus, type ObservedWorkload, type Outcome } from './status';
+
+export const FIELD_MANAGER = 'logsvc-operator';
+
+export interface ReconcileResult {
+  /** Reconcile again after this long (the rollout waits on the cluster). */
+  readonly requeueAfterMs?: number;
+}
+
+export interface ReconcilerDeps {
+  readonly client: KubeClient;
+  readonly pods: PodAccess;
+  readonly capabilities: ClusterCapabilities;
+  readonly now?: () => Date;
+  readonly log?: (message: string) => void;
+}
+
+type KubeObject = Record<string, unknown> & {
+  metadata: {
+    name: string;
+    uid?: string;
+    generation?: number;
+    labels?: Record<string, string>;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    ownerReferences?: { uid: string; name: string; kind: string }[];
+  };
+  status?: Record<string, unknown>;
+};
+
+/** Kinds the operator creates, for pruning what a spec no longer renders. */
+const OWNED_KINDS = (caps: ClusterCapabilities) =>
+  [
+    ['v1', 'ConfigMap'],
+    ['v1', 'Service'],
+    ['apps/v1', 'Deployment'],
+    ['apps/v1', 'StatefulSet'],
+    [caps.pdbApiVersion, 'PodDisruptionBudget'],
+  ] as const;
+
+/**
+ * Brings one LogService's objects to what its spec renders, runs the ingester rollout one step,
+ * and writes the status. Level-triggered: everything is read back from the cluster each time.
+ */
+export class Reconciler {
+  private readonly now: () => Date;
+  private readonly log: (message: string) => void;
+
+  constructor(private readonly deps: ReconcilerDeps) {
+    this.now = deps.now ?? (() => new Date());
+    this.log = deps.log ?? (() => {});
+  }
+
+  async reconcile(namespace: string, name: string): Promise<ReconcileResult> {
+    const { client } = this.deps;
+    const resource = await client.get<LogServiceResource>(logServicePath(namespace, name));
+    // Gone: the garbage collector deletes what it owned (ownerReferences).
+    if (resource === undefined || resource.metadata.deletionTimestamp !== undefined) return {};
+    const owner: Owner = { name, namespace, uid: resource.metadata.uid };
+
+    const parsed = parseSpec(resource.spec);
+    if (!parsed.ok) {
+      await this.writeStatus(resource, {
+        kind: 'InvalidSpec',
+        message: formatIssues(parsed.issues),
+      });
+      return {};
+    }
+    let outcome: Outcome;
+    let requeueAfterMs: number | undefined;
+    try {
+      const { workloads, rollout } = await this.converge(owner, parsed.spec);
+      outcome = { kind: 'Applied', workloads, rollout, version: parsed.spec.version };
+      requeueAfterMs = requeueFor(rollout, workloads);
+    } catch (err) {
+      outcome = { kind: 'ApplyFailed', message: (err as Error).message };
+      requeueAfterMs = 15_000;
+    }
+    await this.writeStatus(resource, outcome);
+    return requeueAfterMs === undefined ? {} : { requeueAfterMs };
+  }
+
+  private async converge(
+    owner: Owner,
+    spec: LogServiceSpec,
+  ): Promise<{ workloads: ObservedWorkload[]; rollout: RolloutDecision }> {
+    const rendered = renderAll(owner, spec, this.deps.capabilities);
+    const applied = new Map<string, KubeObject>();
+    for (const manifest of rendered.manifests) {
+      applied.set(`${manifest.kind}/${manifest.metadata.name}`, await this.apply(manifest));
+    }
+    await this.prune(owner, rendered.manifests);
+
+    const workloads = rendered.components.map((plan) =>
+      observeWorkload(plan, applied.get(`${plan.kind}/${plan.name}`)!),
+    );
+    const rolloutPlans = rendered.components.filter((p) => p.ringRollout);
+    const rollout = await this.rollout(owner, spec, rolloutPlans, applied);
+    return { workloads, rollout };
+  }
+
+  /** Server-side apply: the operator owns the fields it sets, others' fields are kept. */
+  private apply(manifest: Manifest): Promise<KubeObject> {
+    const path = objectPath(
+      manifest.apiVersion,
+      manifest.kind,
+      manifest.metadata.namespace!,
+      manifest.metadata.name,
+    );
+    return this.deps.client.call<KubeObject>(
+      'PATCH',
+      `${path}?fieldManager=${FIELD_MANAGER}&force=true`,
+      manifest,
+      'application/apply-patch+yaml',
+    );
+  }
+
+  /** Deletes owned objects the spec no longer renders (a removed zone, a disabled ruler). */
+  private async prune(owner: Owner, manifests: Manifest[]): Promise<void> {
+    const wanted = new Set(manifests.map((m) => `${m.kind}/${m.metadata.name}`));
+    const selector = encodeURIComponent(
+      `${LABEL_INSTANCE}=${owner.name},${LABEL_MANAGED_BY}=${MANAGED_BY}`,
+    );
+    for (const [apiVersion, kind] of OWNED_KINDS(this.deps.capabilities)) {
+      const list = await this.deps.client.call<{ items: KubeObject[] }>(
+        'GET',
+        `${collectionPath(apiVersion, kind, owner.namespace)}?labelSelector=${selector}`,
+      );
+      for (const item of list.items) {
+        const ours = item.metadata.ownerReferences?.some((r) => r.uid === owner.uid);
+        if (!ours || wanted.has(`${kind}/${item.metadata.name}`)) continue;
+        this.log(
+          `deleting ${kind} ${owner.namespace}/${item.metadata.name}: no longer in the spec`,
+        );
+        const res = await this.deps.client.raw(
+          'DELETE',
+          objectPath(apiVersion, kind, owner.namespace, item.metadata.name),
+          { propagationPolicy: 'Background' },
+        );
+        if (res.status >= 300 && res.status !== 404)
+          throw new Error(
+            `deleting ${kind} ${item.metadata.name}: ${res.status} ${res.text.slice(0, 200)}`,
+          );
+      }
+    }
+  }
+
+  /** One step of the ring-aware rollout of the ingester StatefulSets. */
+  private async rollout(
+    owner: Owner,
+    spec: LogServiceSpec,
+    plans: ComponentPlan[],
+    applied: Map<string, KubeObject>,
+  ): Promise<RolloutDecision> {
+    const sets: ObservedSet[] = plans.map((plan) => {
+      const sts = applied.get(`StatefulSet/${plan.name}`)!;
+      const status = (sts.status ?? {}) as { observedGeneration?: number; updateRevision?: string };
+      return {
+        name: plan.name,
+        replicas: plan.replicas,
+        generation: sts.metadata.generation ?? 0,
+        observedGeneration: status.observedGeneration ?? 0,
+        updateRevision: status.updateRevision,
+      };
+    });
+    const components = [...new Set(plans.map((p) => p.component))];
+    const selector = encodeURIComponent(
+      `${LABEL_INSTANCE}=${owner.name},${LABEL_COMPONENT} in (${components.join(',')})`,
+    );
+    const list = await this.deps.client.call<{ items: KubeObject[] }>(
+      'GET',
+      `${collectionPath('v1', 'Pod', owner.namespace)}?labelSelector=${selector}`,
+    );
+    const setNames = new Set(sets.map((s) => s.name));
+    const pods = list.items.map(observePod).filter((p) => setNames.has(p.set));
+
+    const readable = [...pods].sort((a, b) => Number(b.ready) - Number(a.ready))[0];
+    const ring =
+      readable?.ready === true
+        ? await this.deps.pods.readRing(owner.namespace, readable.name)
+        : ({ ok: false, error: 'no Ready ingester to read the ring from' } as const);
+    const decision = decideRollout({
+      now: this.now().getTime(),
+      sets,
+      pods,
+      ring,
+      podReadyTimeoutMs: durationSeconds(spec.rollout.podReadyTimeout) * 1000,
+    });
+    if (decision.kind !== 'Replace') return decision;
+
+    const pod = list.items.find((p) => p.metadata.name === decision.pod)!;
+    if (decision.prepare) {
+      try {
+        await this.deps.pods.prepareShutdown(owner.namespace, decision.pod);
+      } catch (err) {
+        return { kind: 'Wait', pod: decision.pod, reason: (err as Error).message };
+      }
+    }
+    this.log(`rollout: ${decision.reason}`);
+    const res = await this.deps.client.raw(
+      'DELETE',
+      objectPath('v1', 'Pod', owner.namespace, decision.pod),
+      // Only this pod: if it was already replaced meanwhile, its uid differs.
+      { preconditions: { uid: pod.metadata.uid } },
+    );
+    if (res.status >= 300 && res.status !== 404 && res.status !== 409)
+      throw new Error(`deleting pod ${decision.pod}: ${res.status} ${res.text.slice(0, 200)}`);
+    return decision;
+  }
+
+  private async writeStatus(resource: LogServiceResource, outcome: Outcome): Promise<void> {
+    const status = computeStatus(
+      resource.status,
+      resource.metadata.generation ?? 0,
+      outcome,
+      this.now(),
+    );
+    if (JSON.stringify(status) === JSON.stringify(resource.status)) return;
+    await this.deps.client.call(
+      'PATCH',
+      `${logServicePath(resource.metadata.namespace, resource.metadata.name)}/status`,
+      {
+        status: statusPatch(
+          resource.status as Record<string, unknown> | undefined,
+          status as Record<string, unknown>,
+        ),
+      },
+      'application/merge-patch+json',
+    );
+  }
+}
+
+function observeWorkload(plan: ComponentPlan, object: KubeObject): ObservedWorkload {
+  const status = (object.status ?? {}) as {
+    readyReplicas?: number;
+    updatedReplicas?: number;
+    observedGeneration?: number;
+  };
+  return {
+    component: plan.component,
+    kind: plan.kind,
+    name: plan.name,
+    replicas: plan.replicas,
+    readyReplicas: status.readyReplicas ?? 0,
+    updatedReplicas: status.updatedReplicas ?? 0,
+    observed: (status.observedGeneration ?? 0) >= (object.metadata.generation ?? 0),
+  };
+}
+
+function observePod(pod: KubeObject): ObservedPod {
+  const status = (pod.status ?? {}) as { conditions?: { type: string; status: string }[] };
+  return {
+    name: pod.metadata.name,
+    set: pod.metadata.ownerReferences?.find((r) => r.kind === 'StatefulSet')?.name ?? '',
+    revision: pod.metadata.labels?.['controller-revision-hash'],
+    ready: status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
+    terminating: pod.metadata.deletionTimestamp !== undefined,
+    createdAt: Date.parse(pod.metadata.creationTimestamp ?? '') || 0,
+  };
+}
+
+function requeueFor(rollout: RolloutDecision, workloads: ObservedWorkload[]): number | undefined {
+  switch (rollout.kind) {
+    case 'Replace':
+      return 2000;
+    case 'Wait':
+      return 5000;
+    case 'Halted':
+      return 30_000;
+    case 'Idle':
+      // Workload changes arrive as watch events; this only bounds a missed one.
+      return workloads.every((w) => w.readyReplicas === w.replicas && w.observed)
+        ? undefined
+        : 10_000;
+  }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A JSON merge patch (RFC 7386) turning `before` into `after`: merge patches merge maps
+ * recursively, so keys that vanished, at any depth, must be sent as null.
+ */
+export function statusPatch(
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown>,
+): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(after)) {
+    const old = before?.[key];
+    patch[key] = isPlainObject(old) && isPlainObject(value) ? statusPatch(old, value) : value;
+  }
+  for (const key of Object.keys(before ?? {})) if (!(key in after)) patch[key] = null;
+  return patch;
+}

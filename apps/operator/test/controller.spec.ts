@@ -1,0 +1,328 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Controller } from '../src/controller/controller';
+import type { PodAccess } from '../src/controller/pod-access';
+import { Reconciler } from '../src/controller/reconciler';
+import type { KubeClient } from '../src/kube/client';
+import { discoverCapabilities } from '../src/kube/discovery';
+import type { RingView } from '../src/rollout/decide';
+import { FakeKubelet } from './support/fake-kubelet';
+import {
+  installCrd,
+  readExample,
+  skipMessage,
+  startControlPlane,
+  waitFor,
+  type ControlPlane,
+} from './support/control-plane';
+
+// Tier 2: the operator against a real Kubernetes 1.20 API server, controller manager and
+// scheduler (tools/k8s/control-plane.sh). No kubelet: FakeKubelet marks pods Ready, and the
+// ring is what logsvc would report for those pods (FakeRing).
+
+const NS = 'default';
+const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
+
+type Obj = {
+  metadata: {
+    name: string;
+    uid: string;
+    labels?: Record<string, string>;
+    ownerReferences?: { kind: string; name: string }[];
+  };
+  spec?: Record<string, unknown> & {
+    template?: { metadata: { annotations?: Record<string, string> } };
+  };
+  status?: Record<string, unknown> & {
+    conditions?: { type: string; status: string; reason: string; message: string }[];
+    updateRevision?: string;
+  };
+};
+
+/** The ring logsvc would show: every Ready, not terminating ingester pod is ACTIVE. */
+class FakeRing implements PodAccess {
+  readonly prepared: string[] = [];
+  constructor(private readonly client: KubeClient) {}
+
+  async readRing(namespace: string): Promise<RingView> {
+    const pods = await this.client.call<{
+      items: (Obj & { metadata: { deletionTimestamp?: string } })[];
+    }>('GET', `/api/v1/namespaces/${namespace}/pods`);
+    const members = pods.items
+      .filter((p) => p.metadata.labels?.['controller-revision-hash'] !== undefined)
+      .filter((p) => p.metadata.deletionTimestamp === undefined)
+      .filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+      .map((p) => ({ id: p.metadata.name, state: 'ACTIVE', healthy: true, heartbeatAgeMs: 0 }));
+    return { ok: true, members };
+  }
+
+  async prepareShutdown(_namespace: string, pod: string): Promise<void> {
+    this.prepared.push(pod);
+  }
+}
+
+const skip = skipMessage();
+
+describe.skipIf(skip !== undefined)('operator against a real API server (Kubernetes 1.20)', () => {
+  let cp: ControlPlane;
+  let client: KubeClient;
+  let controller: Controller;
+  let ring: FakeRing;
+  let kubelet: FakeKubelet;
+  const logs: string[] = [];
+
+  const startOperator = async () => {
+    const capabilities = await discoverCapabilities(client);
+    const reconciler = new Reconciler({
+      client,
+      pods: ring,
+      capabilities,
+      log: (m) => logs.push(m),
+    });
+    controller = new Controller(client, reconciler, {
+      resyncMs: 5000,
+      workers: 2,
+      log: (m) => logs.push(m),
+    });
+    controller.start();
+  };
+  const get = (path: string) => client.get<Obj>(path);
+  const list = async (path: string) => (await client.call<{ items: Obj[] }>('GET', path)).items;
+  const condition = (o: Obj | undefined, type: string) =>
+    o?.status?.conditions?.find((c) => c.type === type);
+  const create = (body: Record<string, unknown>) => client.call('POST', LS, body);
+  const patchSpec = (name: string, spec: Record<string, unknown>) =>
+    client.call('PATCH', `${LS}/${name}`, { spec }, 'application/merge-patch+json');
+
+  beforeAll(async () => {
+    cp = await startControlPlane();
+    client = cp.client;
+    await installCrd(client);
+    ring = new FakeRing(client);
+    kubelet = new FakeKubelet(client, NS);
+    kubelet.start();
+    await startOperator();
+  }, 180_000);
+
+  afterAll(async () => {
+    kubelet?.stop();
+    await controller?.stop();
+    await cp?.stop();
+  });
+
+  it('chooses policy/v1beta1 PodDisruptionBudgets by discovery on 1.20', async () => {
+    expect(await discoverCapabilities(client)).toEqual({ pdbApiVersion: 'policy/v1beta1' });
+  });
+
+  it('lets the API server refuse specs the schema forbids and fill in defaults', async () => {
+    const bad = await client.raw('POST', LS, {
+      apiVersion: 'logsvc.io/v1alpha1',
+      kind: 'LogService',
+      metadata: { name: 'bad' },
+      spec: { version: '1', mode: 'Distributed', replicationFactor: 9, storage: { size: 'huge' } },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain('spec.mode');
+    expect(bad.text).toContain('spec.replicationFactor');
+    expect(bad.text).toContain('spec.storage.size');
+  });
+
+  it('turns the single-binary example into a ConfigMap, Services and an OnDelete StatefulSet', async () => {
+    const example = readExample('single-binary.yaml');
+    await create({ ...example, metadata: { name: 'sb' } });
+    const stored = await get(`${LS}/sb`);
+    expect(stored!.spec).toMatchObject({
+      mode: 'SingleBinary',
+      storage: { type: 'filesystem', size: '10Gi' },
+    });
+
+    const sts = await waitFor('the StatefulSet', () =>
+      get(`/apis/apps/v1/namespaces/${NS}/statefulsets/sb-single-binary`),
+    );
+    expect(sts.spec!.updateStrategy).toEqual({ type: 'OnDelete' });
+    expect(sts.metadata.ownerReferences).toMatchObject([{ kind: 'LogService', name: 'sb' }]);
+    expect(await get(`/api/v1/namespaces/${NS}/configmaps/sb-config`)).toBeDefined();
+    expect(await get(`/api/v1/namespaces/${NS}/services/sb-single-binary-headless`)).toBeDefined();
+    // The real StatefulSet controller creates the pod from the template the operator applied.
+    const pod = await waitFor('pod sb-single-binary-0', () =>
+      get(`/api/v1/namespaces/${NS}/pods/sb-single-binary-0`),
+    );
+    expect(pod.metadata.labels!['app.kubernetes.io/version']).toBe('0.1.0');
+
+    const ready = await waitFor('Ready=True', async () => {
+      const ls = await get(`${LS}/sb`);
+      return condition(ls, 'Ready')?.status === 'True' ? ls : undefined;
+    });
+    expect(ready.status).toMatchObject({
+      observedGeneration: 1,
+      version: '0.1.0',
+      components: {
+        'single-binary': { kind: 'StatefulSet', replicas: 1, readyReplicas: 1, updatedReplicas: 1 },
+      },
+      rollout: { phase: 'Idle' },
+    });
+    expect(condition(ready, 'Degraded')).toMatchObject({ status: 'False' });
+  });
+
+  it('reports a spec that breaks a cross-field rule as Degraded, creating nothing', async () => {
+    await create({
+      apiVersion: 'logsvc.io/v1alpha1',
+      kind: 'LogService',
+      metadata: { name: 'nofs' },
+      spec: { version: '1', mode: 'Microservices' },
+    });
+    const ls = await waitFor('InvalidSpec', async () => {
+      const got = await get(`${LS}/nofs`);
+      return condition(got, 'Degraded')?.reason === 'InvalidSpec' ? got : undefined;
+    });
+    expect(condition(ls, 'Degraded')).toMatchObject({ status: 'True' });
+    expect(condition(ls, 'Degraded')!.message).toContain(
+      'spec.storage.sharedClaimName: is required',
+    );
+    expect(await get(`/api/v1/namespaces/${NS}/configmaps/nofs-config`)).toBeUndefined();
+    await client.call('DELETE', `${LS}/nofs`);
+  });
+
+  it('runs the microservices example: Deployments, ReplicaSets, StatefulSets, etcd, PDBs', async () => {
+    await create(readExample('microservices.yaml') as Record<string, unknown>);
+    const owned = (items: Obj[]) =>
+      items.filter((o) => o.metadata.labels?.['app.kubernetes.io/instance'] === 'logs');
+    await waitFor(
+      '3 ingester pods',
+      async () =>
+        (
+          await list(
+            `/api/v1/namespaces/${NS}/pods?labelSelector=app.kubernetes.io/component%3Dingester`,
+          )
+        ).length === 3,
+    );
+    const deployments = owned(await list(`/apis/apps/v1/namespaces/${NS}/deployments`)).map(
+      (d) => d.metadata.name,
+    );
+    expect(deployments.sort()).toEqual(['logs-distributor', 'logs-querier']);
+    const sets = owned(await list(`/apis/apps/v1/namespaces/${NS}/statefulsets`)).map(
+      (d) => d.metadata.name,
+    );
+    expect(sets.sort()).toEqual(['logs-compactor', 'logs-etcd', 'logs-ingester']);
+    // The deployment controller made ReplicaSets, and they made pods.
+    const replicaSets = await waitFor('ReplicaSets', async () => {
+      const rs = (await list(`/apis/apps/v1/namespaces/${NS}/replicasets`)).filter((r) =>
+        r.metadata.ownerReferences?.some((o) => o.name.startsWith('logs-')),
+      );
+      return rs.length === 2 ? rs : undefined;
+    });
+    expect(replicaSets.map((r) => r.metadata.ownerReferences![0].name).sort()).toEqual([
+      'logs-distributor',
+      'logs-querier',
+    ]);
+    const pdbs = (await list(`/apis/policy/v1beta1/namespaces/${NS}/poddisruptionbudgets`)).map(
+      (p) => p.metadata.name,
+    );
+    expect(pdbs.sort()).toEqual(['logs-distributor', 'logs-ingester', 'logs-querier']);
+    await waitFor(
+      'Ready=True',
+      async () => condition(await get(`${LS}/logs`), 'Ready')?.status === 'True',
+      60_000,
+    );
+  }, 90_000);
+
+  it('replaces ingesters one at a time after prepare_shutdown, surviving an operator restart', async () => {
+    const before = await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/logs-ingester`);
+    const hashBefore = before!.spec!.template!.metadata.annotations!['logsvc.io/config-hash'];
+    // A config change (a global limit): the config hash on every pod template changes.
+    await patchSpec('logs', {
+      limits: { global: { retentionPeriod: '744h', maxQuerySeries: 1000 } },
+    });
+    const after = await waitFor('a new template', async () => {
+      const sts = await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/logs-ingester`);
+      const hash = sts!.spec!.template!.metadata.annotations!['logsvc.io/config-hash'];
+      return hash !== hashBefore ? sts : undefined;
+    });
+    expect(after.spec!.updateStrategy).toEqual({ type: 'OnDelete' });
+
+    // Halfway, the operator is replaced by a new one: it carries on from the cluster's state.
+    await waitFor('the first replacement', async () => ring.prepared.length >= 1, 30_000);
+    await controller.stop();
+    expect(ring.prepared[0]).toBe('logs-ingester-2');
+    await startOperator();
+
+    const done = await waitFor(
+      'every ingester on the new revision, Ready',
+      async () => {
+        const sts = await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/logs-ingester`);
+        const pods = await list(
+          `/api/v1/namespaces/${NS}/pods?labelSelector=app.kubernetes.io/component%3Dingester`,
+        );
+        const ls = await get(`${LS}/logs`);
+        const current = pods.filter(
+          (p) => p.metadata.labels!['controller-revision-hash'] === sts!.status!.updateRevision,
+        );
+        return current.length === 3 && condition(ls, 'Ready')?.status === 'True' ? ls : undefined;
+      },
+      60_000,
+    );
+    expect(ring.prepared).toEqual(['logs-ingester-2', 'logs-ingester-1', 'logs-ingester-0']);
+    expect(done.status!.rollout).toEqual({ phase: 'Idle' });
+    // The stateless ones rolled by themselves (surge): a second ReplicaSet per Deployment.
+    const rs = (await list(`/apis/apps/v1/namespaces/${NS}/replicasets`)).filter(
+      (r) => r.metadata.ownerReferences?.[0]?.name === 'logs-querier',
+    );
+    expect(rs.length).toBe(2);
+  }, 120_000);
+
+  it('halts and reports Degraded when a new ingester is not Ready in time, and resumes', async () => {
+    ring.prepared.length = 0;
+    kubelet.held.add('logs-ingester-2');
+    await patchSpec('logs', { version: '0.2.0', rollout: { podReadyTimeout: '3s' } });
+    const halted = await waitFor(
+      'Degraded',
+      async () => {
+        const ls = await get(`${LS}/logs`);
+        return condition(ls, 'Degraded')?.status === 'True' ? ls : undefined;
+      },
+      40_000,
+    );
+    expect(condition(halted, 'Degraded')).toMatchObject({ reason: 'RolloutHalted' });
+    expect(condition(halted, 'Degraded')!.message).toMatch(
+      /^logs-ingester-2 is not Ready \d+s after it was created/,
+    );
+    expect(halted.status!.rollout).toMatchObject({ phase: 'Halted', pod: 'logs-ingester-2' });
+    expect(halted.status!.version).toBe('0.1.0');
+    expect(ring.prepared).toEqual(['logs-ingester-2']);
+
+    kubelet.held.delete('logs-ingester-2'); // fixed
+    const ready = await waitFor(
+      'Ready again',
+      async () => {
+        const ls = await get(`${LS}/logs`);
+        return condition(ls, 'Ready')?.status === 'True' ? ls : undefined;
+      },
+      60_000,
+    );
+    expect(ready.status!.version).toBe('0.2.0');
+    expect(condition(ready, 'Degraded')).toMatchObject({ status: 'False' });
+    expect(ring.prepared).toEqual(['logs-ingester-2', 'logs-ingester-1', 'logs-ingester-0']);
+  }, 120_000);
+
+  it('deletes what the spec no longer renders, and everything with the LogService', async () => {
+    await patchSpec('logs', { ruler: { enabled: true } });
+    await waitFor('the ruler', () => get(`/apis/apps/v1/namespaces/${NS}/deployments/logs-ruler`));
+    await patchSpec('logs', { ruler: { enabled: false } });
+    await waitFor(
+      'no ruler',
+      async () =>
+        (await get(`/apis/apps/v1/namespaces/${NS}/deployments/logs-ruler`)) === undefined,
+    );
+
+    await client.call('DELETE', `${LS}/logs`);
+    // The garbage collector follows the ownerReferences.
+    await waitFor(
+      'the owned objects to go',
+      async () =>
+        (await get(`/api/v1/namespaces/${NS}/configmaps/logs-config`)) === undefined &&
+        (await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/logs-ingester`)) === undefined &&
+        (await get(`/apis/apps/v1/namespaces/${NS}/deployments/logs-querier`)) === undefined &&
+        (await get(`/api/v1/namespaces/${NS}/services/logs-etcd`)) === undefined,
+      60_000,
+    );
+  }, 90_000);
+});

@@ -1,0 +1,226 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderChart } from '@logsvc/helm-render';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeClient } from '../src/kube/client';
+import { FakeKubelet } from './support/fake-kubelet';
+import {
+  installCrd,
+  readExample,
+  REPO_ROOT,
+  skipMessage,
+  startControlPlane,
+  waitFor,
+  type ControlPlane,
+} from './support/control-plane';
+
+const CHART = join(REPO_ROOT, 'charts', 'logsvc-operator');
+const RELEASE = { name: 'logsvc-operator', namespace: 'logsvc-system' };
+
+/** The operator Deployment's pod spec, as far as the tests read it. */
+type DeploymentObj = {
+  metadata: { name: string };
+  spec: {
+    template: {
+      spec: { serviceAccountName: string; containers: { image: string; args: string[] }[] };
+    };
+  };
+};
+
+type Obj = Record<string, unknown> & {
+  kind: string;
+  apiVersion: string;
+  metadata: { name: string; namespace?: string; uid?: string };
+};
+
+describe('charts/logsvc-operator rendered', () => {
+  const { crds, objects } = renderChart(CHART, RELEASE);
+  const byKind = (kind: string) => objects.filter((o) => o.kind === kind) as Obj[];
+
+  it('holds the CRD, a ServiceAccount, cluster RBAC and the operator Deployment', () => {
+    expect(crds.map((c) => (c.metadata as { name: string }).name)).toEqual([
+      'logservices.logsvc.io',
+    ]);
+    expect(objects.map((o) => `${o.kind}/${(o.metadata as { name: string }).name}`)).toEqual([
+      'ClusterRole/logsvc-operator',
+      'ClusterRoleBinding/logsvc-operator',
+      'Deployment/logsvc-operator',
+      'ServiceAccount/logsvc-operator',
+    ]);
+    const deployment = byKind('Deployment')[0] as unknown as DeploymentObj;
+    expect(deployment.spec.template.spec.serviceAccountName).toBe('logsvc-operator');
+    expect(deployment.spec.template.spec.containers[0].image).toBe('logsvc/logsvc-operator:0.1.0');
+  });
+
+  it('takes values: a watched namespace, another release name, no RBAC', () => {
+    const custom = renderChart(CHART, {
+      name: 'ops',
+      namespace: 'x',
+      values: { watchNamespace: 'team-a', rbac: { create: false }, image: { tag: 'dev' } },
+    });
+    const deployment = custom.objects.find(
+      (o) => o.kind === 'Deployment',
+    ) as unknown as DeploymentObj;
+    expect(deployment.metadata.name).toBe('ops-logsvc-operator');
+    expect(deployment.spec.template.spec.containers[0].args).toEqual([
+      '--resync=30',
+      '--pod-access=proxy',
+      '--namespace=team-a',
+    ]);
+    expect(deployment.spec.template.spec.containers[0].image).toBe('logsvc/logsvc-operator:dev');
+    expect(custom.objects.some((o) => o.kind === 'ClusterRole')).toBe(false);
+  });
+});
+
+const skip = skipMessage();
+
+/** Applies rendered objects with the admin client, as `helm install` would. */
+async function apply(client: KubeClient, object: Obj): Promise<void> {
+  const [group, version] = object.apiVersion.includes('/')
+    ? object.apiVersion.split('/')
+    : ['', object.apiVersion];
+  const plural = `${object.kind.toLowerCase()}s`;
+  const base = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+  const ns = object.metadata.namespace ? `/namespaces/${object.metadata.namespace}` : '';
+  await client.call(
+    'PATCH',
+    `${base}${ns}/${plural}/${object.metadata.name}?fieldManager=helm&force=true`,
+    object,
+    'application/apply-patch+yaml',
+  );
+}
+
+describe.skipIf(skip !== undefined)(
+  'the chart installed on a real API server, the operator on its ServiceAccount',
+  () => {
+    let cp: ControlPlane;
+    let operator: ChildProcess | undefined;
+    let kubelet: FakeKubelet;
+    let output = '';
+
+    beforeAll(async () => {
+      const main = join(REPO_ROOT, 'apps', 'operator', 'dist', 'main.js');
+      if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
+      cp = await startControlPlane();
+      const admin = cp.client;
+      await admin.call('POST', '/api/v1/namespaces', { metadata: { name: RELEASE.namespace } });
+      await installCrd(admin); // the chart's crds/ holds the same file (generate.spec.ts)
+      for (const object of renderChart(CHART, RELEASE).objects) await apply(admin, object as Obj);
+
+      // Kubernetes 1.20's token controller gives the ServiceAccount a token Secret.
+      const token = await waitFor('the ServiceAccount token', async () => {
+        const sa = await admin.get<{ secrets?: { name: string }[] }>(
+          `/api/v1/namespaces/${RELEASE.namespace}/serviceaccounts/logsvc-operator`,
+        );
+        const name = sa?.secrets?.[0]?.name;
+        if (name === undefined) return undefined;
+        const secret = await admin.get<{ data?: { token?: string } }>(
+          `/api/v1/namespaces/${RELEASE.namespace}/secrets/${name}`,
+        );
+        return secret?.data?.token && Buffer.from(secret.data.token, 'base64').toString('utf8');
+      });
+      const kubeconfig = join(cp.dir, 'operator.kubeconfig');
+      writeFileSync(
+        kubeconfig,
+        [
+          'apiVersion: v1',
+          'kind: Config',
+          `clusters: [{name: test, cluster: {server: "${cp.apiUrl}", insecure-skip-tls-verify: true}}]`,
+          `users: [{name: operator, user: {token: "${token}"}}]`,
+          'contexts: [{name: test, context: {cluster: test, user: operator}}]',
+          'current-context: test',
+          '',
+        ].join('\n'),
+      );
+      operator = spawn(process.execPath, [main, `--kubeconfig=${kubeconfig}`, '--resync=3'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      operator.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+      operator.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+      await waitFor(
+        'the operator to start',
+        async () => output.includes('watching LogServices'),
+        20_000,
+      );
+      kubelet = new FakeKubelet(admin, 'default');
+    }, 180_000);
+
+    afterAll(async () => {
+      kubelet?.stop();
+      if (operator && operator.exitCode === null) {
+        const exited = new Promise((resolve) => operator!.once('exit', resolve));
+        operator.kill('SIGTERM');
+        await exited;
+      }
+      await cp?.stop();
+    });
+
+    it('reconciles a LogService with only the chart RBAC: objects, status, pod replacement', async () => {
+      const admin = cp.client;
+      const ls = '/apis/logsvc.io/v1alpha1/namespaces/default/logservices';
+      const example = readExample('microservices.yaml');
+      await admin.call('POST', ls, example);
+      const status = await waitFor(
+        'a status',
+        async () => {
+          const got = await admin.get<{
+            status?: {
+              observedGeneration?: number;
+              conditions?: { type: string; status: string; reason: string; message: string }[];
+            };
+          }>(`${ls}/logs`);
+          return got?.status?.observedGeneration === 1 ? got.status : undefined;
+        },
+        30_000,
+      );
+      const degraded = status.conditions!.find((c) => c.type === 'Degraded')!;
+      expect(degraded, degraded.message).toMatchObject({ status: 'False' });
+      for (const path of [
+        '/api/v1/namespaces/default/configmaps/logs-config',
+        '/api/v1/namespaces/default/services/logs-ingester-headless',
+        '/apis/apps/v1/namespaces/default/statefulsets/logs-ingester',
+        '/apis/apps/v1/namespaces/default/deployments/logs-querier',
+        '/apis/policy/v1beta1/namespaces/default/poddisruptionbudgets/logs-ingester',
+      ])
+        expect(await admin.get(path), path).toBeDefined();
+
+      // Pods never started (no kubelet) run the old revision after a version change: the
+      // operator replaces them itself, one at a time (pods: delete).
+      const pod0 = await waitFor('ingester pod 2', () =>
+        admin.get<Obj>('/api/v1/namespaces/default/pods/logs-ingester-2'),
+      );
+      await admin.call(
+        'PATCH',
+        `${ls}/logs`,
+        { spec: { version: '0.2.0' } },
+        'application/merge-patch+json',
+      );
+      await waitFor(
+        'logs-ingester-2 replaced',
+        async () => {
+          const pod = await admin.get<Obj>('/api/v1/namespaces/default/pods/logs-ingester-2');
+          return pod !== undefined && pod.metadata.uid !== pod0.metadata.uid;
+        },
+        30_000,
+      );
+
+      // Ready pods: the operator reads the ring through the pod proxy (pods/proxy). Here the pod
+      // IP leads nowhere, so the proxy answers with a connection error, not "forbidden".
+      kubelet.start();
+      const waiting = await waitFor(
+        'the ring read',
+        async () => {
+          const got = await admin.get<{ status?: { rollout?: { message?: string } } }>(
+            `${ls}/logs`,
+          );
+          const message = got?.status?.rollout?.message ?? '';
+          return message.startsWith('cannot read the ingester ring') ? message : undefined;
+        },
+        40_000,
+      );
+      expect(waiting).not.toMatch(/forbidden/i);
+      expect(output).not.toMatch(/forbidden/i);
+    }, 120_000);
+  },
+);

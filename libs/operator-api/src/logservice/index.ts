@@ -1,0 +1,7 @@
+export * from './spec';
+export * from './status';
+export { checkSpecRules } from './rules';
+export { parseSpec, formatIssues, type ParsedSpec } from './parse';
+export * from './crd';
+export * from './resource';
+export type * from './types.generated';

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { formatIssues, parseSpec } from './parse';
+
+const issuesOf = (raw: unknown) => {
+  const parsed = parseSpec(raw);
+  if (parsed.ok) throw new Error('expected issues');
+  return formatIssues(parsed.issues);
+};
+
+describe('parseSpec', () => {
+  it('fills the defaults of a minimal single-binary spec', () => {
+    const parsed = parseSpec({ version: '0.1.0' });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const { spec } = parsed;
+    expect(spec.mode).toBe('SingleBinary');
+    expect(spec.image).toEqual({ repository: 'logsvc/logsvc', pullPolicy: 'IfNotPresent' });
+    expect(spec.components.ingester.replicas).toBe(3);
+    expect(spec.components.singleBinary).toEqual({ replicas: 1, resources: {} });
+    expect(spec.storage).toMatchObject({ type: 'filesystem', size: '10Gi' });
+    expect(spec.ring.managed.replicas).toBe(1);
+    expect(spec.rollout.podReadyTimeout).toBe('10m');
+    expect(spec.retention).toEqual({ enabled: false, deleteDelay: '2h' });
+  });
+
+  it('keeps what is written over the defaults', () => {
+    const parsed = parseSpec({
+      version: '0.2.0',
+      mode: 'Microservices',
+      storage: { type: 's3', s3: { bucket: 'logs', secret: { name: 's3-creds' } } },
+      components: { ingester: { replicas: 5 } },
+    });
+    expect(parsed.ok && parsed.spec.components.ingester).toEqual({ replicas: 5, resources: {} });
+    expect(parsed.ok && parsed.spec.storage.s3).toEqual({
+      bucket: 'logs',
+      forcePathStyle: false,
+      insecure: false,
+      secret: {
+        name: 's3-creds',
+        accessKeyIdKey: 'AWS_ACCESS_KEY_ID',
+        secretAccessKeyKey: 'AWS_SECRET_ACCESS_KEY',
+      },
+    });
+  });
+
+  it.each([
+    [{}, 'spec.version: is required'],
+    [
+      { version: '1', mode: 'Distributed' },
+      'spec.mode: must be one of SingleBinary, SimpleScalable, Microservices, got "Distributed"',
+    ],
+    [{ version: '1', replicationFactor: 0 }, 'spec.replicationFactor: must be at least 1'],
+    [
+      { version: '1', replicationFactor: 2.5 },
+      'spec.replicationFactor: expected an integer, got 2.5',
+    ],
+    [
+      { version: '1', storage: { size: '10 gigs' } },
+      'spec.storage.size: expected a Kubernetes quantity',
+    ],
+    [
+      { version: '1', limits: { global: { maxLineSize: 'big' } } },
+      'spec.limits.global.maxLineSize: expected a size like 512KB',
+    ],
+    [
+      { version: '1', limits: { tenants: { a: { queryTimeout: '5 minutes' } } } },
+      'spec.limits.tenants.a.queryTimeout: expected a duration',
+    ],
+    [{ version: '1', replicas: 3 }, 'spec.replicas: unknown field'],
+    [{ version: '1', zones: ['a', 'a'] }, 'spec.zones: has duplicate items'],
+    [
+      { version: '1', ring: { etcdEndpoints: ['http://etcd:2379'] } },
+      'spec.ring.etcdEndpoints[0]: expected host:port',
+    ],
+  ])('refuses %j', (raw, message) => {
+    expect(issuesOf(raw)).toContain(message);
+  });
+
+  it.each([
+    [
+      { mode: 'Microservices' },
+      'spec.storage.sharedClaimName: is required with storage.type filesystem in mode Microservices',
+    ],
+    [{ storage: { type: 's3' } }, 'spec.storage.s3: is required with storage.type s3'],
+    [
+      { mode: 'SimpleScalable', storage: { sharedClaimName: 'x' }, ring: { store: 'etcd' } },
+      'spec.ring.etcdEndpoints: needs at least one endpoint',
+    ],
+    [{ zones: ['a', 'b'] }, 'spec.zones: zone-aware ingesters need mode Microservices'],
+    [
+      {
+        mode: 'Microservices',
+        storage: { sharedClaimName: 'x' },
+        components: { ingester: { replicas: 2 } },
+      },
+      'spec.replicationFactor: is 3 but only 2 ingesters would run',
+    ],
+    [
+      { limits: { global: { retentionPeriod: '744h' } } },
+      'spec.retention.enabled: must be true when a retentionPeriod is set',
+    ],
+    [
+      { retention: { enabled: true }, compactor: { enabled: false } },
+      'spec.retention.enabled: retention runs in the compactor',
+    ],
+    [{ ring: { managed: { replicas: 2 } } }, 'spec.ring.managed.replicas: must be 1 or 3'],
+  ])('reports the cross-field rule broken by %j', (raw, message) => {
+    expect(issuesOf({ version: '1', ...raw })).toContain(message);
+  });
+
+  it('accepts zones when each zone holds enough ingesters for the replication factor', () => {
+    const parsed = parseSpec({
+      version: '1',
+      mode: 'Microservices',
+      zones: ['a', 'b', 'c'],
+      storage: { sharedClaimName: 'shared' },
+      components: { ingester: { replicas: 1 } },
+    });
+    expect(parsed.ok).toBe(true);
+  });
+});

@@ -1,0 +1,60 @@
+import type { SchemaIssue } from '../schema';
+import type { LogServiceSpec } from './types.generated';
+
+/**
+ * Rules across fields that the CRD's schema cannot express (apiextensions in Kubernetes 1.20 has
+ * no CEL). The operator reports them in status (Degraded, reason InvalidSpec) and creates
+ * nothing for a spec that breaks one.
+ */
+export function checkSpecRules(spec: LogServiceSpec): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const bad = (path: string, message: string) => issues.push({ path: `spec.${path}`, message });
+  const multiPod = spec.mode !== 'SingleBinary';
+  const c = spec.components;
+
+  if (spec.storage.type === 's3' && spec.storage.s3 === undefined)
+    bad('storage.s3', 'is required with storage.type s3');
+  if (multiPod && spec.storage.type === 'filesystem' && spec.storage.sharedClaimName === undefined)
+    bad(
+      'storage.sharedClaimName',
+      `is required with storage.type filesystem in mode ${spec.mode}: every pod must reach the same object store (or use s3)`,
+    );
+  if (multiPod && spec.ring.store === 'etcd' && (spec.ring.etcdEndpoints ?? []).length === 0)
+    bad('ring.etcdEndpoints', 'needs at least one endpoint with ring.store etcd');
+  if (spec.ring.managed.replicas === 2)
+    bad('ring.managed.replicas', 'must be 1 or 3 (an etcd of 2 members has no fault tolerance)');
+  if ((spec.zones ?? []).length > 0 && spec.mode !== 'Microservices')
+    bad('zones', 'zone-aware ingesters need mode Microservices');
+  if (spec.retention.enabled && !spec.compactor.enabled)
+    bad('retention.enabled', 'retention runs in the compactor: set compactor.enabled');
+  const retentionSet =
+    spec.limits.global?.retentionPeriod !== undefined ||
+    Object.values(spec.limits.tenants ?? {}).some((t) => t.retentionPeriod !== undefined);
+  if (retentionSet && !spec.retention.enabled)
+    bad('retention.enabled', 'must be true when a retentionPeriod is set');
+
+  const needAtLeastOne = (path: string, replicas: number) => {
+    if (replicas < 1) bad(`components.${path}.replicas`, `must be at least 1 in mode ${spec.mode}`);
+  };
+  let ingesters = 1;
+  if (spec.mode === 'SimpleScalable') {
+    needAtLeastOne('write', c.write.replicas);
+    needAtLeastOne('read', c.read.replicas);
+    needAtLeastOne('backend', c.backend.replicas);
+    ingesters = c.write.replicas;
+  } else if (spec.mode === 'Microservices') {
+    needAtLeastOne('distributor', c.distributor.replicas);
+    needAtLeastOne('ingester', c.ingester.replicas);
+    needAtLeastOne('querier', c.querier.replicas);
+    if (spec.ruler.enabled) needAtLeastOne('ruler', c.ruler.replicas);
+    ingesters = c.ingester.replicas * Math.max(1, (spec.zones ?? []).length);
+  } else {
+    needAtLeastOne('singleBinary', c.singleBinary.replicas);
+  }
+  if (multiPod && spec.replicationFactor > ingesters)
+    bad(
+      'replicationFactor',
+      `is ${spec.replicationFactor} but only ${ingesters} ingester${ingesters === 1 ? '' : 's'} would run`,
+    );
+  return issues;
+}

@@ -1,0 +1,248 @@
+import { defaulted, s } from '../schema';
+
+// The LogService spec: one definition for the CRD, the operator, the admin UI and the docs.
+
+export const DEPLOYMENT_MODES = ['SingleBinary', 'SimpleScalable', 'Microservices'] as const;
+
+const resources = defaulted(
+  {
+    requests: s.map('resource', s.quantity('amount'), 'Minimum resources (`cpu`, `memory`).'),
+    limits: s.map('resource', s.quantity('amount'), 'Maximum resources (`cpu`, `memory`).'),
+  },
+  'Container resources, as in a Pod spec.',
+  'ResourcesSpec',
+);
+
+const component = (what: string, replicas: number, maximum?: number) =>
+  defaulted(
+    {
+      replicas: s.int(`Number of ${what} pods.`, {
+        default: replicas,
+        minimum: 0,
+        ...(maximum === undefined ? {} : { maximum }),
+      }),
+      resources,
+    },
+    `The ${what} pods.`,
+    'ComponentSpec',
+  );
+
+export const componentsSchema = defaulted(
+  {
+    singleBinary: component('single-binary (`-target=all`)', 1, 1),
+    write: component('write (`-target=write`: distributor and ingester; SimpleScalable)', 3),
+    read: component('read (`-target=read`: querier; SimpleScalable)', 2),
+    backend: component(
+      'backend (`-target=backend`: index gateway, compactor, ruler; SimpleScalable)',
+      1,
+    ),
+    distributor: component('distributor (Microservices)', 2),
+    ingester: component('ingester (Microservices); with `zones`, this many in each zone', 3),
+    querier: component('querier (Microservices)', 2),
+    indexGateway: component('index gateway (Microservices; 0: queriers read the index)', 0),
+    compactor: component('compactor (Microservices; runs when `compactor.enabled`)', 1, 1),
+    ruler: component('ruler (Microservices; runs when `ruler.enabled`)', 1),
+  },
+  'Replicas and resources of each component; only those of `mode` are used.',
+  'ComponentsSpec',
+);
+
+const secretRef = s.object(
+  {
+    name: s.format('dns-label', "Name of a Secret in the LogService's namespace.", {
+      required: true,
+    }),
+    accessKeyIdKey: s.string('Key of the access key ID in the Secret.', {
+      default: 'AWS_ACCESS_KEY_ID',
+    }),
+    secretAccessKeyKey: s.string('Key of the secret access key in the Secret.', {
+      default: 'AWS_SECRET_ACCESS_KEY',
+    }),
+  },
+  'Secret holding the S3 credentials.',
+  { typeName: 'S3SecretRef' },
+);
+
+export const storageSchema = defaulted(
+  {
+    type: s.enum(['filesystem', 's3'], 'Object store for chunks and index.', {
+      default: 'filesystem',
+    }),
+    size: s.quantity("Size of each stateful pod's volume (WAL, local index, working files).", {
+      default: '10Gi',
+    }),
+    storageClassName: s.string('Storage class of those volumes; empty: the cluster default.'),
+    sharedClaimName: s.format(
+      'dns-label',
+      'With `type: filesystem` and several pods: an existing ReadWriteMany PersistentVolumeClaim every pod mounts as the object store.',
+    ),
+    s3: s.object(
+      {
+        bucket: s.string('Bucket name.', { required: true, minLength: 1 }),
+        endpoint: s.string('S3 endpoint (`host:port` or URL); empty: AWS.'),
+        region: s.string('Region.'),
+        forcePathStyle: s.bool('Path-style requests (MinIO).', { default: false }),
+        insecure: s.bool('Plain HTTP to the endpoint.', { default: false }),
+        secret: secretRef,
+      },
+      'S3 settings (`type: s3`).',
+      { typeName: 'S3Spec' },
+    ),
+  },
+  'Where data lives.',
+  'StorageSpec',
+);
+
+export const ringSchema = defaulted(
+  {
+    store: s.enum(
+      ['managed', 'etcd'],
+      'The ring KV store: an operator-managed etcd, or existing etcd endpoints. Not used by SingleBinary.',
+      { default: 'managed' },
+    ),
+    etcdEndpoints: s.array(
+      s.format('host-port', 'An etcd endpoint.'),
+      'Endpoints of an existing etcd (`store: etcd`).',
+    ),
+    managed: defaulted(
+      {
+        image: s.string('etcd image of the managed etcd.', {
+          default: 'gcr.io/etcd-development/etcd:v3.5.17',
+        }),
+        replicas: s.int('Members of the managed etcd (1 or 3).', {
+          default: 1,
+          minimum: 1,
+          maximum: 3,
+        }),
+        size: s.quantity('Volume size of each member.', { default: '1Gi' }),
+        resources,
+      },
+      'The managed etcd (`store: managed`).',
+      'ManagedEtcdSpec',
+    ),
+  },
+  'Ring key-value store.',
+  'RingSpec',
+);
+
+export const limitsSchema = s.object(
+  {
+    ingestionRateMB: s.number('`ingestion_rate_mb`: per-tenant ingestion rate (MB/s).', {
+      minimum: 0,
+    }),
+    ingestionBurstSizeMB: s.number('`ingestion_burst_size_mb`: per-tenant burst (MB).', {
+      minimum: 0,
+    }),
+    maxLineSize: s.format('size', '`max_line_size`: longest accepted line.'),
+    maxLabelNamesPerSeries: s.int('`max_label_names_per_series`.', { minimum: 1 }),
+    maxStreamsPerUser: s.int('`max_streams_per_user`: streams per ingester (0: off).', {
+      minimum: 0,
+    }),
+    maxGlobalStreamsPerUser: s.int('`max_global_streams_per_user`: streams in the cluster.', {
+      minimum: 0,
+    }),
+    perStreamRateLimit: s.format('size', '`per_stream_rate_limit` (per second).'),
+    perStreamRateLimitBurst: s.format('size', '`per_stream_rate_limit_burst`.'),
+    rejectOldSamples: s.bool('`reject_old_samples`.'),
+    rejectOldSamplesMaxAge: s.format('duration', '`reject_old_samples_max_age`.'),
+    maxQueryLength: s.format('duration', '`max_query_length`.'),
+    maxQueryLookback: s.format('duration', '`max_query_lookback`.'),
+    maxQuerySeries: s.int('`max_query_series`.', { minimum: 1 }),
+    maxEntriesLimitPerQuery: s.int('`max_entries_limit_per_query`.', { minimum: 1 }),
+    queryTimeout: s.format('duration', '`query_timeout`.'),
+    retentionPeriod: s.format('duration', '`retention_period` (needs `retention.enabled`).'),
+  },
+  "Limits (`limits_config` keys, camelCase); unset ones keep logsvc's defaults.",
+  { typeName: 'Limits' },
+);
+
+export const retentionSchema = defaulted(
+  {
+    enabled: s.bool('Run retention and deletes in the compactor (`compactor.retention_enabled`).', {
+      default: false,
+    }),
+    deleteDelay: s.format('duration', '`compactor.retention_delete_delay`.', { default: '2h' }),
+  },
+  'Retention (periods are limits: `limits.global.retentionPeriod`, per tenant too).',
+  'RetentionSpec',
+);
+
+export const specSchema = s.object(
+  {
+    mode: s.enum(DEPLOYMENT_MODES, 'How logsvc is deployed.', { default: 'SingleBinary' }),
+    version: s.string('logsvc version; the image tag unless `image.tag` is set. Shown in status.', {
+      required: true,
+      minLength: 1,
+    }),
+    image: defaulted(
+      {
+        repository: s.string('Image repository.', { default: 'logsvc/logsvc' }),
+        tag: s.string('Image tag; default: `version`.'),
+        pullPolicy: s.enum(['Always', 'IfNotPresent', 'Never'], 'Image pull policy.', {
+          default: 'IfNotPresent',
+        }),
+      },
+      'The logsvc image.',
+      'ImageSpec',
+    ),
+    authEnabled: s.bool('`auth_enabled`: require `X-Scope-OrgID`.', { default: true }),
+    replicationFactor: s.int(
+      'Copies of each stream (`common.replication_factor`). SingleBinary: 1.',
+      {
+        default: 3,
+        minimum: 1,
+        maximum: 5,
+      },
+    ),
+    zones: s.array(
+      s.format('dns-label', 'A zone name (the node label `topology.kubernetes.io/zone`).'),
+      'Zone-aware replication: one ingester StatefulSet per zone, pinned to its nodes.',
+      { unique: true },
+    ),
+    components: componentsSchema,
+    storage: storageSchema,
+    ring: ringSchema,
+    limits: defaulted(
+      {
+        global: limitsSchema,
+        tenants: s.map(
+          'tenant ID',
+          limitsSchema,
+          'Per-tenant overrides (the runtime config file).',
+        ),
+      },
+      'Ingestion and query limits.',
+      'LimitsSpec',
+    ),
+    retention: retentionSchema,
+    compactor: defaulted(
+      { enabled: s.bool('Run a compactor.', { default: true }) },
+      'Compactor switch.',
+    ),
+    ruler: defaulted(
+      {
+        enabled: s.bool('Run the ruler.', { default: false }),
+        alertmanagerURL: s.string('`ruler.alertmanager_url`.'),
+      },
+      'Ruler switch.',
+    ),
+    rollout: defaulted(
+      {
+        podReadyTimeout: s.format(
+          'duration',
+          'How long a replaced ingester may take to be Ready and ACTIVE before the rollout halts (Degraded).',
+          { default: '10m' },
+        ),
+        terminationGracePeriod: s.format(
+          'duration',
+          'Grace period of stateful pods: time to flush on shutdown.',
+          { default: '5m' },
+        ),
+      },
+      'Rollout settings.',
+      'RolloutSpec',
+    ),
+  },
+  'The desired logsvc cluster.',
+  { typeName: 'LogServiceSpec' },
+);

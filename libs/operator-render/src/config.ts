@@ -1,0 +1,149 @@
+import type { Limits, LogServiceSpec } from '@logsvc/operator-api';
+import { stringify } from 'yaml';
+
+// logsvc's configuration for a LogService, with Loki's keys (docs/configuration.md). One file
+// for every component (each pod picks its part with -target), with `${POD_IP}` and `${POD_NAME}`
+// expanded at start (-config.expand-env=true) so each pod advertises itself in the rings.
+
+export const HTTP_PORT = 3100;
+export const GRPC_PORT = 9095;
+export const CONFIG_DIR = '/etc/logsvc';
+export const CONFIG_FILE = `${CONFIG_DIR}/config.yaml`;
+export const RUNTIME_FILE = `${CONFIG_DIR}/runtime.yaml`;
+/** Each pod's own data: a PersistentVolumeClaim for stateful pods, an emptyDir otherwise. */
+export const DATA_DIR = '/var/logsvc';
+/** The shared ReadWriteMany volume of a multi-pod filesystem store. */
+export const SHARED_DIR = '/var/logsvc-shared';
+export const ETCD_CLIENT_PORT = 2379;
+export const ETCD_PEER_PORT = 2380;
+
+/** `limits_config` key of each schema field. */
+const LIMIT_KEYS: Readonly<Record<keyof Limits, string>> = {
+  ingestionRateMB: 'ingestion_rate_mb',
+  ingestionBurstSizeMB: 'ingestion_burst_size_mb',
+  maxLineSize: 'max_line_size',
+  maxLabelNamesPerSeries: 'max_label_names_per_series',
+  maxStreamsPerUser: 'max_streams_per_user',
+  maxGlobalStreamsPerUser: 'max_global_streams_per_user',
+  perStreamRateLimit: 'per_stream_rate_limit',
+  perStreamRateLimitBurst: 'per_stream_rate_limit_burst',
+  rejectOldSamples: 'reject_old_samples',
+  rejectOldSamplesMaxAge: 'reject_old_samples_max_age',
+  maxQueryLength: 'max_query_length',
+  maxQueryLookback: 'max_query_lookback',
+  maxQuerySeries: 'max_query_series',
+  maxEntriesLimitPerQuery: 'max_entries_limit_per_query',
+  queryTimeout: 'query_timeout',
+  retentionPeriod: 'retention_period',
+};
+
+/** Limits in `limits_config` form, only the ones that are set. */
+export function limitsConfig(limits: Limits | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(limits ?? {})) {
+    if (value !== undefined) out[LIMIT_KEYS[field as keyof Limits]] = value;
+  }
+  return out;
+}
+
+/** The etcd endpoints of the ring (empty for the single binary's in-memory ring). */
+export function etcdEndpoints(name: string, spec: LogServiceSpec): string[] {
+  if (spec.mode === 'SingleBinary') return [];
+  if (spec.ring.store === 'etcd') return [...(spec.ring.etcdEndpoints ?? [])];
+  return [`${name}-etcd:${ETCD_CLIENT_PORT}`];
+}
+
+function storageConfig(spec: LogServiceSpec): Record<string, unknown> {
+  if (spec.storage.type === 's3') {
+    const s3 = spec.storage.s3!;
+    return {
+      aws: {
+        bucketnames: s3.bucket,
+        ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+        ...(s3.region ? { region: s3.region } : {}),
+        access_key_id: '${S3_ACCESS_KEY_ID}',
+        secret_access_key: '${S3_SECRET_ACCESS_KEY}',
+        s3forcepathstyle: s3.forcePathStyle,
+        insecure: s3.insecure,
+      },
+    };
+  }
+  const root = spec.mode === 'SingleBinary' ? DATA_DIR : SHARED_DIR;
+  return { filesystem: { directory: `${root}/chunks` } };
+}
+
+function rulerConfig(spec: LogServiceSpec): Record<string, unknown> {
+  const storage =
+    spec.storage.type === 's3'
+      ? { type: 's3', s3: storageConfig(spec).aws as Record<string, unknown> }
+      : spec.mode === 'SingleBinary'
+        ? { type: 'local', local: { directory: `${DATA_DIR}/rules` } }
+        : { type: 'filesystem', filesystem: { directory: `${SHARED_DIR}/rules` } };
+  return {
+    storage,
+    ...(spec.ruler.alertmanagerURL ? { alertmanager_url: spec.ruler.alertmanagerURL } : {}),
+  };
+}
+
+/** The config file's document. */
+export function configDocument(name: string, spec: LogServiceSpec): Record<string, unknown> {
+  const multiPod = spec.mode !== 'SingleBinary';
+  const zones = spec.zones ?? [];
+  const common: Record<string, unknown> = { path_prefix: DATA_DIR };
+  if (multiPod) {
+    common.replication_factor = spec.replicationFactor;
+    common.ring = {
+      instance_addr: '${POD_IP}',
+      instance_id: '${POD_NAME}',
+      kvstore: { store: 'etcd', etcd: { endpoints: etcdEndpoints(name, spec) } },
+      ...(zones.length > 0 ? { zone_awareness_enabled: true } : {}),
+    };
+  } else {
+    common.replication_factor = 1;
+  }
+  return {
+    auth_enabled: spec.authEnabled,
+    server: { http_listen_port: HTTP_PORT, grpc_listen_port: GRPC_PORT },
+    common,
+    ingester: {
+      lifecycler: {
+        // Loki's operator also leaves it at the 15s default; the rollout waits for /ready anyway.
+        min_ready_duration: '15s',
+      },
+    },
+    schema_config: {
+      configs: [
+        {
+          from: '2020-10-24',
+          store: 'tsdb',
+          object_store: spec.storage.type,
+          schema: 'v13',
+          index: { prefix: 'index_', period: '24h' },
+        },
+      ],
+    },
+    storage_config: storageConfig(spec),
+    compactor: {
+      retention_enabled: spec.retention.enabled,
+      ...(spec.retention.enabled ? { retention_delete_delay: spec.retention.deleteDelay } : {}),
+    },
+    ruler: rulerConfig(spec),
+    runtime_config: { file: RUNTIME_FILE },
+    limits_config: limitsConfig(spec.limits.global),
+  };
+}
+
+/** config.yaml. */
+export function renderConfig(name: string, spec: LogServiceSpec): string {
+  return stringify(configDocument(name, spec), { lineWidth: 0 });
+}
+
+/** runtime.yaml: the per-tenant overrides, re-read by logsvc without a restart. */
+export function renderRuntimeConfig(spec: LogServiceSpec): string {
+  const overrides: Record<string, unknown> = {};
+  for (const [tenant, limits] of Object.entries(spec.limits.tenants ?? {}).sort(([a], [b]) =>
+    a.localeCompare(b),
+  ))
+    overrides[tenant] = limitsConfig(limits);
+  return stringify({ overrides }, { lineWidth: 0 });
+}

@@ -1,0 +1,11 @@
+// @logsvc/operator-render: a LogService spec → the Kubernetes objects that run it. Pure
+// functions, tested without a cluster; the operator applies their output.
+export * from './manifest';
+export * from './labels';
+export { planComponents, entryComponents, type ComponentPlan } from './components';
+export * from './config';
+export { durationSeconds } from './duration';
+export { imageOf, podSelector, DATA_VOLUME, ZONE_NODE_LABEL } from './pod';
+export { headlessName } from './workloads';
+export { ETCD_COMPONENT } from './etcd';
+export { renderAll, type Rendered } from './render';

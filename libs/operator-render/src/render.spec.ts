@@ -1,0 +1,342 @@
+import {
+  effectiveReplicationFactor,
+  loadConfig,
+  parseRuntimeConfig,
+  resolveRingConfig,
+  validateConfig,
+} from '@logsvc/config';
+import { parseSpec, type LogServiceSpec } from '@logsvc/operator-api';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import type { Manifest } from './manifest';
+import { renderAll } from './render';
+
+const owner = { name: 'logs', namespace: 'team-a', uid: '6d1c0c1e-1111-2222-3333-444455556666' };
+const v1beta1 = { pdbApiVersion: 'policy/v1beta1' } as const;
+
+function specOf(raw: Record<string, unknown>): LogServiceSpec {
+  const parsed = parseSpec({ version: '0.1.0', ...raw });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  return parsed.spec;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk manifests freely
+type Loose = any;
+const find = (manifests: Manifest[], kind: string, name: string) => {
+  const m = manifests.find((x) => x.kind === kind && x.metadata.name === name);
+  if (!m)
+    throw new Error(
+      `no ${kind} ${name} in ${manifests.map((x) => `${x.kind}/${x.metadata.name}`).join(' ')}`,
+    );
+  return m as Manifest & { spec: Loose; data?: Record<string, string> };
+};
+const names = (manifests: Manifest[]) => manifests.map((m) => `${m.kind}/${m.metadata.name}`);
+const configOf = (manifests: Manifest[]) => find(manifests, 'ConfigMap', 'logs-config').data!;
+const containerOf = (workload: { spec: Loose }) => workload.spec.template.spec.containers[0];
+
+/** Loads the rendered config.yaml the way a pod starts logsvc: the container's args and env. */
+function loadAsPod(
+  manifests: Manifest[],
+  workloadKind: string,
+  name: string,
+  env: Record<string, string>,
+) {
+  const files = configOf(manifests);
+  const container = containerOf(find(manifests, workloadKind, name));
+  const config = loadConfig(container.args, {
+    readFile: (path) => {
+      expect(path).toBe('/etc/logsvc/config.yaml');
+      return files['config.yaml'];
+    },
+    env,
+  });
+  validateConfig(config);
+  return config;
+}
+
+describe('renderAll: single binary', () => {
+  const spec = specOf({ storage: { size: '20Gi', storageClassName: 'fast' } });
+  const { manifests, components } = renderAll(owner, spec, v1beta1);
+
+  it('renders a ConfigMap, Services and one OnDelete StatefulSet with a volume', () => {
+    expect(names(manifests)).toEqual([
+      'ConfigMap/logs-config',
+      'Service/logs-single-binary',
+      'Service/logs-single-binary-headless',
+      'StatefulSet/logs-single-binary',
+    ]);
+    expect(components.map((c) => [c.name, c.ringRollout])).toEqual([['logs-single-binary', true]]);
+    const sts = find(manifests, 'StatefulSet', 'logs-single-binary');
+    expect(sts.spec.updateStrategy).toEqual({ type: 'OnDelete' });
+    expect(sts.spec.serviceName).toBe('logs-single-binary-headless');
+    expect(sts.spec.volumeClaimTemplates[0].spec).toEqual({
+      accessModes: ['ReadWriteOnce'],
+      resources: { requests: { storage: '20Gi' } },
+      storageClassName: 'fast',
+    });
+    expect(containerOf(sts).image).toBe('logsvc/logsvc:0.1.0');
+    expect(containerOf(sts).args).toContain('-target=all');
+  });
+
+  it('renders a config logsvc starts with: in-memory ring, data on the volume, RF 1', () => {
+    const config = loadAsPod(manifests, 'StatefulSet', 'logs-single-binary', {});
+    expect(config.common.path_prefix).toBe('/var/logsvc');
+    expect(config.storage_config.filesystem.directory).toBe('/var/logsvc/chunks');
+    expect(config.auth_enabled).toBe(true);
+    expect(resolveRingConfig(config, 'ingester').kvstore.store).toBe('inmemory');
+    expect(effectiveReplicationFactor(config)).toBe(1);
+    expect(config.runtime_config.file).toBe('/etc/logsvc/runtime.yaml');
+  });
+
+  it('owns every object, so deleting the LogService deletes them', () => {
+    for (const m of manifests) {
+      expect(m.metadata.namespace).toBe('team-a');
+      expect(m.metadata.ownerReferences).toEqual([
+        {
+          apiVersion: 'logsvc.io/v1alpha1',
+          kind: 'LogService',
+          name: 'logs',
+          uid: owner.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ]);
+    }
+  });
+});
+
+describe('renderAll: microservices', () => {
+  const spec = specOf({
+    mode: 'Microservices',
+    storage: { sharedClaimName: 'logs-shared' },
+    components: { distributor: { replicas: 2 }, querier: { replicas: 1 } },
+    limits: { global: { ingestionRateMB: 8, maxLineSize: '1MB' } },
+  });
+  const { manifests } = renderAll(owner, spec, v1beta1);
+  const env = (pod: string) => ({ POD_NAME: pod, POD_IP: '10.1.2.3' });
+
+  it('renders etcd, every component, their Services and disruption budgets', () => {
+    expect(names(manifests)).toEqual([
+      'ConfigMap/logs-config',
+      'Service/logs-etcd-headless',
+      'Service/logs-etcd',
+      'StatefulSet/logs-etcd',
+      'Service/logs-ingester',
+      'Service/logs-ingester-headless',
+      'Service/logs-compactor',
+      'Service/logs-compactor-headless',
+      'Service/logs-distributor',
+      'Service/logs-querier',
+      'StatefulSet/logs-ingester',
+      'StatefulSet/logs-compactor',
+      'Deployment/logs-distributor',
+      'Deployment/logs-querier',
+      'PodDisruptionBudget/logs-ingester',
+      'PodDisruptionBudget/logs-distributor',
+    ]);
+    const pdb = find(manifests, 'PodDisruptionBudget', 'logs-ingester');
+    expect(pdb.apiVersion).toBe('policy/v1beta1');
+    expect(pdb.spec).toEqual({
+      maxUnavailable: 1,
+      selector: {
+        matchLabels: {
+          'app.kubernetes.io/name': 'logsvc',
+          'app.kubernetes.io/instance': 'logs',
+          'app.kubernetes.io/component': 'ingester',
+        },
+      },
+    });
+    expect(
+      renderAll(owner, spec, { pdbApiVersion: 'policy/v1' }).manifests.find(
+        (m) => m.kind === 'PodDisruptionBudget',
+      )!.apiVersion,
+    ).toBe('policy/v1');
+  });
+
+  it('gives ingesters OnDelete, a preStop prepare_shutdown, a flush grace period and /ready', () => {
+    const sts = find(manifests, 'StatefulSet', 'logs-ingester');
+    expect(sts.spec.updateStrategy).toEqual({ type: 'OnDelete' });
+    expect(sts.spec.replicas).toBe(3);
+    const pod = sts.spec.template.spec;
+    expect(pod.terminationGracePeriodSeconds).toBe(300);
+    const c = containerOf(sts);
+    expect(c.lifecycle.preStop.exec.command.join(' ')).toContain('/ingester/prepare_shutdown');
+    expect(c.readinessProbe.httpGet).toEqual({ path: '/ready', port: 'http' });
+    expect(c.volumeMounts).toContainEqual({ name: 'shared', mountPath: '/var/logsvc-shared' });
+    expect(pod.volumes).toContainEqual({
+      name: 'shared',
+      persistentVolumeClaim: { claimName: 'logs-shared' },
+    });
+  });
+
+  it('rolls stateless components with surge and stateful non-ingesters by the StatefulSet', () => {
+    const deploy = find(manifests, 'Deployment', 'logs-distributor');
+    expect(deploy.spec.strategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: 1, maxUnavailable: 0 },
+    });
+    expect(containerOf(deploy).lifecycle).toBeUndefined();
+    expect(find(manifests, 'StatefulSet', 'logs-compactor').spec.updateStrategy).toEqual({
+      type: 'RollingUpdate',
+    });
+    expect(find(manifests, 'Service', 'logs-ingester-headless').spec).toMatchObject({
+      clusterIP: 'None',
+      publishNotReadyAddresses: true,
+    });
+  });
+
+  it.each([
+    ['StatefulSet', 'logs-ingester', 'ingester'],
+    ['Deployment', 'logs-distributor', 'distributor'],
+    ['Deployment', 'logs-querier', 'ingester'],
+    ['StatefulSet', 'logs-compactor', 'compactor'],
+  ] as const)('renders a config a %s %s starts with, on the etcd ring', (kind, name, ring) => {
+    const config = loadAsPod(manifests, kind, name, env(`${name}-0`));
+    const member = resolveRingConfig(config, ring);
+    expect(member.kvstore.store).toBe('etcd');
+    expect(member.kvstore.etcd.endpoints).toEqual(['logs-etcd:2379']);
+    expect(member.instanceAddr).toBe('10.1.2.3');
+    expect(member.instanceId).toBe(`${name}-0`);
+    expect(member.instancePort).toBe(9095);
+    expect(config.storage_config.filesystem.directory).toBe('/var/logsvc-shared/chunks');
+    expect(config.limits_config.ingestion_rate_mb).toBe(8);
+    expect(config.limits_config.max_line_size).toBe(1024 * 1024);
+  });
+
+  it('uses existing etcd endpoints when asked', () => {
+    const external = renderAll(
+      owner,
+      specOf({ ...spec, ring: { store: 'etcd', etcdEndpoints: ['etcd.infra:2379'] } }),
+      v1beta1,
+    );
+    expect(names(external.manifests).some((n) => n.includes('etcd'))).toBe(false);
+    const config = loadAsPod(
+      external.manifests,
+      'StatefulSet',
+      'logs-ingester',
+      env('logs-ingester-0'),
+    );
+    expect(resolveRingConfig(config, 'ingester').kvstore.etcd.endpoints).toEqual([
+      'etcd.infra:2379',
+    ]);
+  });
+});
+
+describe('renderAll: config changes and pod rollouts', () => {
+  const base = { mode: 'SimpleScalable', storage: { sharedClaimName: 'shared' } };
+  const hashOf = (raw: Record<string, unknown>) => renderAll(owner, specOf(raw), v1beta1);
+  const podHash = (r: ReturnType<typeof hashOf>) =>
+    find(r.manifests, 'StatefulSet', 'logs-write').spec.template.metadata.annotations[
+      'logsvc.io/config-hash'
+    ];
+
+  it('puts the config hash on pod templates: a config change changes every template', () => {
+    const a = hashOf(base);
+    const b = hashOf({ ...base, limits: { global: { maxQuerySeries: 100 } } });
+    expect(podHash(a)).toBe(a.configHash);
+    expect(a.configHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(b.configHash).not.toBe(a.configHash);
+    expect(podHash(b)).toBe(b.configHash);
+  });
+
+  it('changes only runtime.yaml, not the hash, for tenant limits (logsvc re-reads them)', () => {
+    const a = hashOf(base);
+    const b = hashOf({
+      ...base,
+      limits: { tenants: { 'team-b': { ingestionRateMB: 2, retentionPeriod: '168h' } } },
+      retention: { enabled: true },
+    });
+    expect(configOf(b.manifests)['runtime.yaml']).not.toBe(configOf(a.manifests)['runtime.yaml']);
+    const overrides = parseRuntimeConfig(configOf(b.manifests)['runtime.yaml'], 'runtime.yaml');
+    expect(overrides.get('team-b')).toEqual({
+      ingestion_rate_mb: 2,
+      retention_period: 168 * 3600_000,
+    });
+    // retention.enabled changes config.yaml (compactor.retention_enabled): that one rolls.
+    expect(b.configHash).not.toBe(a.configHash);
+    const c = hashOf({ ...base, limits: { tenants: { 'team-c': { ingestionRateMB: 1 } } } });
+    expect(c.configHash).toBe(a.configHash);
+  });
+
+  it('changes the image but not the config for a new version', () => {
+    const a = hashOf(base);
+    const b = renderAll(owner, specOf({ ...base, version: '0.2.0' }), v1beta1);
+    expect(b.configHash).toBe(a.configHash);
+    const sts = find(b.manifests, 'StatefulSet', 'logs-write');
+    expect(containerOf(sts).image).toBe('logsvc/logsvc:0.2.0');
+    expect(sts.spec.template.metadata.labels['app.kubernetes.io/version']).toBe('0.2.0');
+    expect(sts.spec.selector.matchLabels['app.kubernetes.io/version']).toBeUndefined();
+  });
+});
+
+describe('renderAll: zones and S3', () => {
+  const spec = specOf({
+    mode: 'Microservices',
+    zones: ['zone-a', 'zone-b', 'zone-c'],
+    components: { ingester: { replicas: 1 } },
+    compactor: { enabled: false },
+    storage: {
+      type: 's3',
+      s3: {
+        bucket: 'logs',
+        endpoint: 'minio:9000',
+        forcePathStyle: true,
+        insecure: true,
+        secret: { name: 'minio' },
+      },
+    },
+  });
+  const { manifests, components } = renderAll(owner, spec, v1beta1);
+
+  it('renders one ingester StatefulSet per zone, pinned to its nodes', () => {
+    expect(components.filter((c) => c.ringRollout).map((c) => c.name)).toEqual([
+      'logs-ingester-zone-a',
+      'logs-ingester-zone-b',
+      'logs-ingester-zone-c',
+    ]);
+    const sts = find(manifests, 'StatefulSet', 'logs-ingester-zone-b');
+    expect(sts.spec.template.spec.nodeSelector).toEqual({
+      'topology.kubernetes.io/zone': 'zone-b',
+    });
+    expect(sts.spec.selector.matchLabels['logsvc.io/zone']).toBe('zone-b');
+    const config = loadAsPod(manifests, 'StatefulSet', 'logs-ingester-zone-b', {
+      POD_NAME: 'x',
+      POD_IP: '10.0.0.1',
+    });
+    const member = resolveRingConfig(config, 'ingester');
+    expect(member.zone).toBe('zone-b');
+    expect(member.zoneAwarenessEnabled).toBe(true);
+    // One disruption budget over all zones.
+    expect(
+      names(manifests).filter((n) => n.startsWith('PodDisruptionBudget/logs-ingester')),
+    ).toEqual(['PodDisruptionBudget/logs-ingester']);
+  });
+
+  it('reads S3 credentials from the Secret into the config', () => {
+    const c = containerOf(find(manifests, 'Deployment', 'logs-querier'));
+    expect(c.env).toContainEqual({
+      name: 'S3_SECRET_ACCESS_KEY',
+      valueFrom: { secretKeyRef: { name: 'minio', key: 'AWS_SECRET_ACCESS_KEY' } },
+    });
+    expect(c.volumeMounts.some((m: { name: string }) => m.name === 'shared')).toBe(false);
+    const config = loadAsPod(manifests, 'Deployment', 'logs-querier', {
+      POD_NAME: 'q',
+      POD_IP: '10.0.0.2',
+      S3_ACCESS_KEY_ID: 'AK',
+      S3_SECRET_ACCESS_KEY: 'SK',
+    });
+    expect(config.storage_config.aws).toMatchObject({
+      bucketnames: 'logs',
+      endpoint: 'minio:9000',
+      access_key_id: 'AK',
+      secret_access_key: 'SK',
+      s3forcepathstyle: true,
+      insecure: true,
+    });
+    expect(config.schema_config.configs[0].object_store).toBe('s3');
+    expect(config.ruler.storage.type).toBe('s3');
+    expect(parse(configOf(manifests)['config.yaml']).storage_config.aws.secret_access_key).toBe(
+      '${S3_SECRET_ACCESS_KEY}',
+    );
+  });
+});

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import type { LogServiceSpec } from '@logsvc/operator-api';
+import { planComponents, type ComponentPlan } from './components';
+import { renderConfig, renderRuntimeConfig } from './config';
+import { ETCD_COMPONENT, managedEtcd } from './etcd';
+import { ownedMeta } from './labels';
+import type { ClusterCapabilities, Manifest, Owner } from './manifest';
+import { componentService, disruptionBudget, headlessService, workload } from './workloads';
+
+/** What the operator applies for a LogService, and the plan it was made from. */
+export interface Rendered {
+  readonly manifests: Manifest[];
+  readonly components: ComponentPlan[];
+  /** sha256 of config.yaml, on every pod template. */
+  readonly configHash: string;
+}
+
+/** Every object of a LogService, in apply order. Pure: same input, same output. */
+export function renderAll(
+  owner: Owner,
+  spec: LogServiceSpec,
+  capabilities: ClusterCapabilities,
+): Rendered {
+  const config = renderConfig(owner.name, spec);
+  // Only config.yaml rolls the pods: logsvc re-reads runtime.yaml (tenant limits) by itself.
+  const configHash = createHash('sha256').update(config).digest('hex');
+  const components = planComponents(owner.name, spec);
+  const manifests: Manifest[] = [
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: ownedMeta(owner, `${owner.name}-config`, 'config'),
+      data: { 'config.yaml': config, 'runtime.yaml': renderRuntimeConfig(spec) },
+    },
+  ];
+  if (spec.mode !== 'SingleBinary' && spec.ring.store === 'managed')
+    manifests.push(...managedEtcd(owner, spec));
+
+  const seen = new Set<string>();
+  for (const plan of components) {
+    if (!seen.has(plan.component)) manifests.push(componentService(owner, plan.component));
+    if (plan.kind === 'StatefulSet') manifests.push(headlessService(owner, plan));
+    seen.add(plan.component);
+  }
+  for (const plan of components) manifests.push(workload(owner, spec, plan, configHash));
+
+  const totals = new Map<string, number>();
+  for (const plan of components)
+    totals.set(plan.component, (totals.get(plan.component) ?? 0) + plan.replicas);
+  if (spec.mode !== 'SingleBinary' && spec.ring.store === 'managed')
+    totals.set(ETCD_COMPONENT, spec.ring.managed.replicas);
+  for (const [component, replicas] of totals) {
+    if (replicas > 1) manifests.push(disruptionBudget(owner, component, capabilities));
+  }
+  return { manifests, components, configHash };
+}

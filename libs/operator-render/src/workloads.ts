@@ -1,0 +1,112 @@
+import type { LogServiceSpec } from '@logsvc/operator-api';
+import type { ComponentPlan } from './components';
+import { GRPC_PORT, HTTP_PORT } from './config';
+import { LABEL_ZONE, ownedMeta } from './labels';
+import type { ClusterCapabilities, Manifest, Owner } from './manifest';
+import { DATA_VOLUME, podSelector, podTemplate } from './pod';
+
+/** The headless Service of a StatefulSet (stable pod DNS names; ring members before Ready). */
+export function headlessName(plan: ComponentPlan): string {
+  return `${plan.name}-headless`;
+}
+
+export function workload(
+  owner: Owner,
+  spec: LogServiceSpec,
+  plan: ComponentPlan,
+  configHash: string,
+): Manifest {
+  const meta = ownedMeta(owner, plan.name, plan.component, {
+    labels: plan.zone === undefined ? {} : { [LABEL_ZONE]: plan.zone },
+  });
+  const template = podTemplate(owner, spec, plan, configHash);
+  const selector = { matchLabels: podSelector(owner, plan) };
+  if (plan.kind === 'Deployment') {
+    return {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: meta,
+      spec: {
+        replicas: plan.replicas,
+        selector,
+        // Surge: a new pod is Ready before an old one goes.
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+        template,
+      },
+    };
+  }
+  const claimSpec: Record<string, unknown> = {
+    accessModes: ['ReadWriteOnce'],
+    resources: { requests: { storage: spec.storage.size } },
+    ...(spec.storage.storageClassName ? { storageClassName: spec.storage.storageClassName } : {}),
+  };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: meta,
+    spec: {
+      replicas: plan.replicas,
+      serviceName: headlessName(plan),
+      selector,
+      podManagementPolicy: 'Parallel',
+      // Ingesters are replaced by the operator, one at a time, ring-aware (rollout/).
+      updateStrategy: plan.ringRollout ? { type: 'OnDelete' } : { type: 'RollingUpdate' },
+      template,
+      ...(plan.volume
+        ? { volumeClaimTemplates: [{ metadata: { name: DATA_VOLUME }, spec: claimSpec }] }
+        : {}),
+    },
+  };
+}
+
+const ports = [
+  { name: 'http', port: HTTP_PORT, targetPort: 'http', protocol: 'TCP' },
+  { name: 'grpc', port: GRPC_PORT, targetPort: 'grpc', protocol: 'TCP' },
+];
+
+/** The component's Service (all zones), for clients and for other components. */
+export function componentService(owner: Owner, component: string): Manifest {
+  const meta = ownedMeta(owner, `${owner.name}-${component}`, component);
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: meta,
+    spec: {
+      type: 'ClusterIP',
+      selector: podSelector(owner, { component } as ComponentPlan),
+      ports,
+    },
+  };
+}
+
+export function headlessService(owner: Owner, plan: ComponentPlan): Manifest {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: ownedMeta(owner, headlessName(plan), plan.component),
+    spec: {
+      clusterIP: 'None',
+      // Ring members must find each other before they are Ready (readiness needs the ring).
+      publishNotReadyAddresses: true,
+      selector: podSelector(owner, plan),
+      ports,
+    },
+  };
+}
+
+/** At most one pod of the component down at a time (drains, evictions). */
+export function disruptionBudget(
+  owner: Owner,
+  component: string,
+  capabilities: ClusterCapabilities,
+): Manifest {
+  return {
+    apiVersion: capabilities.pdbApiVersion,
+    kind: 'PodDisruptionBudget',
+    metadata: ownedMeta(owner, `${owner.name}-${component}`, component),
+    spec: {
+      maxUnavailable: 1,
+      selector: { matchLabels: podSelector(owner, { component } as ComponentPlan) },
+    },
+  };
+}
