@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ChunkFormatError } from '@logsvc/chunk';
 import type { ScanRange, ScanResult } from './chunk-scan';
+import { pickWorker } from './pick-worker';
 
 /** main → worker: scan these chunks over `range`. */
 export interface ScanRequest {
@@ -112,14 +113,7 @@ export class ChunkScanPool {
 
   /** The least busy worker with room, starting one while below `size`. */
   private pickWorker(): PoolWorker | undefined {
-    let best: PoolWorker | undefined;
-    for (const w of this.workers) {
-      if (best === undefined || w.inFlight.size < best.inFlight.size) best = w;
-    }
-    if ((best === undefined || best.inFlight.size > 0) && this.workers.length < this.size) {
-      return this.spawn();
-    }
-    return best !== undefined && best.inFlight.size < this.maxInFlight ? best : undefined;
+    return pickWorker(this.workers, this.size, this.maxInFlight, () => this.spawn());
   }
 
   private spawn(): PoolWorker {

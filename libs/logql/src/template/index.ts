@@ -173,19 +173,20 @@ export function compileGoTemplate(text: string, name: string, funcs: FuncMap): G
   const all: FuncMap = new Map([...BUILTINS, ...funcs]);
   const parsed = new Parser(name, text, (fn) => all.has(fn)).parse();
   const emit = new Compiler(name, text, all).compileSet(parsed.root, parsed.defines);
-  return {
-    execute(dot) {
-      const state = new ExecState({ line: '', timestampNs: 0n });
-      state.vars.push({ name: '$', value: dot });
-      try {
-        emit(state, dot);
-      } catch (err) {
-        if (err instanceof RangeError) throw fromEngineLimit(err);
-        throw err;
-      }
-      return state.out;
-    },
-  };
+  return { execute: (dot) => runCompiled(emit, dot) };
+}
+
+/** Runs a compiled template on `dot` with a fresh state; engine limits become Go's errors. */
+function runCompiled(emit: (s: ExecState, dot: Value) => void, dot: Value): string {
+  const state = new ExecState({ line: '', timestampNs: 0n });
+  state.vars.push({ name: '$', value: dot });
+  try {
+    emit(state, dot);
+  } catch (err) {
+    if (err instanceof RangeError) throw fromEngineLimit(err);
+    throw err;
+  }
+  return state.out;
 }
 
 /** Go templates sharing their `define`s (Helm's model: one set over every file of a chart). */
@@ -218,17 +219,7 @@ export function compileGoTemplateSet(
   const emits = new Map<string, (s: ExecState, dot: Value) => void>();
   for (const p of parsed)
     emits.set(p.name, new Compiler(p.name, p.text, all).compileSet(p.tree.root, defines));
-  const run = (emit: (s: ExecState, dot: Value) => void, dot: Value) => {
-    const state = new ExecState({ line: '', timestampNs: 0n });
-    state.vars.push({ name: '$', value: dot });
-    try {
-      emit(state, dot);
-    } catch (err) {
-      if (err instanceof RangeError) throw fromEngineLimit(err);
-      throw err;
-    }
-    return state.out;
-  };
+  const run = runCompiled;
   const byDefine = new Map<string, (s: ExecState, dot: Value) => void>();
   runner = (name, dot) => {
     const file = emits.get(name);

@@ -8,6 +8,7 @@ import type { ChunkStoreSettings } from '@logsvc/storage';
 import { QueryAbortedError } from '../errors';
 import type { PoolMessage, PoolQuery, PoolReply, QueryWorkerData } from './pool-query';
 import { QueryPoolClosedError, QueryWorkerExitedError, rebuildError } from './worker-errors';
+import { pickWorker } from '../pick-worker';
 
 export interface QueryWorkerPoolOptions {
   /** The chunk store each worker opens (the same objects as the main thread's). */
@@ -149,14 +150,7 @@ export class QueryWorkerPool {
 
   /** The least busy worker with room, starting one while below `size`. */
   private pickWorker(): PoolWorker | undefined {
-    let best: PoolWorker | undefined;
-    for (const w of this.workers) {
-      if (best === undefined || w.inFlight.size < best.inFlight.size) best = w;
-    }
-    if ((best === undefined || best.inFlight.size > 0) && this.workers.length < this.size) {
-      return this.spawn();
-    }
-    return best !== undefined && best.inFlight.size < this.perWorker ? best : undefined;
+    return pickWorker(this.workers, this.size, this.perWorker, () => this.spawn());
   }
 
   private spawn(): PoolWorker {
