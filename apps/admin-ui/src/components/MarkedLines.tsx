@@ -1,10 +1,14 @@
+import { useMemo } from 'react';
+import { linesWithParents } from '../lib/yaml-context';
+
 /** A highlighted line and what its highlight means (also given as text, not by colour alone). */
 export interface LineMark {
   label: string;
 }
 
 /**
- * A text with line numbers in the diff table's look, its marked lines highlighted. Lines in
+ * A YAML text with line numbers in the diff table's look, its marked lines highlighted; with
+ * `onlyMarked`, only those and their parent keys. Lines in
  * `linked` are outlined (the partners of the line under the pointer or focus); `onPoint` tells
  * which marked line that is (undefined when none).
  */
@@ -16,7 +20,12 @@ export function MarkedLines(props: {
   linked?: ReadonlySet<number>;
   onPoint?: (line: number | undefined) => void;
 }) {
-  const lines = props.text.replace(/\n$/, '').split('\n');
+  const lines = useMemo(() => props.text.replace(/\n$/, '').split('\n'), [props.text]);
+  // With onlyMarked, the keys that enclose a marked line stay as its context.
+  const shown = useMemo(
+    () => (props.onlyMarked ? linesWithParents(lines, props.marks.keys()) : undefined),
+    [lines, props.marks, props.onlyMarked],
+  );
   return (
     <div className="diff-wrap">
       <table className="diff marked-lines">
@@ -29,7 +38,7 @@ export function MarkedLines(props: {
           {lines.map((text, i) => {
             const line = i + 1;
             const mark = props.marks.get(line);
-            if (props.onlyMarked && !mark) return null;
+            if (shown && !shown.has(line)) return null;
             const point = mark ? () => props.onPoint?.(line) : undefined;
             const leave = mark ? () => props.onPoint?.(undefined) : undefined;
             return (

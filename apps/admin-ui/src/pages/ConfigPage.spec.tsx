@@ -134,6 +134,18 @@ describe('ConfigPage: the LogService view', () => {
     expect(within(config).queryByText('http_listen_port', { exact: false })).toBeNull();
     expect(within(spec).queryByText('mode: SimpleScalable')).toBeNull();
     expect(within(spec).getByText('maxLineSize: 512KB', { exact: false })).toBeTruthy();
+    // The keys that enclose a kept line stay, as its path.
+    expect(
+      within(config)
+        .getAllByRole('row')
+        .map((r) => r.textContent),
+    ).toEqual([
+      'Rendered config of logs-backend-0',
+      '3limits_config:',
+      expect.stringMatching(/^4 {2}max_line_size: 512KB \(/),
+    ]);
+    expect(within(spec).queryByText('server:')).toBeNull();
+    expect(within(spec).getByText('global:', { exact: false })).toBeTruthy();
   });
 
   it('says when the config file changed since the instance started', async () => {
