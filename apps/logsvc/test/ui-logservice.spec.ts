@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import type { ClusterOverview, LogServiceView } from '@logsvc/api';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, startTestServer } from './harness';
 
 // The LogService view of a process the operator would start: the built binary with
 // -config.file and LOGSVC_LOGSERVICE_FILE (set on that process only), as in a pod.
@@ -160,5 +161,34 @@ describe('GET /ui/api/logservice of a process started by the operator', () => {
     const gone = await fetch(`${url}/ui/api/logservice`);
     expect(gone.status).toBe(404);
     expect(await gone.text()).toContain('cannot be read');
+  });
+});
+
+describe('GET /ui/api/logservice of a process started without a config file', () => {
+  let sut: TestServer;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'logsvc-ls-'));
+    writeFileSync(join(dir, 'logservice.yaml'), logServiceFile(1, 1));
+    // Through the server's options: no environment variable of this test process is touched.
+    sut = await startTestServer({
+      config: { auth_enabled: false, limits_config: { max_query_series: 77 } },
+      startupFiles: { logServiceFile: join(dir, 'logservice.yaml') },
+    });
+  });
+  afterAll(async () => {
+    await sut.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows its running config instead, secrets masked as in /config', async () => {
+    const res = await fetch(`${sut.url}/ui/api/logservice`);
+    expect(res.status).toBe(200);
+    const got = (await res.json()) as LogServiceView;
+    expect(got.renderedConfigSource).toBe('running-config');
+    expect(got.configFileChanged).toBe(false);
+    expect(got.renderedConfigYaml).toBe(await (await fetch(`${sut.url}/config`)).text());
+    expect(got.renderedConfigYaml).toContain('max_query_series: 77');
   });
 });
