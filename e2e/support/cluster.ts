@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RingStatus } from '@logsvc/api';
 import { expect } from 'vitest';
+import { stringify } from 'yaml';
 import { freePort } from '../../tools/bench/src/ingest/server-process';
 import { type ServerProcess, startServer } from './server';
 
@@ -27,6 +28,8 @@ export interface MemberOptions {
   readonly config?: ConfigTree;
   /** Resolve once spawned instead of once /ready answers 200 (default true: wait). */
   readonly waitReady?: boolean;
+  /** Environment variables of this member's process (kept on restarts). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 function isTree(value: unknown): value is ConfigTree {
@@ -50,6 +53,7 @@ export interface Member {
   readonly dataDir: string;
   readonly grpcPort: number;
   readonly configFile: string;
+  readonly env?: Readonly<Record<string, string>>;
   process: ServerProcess;
 }
 
@@ -72,15 +76,15 @@ export class Cluster {
     let config = this.config(name, target, grpcPort);
     if (this.options.config) config = mergeConfig(config, this.options.config);
     if (options.config) config = mergeConfig(config, options.config);
-    // JSON is YAML.
-    writeFileSync(configFile, JSON.stringify(config, null, 2));
+    writeFileSync(configFile, stringify(config));
     const member: Member = {
       name,
       target,
       dataDir,
       grpcPort,
       configFile,
-      process: await this.spawn(dataDir, configFile, undefined, options.waitReady),
+      ...(options.env ? { env: options.env } : {}),
+      process: await this.spawn(dataDir, configFile, undefined, options.waitReady, options.env),
     };
     this.members.push(member);
     return member;
@@ -89,7 +93,13 @@ export class Cluster {
   /** Starts a stopped (or killed) member again with the same identity, data and ports. */
   async restart(member: Member): Promise<void> {
     if (member.process.running) throw new Error(`${member.name} is still running`);
-    member.process = await this.spawn(member.dataDir, member.configFile, member.process.port);
+    member.process = await this.spawn(
+      member.dataDir,
+      member.configFile,
+      member.process.port,
+      true,
+      member.env,
+    );
   }
 
   async dispose(): Promise<void> {
@@ -102,9 +112,11 @@ export class Cluster {
     configFile: string,
     port?: number,
     waitReady = true,
+    env?: Readonly<Record<string, string>>,
   ): Promise<ServerProcess> {
     return startServer({
       dataDir,
+      ...(env ? { env } : {}),
       ...(port === undefined ? {} : { port }),
       flags: [`-config.file=${configFile}`, ...(this.options.extraFlags ?? [])],
       readyTimeoutMs: 60_000,

@@ -1,6 +1,9 @@
-import { rmSync } from 'node:fs';
-import type { RingStatus } from '@logsvc/api';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LOGSERVICE_FILE_ENV, type LogServiceView, type RingStatus } from '@logsvc/api';
 import { parseConfig, resolveRingConfig } from '@logsvc/config';
+import { parseSpec } from '@logsvc/operator-api';
+import { renderLogServiceFile } from '@logsvc/operator-render';
 import { type Kv, createKv, decodeRing, encodeRing, withInstance } from '@logsvc/ring';
 import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import type { Browser, Page } from 'playwright-core';
@@ -12,6 +15,20 @@ import { launchChromium, screenshotDir, screenshots } from './browser';
 const NOW_NS = () => BigInt(Date.now()) * 1_000_000n;
 /** Lines pushed before the tests: ten `error` lines among thirty. */
 const ERROR_LINES = 10;
+
+/** The LogService file the operator would write for the first process, as in a pod. */
+function logServiceFile(): string {
+  const parsed = parseSpec({
+    version: '0.1.0',
+    mode: 'SingleBinary',
+    authEnabled: false,
+    replicationFactor: 1,
+    retention: { enabled: true },
+  });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  const owner = { name: 'logs', namespace: 'team-a', uid: 'e2e', generation: 2 };
+  return renderLogServiceFile(owner, parsed.spec);
+}
 
 async function push(url: string, lines: Array<[string, Record<string, string>?]>): Promise<void> {
   const base = NOW_NS() - BigInt(lines.length) * 1_000_000n;
@@ -59,7 +76,10 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
         ruler: { evaluation_interval: '1s', poll_interval: '1s' },
       },
     });
-    main = await cluster.add('logsvc-1', 'all');
+    // As if the operator had started it: the UI offers its LogService view.
+    const logService = join(cluster.root, 'logservice.yaml');
+    writeFileSync(logService, logServiceFile());
+    main = await cluster.add('logsvc-1', 'all', { env: { [LOGSERVICE_FILE_ENV]: logService } });
     // A member that runs a different config, for the config diff.
     reader = await cluster.add('logsvc-2', 'querier', {
       config: { limits_config: { max_query_series: 123 } },
@@ -184,6 +204,35 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     await page.getByLabel('Diff against the defaults').check();
     await page.getByLabel('Instance', { exact: true }).selectOption('logsvc-2');
     await page.locator('td.ins', { hasText: 'max_query_series: 123' }).waitFor();
+  });
+
+  it('shows the LogService spec beside the rendered config, relating their lines', async () => {
+    await goto('/config');
+    await page.getByLabel('LogService spec vs rendered config').check();
+    await page.getByText(/settings of the rendered config differ from logsvc's defaults/).waitFor();
+    await page
+      .getByRole('columnheader', { name: 'LogService team-a/logs, generation 2: spec' })
+      .waitFor();
+    // The config file of logsvc-1 as written; a setting it changes from the defaults is marked,
+    // with the spec line it comes from.
+    const retention = page.locator('td.ins', { hasText: 'retention_enabled: true' });
+    expect(await retention.getAttribute('title')).toMatch(
+      /^compactor\.retention_enabled differs from the default false, from spec line \d+$/,
+    );
+    await retention.hover();
+    const spec = page.locator('table').first();
+    await spec.locator('tr.linked td.ins', { hasText: /^\s+enabled: true/ }).waitFor();
+    // Only the settings that differ, under their parent keys; one pointed at, with its spec line.
+    await page.getByLabel('Only differing lines').check();
+    await page.locator('td.code', { hasText: /^compactor:$/ }).waitFor();
+    await retention.hover();
+    await spec.locator('tr.linked td.ins', { hasText: /^\s+enabled: true/ }).waitFor();
+    await screenshots(page, shots, 'config-logservice');
+    await page.getByLabel('Only differing lines').uncheck();
+
+    const view = (await (await get(main, '/ui/api/logservice')).json()) as LogServiceView;
+    expect(view).toMatchObject({ name: 'logs', namespace: 'team-a', generation: 2 });
+    expect(view.renderedConfigYaml).toContain('retention_enabled: true');
   });
 
   it('creates a rule group, marks bad LogQL at its line, shows rule state, and deletes it', async () => {

@@ -20,13 +20,18 @@ import { COMPONENT_MODULES } from './modules/component-modules';
 import { CoreModule } from './modules/core/core.module';
 import { QueryApiModule } from './modules/query-api/query-api.module';
 import { StatusModule } from './modules/status/status.module';
+import type { StartupFiles } from './startup-files';
 import { type Component, MODULE_DEPENDENCIES, resolveTarget } from './targets';
+
+export type { StartupFiles } from './startup-files';
 
 export interface ServerOptions {
   /** Where log lines go; stderr by default. */
   logDestination?: DestinationStream;
   /** More modules to load besides the target's (tests use this to mount probe controllers). */
   extraModules?: Type<unknown>[];
+  /** None by default: main.ts passes what it loaded. */
+  startupFiles?: StartupFiles;
 }
 
 /** A built server: start() listens and starts every service, stop() shuts down gracefully. */
@@ -63,7 +68,14 @@ export async function createServer(
   const root: DynamicModule = {
     module: AppModule,
     imports: [
-      CoreModule.forRoot({ config, logger, registry, metrics, components }),
+      CoreModule.forRoot({
+        config,
+        logger,
+        registry,
+        metrics,
+        components,
+        startupFiles: options.startupFiles ?? {},
+      }),
       ClusterModule,
       StatusModule,
       ...components.map((c) => COMPONENT_MODULES[c]),

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { LOGSERVICE_FILE_ENV } from '@logsvc/api';
 import { ConfigError, loadConfig } from '@logsvc/config';
-import { type LogsvcServer, createServer } from './app';
+import { type LogsvcServer, type StartupFiles, createServer } from './app';
 import { TargetError } from './targets';
 
 /**
@@ -22,9 +24,19 @@ async function main(argv: readonly string[]): Promise<number> {
   let server: LogsvcServer;
   let gracefulShutdownMs: number;
   try {
-    const config = loadConfig(argv);
+    const startupFiles: StartupFiles = {
+      logServiceFile: process.env[LOGSERVICE_FILE_ENV] || undefined,
+    };
+    const config = loadConfig(argv, {
+      // Kept as read, for the admin UI's LogService view (the operator's rendered file).
+      readFile: (path) => {
+        const text = readFileSync(path, 'utf8');
+        startupFiles.configFile = { path, text };
+        return text;
+      },
+    });
     gracefulShutdownMs = config.server.graceful_shutdown_timeout;
-    server = await createServer(config);
+    server = await createServer(config, { startupFiles });
   } catch (err) {
     if (err instanceof ConfigError || err instanceof TargetError) {
       process.stderr.write(`error: ${err.message}\n`);

@@ -4,6 +4,8 @@
 export const CONFIG = Symbol('logsvc.config');
 /** The per-tenant `Overrides` (from @logsvc/config). */
 export const OVERRIDES = Symbol('logsvc.overrides');
+/** The files this process was started from (`StartupFiles`). */
+export const STARTUP_FILES = Symbol('logsvc.startupFiles');
 /** The process-wide pino logger. */
 export const LOGGER = Symbol('logsvc.logger');
 /** The components `-target` selected for this process (`Component[]`). */

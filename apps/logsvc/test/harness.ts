@@ -6,7 +6,7 @@ import { type Matcher, labelsToRecord, labelsToString, parseLabels } from '@logs
 import { type EntryCursor, MemChunk } from '@logsvc/chunk';
 import { type Config, parseConfig } from '@logsvc/config';
 import type { Type } from '@nestjs/common';
-import { type LogsvcServer, createServer } from '../src/app';
+import { type LogsvcServer, type StartupFiles, createServer } from '../src/app';
 import { chunkStoreOf } from '../src/modules/core/chunk-store.provider';
 import { LocalIngesterClient } from '@logsvc/ingester';
 
@@ -31,6 +31,8 @@ export interface TestServerOptions {
   noStart?: boolean;
   /** Use this data directory (e.g. a restart over an earlier server's data); close() keeps it. */
   dataDir?: string;
+  /** What main.ts would pass: the config file read and the LogService file of the operator. */
+  startupFiles?: StartupFiles;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -53,7 +55,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       done();
     },
   });
-  const server = await createServer(config, { logDestination, extraModules: options.extraModules });
+  const server = await createServer(config, {
+    logDestination,
+    extraModules: options.extraModules,
+    startupFiles: options.startupFiles,
+  });
   const harness: TestServer = {
     server,
     url: '',

@@ -131,6 +131,12 @@ describe('the ui component', () => {
     expect(config.status).toBe(200);
     expect(await config.text()).toContain('auth_enabled: false');
     expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    // Outside Kubernetes there is no LogService, through the proxy as directly.
+    for (const url of [`${sut.url}/ui/api/logservice`, `${base}/ui/api/logservice`]) {
+      const none = await fetch(url);
+      expect(none.status, url).toBe(404);
+      expect(await none.text()).toContain('not started by the logsvc operator');
+    }
     expect((await fetch(`${sut.url}/ui/api/instances/nobody/config`)).status).toBe(404);
   });
 });

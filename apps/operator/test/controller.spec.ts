@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { Controller } from '../src/controller/controller';
 import type { PodAccess } from '../src/controller/pod-access';
 import { Reconciler } from '../src/controller/reconciler';
@@ -161,6 +162,28 @@ describe.skipIf(skip !== undefined)('operator against a real API server (Kuberne
       rollout: { phase: 'Idle' },
     });
     expect(condition(ready, 'Degraded')).toMatchObject({ status: 'False' });
+
+    // The ConfigMap carries the LogService as stored (API server defaults included) for the
+    // admin UI; a spec change that leaves config.yaml as it was updates it without a new pod.
+    const configMap = (path = `/api/v1/namespaces/${NS}/configmaps/sb-config`) =>
+      client.get<{ data: Record<string, string> }>(path);
+    const file = parse((await configMap())!.data['logservice.yaml']);
+    expect(file).toEqual({
+      apiVersion: 'logsvc.io/v1alpha1',
+      kind: 'LogService',
+      metadata: { name: 'sb', namespace: NS, generation: 1 },
+      spec: stored!.spec,
+    });
+    const template = sts.spec!.template!;
+    await patchSpec('sb', { limits: { tenants: { 'team-b': { maxLineSize: '1MB' } } } });
+    await waitFor('logservice.yaml of generation 2', async () => {
+      const data = (await configMap())!.data;
+      return parse(data['logservice.yaml']).metadata.generation === 2 ? data : undefined;
+    });
+    const stsAfter = await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/sb-single-binary`);
+    expect(stsAfter!.spec!.template).toEqual(template);
+    const podAfter = await get(`/api/v1/namespaces/${NS}/pods/sb-single-binary-0`);
+    expect(podAfter!.metadata.uid).toBe(pod.metadata.uid);
   });
 
   it('reports a spec that breaks a cross-field rule as Degraded, creating nothing', async () => {

@@ -288,6 +288,8 @@ export class NodeAgent {
     const paths = mountsOf(container, volumes);
     await writeConfigMaps(this.client, pod, volumes, paths);
     const env = await resolveEnv(this.client, pod, container, ip);
+    // Paths in env values too (LOGSVC_LOGSERVICE_FILE names a file of the config volume).
+    for (const [name, value] of Object.entries(env)) env[name] = paths.rewrite(value);
     const argv = [
       ...(container.command ?? runtime.entrypoint),
       ...(container.args ?? []).map((a) => paths.rewrite(expandRefs(a, env))),

@@ -19,7 +19,7 @@ export {
   type RingMemberConfig,
   type RingName,
 } from './ring-config';
-export { SECRET_KEYS, maskSecrets } from './secrets';
+export { SECRET_KEYS, maskSecrets, maskSecretsInYaml } from './secrets';
 export { parseConfig, defaultConfig } from './parse';
 export { validateConfig } from './validate';
 export { diffConfig } from './diff';

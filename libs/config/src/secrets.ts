@@ -1,3 +1,4 @@
+import { isScalar, parseDocument } from 'yaml';
 // Settings `/config` must not print. Loading copies `common.ring`'s etcd password into every
 // ring, so each ring's copy is listed.
 
@@ -30,4 +31,27 @@ export function maskSecrets<T>(config: T, mask = '********'): T {
       (node as Record<string, unknown>)[last] = mask;
   }
   return copy;
+}
+
+/** A value that only names an environment variable (`${VAR}`): no secret in the text itself. */
+const ENV_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+/**
+ * Config file text with every secret that is written in it replaced by `mask`; text without one
+ * is returned as it is (comments, order and quoting kept). A `${VAR}` reference is no secret
+ * and stays. Text that is not YAML is returned as it is: it holds no key to mask.
+ */
+export function maskSecretsInYaml(text: string, mask = '********'): string {
+  const doc = parseDocument(text, { prettyErrors: false });
+  if (doc.errors.length > 0) return text;
+  let masked = false;
+  for (const key of SECRET_KEYS) {
+    const path = key.split('.');
+    const node = doc.getIn(path, true);
+    if (!isScalar(node) || node.value === null || node.value === '') continue;
+    if (typeof node.value === 'string' && ENV_REFERENCE.test(node.value)) continue;
+    node.value = mask;
+    masked = true;
+  }
+  return masked ? doc.toString({ lineWidth: 0 }) : text;
 }

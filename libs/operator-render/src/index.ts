@@ -4,6 +4,7 @@ export * from './manifest';
 export * from './labels';
 export { planComponents, entryComponents, type ComponentPlan } from './components';
 export * from './config';
+export * from './logservice-file';
 export { durationSeconds } from './duration';
 export { imageOf, podSelector, DATA_VOLUME, ZONE_NODE_LABEL } from './pod';
 export { headlessName } from './workloads';

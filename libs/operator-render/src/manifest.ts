@@ -28,6 +28,8 @@ export interface Owner {
   readonly name: string;
   readonly namespace: string;
   readonly uid: string;
+  /** `metadata.generation`: which version of the spec the objects were rendered from. */
+  readonly generation?: number;
 }
 
 /** What differs between clusters, found by discovery. */

@@ -2,6 +2,7 @@ import type { LogServiceSpec } from '@logsvc/operator-api';
 import type { ComponentPlan } from './components';
 import { CONFIG_DIR, CONFIG_FILE, DATA_DIR, GRPC_PORT, HTTP_PORT, SHARED_DIR } from './config';
 import { durationSeconds } from './duration';
+import { LOGSERVICE_FILE, LOGSERVICE_FILE_ENV } from './logservice-file';
 import { ANNOTATION_CONFIG_HASH, LABEL_VERSION, LABEL_ZONE, selectorLabels } from './labels';
 import type { Owner } from './manifest';
 
@@ -43,6 +44,8 @@ export function podTemplate(
   const env: Record<string, unknown>[] = [
     { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
     { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+    // The admin UI shows this spec beside config.yaml (the whole ConfigMap is mounted).
+    { name: LOGSERVICE_FILE_ENV, value: LOGSERVICE_FILE },
   ];
   const s3 = spec.storage.type === 's3' ? spec.storage.s3 : undefined;
   if (s3?.secret !== undefined) {

@@ -10,6 +10,8 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from './manifest';
 import { renderAll } from './render';
+import { LOGSERVICE_FILE_ENV } from './logservice-file';
+import { LOGSERVICE_FILE_ENV as SERVER_LOGSERVICE_FILE_ENV } from '@logsvc/api/browser';
 
 const owner = { name: 'logs', namespace: 'team-a', uid: '6d1c0c1e-1111-2222-3333-444455556666' };
 const v1beta1 = { pdbApiVersion: 'policy/v1beta1' } as const;
@@ -266,6 +268,70 @@ describe('renderAll: config changes and pod rollouts', () => {
     expect(containerOf(sts).image).toBe('logsvc/logsvc:0.2.0');
     expect(sts.spec.template.metadata.labels['app.kubernetes.io/version']).toBe('0.2.0');
     expect(sts.spec.selector.matchLabels['app.kubernetes.io/version']).toBeUndefined();
+  });
+});
+
+describe('renderAll: the LogService beside its config, for the admin UI', () => {
+  const stored = {
+    version: '0.1.0',
+    mode: 'SimpleScalable',
+    storage: { sharedClaimName: 'shared' },
+  };
+  const at = (generation: number, raw: Record<string, unknown>) =>
+    renderAll({ ...owner, generation }, specOf(raw), v1beta1, raw);
+
+  it('copies identity and stored spec into logservice.yaml, named to every logsvc container', () => {
+    const { manifests } = at(7, stored);
+    expect(parse(configOf(manifests)['logservice.yaml'])).toEqual({
+      apiVersion: 'logsvc.io/v1alpha1',
+      kind: 'LogService',
+      metadata: { name: 'logs', namespace: 'team-a', generation: 7 },
+      spec: stored,
+    });
+    for (const [kind, name] of [
+      ['StatefulSet', 'logs-write'],
+      ['StatefulSet', 'logs-backend'],
+      ['Deployment', 'logs-read'],
+    ]) {
+      const workload = find(manifests, kind, name);
+      expect(containerOf(workload).env).toContainEqual({
+        name: LOGSERVICE_FILE_ENV,
+        value: '/etc/logsvc/logservice.yaml',
+      });
+      // ... a file of the mounted config volume.
+      expect(containerOf(workload).volumeMounts).toContainEqual({
+        name: 'config',
+        mountPath: '/etc/logsvc',
+        readOnly: true,
+      });
+      expect(workload.spec.template.spec.volumes).toContainEqual({
+        name: 'config',
+        configMap: { name: 'logs-config' },
+      });
+    }
+  });
+
+  it('rolls no pod for a spec change that renders the same config.yaml', () => {
+    const a = at(1, stored);
+    const b = at(2, { ...stored, limits: { tenants: { 'team-c': { ingestionRateMB: 1 } } } });
+    expect(configOf(b.manifests)['logservice.yaml']).not.toBe(
+      configOf(a.manifests)['logservice.yaml'],
+    );
+    expect(b.configHash).toBe(a.configHash);
+    const template = (r: typeof a) => find(r.manifests, 'StatefulSet', 'logs-write').spec.template;
+    expect(template(b)).toEqual(template(a));
+  });
+
+  it('falls back to the parsed spec, and leaves out an unknown generation', () => {
+    const { manifests } = renderAll(owner, specOf(stored), v1beta1);
+    const file = parse(configOf(manifests)['logservice.yaml']);
+    expect(file.metadata).toEqual({ name: 'logs', namespace: 'team-a' });
+    expect(file.spec.mode).toBe('SimpleScalable');
+    expect(file.spec.components.write.replicas).toBeGreaterThan(0);
+  });
+
+  it('uses the variable name the server reads', () => {
+    expect(LOGSERVICE_FILE_ENV).toBe(SERVER_LOGSERVICE_FILE_ENV);
   });
 });
 

@@ -4,6 +4,7 @@ import { planComponents, type ComponentPlan } from './components';
 import { renderConfig, renderRuntimeConfig } from './config';
 import { ETCD_COMPONENT, managedEtcd } from './etcd';
 import { ownedMeta } from './labels';
+import { LOGSERVICE_FILE_KEY, renderLogServiceFile } from './logservice-file';
 import type { ClusterCapabilities, Manifest, Owner } from './manifest';
 import { componentService, disruptionBudget, headlessService, workload } from './workloads';
 
@@ -15,11 +16,16 @@ export interface Rendered {
   readonly configHash: string;
 }
 
-/** Every object of a LogService, in apply order. Pure: same input, same output. */
+/**
+ * Every object of a LogService, in apply order. Pure: same input, same output. `storedSpec` is
+ * the spec as the cluster stores it (what `kubectl get` shows), copied into the ConfigMap for the
+ * admin UI; the parsed spec when not given.
+ */
 export function renderAll(
   owner: Owner,
   spec: LogServiceSpec,
   capabilities: ClusterCapabilities,
+  storedSpec: unknown = spec,
 ): Rendered {
   const config = renderConfig(owner.name, spec);
   // Only config.yaml rolls the pods: logsvc re-reads runtime.yaml (tenant limits) by itself.
@@ -30,7 +36,11 @@ export function renderAll(
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: ownedMeta(owner, `${owner.name}-config`, 'config'),
-      data: { 'config.yaml': config, 'runtime.yaml': renderRuntimeConfig(spec) },
+      data: {
+        'config.yaml': config,
+        'runtime.yaml': renderRuntimeConfig(spec),
+        [LOGSERVICE_FILE_KEY]: renderLogServiceFile(owner, storedSpec),
+      },
     },
   ];
   if (spec.mode !== 'SingleBinary' && spec.ring.store === 'managed')

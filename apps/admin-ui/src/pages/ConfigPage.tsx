@@ -1,34 +1,39 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { getText } from '../api/http';
-import { instancePath } from '../api/instance';
+import { useConfig, useServedLogService } from '../api/config';
 import { useReportingInstances } from '../api/instances';
 import { DiffView } from '../components/DiffView';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { useTitle } from '../router';
+import { LogServicePanel } from './LogServicePanel';
 
-type View = 'running' | 'defaults' | 'instances';
+type View = 'running' | 'defaults' | 'instances' | 'logservice';
 
-function useConfig(id: string | undefined, mode: '' | 'defaults' | 'diff') {
-  return useQuery({
-    queryKey: ['config', id, mode],
-    queryFn: () => getText(instancePath(id!, '/config'), { params: mode ? { mode } : {} }),
-    enabled: !!id,
-  });
-}
+const VIEWS: readonly (readonly [View, string])[] = [
+  ['running', 'Running config'],
+  ['defaults', 'Diff against the defaults'],
+  ['instances', 'Diff between two instances'],
+];
+const LOGSERVICE_VIEW = ['logservice', 'LogService spec vs rendered config'] as const;
 
-/** The running config of any instance, its diff against the defaults, or two instances'. */
+/**
+ * The running config of any instance, its diff against the defaults, or two instances'; in a
+ * Kubernetes deployment also the LogService spec beside the config it rendered.
+ */
 export function ConfigPage() {
   useTitle('Configuration');
   const instances = useReportingInstances();
   const ids = instances.data?.map((i) => i.id) ?? [];
+  // Offered only where the process that served the page has a LogService (Kubernetes).
+  const inKubernetes = useServedLogService().isSuccess;
   const [view, setView] = useState<View>('running');
   const [left, setLeft] = useState<string>();
   const [right, setRight] = useState<string>();
   const [onlyChanges, setOnlyChanges] = useState(false);
-  const a = left ?? ids[0];
+  // The LogService view starts at the process that served the page, which has one.
+  const served = instances.data?.find((i) => i.self)?.id;
+  const a = left ?? (view === 'logservice' ? (served ?? ids[0]) : ids[0]);
   const b = right ?? ids[1] ?? ids[0];
-  const running = useConfig(a, '');
+  const running = useConfig(view === 'logservice' ? undefined : a, '');
   const changed = useConfig(view === 'running' ? a : undefined, 'diff');
   const defaults = useConfig(view === 'defaults' ? a : undefined, 'defaults');
   const other = useConfig(view === 'instances' ? b : undefined, '');
@@ -47,13 +52,7 @@ export function ConfigPage() {
       <h1>Configuration</h1>
       <fieldset className="row">
         <legend>Show</legend>
-        {(
-          [
-            ['running', 'Running config'],
-            ['defaults', 'Diff against the defaults'],
-            ['instances', 'Diff between two instances'],
-          ] as const
-        ).map(([v, label]) => (
+        {(inKubernetes ? [...VIEWS, LOGSERVICE_VIEW] : VIEWS).map(([v, label]) => (
           <label key={v}>
             <input type="radio" name="view" checked={view === v} onChange={() => setView(v)} />{' '}
             {label}
@@ -99,6 +98,9 @@ export function ConfigPage() {
           rightTitle={`Running config of ${a}`}
           onlyChanges={onlyChanges}
         />
+      )}
+      {view === 'logservice' && a !== undefined && (
+        <LogServicePanel id={a} onlyChanges={onlyChanges} />
       )}
       {view === 'instances' && running.data !== undefined && other.data !== undefined && (
         <DiffView

@@ -83,7 +83,12 @@ export class Reconciler {
     const resource = await client.get<LogServiceResource>(logServicePath(namespace, name));
     // Gone: the garbage collector deletes what it owned (ownerReferences).
     if (resource === undefined || resource.metadata.deletionTimestamp !== undefined) return {};
-    const owner: Owner = { name, namespace, uid: resource.metadata.uid };
+    const owner: Owner = {
+      name,
+      namespace,
+      uid: resource.metadata.uid,
+      generation: resource.metadata.generation,
+    };
 
     const parsed = parseSpec(resource.spec);
     if (!parsed.ok) {
@@ -96,7 +101,7 @@ export class Reconciler {
     let outcome: Outcome;
     let requeueAfterMs: number | undefined;
     try {
-      const { workloads, rollout } = await this.converge(owner, parsed.spec);
+      const { workloads, rollout } = await this.converge(owner, parsed.spec, resource.spec);
       outcome = { kind: 'Applied', workloads, rollout, version: parsed.spec.version };
       requeueAfterMs = requeueFor(rollout, workloads);
     } catch (err) {
@@ -110,8 +115,9 @@ export class Reconciler {
   private async converge(
     owner: Owner,
     spec: LogServiceSpec,
+    storedSpec: unknown,
   ): Promise<{ workloads: ObservedWorkload[]; rollout: RolloutDecision }> {
-    const rendered = renderAll(owner, spec, this.deps.capabilities);
+    const rendered = renderAll(owner, spec, this.deps.capabilities, storedSpec);
     const applied = new Map<string, KubeObject>();
     for (const manifest of rendered.manifests) {
       applied.set(`${manifest.kind}/${manifest.metadata.name}`, await this.apply(manifest));

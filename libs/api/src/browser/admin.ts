@@ -19,6 +19,7 @@ export const INSTANCE_PROXY_PATHS = [
   '/ingester/prepare_shutdown',
   '/services',
   '/ready',
+  '/ui/api/logservice',
 ] as const;
 
 /** An instance's membership of one ring, as that ring's page shows it. */
@@ -89,3 +90,36 @@ export const RING_PAGES = [
  * X-Scope-OrgID). Same-origin pages only.
  */
 export const UI_TAIL_SOCKET_PATH = '/ui/api/tail';
+
+/**
+ * `GET` answers the `LogServiceView` of a process the logsvc operator started (in Kubernetes),
+ * 404 elsewhere.
+ */
+export const LOGSERVICE_PATH = '/ui/api/logservice';
+/**
+ * Environment variable naming the file with the LogService a process was rendered from (its
+ * identity and spec); the operator sets it on every logsvc container.
+ */
+export const LOGSERVICE_FILE_ENV = 'LOGSVC_LOGSERVICE_FILE';
+
+/** The LogService resource of a Kubernetes deployment beside the config it rendered. */
+export interface LogServiceView {
+  name: string;
+  namespace: string;
+  /** `metadata.generation` of the spec shown; absent when the operator did not record it. */
+  generation?: number;
+  /** The LogService's spec as the cluster stores it, in YAML. */
+  specYaml: string;
+  /**
+   * The config file this process started with (`-config.file`, before `${VAR}` expansion,
+   * secrets masked), or its running config when it started without one.
+   */
+  renderedConfigYaml: string;
+  /** Where renderedConfigYaml comes from. */
+  renderedConfigSource: 'config-file' | 'running-config';
+  /**
+   * The config file changed on disk since the process started (a spec change not rolled out to
+   * this process yet): the spec shown may be newer than renderedConfigYaml.
+   */
+  configFileChanged: boolean;
+}

@@ -38,6 +38,8 @@ export interface ServerProcessOptions {
   readonly waitReady?: boolean;
   /** Runs the server under `taskset -c <cpus>` when set. */
   readonly cpus?: string | null;
+  /** Environment variables set for this process only, over the test's own. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export function freePort(): Promise<number> {
@@ -79,7 +81,10 @@ export class ServerProcess extends ChildServer {
     ];
     const [command, commandArgs] = onCpus(options.cpus ?? null, process.execPath, args);
     // taskset execs the command, so the child's pid is the server's.
-    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, commandArgs, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+    });
     const proc = new ServerProcess(child, port, dataDir, ownsDataDir);
     if (options.waitReady === false) return proc;
     try {

@@ -4,8 +4,16 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { HttpMetrics } from '../../http/http-metrics';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
+import type { StartupFiles } from '../../startup-files';
 import type { Component } from '../../targets';
-import { COMPONENTS, CONFIG, DELETE_REQUESTS, LOGGER, OVERRIDES } from '../../tokens';
+import {
+  COMPONENTS,
+  CONFIG,
+  DELETE_REQUESTS,
+  LOGGER,
+  OVERRIDES,
+  STARTUP_FILES,
+} from '../../tokens';
 import { sharesRing } from '../cluster/cluster-mode';
 import { CHUNK_STORE, chunkStoreOf, createDeleteRequestsStore } from './chunk-store.provider';
 import { LocalIngesterClient } from '@logsvc/ingester';
@@ -25,10 +33,11 @@ export interface CoreDependencies {
   registry: ServiceRegistry;
   metrics: HttpMetrics;
   components: readonly Component[];
+  startupFiles: StartupFiles;
 }
 
 /**
- * What every module may inject: CONFIG, OVERRIDES, LOGGER, ServiceRegistry, HttpMetrics
+ * What every module may inject: CONFIG, STARTUP_FILES, OVERRIDES, LOGGER, ServiceRegistry, HttpMetrics
  * (whose `.registry` is the prom-client registry for a component's own metrics), CHUNK_STORE
  * (the `ChunkStore` on object storage), DELETE_REQUESTS (delete request records) and
  * LocalIngesterClient (this process's ingester, if any).
@@ -46,6 +55,7 @@ export class CoreModule {
     const providers = [
       { provide: CONFIG, useValue: deps.config },
       { provide: COMPONENTS, useValue: deps.components },
+      { provide: STARTUP_FILES, useValue: deps.startupFiles },
       { provide: LOGGER, useValue: deps.logger },
       { provide: OVERRIDES, useValue: overrides },
       { provide: ServiceRegistry, useValue: deps.registry },
@@ -64,6 +74,7 @@ export class CoreModule {
       exports: [
         CONFIG,
         COMPONENTS,
+        STARTUP_FILES,
         LOGGER,
         OVERRIDES,
         ServiceRegistry,

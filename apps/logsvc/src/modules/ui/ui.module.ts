@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { InstancesController } from './instances.controller';
+import { LogServiceController } from './logservice.controller';
 import { OverviewGateway } from './overview.gateway';
 import { OverviewService } from './overview.service';
 import { UiStaticController } from './ui-static.controller';
@@ -7,11 +8,11 @@ import { UiTailBridge } from './ui-tail-bridge';
 
 /**
  * The `ui` component (part of `all` and `backend`): the admin UI under `/ui/`, its live
- * cluster overview over a WebSocket, the per-instance proxy it acts through, and the live
- * tail for browsers.
+ * cluster overview over a WebSocket, the per-instance proxy it acts through, the live tail
+ * for browsers, and in Kubernetes the LogService a process was rendered from.
  */
 @Module({
-  controllers: [InstancesController, UiStaticController],
+  controllers: [InstancesController, LogServiceController, UiStaticController],
   providers: [OverviewService, OverviewGateway, UiTailBridge],
 })
 export class UiModule {}

@@ -1,0 +1,36 @@
+// An instance's config (`/config?mode=`) and, in Kubernetes, its LogService, through the
+// per-instance proxy.
+import { LOGSERVICE_PATH, type LogServiceView } from '@logsvc/api/browser';
+import { useQuery } from '@tanstack/react-query';
+import { getJson, getText } from './http';
+import { instancePath } from './instance';
+
+export function useConfig(id: string | undefined, mode: '' | 'defaults' | 'diff') {
+  return useQuery({
+    queryKey: ['config', id, mode],
+    queryFn: () => getText(instancePath(id!, '/config'), { params: mode ? { mode } : {} }),
+    enabled: !!id,
+  });
+}
+
+/**
+ * The LogService of the process that served the page: it answers only when the logsvc
+ * operator started it, so this also tells whether to offer the LogService view.
+ */
+export function useServedLogService() {
+  return useQuery({
+    queryKey: ['logservice', 'served'],
+    queryFn: () => getJson<LogServiceView>(LOGSERVICE_PATH),
+    retry: false,
+  });
+}
+
+/** The LogService an instance was rendered from, with the config file it started with. */
+export function useLogService(id: string | undefined) {
+  return useQuery({
+    queryKey: ['logservice', id],
+    queryFn: () => getJson<LogServiceView>(instancePath(id!, LOGSERVICE_PATH)),
+    enabled: !!id,
+    retry: false,
+  });
+}
