@@ -21,9 +21,7 @@ describe('settings that are not supported yet', () => {
 
   it('name every such key in one message', () => {
     expect(() =>
-      fromYaml(
-        'compactor:\n  retention_delete_worker_count: 10\nquery_range:\n  max_retries: 3\n',
-      ),
+      fromYaml('compactor:\n  retention_delete_worker_count: 10\nquery_range:\n  max_retries: 3\n'),
     ).toThrow(
       'config error: query_range.max_retries is not supported yet\n' +
         'config error: compactor.retention_delete_worker_count is not supported yet',

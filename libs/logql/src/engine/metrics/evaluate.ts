@@ -8,12 +8,7 @@ import type { LogSource } from '../source';
 import type { QueryStats } from '../stats';
 import { TimeSlice } from '../time-slice';
 import { AnsweredEvaluator, type DownstreamAnswer } from './answered-evaluator';
-import {
-  type EvalContext,
-  StepGrid,
-  throwIfAborted,
-  type SampleExtractorBuilder,
-} from './context';
+import { type EvalContext, StepGrid, throwIfAborted, type SampleExtractorBuilder } from './context';
 import type { StepEvaluator } from './step-evaluator';
 import { SeriesLimitError } from './errors';
 import { buildEvaluator, hasSort } from './evaluator';
