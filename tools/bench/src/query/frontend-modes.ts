@@ -1,0 +1,46 @@
+/** The server configurations `bench:query --frontend` compares, each a store-only restart. */
+
+export const FRONTEND_MODE_NAMES = ['main', 'one', 'two', 'warm'] as const;
+export type FrontendModeName = (typeof FRONTEND_MODE_NAMES)[number];
+
+export interface FrontendMode {
+  readonly name: FrontendModeName;
+  /** What the report calls it. */
+  readonly label: string;
+  /** Server flags on top of the benchmark's own and `-querier.query-store-only=true`. */
+  readonly flags: readonly string[];
+  /**
+   * The results cache is on: the untimed first run is the cold one (it fills the cache) and
+   * the timed runs are answered from the cache.
+   */
+  readonly cached: boolean;
+}
+
+const NO_CACHE = '-querier.cache-results=false';
+
+export const FRONTEND_MODES: Readonly<Record<FrontendModeName, FrontendMode>> = {
+  main: {
+    name: 'main',
+    label: 'event loop (no query workers)',
+    flags: ['-querier.query-workers=-1', NO_CACHE],
+    cached: false,
+  },
+  one: {
+    name: 'one',
+    label: 'one query worker',
+    flags: ['-querier.query-workers=1', NO_CACHE],
+    cached: false,
+  },
+  two: {
+    name: 'two',
+    label: 'two query workers',
+    flags: ['-querier.query-workers=2', NO_CACHE],
+    cached: false,
+  },
+  warm: {
+    name: 'warm',
+    label: 'two query workers, results cache warm',
+    flags: ['-querier.query-workers=2', '-querier.cache-results=true'],
+    cached: true,
+  },
+};
