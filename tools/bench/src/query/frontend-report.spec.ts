@@ -26,6 +26,8 @@ const counters = (found: number, requested: number) => ({
   cacheEntriesRequested: requested,
   cacheEntriesFound: found,
   cacheEntriesStored: 0,
+  chunksDownloaded: requested > 0 && found === requested ? 0 : 1400,
+  compressedBytes: requested > 0 && found === requested ? 0 : 210e6,
 });
 
 /** Runs of `ms` each, having processed 300 MB with `cpu` CPU seconds each. */
@@ -71,12 +73,13 @@ describe('bench:query --frontend report', () => {
     const text = formatFrontendReport(oneRound);
     // median 6000 ms, best 5800, 300 MB / 6 s = 50 MB/s, 6 CPU s over 6 s = 1.00 core
     expect(row(text, 'one query worker')).toMatch(
-      /\s6000\s+5800\s+50\.0\s+6\.00\s+1\.00\s+7\/28\/28\s+-\s+-$/,
+      /\s6000\s+5800\s+50\.0\s+6\.00\s+1\.00\s+7\/28\/28\s+-\s+1400\s+210\s+-$/,
     );
     expect(row(text, 'two query workers')).toMatch(/\s3000\s+2900\s+100\.0\s+5\.40\s+1\.80\s/);
-    // Warm: no MB/s (nothing processed), the hits, and the cold run's latency.
+    // Warm: no MB/s (nothing processed), no cores (too short for /proc's ticks), the hits and
+    // the cold run's latency.
     expect(row(text, 'two query workers, results cache warm')).toMatch(
-      /\s50\s+40\s+-\s+0\.03\s+0\.60\s+7\/28\/1\s+7\/7\s+4000$/,
+      /\s50\s+40\s+-\s+0\.03\s+-\s+7\/28\/1\s+7\/7\s+0\s+0\s+4000$/,
     );
     expect(text).toContain('speed-up: two workers / one 2.00×');
     expect(text).toContain('warm cache / two workers 60.00×');
@@ -119,6 +122,7 @@ describe('frontendCounters', () => {
       frontendCounters({
         summary: { splits: 7, shards: 28, subqueries: 28, totalBytesProcessed: 1 },
         cache: { result: { entriesRequested: 7, entriesFound: 5, entriesStored: 2 } },
+        querier: { store: { totalChunksDownloaded: 600, chunk: { compressedBytes: 9e7 } } },
       }),
     ).toEqual({
       splits: 7,
@@ -127,6 +131,8 @@ describe('frontendCounters', () => {
       cacheEntriesRequested: 7,
       cacheEntriesFound: 5,
       cacheEntriesStored: 2,
+      chunksDownloaded: 600,
+      compressedBytes: 9e7,
     });
   });
 
@@ -138,6 +144,8 @@ describe('frontendCounters', () => {
       cacheEntriesRequested: 0,
       cacheEntriesFound: 0,
       cacheEntriesStored: 0,
+      chunksDownloaded: 0,
+      compressedBytes: 0,
     });
     expect(frontendCounters(undefined).subqueries).toBe(0);
   });

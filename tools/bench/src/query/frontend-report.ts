@@ -101,6 +101,9 @@ function pad(text: string, width: number, right = true): string {
 const fixed = (n: number | undefined, digits: number): string =>
   n === undefined ? '-' : n.toFixed(digits);
 
+/** /proc counts CPU in 10 ms ticks: over a shorter request, CPU over wall time is noise. */
+const SHORTEST_FOR_CORES_MS = 200;
+
 function modeRow(s: ModeSummary): string {
   const c = s.counters;
   const cache =
@@ -115,9 +118,11 @@ function modeRow(s: ModeSummary): string {
     pad(s.minMs.toFixed(0), 7),
     pad(cached ? '-' : s.mbPerSecond.toFixed(1), 7),
     pad(fixed(s.cpuSeconds, 2), 6),
-    pad(fixed(s.cores, 2), 6),
+    pad(s.medianMs < SHORTEST_FOR_CORES_MS ? '-' : fixed(s.cores, 2), 6),
     pad(c === undefined ? '-' : `${c.splits}/${c.shards}/${c.subqueries}`, 14),
     pad(cache, 12),
+    pad(c === undefined ? '-' : String(c.chunksDownloaded), 7),
+    pad(c === undefined ? '-' : (c.compressedBytes / 1e6).toFixed(0), 9),
     pad(s.coldMs === undefined ? '-' : s.coldMs.toFixed(0), 8),
   ].join(' ');
 }
@@ -132,6 +137,8 @@ const HEADER = [
   pad('cores', 6),
   pad('spl/shd/subq', 14),
   pad('cache hits', 12),
+  pad('chunks', 7),
+  pad('chunk MB', 9),
   pad('cold ms', 8),
 ].join(' ');
 
@@ -188,8 +195,9 @@ export function formatFrontendReport(result: FrontendBenchResult): string {
       'query_range over the whole data, step 60 s',
     'MB/s: stats.summary.totalBytesProcessed over wall time (median run); CPU s / cores: the ' +
       'server process, all threads; spl/shd/subq: stats.summary splits/shards/subqueries; ' +
-      'cache hits: stats.cache.result entriesFound/entriesRequested; cold ms: the run that ' +
-      'filled the cache',
+      'cache hits: stats.cache.result entriesFound/entriesRequested; chunks / chunk MB: ' +
+      'chunks fetched and their compressed MB, summed over the sub-queries; cold ms: the run ' +
+      'that filled the cache',
     '',
   ];
   for (const round of rounds(result)) {

@@ -10,6 +10,10 @@ export interface FrontendCounters {
   readonly cacheEntriesRequested: number;
   readonly cacheEntriesFound: number;
   readonly cacheEntriesStored: number;
+  /** `querier.store.totalChunksDownloaded`: chunks fetched, counted once per sub-query. */
+  readonly chunksDownloaded: number;
+  /** `querier.store.chunk.compressedBytes`: their bytes. */
+  readonly compressedBytes: number;
 }
 
 function count(value: unknown): number {
@@ -26,6 +30,7 @@ function field(value: unknown, name: string): unknown {
 export function frontendCounters(stats: unknown): FrontendCounters {
   const summary = field(stats, 'summary');
   const cache = field(field(stats, 'cache'), 'result');
+  const store = field(field(stats, 'querier'), 'store');
   return {
     splits: count(field(summary, 'splits')),
     shards: count(field(summary, 'shards')),
@@ -33,5 +38,7 @@ export function frontendCounters(stats: unknown): FrontendCounters {
     cacheEntriesRequested: count(field(cache, 'entriesRequested')),
     cacheEntriesFound: count(field(cache, 'entriesFound')),
     cacheEntriesStored: count(field(cache, 'entriesStored')),
+    chunksDownloaded: count(field(store, 'totalChunksDownloaded')),
+    compressedBytes: count(field(field(store, 'chunk'), 'compressedBytes')),
   };
 }
