@@ -11,6 +11,10 @@ import { runCli } from '../cli-options';
  * queries read flushed chunks). With Loki, every run of a query alternates between the two
  * servers. Prints latency, MB/s and lines/s of log lines and the server's CPU use. Results are
  * recorded in docs/benchmarks.md.
+ *
+ * `--frontend` (issue 15): the data is older than `query_ingesters_within`; after the flush the
+ * server restarts store-only once per mode (event loop, one or two query workers, warm results
+ * cache; see frontend-modes.ts) and times the frontend's metric range queries in each.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
