@@ -1,6 +1,6 @@
 /** The server configurations `bench:query --frontend` compares, each a store-only restart. */
 
-export const FRONTEND_MODE_NAMES = ['main', 'one', 'two', 'warm'] as const;
+export const FRONTEND_MODE_NAMES = ['main', 'core', 'one', 'two', 'warm'] as const;
 export type FrontendModeName = (typeof FRONTEND_MODE_NAMES)[number];
 
 export interface FrontendMode {
@@ -14,6 +14,8 @@ export interface FrontendMode {
    * the timed runs are answered from the cache.
    */
   readonly cached: boolean;
+  /** The whole server (every thread) on one CPU, with `taskset`: the one-core figure. */
+  readonly oneCpu: boolean;
 }
 
 const NO_CACHE = '-querier.cache-results=false';
@@ -24,23 +26,34 @@ export const FRONTEND_MODES: Readonly<Record<FrontendModeName, FrontendMode>> = 
     label: 'event loop (no query workers)',
     flags: ['-querier.query-workers=-1', NO_CACHE],
     cached: false,
+    oneCpu: false,
+  },
+  core: {
+    name: 'core',
+    label: 'one query worker, server on one CPU',
+    flags: ['-querier.query-workers=1', NO_CACHE],
+    cached: false,
+    oneCpu: true,
   },
   one: {
     name: 'one',
     label: 'one query worker',
     flags: ['-querier.query-workers=1', NO_CACHE],
     cached: false,
+    oneCpu: false,
   },
   two: {
     name: 'two',
     label: 'two query workers',
     flags: ['-querier.query-workers=2', NO_CACHE],
     cached: false,
+    oneCpu: false,
   },
   warm: {
     name: 'warm',
     label: 'two query workers, results cache warm',
     flags: ['-querier.query-workers=2', '-querier.cache-results=true'],
     cached: true,
+    oneCpu: false,
   },
 };

@@ -5,7 +5,7 @@ import {
   formatFrontendReport,
   frontendJson,
   type ModeRun,
-  speedUpsTwoOverOne,
+  speedUpsOfTwo,
 } from './frontend-report';
 import { frontendCounters } from './frontend-stats';
 import type { QuerySpec } from './queries';
@@ -64,6 +64,7 @@ const row = (text: string, label: string) =>
 describe('bench:query --frontend report', () => {
   const cold = runs([4000], 4, 300e6, 0, 7)[0];
   const oneRound = result(
+    modeRun('core', 1, runs([7400, 7500, 7600], 5.7)),
     modeRun('one', 1, runs([5800, 6000, 6400], 6)),
     modeRun('two', 1, runs([3100, 3000, 2900], 5.4)),
     modeRun('warm', 1, runs([40, 50, 60], 0.03, 0, 7, 7), cold),
@@ -81,7 +82,8 @@ describe('bench:query --frontend report', () => {
     expect(row(text, 'two query workers, results cache warm')).toMatch(
       /\s50\s+40\s+-\s+0\.03\s+-\s+7\/28\/1\s+7\/7\s+0\s+0\s+4000$/,
     );
-    expect(text).toContain('speed-up: two workers / one 2.00×');
+    expect(text).toContain('speed-up: two workers / one 2.00×, two workers / one on one CPU 2.50×');
+    expect(row(text, 'one query worker, server on one CPU')).toMatch(/\s7500\s+7400\s+40\.0\s/);
     expect(text).toContain('warm cache / two workers 60.00×');
     expect(text).toContain('one worker / event loop -');
     expect(text).not.toContain('all rounds');
@@ -93,22 +95,35 @@ describe('bench:query --frontend report', () => {
       modeRun('one', 2, runs([8000], 6)),
       modeRun('two', 2, runs([5000], 5.4)),
     );
-    expect(speedUpsTwoOverOne(two, spec.name)).toEqual([2, 1.6]);
+    expect(speedUpsOfTwo(two, spec.name, 'one')).toEqual([2, 1.6]);
+    expect(speedUpsOfTwo(two, spec.name, 'core')).toEqual([2.5]);
     const text = formatFrontendReport(two);
     expect(text).toContain('round 2 (load average at each start: one 2.5, two 2.5)');
     expect(text).toContain(
-      'sum by level rate: one 7000, two 4000, warm 50; two/one by round 2.00× 1.60×',
+      'sum by level rate: core 7500, one 7000, two 4000, warm 50; two/one by round 2.00× 1.60×; ' +
+        'two/core by round 2.50×',
     );
   });
 
   it('gives the speed-ups and every run in the JSON', () => {
     const json = frontendJson(oneRound) as {
       rounds: Array<{
-        queries: Array<{ speedUpTwoOverOne: number | null; speedUpOneOverEventLoop: null }>;
-        modes: Array<{ mode: string; flags: string[]; queries: Array<{ cold?: QueryRun }> }>;
+        queries: Array<{
+          speedUpTwoOverOne: number | null;
+          speedUpTwoOverOneCpu: number | null;
+          speedUpOneOverEventLoop: null;
+        }>;
+        modes: Array<{
+          mode: string;
+          flags: string[];
+          oneCpu: boolean;
+          queries: Array<{ cold?: QueryRun }>;
+        }>;
       }>;
     };
     expect(json.rounds[0].queries[0].speedUpTwoOverOne).toBe(2);
+    expect(json.rounds[0].queries[0].speedUpTwoOverOneCpu).toBe(2.5);
+    expect(json.rounds[0].modes.find((m) => m.mode === 'core')?.oneCpu).toBe(true);
     expect(json.rounds[0].queries[0].speedUpOneOverEventLoop).toBeNull();
     const warm = json.rounds[0].modes.find((m) => m.mode === 'warm')!;
     expect(warm.flags).toContain('-querier.cache-results=true');

@@ -154,18 +154,23 @@ function querySection(result: FrontendBenchResult, round: number, name: string):
     HEADER,
     ...rows,
     `speed-up: two workers / one ${times(speedUp(s.one, s.two))}, ` +
+      `two workers / one on one CPU ${times(speedUp(s.core, s.two))}, ` +
       `one worker / event loop ${times(speedUp(s.main, s.one))}, ` +
       `warm cache / two workers ${times(speedUp(s.two, s.warm))}`,
     '',
   ];
 }
 
-/** A query's two-workers-over-one speed-up in every round that ran both, in round order. */
-export function speedUpsTwoOverOne(result: FrontendBenchResult, name: string): number[] {
+/** A query's speed-up of two workers over `base` in every round that ran both, in order. */
+export function speedUpsOfTwo(
+  result: FrontendBenchResult,
+  name: string,
+  base: FrontendModeName,
+): number[] {
   return rounds(result)
     .map((round) => {
       const s = roundSummaries(result, round, name);
-      return speedUp(s.one, s.two);
+      return speedUp(s[base], s.two);
     })
     .filter((x): x is number => x !== undefined);
 }
@@ -179,9 +184,11 @@ function acrossRounds(result: FrontendBenchResult): string[] {
       for (const s of Object.values(roundSummaries(result, round, name)))
         perMode.set(s.mode, [...(perMode.get(s.mode) ?? []), s.medianMs]);
     const modes = [...perMode].map(([mode, ms]) => `${mode} ${median(ms).toFixed(0)}`);
-    const ups = speedUpsTwoOverOne(result, name);
-    const upText = ups.length === 0 ? '' : `; two/one by round ${ups.map(times).join(' ')}`;
-    out.push(`  ${name}: ${modes.join(', ')}${upText}`);
+    const byRound = (base: FrontendModeName): string => {
+      const ups = speedUpsOfTwo(result, name, base);
+      return ups.length === 0 ? '' : `; two/${base} by round ${ups.map(times).join(' ')}`;
+    };
+    out.push(`  ${name}: ${modes.join(', ')}${byRound('one')}${byRound('core')}`);
   }
   return out;
 }
@@ -227,6 +234,7 @@ export function frontendJson(result: FrontendBenchResult): unknown {
         return {
           name,
           speedUpTwoOverOne: speedUp(s.one, s.two) ?? null,
+          speedUpTwoOverOneCpu: speedUp(s.core, s.two) ?? null,
           speedUpOneOverEventLoop: speedUp(s.main, s.one) ?? null,
           modes: s,
         };
@@ -236,6 +244,7 @@ export function frontendJson(result: FrontendBenchResult): unknown {
         .map((r) => ({
           mode: r.mode,
           flags: FRONTEND_MODES[r.mode].flags,
+          oneCpu: FRONTEND_MODES[r.mode].oneCpu,
           loadAverage: r.loadAverage,
           queries: r.queries.map((q) => ({
             name: q.spec.name,

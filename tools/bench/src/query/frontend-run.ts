@@ -14,8 +14,8 @@ export interface FrontendRunContext {
   readonly options: QueryBenchOptions;
   readonly tenant: string;
   readonly specs: readonly QuerySpec[];
-  /** Starts the server store-only on the flushed data with `flags` added. */
-  start(flags: readonly string[]): Promise<BenchServer>;
+  /** Starts the server store-only on the flushed data with `flags` added (on one CPU). */
+  start(flags: readonly string[], oneCpu: boolean): Promise<BenchServer>;
   /** Called with every server started, so the caller can stop it if a run fails. */
   onStarted(server: BenchServer): void;
 }
@@ -43,7 +43,7 @@ async function timeQuery(
 
 async function runMode(mode: FrontendMode, round: number, c: FrontendRunContext) {
   const loadAverage = loadavg()[0];
-  const server = await c.start(mode.flags);
+  const server = await c.start(mode.flags, mode.oneCpu);
   c.onStarted(server);
   const queries: ModeQuery[] = [];
   try {

@@ -13,8 +13,8 @@ import { runCli } from '../cli-options';
  * recorded in docs/benchmarks.md.
  *
  * `--frontend` (issue 15): the data is older than `query_ingesters_within`; after the flush the
- * server restarts store-only once per mode (event loop, one or two query workers, warm results
- * cache; see frontend-modes.ts) and times the frontend's metric range queries in each.
+ * server restarts store-only once per mode (event loop, one query worker on one CPU, one or two
+ * query workers, warm results cache; see frontend-modes.ts) and times the frontend's metric range queries in each.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ import { LogGenerator, type GeneratorOptions } from '../gen';
 import { clientPlans, spreadGenerator, type PreparedBody } from '../ingest/batches';
 import { runLoad } from '../ingest/load';
 import { prepareAll } from '../ingest/prepare';
+import { placeCpus } from '../cpu-affinity';
 import { ServerProcess } from '../ingest/server-process';
 import { findLokiBinary, LokiProcess, missingLokiMessage } from '../loki/loki-process';
 import { USAGE, parseOptions, type QueryBenchOptions } from './options';
@@ -211,10 +212,16 @@ async function toStore(targets: Target[], o: QueryBenchOptions, dataDir: string)
  */
 const NO_RESULTS_CACHE = '-querier.cache-results=false';
 
-function startLogsvc(o: QueryBenchOptions, dataDir: string, extra: readonly string[] = []) {
+function startLogsvc(
+  o: QueryBenchOptions,
+  dataDir: string,
+  extra: readonly string[] = [],
+  cpus: string | null = null,
+) {
   const cache = o.frontend ? [] : [NO_RESULTS_CACHE];
   return ServerProcess.start({
     dataDir,
+    cpus,
     flags: [...BENCH_SERVER_FLAGS, ...cache, ...extra, ...o.serverFlags],
     nodeOptions: o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [],
   });
@@ -230,6 +237,10 @@ async function runFrontend(
   data: Ingested,
   dataDir: string,
 ): Promise<FrontendBenchResult> {
+  // The "core" mode's CPU: the last one, as the ingest benchmark pins its server.
+  const cpu = placeCpus('auto').server;
+  if (o.modes.includes('core') && cpu === null)
+    throw new Error('mode core needs `taskset` and at least 2 CPUs; leave it out with --modes');
   const flushStarted = performance.now();
   await postOk(`${target.server.url}/flush`, { method: 'POST' }, 'flushing');
   await target.server.stop(120_000);
@@ -244,7 +255,8 @@ async function runFrontend(
     options: o,
     tenant: BENCH_TENANT,
     specs,
-    start: (flags) => startLogsvc(o, dataDir, ['-querier.query-store-only=true', ...flags]),
+    start: (flags, oneCpu) =>
+      startLogsvc(o, dataDir, ['-querier.query-store-only=true', ...flags], oneCpu ? cpu : null),
     onStarted: (server) => {
       target.server = server;
     },

@@ -54,7 +54,7 @@ describe('bench:query --frontend options', () => {
     expect(o).toMatchObject({
       frontend: true,
       spanMs: 6 * 3_600_000,
-      modes: ['main', 'one', 'two', 'warm'],
+      modes: ['main', 'core', 'one', 'two', 'warm'],
       rounds: 1,
       totalBytes: 300e6,
     });
@@ -70,7 +70,9 @@ describe('bench:query --frontend options', () => {
   });
 
   it('refuses unknown or repeated modes, and modes or rounds without --frontend', () => {
-    expect(() => parseOptions(['--frontend', '--modes=one,three'])).toThrow(/main, one, two, warm/);
+    expect(() => parseOptions(['--frontend', '--modes=one,three'])).toThrow(
+      /main, core, one, two, warm/,
+    );
     expect(() => parseOptions(['--frontend', '--modes=one,one'])).toThrow(/twice/);
     expect(() => parseOptions(['--rounds=2'])).toThrow(/need --frontend/);
     expect(() => parseOptions(['--frontend', '--rounds=0'])).toThrow(OptionsError);

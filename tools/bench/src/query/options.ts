@@ -115,11 +115,12 @@ export const USAGE = `usage: npm run bench:query -- [options]
                          store-only on the same data and time the frontend's metric queries
                          (sum by level rate, sum by level logfmt count, topk count_over_time) as
                          query_range over the whole data: main = -querier.query-workers=-1
-                         (sub-queries on the event loop), one / two = 1 / 2 query worker
-                         threads, results cache off; warm = 2 workers, cache on, one cold run
-                         then warm runs. Prints latency, MB/s, server CPU, two/one speed-up,
-                         splits/shards/sub-queries and the cache hits
-  --modes=LIST           --frontend: modes to run, in order (default main,one,two,warm)
+                         (sub-queries on the event loop); core = 1 query worker thread, the
+                         server on one CPU (taskset); one / two = 1 / 2 query worker threads;
+                         results cache off in all of these; warm = 2 workers, cache on, one
+                         cold run then warm runs. Prints latency, MB/s, server CPU, the
+                         speed-ups, splits/shards/sub-queries and the cache hits
+  --modes=LIST           --frontend: modes to run, in order (default main,core,one,two,warm)
   --rounds=N             --frontend: run every mode N times, interleaved (default 1)`;
 
 export function parseOptions(argv: readonly string[]): QueryBenchOptions {
