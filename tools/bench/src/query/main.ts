@@ -11,9 +11,13 @@ import { runCli } from '../cli-options';
  * queries read flushed chunks). With Loki, every run of a query alternates between the two
  * servers. Prints latency, MB/s and lines/s of log lines and the server's CPU use. Results are
  * recorded in docs/benchmarks.md.
+ *
+ * `--frontend` (issue 15): the data is older than `query_ingesters_within`; after the flush the
+ * server restarts store-only once per mode (event loop, one query worker on one CPU, one or two
+ * query workers, warm results cache; see frontend-modes.ts) and times the frontend's metric range queries in each.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodePushProtobuf } from '@logsvc/push';
 import type { BenchServer, TargetName } from '../bench-server';
@@ -21,10 +25,13 @@ import { LogGenerator, type GeneratorOptions } from '../gen';
 import { clientPlans, spreadGenerator, type PreparedBody } from '../ingest/batches';
 import { runLoad } from '../ingest/load';
 import { prepareAll } from '../ingest/prepare';
+import { placeCpus } from '../cpu-affinity';
 import { ServerProcess } from '../ingest/server-process';
 import { findLokiBinary, LokiProcess, missingLokiMessage } from '../loki/loki-process';
 import { USAGE, parseOptions, type QueryBenchOptions } from './options';
-import { benchQueries, mixedQueries, NEEDLE, type QuerySpec } from './queries';
+import { type FrontendBenchResult, formatFrontendReport, frontendJson } from './frontend-report';
+import { runFrontendModes } from './frontend-run';
+import { benchQueries, frontendQueries, mixedQueries, NEEDLE, type QuerySpec } from './queries';
 import {
   formatReport,
   type PhaseName,
@@ -32,8 +39,7 @@ import {
   type QueryBenchResult,
   toJson,
 } from './report';
-import { cpuSeconds } from '../proc-stat';
-import { runQuery, type QueryRun } from './run-query';
+import { runQuery, timedRun, type QueryRun } from './run-query';
 
 /** Tenant the benchmark pushes and queries as (X-Scope-OrgID). */
 const BENCH_TENANT = 'bench';
@@ -53,8 +59,9 @@ function generatorOptions(o: QueryBenchOptions, nowMs: number): GeneratorOptions
     seed: o.seed,
     streams: o.streams,
     totalBytes: o.totalBytes,
-    // Data ends a few minutes before now, so nothing is in the future or too old to accept.
-    startMs: nowMs - o.spanMs - 5 * 60_000,
+    // Data ends a few minutes before now (--frontend: over 3 h before), so nothing is in the
+    // future or too old to accept.
+    startMs: nowMs - o.spanMs - o.endAgoMs,
     spanMs: o.spanMs,
     mixedStreams: o.data === 'mixed',
   });
@@ -96,6 +103,8 @@ interface Ingested {
   readonly lines: number;
   readonly lineBytes: number;
   readonly startNs: bigint;
+  /** Where the generated lines end (the needles come later). */
+  readonly endNs: bigint;
 }
 
 /** Pushes the same prepared bodies (and needles, for the default data) to one target. */
@@ -120,7 +129,9 @@ async function ingestInto(
       `warning: ${target.name} refused ${load.requests - load.acceptedRequests} of ` +
         `${load.requests} pushes: ${load.firstFailure}\n`,
     );
-  const needles = o.data === 'default' ? await pushNeedles(target.server.url, generator) : 0;
+  // --frontend leaves them out: they are newer than the data and only the needle query uses them.
+  const needles =
+    o.data === 'default' && !o.frontend ? await pushNeedles(target.server.url, generator) : 0;
   process.stderr.write(
     `${target.name}: ingested ${(load.acceptedLineBytes / 1e6).toFixed(0)} MB ` +
       `(${load.acceptedLines} lines) in ${(load.elapsedMs / 1000).toFixed(1)} s\n`,
@@ -129,17 +140,7 @@ async function ingestInto(
     lines: load.acceptedLines + needles,
     lineBytes: load.acceptedLineBytes,
     startNs: BigInt(Math.floor(generator.startMs)) * 1_000_000n,
-  };
-}
-
-async function timedRun(server: BenchServer, spec: QuerySpec): Promise<QueryRun> {
-  const cpuBefore = cpuSeconds(server.pid);
-  const run = await runQuery({ url: server.url, tenant: BENCH_TENANT }, spec);
-  const cpuAfter = cpuSeconds(server.pid);
-  return {
-    ...run,
-    cpuSeconds:
-      cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+    endNs: BigInt(Math.ceil(generator.startMs + o.spanMs)) * 1_000_000n,
   };
 }
 
@@ -156,7 +157,7 @@ async function timeQuery(
   }
   const deadline = performance.now() + o.queryBudgetMs;
   for (let i = 0; i < o.runs && performance.now() < deadline; i++)
-    for (const t of targets) runs[t.name]!.push(await timedRun(t.server, spec));
+    for (const t of targets) runs[t.name]!.push(await timedRun(t.server, BENCH_TENANT, spec));
   return runs;
 }
 
@@ -204,12 +205,71 @@ async function toStore(targets: Target[], o: QueryBenchOptions, dataDir: string)
   }
 }
 
-function startLogsvc(o: QueryBenchOptions, dataDir: string, extra: string[] = []) {
+/**
+ * The results cache (on by default) would answer every timed run of a metric query from what
+ * its warm-up run stored; the per-query table measures the read path, so it is off there
+ * (Loki's default too). --frontend sets it per mode.
+ */
+const NO_RESULTS_CACHE = '-querier.cache-results=false';
+
+function startLogsvc(
+  o: QueryBenchOptions,
+  dataDir: string,
+  extra: readonly string[] = [],
+  cpus: string | null = null,
+) {
+  const cache = o.frontend ? [] : [NO_RESULTS_CACHE];
   return ServerProcess.start({
     dataDir,
-    flags: [...BENCH_SERVER_FLAGS, ...extra, ...o.serverFlags],
+    cpus,
+    flags: [...BENCH_SERVER_FLAGS, ...cache, ...extra, ...o.serverFlags],
     nodeOptions: o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [],
   });
+}
+
+/**
+ * --frontend: after the ingest, flushes and stops the server, then runs every mode on a
+ * store-only restart over the same data directory.
+ */
+async function runFrontend(
+  o: QueryBenchOptions,
+  target: Target,
+  data: Ingested,
+  dataDir: string,
+): Promise<FrontendBenchResult> {
+  // The "core" mode's CPU: the last one, as the ingest benchmark pins its server.
+  const cpu = placeCpus('auto').server;
+  if (o.modes.includes('core') && cpu === null)
+    throw new Error('mode core needs `taskset` and at least 2 CPUs; leave it out with --modes');
+  const flushStarted = performance.now();
+  await postOk(`${target.server.url}/flush`, { method: 'POST' }, 'flushing');
+  await target.server.stop(120_000);
+  const flushSeconds = ((performance.now() - flushStarted) / 1000).toFixed(1);
+  process.stderr.write(`logsvc: flushed in ${flushSeconds} s\n`);
+  const endMinutesAgo = Number((BigInt(Date.now()) * 1_000_000n - data.endNs) / 60_000_000_000n);
+  const specs = frontendQueries(
+    data.startNs - 60_000_000_000n,
+    data.endNs + 60_000_000_000n,
+  ).filter((q) => o.only.length === 0 || o.only.some((name) => q.name.includes(name)));
+  const runs = await runFrontendModes({
+    options: o,
+    tenant: BENCH_TENANT,
+    specs,
+    start: (flags, oneCpu) =>
+      startLogsvc(o, dataDir, ['-querier.query-store-only=true', ...flags], oneCpu ? cpu : null),
+    onStarted: (server) => {
+      target.server = server;
+    },
+  });
+  return {
+    ingestedMB: data.lineBytes / 1e6,
+    ingestedLines: data.lines,
+    streams: o.streams,
+    spanMinutes: o.spanMs / 60_000,
+    endMinutesAgo,
+    cpus: availableParallelism(),
+    runs,
+  };
 }
 
 async function run(o: QueryBenchOptions): Promise<void> {
@@ -228,6 +288,15 @@ async function run(o: QueryBenchOptions): Promise<void> {
     const bodies = await prepareAll(clientPlans(generator, o.totalBytes));
     let data: Ingested | undefined;
     for (const t of targets) data = await ingestInto(t, o, bodies, generator);
+    if (o.frontend) {
+      const frontend = await runFrontend(o, targets[0], data!, dataDir);
+      process.stdout.write(
+        o.json
+          ? `${JSON.stringify(frontendJson(frontend), null, 2)}\n`
+          : `${formatFrontendReport(frontend)}\n`,
+      );
+      return;
+    }
     const result: QueryBenchResult = {
       data: o.data,
       ingestedMB: data!.lineBytes / 1e6,

@@ -47,3 +47,40 @@ describe('bench:query options', () => {
     expect(() => parseOptions(['--data=mixed', '--span=240'])).toThrow(/170 minutes/);
   });
 });
+
+describe('bench:query --frontend options', () => {
+  it('spreads the data over 6 h ending over 3 h ago and runs every mode once', () => {
+    const o = parseOptions(['--frontend']);
+    expect(o).toMatchObject({
+      frontend: true,
+      spanMs: 6 * 3_600_000,
+      modes: ['main', 'core', 'one', 'two', 'warm'],
+      rounds: 1,
+      totalBytes: 300e6,
+    });
+    // Every 1 h split older than querier.query_ingesters_within (3 h).
+    expect(o.endAgoMs).toBeGreaterThan(3 * 3_600_000);
+    expect(parseOptions([]).endAgoMs).toBe(5 * 60_000);
+  });
+
+  it('keeps an explicit span, mode list and round count', () => {
+    expect(
+      parseOptions(['--span=120', '--frontend', '--modes=two,one', '--rounds=3']),
+    ).toMatchObject({ spanMs: 120 * 60_000, modes: ['two', 'one'], rounds: 3 });
+  });
+
+  it('refuses unknown or repeated modes, and modes or rounds without --frontend', () => {
+    expect(() => parseOptions(['--frontend', '--modes=one,three'])).toThrow(
+      /main, core, one, two, warm/,
+    );
+    expect(() => parseOptions(['--frontend', '--modes=one,one'])).toThrow(/twice/);
+    expect(() => parseOptions(['--rounds=2'])).toThrow(/need --frontend/);
+    expect(() => parseOptions(['--frontend', '--rounds=0'])).toThrow(OptionsError);
+  });
+
+  it('refuses what the frontend benchmark does not measure', () => {
+    expect(() => parseOptions(['--frontend', '--data=mixed'])).toThrow(/default only/);
+    expect(() => parseOptions(['--frontend', '--compare-loki'])).toThrow(/Loki/);
+    expect(() => parseOptions(['--frontend', '--phase=ingester'])).toThrow(/flushed chunks/);
+  });
+});

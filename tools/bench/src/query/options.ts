@@ -2,11 +2,13 @@ import {
   OptionsError,
   applyCommonOption,
   applyLokiOption,
+  bool,
   forEachOption,
   positiveInt,
   positiveNumber,
 } from '../cli-options';
 import { DEFAULT_LOKI_BINARY } from '../loki/loki-process';
+import { FRONTEND_MODE_NAMES, type FrontendModeName } from './frontend-modes';
 
 export { OptionsError };
 
@@ -42,6 +44,17 @@ export interface QueryBenchOptions {
   /** Only the queries whose names contain one of these (all when empty). */
   only: string[];
   json: boolean;
+  /**
+   * The query frontend benchmark (issue 15): the server restarted store-only once per mode of
+   * `modes` and round, the metric queries of `frontendQueries` timed in each.
+   */
+  frontend: boolean;
+  /** --frontend: the modes, in the order they run in every round. */
+  modes: FrontendModeName[];
+  /** --frontend: times every mode is run (restart included), modes interleaved. */
+  rounds: number;
+  /** How long before the run the data ends (older than `query_ingesters_within` for --frontend). */
+  endAgoMs: number;
 }
 
 export const DEFAULT_OPTIONS: QueryBenchOptions = {
@@ -59,7 +72,17 @@ export const DEFAULT_OPTIONS: QueryBenchOptions = {
   serverFlags: [],
   only: [],
   json: false,
+  frontend: false,
+  modes: [...FRONTEND_MODE_NAMES],
+  rounds: 1,
+  endAgoMs: 5 * 60_000,
 };
+
+/**
+ * What --frontend changes unless --span is given: six hours of data (six 1 h splits) ending
+ * 3 h 10 min before the run, so every split is older than `querier.query_ingesters_within`.
+ */
+export const FRONTEND_DEFAULTS = { spanMs: 6 * 3_600_000, endAgoMs: 190 * 60_000 } as const;
 
 /** What `--data=mixed` changes unless --mb, --streams or --phase are given. */
 export const MIXED_DEFAULTS = { totalBytes: 57 * 1e6, streams: 100, phase: 'both' } as const;
@@ -86,7 +109,19 @@ export const USAGE = `usage: npm run bench:query -- [options]
   --only=NAME            run only queries whose name contains NAME (repeatable)
   --cpu-prof=DIR         run the query server under node --cpu-prof, profile written to DIR
   --server-flag=FLAG     extra server flag, repeatable (e.g. --server-flag=-log.level=info)
-  --json                 print the result as JSON`;
+  --json                 print the result as JSON
+  --frontend             the query frontend benchmark (issue 15): ingest (by default 300 MB over
+                         6 h ending 3 h 10 min ago), flush, then per mode restart the server
+                         store-only on the same data and time the frontend's metric queries
+                         (sum by level rate, sum by level logfmt count, topk count_over_time) as
+                         query_range over the whole data: main = -querier.query-workers=-1
+                         (sub-queries on the event loop); core = 1 query worker thread, the
+                         server on one CPU (taskset); one / two = 1 / 2 query worker threads;
+                         results cache off in all of these; warm = 2 workers, cache on, one
+                         cold run then warm runs. Prints latency, MB/s, server CPU, the
+                         speed-ups, splits/shards/sub-queries and the cache hits
+  --modes=LIST           --frontend: modes to run, in order (default main,core,one,two,warm)
+  --rounds=N             --frontend: run every mode N times, interleaved (default 1)`;
 
 export function parseOptions(argv: readonly string[]): QueryBenchOptions {
   const o: QueryBenchOptions = { ...DEFAULT_OPTIONS, serverFlags: [], only: [] };
@@ -125,6 +160,15 @@ export function parseOptions(argv: readonly string[]): QueryBenchOptions {
       case 'only':
         o.only.push(need());
         break;
+      case 'frontend':
+        o.frontend = bool(name, arg.value);
+        break;
+      case 'modes':
+        o.modes = parseModes(need());
+        break;
+      case 'rounds':
+        o.rounds = positiveInt(name, need());
+        break;
       default:
         return false;
     }
@@ -136,8 +180,32 @@ export function parseOptions(argv: readonly string[]): QueryBenchOptions {
     if (!given.has('streams')) o.streams = MIXED_DEFAULTS.streams;
     if (!given.has('phase')) o.phase = MIXED_DEFAULTS.phase;
   }
+  if (o.frontend) checkFrontend(o, given);
+  else if (given.has('modes') || given.has('rounds'))
+    throw new OptionsError('--modes and --rounds need --frontend');
   // The instant queries of the mixed set look back 3 h; Loki queries its ingesters 3 h back.
   if (o.data === 'mixed' && o.spanMs > 170 * 60_000)
     throw new OptionsError('--span must be at most 170 minutes with --data=mixed');
   return o;
+}
+
+/** `main,one,two,warm` (any subset, any order, no repeats). */
+export function parseModes(text: string): FrontendModeName[] {
+  const modes = text.split(',').map((m) => m.trim());
+  for (const m of modes)
+    if (!(FRONTEND_MODE_NAMES as readonly string[]).includes(m))
+      throw new OptionsError(`--modes takes ${FRONTEND_MODE_NAMES.join(', ')}; got "${m}"`);
+  if (new Set(modes).size !== modes.length)
+    throw new OptionsError(`--modes names a mode twice: "${text}"`);
+  return modes as FrontendModeName[];
+}
+
+/** --frontend reads flushed chunks of the default data set with logsvc alone. */
+function checkFrontend(o: QueryBenchOptions, given: ReadonlySet<string>): void {
+  if (o.data !== 'default') throw new OptionsError('--frontend runs on --data=default only');
+  if (o.compareLoki) throw new OptionsError('--frontend does not compare with Loki');
+  if (given.has('phase') && o.phase !== 'store')
+    throw new OptionsError('--frontend queries flushed chunks only (--phase=store)');
+  if (!given.has('span')) o.spanMs = FRONTEND_DEFAULTS.spanMs;
+  o.endAgoMs = FRONTEND_DEFAULTS.endAgoMs;
 }

@@ -93,3 +93,24 @@ export function mixedQueries(startNs: bigint, endNs: bigint): QuerySpec[] {
     { name: 'log lines, limit 1000', query: ALL, limit: 1000, startNs, endNs },
   ];
 }
+
+/**
+ * The metric queries of the query frontend benchmark (issue 15), each a `query_range` over the
+ * whole data set: split by time, and the `sum`s sharded by stream.
+ */
+export function frontendQueries(startNs: bigint, endNs: bigint): QuerySpec[] {
+  const range = { startNs, endNs, stepSeconds: 60 };
+  return [
+    { name: 'sum by level rate', query: 'sum by (level) (rate({env=~".+"}[1m]))', ...range },
+    {
+      name: 'sum by level logfmt count',
+      query: 'sum by (level) (count_over_time({env=~".+"} | logfmt [5m]))',
+      ...range,
+    },
+    {
+      name: 'topk count_over_time',
+      query: 'topk(5, sum by (pod) (count_over_time({env=~".+"}[1m])))',
+      ...range,
+    },
+  ];
+}

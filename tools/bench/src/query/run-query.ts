@@ -1,3 +1,6 @@
+import type { BenchServer } from '../bench-server';
+import { cpuSeconds } from '../proc-stat';
+import { type FrontendCounters, frontendCounters } from './frontend-stats';
 import type { QuerySpec } from './queries';
 
 /** One timed request and what the server says it scanned. */
@@ -12,6 +15,8 @@ export interface QueryRun {
   readonly valueSum: number;
   /** Server CPU (all threads) during the request, when /proc is readable. */
   readonly cpuSeconds?: number | undefined;
+  /** Splits, shards, sub-queries and results cache lookups, as `data.stats` reports them. */
+  readonly frontend?: FrontendCounters;
 }
 
 interface QueryResponse {
@@ -19,7 +24,10 @@ interface QueryResponse {
   data: {
     resultType: string;
     result: Array<{ values?: unknown[][]; value?: unknown[] }>;
-    stats: { summary: { totalBytesProcessed: number; totalLinesProcessed: number } };
+    stats: {
+      summary: { totalBytesProcessed: number; totalLinesProcessed: number };
+      cache?: unknown;
+    };
   };
 }
 
@@ -70,5 +78,22 @@ export async function runQuery(
     linesProcessed: summary.totalLinesProcessed,
     results,
     valueSum: sumOfValues(body.data.result, body.data.resultType),
+    frontend: frontendCounters(body.data.stats),
+  };
+}
+
+/** `runQuery` with the server process's CPU time (all threads) during the request. */
+export async function timedRun(
+  server: BenchServer,
+  tenant: string,
+  spec: QuerySpec,
+): Promise<QueryRun> {
+  const cpuBefore = cpuSeconds(server.pid);
+  const run = await runQuery({ url: server.url, tenant }, spec);
+  const cpuAfter = cpuSeconds(server.pid);
+  return {
+    ...run,
+    cpuSeconds:
+      cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
   };
 }
