@@ -17,7 +17,7 @@ import {
 import { ingesterSection } from './sections/ingester';
 import { limitsSection } from './sections/limits';
 import { serverSection } from './sections/server';
-import { schemaConfigSection, storageSection } from './sections/storage';
+import { chunkStoreSection, schemaConfigSection, storageSection } from './sections/storage';
 
 /** The whole configuration file, with Loki's YAML key names. */
 export const configSchema = z.strictObject({
@@ -38,6 +38,7 @@ export const configSchema = z.strictObject({
   index_gateway: indexGatewaySection,
   pattern_ingester: patternIngesterSection,
   storage_config: storageSection,
+  chunk_store_config: chunkStoreSection,
   schema_config: schemaConfigSection,
   limits_config: limitsSection,
   runtime_config: runtimeConfigSection,

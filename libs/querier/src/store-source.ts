@@ -94,7 +94,7 @@ export class StoreLogSource implements LogSource {
     }
 
     const downloadStart = process.hrtime.bigint();
-    const data = await this.store.fetchChunks(tenant, refs);
+    const data = await this.store.fetchChunks(tenant, refs, undefined, params.stats.cache.chunk);
     stats.chunksDownloadTime += elapsedNs(downloadStart);
     stats.totalChunksDownloaded += data.length;
     params.signal?.throwIfAborted();
@@ -156,6 +156,8 @@ export class StoreLogSource implements LogSource {
       const data = await this.store.fetchChunks(
         tenant,
         indices.map((i) => refs[i]),
+        undefined,
+        params.stats.cache.chunk,
       );
       stats.chunksDownloadTime += elapsedNs(started);
       stats.totalChunksDownloaded += data.length;

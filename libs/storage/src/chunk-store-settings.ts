@@ -1,4 +1,5 @@
 import { ChunkStore } from './chunk-store';
+import type { EmbeddedCacheConfig } from './embedded-cache';
 import { FilesystemObjectClient } from './filesystem-object-client';
 import type { ObjectClient } from './object-client';
 import { S3ObjectClient, type S3StorageConfig } from './s3-object-client';
@@ -16,6 +17,8 @@ export interface ChunkStoreSettings {
   readonly s3: S3StorageConfig;
   /** Names this process's index files (see `ChunkStoreOptions.uploader`). */
   readonly uploader: string;
+  /** The chunk cache of this store (each worker thread holds its own); null for none. */
+  readonly chunkCache: EmbeddedCacheConfig | null;
 }
 
 /** One object client per object store the schema names, then the store over them. */
@@ -29,5 +32,10 @@ export function createChunkStore(settings: ChunkStoreSettings): ChunkStore {
         ? new S3ObjectClient(settings.s3)
         : new FilesystemObjectClient(settings.filesystemDirectory);
   }
-  return new ChunkStore({ schema: settings.schema, objectClients, uploader: settings.uploader });
+  return new ChunkStore({
+    schema: settings.schema,
+    objectClients,
+    uploader: settings.uploader,
+    chunkCache: settings.chunkCache,
+  });
 }

@@ -1,7 +1,13 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { labelsFromRecord, labelsToString, type Labels, type Matcher } from '@logsvc/api';
+import {
+  labelsFromRecord,
+  labelsToString,
+  newCacheStats,
+  type Labels,
+  type Matcher,
+} from '@logsvc/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChunkStore, type ChunkToStore } from './chunk-store';
 import { ChunkChecksumError, CorruptIndexError, InvalidTenantError, StorageError } from './errors';
@@ -236,6 +242,42 @@ describe('ChunkStore on the filesystem', () => {
     await expect(sut.fetchChunk('t', ref)).rejects.toBeInstanceOf(ChunkChecksumError);
     await client.put(ref.key, original.subarray(1));
     await expect(sut.fetchChunk('t', ref)).rejects.toThrow(/size/);
+  });
+
+  it('reads each chunk from the object store once through the chunk cache', async () => {
+    const reads: string[] = [];
+    const counting: ObjectClient = {
+      put: (k, b) => client.put(k, b),
+      get: (k) => (reads.push(k), client.get(k)),
+      list: (p, o) => client.list(p, o),
+      delete: (k) => client.delete(k),
+    };
+    const cached = new ChunkStore({
+      schema,
+      objectClients: { filesystem: counting },
+      chunkCache: { maxSizeMb: 1 },
+    });
+    const refs = await cached.putChunks('t', [
+      chunk({ app: 'a' }, at(DAY0, 1), at(DAY0, 2), 'one'),
+      chunk({ app: 'b' }, at(DAY0, 1), at(DAY0, 2), 'two'),
+    ]);
+    const stats = newCacheStats();
+    // Two sub-queries at once (their misses share one read), then a third later (all hits).
+    const [first, second] = await Promise.all([
+      cached.fetchChunks('t', refs, 8, stats),
+      cached.fetchChunks('t', refs, 8, stats),
+    ]);
+    const third = await cached.fetchChunks('t', refs, 8, stats);
+    expect(reads.filter((k) => refs.some((r) => r.key === k))).toHaveLength(2);
+    for (const got of [first, second, third]) {
+      expect(got.map((b) => b.toString())).toEqual([
+        (await client.get(refs[0].key)).toString(),
+        (await client.get(refs[1].key)).toString(),
+      ]);
+    }
+    expect(stats).toMatchObject({ entriesRequested: 6, entriesFound: 2, entriesStored: 2 });
+    // The cache does not let a tenant read another tenant's chunk.
+    await expect(cached.fetchChunks('u', refs)).rejects.toThrow(/does not belong to tenant u/);
   });
 
   it('keeps tenants apart and refuses hostile tenant ids before touching storage', async () => {

@@ -1,6 +1,8 @@
 import { hostname } from 'node:os';
-import { labelsToString, type Labels, type Matcher } from '@logsvc/api';
+import { labelsToString, type CacheStats, type Labels, type Matcher } from '@logsvc/api';
+import { ChunkCache } from './chunk-cache';
 import { mapConcurrent } from './concurrency';
+import type { EmbeddedCacheConfig } from './embedded-cache';
 import { ChunkChecksumError, StorageError } from './errors';
 import { overlaps, type ChunkRef, type SeriesChunkRefs } from './index-model';
 import type { IndexReader } from './index-reader';
@@ -34,6 +36,8 @@ export interface ChunkStoreOptions {
   readonly indexCacheBytes?: number;
   /** Parallel object reads/writes per call; default 8. */
   readonly concurrency?: number;
+  /** The chunk cache that {@link ChunkStore.fetchChunks} reads through; default none. */
+  readonly chunkCache?: EmbeddedCacheConfig | null;
 }
 
 /** The index/stats answer. `bytes` counts uncompressed bytes, as Loki's does. */
@@ -74,6 +78,7 @@ export class ChunkStore implements IndexReader {
     await this.index.writeFile(tenant, table, mergeSeries(files));
   });
   private readonly concurrency: number;
+  private readonly chunkCache: ChunkCache | null;
   /** The compactor's access: tenants, whole index files, deleting objects. */
   readonly maintenance: StoreMaintenance;
 
@@ -87,6 +92,7 @@ export class ChunkStore implements IndexReader {
       }
     }
     this.concurrency = Math.max(1, options.concurrency ?? 8);
+    this.chunkCache = options.chunkCache ? new ChunkCache(options.chunkCache) : null;
     this.index = new IndexStore({
       schema: this.schema,
       clientFor: (store) => this.clientFor(store),
@@ -155,12 +161,10 @@ export class ChunkStore implements IndexReader {
     return mergeSeries([[...found.values()].map(toSeries)]);
   }
 
-  /** One chunk's bytes, verified against the size and CRC-32 in its ref. */
+  /** One chunk's bytes from the object store (never the cache), verified against the size and
+   * CRC-32 in its ref. */
   async fetchChunk(tenant: string, ref: ChunkRef): Promise<Buffer> {
-    assertSafeTenant(tenant);
-    if (!ref.key.startsWith(chunksPrefix(tenant))) {
-      throw new StorageError(`chunk ${ref.key} does not belong to tenant ${tenant}`);
-    }
+    this.checkOwner(tenant, ref);
     const data = await this.clientFor(this.storeAt(ref.fromNs)).get(ref.key);
     if (data.length !== ref.size) {
       throw new ChunkChecksumError(ref.key, `size ${data.length}, index says ${ref.size}`);
@@ -172,13 +176,30 @@ export class ChunkStore implements IndexReader {
     return data;
   }
 
-  /** Several chunks with at most `concurrency` reads in flight; results in input order. */
-  fetchChunks(
+  /**
+   * Several chunks for a query, through the chunk cache when there is one, with at most
+   * `concurrency` object reads in flight; results in input order. The cache's counters are
+   * added to `cacheStats` (Loki's `stats.cache.chunk`).
+   */
+  async fetchChunks(
     tenant: string,
     refs: readonly ChunkRef[],
     concurrency = this.concurrency,
+    cacheStats?: CacheStats,
   ): Promise<Buffer[]> {
-    return mapConcurrent(refs, concurrency, (ref) => this.fetchChunk(tenant, ref));
+    const load = (ref: ChunkRef): Promise<Buffer> => this.fetchChunk(tenant, ref);
+    if (this.chunkCache === null) return mapConcurrent(refs, concurrency, load);
+    // The key check happens before any cache lookup: a key of another tenant is refused, not
+    // served from the cache.
+    for (const ref of refs) this.checkOwner(tenant, ref);
+    return this.chunkCache.fetch(refs, concurrency, load, cacheStats);
+  }
+
+  private checkOwner(tenant: string, ref: ChunkRef): void {
+    assertSafeTenant(tenant);
+    if (!ref.key.startsWith(chunksPrefix(tenant))) {
+      throw new StorageError(`chunk ${ref.key} does not belong to tenant ${tenant}`);
+    }
   }
 
   /** Label names of series with data in range (selected by `matchers` when given), sorted. */

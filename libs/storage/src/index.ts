@@ -17,3 +17,5 @@ export type { IndexReader } from './index-reader';
 export type { ChunkStoreOptions, ChunkToStore, IndexStats, SeriesVolume } from './chunk-store';
 export { mapConcurrent } from './concurrency';
 export { StoreMaintenance, type IndexFileContents } from './store-maintenance';
+export * from './embedded-cache';
+export { ChunkCache } from './chunk-cache';

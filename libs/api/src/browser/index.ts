@@ -9,3 +9,4 @@ export * from './delete-requests';
 export * from './rules';
 export * from './ring-status';
 export * from './admin';
+export * from './cache-stats';

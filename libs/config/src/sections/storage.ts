@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, duration, oneOf, section, str, flag } from '../fields';
+import { bool, duration, int, oneOf, section, str, flag } from '../fields';
 
 /** `storage_config`: object store clients (filesystem, S3) and the TSDB index directories. */
 export const storageSection = section({
@@ -23,6 +23,20 @@ export const storageSection = section({
     index_gateway_client: section({
       // `host:port` of the index gateway queriers ask in `simple` mode; empty: none.
       server_address: flag('tsdb.shipper.index-gateway-client.server-address', str('')),
+    }),
+  }),
+});
+
+/** `chunk_store_config`: the cache of chunk bytes that queries read through. */
+export const chunkStoreSection = section({
+  chunk_cache_config: section({
+    embedded_cache: section({
+      // On by default, as Loki turns it on when no other chunk cache is configured. Each query
+      // worker thread holds its own cache of this size, beside the main thread's.
+      enabled: flag('store.chunks-cache.embedded-cache.enabled', bool(true)),
+      max_size_mb: flag('store.chunks-cache.embedded-cache.max-size-mb', int(100)),
+      max_size_items: flag('store.chunks-cache.embedded-cache.max-size-items', int(0)),
+      ttl: flag('store.chunks-cache.embedded-cache.ttl', duration(3_600_000)),
     }),
   }),
 });

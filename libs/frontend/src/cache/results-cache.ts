@@ -1,7 +1,7 @@
-import type { EmbeddedCache } from './embedded-cache';
+import type { EmbeddedCache } from '@logsvc/storage';
 import type { Extent } from './extents';
 import { hashKey } from './key';
-import type { CacheStats } from './stats';
+import type { CacheStats } from '@logsvc/api';
 
 /** What Loki stores under a hashed key: the unhashed key (checked on read) and the extents. */
 export interface CachedResponse<R> {

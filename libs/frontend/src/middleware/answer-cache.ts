@@ -17,7 +17,7 @@ import {
   bypassesCache,
 } from '../cache';
 import { rangeQueryCacheKey } from '../cache/key';
-import type { CacheStats } from '../cache/stats';
+import type { CacheStats } from '@logsvc/api';
 
 type Matrix = Extract<DownstreamAnswer, { type: 'matrix' }>;
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { parseFixture, type FixtureEval } from '../../../logql/src/engine/conformance/fixture';
 import { EPOCH_NS, linesMatch, renderActual } from '../../../logql/src/engine/conformance/render';
 import { sourceOf } from '../../../logql/src/engine/conformance/run-eval';
-import { EmbeddedCache } from '../cache/embedded-cache';
+import { EmbeddedCache } from '@logsvc/storage';
 import { ResultsCacheStore } from '../cache/results-cache';
 import { memoryDownstream } from '../testing/memory-downstream';
 import { AnswerCache, matrixCodec } from './answer-cache';

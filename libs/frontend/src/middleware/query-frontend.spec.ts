@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS, Overrides, type TenantLimits } from '@logsvc/config';
 import type { QueryResult } from '@logsvc/api';
 import { MemorySource, runQuery } from '@logsvc/logql';
 import { describe, expect, it } from 'vitest';
-import { EmbeddedCache } from '../cache/embedded-cache';
+import { EmbeddedCache } from '@logsvc/storage';
 import { ResultsCacheStore } from '../cache/results-cache';
 import type { Downstream, SubQuery } from '../downstream';
 import { memoryDownstream } from '../testing/memory-downstream';

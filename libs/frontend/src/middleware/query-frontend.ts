@@ -26,7 +26,7 @@ import {
   type QueryRequest,
 } from '@logsvc/querier';
 import { resultEntryCount, type QueryResult } from '@logsvc/api';
-import { newCacheStats, type CacheStats } from '../cache/stats';
+import { newCacheStats, type CacheStats } from '@logsvc/api';
 import type { Downstream, SubQuery } from '../downstream';
 import { splitLogQuery, splitMetricQuery, type TimeRange } from '../split/split';
 import { combineShards, concatSplits, divideAnswers } from '../shard/combine';

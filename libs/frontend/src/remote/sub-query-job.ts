@@ -156,6 +156,7 @@ function readStats(raw: unknown): QueryStats {
     fill(stats.querier, r.querier);
     fill(stats.ingester, r.ingester);
     fill(stats.summary, r.summary);
+    fill(stats.cache.chunk, (r.cache as Json | undefined)?.chunk);
   }
   return stats;
 }

@@ -1,3 +1,5 @@
+import { newCacheStats, type CacheStats } from '@logsvc/api';
+
 /**
  * Query statistics, laid out as Loki's `stats.proto` (the layout Loki really sends in
  * `data.stats`). Sources add to `querier.store` (chunk store) or `ingester` (ingesters), the
@@ -54,6 +56,8 @@ export interface QueryStats {
   summary: SummaryStats;
   querier: { store: StoreStats };
   ingester: IngesterStats;
+  /** Caches the sources read through (the results cache is counted by the frontend). */
+  cache: { chunk: CacheStats };
 }
 
 export function newStoreStats(): StoreStats {
@@ -103,6 +107,7 @@ export function newQueryStats(): QueryStats {
       totalLinesSent: 0,
       store: newStoreStats(),
     },
+    cache: { chunk: newCacheStats() },
   };
 }
 
@@ -114,6 +119,7 @@ export function newQueryStats(): QueryStats {
 export function mergeQueryStats(into: QueryStats, from: QueryStats): QueryStats {
   addCounters(into.querier, from.querier);
   addCounters(into.ingester, from.ingester);
+  addCounters(into.cache, from.cache);
   into.summary.queueTime += from.summary.queueTime;
   return into;
 }

@@ -29,6 +29,7 @@ export function filesystemStoreSettings(dir: string): ChunkStoreSettings {
     filesystemDirectory: join(dir, 'chunks'),
     s3: config.storage_config.aws,
     uploader: 'test',
+    chunkCache: null,
   };
 }
 

@@ -1,6 +1,6 @@
 /** The server configurations `bench:query --frontend` compares, each a store-only restart. */
 
-export const FRONTEND_MODE_NAMES = ['main', 'core', 'one', 'two', 'warm'] as const;
+export const FRONTEND_MODE_NAMES = ['main', 'whole', 'core', 'one', 'two', 'warm'] as const;
 export type FrontendModeName = (typeof FRONTEND_MODE_NAMES)[number];
 
 export interface FrontendMode {
@@ -27,6 +27,18 @@ export const FRONTEND_MODES: Readonly<Record<FrontendModeName, FrontendMode>> = 
     flags: ['-querier.query-workers=-1', NO_CACHE],
     cached: false,
     oneCpu: false,
+  },
+  whole: {
+    name: 'whole',
+    label: 'whole query (no split, no shards), server on one CPU',
+    flags: [
+      '-querier.query-workers=1',
+      '-querier.split-queries-by-interval=0',
+      '-querier.parallelise-shardable-queries=false',
+      NO_CACHE,
+    ],
+    cached: false,
+    oneCpu: true,
   },
   core: {
     name: 'core',

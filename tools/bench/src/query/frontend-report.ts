@@ -155,6 +155,7 @@ function querySection(result: FrontendBenchResult, round: number, name: string):
     ...rows,
     `speed-up: two workers / one ${times(speedUp(s.one, s.two))}, ` +
       `two workers / one on one CPU ${times(speedUp(s.core, s.two))}, ` +
+      `two workers / whole query on one CPU ${times(speedUp(s.whole, s.two))}, ` +
       `one worker / event loop ${times(speedUp(s.main, s.one))}, ` +
       `warm cache / two workers ${times(speedUp(s.two, s.warm))}`,
     '',
@@ -188,7 +189,9 @@ function acrossRounds(result: FrontendBenchResult): string[] {
       const ups = speedUpsOfTwo(result, name, base);
       return ups.length === 0 ? '' : `; two/${base} by round ${ups.map(times).join(' ')}`;
     };
-    out.push(`  ${name}: ${modes.join(', ')}${byRound('one')}${byRound('core')}`);
+    out.push(
+      `  ${name}: ${modes.join(', ')}${byRound('one')}${byRound('core')}${byRound('whole')}`,
+    );
   }
   return out;
 }
@@ -235,6 +238,7 @@ export function frontendJson(result: FrontendBenchResult): unknown {
           name,
           speedUpTwoOverOne: speedUp(s.one, s.two) ?? null,
           speedUpTwoOverOneCpu: speedUp(s.core, s.two) ?? null,
+          speedUpTwoOverWholeOnOneCpu: speedUp(s.whole, s.two) ?? null,
           speedUpOneOverEventLoop: speedUp(s.main, s.one) ?? null,
           modes: s,
         };

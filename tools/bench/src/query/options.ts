@@ -115,12 +115,15 @@ export const USAGE = `usage: npm run bench:query -- [options]
                          store-only on the same data and time the frontend's metric queries
                          (sum by level rate, sum by level logfmt count, topk count_over_time) as
                          query_range over the whole data: main = -querier.query-workers=-1
-                         (sub-queries on the event loop); core = 1 query worker thread, the
-                         server on one CPU (taskset); one / two = 1 / 2 query worker threads;
+                         (sub-queries on the event loop); whole = the query neither split nor
+                         sharded, 1 query worker thread, the server on one CPU (taskset): the
+                         one-core figure without the frontend; core = 1 query worker thread, the
+                         server on one CPU; one / two = 1 / 2 query worker threads;
                          results cache off in all of these; warm = 2 workers, cache on, one
                          cold run then warm runs. Prints latency, MB/s, server CPU, the
                          speed-ups, splits/shards/sub-queries and the cache hits
-  --modes=LIST           --frontend: modes to run, in order (default main,core,one,two,warm)
+  --modes=LIST           --frontend: modes to run, in order (default main,whole,core,one,two,
+                         warm)
   --rounds=N             --frontend: run every mode N times, interleaved (default 1)`;
 
 export function parseOptions(argv: readonly string[]): QueryBenchOptions {

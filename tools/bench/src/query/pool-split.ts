@@ -223,6 +223,7 @@ async function main(): Promise<void> {
       filesystemDirectory: join(dir, 'chunks'),
       s3: config.storage_config.aws,
       uploader: 'bench',
+      chunkCache: null,
     };
     const nowMs = Date.now();
     // Eight hours ending six hours ago: one sub-query per hour, as split_queries_by_interval.

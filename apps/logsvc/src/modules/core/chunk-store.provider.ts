@@ -1,7 +1,12 @@
 import { join } from 'node:path';
 import { DeleteRequestsStore } from '@logsvc/compactor';
 import type { Config } from '@logsvc/config';
-import { type ChunkStore, type ChunkStoreSettings, createChunkStore } from '@logsvc/storage';
+import {
+  type ChunkStore,
+  type ChunkStoreSettings,
+  createChunkStore,
+  type EmbeddedCacheConfig,
+} from '@logsvc/storage';
 
 /** Injection token of the process's one `ChunkStore` (chunks + index on object storage). */
 export const CHUNK_STORE = Symbol('logsvc.chunkStore');
@@ -18,6 +23,18 @@ export function chunkStoreSettings(config: Config, uploader: string): ChunkStore
     filesystemDirectory: chunksDirectory(config),
     s3: config.storage_config.aws,
     uploader,
+    chunkCache: chunkCacheConfig(config),
+  };
+}
+
+/** `chunk_store_config.chunk_cache_config.embedded_cache`, or null when it is off. */
+function chunkCacheConfig(config: Config): EmbeddedCacheConfig | null {
+  const embedded = config.chunk_store_config.chunk_cache_config.embedded_cache;
+  if (!embedded.enabled) return null;
+  return {
+    maxSizeMb: embedded.max_size_mb,
+    maxSizeItems: embedded.max_size_items,
+    ttlMs: embedded.ttl,
   };
 }
 

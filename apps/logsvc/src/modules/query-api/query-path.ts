@@ -1,11 +1,10 @@
+import type { CacheStats } from '@logsvc/api';
 import type { DeleteRequestsStore } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
 import { LogsvcError } from '@logsvc/errors';
 import {
   AnswerCache,
-  type CacheStats,
   type Downstream,
-  EmbeddedCache,
   hashKey,
   type FrontendQueryRequest,
   type IndexBytes,
@@ -20,6 +19,7 @@ import {
   ResultsCacheStore,
 } from '@logsvc/frontend';
 import type { RunQueryResult } from '@logsvc/logql';
+import { EmbeddedCache } from '@logsvc/storage';
 import { type Querier, type QueryWorkerPool, runPooledQuery } from '@logsvc/querier';
 import type { Component } from '../../targets';
 import { sharesRing } from '../cluster/cluster-mode';

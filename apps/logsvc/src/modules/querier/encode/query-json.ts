@@ -8,7 +8,7 @@ import {
 import type { QueryStats } from '@logsvc/logql';
 import { goFormatFloat } from '@logsvc/gocompat';
 import { goJson, goJsonString } from './json';
-import type { CacheStats } from '@logsvc/frontend';
+import type { CacheStats } from '@logsvc/api';
 import { statsJson } from './stats-json';
 
 /** The encoding flag Grafana sends to get label categories per entry. */

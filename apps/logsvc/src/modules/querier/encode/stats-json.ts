@@ -1,4 +1,4 @@
-import { type CacheStats, newCacheStats } from '@logsvc/frontend';
+import { type CacheStats, newCacheStats } from '@logsvc/api';
 import type { ChunkStats, QueryStats, StoreStats } from '@logsvc/logql';
 
 const CACHE_NAMES = [
@@ -63,9 +63,7 @@ export function statsJson(stats: QueryStats, resultCache?: CacheStats) {
       headChunkLines: i.store.chunk.headChunkLines,
       totalDuplicates: i.store.chunk.totalDuplicates,
     },
-    cache: Object.fromEntries(
-      CACHE_NAMES.map((n) => [n, n === 'result' && resultCache ? resultCache : newCacheStats()]),
-    ),
+    cache: Object.fromEntries(CACHE_NAMES.map((n) => [n, cacheStatsOf(n, stats, resultCache)])),
     index: {
       totalChunks: q.totalChunksRef,
       postFilterChunks: q.totalChunksRef,
@@ -82,4 +80,16 @@ export function statsJson(stats: QueryStats, resultCache?: CacheStats) {
       totalDuplicates: q.chunk.totalDuplicates,
     },
   };
+}
+
+/** The counters of one of Loki's caches: the results cache counted by the frontend, the chunk
+ * cache by the sources; the others do not exist here and stay 0. */
+function cacheStatsOf(
+  name: (typeof CACHE_NAMES)[number],
+  stats: QueryStats,
+  resultCache: CacheStats | undefined,
+): CacheStats {
+  if (name === 'result' && resultCache) return resultCache;
+  if (name === 'chunk') return stats.cache.chunk;
+  return newCacheStats();
 }

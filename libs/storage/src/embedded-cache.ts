@@ -1,4 +1,4 @@
-import type { CacheStats } from './stats';
+import type { CacheStats } from '@logsvc/api';
 
 /** Loki's `embedded_cache` block (pkg/storage/chunk/cache/embeddedcache.go). */
 export interface EmbeddedCacheConfig {
@@ -12,7 +12,8 @@ export interface EmbeddedCacheConfig {
 
 export const DEFAULT_EMBEDDED_CACHE_MAX_SIZE_MB = 100;
 export const DEFAULT_EMBEDDED_CACHE_TTL_MS = 3_600_000;
-/** How often Loki runs the expiry sweep ({@link EmbeddedCache.pruneExpired}). */
+/** How often Loki runs the expiry sweep ({@link EmbeddedCache.pruneExpired}); here it runs on
+ * the first read or store after the interval, so an idle cache holds no timer. */
 export const EMBEDDED_CACHE_PURGE_INTERVAL_MS = 60_000;
 
 /**
@@ -41,7 +42,8 @@ export function embeddedEntrySize(key: string, value: Uint8Array): number {
  *
  * As in Loki, a read does not refresh an entry: the eviction order is the order of the last
  * store of each key (a re-store moves the key to the newest end), and an entry past its TTL
- * is still served until {@link pruneExpired} runs (Loki sweeps every minute). An entry larger
+ * is still served until {@link pruneExpired} runs (Loki sweeps every minute; here the first
+ * read or store a minute after the last sweep runs it). An entry larger
  * than the whole cache is not kept (and a re-store of such a size drops the old value).
  * Not synchronised with anything but itself: single-threaded JavaScript needs no lock.
  */
@@ -52,6 +54,7 @@ export class EmbeddedCache {
   private readonly maxBytes: number;
   private readonly maxItems: number;
   private readonly ttlMs: number;
+  private lastSweepMs: number;
   /** Evictions by reason, as Loki's `evicted_total{reason}`. */
   readonly evicted: Record<EvictionReason, number> = {
     expired: 0,
@@ -67,6 +70,7 @@ export class EmbeddedCache {
     this.maxBytes = (config.maxSizeMb ?? DEFAULT_EMBEDDED_CACHE_MAX_SIZE_MB) * 1e6;
     this.maxItems = config.maxSizeItems ?? 0;
     this.ttlMs = config.ttlMs ?? DEFAULT_EMBEDDED_CACHE_TTL_MS;
+    this.lastSweepMs = now();
   }
 
   /** Bytes accounted (Loki's `memory_bytes`). */
@@ -79,6 +83,7 @@ export class EmbeddedCache {
   }
 
   get(key: string): Uint8Array | undefined {
+    this.sweepWhenDue();
     return this.entries.get(key)?.value;
   }
 
@@ -122,6 +127,7 @@ export class EmbeddedCache {
   }
 
   private put(key: string, value: Uint8Array): void {
+    this.sweepWhenDue();
     const old = this.entries.get(key);
     if (old) this.remove(old, 'replaced');
     const size = embeddedEntrySize(key, value);
@@ -145,6 +151,13 @@ export class EmbeddedCache {
     this.entries.delete(entry.key);
     this.bytes -= entry.size;
     this.evicted[reason]++;
+  }
+
+  private sweepWhenDue(): void {
+    const now = this.now();
+    if (now - this.lastSweepMs < EMBEDDED_CACHE_PURGE_INTERVAL_MS) return;
+    this.lastSweepMs = now;
+    this.pruneExpired();
   }
 
   /** Loki's TTL sweep: drops entries stored more than `ttl` ago. Returns how many. */
