@@ -14,3 +14,4 @@ export { HeadBlock } from './head-block';
 export { SymbolTable } from './symbols';
 export type { EntryRun } from './entry-run';
 export { SlabPool, type SlabPoolOptions } from './slab-pool';
+export { BlockRunCache, entryRunBytes } from './block-run-cache';

@@ -1,6 +1,7 @@
 import { crc32 } from 'node:zlib';
 import type { Labels } from '@logsvc/api';
 import { decodeBlockPayload, encodeBlockPayload } from './block';
+import type { BlockRunCache } from './block-run-cache';
 import { decodeChunk, encodeChunk, type StoredBlock } from './chunk-format';
 import { compress, compressAsync, decompress, maxCompressedLength } from './codecs';
 import {
@@ -72,6 +73,8 @@ export class MemChunk {
   private pendingBytes = 0;
   private previous: PreviousBlock | null = null;
   private readOnly = false;
+  /** Where a read-only chunk keeps its decoded blocks for later readers (see `decode`). */
+  private blockCache: BlockRunCache | null = null;
   /**
    * The head block just cut, waiting to be emptied and reused on the next append (kept out of
    * the way until then, so a chunk closed after its cut holds no empty buffers).
@@ -88,12 +91,16 @@ export class MemChunk {
     this.head = new HeadBlock(this.symbols);
   }
 
-  /** Parses chunk bytes into a read-only chunk; throws ChunkFormatError on any corruption. */
-  static decode(buf: Buffer): MemChunk {
+  /**
+   * Parses chunk bytes into a read-only chunk; throws ChunkFormatError on any corruption. With
+   * `blockCache`, the blocks its readers decode are kept there for the next readers.
+   */
+  static decode(buf: Buffer, options: { blockCache?: BlockRunCache | null } = {}): MemChunk {
     const { encoding, blocks, symbols } = decodeChunk(buf);
     const chunk = new MemChunk({ encoding }, symbols);
     for (const b of blocks) chunk.addBlock({ ...b, payload: null });
     chunk.readOnly = true;
+    chunk.blockCache = options.blockCache ?? null;
     return chunk;
   }
 
@@ -393,6 +400,13 @@ export class MemChunk {
   }
 
   private loadBlock(block: CutBlock): EntryRun {
+    const cache = this.blockCache;
+    return cache === null
+      ? this.decodeBlock(block)
+      : cache.load(block, () => this.decodeBlock(block));
+  }
+
+  private decodeBlock(block: CutBlock): EntryRun {
     // A payload still compressing goes back to the pool when done: readers get a copy.
     const payload =
       block.payload !== null

@@ -33,3 +33,4 @@ export {
 } from './query-pool/query-worker-pool';
 export { QueryPoolClosedError, QueryWorkerExitedError } from './query-pool/worker-errors';
 export { runPooledQuery } from './query-pool/run-query';
+export { ChunkDecoder, chunkDecoder, DEFAULT_BLOCK_CACHE_MB } from './chunk-decoder';

@@ -1,5 +1,6 @@
 import { inShard, type Labels } from '@logsvc/api';
-import { type Direction, MemChunk } from '@logsvc/chunk';
+import type { Direction } from '@logsvc/chunk';
+import { type ChunkDecoder, chunkDecoder } from './chunk-decoder';
 import { MergedCursor } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
 import { linePrefilter, POOL_DEFAULTS, PoolPayoff, scanInPool } from './pool-scan';
@@ -42,6 +43,8 @@ export interface StoreLogSourceOptions {
    * 4 MiB per worker), with two such batches ahead, so the workers stay busy.
    */
   readonly poolBatchBytes?: number;
+  /** Turns fetched bytes into chunks (default: this thread's, with its block cache). */
+  readonly decoder?: ChunkDecoder;
 }
 
 /**
@@ -63,6 +66,7 @@ export class StoreLogSource implements LogSource {
   private readonly minPoolBytes: number;
   private readonly taskBytes: number;
   private readonly lazyBatchSize: number;
+  private readonly decoder: ChunkDecoder;
 
   constructor(
     private readonly store: StoreReader,
@@ -72,6 +76,7 @@ export class StoreLogSource implements LogSource {
     this.minPoolBytes = options.minPoolBytes ?? POOL_DEFAULTS.minPoolBytes;
     this.taskBytes = options.taskBytes ?? POOL_DEFAULTS.taskBytes;
     this.lazyBatchSize = Math.max(1, options.lazyBatchSize ?? 16);
+    this.decoder = options.decoder ?? chunkDecoder;
   }
 
   async select(params: SelectParams): Promise<SourceStream[]> {
@@ -114,7 +119,7 @@ export class StoreLogSource implements LogSource {
       for (let n = 0; n < s.chunks.length; n++, i++) {
         cursors.push(
           new ScanCountingCursor(
-            MemChunk.decode(data[i]).iterator(fromNs, throughNs, direction, options),
+            this.decoder.decode(data[i]).iterator(fromNs, throughNs, direction, options),
             decompressed(chunk),
           ),
         );
@@ -198,7 +203,7 @@ export class StoreLogSource implements LogSource {
     const open = (c: Buffer | ScanResult): EntryCursor =>
       c instanceof Uint8Array
         ? new ScanCountingCursor(
-            MemChunk.decode(c).iterator(fromNs, throughNs, direction, options),
+            this.decoder.decode(c).iterator(fromNs, throughNs, direction, options),
             decompressed(chunk),
           )
         : new ScanResultCursor(c);

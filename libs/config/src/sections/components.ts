@@ -93,6 +93,9 @@ export const querierSection = section({
   // Worker threads that run whole store-only sub-queries of the query frontend: 0 = one per
   // core this process may use, -1 = none (every sub-query runs on the event loop).
   query_workers: flag('querier.query-workers', int(0, -1)),
+  // Decoded blocks of flushed chunks kept per thread (the main thread and each query worker)
+  // for the next split of a query that reads them; 0 = none. logsvc's own, not Loki's.
+  block_cache_mb: flag('querier.block-cache-mb', int(64, 0)),
   engine: section({
     max_look_back_period: flag('querier.engine.max-lookback-period', duration(30_000)),
   }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { labelsFromRecord, labelsToRecord, parseLabels } from '@logsvc/api';
 import { NumericLabelFilter, StringLabelFilter } from './label-filter';
 import { LineFilterStage, newLineFilter } from './line-filter';
@@ -111,5 +112,47 @@ describe('LabelSampleExtractor (unwrap)', () => {
       without: false,
     });
     expect(sample(by, 'latency=1 level=info x=y')?.labels).toEqual({ level: 'info' });
+  });
+});
+
+describe('LineSampleExtractor without stages', () => {
+  // A stage that changes nothing makes the extractor take its general path: the answers must
+  // be the same as the stage-free shortcut's.
+  const identity = { process: (_ts: bigint, line: Buffer) => line };
+  const names = ['level', 'app', 'pod', 'trace'];
+  const pairs = fc.array(
+    fc.record({ name: fc.constantFrom(...names), value: fc.constantFrom('a', 'b', '') }),
+    { maxLength: 3 },
+  );
+  const groupings = fc.oneof(
+    fc.constant(undefined),
+    fc.record({
+      labels: fc.uniqueArray(fc.constantFrom(...names), { maxLength: 3 }),
+      without: fc.boolean(),
+    }),
+  );
+
+  it('gives the labels and values of the general path, whatever the metadata', () => {
+    fc.assert(
+      fc.property(
+        groupings,
+        fc.constantFrom<'count' | 'bytes'>('count', 'bytes'),
+        fc.array(fc.tuple(fc.string({ maxLength: 8 }), pairs), { minLength: 1, maxLength: 12 }),
+        (grouping, kind, entries) => {
+          const stream = parseLabels('{app="api", level="info"}');
+          const fast = new LineSampleExtractor([], kind, grouping).forStream(stream);
+          const slow = new LineSampleExtractor([identity], kind, grouping).forStream(stream);
+          for (const [line, sm] of entries) {
+            const metadata = labelsFromRecord(
+              Object.fromEntries(sm.filter((p) => p.value !== '').map((p) => [p.name, p.value])),
+            );
+            const a = fast.process(1n, Buffer.from(line), metadata);
+            const b = slow.process(1n, Buffer.from(line), metadata);
+            expect(a?.value).toBe(b?.value);
+            expect(a?.labels.toString()).toBe(b?.labels.toString());
+          }
+        },
+      ),
+    );
   });
 });

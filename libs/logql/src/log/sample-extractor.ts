@@ -51,6 +51,23 @@ function lineGrouping(grouping: Grouping | undefined): LabelGrouping {
   return { names, without: grouping.without, noLabels };
 }
 
+/**
+ * The label names whose presence in an entry's structured metadata changes its grouped labels,
+ * when only those can: `by (names)` (and `by ()`, where none can). Null for no grouping or
+ * `without`, where every metadata label stays in the series.
+ */
+function groupedNames(g: LabelGrouping): ReadonlySet<string> | null {
+  if (g.noLabels) return new Set();
+  if (g.without || g.names.length === 0) return null;
+  return new Set(g.names);
+}
+
+function namesAny(labels: Labels | undefined, names: ReadonlySet<string>): boolean {
+  if (labels === undefined || names.size === 0) return false;
+  for (let i = 0; i < labels.length; i++) if (names.has(labels[i].name)) return true;
+  return false;
+}
+
 export type LineSampleKind = 'count' | 'bytes';
 
 export class LineSampleExtractor implements SampleExtractor {
@@ -75,8 +92,20 @@ export class LineSampleExtractor implements SampleExtractor {
     lbs.grouping = this.labelGrouping;
     const bytes = this.kind === 'bytes';
     const sample: Sample = { value: 0, labels: pipeline.baseLabels() };
+    const shortcut = this.stages.length === 0 ? groupedNames(this.labelGrouping) : null;
+    let streamGrouped: LabelsResult | undefined;
     return {
       process(ts, line, sm) {
+        if (shortcut !== null && !namesAny(sm, shortcut)) {
+          // No stage and no grouped label in the entry's metadata: the stream's grouped labels.
+          if (streamGrouped === undefined) {
+            pipeline.run(ts, line, undefined);
+            streamGrouped = lbs.groupedLabels();
+          }
+          sample.value = bytes ? line.length : 1;
+          sample.labels = streamGrouped;
+          return sample;
+        }
         const out = pipeline.run(ts, line, sm);
         if (out === null) return null;
         sample.value = bytes ? out.length : 1;

@@ -23,6 +23,8 @@ export interface PoolQuery extends Omit<QueryRequest, 'clientSignal'> {
 /** What a query worker is started with (`workerData`). */
 export interface QueryWorkerData {
   readonly store: ChunkStoreSettings;
+  /** `querier.block_cache_mb` (see `ChunkDecoder`); default its default. */
+  readonly blockCacheMb?: number;
 }
 
 /** main → worker. */

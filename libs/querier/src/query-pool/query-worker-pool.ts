@@ -8,7 +8,7 @@ import type { ChunkStoreSettings } from '@logsvc/storage';
 import { QueryAbortedError } from '../errors';
 import type { PoolMessage, PoolQuery, PoolReply, QueryWorkerData } from './pool-query';
 import { QueryPoolClosedError, QueryWorkerExitedError, rebuildError } from './worker-errors';
-import { pickWorker } from '../pick-worker';
+import { pickAffineWorker } from '../pick-worker';
 
 export interface QueryWorkerPoolOptions {
   /** The chunk store each worker opens (the same objects as the main thread's). */
@@ -20,6 +20,8 @@ export interface QueryWorkerPoolOptions {
    * store, the worker evaluates another.
    */
   readonly queriesPerWorker?: number;
+  /** `querier.block_cache_mb` of each worker (see `ChunkDecoder`). */
+  readonly blockCacheMb?: number;
 }
 
 interface Task {
@@ -137,10 +139,14 @@ export class QueryWorkerPool {
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0 && !this.closed) {
-      const w = this.pickWorker();
-      if (w === undefined) return;
-      const task = this.queue.shift()!;
+    for (let i = 0; i < this.queue.length && !this.closed;) {
+      const task = this.queue[i]!;
+      const w = this.workerFor(task);
+      if (w === undefined) {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
       task.queuedFor = (performance.now() - task.queuedAt) / 1000;
       w.inFlight.set(task.id, task);
       w.worker.ref(); // a running query keeps the process alive, an idle worker does not
@@ -148,13 +154,20 @@ export class QueryWorkerPool {
     }
   }
 
-  /** The least busy worker with room, starting one while below `size`. */
-  private pickWorker(): PoolWorker | undefined {
-    return pickWorker(this.workers, this.size, this.perWorker, () => this.spawn());
+  /** Where `task` runs (its shard's worker, see `pickAffineWorker`), or undefined to wait. */
+  private workerFor(task: Task): PoolWorker | undefined {
+    return pickAffineWorker(this.workers, task.query.shard?.index, this.size, this.perWorker, () =>
+      this.spawn(),
+    );
   }
 
   private spawn(): PoolWorker {
-    const worker = startWorker({ store: this.options.store });
+    const worker = startWorker({
+      store: this.options.store,
+      ...(this.options.blockCacheMb === undefined
+        ? {}
+        : { blockCacheMb: this.options.blockCacheMb }),
+    });
     const pw: PoolWorker = { worker, inFlight: new Map() };
     worker.on('message', (reply: PoolReply) => {
       const task = pw.inFlight.get(reply.id);

@@ -3,12 +3,15 @@
 // a `cancel` aborts one.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createChunkStore } from '@logsvc/storage';
+import { chunkDecoder } from '../chunk-decoder';
 import type { PoolMessage, PoolReply, QueryWorkerData } from './pool-query';
 import { StoreOnlyEngine } from './store-only-engine';
 import { serializeError } from './worker-errors';
 
 const port = parentPort!;
-const engine = new StoreOnlyEngine(createChunkStore((workerData as QueryWorkerData).store));
+const data = workerData as QueryWorkerData;
+if (data.blockCacheMb !== undefined) chunkDecoder.configure(data.blockCacheMb);
+const engine = new StoreOnlyEngine(createChunkStore(data.store));
 const running = new Map<number, AbortController>();
 
 async function run(id: number, message: Extract<PoolMessage, { type: 'run' }>): Promise<void> {

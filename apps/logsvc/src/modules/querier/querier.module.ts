@@ -1,7 +1,7 @@
 import { type DeleteRequestsStore, QueryDeletions } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
 import type { IngesterClient } from '@logsvc/ingester';
-import { Querier } from '@logsvc/querier';
+import { chunkDecoder, Querier } from '@logsvc/querier';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
 import { CONFIG, DELETE_REQUESTS, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
@@ -43,8 +43,10 @@ import { TailSockets } from './tail/tail-sockets.service';
         overrides: Overrides,
         index: IndexReader,
         deleteRequests: DeleteRequestsStore,
-      ) =>
-        new Querier({
+      ) => {
+        // The main thread's block cache (each query worker sizes its own from the pool's options).
+        chunkDecoder.configure(config.querier.block_cache_mb);
+        return new Querier({
           ...querierOptions(config, store, ingesters, overrides, index),
           scanWorkers: config.querier.scan_workers,
           tailMaxDurationMs: config.querier.tail_max_duration,
@@ -53,7 +55,8 @@ import { TailSockets } from './tail/tail-sockets.service';
             deleteRequests,
             (tenant) => overrides.forTenant(tenant).deletion_mode,
           ),
-        }),
+        });
+      },
       inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER, DELETE_REQUESTS],
     },
   ],

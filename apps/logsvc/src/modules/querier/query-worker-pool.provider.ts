@@ -24,5 +24,6 @@ export const queryWorkerPoolProvider: Provider = {
       : // Workers only read: the uploader name (of index files written) is never used.
         queryPoolFor(config.querier.query_workers, {
           store: chunkStoreSettings(config, 'query-worker'),
+          blockCacheMb: config.querier.block_cache_mb,
         }),
 };

@@ -1,0 +1,71 @@
+import { EMPTY_LABELS, labelsFromRecord } from '@logsvc/api';
+import { describe, expect, it } from 'vitest';
+import { BlockRunCache } from './block-run-cache';
+import { MemChunk } from './mem-chunk';
+import { drain } from './test-helpers';
+
+const T0 = 1_700_000_000_000_000_000n;
+
+/** A chunk of `n` entries 1 s apart in blocks of about 2 KiB, every third with metadata. */
+function chunkBytes(n: number, seed = 0): Buffer {
+  const c = new MemChunk({ encoding: 'snappy', blockSize: 2048 });
+  const sm = labelsFromRecord({ trace_id: `t${seed}` });
+  for (let i = 0; i < n; i++) {
+    const line = Buffer.from(`level=info msg="request ${i + seed}" path=/items/${i % 37}`);
+    c.append(T0 + BigInt(i) * 1_000_000_000n, line, i % 3 === 0 ? sm : EMPTY_LABELS);
+  }
+  return c.encode();
+}
+
+const at = (s: number): bigint => T0 + BigInt(s) * 1_000_000_000n;
+
+describe('BlockRunCache', () => {
+  it('decodes a block once for the splits that read it, with the same entries', () => {
+    const bytes = chunkBytes(600);
+    const cache = new BlockRunCache(1 << 20);
+    const cached = MemChunk.decode(bytes, { blockCache: cache });
+    const plain = MemChunk.decode(bytes);
+    expect(cached.blockCount).toBeGreaterThan(4);
+    // Three splits with boundaries inside blocks, both directions, then the whole range.
+    const ranges: [bigint, bigint][] = [
+      [at(0), at(250)],
+      [at(250), at(430)],
+      [at(430), at(600)],
+      [at(0), at(600)],
+    ];
+    for (const direction of ['forward', 'backward'] as const) {
+      for (const [from, through] of ranges) {
+        expect(drain(cached.iterator(from, through, direction))).toEqual(
+          drain(plain.iterator(from, through, direction)),
+        );
+      }
+    }
+    expect(cache.misses).toBe(cached.blockCount);
+    expect(cache.hits).toBeGreaterThan(cached.blockCount);
+  });
+
+  it('drops the least recently read blocks to stay within its bytes', () => {
+    const cache = new BlockRunCache(12 * 1024);
+    const chunks = [1, 2, 3].map((seed) =>
+      MemChunk.decode(chunkBytes(300, seed), { blockCache: cache }),
+    );
+    for (const c of chunks) drain(c.iterator(at(0), at(300), 'forward'));
+    expect(cache.bytes).toBeLessThanOrEqual(12 * 1024);
+    expect(cache.size).toBeGreaterThan(0);
+    const misses = cache.misses;
+    // The last chunk's last block is the most recent: still there.
+    drain(chunks[2].iterator(at(299), at(300), 'forward'));
+    expect(cache.misses).toBe(misses);
+    // The first chunk's first block was dropped long ago: decoded again.
+    drain(chunks[0].iterator(at(0), at(1), 'forward'));
+    expect(cache.misses).toBe(misses + 1);
+  });
+
+  it('does not keep a block larger than the whole cache', () => {
+    const cache = new BlockRunCache(100);
+    const c = MemChunk.decode(chunkBytes(50), { blockCache: cache });
+    expect(drain(c.iterator(at(0), at(50), 'forward'))).toHaveLength(50);
+    expect(cache.size).toBe(0);
+    expect(cache.bytes).toBe(0);
+  });
+});

@@ -1,0 +1,67 @@
+import type { EntryRun } from './entry-run';
+
+/** Bytes a decoded block holds: its line bytes and its column arrays. */
+export function entryRunBytes(run: EntryRun): number {
+  return (
+    run.lines.byteLength +
+    run.ts.byteLength +
+    run.lineOffsets.byteLength +
+    run.smOffsets.byteLength +
+    run.smIds.byteLength +
+    (run.order?.byteLength ?? 0)
+  );
+}
+
+/**
+ * Decoded blocks of read-only chunks, kept for the next reader of the same block: the splits
+ * of a query each read the blocks that straddle their boundaries, and without this each one
+ * decompresses and decodes them again. Least recently used first out, bounded by bytes.
+ * Keys are block identities (a decoded chunk's blocks), so a cache never mixes chunks.
+ * A run is never changed by its readers, so one run serves any number of cursors at once.
+ */
+export class BlockRunCache {
+  private readonly runs = new Map<object, { readonly run: EntryRun; readonly bytes: number }>();
+  private held = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get bytes(): number {
+    return this.held;
+  }
+
+  get size(): number {
+    return this.runs.size;
+  }
+
+  /** The run of `block`, or `decode()`'s, kept when it fits. */
+  load(block: object, decode: () => EntryRun): EntryRun {
+    const hit = this.runs.get(block);
+    if (hit !== undefined) {
+      this.hits++;
+      // Re-insert: a Map iterates in insertion order, so the first key is the least recent.
+      this.runs.delete(block);
+      this.runs.set(block, hit);
+      return hit.run;
+    }
+    this.misses++;
+    const run = decode();
+    const bytes = entryRunBytes(run);
+    if (bytes > this.maxBytes) return run;
+    while (this.held + bytes > this.maxBytes) {
+      const oldest = this.runs.entries().next();
+      if (oldest.done) break;
+      this.runs.delete(oldest.value[0]);
+      this.held -= oldest.value[1].bytes;
+    }
+    this.runs.set(block, { run, bytes });
+    this.held += bytes;
+    return run;
+  }
+
+  clear(): void {
+    this.runs.clear();
+    this.held = 0;
+  }
+}
