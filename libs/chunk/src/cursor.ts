@@ -71,7 +71,8 @@ export interface ScanCounters {
  */
 export class MergeCursor implements ChunkCursor {
   private ts = 0n;
-  private lineView: Buffer = EMPTY_LINE;
+  /** The current entry's line, made on first read (a count over lines never reads them). */
+  private lineView: Buffer | null = EMPTY_LINE;
   private run: EntryRun | null = null;
   private row = -1;
   private labels: Labels | null = null;
@@ -132,7 +133,14 @@ export class MergeCursor implements ChunkCursor {
   }
 
   get line(): Buffer {
-    return this.lineView;
+    let view = this.lineView;
+    if (view === null) {
+      const run = this.run!;
+      const row = this.row;
+      view = run.lines.subarray(run.lineOffsets[row], run.lineOffsets[row + 1]);
+      this.lineView = view;
+    }
+    return view;
   }
 
   get structuredMetadata(): Labels {
@@ -193,7 +201,7 @@ export class MergeCursor implements ChunkCursor {
     this.run = run;
     this.row = row;
     this.ts = run.ts[row];
-    this.lineView = run.lines.subarray(run.lineOffsets[row], run.lineOffsets[row + 1]);
+    this.lineView = null;
     this.labels = null;
   }
 

@@ -37,6 +37,8 @@ export interface Grouping {
 export interface StreamSampleExtractor {
   /** Returns null when the entry is dropped. The returned object is reused by the next call. */
   process(timestampNs: bigint, line: Buffer, structuredMetadata?: Labels): Sample | null;
+  /** False when `process` never looks at the line (any Buffer will do): a plain count. */
+  readonly readsLine?: boolean;
 }
 
 export interface SampleExtractor {
@@ -95,6 +97,7 @@ export class LineSampleExtractor implements SampleExtractor {
     const shortcut = this.stages.length === 0 ? groupedNames(this.labelGrouping) : null;
     let streamGrouped: LabelsResult | undefined;
     return {
+      readsLine: this.stages.length > 0 || bytes,
       process(ts, line, sm) {
         if (shortcut !== null && !namesAny(sm, shortcut)) {
           // No stage and no grouped label in the entry's metadata: the stream's grouped labels.

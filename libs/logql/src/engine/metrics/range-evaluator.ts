@@ -17,6 +17,9 @@ import { TimeSlice } from '../time-slice';
 import type { StepEvaluator } from './step-evaluator';
 import { EMPTY_VECTOR, type Metric, type StepVector } from './types';
 
+/** What a plain count is given for a line it does not read. */
+const NO_LINE = Buffer.alloc(0);
+
 export interface PushedGrouping {
   readonly labels: readonly string[];
   readonly without: boolean;
@@ -90,6 +93,7 @@ export class RangeAggregationEvaluator implements StepEvaluator {
     const slice = new TimeSlice();
     for (const stream of streams) {
       const sx = extractor.forStream(stream.labels);
+      const readsLine = sx.readsLine !== false;
       const cursor = stream.entries;
       let lastLabels: LabelsResult | undefined;
       let lastSegments: SegmentSeries | undefined;
@@ -112,7 +116,8 @@ export class RangeAggregationEvaluator implements StepEvaluator {
         if (ts < fromNs || ts >= throughNs) continue;
         const u = Number(ts - origin);
         if (!this.inSomeWindow(u)) continue;
-        const sample = sx.process(ts, cursor.line, cursor.structuredMetadata);
+        const line = readsLine ? cursor.line : NO_LINE;
+        const sample = sx.process(ts, line, cursor.structuredMetadata);
         if (sample === null) continue;
         const result = sample.labels;
         if (grid !== undefined) {
