@@ -35,29 +35,44 @@ export class BlockRunCache {
     return this.runs.size;
   }
 
-  /** The run of `block`, or `decode()`'s, kept when it fits. */
-  load(block: object, decode: () => EntryRun): EntryRun {
+  /**
+   * The run of `block`, from the cache or `decode()`. `sides` says on how many sides the block
+   * reaches outside the reader's range (0, 1 or 2): a reader of the range next to it on such
+   * a side wants it too. So a decoded block is kept when `sides` > 0 (and it fits); a block
+   * found by a reader it reaches past on one side only has met its readers on both sides and
+   * is dropped, one it reaches past on both is kept for the reader on the other side. Splits
+   * thus keep just the blocks at the boundaries not yet read on both sides, and a scan of many
+   * blocks pushes none of them out.
+   */
+  load(block: object, decode: () => EntryRun, sides: 0 | 1 | 2 = 2): EntryRun {
     const hit = this.runs.get(block);
     if (hit !== undefined) {
       this.hits++;
-      // Re-insert: a Map iterates in insertion order, so the first key is the least recent.
-      this.runs.delete(block);
-      this.runs.set(block, hit);
+      if (sides === 1) this.drop(block, hit.bytes);
+      else if (sides === 2) {
+        // Re-insert: a Map iterates in insertion order, so the first key is the least recent.
+        this.runs.delete(block);
+        this.runs.set(block, hit);
+      }
       return hit.run;
     }
     this.misses++;
     const run = decode();
     const bytes = entryRunBytes(run);
-    if (bytes > this.maxBytes) return run;
+    if (sides === 0 || bytes > this.maxBytes) return run;
     while (this.held + bytes > this.maxBytes) {
       const oldest = this.runs.entries().next();
       if (oldest.done) break;
-      this.runs.delete(oldest.value[0]);
-      this.held -= oldest.value[1].bytes;
+      this.drop(oldest.value[0], oldest.value[1].bytes);
     }
     this.runs.set(block, { run, bytes });
     this.held += bytes;
     return run;
+  }
+
+  private drop(block: object, bytes: number): void {
+    this.runs.delete(block);
+    this.held -= bytes;
   }
 
   clear(): void {

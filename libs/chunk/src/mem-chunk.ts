@@ -18,6 +18,16 @@ import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions
 import { SlabPool } from './slab-pool';
 import { SymbolTable } from './symbols';
 
+/**
+ * On how many sides a block reaches outside a reader's range: the reader of the range next to
+ * it on such a side (another split of the query) wants it too (see `BlockRunCache.load`).
+ */
+function sidesOutside(block: StoredBlock, fromNs: bigint, throughNs: bigint): 0 | 1 | 2 {
+  const before = block.minTs < fromNs ? 1 : 0;
+  const after = block.maxTs >= throughNs ? 1 : 0;
+  return (before + after) as 0 | 1 | 2;
+}
+
 /** Uncompressed block payloads live until their compression is done: cut them from slabs. */
 const PAYLOAD_POOL = new SlabPool();
 
@@ -251,7 +261,7 @@ export class MemChunk {
     const sources: RunSource[] = this.blocks.map((block) => ({
       minTs: block.minTs,
       maxTs: block.maxTs,
-      load: () => this.loadBlock(block),
+      load: () => this.loadBlock(block, sidesOutside(block, fromNs, throughNs)),
     }));
     if (this.head.entryCount > 0) {
       const run = this.head.snapshot();
@@ -275,7 +285,7 @@ export class MemChunk {
     const blocks: RunSource[] = this.blocks.map((block) => ({
       minTs: block.minTs,
       maxTs: block.maxTs,
-      load: () => this.loadBlock(block),
+      load: () => this.loadBlock(block, sidesOutside(block, fromNs, throughNs)),
     }));
     let head: ChunkCursor | null = null;
     if (this.head.entryCount > 0) {
@@ -399,11 +409,14 @@ export class MemChunk {
     }
   }
 
-  private loadBlock(block: CutBlock): EntryRun {
+  /**
+   * A block's entries, through the block cache of a read-only chunk when it has one (`sides`:
+   * see `BlockRunCache.load`).
+   */
+  private loadBlock(block: CutBlock, sides: 0 | 1 | 2 = 0): EntryRun {
     const cache = this.blockCache;
-    return cache === null
-      ? this.decodeBlock(block)
-      : cache.load(block, () => this.decodeBlock(block));
+    if (cache === null) return this.decodeBlock(block);
+    return cache.load(block, () => this.decodeBlock(block), sides);
   }
 
   private decodeBlock(block: CutBlock): EntryRun {

@@ -1,7 +1,7 @@
 import { BlockRunCache, MemChunk } from '@logsvc/chunk';
 
 /** `querier.block_cache_mb`'s default: decoded blocks kept per thread. */
-export const DEFAULT_BLOCK_CACHE_MB = 64;
+export const DEFAULT_BLOCK_CACHE_MB = 128;
 
 /**
  * How this thread turns fetched chunk bytes into read-only chunks. The store's chunk cache

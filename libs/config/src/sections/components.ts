@@ -95,7 +95,7 @@ export const querierSection = section({
   query_workers: flag('querier.query-workers', int(0, -1)),
   // Decoded blocks of flushed chunks kept per thread (the main thread and each query worker)
   // for the next split of a query that reads them; 0 = none. logsvc's own, not Loki's.
-  block_cache_mb: flag('querier.block-cache-mb', int(64, 0)),
+  block_cache_mb: flag('querier.block-cache-mb', int(128, 0)),
   engine: section({
     max_look_back_period: flag('querier.engine.max-lookback-period', duration(30_000)),
   }),
