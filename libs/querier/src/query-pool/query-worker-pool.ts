@@ -101,6 +101,11 @@ export class QueryWorkerPool {
     });
   }
 
+  /** Queries the workers run at once when all are started (`size` × queries per worker). */
+  get slots(): number {
+    return this.size * this.perWorker;
+  }
+
   /** Queries queued or running. */
   get pending(): number {
     let running = 0;

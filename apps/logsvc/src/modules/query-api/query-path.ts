@@ -97,7 +97,7 @@ export function createQueryPath(
       (sub, signal) =>
         direct({ ...sub, categorizeLabels: sub.categorizeLabels ?? false, clientSignal: signal }),
       {
-        workers: config.querier.max_concurrent,
+        workers: localWorkers(config, pool),
         maxOutstandingPerTenant: config.query_scheduler.max_outstanding_requests_per_tenant,
         maxQueueHierarchyLevels: config.query_scheduler.max_queue_hierarchy_levels,
       },
@@ -116,6 +116,17 @@ export function createQueryPath(
     cacheGeneration: cacheGenerationOf(deleteRequests, overrides),
   });
   return { query: (request) => frontend.query(request), direct, close };
+}
+
+/**
+ * The single binary's local workers taking sub-queries from its fair queue:
+ * `querier.max_concurrent`, and with query worker threads at least twice their slots, so
+ * that each thread finds its shards' next sub-queries waiting in the pool's queue (a shard's
+ * sub-queries run on one thread, where its splits share chunks and blocks: `pickAffineWorker`).
+ */
+function localWorkers(config: Config, pool: QueryWorkerPool | null): number {
+  const configured = config.querier.max_concurrent;
+  return pool === null ? configured : Math.max(configured, 2 * pool.slots);
 }
 
 /**
