@@ -23,7 +23,7 @@ describe('BlockRunCache', () => {
   it('decodes a block once for the splits that read it, with the same entries', () => {
     const bytes = chunkBytes(600);
     const cache = new BlockRunCache(1 << 20);
-    const cached = MemChunk.decode(bytes, { blockCache: cache });
+    const cached = MemChunk.decode(bytes, { blockCache: cache, cacheKey: 'c' });
     const plain = MemChunk.decode(bytes);
     expect(cached.blockCount).toBeGreaterThan(4);
     // Three splits whose boundaries fall inside blocks, read in turn as a split query does.
@@ -49,7 +49,7 @@ describe('BlockRunCache', () => {
 
   it('keeps only blocks that reach outside the range read', () => {
     const cache = new BlockRunCache(1 << 20);
-    const c = MemChunk.decode(chunkBytes(600), { blockCache: cache });
+    const c = MemChunk.decode(chunkBytes(600), { blockCache: cache, cacheKey: 'c' });
     drain(c.iterator(at(0), at(600), 'forward'));
     expect(cache.size).toBe(0);
     drain(c.iterator(at(1), at(599), 'forward'));
@@ -59,7 +59,7 @@ describe('BlockRunCache', () => {
   it('drops the least recently read blocks to stay within its bytes', () => {
     const cache = new BlockRunCache(12 * 1024);
     const chunks = [1, 2, 3].map((seed) =>
-      MemChunk.decode(chunkBytes(300, seed), { blockCache: cache }),
+      MemChunk.decode(chunkBytes(300, seed), { blockCache: cache, cacheKey: `c${seed}` }),
     );
     // Each read keeps its chunk's first and last blocks (they straddle the range).
     for (const c of chunks) drain(c.iterator(at(1), at(299), 'forward'));
@@ -75,9 +75,28 @@ describe('BlockRunCache', () => {
     expect(cache.misses).toBe(misses + 1);
   });
 
+  it('finds the blocks of the same key in another decode of the bytes, not without a key', () => {
+    const cache = new BlockRunCache(1 << 20);
+    const bytes = chunkBytes(600);
+    drain(
+      MemChunk.decode(bytes, { blockCache: cache, cacheKey: 'c' }).iterator(
+        at(1),
+        at(599),
+        'forward',
+      ),
+    );
+    const misses = cache.misses;
+    const again = MemChunk.decode(Buffer.from(bytes), { blockCache: cache, cacheKey: 'c' });
+    drain(again.iterator(at(0), at(1), 'forward'));
+    expect(cache.misses).toBe(misses);
+    drain(MemChunk.decode(bytes, { blockCache: cache }).iterator(at(1), at(599), 'forward'));
+    expect(cache.misses).toBe(misses);
+    expect(cache.hits).toBe(1);
+  });
+
   it('does not keep a block larger than the whole cache', () => {
     const cache = new BlockRunCache(100);
-    const c = MemChunk.decode(chunkBytes(50), { blockCache: cache });
+    const c = MemChunk.decode(chunkBytes(50), { blockCache: cache, cacheKey: 'c' });
     expect(drain(c.iterator(at(1), at(49), 'forward'))).toHaveLength(48);
     expect(cache.size).toBe(0);
     expect(cache.bytes).toBe(0);

@@ -16,11 +16,12 @@ export function entryRunBytes(run: EntryRun): number {
  * Decoded blocks of read-only chunks, kept for the next reader of the same block: the splits
  * of a query each read the blocks that straddle their boundaries, and without this each one
  * decompresses and decodes them again. Least recently used first out, bounded by bytes.
- * Keys are block identities (a decoded chunk's blocks), so a cache never mixes chunks.
+ * A key names one block of immutable bytes (a chunk's object key and the block's number), so
+ * a chunk decoded again, after the chunk cache dropped its bytes, finds its blocks here.
  * A run is never changed by its readers, so one run serves any number of cursors at once.
  */
 export class BlockRunCache {
-  private readonly runs = new Map<object, { readonly run: EntryRun; readonly bytes: number }>();
+  private readonly runs = new Map<string, { readonly run: EntryRun; readonly bytes: number }>();
   private held = 0;
   hits = 0;
   misses = 0;
@@ -44,7 +45,7 @@ export class BlockRunCache {
    * thus keep just the blocks at the boundaries not yet read on both sides, and a scan of many
    * blocks pushes none of them out.
    */
-  load(block: object, decode: () => EntryRun, sides: 0 | 1 | 2 = 2): EntryRun {
+  load(block: string, decode: () => EntryRun, sides: 0 | 1 | 2 = 2): EntryRun {
     const hit = this.runs.get(block);
     if (hit !== undefined) {
       this.hits++;
@@ -70,7 +71,7 @@ export class BlockRunCache {
     return run;
   }
 
-  private drop(block: object, bytes: number): void {
+  private drop(block: string, bytes: number): void {
     this.runs.delete(block);
     this.held -= bytes;
   }

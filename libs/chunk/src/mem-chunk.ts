@@ -84,7 +84,7 @@ export class MemChunk {
   private previous: PreviousBlock | null = null;
   private readOnly = false;
   /** Where a read-only chunk keeps its decoded blocks for later readers (see `decode`). */
-  private blockCache: BlockRunCache | null = null;
+  private blockCache: { readonly cache: BlockRunCache; readonly key: string } | null = null;
   /**
    * The head block just cut, waiting to be emptied and reused on the next append (kept out of
    * the way until then, so a chunk closed after its cut holds no empty buffers).
@@ -103,14 +103,21 @@ export class MemChunk {
 
   /**
    * Parses chunk bytes into a read-only chunk; throws ChunkFormatError on any corruption. With
-   * `blockCache`, the blocks its readers decode are kept there for the next readers.
+   * `blockCache`, the blocks its readers decode are kept there for the next readers, under
+   * `cacheKey` (the name of these immutable bytes, e.g. their object key) and the block's
+   * number, so a later decode of the same bytes finds them too.
    */
-  static decode(buf: Buffer, options: { blockCache?: BlockRunCache | null } = {}): MemChunk {
+  static decode(
+    buf: Buffer,
+    options: { blockCache?: BlockRunCache | null; cacheKey?: string } = {},
+  ): MemChunk {
     const { encoding, blocks, symbols } = decodeChunk(buf);
     const chunk = new MemChunk({ encoding }, symbols);
     for (const b of blocks) chunk.addBlock({ ...b, payload: null });
     chunk.readOnly = true;
-    chunk.blockCache = options.blockCache ?? null;
+    const { blockCache, cacheKey } = options;
+    chunk.blockCache =
+      blockCache && cacheKey !== undefined ? { cache: blockCache, key: cacheKey } : null;
     return chunk;
   }
 
@@ -258,10 +265,10 @@ export class MemChunk {
     options?: CursorOptions,
   ): ChunkCursor {
     // Oldest first: blocks in cut order, then the head, which is what orders equal timestamps.
-    const sources: RunSource[] = this.blocks.map((block) => ({
+    const sources: RunSource[] = this.blocks.map((block, i) => ({
       minTs: block.minTs,
       maxTs: block.maxTs,
-      load: () => this.loadBlock(block, sidesOutside(block, fromNs, throughNs)),
+      load: () => this.loadBlock(block, i, sidesOutside(block, fromNs, throughNs)),
     }));
     if (this.head.entryCount > 0) {
       const run = this.head.snapshot();
@@ -282,10 +289,10 @@ export class MemChunk {
     direction: Direction,
     options?: CursorOptions,
   ): ChunkSplit {
-    const blocks: RunSource[] = this.blocks.map((block) => ({
+    const blocks: RunSource[] = this.blocks.map((block, i) => ({
       minTs: block.minTs,
       maxTs: block.maxTs,
-      load: () => this.loadBlock(block, sidesOutside(block, fromNs, throughNs)),
+      load: () => this.loadBlock(block, i, sidesOutside(block, fromNs, throughNs)),
     }));
     let head: ChunkCursor | null = null;
     if (this.head.entryCount > 0) {
@@ -413,10 +420,10 @@ export class MemChunk {
    * A block's entries, through the block cache of a read-only chunk when it has one (`sides`:
    * see `BlockRunCache.load`).
    */
-  private loadBlock(block: CutBlock, sides: 0 | 1 | 2 = 0): EntryRun {
-    const cache = this.blockCache;
-    if (cache === null) return this.decodeBlock(block);
-    return cache.load(block, () => this.decodeBlock(block), sides);
+  private loadBlock(block: CutBlock, index = -1, sides: 0 | 1 | 2 = 0): EntryRun {
+    const shared = this.blockCache;
+    if (shared === null || index < 0) return this.decodeBlock(block);
+    return shared.cache.load(`${shared.key}#${index}`, () => this.decodeBlock(block), sides);
   }
 
   private decodeBlock(block: CutBlock): EntryRun {

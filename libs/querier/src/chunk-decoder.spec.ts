@@ -12,16 +12,16 @@ describe('ChunkDecoder', () => {
   it('decodes the same bytes once, and equal bytes in another Buffer apart', () => {
     const sut = new ChunkDecoder(1);
     const bytes = chunkBytes();
-    const first = sut.decode(bytes);
-    expect(sut.decode(bytes)).toBe(first);
-    expect(sut.decode(Buffer.from(bytes))).not.toBe(first);
+    const first = sut.decode(bytes, 'k');
+    expect(sut.decode(bytes, 'k')).toBe(first);
+    expect(sut.decode(Buffer.from(bytes), 'k')).not.toBe(first);
   });
 
   it('shares decoded blocks between readers of one chunk, and can go without', () => {
     const sut = new ChunkDecoder(1);
     const bytes = chunkBytes();
     const count = (from: bigint, through: bigint): number => {
-      const it = sut.decode(bytes).iterator(from, through, 'forward');
+      const it = sut.decode(bytes, 'k').iterator(from, through, 'forward');
       let n = 0;
       while (it.next()) n++;
       return n;

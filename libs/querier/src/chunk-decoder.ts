@@ -6,9 +6,10 @@ export const DEFAULT_BLOCK_CACHE_MB = 128;
 /**
  * How this thread turns fetched chunk bytes into read-only chunks. The store's chunk cache
  * hands out the same Buffer for every hit, so a chunk is decoded (its meta and block
- * checksums checked, its symbols decompressed) once per Buffer, and its decoded blocks are
- * kept in one bounded cache for the next split of a query that reads them. A Buffer the chunk
- * cache dropped is collected with its decoded chunk (the memo holds it weakly).
+ * checksums checked, its symbols decompressed) once per Buffer; a Buffer the chunk cache
+ * dropped is collected with its decoded chunk (the memo holds it weakly). Decoded blocks are
+ * kept in one bounded cache under the chunk's object key, for the next split of a query that
+ * reads them, whether or not the chunk cache still holds the chunk's bytes.
  */
 export class ChunkDecoder {
   private readonly decoded = new WeakMap<Buffer, MemChunk>();
@@ -27,10 +28,11 @@ export class ChunkDecoder {
     return this.blockCache;
   }
 
-  decode(buf: Buffer): MemChunk {
+  /** `key`: the object key the bytes were read from (it names these bytes alone). */
+  decode(buf: Buffer, key: string): MemChunk {
     let chunk = this.decoded.get(buf);
     if (chunk === undefined) {
-      chunk = MemChunk.decode(buf, { blockCache: this.blockCache });
+      chunk = MemChunk.decode(buf, { blockCache: this.blockCache, cacheKey: key });
       this.decoded.set(buf, chunk);
     }
     return chunk;

@@ -119,7 +119,9 @@ export class StoreLogSource implements LogSource {
       for (let n = 0; n < s.chunks.length; n++, i++) {
         cursors.push(
           new ScanCountingCursor(
-            this.decoder.decode(data[i]).iterator(fromNs, throughNs, direction, options),
+            this.decoder
+              .decode(data[i], refs[i].key)
+              .iterator(fromNs, throughNs, direction, options),
             decompressed(chunk),
           ),
         );
@@ -200,10 +202,10 @@ export class StoreLogSource implements LogSource {
     // A log query merges all streams by time; a metric query reads them one after another.
     const order = params.limit !== undefined ? timeOrder(refs, direction) : refs.map((_, i) => i);
     const loader = new ChunkLoader(order, (i) => refs[i].size, limits, fetchBatch);
-    const open = (c: Buffer | ScanResult): EntryCursor =>
+    const open = (c: Buffer | ScanResult, key: string): EntryCursor =>
       c instanceof Uint8Array
         ? new ScanCountingCursor(
-            this.decoder.decode(c).iterator(fromNs, throughNs, direction, options),
+            this.decoder.decode(c, key).iterator(fromNs, throughNs, direction, options),
             decompressed(chunk),
           )
         : new ScanResultCursor(c);
@@ -214,7 +216,7 @@ export class StoreLogSource implements LogSource {
       const cursors: EntryCursor[] = [];
       for (const ref of s.chunks) {
         const startNs = direction === 'forward' ? ref.fromNs : ref.throughNs;
-        cursors.push(new LazyChunkCursor(loader, i++, startNs, open));
+        cursors.push(new LazyChunkCursor(loader, i++, startNs, (c) => open(c, ref.key)));
       }
       if (cursors.length === 0) continue;
       out.push({ labels: s.labels, entries: new MergedCursor(cursors, direction) });
