@@ -129,21 +129,24 @@ export class MemChunk {
    * same order, entry count and byte counts as the chunk had. Blocks are views into the bytes.
    */
   static fromSnapshot(snapshot: ChunkSnapshot): MemChunk {
-    let chunk: MemChunk;
-    if (snapshot.blocks === null) chunk = new MemChunk({ encoding: 'none' });
-    else {
-      const { encoding, blocks, symbols } = decodeChunk(snapshot.blocks);
-      chunk = new MemChunk({ encoding }, symbols);
-      for (const b of blocks) chunk.addBlock({ ...b, payload: null });
-    }
-    if (snapshot.head !== null) {
-      // The head's entries come in its own order (time, then arrival): appended again in that
-      // order they make a head block that iterates, and counts its bytes, the same way.
-      const head = MemChunk.decode(snapshot.head);
-      const entries = head.iterator(head.minTimeNs, head.maxTimeNs + 1n, 'forward');
-      while (entries.next()) {
-        chunk.head.append(entries.timestampNs, entries.line, entries.structuredMetadata);
-      }
+    const blocks = snapshot.blocks === null ? null : decodeChunk(snapshot.blocks);
+    const head = snapshot.head === null ? null : decodeChunk(snapshot.head);
+    // Both parts were encoded with the chunk's one symbol table at the same moment: the head's
+    // copy serves the blocks too.
+    const symbols = head?.symbols ?? blocks?.symbols;
+    const chunk = new MemChunk({ encoding: blocks?.encoding ?? 'none' }, symbols);
+    for (const b of blocks?.blocks ?? []) chunk.addBlock({ ...b, payload: null });
+    const entries = head?.blocks[0];
+    if (entries !== undefined) {
+      // An uncompressed block: its data is the payload. Sorted by time, then arrival, which
+      // is the order the head block reads in.
+      const run = decodeBlockPayload(
+        entries.data,
+        entries,
+        chunk.symbols.strings,
+        chunk.symbols.byteLengths,
+      );
+      chunk.head = HeadBlock.fromRun(chunk.symbols, run, entries.rawBytes);
     }
     chunk.readOnly = true;
     return chunk;

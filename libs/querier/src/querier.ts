@@ -172,21 +172,37 @@ export class Querier {
 
   /** Whether a worker should run this query over memory (see `poolQuery`). */
   private memoryPaysOff(request: QueryRequest): boolean {
-    const local = this.local;
-    if (local === null) return false;
+    if (this.local === null) return false;
     const reach = queryReach(request.query, request.startNs, request.endNs);
     if (reach === null) return false;
-    const range = this.window.ingesterRange(reach.fromNs, reach.throughNs);
-    if (range === null) return false;
     const minBytes = this.options.poolMemory?.minBytes ?? 0;
     let bytes = 0;
-    for (const tenant of request.tenants) {
-      for (const matchers of reach.selectors) {
-        bytes += local.bytesInMemory(tenant, matchers, range);
-        if (bytes >= minBytes) return true;
-      }
+    for (const matchers of reach.selectors) {
+      bytes += this.poolMemoryBytes(request.tenants, matchers, reach.fromNs, reach.throughNs);
+      if (bytes >= minBytes) return true;
     }
     return bytes >= minBytes;
+  }
+
+  /**
+   * Uncompressed bytes the in-process ingester holds of matching streams in the part of
+   * [fromNs, throughNs) it is asked for, when query workers read memory (`poolMemory`); else 0.
+   * The query frontend adds them to the store's index bytes to shard such queries, so their
+   * shards keep the workers busy.
+   */
+  poolMemoryBytes(
+    tenants: readonly string[],
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): number {
+    const local = this.local;
+    if (local === null) return 0;
+    const range = this.window.ingesterRange(fromNs, throughNs);
+    if (range === null) return 0;
+    let bytes = 0;
+    for (const tenant of tenants) bytes += local.bytesInMemory(tenant, matchers, range);
+    return bytes;
   }
 
   labelNames(

@@ -276,6 +276,13 @@ describe('QueryWorkerPool over the in-process ingester', () => {
     expect(
       await newQuerier({ enabled: true, minBytes: 0 }, remote as never).poolQuery(r),
     ).toBeNull();
+    // What the query frontend adds to the index's bytes to shard such queries.
+    const api = [{ type: '=' as const, name: 'app', value: 'api' }];
+    expect(querier.poolMemoryBytes(['t'], api, FROM, NOW)).toBeGreaterThan(100_000);
+    expect(querier.poolMemoryBytes(['t'], api, NOW - 6n * HOUR, NOW - 5n * HOUR)).toBe(0);
+    expect(newQuerier({ enabled: false, minBytes: 0 }).poolMemoryBytes(['t'], api, FROM, NOW)).toBe(
+      0,
+    );
     // Store-only queries go to the pool as before, without a window.
     const old = await querier.poolQuery(
       request({ startNs: NOW - 6n * HOUR, endNs: NOW - 5n * HOUR }),

@@ -134,11 +134,17 @@ function cacheGenerationOf(store: DeleteRequestsStore, overrides: Overrides) {
   };
 }
 
+/**
+ * The bytes a query reads, to shard it: the store's index stats, plus the in-process
+ * ingester's data when query workers read it (else recent data would never be sharded and
+ * would run in one worker).
+ */
 function indexBytesOf(querier: Querier): IndexBytes {
   return async (tenants, selectors, fromNs, throughNs) => {
     let bytes = 0;
     for (const { matchers } of selectors) {
       bytes += (await querier.indexStats(tenants, matchers, fromNs, throughNs)).bytes;
+      bytes += querier.poolMemoryBytes(tenants, matchers, fromNs, throughNs);
     }
     return bytes;
   };
