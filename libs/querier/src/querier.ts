@@ -144,9 +144,9 @@ export class Querier {
 
   /**
    * The query as a QueryWorkerPool runs it (its tenants' limits and delete requests taken
-   * now), or null when it stays on this thread. A query that needs the ingesters goes to the
-   * pool only with the in-process ingester and `poolMemory` on, and when it reaches at least
-   * `poolMemory.minBytes` in memory (a small one costs less here than a round trip); the
+   * now), or null when it stays on this thread. A metric query that needs the ingesters goes
+   * to the pool only with the in-process ingester and `poolMemory` on, and when it reaches at
+   * least `poolMemory.minBytes` in memory (a small one costs less here than a round trip); the
    * worker then reads memory through `snapshots`, within this querier's read window.
    */
   async poolQuery(request: QueryRequest): Promise<PoolQuery | null> {
@@ -174,7 +174,9 @@ export class Querier {
   private memoryPaysOff(request: QueryRequest): boolean {
     if (this.local === null) return false;
     const reach = queryReach(request.query, request.startNs, request.endNs);
-    if (reach === null) return false;
+    // A log query reads memory lazily here, often a few blocks for its limit; in a worker it
+    // would need a copy of everything in range first.
+    if (reach === null || reach.isLogQuery) return false;
     const minBytes = this.options.poolMemory?.minBytes ?? 0;
     let bytes = 0;
     for (const matchers of reach.selectors) {

@@ -3,6 +3,8 @@ import { type Expr, logSelectors, parseExpr, TENANT_ID_LABEL, walk } from '@logs
 
 /** The streams and time range a query reads at most, to judge how much memory it reads. */
 export interface QueryReach {
+  /** A log query (no range aggregation): it reads memory lazily, as far as its limit takes it. */
+  readonly isLogQuery: boolean;
   /** One matcher list per log selector (`__tenant_id__` matchers left out). */
   readonly selectors: readonly (readonly Matcher[])[];
   readonly fromNs: bigint;
@@ -34,6 +36,7 @@ export function queryReach(query: string, startNs: bigint, endNs: bigint): Query
       .map((m) => ({ type: m.type, name: m.name, value: m.value })),
   );
   return {
+    isLogQuery: expr.kind === 'LogSelectorExpr',
     selectors,
     fromNs: startNs - BigInt(back),
     throughNs: endNs + 1n + BigInt(ahead),
