@@ -135,16 +135,17 @@ function cacheGenerationOf(store: DeleteRequestsStore, overrides: Overrides) {
 }
 
 /**
- * The bytes a query reads, to shard it: the store's index stats, plus the in-process
- * ingester's data when query workers read it (else recent data would never be sharded and
- * would run in one worker).
+ * The bytes a query reads, to shard it: the store's index stats, plus, for metric queries, the
+ * in-process ingester's data when query workers read it (else recent data would never be
+ * sharded and would run in one worker). Log queries over memory run on the event loop, lazily:
+ * shards would only make them read more.
  */
 function indexBytesOf(querier: Querier): IndexBytes {
-  return async (tenants, selectors, fromNs, throughNs) => {
+  return async (tenants, selectors, fromNs, throughNs, logQuery) => {
     let bytes = 0;
     for (const { matchers } of selectors) {
       bytes += (await querier.indexStats(tenants, matchers, fromNs, throughNs)).bytes;
-      bytes += querier.poolMemoryBytes(tenants, matchers, fromNs, throughNs);
+      if (!logQuery) bytes += querier.poolMemoryBytes(tenants, matchers, fromNs, throughNs);
     }
     return bytes;
   };
