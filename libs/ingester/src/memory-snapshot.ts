@@ -2,7 +2,7 @@
 // here: the main thread copies the matching chunks' bytes into one buffer it transfers, and
 // the worker rebuilds read-only chunks from them.
 import { inShard, type Labels, type Matcher, type ShardRef } from '@logsvc/api';
-import { type ChunkSnapshot, MemChunk } from '@logsvc/chunk';
+import { MemChunk } from '@logsvc/chunk';
 import { chunkOverlaps, type QueryableStream, type TimeRange } from './query';
 
 /** Which of a tenant's streams, over which time range, a query worker asks memory for. */
@@ -13,8 +13,8 @@ export interface MemorySelect {
   readonly shard?: ShardRef;
 }
 
-/** Where one part of a chunk lies in `MemorySnapshot.bytes`: offset and length. */
-export type ByteSpan = readonly [number, number];
+/** Where one part of a chunk lies: which of `MemorySnapshot.buffers`, offset and length. */
+export type ByteSpan = readonly [number, number, number];
 
 /** One chunk of a snapshot: a closed chunk has its blocks only, a head chunk may have both. */
 export interface ChunkSpans {
@@ -30,21 +30,16 @@ export interface StreamSpans {
   readonly chunks: readonly ChunkSpans[];
 }
 
-/** The streams of one select as plain data, their chunks' bytes in one transferable buffer. */
+/** The streams of one select as plain data, their chunks' bytes in transferable buffers. */
 export interface MemorySnapshot {
   /** Whether an ingester answered; none was attached: the query reads nothing from memory. */
   readonly reached: boolean;
   readonly streams: readonly StreamSpans[];
-  /** Every chunk's bytes back to back: put it in the postMessage transfer list. */
-  readonly bytes: ArrayBuffer;
+  /** The chunks' bytes, in buffers no one else holds: put them in the postMessage transfer list. */
+  readonly buffers: readonly ArrayBuffer[];
 }
 
-export const UNREACHED: MemorySnapshot = { reached: false, streams: [], bytes: new ArrayBuffer(0) };
-
-interface Taken {
-  readonly closed: boolean;
-  readonly snapshot: ChunkSnapshot;
-}
+export const UNREACHED: MemorySnapshot = { reached: false, streams: [], buffers: [] };
 
 /**
  * The chunks in `range` of the streams in `shard`, as they are now: closed chunks by their
@@ -55,49 +50,44 @@ export function snapshotStreams(
   range: TimeRange,
   shard: ShardRef | undefined,
 ): MemorySnapshot {
-  const taken: { stream: QueryableStream; chunks: Taken[] }[] = [];
-  let total = 0;
-  const size = (b: Buffer | null): number => (b === null ? 0 : b.length);
+  const buffers: ArrayBuffer[] = [];
+  // Bytes made for this snapshot go as they are when they own their whole buffer; the flush
+  // encodings of closed chunks, which the ingester keeps, are copied.
+  const place = (b: Buffer | null, own: boolean): ByteSpan | null => {
+    if (b === null) return null;
+    const whole = own && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+    const buffer = whole ? b.buffer : new Uint8Array(b).buffer;
+    buffers.push(buffer as ArrayBuffer);
+    return [buffers.length - 1, 0, b.length];
+  };
+  const out: StreamSpans[] = [];
   for (const stream of streams) {
     if (!inShard(stream.labels, shard)) continue;
-    const chunks: Taken[] = [];
+    const chunks: ChunkSpans[] = [];
     for (const c of stream.closed) {
       if (!chunkOverlaps(c.chunk, range)) continue;
-      const snapshot = c.encoded !== null ? { blocks: c.encoded, head: null } : c.chunk.snapshot();
-      chunks.push({ closed: true, snapshot });
+      const blocks =
+        c.encoded === null ? place(c.chunk.snapshot().blocks, true) : place(c.encoded, false);
+      chunks.push({ closed: true, blocks, head: null });
     }
     if (stream.head !== null && chunkOverlaps(stream.head, range)) {
-      chunks.push({ closed: false, snapshot: stream.head.snapshot() });
+      const taken = stream.head.snapshot();
+      chunks.push({
+        closed: false,
+        blocks: place(taken.blocks, true),
+        head: place(taken.head, true),
+      });
     }
-    if (chunks.length === 0) continue;
-    for (const c of chunks) total += size(c.snapshot.blocks) + size(c.snapshot.head);
-    taken.push({ stream, chunks });
+    if (chunks.length > 0)
+      out.push({ labels: stream.labels, fingerprint: stream.fingerprint, chunks });
   }
-  const bytes = new ArrayBuffer(total);
-  const out = new Uint8Array(bytes);
-  let pos = 0;
-  const place = (b: Buffer | null): ByteSpan | null => {
-    if (b === null) return null;
-    out.set(b, pos);
-    pos += b.length;
-    return [pos - b.length, b.length];
-  };
-  const result: StreamSpans[] = taken.map(({ stream, chunks }) => ({
-    labels: stream.labels,
-    fingerprint: stream.fingerprint,
-    chunks: chunks.map((c) => ({
-      closed: c.closed,
-      blocks: place(c.snapshot.blocks),
-      head: place(c.snapshot.head),
-    })),
-  }));
-  return { reached: true, streams: result, bytes };
+  return { reached: true, streams: out, buffers };
 }
 
 /** Read-only streams over a snapshot's bytes (no copy: chunks' blocks are views into them). */
 export function snapshotToStreams(snapshot: MemorySnapshot): QueryableStream[] {
   const view = (span: ByteSpan | null): Buffer | null =>
-    span === null ? null : Buffer.from(snapshot.bytes, span[0], span[1]);
+    span === null ? null : Buffer.from(snapshot.buffers[span[0]], span[1], span[2]);
   return snapshot.streams.map((s) => {
     const closed: { chunk: MemChunk; encoded: Buffer | null }[] = [];
     let head: MemChunk | null = null;

@@ -136,7 +136,7 @@ describe('SnapshotIngesterClient', () => {
           // As a worker gets it: cloned, its bytes transferred.
           const remote = new SnapshotIngesterClient(async (t, s) => {
             const snapshot = local.snapshot(t, s);
-            return structuredClone(snapshot, { transfer: [snapshot.bytes] });
+            return structuredClone(snapshot, { transfer: [...snapshot.buffers] });
           });
           const here = newStats();
           const there = newStats();

@@ -178,7 +178,7 @@ export class QueryWorkerPool {
   }
 
   /**
-   * Takes the snapshot a worker's query asks for and transfers its bytes (no copy); a query
+   * Takes the snapshot a worker's query asks for and transfers its buffers (no copy); a query
    * already answered (aborted) gets an error, so the worker's query ends too.
    */
   private answerMemory(
@@ -193,8 +193,7 @@ export class QueryWorkerPool {
       if (task.memory === null) throw new Error('the query has no memory source');
       const snapshot = task.memory(tenant, select);
       message = { type: 'memory', id, req, snapshot };
-      // An empty buffer may be a shared constant: transferring it would detach it.
-      if (snapshot.bytes.byteLength > 0) transfer = [snapshot.bytes];
+      transfer = [...snapshot.buffers];
     } catch (err) {
       message = { type: 'memory', id, req, error: serializeError(err) };
     }
