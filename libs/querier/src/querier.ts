@@ -134,8 +134,8 @@ export class Querier {
   }
 
   /**
-   * Whether a query reads the store alone, so a query worker (which has no ingesters) answers
-   * it as this querier would: its whole range is older than `query_ingesters_within`, or
+   * Whether a query reads the store alone, so a query worker answers it without memory
+   * snapshots as this querier would: its whole range is older than `query_ingesters_within`, or
    * `query_store_only` is set. (Metric queries read up to `endNs` inclusive.)
    */
   canRunInPool(request: Pick<QueryRequest, 'startNs' | 'endNs'>): boolean {

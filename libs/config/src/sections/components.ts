@@ -90,8 +90,9 @@ export const querierSection = section({
   // Worker threads that decode and search chunks for queries with a line filter: 0 = one per
   // core this process may use, -1 = none (every chunk is read on the event loop).
   scan_workers: flag('querier.scan-workers', int(0, -1)),
-  // Worker threads that run whole store-only sub-queries of the query frontend: 0 = one per
-  // core this process may use, -1 = none (every sub-query runs on the event loop).
+  // Worker threads that run whole sub-queries of the query frontend (store-only ones, and see
+  // query_workers_ingester_data): 0 = one per core this process may use, -1 = none (every
+  // sub-query runs on the event loop).
   query_workers: flag('querier.query-workers', int(0, -1)),
   // Whether those workers also run sub-queries over the in-process ingester's data (the single
   // binary): the main thread copies the chunks a sub-query selects to its worker. Only for

@@ -68,7 +68,8 @@ function runOn(querier: Querier | null, pool: QueryWorkerPool | null) {
  *   the scheduler's queue (`JOB_QUEUE`) to querier processes;
  * - the query frontend in the single binary: the same, with the scheduler's fair queue in this
  *   process and `querier.max_concurrent` local workers running sub-queries on its querier (in
- *   its query worker threads when the store alone answers them);
+ *   its query worker threads when the store alone answers them, or for metric sub-queries
+ *   over enough of the in-process ingester's data);
  * - a querier alone: the querier answers whole queries, as a Loki querier asked directly does.
  */
 export function createQueryPath(
