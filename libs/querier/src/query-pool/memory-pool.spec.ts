@@ -261,6 +261,23 @@ describe('QueryWorkerPool over the in-process ingester', () => {
     expect(counters((await querier.query(r)).stats)).toEqual(counters(answer.stats));
   });
 
+  it('fails a query whose snapshot fails, and cancels one over memory', async () => {
+    const r = request({ query: 'sum(count_over_time({app=~".+"} | logfmt [5m]))', limit: 0 });
+    const query = await querier.poolQuery(r);
+    const broken = () => {
+      throw new Error('no memory today');
+    };
+    await expect(pool.run(query!, r.clientSignal, broken)).rejects.toThrow('no memory today');
+    await expect(pool.run(query!, r.clientSignal)).rejects.toThrow('needs a memory source');
+    const controller = new AbortController();
+    const canceled = pool.run(query!, controller.signal, querier.snapshots);
+    controller.abort();
+    await expect(canceled).rejects.toMatchObject({ kind: 'canceled' });
+    // The workers go on answering.
+    const again = await pool.run(query!, r.clientSignal, querier.snapshots);
+    expect(again.result).toEqual((await querier.query(r)).result);
+  });
+
   it('keeps queries on the event loop without the switch, a local ingester, or enough bytes', async () => {
     const r = request({ query: 'sum(rate({app=~".+"} | logfmt [1m]))', limit: 0 });
     expect(querier.canRunInPool(r)).toBe(false);
