@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_STORE } from '../src/modules/core/chunk-store.provider';
 import { QUERY_WORKER_POOL } from '../src/modules/querier/query-worker-pool.provider';
 import { type TestServer, startTestServer } from './harness';
-import { nowNs } from './read-helpers';
+import { nowNs, pushToIngester } from './read-helpers';
 
 const S = 1_000_000_000n;
 const HOUR = 3600n * S;
@@ -79,6 +79,38 @@ describe('the querier’s query worker pool in the server', () => {
     await expect(pool.run(query!, new AbortController().signal)).rejects.toThrow(
       'query worker pool is closed',
     );
+  });
+
+  it('answers recent sub-queries in its workers over the in-process ingester', async () => {
+    const other = await startTestServer({
+      config: { querier: { query_workers: 1, query_workers_min_ingester_bytes: 0 } },
+    });
+    try {
+      const recent = ((nowNs() - HOUR) / S) * S;
+      const rows: [bigint, string][] = [];
+      for (let i = 0; i < 3000; i++) {
+        rows.push([
+          recent + BigInt(i) * S,
+          `level=${i % 3 ? 'info' : 'warn'} latency_ms=${i % 700}`,
+        ]);
+      }
+      await pushToIngester(other, 'fake', '{app="new"}', rows);
+      const pool = other.server.app.get<QueryWorkerPool>(QUERY_WORKER_POOL);
+      const querier = other.server.app.get(Querier);
+      const r = request({
+        query: 'sum by (level) (count_over_time({app="new"} | logfmt | latency_ms > 300 [5m]))',
+        startNs: recent,
+        endNs: recent + HOUR,
+      });
+      expect((await querier.poolQuery(r))?.window).toBeDefined();
+      const pooled = await runPooledQuery(querier, pool, r);
+      const here = await querier.query(r);
+      expect(pooled.result).toEqual(here.result);
+      expect(pooled.stats.ingester).toEqual(here.stats.ingester);
+      expect(pooled.stats.ingester.totalLinesSent).toBe(3000);
+    } finally {
+      await other.close();
+    }
   });
 
   it('has no pool with query_workers: -1', async () => {

@@ -33,11 +33,12 @@ export interface HeadBlockCapacity {
  * entries are appended; `recycle` reuses them only for a block no reader has seen.
  */
 export class HeadBlock {
-  private ts = new BigInt64Array(INITIAL_ENTRIES);
-  private lineOffsets = new Uint32Array(INITIAL_ENTRIES + 1);
-  private lines = Buffer.allocUnsafe(INITIAL_LINE_BYTES);
-  private smOffsets = new Uint32Array(INITIAL_ENTRIES + 1);
-  private smIds = new Uint32Array(INITIAL_ENTRIES * 2);
+  // Views of any buffer: a block rebuilt from a snapshot (`fromRun`) holds a decoded run's.
+  private ts: BigInt64Array<ArrayBufferLike> = new BigInt64Array(INITIAL_ENTRIES);
+  private lineOffsets: Uint32Array<ArrayBufferLike> = new Uint32Array(INITIAL_ENTRIES + 1);
+  private lines: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(INITIAL_LINE_BYTES);
+  private smOffsets: Uint32Array<ArrayBufferLike> = new Uint32Array(INITIAL_ENTRIES + 1);
+  private smIds: Uint32Array<ArrayBufferLike> = new Uint32Array(INITIAL_ENTRIES * 2);
   private n = 0;
   private bytes = 0;
   private minTs = 0n;
@@ -71,6 +72,28 @@ export class HeadBlock {
       this.smIds = new Uint32Array(Math.max(INITIAL_ENTRIES * 2, capacity.metadataIds));
       this.lines = Buffer.allocUnsafe(Math.max(INITIAL_LINE_BYTES, capacity.lineBytes));
     }
+  }
+
+  /**
+   * A block holding a decoded run in timestamp order (`rawBytes`: its line and metadata bytes),
+   * as the head block it was taken from (`MemChunk.fromSnapshot`): the run's arrays are used
+   * as they are, and never written (the block counts as shared).
+   */
+  static fromRun(symbols: SymbolTable, run: EntryRun, rawBytes: number): HeadBlock {
+    const block = new HeadBlock(symbols, { entries: 0, lineBytes: 0, metadataIds: 0 });
+    block.ts = run.ts;
+    block.lineOffsets = run.lineOffsets;
+    block.lines = run.lines;
+    block.smOffsets = run.smOffsets;
+    block.smIds = run.smIds;
+    block.n = run.count;
+    block.bytes = rawBytes;
+    if (run.count > 0) {
+      block.minTs = run.ts[0];
+      block.maxTs = run.ts[run.count - 1];
+    }
+    block.shared = true;
+    return block;
   }
 
   /** What this block holds, as a capacity for the next one. */

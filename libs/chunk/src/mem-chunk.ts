@@ -69,6 +69,17 @@ export interface ChunkSplit {
 }
 
 /**
+ * A chunk's entries as bytes taken at one moment, to rebuild a read-only copy of it in another
+ * thread (`MemChunk.fromSnapshot`) that reads and counts exactly as the chunk did then.
+ */
+export interface ChunkSnapshot {
+  /** The cut blocks as chunk bytes, still compressed; null when none is cut. */
+  readonly blocks: Buffer | null;
+  /** The head block's entries as chunk bytes of one uncompressed block; null when empty. */
+  readonly head: Buffer | null;
+}
+
+/**
  * One stream's entries for a span of time: compressed blocks plus an unordered head block.
  * Appends may arrive in any time order; iteration yields timestamp order, entries with equal
  * timestamps in insertion order (the reverse backward).
@@ -134,6 +145,34 @@ export class MemChunk {
     for (const b of blocks) chunk.addBlock({ ...b, payload: null });
     const last = chunk.blocks.at(-1);
     if (last !== undefined) chunk.previous = { block: last, sortedTs: null, run: null };
+    return chunk;
+  }
+
+  /**
+   * A read-only chunk with the blocks and head block of a snapshot: the same entries in the
+   * same order, entry count and byte counts as the chunk had. Blocks are views into the bytes.
+   */
+  static fromSnapshot(snapshot: ChunkSnapshot): MemChunk {
+    const blocks = snapshot.blocks === null ? null : decodeChunk(snapshot.blocks);
+    const head = snapshot.head === null ? null : decodeChunk(snapshot.head);
+    // Both parts were encoded with the chunk's one symbol table at the same moment: the head's
+    // copy serves the blocks too.
+    const symbols = head?.symbols ?? blocks?.symbols;
+    const chunk = new MemChunk({ encoding: blocks?.encoding ?? 'none' }, symbols);
+    for (const b of blocks?.blocks ?? []) chunk.addBlock({ ...b, payload: null });
+    const entries = head?.blocks[0];
+    if (entries !== undefined) {
+      // An uncompressed block: its data is the payload. Sorted by time, then arrival, which
+      // is the order the head block reads in.
+      const run = decodeBlockPayload(
+        entries.data,
+        entries,
+        chunk.symbols.strings,
+        chunk.symbols.byteLengths,
+      );
+      chunk.head = HeadBlock.fromRun(chunk.symbols, run, entries.rawBytes);
+    }
+    chunk.readOnly = true;
     return chunk;
   }
 
@@ -334,6 +373,33 @@ export class MemChunk {
       encodeBlocks,
       head,
     };
+  }
+
+  /**
+   * The chunk as it is now, as bytes (see `ChunkSnapshot`): the cut blocks copied as they are
+   * (only a block whose background compression is not done yet gets compressed here) and the
+   * head's entries sorted into one uncompressed block. The chunk keeps taking appends.
+   */
+  snapshot(): ChunkSnapshot {
+    let blocks: Buffer | null = null;
+    if (this.blocks.length > 0) {
+      this.finishCompression();
+      const encoding = this.options.encoding;
+      blocks = encodeChunk({ encoding, blocks: this.blocks, symbols: this.symbols });
+    }
+    if (this.head.entryCount === 0) return { blocks, head: null };
+    const encoded = encodeBlockPayload(this.head.transientView(), this.symbols.byteLengths);
+    const block: StoredBlock = {
+      minTs: encoded.minTs,
+      maxTs: encoded.maxTs,
+      entries: encoded.entries,
+      rawBytes: encoded.rawBytes,
+      uncompressedLength: encoded.uncompressedLength,
+      data: encoded.payload,
+      crc: crc32(encoded.payload),
+    };
+    const head = encodeChunk({ encoding: 'none', blocks: [block], symbols: this.symbols });
+    return { blocks, head };
   }
 
   /** Serializes the chunk (cutting the head first). Equal contents give equal bytes. */

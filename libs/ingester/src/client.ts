@@ -2,7 +2,8 @@ import type { Labels, Matcher, PushRequest, ShardRef } from '@logsvc/api';
 import type { Direction } from '@logsvc/chunk';
 import { LogsvcError } from '@logsvc/errors';
 import type { Ingester, LabelQuery, PushOutcome } from './ingester';
-import type { IngesterQueryStats, StreamQueryResult } from './query';
+import { type MemorySelect, type MemorySnapshot, UNREACHED } from './memory-snapshot';
+import type { IngesterQueryStats, StreamQueryResult, TimeRange } from './query';
 import { ADMIT_ALL, type StreamAdmission } from './stream-admission';
 import { TailHub, type TailListener, type TailSubscription } from './tail-hub';
 
@@ -19,6 +20,9 @@ export interface IngesterSelect {
   /** Only the streams of this query shard. */
   readonly shard?: ShardRef;
 }
+
+/** The part of `IngesterClient` queries read entries through. */
+export type IngesterQueryClient = Pick<IngesterClient, 'query'>;
 
 /** What a query read from ingesters: their counters, and how many ingesters answered. */
 export type IngesterReadStats = IngesterQueryStats & { ingestersReached: number };
@@ -141,6 +145,19 @@ export class LocalIngesterClient implements IngesterClient {
       ...(split === undefined ? {} : { split }),
       ...(shard === undefined ? {} : { shard }),
     });
+  }
+
+  /**
+   * The attached ingester's chunks a query worker thread reads for this select (see
+   * `Ingester.snapshot`); unreached when none is attached, as `query` then reaches none.
+   */
+  snapshot(tenant: string, select: MemorySelect): MemorySnapshot {
+    return this.current?.snapshot(tenant, select) ?? UNREACHED;
+  }
+
+  /** Uncompressed bytes the attached ingester holds of matching streams in the range. */
+  bytesInMemory(tenant: string, matchers: readonly Matcher[], range: TimeRange): number {
+    return this.current?.bytesInMemory(tenant, matchers, range) ?? 0;
   }
 
   async labelNames(tenant: string, query: LabelQuery): Promise<string[]> {

@@ -18,7 +18,16 @@ export type { ChunkSink, FlushedChunk } from './sink';
 export type { ReplayResult } from './wal/wal';
 export { WalLockedError } from './wal/dir-lock';
 export { LocalIngesterClient, NoIngesterError } from './client';
-export type { IngesterClient, IngesterReadStats, IngesterSelect, StreamVolume } from './client';
+export type {
+  IngesterClient,
+  IngesterQueryClient,
+  IngesterReadStats,
+  IngesterSelect,
+  StreamVolume,
+} from './client';
+export { UNREACHED } from './memory-snapshot';
+export type { MemorySelect, MemorySnapshot } from './memory-snapshot';
+export { type MemoryFetch, SnapshotIngesterClient } from './snapshot-client';
 export { ADMIT_ALL } from './stream-admission';
 export type { StreamAdmission } from './stream-admission';
 export { TailHub } from './tail-hub';

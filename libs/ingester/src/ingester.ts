@@ -12,6 +12,12 @@ import {
 } from './config';
 import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } from './errors';
 import { Flusher } from './flusher';
+import {
+  bytesInRange,
+  type MemorySelect,
+  type MemorySnapshot,
+  snapshotStreams,
+} from './memory-snapshot';
 import { formatRfc3339 } from '@logsvc/gocompat';
 import { Instance, type AppendedStream, type PushContext, type StreamCensus } from './instance';
 import { streamAdmission, type StreamAdmission } from './stream-admission';
@@ -478,6 +484,21 @@ export class Ingester {
     const range: TimeRange = { fromNs, throughNs };
     const streams = matchingStreams(this.instances.get(tenant), matchers, range);
     return queryStreams(streams, range, direction, stats ?? discardStats(), options);
+  }
+
+  /**
+   * The chunks of matching streams in [fromNs, throughNs) as they are now, for a query worker
+   * thread to read (`SnapshotIngesterClient`) exactly as `query` would read them here.
+   */
+  snapshot(tenant: string, select: MemorySelect): MemorySnapshot {
+    const range: TimeRange = { fromNs: select.fromNs, throughNs: select.throughNs };
+    const streams = matchingStreams(this.instances.get(tenant), select.matchers, range);
+    return snapshotStreams(streams, range, select.shard);
+  }
+
+  /** Uncompressed bytes in memory of matching streams' chunks in [fromNs, throughNs). */
+  bytesInMemory(tenant: string, matchers: readonly Matcher[], range: TimeRange): number {
+    return bytesInRange(matchingStreams(this.instances.get(tenant), matchers, range), range);
   }
 
   labelNames(tenant: string, q: LabelQuery): string[] {

@@ -52,7 +52,19 @@ export interface TimeRange {
   readonly throughNs: bigint;
 }
 
-function chunkOverlaps(c: MemChunk, range: TimeRange): boolean {
+/**
+ * What a query reads of a stream: a `Stream`, or a read-only copy of one rebuilt from a
+ * `MemorySnapshot` in a query worker.
+ */
+export interface QueryableStream {
+  readonly labels: Labels;
+  readonly fingerprint: number;
+  readonly head: MemChunk | null;
+  /** Closed chunks, oldest first, with their encoding when it was made already. */
+  readonly closed: readonly { readonly chunk: MemChunk; readonly encoded: Buffer | null }[];
+}
+
+export function chunkOverlaps(c: MemChunk, range: TimeRange): boolean {
   return c.entryCount > 0 && c.minTimeNs < range.throughNs && c.maxTimeNs >= range.fromNs;
 }
 
@@ -77,7 +89,7 @@ export function matchingStreams(
 }
 
 export function queryStreams(
-  streams: readonly Stream[],
+  streams: readonly QueryableStream[],
   range: TimeRange,
   direction: Direction,
   stats: IngesterQueryStats,

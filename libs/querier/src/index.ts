@@ -1,4 +1,10 @@
-export { Querier, type QuerierOptions, type VolumeRequest, type VolumeSample } from './querier';
+export {
+  type PoolMemorySettings,
+  Querier,
+  type QuerierOptions,
+  type VolumeRequest,
+  type VolumeSample,
+} from './querier';
 export { type PreparedQuery, type QueryRequest, emptyAnswer, prepareQuery } from './query-executor';
 export type { QueryLimits } from './query-limits';
 export { ParamError, QueryAbortedError, VolumesDisabledError } from './errors';
@@ -25,7 +31,7 @@ export type {
 } from './tail/tail-types';
 export type { LineDeletions, DeletedLineFn } from './deletion-source';
 export type { LineDeletionFilter } from './deletion-source';
-export type { PoolQuery } from './query-pool/pool-query';
+export type { PoolQuery, SnapshotSource } from './query-pool/pool-query';
 export {
   QueryWorkerPool,
   type QueryWorkerPoolOptions,

@@ -1,6 +1,6 @@
 import {
   type ChunkRead,
-  type IngesterClient,
+  type IngesterQueryClient,
   type IngesterReadStats,
   MergedCursor,
   newQueryStats as newIngesterQueryStats,
@@ -52,7 +52,7 @@ export class IngesterLogSource implements LogSource {
   private readonly taskBytes: number;
 
   constructor(
-    private readonly client: IngesterClient,
+    private readonly client: IngesterQueryClient,
     private readonly options: IngesterLogSourceOptions = {},
   ) {
     this.minPoolChunks = options.minPoolChunks ?? POOL_DEFAULTS.minPoolChunks;

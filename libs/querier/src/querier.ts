@@ -1,7 +1,7 @@
 import type { Labels, Matcher } from '@logsvc/api';
 import type { DeleteRequestRecord } from '@logsvc/compactor';
 import type { Overrides } from '@logsvc/config';
-import type { IngesterClient, StreamVolume } from '@logsvc/ingester';
+import { type IngesterClient, LocalIngesterClient, type StreamVolume } from '@logsvc/ingester';
 import type { RunQueryResult } from '@logsvc/logql';
 import type { IndexStats } from '@logsvc/storage';
 import type { StoreReader } from './store-reader';
@@ -10,7 +10,8 @@ import { QueryExecutor, type QueryRequest } from './query-executor';
 import { QuerySources } from './query-sources';
 import type { LineDeletions } from './deletion-source';
 import { ReadWindow, type ReadWindowSettings } from './read-window';
-import type { PoolQuery } from './query-pool/pool-query';
+import type { PoolQuery, SnapshotSource } from './query-pool/pool-query';
+import { queryReach } from './query-pool/memory-reach';
 import { type ChunkScanPool, scanPoolFor } from './scan-pool';
 import {
   type AggregateBy,
@@ -70,6 +71,15 @@ export interface QuerierOptions {
   readonly tailLimits?: TailerLimits;
   /** Delete requests whose lines queries drop until the compactor has removed them. */
   readonly deletions?: LineDeletions;
+  /** Whether query workers also run queries over the in-process ingester's data (`poolQuery`). */
+  readonly poolMemory?: PoolMemorySettings;
+}
+
+/** `querier.query_workers_ingester_data` and `query_workers_min_ingester_bytes`. */
+export interface PoolMemorySettings {
+  readonly enabled: boolean;
+  /** Less uncompressed data in memory than this in a query's reach: it runs on the event loop. */
+  readonly minBytes: number;
 }
 
 /**
@@ -85,11 +95,21 @@ export class Querier {
   private readonly detected: DetectedQueries;
   private readonly tailSlots = new TailSlots();
   private readonly window: ReadWindow;
+  /** The in-process ingester, when query workers may read its data (single binary). */
+  private readonly local: LocalIngesterClient | null;
+  /** Takes the snapshots query workers read memory through; null without `local`. */
+  readonly snapshots: SnapshotSource | null;
 
   constructor(private readonly options: QuerierOptions) {
     this.overrides = options.overrides;
     const window = new ReadWindow(options.window, options.now);
     this.window = window;
+    const local =
+      options.poolMemory?.enabled === true && options.ingesters instanceof LocalIngesterClient
+        ? options.ingesters
+        : null;
+    this.local = local;
+    this.snapshots = local === null ? null : (tenant, select) => local.snapshot(tenant, select);
     this.pool = scanPoolFor(options.scanWorkers);
     const sources = new QuerySources(
       options.store,
@@ -114,8 +134,8 @@ export class Querier {
   }
 
   /**
-   * Whether a query reads the store alone, so a query worker (which has no ingesters) answers
-   * it as this querier would: its whole range is older than `query_ingesters_within`, or
+   * Whether a query reads the store alone, so a query worker answers it without memory
+   * snapshots as this querier would: its whole range is older than `query_ingesters_within`, or
    * `query_store_only` is set. (Metric queries read up to `endNs` inclusive.)
    */
   canRunInPool(request: Pick<QueryRequest, 'startNs' | 'endNs'>): boolean {
@@ -124,10 +144,14 @@ export class Querier {
 
   /**
    * The query as a QueryWorkerPool runs it (its tenants' limits and delete requests taken
-   * now), or null when it needs the ingesters (see `canRunInPool`).
+   * now), or null when it stays on this thread. A metric query that needs the ingesters goes
+   * to the pool only with the in-process ingester and `poolMemory` on, and when it reaches at
+   * least `poolMemory.minBytes` in memory (a small one costs less here than a round trip); the
+   * worker then reads memory through `snapshots`, within this querier's read window.
    */
   async poolQuery(request: QueryRequest): Promise<PoolQuery | null> {
-    if (!this.canRunInPool(request)) return null;
+    const storeOnly = this.canRunInPool(request);
+    if (!storeOnly && !this.memoryPaysOff(request)) return null;
     const { clientSignal: _signal, ...rest } = request;
     const deletions = new Map<string, readonly DeleteRequestRecord[]>();
     const { deletions: source } = this.options;
@@ -142,7 +166,45 @@ export class Querier {
       nowNs: this.options.now(),
       limits: new Map(request.tenants.map((t) => [t, this.overrides.forTenant(t)])),
       deletions,
+      ...(storeOnly ? {} : { window: this.options.window }),
     };
+  }
+
+  /** Whether a worker should run this query over memory (see `poolQuery`). */
+  private memoryPaysOff(request: QueryRequest): boolean {
+    if (this.local === null) return false;
+    const reach = queryReach(request.query, request.startNs, request.endNs);
+    // A log query reads memory lazily here, often a few blocks for its limit; in a worker it
+    // would need a copy of everything in range first.
+    if (reach === null || reach.isLogQuery) return false;
+    const minBytes = this.options.poolMemory?.minBytes ?? 0;
+    let bytes = 0;
+    for (const matchers of reach.selectors) {
+      bytes += this.poolMemoryBytes(request.tenants, matchers, reach.fromNs, reach.throughNs);
+      if (bytes >= minBytes) return true;
+    }
+    return bytes >= minBytes;
+  }
+
+  /**
+   * Uncompressed bytes the in-process ingester holds of matching streams in the part of
+   * [fromNs, throughNs) it is asked for, when query workers read memory (`poolMemory`); else 0.
+   * The query frontend adds them to the store's index bytes to shard such queries, so their
+   * shards keep the workers busy.
+   */
+  poolMemoryBytes(
+    tenants: readonly string[],
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ): number {
+    const local = this.local;
+    if (local === null) return 0;
+    const range = this.window.ingesterRange(fromNs, throughNs);
+    if (range === null) return 0;
+    let bytes = 0;
+    for (const tenant of tenants) bytes += local.bytesInMemory(tenant, matchers, range);
+    return bytes;
   }
 
   labelNames(

@@ -1,5 +1,5 @@
 import type { ShardRef } from '@logsvc/api';
-import type { IngesterClient } from '@logsvc/ingester';
+import type { IngesterQueryClient } from '@logsvc/ingester';
 import { type LogSource, combineSources } from '@logsvc/logql';
 import type { StoreReader } from './store-reader';
 import { DeletionFilteringSource, type LineDeletionFilter } from './deletion-source';
@@ -18,7 +18,7 @@ export class QuerySources {
 
   constructor(
     store: StoreReader,
-    ingesters: IngesterClient,
+    ingesters: IngesterQueryClient,
     window: ReadWindow,
     pool: ChunkScanPool | null = null,
     deletions: LineDeletionFilter | null = null,

@@ -90,12 +90,21 @@ export const querierSection = section({
   // Worker threads that decode and search chunks for queries with a line filter: 0 = one per
   // core this process may use, -1 = none (every chunk is read on the event loop).
   scan_workers: flag('querier.scan-workers', int(0, -1)),
-  // Worker threads that run whole store-only sub-queries of the query frontend: 0 = one per
-  // core this process may use, -1 = none (every sub-query runs on the event loop).
+  // Worker threads that run whole sub-queries of the query frontend (store-only ones, and see
+  // query_workers_ingester_data): 0 = one per core this process may use, -1 = none (every
+  // sub-query runs on the event loop).
   query_workers: flag('querier.query-workers', int(0, -1)),
   // Decoded blocks of flushed chunks kept per thread (the main thread and each query worker)
   // for the next split of a query that reads them; 0 = none. logsvc's own, not Loki's.
   block_cache_mb: flag('querier.block-cache-mb', int(128, 0)),
+  // Whether those workers also run sub-queries over the in-process ingester's data (the single
+  // binary): the main thread copies the chunks a sub-query selects to its worker. Only for
+  // sub-queries that reach at least `query_workers_min_ingester_bytes` (uncompressed) in memory.
+  query_workers_ingester_data: flag('querier.query-workers-ingester-data', bool(true)),
+  query_workers_min_ingester_bytes: flag(
+    'querier.query-workers-min-ingester-bytes',
+    size(1024 * 1024),
+  ),
   engine: section({
     max_look_back_period: flag('querier.engine.max-lookback-period', duration(30_000)),
   }),

@@ -277,6 +277,34 @@ describe('QueryFrontend', () => {
       .catch((e: unknown) => e);
     expect(kindOf(err)).toBe('timeout');
   });
+
+  it('tells the index bytes provider whether it sizes a log or a metric query', async () => {
+    const asked: boolean[] = [];
+    const sent: SubQuery[] = [];
+    const frontend = new QueryFrontend({
+      downstream: memoryDownstream(src, sent),
+      overrides: overrides(),
+      now: () => T0 + 100_000n * S,
+      sharding: true,
+      cache: null,
+      // Metric queries get enough bytes for two shards per split, log queries none.
+      indexBytes: async (_tenants, _selectors, _from, _through, logQuery) => {
+        asked.push(logQuery);
+        return logQuery ? 0 : 1e9;
+      },
+      parallelism: { workers: 2, minBytesPerShard: 1e8 },
+    });
+    await frontend.query(rangeRequest('sum(count_over_time({app="api"}[1m]))'));
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((l) => !l)).toBe(true);
+    expect(sent.every((s) => s.shard !== undefined)).toBe(true);
+    asked.length = 0;
+    sent.length = 0;
+    await frontend.query(rangeRequest('{app="api"}'));
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((l) => l)).toBe(true);
+    expect(sent.every((s) => s.shard === undefined)).toBe(true);
+  });
 });
 
 describe('shardFactor', () => {

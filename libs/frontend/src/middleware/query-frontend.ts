@@ -52,12 +52,16 @@ export interface SelectorRef {
   readonly text: string;
 }
 
-/** Bytes the index holds for streams matching any of the selectors in a range. */
+/**
+ * Bytes the index holds for streams matching any of the selectors in a range. `logQuery`: the
+ * selectors are a log query's (a provider may count what only metric queries read faster).
+ */
 export type IndexBytes = (
   tenants: readonly string[],
   selectors: readonly SelectorRef[],
   fromNs: bigint,
   throughNs: bigint,
+  logQuery: boolean,
 ) => Promise<number>;
 
 export interface QueryFrontendOptions {
@@ -328,6 +332,7 @@ export class QueryFrontend {
       selectors,
       range.startNs - maxRangeNs(expr),
       range.endNs,
+      expr.kind === 'LogSelectorExpr',
     );
     return shardFactor(bytes, ctx.limits, this.options.parallelism);
   }

@@ -6,8 +6,20 @@ import { Worker } from 'node:worker_threads';
 import type { RunQueryResult } from '@logsvc/logql';
 import type { ChunkStoreSettings } from '@logsvc/storage';
 import { QueryAbortedError } from '../errors';
-import type { PoolMessage, PoolQuery, PoolReply, QueryWorkerData } from './pool-query';
-import { QueryPoolClosedError, QueryWorkerExitedError, rebuildError } from './worker-errors';
+import type {
+  MemoryRequest,
+  SnapshotSource,
+  PoolMessage,
+  PoolQuery,
+  PoolReply,
+  QueryWorkerData,
+} from './pool-query';
+import {
+  QueryPoolClosedError,
+  QueryWorkerExitedError,
+  rebuildError,
+  serializeError,
+} from './worker-errors';
 import { pickAffineWorker } from '../pick-worker';
 
 export interface QueryWorkerPoolOptions {
@@ -27,6 +39,8 @@ export interface QueryWorkerPoolOptions {
 interface Task {
   readonly id: number;
   readonly query: PoolQuery;
+  /** Where the query's memory snapshots come from (queries with a `window`). */
+  readonly memory: SnapshotSource | null;
   readonly signal: AbortSignal;
   readonly queuedAt: number;
   /** Seconds from `run` until a worker took it. */
@@ -57,7 +71,8 @@ function startWorker(data: QueryWorkerData): Worker {
 
 /**
  * Worker threads that each run whole LogQL queries over the chunk store (sub-queries of the
- * query frontend that the ingesters have nothing for), so they use every core. Queries wait
+ * query frontend), and over snapshots of the in-process ingester's streams that the main
+ * thread takes when a worker's query asks for them, so they use every core. Queries wait
  * in one FIFO queue while every worker is full; the least busy worker takes the next. Workers
  * start on first use, do not keep the process alive, and are replaced when one dies (its
  * queries fail with `unavailable`, which the caller may retry); `close` ends them.
@@ -79,14 +94,23 @@ export class QueryWorkerPool {
    * The query's answer as the main thread's Querier would give it (errors are the same
    * LogsvcErrors). `signal` cancels it: the caller gets a `canceled` error at once and the
    * worker stops the query. The time spent queued is added to `stats.summary.queueTime`.
+   * A query with a `window` reads memory through `memory`, called on this thread.
    */
-  run(query: PoolQuery, signal: AbortSignal): Promise<RunQueryResult> {
+  run(
+    query: PoolQuery,
+    signal: AbortSignal,
+    memory: SnapshotSource | null = null,
+  ): Promise<RunQueryResult> {
     if (this.closed) return Promise.reject(new QueryPoolClosedError());
     if (signal.aborted) return Promise.reject(new QueryAbortedError(false));
+    if (query.window !== undefined && memory === null) {
+      return Promise.reject(new Error('a pool query that reads memory needs a memory source'));
+    }
     return new Promise((resolve, reject) => {
       const task: Task = {
         id: this.nextId++,
         query,
+        memory,
         signal,
         queuedAt: performance.now(),
         queuedFor: 0,
@@ -166,6 +190,29 @@ export class QueryWorkerPool {
     );
   }
 
+  /**
+   * Takes the snapshot a worker's query asks for and transfers its buffers (no copy); a query
+   * already answered (aborted) gets an error, so the worker's query ends too.
+   */
+  private answerMemory(
+    pw: PoolWorker,
+    { id, memory: { req, tenant, select } }: MemoryRequest,
+  ): void {
+    const task = pw.inFlight.get(id);
+    let message: PoolMessage;
+    let transfer: ArrayBuffer[] = [];
+    try {
+      if (task === undefined || task.settled) throw new QueryAbortedError(false);
+      if (task.memory === null) throw new Error('the query has no memory source');
+      const snapshot = task.memory(tenant, select);
+      message = { type: 'memory', id, req, snapshot };
+      transfer = [...snapshot.buffers];
+    } catch (err) {
+      message = { type: 'memory', id, req, error: serializeError(err) };
+    }
+    pw.worker.postMessage(message, transfer);
+  }
+
   private spawn(): PoolWorker {
     const worker = startWorker({
       store: this.options.store,
@@ -175,6 +222,10 @@ export class QueryWorkerPool {
     });
     const pw: PoolWorker = { worker, inFlight: new Map() };
     worker.on('message', (reply: PoolReply) => {
+      if ('memory' in reply) {
+        this.answerMemory(pw, reply);
+        return;
+      }
       const task = pw.inFlight.get(reply.id);
       if (task === undefined) return;
       pw.inFlight.delete(reply.id);

@@ -4,8 +4,9 @@ import type { QueryRequest } from '../query-executor';
 import type { QueryWorkerPool } from './query-worker-pool';
 
 /**
- * Runs a query in a worker of `pool` when the store alone answers it (`Querier.canRunInPool`),
- * else on this thread's querier: the same answer either way. How the single binary runs the
+ * Runs a query in a worker of `pool` when the querier lets it (`Querier.poolQuery`: the store
+ * alone answers it, or it reads enough of the in-process ingester's data), else on this
+ * thread's querier: the same answer either way. How the single binary runs the
  * query frontend's sub-queries; any number may be in flight at once.
  */
 export async function runPooledQuery(
@@ -15,7 +16,7 @@ export async function runPooledQuery(
 ): Promise<RunQueryResult> {
   if (pool !== null) {
     const query = await querier.poolQuery(request);
-    if (query !== null) return pool.run(query, request.clientSignal);
+    if (query !== null) return pool.run(query, request.clientSignal, querier.snapshots);
   }
   return querier.query(request);
 }

@@ -50,6 +50,10 @@ import { TailSockets } from './tail/tail-sockets.service';
           ...querierOptions(config, store, ingesters, overrides, index),
           scanWorkers: config.querier.scan_workers,
           tailMaxDurationMs: config.querier.tail_max_duration,
+          poolMemory: {
+            enabled: config.querier.query_workers_ingester_data,
+            minBytes: config.querier.query_workers_min_ingester_bytes,
+          },
           // Lines of delete requests are dropped at query time until the compactor removed them.
           deletions: new QueryDeletions(
             deleteRequests,

@@ -8,7 +8,8 @@ import { CHUNK_STORE, chunkStoreSettings } from '../core/chunk-store.provider';
 /**
  * The querier's query worker threads (`QueryWorkerPool`, or null with `querier.query_workers`
  * < 0): they run sub-queries the store alone answers, each over its own chunk store on the
- * same objects. Only processes that run the querier and read the index from the store have
+ * same objects, and metric sub-queries over the in-process ingester's data (snapshots the
+ * querier sends them, `querier.query_workers_ingester_data`). Only processes that run the querier and read the index from the store have
  * it; the querier service closes it.
  */
 export const QUERY_WORKER_POOL = Symbol('logsvc.queryWorkerPool');

@@ -68,7 +68,8 @@ function runOn(querier: Querier | null, pool: QueryWorkerPool | null) {
  *   the scheduler's queue (`JOB_QUEUE`) to querier processes;
  * - the query frontend in the single binary: the same, with the scheduler's fair queue in this
  *   process and `querier.max_concurrent` local workers running sub-queries on its querier (in
- *   its query worker threads when the store alone answers them);
+ *   its query worker threads when the store alone answers them, or for metric sub-queries
+ *   over enough of the in-process ingester's data);
  * - a querier alone: the querier answers whole queries, as a Loki querier asked directly does.
  */
 export function createQueryPath(
@@ -145,11 +146,18 @@ function cacheGenerationOf(store: DeleteRequestsStore, overrides: Overrides) {
   };
 }
 
+/**
+ * The bytes a query reads, to shard it: the store's index stats, plus, for metric queries, the
+ * in-process ingester's data when query workers read it (else recent data would never be
+ * sharded and would run in one worker). Log queries over memory run on the event loop, lazily:
+ * shards would only make them read more.
+ */
 function indexBytesOf(querier: Querier): IndexBytes {
-  return async (tenants, selectors, fromNs, throughNs) => {
+  return async (tenants, selectors, fromNs, throughNs, logQuery) => {
     let bytes = 0;
     for (const { matchers } of selectors) {
       bytes += (await querier.indexStats(tenants, matchers, fromNs, throughNs)).bytes;
+      if (!logQuery) bytes += querier.poolMemoryBytes(tenants, matchers, fromNs, throughNs);
     }
     return bytes;
   };
