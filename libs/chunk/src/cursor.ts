@@ -3,6 +3,9 @@ import type { EntryRun } from './entry-run';
 import { RunState } from './run-state';
 import { TieGroup } from './tie-group';
 
+/** A local binding: a CommonJS import is a getter call on every read, once per entry here. */
+const NO_LABELS: Labels = EMPTY_LABELS;
+
 export type Direction = 'forward' | 'backward';
 
 /**
@@ -207,16 +210,16 @@ export class MergeCursor implements ChunkCursor {
 
   private finish(): false {
     this.lineView = EMPTY_LINE;
-    this.labels = EMPTY_LABELS;
+    this.labels = NO_LABELS;
     return false;
   }
 
   private buildLabels(): Labels {
     const run = this.run;
-    if (run === null) return EMPTY_LABELS;
+    if (run === null) return NO_LABELS;
     const start = run.smOffsets[this.row];
     const end = run.smOffsets[this.row + 1];
-    if (start === end) return EMPTY_LABELS;
+    if (start === end) return NO_LABELS;
     // Entries mostly carry the same pairs as the one before: give the same (immutable) array.
     const last = this.lastSm;
     if (last !== null && last.symbols === run.symbols && last.ids.length === end - start) {
