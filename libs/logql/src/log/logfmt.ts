@@ -10,6 +10,8 @@ import type { ExtractionParam } from './json-expr';
 import { bytesToString, unescapeJson } from './json-scanner';
 import { decodeUtf8AsGo } from '../template/go-utf8';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
+import { LogfmtKeyNeedles } from './logfmt-key-needles';
+import type { ParserHints } from './parser-hints';
 import type { Stage } from './pipeline';
 import { sanitizeLabelKey } from './sanitize';
 
@@ -215,6 +217,9 @@ export class LogfmtParserStage implements Stage {
   private readonly names = new Map<string, string>();
   private readonly strict: boolean;
   private readonly keepEmpty: boolean;
+  /** The line prefilter of the hints it was made for (see LogfmtKeyNeedles). */
+  private needles: LogfmtKeyNeedles | null = null;
+  private needlesFor: ParserHints | null = null;
 
   constructor(options: LogfmtOptions = {}) {
     this.strict = options.strict ?? false;
@@ -226,6 +231,13 @@ export class LogfmtParserStage implements Stage {
     // Without --strict no error can come of the line: skip it when it cannot give a label.
     if (!this.strict && lbs.parsersExtractNothing()) return line;
     const hints = lbs.hints;
+    if (!this.strict && !this.keepEmpty) {
+      if (this.needlesFor !== hints) {
+        this.needles = LogfmtKeyNeedles.forHints(hints);
+        this.needlesFor = hints;
+      }
+      if (this.needles !== null && !this.needles.mayHoldKey(line)) return line;
+    }
     const dec = this.dec;
     dec.reset(line);
     while (!dec.eol()) {

@@ -31,6 +31,8 @@ export class ParserHints {
    * a plain key sanitized): top-level keys are compared to them in place.
    */
   private readonly byLength: Uint8Array[][] = [];
+  /** Those names (wanted labels, and their bases before `_extracted`), or null without hints. */
+  private readonly names: readonly string[] | null = null;
 
   constructor(
     readonly required: ReadonlySet<string> | null,
@@ -45,7 +47,8 @@ export class ParserHints {
       n.endsWith(DUPLICATE_SUFFIX) ? n.slice(0, -DUPLICATE_SUFFIX.length) : n,
     );
     this.lengths = new Uint8Array(Math.max(0, ...[...required].map((n) => n.length)) + 2);
-    for (const n of new Set([...bases, ...required])) {
+    this.names = [...new Set([...bases, ...required])];
+    for (const n of this.names) {
       this.lengths[n.length] = 1;
       if (!/^[a-zA-Z0-9_]*$/.test(n)) continue;
       (this.byLength[n.length] ??= []).push(Buffer.from(n, 'latin1'));
@@ -88,6 +91,14 @@ export class ParserHints {
       }
     }
     return !isPlain(b, start, end);
+  }
+
+  /**
+   * The names a parser's sanitized key must equal to give a wanted label: the wanted labels
+   * and their bases before `_extracted`. Null without hints (every key may be wanted).
+   */
+  keyNames(): readonly string[] | null {
+    return this.names;
   }
 
   /** Whether a label may be extracted (before the per-entry "already extracted" check). */
