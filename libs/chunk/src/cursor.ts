@@ -1,5 +1,6 @@
 import { EMPTY_LABELS, type LabelPair, type Labels } from '@logsvc/api';
 import type { EntryRun } from './entry-run';
+import { LineNeedles } from './line-needles';
 import { RunState } from './run-state';
 import { TieGroup } from './tie-group';
 
@@ -56,6 +57,11 @@ export interface CursorOptions {
    * jumps to the rows that hold a match, instead of stepping through every row.
    */
   readonly lineContains?: Buffer;
+  /**
+   * Only entries whose line contains one of these (when `lineContains` is not given): a
+   * prefilter for `|~ "a|b"` or `|= "a" or "b"`, searched the same way.
+   */
+  readonly lineContainsAny?: readonly Buffer[];
 }
 
 /** Lines and line bytes that cursors passed over in the query range, matched or not. */
@@ -95,7 +101,7 @@ export class MergeCursor implements ChunkCursor {
   /** Heap mode: the runs at the timestamp being returned. */
   private readonly group = new TieGroup();
   private readonly forward: boolean;
-  private readonly needle: Buffer | null;
+  private readonly needles: LineNeedles | null;
   /** Lines and bytes in the query range of every block loaded so far. */
   readonly scanned: ScanCounters = { lines: 0, bytes: 0 };
 
@@ -106,8 +112,7 @@ export class MergeCursor implements ChunkCursor {
     private readonly direction: Direction,
     options: CursorOptions = {},
   ) {
-    const needle = options.lineContains;
-    this.needle = needle !== undefined && needle.length > 0 ? needle : null;
+    this.needles = LineNeedles.of(options.lineContains, options.lineContainsAny);
     this.forward = direction === 'forward';
     const inRange = sources
       .map((source, rank) => ({ source, rank }))
@@ -190,7 +195,7 @@ export class MergeCursor implements ChunkCursor {
       this.fromNs,
       this.throughNs,
       this.direction,
-      this.needle,
+      this.needles,
       this.scanned,
     );
   }

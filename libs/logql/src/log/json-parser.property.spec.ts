@@ -171,7 +171,12 @@ const jsonLine = fc
 const line = fc.oneof(
   { weight: 6, arbitrary: jsonLine.map((l) => Buffer.from(l)) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 60 }).map((a) => Buffer.from(a)) },
-  { weight: 1, arbitrary: fc.constantFrom('level=info a=1', '', '   ', '10.0.0.1 - - "GET /"') },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('level=info a=1', '', '   ', '10.0.0.1 - - "GET /"')
+      .map((t) => Buffer.from(t)),
+  },
 );
 
 const hintSets = fc.constantFrom<string[] | null>(

@@ -44,7 +44,7 @@ const pair = fc
 const line = fc
   .tuple(fc.array(pair, { maxLength: 6 }), fc.constantFrom(' ', '  ', '\t', '"'))
   .map(([ps, sep]) => Buffer.from(ps.join(sep)));
-const groups = fc.constantFrom(
+const groups = fc.constantFrom<string[]>(
   ['level'],
   ['status'],
   ['level', 'status'],

@@ -114,8 +114,13 @@ function chunkSource(streams: readonly StoredStream[]): LogSource {
   return {
     select(params): Promise<SourceStream[]> {
       const matchers = params.matchers.map((m) => ({ name: m.name, test: compileMatcher(m) }));
+      // As the store source: one literal, or else any of several (`|~ "a|b"`).
       const options =
-        params.lineContains === undefined ? {} : { lineContains: params.lineContains };
+        params.lineContains !== undefined
+          ? { lineContains: params.lineContains }
+          : params.lineContainsAny !== undefined
+            ? { lineContainsAny: params.lineContainsAny }
+            : {};
       const out: SourceStream[] = [];
       for (const s of streams) {
         if (!matchers.every((m) => m.test.matches(labelValue(s.labels, m.name)))) continue;
