@@ -116,12 +116,25 @@ export class JsonMembers {
     if (c === 0x7d) return false;
     if (c !== 0x22) return this.fail(JSON_ERRORS.malformedObject);
     const keyStart = off + 1;
-    const keyEnd = closingQuote(b, keyStart, end);
+    // The closing quote (as `closingQuote`), noting any escape on the way.
+    let keyEnd = -1;
+    let escaped = false;
+    for (let i = keyStart; i < end; i++) {
+      const k = b[i];
+      if (k === 0x22) {
+        keyEnd = i;
+        break;
+      }
+      if (k === 0x5c) {
+        escaped = true;
+        i++;
+      }
+    }
     if (keyEnd < 0) return this.fail(JSON_ERRORS.malformedJson);
     this.keyStart = keyStart;
     this.keyEnd = keyEnd;
     this.decodedKey = null;
-    if ((stringFlags(b, keyStart, keyEnd) & 1) !== 0) {
+    if (escaped) {
       this.decodedKey = unescapeJson(b, keyStart, keyEnd);
       if (this.decodedKey === null) return this.fail(JSON_ERRORS.malformedEscape);
     }
