@@ -1,5 +1,6 @@
 import { EMPTY_LABELS, type LabelPair, type Labels } from '@logsvc/api';
 import type { EntryRun } from './entry-run';
+import { LineNeedles } from './line-needles';
 import { RunState } from './run-state';
 import { TieGroup } from './tie-group';
 
@@ -47,6 +48,9 @@ export interface RunSource {
 }
 
 const EMPTY_LINE = Buffer.alloc(0);
+/** Keys of `onePair`: name id × 2^26 + value id, exact while both ids are below 2^26. */
+const PAIR_KEY_FACTOR = 2 ** 26;
+const MAX_CACHED_PAIRS = 4096;
 
 /** Options of a cursor beyond its time range. */
 export interface CursorOptions {
@@ -56,6 +60,11 @@ export interface CursorOptions {
    * jumps to the rows that hold a match, instead of stepping through every row.
    */
   readonly lineContains?: Buffer;
+  /**
+   * Only entries whose line contains one of these (when `lineContains` is not given): a
+   * prefilter for `|~ "a|b"` or `|= "a" or "b"`, searched the same way.
+   */
+  readonly lineContainsAny?: readonly Buffer[];
 }
 
 /** Lines and line bytes that cursors passed over in the query range, matched or not. */
@@ -85,6 +94,9 @@ export class MergeCursor implements ChunkCursor {
     readonly ids: Uint32Array;
     readonly labels: Labels;
   } | null = null;
+  /** `onePair`'s cache, for the symbol table it was built from. */
+  private readonly pairs = new Map<number, Labels>();
+  private pairSymbols: readonly string[] | null = null;
   /** Sequential mode: sources still to open (with their ranks), in output order. */
   private readonly pending: { source: RunSource; rank: number }[];
   private current: RunState | null = null;
@@ -93,7 +105,7 @@ export class MergeCursor implements ChunkCursor {
   /** Heap mode: the runs at the timestamp being returned. */
   private readonly group = new TieGroup();
   private readonly forward: boolean;
-  private readonly needle: Buffer | null;
+  private readonly needles: LineNeedles | null;
   /** Lines and bytes in the query range of every block loaded so far. */
   readonly scanned: ScanCounters = { lines: 0, bytes: 0 };
 
@@ -104,8 +116,7 @@ export class MergeCursor implements ChunkCursor {
     private readonly direction: Direction,
     options: CursorOptions = {},
   ) {
-    const needle = options.lineContains;
-    this.needle = needle !== undefined && needle.length > 0 ? needle : null;
+    this.needles = LineNeedles.of(options.lineContains, options.lineContainsAny);
     this.forward = direction === 'forward';
     const inRange = sources
       .map((source, rank) => ({ source, rank }))
@@ -195,7 +206,7 @@ export class MergeCursor implements ChunkCursor {
       this.fromNs,
       this.throughNs,
       this.direction,
-      this.needle,
+      this.needles,
       this.scanned,
     );
   }
@@ -220,6 +231,13 @@ export class MergeCursor implements ChunkCursor {
     const start = run.smOffsets[this.row];
     const end = run.smOffsets[this.row + 1];
     if (start === end) return NO_LABELS;
+    if (
+      end - start === 2 &&
+      run.smIds[start] < PAIR_KEY_FACTOR &&
+      run.smIds[start + 1] < PAIR_KEY_FACTOR
+    ) {
+      return this.onePair(run, run.smIds[start], run.smIds[start + 1]);
+    }
     // Entries mostly carry the same pairs as the one before: give the same (immutable) array.
     const last = this.lastSm;
     if (last !== null && last.symbols === run.symbols && last.ids.length === end - start) {
@@ -233,6 +251,25 @@ export class MergeCursor implements ChunkCursor {
     }
     this.lastSm = { symbols: run.symbols, ids: run.smIds.slice(start, end), labels: out };
     return out;
+  }
+
+  /**
+   * Metadata of one pair (as `detected_level` alone): one array per pair and symbol table, so
+   * entries whose levels alternate build nothing.
+   */
+  private onePair(run: EntryRun, nameId: number, valueId: number): Labels {
+    if (this.pairSymbols !== run.symbols) {
+      this.pairSymbols = run.symbols;
+      this.pairs.clear();
+    }
+    const key = nameId * PAIR_KEY_FACTOR + valueId;
+    let labels = this.pairs.get(key);
+    if (labels === undefined) {
+      labels = [{ name: run.symbols[nameId], value: run.symbols[valueId] }];
+      if (this.pairs.size >= MAX_CACHED_PAIRS) this.pairs.clear();
+      this.pairs.set(key, labels);
+    }
+    return labels;
   }
 
   /** Heap order: timestamp, then rank (insertion order), both reversed walking backward. */

@@ -13,13 +13,17 @@ function drainAll(
   from: bigint,
   through: bigint,
   dir: 'forward' | 'backward',
-  needle?: string,
+  needle?: string | string[],
 ) {
   const it = chunk.iterator(
     from,
     through,
     dir,
-    needle === undefined ? {} : { lineContains: Buffer.from(needle) },
+    needle === undefined
+      ? {}
+      : typeof needle === 'string'
+        ? { lineContains: Buffer.from(needle) }
+        : { lineContainsAny: needle.map((n) => Buffer.from(n)) },
   );
   const out: Seen[] = [];
   while (it.next()) out.push({ ts: it.timestampNs, line: it.line.toString() });
@@ -57,6 +61,52 @@ describe('MemChunk iterator with lineContains', () => {
       ),
       { numRuns: 400 },
     );
+  });
+
+  it('with lineContainsAny, returns the entries whose line contains one of the needles', () => {
+    const needleArb = fc.string({
+      unit: fc.constantFrom('a', 'b', 'c', 'é'),
+      minLength: 1,
+      maxLength: 4,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ ts: fc.bigInt({ min: 0n, max: 30n }), line: lineArb }), {
+          maxLength: 120,
+        }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.boolean(),
+        fc.array(needleArb, { minLength: 1, maxLength: 3 }),
+        fc.bigInt({ min: -1n, max: 31n }),
+        fc.bigInt({ min: -1n, max: 32n }),
+        (entries, blockSize, keepHead, needles, from, through) => {
+          const built = new MemChunk({ encoding: 'snappy', blockSize });
+          for (const e of entries) built.append(e.ts, Buffer.from(e.line), EMPTY_LABELS);
+          const chunk = keepHead ? built : MemChunk.decode(built.encode());
+          for (const dir of ['forward', 'backward'] as const) {
+            const plain = drainAll(chunk, from, through, dir);
+            const filtered = drainAll(chunk, from, through, dir, needles);
+            expect(filtered.out).toEqual(
+              plain.out.filter((e) => needles.some((n) => e.line.includes(n))),
+            );
+            expect(filtered.scanned).toEqual(plain.scanned);
+          }
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it('lineContainsAny: a long needle crossing a line end, a short one inside the line', () => {
+    const chunk = new MemChunk({ encoding: 'none' });
+    const lines = ['xxab', 'cdyy', 'zzz', 'abcd', 'qab'];
+    lines.forEach((l, i) => chunk.append(BigInt(i), Buffer.from(l), EMPTY_LABELS));
+    chunk.cutBlock();
+    for (const dir of ['forward', 'backward'] as const) {
+      const { out } = drainAll(chunk, 0n, 10n, dir, ['abcd', 'ab']);
+      const want = ['xxab', 'abcd', 'qab'];
+      expect(out.map((e) => e.line)).toEqual(dir === 'forward' ? want : [...want].reverse());
+    }
   });
 
   it('counts the lines and bytes of the query range it scanned', () => {

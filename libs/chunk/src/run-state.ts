@@ -1,5 +1,6 @@
 import type { Direction, ScanCounters } from './cursor';
 import { type EntryRun, lowerBound, rowAt } from './entry-run';
+import type { LineNeedles } from './line-needles';
 
 /**
  * One run being walked over its positions inside the query range, in direction order. `rank`
@@ -18,7 +19,7 @@ export class RunState {
     public pos: number,
     private readonly stop: number,
     private readonly step: 1 | -1,
-    private readonly needle: Buffer | null,
+    private readonly needles: LineNeedles | null,
   ) {
     this.seek();
   }
@@ -29,16 +30,18 @@ export class RunState {
     fromNs: bigint,
     throughNs: bigint,
     direction: Direction,
-    needle: Buffer | null,
+    needles: LineNeedles | null,
     scanned: ScanCounters,
   ): RunState {
     const lo = lowerBound(run, fromNs);
     const hi = Math.max(lo, lowerBound(run, throughNs));
     scanned.lines += hi - lo;
     scanned.bytes += bytesBetween(run, lo, hi);
+    // Each run keeps its own search state: a merge walks several at once.
+    const own = needles === null ? null : needles.fresh();
     return direction === 'forward'
-      ? new RunState(run, rank, lo, hi, 1, needle)
-      : new RunState(run, rank, hi - 1, lo - 1, -1, needle);
+      ? new RunState(run, rank, lo, hi, 1, own)
+      : new RunState(run, rank, hi - 1, lo - 1, -1, own);
   }
 
   get done(): boolean {
@@ -74,63 +77,66 @@ export class RunState {
     return this.step === 1;
   }
 
-  /** Moves `pos` to the first position from here (in walking order) that the needle accepts. */
+  /** Moves `pos` to the first position from here (in walking order) that the needles accept. */
   private seek(): void {
-    if (this.needle !== null && this.pos !== this.stop) {
-      if (this.run.order !== null) this.seekRowByRow(this.needle);
-      else if (this.step === 1) this.seekForward(this.needle);
-      else this.seekBackward(this.needle);
+    if (this.needles !== null && this.pos !== this.stop) {
+      if (this.run.order !== null) this.seekRowByRow(this.needles);
+      else if (this.step === 1) this.seekForward(this.needles);
+      else this.seekBackward(this.needles);
     }
     this.row = this.pos === this.stop ? -1 : rowAt(this.run, this.pos);
   }
 
-  private seekRowByRow(needle: Buffer): void {
+  private seekRowByRow(needles: LineNeedles): void {
     const { lines, lineOffsets } = this.run;
     while (this.pos !== this.stop) {
       const row = rowAt(this.run, this.pos);
-      const at = lines.indexOf(needle, lineOffsets[row]);
-      if (at >= 0 && at + needle.length <= lineOffsets[row + 1]) return;
+      if (needles.within(lines, lineOffsets[row], lineOffsets[row + 1])) return;
       this.pos += this.step;
     }
   }
 
   // Runs in stored order keep rows in position order, so their lines are contiguous and in order.
-  private seekForward(needle: Buffer): void {
+  private seekForward(needles: LineNeedles): void {
     const { lines, lineOffsets } = this.run;
     const end = lineOffsets[this.stop];
     let from = lineOffsets[this.pos];
     for (;;) {
-      const at = lines.indexOf(needle, from);
-      if (at < 0 || at + needle.length > end) {
+      const at = needles.first(lines, from);
+      if (at < 0 || at >= end) {
         this.pos = this.stop;
         return;
       }
       const row = rowContaining(lineOffsets, at, this.pos, this.stop);
-      if (at + needle.length <= lineOffsets[row + 1]) {
+      const rowEnd = lineOffsets[row + 1];
+      // A match that runs past its line: another needle may still match inside the line.
+      if (
+        at + needles.length <= rowEnd ||
+        (needles.count > 1 && needles.within(lines, at, rowEnd))
+      ) {
         this.pos = row;
         return;
       }
-      from = lineOffsets[row + 1]; // the match crossed into the next line: search from there
+      from = rowEnd;
     }
   }
 
-  private seekBackward(needle: Buffer): void {
+  private seekBackward(needles: LineNeedles): void {
     const { lines, lineOffsets } = this.run;
     const start = lineOffsets[this.stop + 1];
-    let last = lineOffsets[this.pos + 1] - needle.length;
+    let end = lineOffsets[this.pos + 1];
     for (;;) {
-      const at = last < start ? -1 : lines.lastIndexOf(needle, last);
-      if (at < start) {
+      const at = needles.last(lines, start, end);
+      if (at < 0) {
         this.pos = this.stop;
         return;
       }
       const row = rowContaining(lineOffsets, at, this.stop + 1, this.pos + 1);
-      if (at + needle.length <= lineOffsets[row + 1]) {
+      if (at + needles.length <= lineOffsets[row + 1]) {
         this.pos = row;
         return;
       }
-      last = lineOffsets[row + 1] - needle.length; // crossed a line end: retry inside `row`
-      if (last >= at) last = at - 1;
+      end = lineOffsets[row + 1]; // crossed a line end: retry inside `row`
     }
   }
 }

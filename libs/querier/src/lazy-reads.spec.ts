@@ -126,6 +126,34 @@ describe('lazy chunk reads of log queries', () => {
     }
   });
 
+  it('prefilters on an alternation of literals (`|~ "a|b"`) with the entries of no prefilter', async () => {
+    const unfiltered = (source: LogSource): LogSource => ({
+      select: ({ lineContainsAny: _any, ...params }: SelectParams) => source.select(params),
+    });
+    const withPool = { pool, poolBatchBytes: 20_000, minPoolChunks: 2, minPoolBytes: 0 };
+    const queries = [
+      '{app=~"a.+"} |~ "needle|entry=3 "',
+      '{app=~"a.+"} |= "chunk=7 " or "entry=39 "',
+      '{app=~"a.+"} |~ "chunk=7 |entry=39 |entry=3" != "s=1"',
+    ];
+    for (const query of queries) {
+      for (const direction of ['backward', 'forward'] as const) {
+        const want = await run(unfiltered(eager(new StoreLogSource(store))), query, direction, 500);
+        for (const options of [{ lazyBatchSize: 4 }, withPool]) {
+          const lazy = await run(new StoreLogSource(store, options), query, direction, 500);
+          expect(lazy.result).toEqual(want.result);
+        }
+        const full = await run(eager(new StoreLogSource(store)), query, direction, 500);
+        expect(full.result).toEqual(want.result);
+      }
+      const metric = `sum by (app) (count_over_time(${query} [1h]))`;
+      const want = await run(unfiltered(new StoreLogSource(store)), metric, 'forward');
+      const got = await run(new StoreLogSource(store), metric, 'forward');
+      expect(got.result).toEqual(want.result);
+      expect(got.result.type === 'matrix' && got.result.series.length).toBeGreaterThan(0);
+    }
+  });
+
   it('merges with another source holding copies of some entries, as the eager read does', async () => {
     // What an ingester may still hold after a flush: copies of the newest chunk's entries of
     // stream a0, and entries newer than any chunk.

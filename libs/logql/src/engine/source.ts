@@ -45,6 +45,12 @@ export interface SelectParams {
    * applies the full filter, so a source may also ignore it.
    */
   readonly lineContains?: Buffer;
+  /**
+   * Without `lineContains`: byte strings of which every returned line must contain one, when
+   * the pipeline starts with an alternation of literals (`|~ "a|b"`). Used and ignored as
+   * `lineContains` is.
+   */
+  readonly lineContainsAny?: readonly Buffer[];
   /** Set when the query is aborted (timeout, client gone); sources stop early. */
   readonly signal?: AbortSignal;
   /**

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { strconvParseFloat } from '@logsvc/gocompat';
 import { parseGoDurationNs, parseGoFloat, parseHumanBytes } from './conversions';
 
 describe('Go conversions', () => {
@@ -21,6 +23,37 @@ describe('Go conversions', () => {
     ['1e400', 'strconv.ParseFloat: parsing "1e400": value out of range'],
   ])('ParseFloat(%j) fails', (s, message) => {
     expect(() => parseGoFloat(s)).toThrow(message);
+  });
+
+  it('reads plain decimals as the general parser does (its fast path)', () => {
+    const general = (s: string): number | string => {
+      try {
+        return strconvParseFloat(s);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const fast = (s: string): number | string => {
+      try {
+        return parseGoFloat(s);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const text = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...'-0123456789.'.split('')), maxLength: 18 }),
+      fc.string({ unit: fc.constantFrom(...'-+0123456789.eE_x '.split('')), maxLength: 8 }),
+      fc.double().map(String),
+    );
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(fast(s)).toEqual(general(s));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(Object.is(parseGoFloat('-0'), -0)).toBe(true);
+    expect(parseGoFloat('007.50')).toBe(7.5);
+    expect(parseGoFloat('123456789012345')).toBe(123456789012345);
   });
 
   it.each([

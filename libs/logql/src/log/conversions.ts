@@ -24,7 +24,33 @@ export class ConversionError extends Error {
 
 /** `strconv.ParseFloat(s, 64)`. */
 export function parseGoFloat(s: string): number {
-  return converting(() => strconvParseFloat(s));
+  // Label filters convert a value per line: plain decimals skip the general parser.
+  if (isShortDecimal(s)) return Number(s);
+  try {
+    return strconvParseFloat(s);
+  } catch (err) {
+    if (err instanceof GoSyntaxError) throw new ConversionError(err.message);
+    throw err;
+  }
+}
+
+/**
+ * `-?digits[.digits]` (either side of the point may be empty, not both) of at most 15
+ * characters: Go and `Number` read it alike (both round correctly), and it cannot overflow.
+ */
+function isShortDecimal(s: string): boolean {
+  const n = s.length;
+  if (n === 0 || n > 15) return false;
+  let i = s.charCodeAt(0) === 0x2d ? 1 : 0;
+  let digits = 0;
+  let point = false;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) digits++;
+    else if (c === 0x2e && !point) point = true;
+    else return false;
+  }
+  return digits > 0;
 }
 
 /** Runs one of gocompat's parsers, turning its GoSyntaxError into a ConversionError. */

@@ -7,15 +7,8 @@
  * bytes, so steady-state parsing only builds strings for values.
  */
 import { ERR_JSON } from './errors';
-import {
-  JsonScanError,
-  JsonType,
-  bytesToString,
-  eachMember,
-  newJsonValue,
-  lokiJsonString,
-  type JsonValue,
-} from './json-scanner';
+import { JsonMembers, stringFlags } from './json-members';
+import { JsonType, bytesToString, lokiJsonString } from './json-scanner';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
 import type { ParserHints } from './parser-hints';
 import type { Stage } from './pipeline';
@@ -52,15 +45,19 @@ function appendSanitized(prefix: string, key: string): string {
   return prefix + mapped;
 }
 
-/** Decodes a leaf value as Loki does (see lokiJsonString). */
-export function leafValue(b: Buffer, v: JsonValue): string | null {
-  switch (v.type) {
-    case JsonType.String:
-      return lokiJsonString(b, v.start, v.end, v.escaped, v.high);
+/** Decodes the reader's current leaf value as Loki does (see lokiJsonString). */
+function leafValue(b: Buffer, r: JsonMembers): string | null {
+  const start = r.valueStart;
+  const end = r.valueEnd;
+  switch (r.type) {
+    case JsonType.String: {
+      const flags = stringFlags(b, start, end);
+      return lokiJsonString(b, start, end, (flags & 1) !== 0, (flags & 2) !== 0);
+    }
     case JsonType.Number:
-      return bytesToString(b, v.start, v.end, false);
+      return bytesToString(b, start, end, (stringFlags(b, start, end) & 2) === 0);
     case JsonType.Boolean:
-      return b[v.start] === 0x74 ? 'true' : 'false';
+      return b[start] === 0x74 ? 'true' : 'false';
     default:
       return null;
   }
@@ -68,7 +65,8 @@ export function leafValue(b: Buffer, v: JsonValue): string | null {
 
 export class JsonParserStage implements Stage {
   private readonly root: KeyNode = newNode('', null);
-  private readonly value = newJsonValue();
+  /** One reader per nesting depth, made as deeper objects are met. */
+  private readonly readers: JsonMembers[] = [];
   private lbs!: LabelsBuilder;
   /** Set once every label the parser hints require is extracted: the rest is not read. */
   private done = false;
@@ -77,47 +75,62 @@ export class JsonParserStage implements Stage {
     if (lbs.skipParsers()) return line;
     this.lbs = lbs;
     this.done = false;
-    try {
-      this.walk(line, 0, line.length, this.root, 0);
-    } catch (err) {
-      if (!(err instanceof JsonScanError)) throw err;
-      lbs.setParserErr(ERR_JSON, err.message);
-    }
+    const error = this.walk(line, 0, line.length, this.root, 0);
+    if (error !== null) lbs.setParserErr(ERR_JSON, error);
     return line;
   }
 
-  private walk(b: Buffer, start: number, end: number, parent: KeyNode, depth: number): void {
-    eachMember(
-      b,
-      start,
-      end,
-      (buf, ks, ke, decoded, v) => {
-        if (v.type === JsonType.Array || v.type === JsonType.Null) return true;
-        const lbs = this.lbs;
-        if (
-          v.type !== JsonType.Object &&
-          decoded === null &&
-          !lbs.hints.mayWantKey(buf, ks, ke, parent.path.length)
-        ) {
-          return true;
+  /**
+   * Extracts the members of the object at `b[start, end)` and of the objects in it; returns
+   * the message of the error that ended the walk, or null. Labels extracted before an error
+   * stay, as with jsonparser's callbacks.
+   */
+  private walk(
+    b: Buffer,
+    start: number,
+    end: number,
+    parent: KeyNode,
+    depth: number,
+  ): string | null {
+    let r = this.readers[depth];
+    if (r === undefined) {
+      r = new JsonMembers();
+      this.readers[depth] = r;
+    }
+    if (!r.open(b, start, end)) return r.error;
+    const lbs = this.lbs;
+    const hints = lbs.hints;
+    const prefixLength = parent.path.length;
+    while (r.nextKey()) {
+      if (!r.readValue()) return r.error;
+      const type = r.type;
+      if (type === JsonType.Array || type === JsonType.Null) continue;
+      const decoded = r.decodedKey;
+      if (
+        type !== JsonType.Object &&
+        decoded === null &&
+        !hints.mayWantKey(b, r.keyStart, r.keyEnd, prefixLength)
+      ) {
+        continue;
+      }
+      const node = this.child(b, r.keyStart, r.keyEnd, decoded, parent);
+      if (type === JsonType.Object) {
+        if (depth + 1 < MAX_JSON_DEPTH && this.shouldDescend(node, hints)) {
+          const error = this.walk(b, r.valueStart, r.valueEnd, node, depth + 1);
+          if (error !== null) return error;
         }
-        const node = this.child(buf, ks, ke, decoded, parent);
-        if (v.type === JsonType.Object) {
-          if (depth + 1 < MAX_JSON_DEPTH && this.shouldDescend(node, lbs.hints)) {
-            this.walk(buf, v.start, v.end, node, depth + 1);
-          }
-          return !this.stop();
-        }
-        let name = node.path;
-        if (name.length === 0) return true;
-        name = lbs.extractedName(name);
-        if (!lbs.wants(name) || !lbs.shouldExtract(name)) return true;
-        const value = leafValue(buf, v);
-        if (value !== null) lbs.set(LabelCategory.Parsed, name, value);
-        return !this.stop();
-      },
-      this.value,
-    );
+        if (this.stop()) return null;
+        continue;
+      }
+      let name = node.path;
+      if (name.length === 0) continue;
+      name = lbs.extractedName(name);
+      if (!lbs.wants(name) || !lbs.shouldExtract(name)) continue;
+      const value = leafValue(b, r);
+      if (value !== null) lbs.set(LabelCategory.Parsed, name, value);
+      if (this.stop()) return null;
+    }
+    return r.error;
   }
 
   /** Loki stops reading the line once the hints' labels are all extracted (`errFoundAllLabels`). */

@@ -161,6 +161,28 @@ describe('LabelsBuilder.groupedLabels', () => {
     expect(results[0]).toBe(results[1]);
   });
 
+  it('by one label: values in any order, a missing value, a stream value', () => {
+    const sut = builder();
+    sut.grouping = { names: ['level'], without: false, noLabels: false };
+    const seen = new Map<string, unknown>();
+    for (const v of ['warn', 'info', undefined, 'warn', undefined, 'info', '', 'x'.repeat(3)]) {
+      sut.reset();
+      if (v !== undefined) sut.set(LabelCategory.Parsed, 'level', v);
+      sut.set(LabelCategory.Parsed, 'other', 'o');
+      const got = sut.groupedLabels();
+      const want = v === undefined ? '{}' : `{level="${v}"}`;
+      expect(got.toString()).toBe(want);
+      const first = seen.get(want);
+      if (first !== undefined) expect(got).toBe(first);
+      else seen.set(want, got);
+    }
+    const byApp = builder();
+    byApp.grouping = { names: ['app'], without: false, noLabels: false };
+    byApp.reset();
+    byApp.set(LabelCategory.Parsed, 'other', 'o');
+    expect(byApp.groupedLabels().toString()).toBe('{app="api"}');
+  });
+
   it('keeps every label of an entry with an error, so the error is reported', () => {
     const got = grouped(['level'], (b) => {
       b.set(LabelCategory.Parsed, 'level', 'warn');

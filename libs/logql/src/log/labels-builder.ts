@@ -117,6 +117,11 @@ export class LabelsBuilder {
   grouping: LabelGrouping = NO_GROUPING;
   private baseGrouped: LabelsResult | undefined;
   private readonly byGroupValues = new Map<string, LabelsResult>();
+  /** `byOneResult`'s caches: by value, for a missing label, and the last answer. */
+  private readonly byOneValue = new Map<string, LabelsResult>();
+  private byOneMissing: LabelsResult | undefined;
+  private lastOneValue: string | undefined;
+  private lastOneResult: LabelsResult | undefined;
   private readonly withoutCache = new WeakMap<LabelsResult, LabelsResult>();
 
   constructor(readonly base: Labels) {
@@ -419,6 +424,7 @@ export class LabelsBuilder {
 
   /** `by (names)`: the values of the grouped labels identify the result. */
   private byResult(names: readonly string[]): LabelsResult {
+    if (names.length === 1) return this.byOneResult(names[0]);
     let key = '';
     for (let i = 0; i < names.length; i++) {
       const v = this.groupValue(names[i]);
@@ -434,6 +440,28 @@ export class LabelsBuilder {
     result = new LabelsResult(labels, labelsKey(labels), labels, [], []);
     if (this.byGroupValues.size >= MAX_CACHED_RESULTS) this.byGroupValues.clear();
     this.byGroupValues.set(key, result);
+    return result;
+  }
+
+  /**
+   * `by (name)`, the common case: the value itself is the key (no key string to build), and
+   * an entry with the same value as the one before gets the same result without a lookup.
+   */
+  private byOneResult(name: string): LabelsResult {
+    const value = this.groupValue(name);
+    if (this.lastOneResult !== undefined && this.lastOneValue === value) return this.lastOneResult;
+    let result = value === undefined ? this.byOneMissing : this.byOneValue.get(value);
+    if (result === undefined) {
+      const labels: LabelPair[] = value === undefined ? [] : [{ name, value }];
+      result = new LabelsResult(labels, labelsKey(labels), labels, [], []);
+      if (value === undefined) this.byOneMissing = result;
+      else {
+        if (this.byOneValue.size >= MAX_CACHED_RESULTS) this.byOneValue.clear();
+        this.byOneValue.set(value, result);
+      }
+    }
+    this.lastOneValue = value;
+    this.lastOneResult = result;
     return result;
   }
 

@@ -121,7 +121,8 @@ export class AndFilter implements LineFilter {
 
 const REGEX_META = /[\\.+*?()|[\]{}^$]/;
 
-const REGEX_META_BUT_BAR = /[\\.+*?()[\]{}^$]/;
+/** Regex metacharacters but `|`: a pattern with none is literals joined by `|`. */
+export const REGEX_META_BUT_BAR = /[\\.+*?()[\]{}^$]/;
 
 /**
  * A regex that is a plain literal runs as a substring search, and one that is only literals

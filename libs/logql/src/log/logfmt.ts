@@ -7,11 +7,19 @@
 import { isValidLabelName } from '@logsvc/api';
 import { ERR_LOGFMT, StageBuildError } from './errors';
 import type { ExtractionParam } from './json-expr';
-import { unescapeJson } from './json-scanner';
+import { bytesToString, unescapeJson } from './json-scanner';
 import { decodeUtf8AsGo } from '../template/go-utf8';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
+import { LogfmtKeyNeedles } from './logfmt-key-needles';
+import type { ParserHints } from './parser-hints';
 import type { Stage } from './pipeline';
 import { sanitizeLabelKey } from './sanitize';
+
+enum LogfmtErrorKind {
+  Unexpected,
+  InvalidQuoted,
+  Unterminated,
+}
 
 /** Scans one line's key/value pairs in place; offsets index the line buffer. */
 export class LogfmtDecoder {
@@ -23,12 +31,38 @@ export class LogfmtDecoder {
   valueStart = 0;
   valueEnd = 0;
   decodedValue: string | null = null;
-  err: string | null = null;
+  /**
+   * The last syntax error, kept as its parts: most lines of a mixed stream have some, and
+   * only `--strict` reads the message (`err`).
+   */
+  private errPos = -1;
+  private errKind: LogfmtErrorKind = LogfmtErrorKind.Unexpected;
+  private errChar = 0;
 
   reset(line: Buffer): void {
     this.line = line;
     this.pos = 0;
-    this.err = null;
+    this.errPos = -1;
+  }
+
+  /** The last syntax error's message (`logfmt syntax error at pos 8 : unexpected '='`), or null. */
+  get err(): string | null {
+    if (this.errPos < 0) return null;
+    return `logfmt syntax error at pos ${this.errPos + 1} : ${this.errMessage()}`;
+  }
+
+  private errMessage(): string {
+    switch (this.errKind) {
+      case LogfmtErrorKind.Unexpected: {
+        const c = this.errChar;
+        const ch = c === 0x27 ? "\\'" : c === 0x5c ? '\\\\' : String.fromCharCode(c);
+        return `unexpected '${ch}'`;
+      }
+      case LogfmtErrorKind.InvalidQuoted:
+        return 'invalid quoted value';
+      case LogfmtErrorKind.Unterminated:
+        return 'unterminated quoted value';
+    }
   }
 
   eol(): boolean {
@@ -39,13 +73,14 @@ export class LogfmtDecoder {
     return this.keyEnd > this.keyStart;
   }
 
-  private syntaxError(msg: string): void {
-    this.err = `logfmt syntax error at pos ${this.pos + 1} : ${msg}`;
+  private syntaxError(kind: LogfmtErrorKind): void {
+    this.errPos = this.pos;
+    this.errKind = kind;
   }
 
   private unexpected(c: number): void {
-    const ch = c === 0x27 ? "\\'" : c === 0x5c ? '\\\\' : String.fromCharCode(c);
-    this.syntaxError(`unexpected '${ch}'`);
+    this.syntaxError(LogfmtErrorKind.Unexpected);
+    this.errChar = c;
   }
 
   private skipValue(): false {
@@ -126,7 +161,7 @@ export class LogfmtDecoder {
         if (hasEsc) {
           const v = unescapeJson(line, start + 1, i);
           if (v === null) {
-            this.syntaxError('invalid quoted value');
+            this.syntaxError(LogfmtErrorKind.InvalidQuoted);
             return false;
           }
           this.decodedValue = v;
@@ -138,7 +173,7 @@ export class LogfmtDecoder {
       }
     }
     this.pos = line.length;
-    this.syntaxError('unterminated quoted value');
+    this.syntaxError(LogfmtErrorKind.Unterminated);
     return false;
   }
 
@@ -147,7 +182,7 @@ export class LogfmtDecoder {
    * Go decodes them one by one, or the character itself) becomes a space.
    */
   value(): string {
-    const v = this.decodedValue ?? this.line.toString('utf8', this.valueStart, this.valueEnd);
+    const v = this.decodedValue ?? bytesToString(this.line, this.valueStart, this.valueEnd, false);
     if (!v.includes('\ufffd')) return v;
     const go =
       this.decodedValue ?? decodeUtf8AsGo(this.line.subarray(this.valueStart, this.valueEnd));
@@ -161,11 +196,11 @@ export class LogfmtDecoder {
   }
 
   keyLatin1(): string {
-    return this.line.toString('latin1', this.keyStart, this.keyEnd);
+    return bytesToString(this.line, this.keyStart, this.keyEnd, true);
   }
 
   key(): string {
-    return this.line.toString('utf8', this.keyStart, this.keyEnd);
+    return bytesToString(this.line, this.keyStart, this.keyEnd, false);
   }
 }
 
@@ -182,6 +217,9 @@ export class LogfmtParserStage implements Stage {
   private readonly names = new Map<string, string>();
   private readonly strict: boolean;
   private readonly keepEmpty: boolean;
+  /** The line prefilter of the hints it was made for (see LogfmtKeyNeedles). */
+  private needles: LogfmtKeyNeedles | null = null;
+  private needlesFor: ParserHints | null = null;
 
   constructor(options: LogfmtOptions = {}) {
     this.strict = options.strict ?? false;
@@ -193,6 +231,13 @@ export class LogfmtParserStage implements Stage {
     // Without --strict no error can come of the line: skip it when it cannot give a label.
     if (!this.strict && lbs.parsersExtractNothing()) return line;
     const hints = lbs.hints;
+    if (!this.strict && !this.keepEmpty) {
+      if (this.needlesFor !== hints) {
+        this.needles = LogfmtKeyNeedles.forHints(hints);
+        this.needlesFor = hints;
+      }
+      if (this.needles !== null && !this.needles.mayHoldKey(line)) return line;
+    }
     const dec = this.dec;
     dec.reset(line);
     while (!dec.eol()) {
@@ -201,6 +246,8 @@ export class LogfmtParserStage implements Stage {
         continue;
       }
       if (!dec.hasKey()) continue;
+      // Before the key's name: most skipped pairs of a non-logfmt line are bare words.
+      if (!this.keepEmpty && dec.valueIsEmpty()) continue;
       if (!hints.mayWantKey(line, dec.keyStart, dec.keyEnd, 0)) continue;
       const raw = dec.keyLatin1();
       let sanitized = this.names.get(raw);
@@ -211,7 +258,6 @@ export class LogfmtParserStage implements Stage {
       if (sanitized.length === 0) continue;
       const name = lbs.extractedName(sanitized);
       if (!lbs.wants(name) || !lbs.shouldExtract(name)) continue;
-      if (!this.keepEmpty && dec.valueIsEmpty()) continue;
       lbs.set(LabelCategory.Parsed, name, dec.value());
       // As Loki, the rest of the line is not read once the hints' labels are all there.
       if (lbs.allRequiredExtracted()) break;

@@ -1,6 +1,7 @@
 /** Line filter AST nodes to runtime line filters, and the literal a source may prefilter on. */
-import { newLineFilter, type LineFilter } from '../../log/line-filter';
+import { REGEX_META_BUT_BAR, newLineFilter, type LineFilter } from '../../log/line-filter';
 import { extractLiteralPrefilter } from '../../regex';
+
 import type { LineFilter as LineFilterNode } from '../../syntax/ast';
 
 export function compileLineFilter(node: LineFilterNode): LineFilter {
@@ -22,4 +23,21 @@ export function requiredLiteral(node: LineFilterNode): string | undefined {
   if (node.op === '|=') return v.value;
   if (node.op === '|~') return extractLiteralPrefilter(v.value);
   return undefined;
+}
+
+/**
+ * Literals of which every line kept by this filter contains one, when it implies no single
+ * literal: `|= "a" or "b"`, or `|~ "a|b"` made of literals only (which the line filter runs
+ * as a search for each). Undefined when an alternative is empty (every line matches).
+ */
+export function requiredAnyLiterals(node: LineFilterNode): string[] | undefined {
+  if (node.values.some((v) => v.type !== 'text')) return undefined;
+  let literals: string[];
+  if (node.op === '|=' && node.values.length > 1) literals = node.values.map((v) => v.value);
+  else if (node.op === '|~' && node.values.length === 1) {
+    const pattern = node.values[0].value;
+    if (!pattern.includes('|') || REGEX_META_BUT_BAR.test(pattern)) return undefined;
+    literals = pattern.split('|');
+  } else return undefined;
+  return literals.includes('') ? undefined : literals;
 }

@@ -201,4 +201,29 @@ describe('compilePipeline', () => {
     expect(lit('{app="api"} != "x"')).toBeUndefined();
     expect(lit('{app="api"} | line_format "x" |= "y"')).toBeUndefined();
   });
+
+  it('derives literals of which a line must hold one when no single literal is required', () => {
+    const any = (q: string): string[] | undefined =>
+      compilePipeline(logExpr(q)).lineContainsAny?.map((b) => b.toString());
+    expect(any('{app="api"} |~ "timeout|declined"')).toEqual(['timeout', 'declined']);
+    expect(any('{app="api"} |= "a" or "b"')).toEqual(['a', 'b']);
+    expect(any('{app="api"} |= "a" or "b" | json |~ "c|d"')).toEqual(['a', 'b']);
+    expect(any('{app="api"} != "x" |~ "c|d"')).toEqual(['c', 'd']);
+    // A single required literal is preferred; it says more.
+    expect(any('{app="api"} |~ "c|d" |= "needle"')).toBeUndefined();
+    expect(
+      compilePipeline(logExpr('{app="api"} |~ "c|d" |= "needle"')).lineContains?.toString(),
+    ).toBe('needle');
+    // An empty alternative or any regex syntax: no prefilter.
+    expect(any('{app="api"} |~ "a|"')).toBeUndefined();
+    expect(any('{app="api"} |= "a" or ""')).toBeUndefined();
+    expect(any('{app="api"} |~ "a.b|c"')).toBeUndefined();
+    expect(any('{app="api"} |~ "(?i)a|b"')).toBeUndefined();
+    expect(any('{app="api"} !~ "a|b"')).toBeUndefined();
+    expect(any('{app="api"} |~ "a" or "b|c"')).toBeUndefined();
+    // Line filters run before parsers (Loki's reordering), so they still prefilter.
+    expect(any('{app="api"} | json |~ "a|b"')).toEqual(['a', 'b']);
+    expect(any('{app="api"} | line_format "x" |~ "a|b"')).toBeUndefined();
+    expect(any('{app="api"} |= ip("10.0.0.1") or "x"')).toBeUndefined();
+  });
 });

@@ -15,7 +15,7 @@ import type {
 import { ParseError } from '../../syntax/errors';
 import { lokiStageText } from '../../syntax/stage-text';
 import { compileLineFilterGroup } from './line-filter-group';
-import { requiredLiteral } from './line-filters';
+import { requiredAnyLiterals, requiredLiteral } from './line-filters';
 import { reorderStages } from './reorder';
 import { compileStage } from './stages';
 
@@ -28,6 +28,11 @@ export interface CompiledPipeline {
    * run first on the raw line. Pass it to `LogSource.select` as `lineContains`.
    */
   readonly lineContains?: Buffer;
+  /**
+   * When there is no `lineContains`: literals of which every line that survives contains one
+   * (`|~ "a|b"`). Pass it to `LogSource.select` as `lineContainsAny`.
+   */
+  readonly lineContainsAny?: Buffer[];
 }
 
 export function compilePipeline(expr: LogSelectorExpr): CompiledPipeline {
@@ -53,10 +58,12 @@ export function compilePipeline(expr: LogSelectorExpr): CompiledPipeline {
   }
   flushFilters();
   const literal = leadingLiteral(ordered);
+  const any = literal === undefined ? leadingAnyLiterals(ordered) : undefined;
   return {
     matchers,
     pipeline: new Pipeline(stages),
     ...(literal === undefined ? {} : { lineContains: Buffer.from(literal) }),
+    ...(any === undefined ? {} : { lineContainsAny: any.map((l) => Buffer.from(l)) }),
   };
 }
 
@@ -69,6 +76,16 @@ function build<T>(node: PipelineStage, make: () => T): T {
     }
     throw err;
   }
+}
+
+/** The first alternation of literals among the line filters at the start of the pipeline. */
+function leadingAnyLiterals(ordered: readonly PipelineStage[]): string[] | undefined {
+  for (const node of ordered) {
+    if (node.kind !== 'LineFilter') break;
+    const literals = requiredAnyLiterals(node);
+    if (literals !== undefined) return literals;
+  }
+  return undefined;
 }
 
 /** The longest literal required by the line filters at the very start of the pipeline. */

@@ -57,7 +57,7 @@ export async function evaluateLogQuery(
   source: LogSource,
   stats: QueryStats,
 ): Promise<StreamsResult> {
-  const { matchers, pipeline, lineContains } = compilePipeline(expr);
+  const { matchers, pipeline, lineContains, lineContainsAny } = compilePipeline(expr);
   const limit = params.limit;
   if (limit <= 0 || params.endNs <= params.startNs) return { type: 'streams', streams: [] };
   throwIfAborted(params.signal);
@@ -69,6 +69,7 @@ export async function evaluateLogQuery(
     direction: params.direction,
     stats,
     ...(lineContains === undefined ? {} : { lineContains }),
+    ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
     ...(params.signal === undefined ? {} : { signal: params.signal }),
     limit,
   });

@@ -36,6 +36,8 @@ export interface CompiledSampleQuery {
   readonly extractor: SampleExtractor;
   /** Bytes every line that gives a sample contains (the pipeline's line prefilter). */
   readonly lineContains?: Buffer;
+  /** Without `lineContains`: literals of which each such line contains one. */
+  readonly lineContainsAny?: readonly Buffer[];
 }
 
 /**

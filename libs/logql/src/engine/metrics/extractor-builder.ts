@@ -24,6 +24,7 @@ export type PipelineCompiler = (expr: LogSelectorExpr) => {
   readonly matchers: readonly Matcher[];
   readonly pipeline: Pipeline;
   readonly lineContains?: Buffer;
+  readonly lineContainsAny?: readonly Buffer[];
 };
 
 export interface ExtractorBuilderOptions {
@@ -45,8 +46,12 @@ function buildWith(
   hinted: boolean,
   pushed?: { readonly labels: readonly string[]; readonly without: boolean },
 ): CompiledSampleQuery {
-  const { matchers, pipeline, lineContains } = compile(expr.range.log);
-  const source = { ...(lineContains === undefined ? {} : { lineContains }), matchers };
+  const { matchers, pipeline, lineContains, lineContainsAny } = compile(expr.range.log);
+  const source = {
+    ...(lineContains === undefined ? {} : { lineContains }),
+    ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
+    matchers,
+  };
   const stages = pipeline.stages;
   const grouping =
     pushed ??

@@ -75,7 +75,10 @@ export class RangeAggregationEvaluator implements StepEvaluator {
     const lastEnd = (this.count - 1) * this.stepNs;
     const fromNs = origin - BigInt(this.rangeNs) + 1n;
     const throughNs = origin + BigInt(lastEnd) + 1n;
-    const { matchers, extractor, lineContains } = ctx.buildExtractor(expr, this.pushdown);
+    const { matchers, extractor, lineContains, lineContainsAny } = ctx.buildExtractor(
+      expr,
+      this.pushdown,
+    );
     throwIfAborted(ctx.signal);
     const streams = await ctx.source.select({
       tenant: ctx.tenant,
@@ -86,6 +89,7 @@ export class RangeAggregationEvaluator implements StepEvaluator {
       stats: ctx.stats,
       signal: ctx.signal,
       ...(lineContains === undefined ? {} : { lineContains }),
+      ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
     });
     const grid = this.grid;
     const bySegmentKey = new Map<string, SegmentSeries>();

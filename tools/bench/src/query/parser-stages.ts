@@ -1,0 +1,188 @@
+/**
+ * Per-core speed of metric queries with parser stages, in-process:
+ * `node tools/bench/dist/query/parser-stages.js [--mb 20] [--runs 5] [--only json]`.
+ *
+ * Generates the mixed data set of `bench:query --data=mixed` (nginx, JSON and logfmt lines in
+ * 100 streams over an hour, `detected_level` metadata as the distributor adds it), cuts it
+ * into chunks as the ingester does, and runs the issue 13 metric queries on the event loop
+ * over a source that decodes those chunks as the store source does. Prints, per query, the
+ * median CPU time of `--runs` runs (after one warm-up) and the line MB per CPU-second: no
+ * server, no HTTP, no other process in the way, so far less noise than `bench:query`. Run it
+ * under `node --cpu-prof` to see where a query's time goes.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { compileMatcher, type Labels, type LogEntry } from '@logsvc/api';
+import { MemChunk } from '@logsvc/chunk';
+import { DEFAULT_CONFIG } from '@logsvc/config';
+import { MergedCursor } from '@logsvc/ingester';
+import { runQuery, type LogSource, type SourceStream } from '@logsvc/logql';
+import { LevelDetector } from '@logsvc/push';
+import { LogGenerator } from '../gen';
+import { spreadGenerator } from '../ingest/batches';
+
+const QUERIES: readonly { name: string; query: string }[] = [
+  { name: 'logfmt', query: 'sum by (level) (count_over_time({env=~".+"} | logfmt [3h]))' },
+  {
+    name: 'json',
+    query: 'sum by (level) (count_over_time({env=~".+"} | json | latency_ms > 500 [3h]))',
+  },
+  { name: 'regex', query: 'sum(count_over_time({env=~".+"} |~ "timeout|declined" [3h]))' },
+  { name: 'rate', query: 'sum by (pod) (count_over_time({env=~".+"} [3h]))' },
+];
+
+interface Options {
+  mb: number;
+  runs: number;
+  only: string[];
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  const o: Options = { mb: 20, runs: 5, only: [] };
+  for (let i = 0; i < argv.length; i += 2) {
+    const value = argv[i + 1];
+    if (value === undefined) throw new Error(`${argv[i]} needs a value`);
+    switch (argv[i]) {
+      case '--mb':
+        o.mb = Number(value);
+        break;
+      case '--runs':
+        o.runs = Number(value);
+        break;
+      case '--only':
+        o.only.push(value);
+        break;
+      default:
+        throw new Error(`unknown option ${argv[i]}`);
+    }
+  }
+  return o;
+}
+
+interface StoredStream {
+  readonly labels: Labels;
+  readonly chunks: Buffer[];
+}
+
+/** The mixed data set as encoded chunks per stream, and its line bytes. */
+function buildData(mb: number, startMs: number): { streams: StoredStream[]; lineBytes: number } {
+  const streamCount = 100;
+  const gen = new LogGenerator(
+    spreadGenerator({
+      seed: 42,
+      streams: streamCount,
+      totalBytes: mb * 1e6,
+      startMs,
+      spanMs: 3_600_000,
+      mixedStreams: true,
+    }),
+  );
+  const levels = new LevelDetector(DEFAULT_CONFIG.limits_config.log_level_fields);
+  const metadata = new Map<string, Labels>();
+  const perStream = (mb * 1e6) / streamCount;
+  const streams: StoredStream[] = [];
+  let lineBytes = 0;
+  for (let s = 0; s < streamCount; s++) {
+    const chunks: Buffer[] = [];
+    let chunk = new MemChunk();
+    let bytes = 0;
+    while (bytes < perStream) {
+      const entries: LogEntry[] = [];
+      bytes += gen.entries(s, 100, entries);
+      for (const e of entries) {
+        const level = levels.fromLine(e.line);
+        let sm = metadata.get(level);
+        if (sm === undefined) {
+          sm = [{ name: 'detected_level', value: level }];
+          metadata.set(level, sm);
+        }
+        chunk.append(e.timestampNs, e.line, sm);
+        if (chunk.isFull()) {
+          chunks.push(chunk.encode());
+          chunk = new MemChunk();
+        }
+      }
+    }
+    if (chunk.entryCount > 0) chunks.push(chunk.encode());
+    lineBytes += bytes;
+    streams.push({ labels: gen.streams[s].labels, chunks });
+  }
+  return { streams, lineBytes };
+}
+
+/** Decodes a stream's chunks as the store source does on the event loop. */
+function chunkSource(streams: readonly StoredStream[]): LogSource {
+  return {
+    select(params): Promise<SourceStream[]> {
+      const matchers = params.matchers.map((m) => ({ name: m.name, test: compileMatcher(m) }));
+      // As the store source: one literal, or else any of several (`|~ "a|b"`).
+      const options =
+        params.lineContains !== undefined
+          ? { lineContains: params.lineContains }
+          : params.lineContainsAny !== undefined
+            ? { lineContainsAny: params.lineContainsAny }
+            : {};
+      const out: SourceStream[] = [];
+      for (const s of streams) {
+        if (!matchers.every((m) => m.test.matches(labelValue(s.labels, m.name)))) continue;
+        const cursors = s.chunks.map((c) =>
+          MemChunk.decode(c).iterator(params.fromNs, params.throughNs, params.direction, options),
+        );
+        const entries =
+          cursors.length === 1 ? cursors[0] : new MergedCursor(cursors, params.direction);
+        out.push({ labels: s.labels, entries });
+      }
+      return Promise.resolve(out);
+    },
+  };
+}
+
+function labelValue(labels: Labels, name: string): string {
+  for (const p of labels) if (p.name === name) return p.value;
+  return '';
+}
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  const endMs = Date.now() - 60_000;
+  const { streams, lineBytes } = buildData(o.mb, endMs - 3_600_000);
+  const source = chunkSource(streams);
+  const mb = lineBytes / 1e6;
+  console.log(`${mb.toFixed(1)} MB of mixed lines in ${streams.length} streams`);
+  const endNs = BigInt(endMs) * 1_000_000n;
+  for (const q of QUERIES) {
+    if (o.only.length > 0 && !o.only.some((n) => q.name.includes(n))) continue;
+    const run = () =>
+      runQuery({
+        query: q.query,
+        kind: 'instant',
+        startNs: endNs,
+        endNs,
+        limit: 100,
+        direction: 'forward',
+        tenants: 'bench',
+        source,
+      });
+    const first = await run();
+    const cpuMs: number[] = [];
+    for (let i = 0; i < o.runs; i++) {
+      const before = process.cpuUsage();
+      const answer = await run();
+      const used = process.cpuUsage(before);
+      cpuMs.push((used.user + used.system) / 1000);
+      if (!isDeepStrictEqual(answer.result, first.result))
+        throw new Error(`${q.name}: answers differ`);
+    }
+    cpuMs.sort((a, b) => a - b);
+    const median = cpuMs[Math.floor(cpuMs.length / 2)];
+    const sum =
+      first.result.type === 'vector' ? first.result.samples.reduce((a, s) => a + s.value, 0) : NaN;
+    console.log(
+      `${q.name.padEnd(7)} ${median.toFixed(0).padStart(6)} ms CPU  ${(mb / (median / 1000)).toFixed(1).padStart(6)} MB per CPU-s  (min ${cpuMs[0].toFixed(0)} ms; sum ${sum})`,
+    );
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
