@@ -1,6 +1,6 @@
 /**
  * Per-core speed of metric queries with parser stages, in-process:
- * `node tools/bench/dist/query/parser-stages.js [--mb 20] [--runs 5] [--only json]`.
+ * `node tools/bench/dist/query/parser-stages.js [--mb=20] [--runs=5] [--only=json]`.
  *
  * Generates the mixed data set of `bench:query --data=mixed` (nginx, JSON and logfmt lines in
  * 100 streams over an hour, `detected_level` metadata as the distributor adds it), cuts it
@@ -19,6 +19,7 @@ import { runQuery, type LogSource, type SourceStream } from '@logsvc/logql';
 import { LevelDetector } from '@logsvc/push';
 import { LogGenerator } from '../gen';
 import { spreadGenerator } from '../ingest/batches';
+import { forEachOption, positiveInt, positiveNumber } from '../cli-options';
 
 const QUERIES: readonly { name: string; query: string }[] = [
   { name: 'logfmt', query: 'sum by (level) (count_over_time({env=~".+"} | logfmt [3h]))' },
@@ -38,23 +39,13 @@ interface Options {
 
 function parseArgs(argv: readonly string[]): Options {
   const o: Options = { mb: 20, runs: 5, only: [] };
-  for (let i = 0; i < argv.length; i += 2) {
-    const value = argv[i + 1];
-    if (value === undefined) throw new Error(`${argv[i]} needs a value`);
-    switch (argv[i]) {
-      case '--mb':
-        o.mb = Number(value);
-        break;
-      case '--runs':
-        o.runs = Number(value);
-        break;
-      case '--only':
-        o.only.push(value);
-        break;
-      default:
-        throw new Error(`unknown option ${argv[i]}`);
-    }
-  }
+  forEachOption(argv, (arg) => {
+    if (arg.name === 'mb') o.mb = positiveNumber('mb', arg.need());
+    else if (arg.name === 'runs') o.runs = positiveInt('runs', arg.need());
+    else if (arg.name === 'only') o.only.push(arg.need());
+    else return false;
+    return true;
+  });
   return o;
 }
 
