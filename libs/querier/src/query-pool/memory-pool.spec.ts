@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { type Labels, parseLabels, type ShardRef } from '@logsvc/api';
 import { Overrides, defaultConfig } from '@logsvc/config';
 import { DEFAULT_INGESTER_CONFIG, Ingester, LocalIngesterClient } from '@logsvc/ingester';
-import type { QueryStats, RunQueryResult } from '@logsvc/logql';
+import type { RunQueryResult } from '@logsvc/logql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PoolMemorySettings, Querier } from '../querier';
 import type { QueryRequest } from '../query-executor';
 import { filesystemStore, filesystemStoreSettings } from '../testing/filesystem-store';
+import { statCounters } from '../testing/stat-counters';
 import { QueryWorkerPool } from './query-worker-pool';
 import { runPooledQuery } from './run-query';
 
@@ -70,20 +71,6 @@ function request(over: Partial<QueryRequest>): QueryRequest {
     clientSignal: new AbortController().signal,
     ...over,
   };
-}
-
-/** The stats' counters, without durations and rates (which differ from run to run). */
-function counters(stats: QueryStats): unknown {
-  const { summary, querier, ingester } = structuredClone(stats);
-  for (const k of ['bytesProcessedPerSecond', 'linesProcessedPerSecond', 'execTime', 'queueTime']) {
-    delete (summary as unknown as Record<string, unknown>)[k];
-  }
-  for (const store of [querier.store, ingester.store]) {
-    for (const k of ['chunksDownloadTime', 'chunkRefsFetchTime', 'congestionControlLatency']) {
-      delete (store as unknown as Record<string, unknown>)[k];
-    }
-  }
-  return { summary, querier, ingester };
 }
 
 describe('QueryWorkerPool over the in-process ingester', () => {
@@ -162,7 +149,7 @@ describe('QueryWorkerPool over the in-process ingester', () => {
     const here = await querier.query(r);
     const there = await inPool(r);
     expect(there.result).toEqual(here.result);
-    expect(counters(there.stats)).toEqual(counters(here.stats));
+    expect(statCounters(there.stats)).toEqual(statCounters(here.stats));
     return there;
   }
 
@@ -258,7 +245,7 @@ describe('QueryWorkerPool over the in-process ingester', () => {
     })();
     const [answer] = await Promise.all([running, appends]);
     expect(answer.result).toEqual(before.result);
-    expect(counters((await querier.query(r)).stats)).toEqual(counters(answer.stats));
+    expect(statCounters((await querier.query(r)).stats)).toEqual(statCounters(answer.stats));
   });
 
   it('fails a query whose snapshot fails, and cancels one over memory', async () => {

@@ -8,7 +8,7 @@ import { DeleteRequestsStore, QueryDeletions } from '@logsvc/compactor';
 import { Overrides, defaultConfig } from '@logsvc/config';
 import type { LogsvcError } from '@logsvc/errors';
 import { LocalIngesterClient } from '@logsvc/ingester';
-import type { QueryStats, RunQueryResult } from '@logsvc/logql';
+import type { RunQueryResult } from '@logsvc/logql';
 import { FilesystemObjectClient } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Querier } from '../querier';
@@ -18,6 +18,7 @@ import {
   filesystemStoreSettings,
   toStoredChunk,
 } from '../testing/filesystem-store';
+import { statCounters } from '../testing/stat-counters';
 import type { PoolQuery } from './pool-query';
 import { QueryWorkerPool } from './query-worker-pool';
 import { runPooledQuery } from './run-query';
@@ -76,29 +77,6 @@ const SLOW = request({
   stepNs: S,
   limit: 0,
 });
-
-/** The stats' counters, without durations and rates (which differ from run to run). */
-function counters(stats: QueryStats): unknown {
-  const { summary, querier, ingester } = structuredClone(stats);
-  const noTimes = (o: Record<string, unknown>, keys: string[]) => {
-    for (const k of keys) delete o[k];
-    return o;
-  };
-  noTimes(summary as never, [
-    'bytesProcessedPerSecond',
-    'linesProcessedPerSecond',
-    'execTime',
-    'queueTime',
-  ]);
-  for (const store of [querier.store, ingester.store]) {
-    noTimes(store as never, [
-      'chunksDownloadTime',
-      'chunkRefsFetchTime',
-      'congestionControlLatency',
-    ]);
-  }
-  return { summary, querier, ingester };
-}
 
 const failure = (p: Promise<unknown>): Promise<LogsvcError> =>
   p.then(
@@ -167,7 +145,7 @@ describe('QueryWorkerPool', () => {
     const here = await querier.query(r);
     const there = await inPool(r);
     expect(there.result).toEqual(here.result);
-    expect(counters(there.stats)).toEqual(counters(here.stats));
+    expect(statCounters(there.stats)).toEqual(statCounters(here.stats));
     return there;
   }
 
