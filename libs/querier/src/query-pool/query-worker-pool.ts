@@ -72,10 +72,11 @@ function startWorker(data: QueryWorkerData): Worker {
 /**
  * Worker threads that each run whole LogQL queries over the chunk store (sub-queries of the
  * query frontend), and over snapshots of the in-process ingester's streams that the main
- * thread takes when a worker's query asks for them, so they use every core. Queries wait
- * in one FIFO queue while every worker is full; the least busy worker takes the next. Workers
- * start on first use, do not keep the process alive, and are replaced when one dies (its
- * queries fail with `unavailable`, which the caller may retry); `close` ends them.
+ * thread takes when a worker's query asks for them, so they use every core. Queries wait in
+ * one queue, in order per worker, while their worker is full: a shard's sub-queries go to one
+ * worker, others to the least busy (`pickAffineWorker`). Workers start on first use, do not
+ * keep the process alive, and are replaced when one dies (its queries fail with
+ * `unavailable`, which the caller may retry); `close` ends them.
  */
 export class QueryWorkerPool {
   readonly size: number;
