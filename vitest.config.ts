@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -9,20 +10,44 @@ const alias = [
   { find: /^@logsvc\/([a-z-]+)$/, replacement: `${libsDir}/$1/src/index.ts` },
 ];
 
+// Specs that assert latencies, parallel speed-ups or a real control plane's pace: they run one
+// at a time after the rest (in the sequential group with e2e), never beside another file.
+const timingSensitive = [
+  'apps/logsvc/test/index-volume.spec.ts',
+  'apps/logsvc/test/push-large.spec.ts',
+  'apps/logsvc/test/query-yields.spec.ts',
+  'apps/logsvc/test/template-budgets.spec.ts',
+  'apps/operator/test/controller.spec.ts',
+  'libs/ingester/src/wal/dir-lock.spec.ts',
+  'libs/logql/src/engine/hostile-queries.property.spec.ts',
+  'libs/push/src/otlp-decode-thread.spec.ts',
+  'libs/querier/src/query-pool/query-worker-pool.spec.ts',
+  'libs/ring/src/etcd-kv.spec.ts',
+  'libs/rpc/src/client/grpc-ingester-client.spec.ts',
+];
+
 export default defineConfig({
   resolve: { alias },
   test: {
+    // One test file per core (Vitest's default leaves a core idle, which on a 2-core machine
+    // halves the suite's speed); timing-sensitive files and e2e run alone afterwards.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         resolve: { alias },
-        test: { name: 'libs', include: ['libs/*/src/**/*.spec.ts'], testTimeout: 20_000 },
+        test: {
+          name: 'libs',
+          include: ['libs/*/src/**/*.spec.ts'],
+          exclude: [...timingSensitive, '**/node_modules/**'],
+          testTimeout: 20_000,
+        },
       },
       {
         resolve: { alias },
         test: {
           name: 'apps',
           include: ['apps/*/src/**/*.spec.ts', 'apps/*/test/**/*.spec.ts'],
-          exclude: ['apps/admin-ui/**', '**/node_modules/**'],
+          exclude: [...timingSensitive, 'apps/admin-ui/**', '**/node_modules/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -44,11 +69,25 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: 'serial',
+          include: timingSensitive,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: 'e2e',
           include: ['e2e/**/*.spec.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // One worker runs every e2e file, so the shared test support is loaded once; each
+          // file starts and stops its own processes.
+          isolate: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

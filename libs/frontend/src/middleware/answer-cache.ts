@@ -117,17 +117,28 @@ export interface CachedRangeRequest {
   readonly generation: string;
 }
 
-/** Answers a request from the cache where it can, computing the rest with `compute`. */
+/** What the cache holds of a request: the ranges to compute, and how to finish the answer. */
+export interface CacheLookup {
+  /** The ranges the cache lacks, in time order. */
+  readonly missing: readonly MsRange[];
+  /**
+   * The answer from `computed` (one matrix per `missing` range, in its order) and the cached
+   * parts; stores the computed ranges for later requests.
+   */
+  complete(computed: readonly Matrix[]): Matrix;
+}
+
+/**
+ * The results cache of downstream answers. A lookup comes first and the computing after, so
+ * that a caller can compute the missing ranges of several requests together.
+ */
 export class AnswerCache {
   constructor(private readonly store: ResultsCacheStore<Matrix>) {}
 
-  async answer(
-    req: CachedRangeRequest,
-    compute: (range: MsRange) => Promise<Matrix>,
-    stats: CacheStats,
-  ): Promise<Matrix> {
+  lookup(req: CachedRangeRequest, stats: CacheStats): CacheLookup {
     const whole: MsRange = { startMs: req.startMs, endMs: req.endMs };
-    if (bypassesCache(whole, req.nowMs, req.maxCacheFreshnessMs)) return compute(whole);
+    if (bypassesCache(whole, req.nowMs, req.maxCacheFreshnessMs))
+      return { missing: [whole], complete: (computed) => computed[0]! };
     const key =
       req.generation +
       rangeQueryCacheKey({
@@ -139,25 +150,36 @@ export class AnswerCache {
       });
     const extents = this.store.get(key, stats) ?? [];
     const { requests, cached } = partition(whole, extents);
-    const computed: Extent<Matrix>[] = [];
-    for (const part of await Promise.all(requests.map(async (r) => ({ r, m: await compute(r) })))) {
-      computed.push({ startMs: part.r.startMs, endMs: part.r.endMs, response: part.m });
-    }
-    for (const c of cached) stats.queryLengthServed += (c.endMs - c.startMs) * 1_000_000;
-    const answer = mergeByTime([
-      ...computed.map((e) => e.response),
-      ...cached.map((c) => extractRange(c.extent.response, c.startMs, c.endMs)),
-    ]);
-    if (computed.length > 0) {
-      const merged = mergeExtents([...extents, ...computed], req.stepMs, (a, b) =>
-        mergeByTime([a, b]),
-      );
-      const cutoff = maxCacheTimeMs(req.nowMs, req.maxCacheFreshnessMs, req.stepMs);
-      const kept = trimRecentExtents(merged, cutoff, extractRange).filter(
-        (e) => e.startMs <= e.endMs,
-      );
-      if (kept.length > 0) this.store.put(key, kept, stats);
-    }
-    return answer;
+    return {
+      missing: requests,
+      complete: (answers) => {
+        const computed: Extent<Matrix>[] = requests.map((r, i) => ({
+          startMs: r.startMs,
+          endMs: r.endMs,
+          response: answers[i]!,
+        }));
+        for (const c of cached) stats.queryLengthServed += (c.endMs - c.startMs) * 1_000_000;
+        const answer = mergeByTime([
+          ...computed.map((e) => e.response),
+          ...cached.map((c) => extractRange(c.extent.response, c.startMs, c.endMs)),
+        ]);
+        const kept = computed.length > 0 ? this.kept(extents, computed, req) : [];
+        if (kept.length > 0) this.store.put(key, kept, stats);
+        return answer;
+      },
+    };
+  }
+
+  /** The extents to store: old and new merged, without what is too recent to cache. */
+  private kept(
+    extents: readonly Extent<Matrix>[],
+    computed: readonly Extent<Matrix>[],
+    req: CachedRangeRequest,
+  ): Extent<Matrix>[] {
+    const merged = mergeExtents([...extents, ...computed], req.stepMs, (a, b) =>
+      mergeByTime([a, b]),
+    );
+    const cutoff = maxCacheTimeMs(req.nowMs, req.maxCacheFreshnessMs, req.stepMs);
+    return trimRecentExtents(merged, cutoff, extractRange).filter((e) => e.startMs <= e.endMs);
   }
 }

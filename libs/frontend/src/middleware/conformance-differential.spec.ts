@@ -111,19 +111,26 @@ describe.each(files)('%s through the frontend', (file) => {
     '$name',
     (scenario) => {
       const source = sourceOf(scenario.entries);
-      const cache = new AnswerCache(new ResultsCacheStore(new EmbeddedCache(), matrixCodec()));
-      const frontend = new QueryFrontend({
-        downstream: memoryDownstream(source),
-        overrides,
-        now: () => FAR_FUTURE_NS,
-        sharding: true,
-        cache,
-      });
+      // As a cluster's frontend sends splits, and as the single binary's runs touching ones.
+      const frontends = [false, true].map(
+        (coalesceSplits) =>
+          new QueryFrontend({
+            downstream: memoryDownstream(source),
+            overrides,
+            now: () => FAR_FUTURE_NS,
+            sharding: true,
+            cache: new AnswerCache(new ResultsCacheStore(new EmbeddedCache(), matrixCodec())),
+            coalesceSplits,
+            parallelism: { workers: 2, minBytesPerShard: 1 },
+          }),
+      );
       it.each(scenario.evals.map((ev) => ({ ...ev, name: `line ${ev.lineNo}: ${ev.query}` })))(
         '$name',
         async (ev) => {
           const expected = renderActual(ev, await reference(ev, source));
-          for (const pass of ['cold', 'warm']) {
+          for (const [frontend, pass] of frontends.flatMap((f, i) =>
+            ['cold', 'warm'].map((p) => [f, `${i === 1 ? 'coalesced, ' : ''}${p}`] as const),
+          )) {
             const actual = renderActual(ev, await throughFrontend(frontend, ev));
             const same =
               expected.length === actual.length &&

@@ -307,6 +307,71 @@ describe('QueryFrontend', () => {
   });
 });
 
+describe('QueryFrontend with coalesceSplits (sub-queries on one machine)', () => {
+  const src = source();
+  const aligned = alignStartEndToStep(15n * S, T0, T0 + 600n * S);
+
+  function coalescing(sent: SubQuery[], sharding = true) {
+    return new QueryFrontend({
+      downstream: memoryDownstream(src, sent),
+      overrides: overrides(),
+      now: () => T0 + 100_000n * S,
+      sharding,
+      cache: new AnswerCache(new ResultsCacheStore(new EmbeddedCache(), matrixCodec())),
+      parallelism: { workers: 2, minBytesPerShard: 1 },
+      coalesceSplits: true,
+    });
+  }
+
+  it('runs the 11 uncached splits as one range per shard, caches each split, and answers as unsplit', async () => {
+    const sent: SubQuery[] = [];
+    const frontend = coalescing(sent);
+    const req = rangeRequest('sum by (app) (rate({app=~".+"} | logfmt [1m]))');
+    const cold = await frontend.query(req);
+    expectSame(cold.result, await unsplit(req, src));
+    expect(cold.stats.summary.splits).toBe(11);
+    expect(sent).toHaveLength(4);
+    for (const sub of sent) {
+      expect([sub.startNs, sub.endNs]).toEqual([aligned.startNs, aligned.endNs]);
+      expect(sub.shard?.of).toBe(4);
+    }
+    expect(cold.resultCache.entriesStored).toBe(11);
+    // Each split's entry holds its own points: a warm query is answered from them alone.
+    const warm = await frontend.query(req);
+    expect(sent).toHaveLength(4);
+    expect(warm.resultCache.entriesFound).toBe(11);
+    expect(warm.result).toEqual(cold.result);
+  });
+
+  it('computes only the splits the cache lacks, each run of touching ones together', async () => {
+    const sent: SubQuery[] = [];
+    const frontend = coalescing(sent);
+    const query = 'sum by (app) (count_over_time({app=~".+"}[1m]))';
+    // Minutes 3 to 5 first: then a run before them and a run after them are missing.
+    await frontend.query(rangeRequest(query, { startNs: T0 + 180n * S, endNs: T0 + 299n * S }));
+    sent.length = 0;
+    const req = rangeRequest(query);
+    const answer = await frontend.query(req);
+    expectSame(answer.result, await unsplit(req, src));
+    const ranges = new Set(sent.map((s) => `${s.startNs}-${s.endNs}`));
+    expect(ranges.size).toBe(2);
+    expect(sent).toHaveLength(8);
+    // Neither run covers the cached minutes.
+    expect(sent.every((s) => s.endNs <= T0 + 195n * S || s.startNs >= T0 + 285n * S)).toBe(true);
+  });
+
+  it('without shards, cuts the splits into one range per worker', async () => {
+    const sent: SubQuery[] = [];
+    const req = rangeRequest('sum by (app) (count_over_time({app=~".+"}[1m]))');
+    const answer = await coalescing(sent, false).query(req);
+    expectSame(answer.result, await unsplit(req, src));
+    expect(sent).toHaveLength(2);
+    expect(sent[0]!.startNs).toBe(aligned.startNs);
+    expect(sent[1]!.endNs).toBe(aligned.endNs);
+    expect(sent[1]!.startNs).toBe(sent[0]!.endNs + 15n * S);
+  });
+});
+
 describe('shardFactor', () => {
   const limits = {
     splitIntervalNs: 0n,

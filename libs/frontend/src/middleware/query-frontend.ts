@@ -32,7 +32,7 @@ import { splitLogQuery, splitMetricQuery, type TimeRange } from '../split/split'
 import { combineShards, concatSplits, divideAnswers } from '../shard/combine';
 import { mergeLogAnswers } from '../shard/log-merge';
 import { type DownstreamNode, planMetricQuery } from '../shard/plan';
-import type { AnswerCache } from './answer-cache';
+import { type AnswerCache, extractRange } from './answer-cache';
 import { type FrontendLimits, frontendLimits, type Parallelism, shardFactor } from './limits';
 import { SubQueryRunner } from './sub-query-runner';
 
@@ -76,6 +76,13 @@ export interface QueryFrontendOptions {
   readonly cache: AnswerCache | null;
   /** What the downstream can run side by side, for shard factors (default: Loki's factors). */
   readonly parallelism?: Parallelism;
+  /**
+   * Compute the uncached splits of a metric query that touch as one range (per shard), and cut
+   * the answer back into splits for the results cache. For a downstream on one machine, where
+   * the shards keep its workers busy and every extra split reads the chunks at its edges again;
+   * off (Loki's way, splits spread over queriers) by default.
+   */
+  readonly coalesceSplits?: boolean;
   /**
    * The tenants' results cache generation, which changes with their delete requests (Loki's
    * cache generation numbers); without it, one generation for ever.
@@ -208,12 +215,9 @@ export class QueryFrontend {
     ctx.splits = request.kind === 'instant' ? 0 : splits.length;
     const answers = new Map<MetricExpr, DownstreamAnswer>();
     await Promise.all(
-      nodes.map(async (node) => {
-        const perSplit = await Promise.all(
-          splits.map((range) => this.nodeAnswer(node, range, ctx)),
-        );
-        answers.set(node.node, perSplit.length === 1 ? perSplit[0]! : concatSplits(perSplit));
-      }),
+      nodes.map(async (node) =>
+        answers.set(node.node, await this.nodeOverSplits(node, splits, ctx)),
+      ),
     );
     const metric = await evaluateOverDownstream(
       expr,
@@ -240,46 +244,105 @@ export class QueryFrontend {
     return ctx.generation;
   }
 
-  /** One downstream node's answer over one split: from the cache, or computed. */
-  private async nodeAnswer(
+  /**
+   * One downstream node's answer over the splits: what the results cache holds, and the rest
+   * computed (the missing ranges of every split together, see {@link computeRanges}).
+   */
+  private async nodeOverSplits(
+    node: DownstreamNode,
+    splits: readonly TimeRange[],
+    ctx: QueryContext,
+  ): Promise<DownstreamAnswer> {
+    const lookups = await Promise.all(splits.map((range) => this.lookup(node, range, ctx)));
+    const computed = await this.computeRanges(
+      node,
+      lookups.flatMap((l) => l.missing),
+      ctx,
+    );
+    let next = 0;
+    const perSplit = lookups.map((l) =>
+      l.complete(computed.slice(next, (next += l.missing.length))),
+    );
+    return perSplit.length === 1 ? perSplit[0]! : concatSplits(perSplit);
+  }
+
+  /** What the results cache holds of a node over one split (nothing without a cache). */
+  private async lookup(
     node: DownstreamNode,
     range: TimeRange,
     ctx: QueryContext,
-  ): Promise<DownstreamAnswer> {
+  ): Promise<SplitLookup> {
     const cache = this.options.cache;
     const { request } = ctx;
-    if (cache === null || request.kind === 'instant') return this.computeNode(node, range, ctx);
-    const stepMs = Number(request.stepNs / NS_PER_MS);
-    return cache.answer(
+    if (cache === null || request.kind === 'instant')
+      return { missing: [range], complete: (answers) => answers[0]! };
+    const found = cache.lookup(
       {
         tenants: request.tenants,
         query: node.parts.map((p) => p.query).join('\n'),
         startMs: Number(range.startNs / NS_PER_MS),
         endMs: Number(range.endNs / NS_PER_MS),
-        stepMs,
+        stepMs: Number(request.stepNs / NS_PER_MS),
         splitIntervalNs: ctx.limits.splitIntervalNs,
         nowMs: Number(this.options.now() / NS_PER_MS),
         maxCacheFreshnessMs: ctx.limits.maxCacheFreshnessMs,
         generation: await this.generation(ctx),
       },
-      async (r) => {
-        const answer = await this.computeNode(
-          node,
-          { startNs: BigInt(r.startMs) * NS_PER_MS, endNs: BigInt(r.endMs) * NS_PER_MS },
-          ctx,
-        );
-        return answer.type === 'matrix' ? answer : { type: 'matrix', series: [] };
-      },
       ctx.cacheStats,
     );
+    return {
+      missing: found.missing.map((r) => ({
+        startNs: BigInt(r.startMs) * NS_PER_MS,
+        endNs: BigInt(r.endMs) * NS_PER_MS,
+      })),
+      complete: (answers) => found.complete(answers.map(asMatrix)),
+    };
+  }
+
+  /**
+   * The node's answer over each range (in time order). With `coalesceSplits`, ranges that
+   * touch (no evaluation step between them) are computed as one, then cut back into the
+   * ranges; a run is cut into pieces only as far as its shards leave workers idle.
+   */
+  private async computeRanges(
+    node: DownstreamNode,
+    ranges: readonly TimeRange[],
+    ctx: QueryContext,
+  ): Promise<DownstreamAnswer[]> {
+    if (!this.options.coalesceSplits || ranges.length <= 1)
+      return Promise.all(ranges.map((range) => this.computeNode(node, range, ctx)));
+    const workers = this.options.parallelism?.workers ?? 1;
+    const out = await Promise.all(
+      touchingRuns(ranges, ctx.request.stepNs).map(async (run) => {
+        const whole = { startNs: run[0]!.startNs, endNs: run.at(-1)!.endNs };
+        const shards = node.sharded ? await this.shardsFor(ctx, node.node, whole) : 1;
+        const pieces = evenPieces(run, Math.ceil(workers / shards));
+        return (
+          await Promise.all(
+            pieces.map(async (piece) => {
+              const range = { startNs: piece[0]!.startNs, endNs: piece.at(-1)!.endNs };
+              const answer = await this.computeNode(
+                node,
+                range,
+                ctx,
+                pieces.length === 1 ? shards : undefined,
+              );
+              return piece.length === 1 ? [answer] : piece.map((r) => sliceAnswer(answer, r));
+            }),
+          )
+        ).flat();
+      }),
+    );
+    return out.flat();
   }
 
   private async computeNode(
     node: DownstreamNode,
     range: TimeRange,
     ctx: QueryContext,
+    knownShards?: number,
   ): Promise<DownstreamAnswer> {
-    const shards = node.sharded ? await this.shardsFor(ctx, node.node, range) : 1;
+    const shards = knownShards ?? (node.sharded ? await this.shardsFor(ctx, node.node, range) : 1);
     if (shards > 1) ctx.shards += shards;
     const parts = await Promise.all(
       node.parts.map(async (part) => {
@@ -336,6 +399,43 @@ export class QueryFrontend {
     );
     return shardFactor(bytes, ctx.limits, this.options.parallelism);
   }
+}
+
+/** A split's lookup in the results cache, in nanoseconds. */
+interface SplitLookup {
+  readonly missing: readonly TimeRange[];
+  complete(answers: readonly DownstreamAnswer[]): DownstreamAnswer;
+}
+
+type Matrix = Extract<DownstreamAnswer, { type: 'matrix' }>;
+
+function asMatrix(answer: DownstreamAnswer): Matrix {
+  return answer.type === 'matrix' ? answer : { type: 'matrix', series: [] };
+}
+
+/** Ranges (in time order) grouped into runs where each range starts within a step of the last. */
+function touchingRuns(ranges: readonly TimeRange[], stepNs: bigint): TimeRange[][] {
+  const runs: TimeRange[][] = [];
+  for (const range of ranges) {
+    const run = runs.at(-1);
+    if (run !== undefined && range.startNs <= run.at(-1)!.endNs + stepNs) run.push(range);
+    else runs.push([range]);
+  }
+  return runs;
+}
+
+/** `run` cut into at most `count` contiguous pieces of near-equal length. */
+function evenPieces<T>(run: readonly T[], count: number): T[][] {
+  const n = Math.max(1, Math.min(count, run.length));
+  return Array.from({ length: n }, (_, i) =>
+    run.slice(Math.floor((i * run.length) / n), Math.floor(((i + 1) * run.length) / n)),
+  );
+}
+
+/** The points of a range answer inside `range`. */
+function sliceAnswer(answer: DownstreamAnswer, range: TimeRange): DownstreamAnswer {
+  if (answer.type !== 'matrix') return answer;
+  return extractRange(answer, Number(range.startNs / NS_PER_MS), Number(range.endNs / NS_PER_MS));
 }
 
 function shardList(shards: number): (ShardRef | undefined)[] {

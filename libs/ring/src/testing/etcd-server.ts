@@ -32,10 +32,23 @@ export interface StartEtcdOptions {
 
 const READY_TIMEOUT_MS = 10_000;
 
+/**
+ * Where the data dir goes: tmpfs when the machine has one. etcd fsyncs its WAL on every write,
+ * and on a busy disk a fsync can stall a ring heartbeat past a test's short heartbeat timeout.
+ */
+function dataRoot(): string {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+}
+
 /** Starts etcd and resolves once it answers on its client port. */
 export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdServer> {
   const binary = findEtcd();
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'logsvc-etcd-'));
+  const dataDir = await mkdtemp(path.join(dataRoot(), 'logsvc-etcd-'));
   const [clientPort, peerPort] = await freePorts(2);
   const client = `${options.tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;

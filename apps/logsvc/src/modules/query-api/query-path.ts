@@ -114,6 +114,8 @@ export function createQueryPath(
     ...(indexBytes === undefined ? {} : { indexBytes }),
     cache: answerCache(config),
     parallelism,
+    // Sub-queries on this machine's threads: shards keep them busy, splits would only re-read.
+    coalesceSplits: downstream instanceof LocalDownstream,
     cacheGeneration: cacheGenerationOf(deleteRequests, overrides),
   });
   return { query: (request) => frontend.query(request), direct, close };
