@@ -15,6 +15,12 @@ export interface IngesterSelect {
   readonly direction: Direction;
   /** Only entries whose line contains these bytes (the query's line prefilter). */
   readonly lineContains?: Buffer;
+  /**
+   * Without `lineContains`: only entries whose line contains one of these (`|~ "a|b"`). The
+   * in-process ingester and its snapshots search for them; ingesters over gRPC do not (they
+   * send every entry, and the query's own filter decides).
+   */
+  readonly lineContainsAny?: readonly Buffer[];
   /** Also give each stream's chunks in parts (`StreamQueryResult.chunks`), blocks encoded. */
   readonly split?: boolean;
   /** Only the streams of this query shard. */
@@ -139,9 +145,11 @@ export class LocalIngesterClient implements IngesterClient {
     const ingester = this.current;
     if (!ingester) return [];
     if (stats) stats.ingestersReached++;
-    const { matchers, fromNs, throughNs, direction, lineContains, split, shard } = select;
+    const { matchers, fromNs, throughNs, direction, lineContains, lineContainsAny } = select;
+    const { split, shard } = select;
     return ingester.query(tenant, matchers, fromNs, throughNs, direction, stats, {
       ...(lineContains === undefined ? {} : { lineContains }),
+      ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
       ...(split === undefined ? {} : { split }),
       ...(shard === undefined ? {} : { shard }),
     });

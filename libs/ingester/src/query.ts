@@ -1,5 +1,5 @@
 import { inShard, matchesLabels, type Labels, type Matcher, type ShardRef } from '@logsvc/api';
-import type { ChunkSplit, Direction, EntryCursor, MemChunk } from '@logsvc/chunk';
+import type { ChunkSplit, CursorOptions, Direction, EntryCursor, MemChunk } from '@logsvc/chunk';
 import type { Instance } from './instance';
 import { MergedCursor } from './merge-cursor';
 import type { Stream } from './stream';
@@ -22,6 +22,8 @@ export function newQueryStats(): IngesterQueryStats {
 export interface ReadOptions {
   /** Only entries whose line contains these bytes (a query's line prefilter). */
   readonly lineContains?: Buffer;
+  /** Without `lineContains`: only entries whose line contains one of these. */
+  readonly lineContainsAny?: readonly Buffer[];
   /** Also give each chunk's parts (`StreamQueryResult.chunks`). */
   readonly split?: boolean;
   /** Only the streams of this query shard. */
@@ -88,6 +90,14 @@ export function matchingStreams(
   return out;
 }
 
+/** The chunk cursors' prefilter: `lineContains`, or else `lineContainsAny`. */
+function linePrefilterOptions(options: ReadOptions): CursorOptions {
+  const needle = options.lineContains;
+  if (needle !== undefined && needle.length > 0) return { lineContains: needle };
+  const any = options.lineContainsAny;
+  return any !== undefined && any.length > 0 ? { lineContainsAny: any } : {};
+}
+
 export function queryStreams(
   streams: readonly QueryableStream[],
   range: TimeRange,
@@ -96,8 +106,7 @@ export function queryStreams(
   options: ReadOptions = {},
 ): StreamQueryResult[] {
   const { fromNs, throughNs } = range;
-  const needle = options.lineContains;
-  const cursorOptions = needle !== undefined && needle.length > 0 ? { lineContains: needle } : {};
+  const cursorOptions = linePrefilterOptions(options);
   const out: StreamQueryResult[] = [];
   for (const s of streams) {
     if (!inShard(s.labels, options.shard)) continue;

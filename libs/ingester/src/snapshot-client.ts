@@ -19,7 +19,8 @@ export class SnapshotIngesterClient implements IngesterQueryClient {
     select: IngesterSelect,
     stats?: IngesterReadStats,
   ): Promise<StreamQueryResult[]> {
-    const { matchers, fromNs, throughNs, direction, lineContains, split, shard } = select;
+    const { matchers, fromNs, throughNs, direction, lineContains, lineContainsAny } = select;
+    const { split, shard } = select;
     const snapshot = await this.fetch(tenant, {
       matchers,
       fromNs,
@@ -35,6 +36,7 @@ export class SnapshotIngesterClient implements IngesterQueryClient {
       stats ?? newQueryStats(),
       {
         ...(lineContains === undefined ? {} : { lineContains }),
+        ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
         ...(split === undefined ? {} : { split }),
         ...(shard === undefined ? {} : { shard }),
       },

@@ -68,7 +68,13 @@ describe('IngesterLogSource with a line prefilter', () => {
             for (const batch of streams[s]) await push(ingester, tenant, s, batch);
           }
           const needle = Buffer.from(q.needle);
-          const read = (source: IngesterLogSource, stats: QueryStats, filtered: boolean) =>
+          // `|~ "<needle>|zzz"`'s prefilter: either literal.
+          const anyOf = [needle, Buffer.from('zzz')];
+          const read = (
+            source: IngesterLogSource,
+            stats: QueryStats,
+            filter: 'no' | 'one' | 'any',
+          ) =>
             source.select({
               tenant,
               matchers: [{ type: '=~', name: 'app', value: '.+' }],
@@ -76,7 +82,8 @@ describe('IngesterLogSource with a line prefilter', () => {
               throughNs: T + BigInt(q.from + q.len),
               direction: q.direction,
               stats,
-              ...(filtered ? { lineContains: needle } : {}),
+              ...(filter === 'one' ? { lineContains: needle } : {}),
+              ...(filter === 'any' ? { lineContainsAny: anyOf } : {}),
               ...(q.log ? { limit: 100 } : {}),
             });
           const plain = new IngesterLogSource(client);
@@ -92,11 +99,12 @@ describe('IngesterLogSource with a line prefilter', () => {
             maxPoolMatchShare: q.from % 2 === 0 ? Infinity : 0.3,
             poolJudgeLines: q.len % 4,
           });
-          const stats = [newQueryStats(), newQueryStats(), newQueryStats()];
+          const stats = [newQueryStats(), newQueryStats(), newQueryStats(), newQueryStats()];
           const selected = [
-            await read(plain, stats[0], false),
-            await read(plain, stats[1], true),
-            await read(pooled, stats[2], true),
+            await read(plain, stats[0], 'no'),
+            await read(plain, stats[1], 'one'),
+            await read(pooled, stats[2], 'one'),
+            await read(pooled, stats[3], 'any'),
           ];
           // Entries appended after the query started are not part of its answer.
           for (let s = 0; s < later.length; s++) {
@@ -116,6 +124,14 @@ describe('IngesterLogSource with a line prefilter', () => {
             .filter((s) => s.rows.length > 0);
           expect(answers[1]).toEqual(expected);
           expect(answers[2]).toEqual(expected);
+          expect(answers[3]).toEqual(
+            answers[0]
+              .map((s) => ({
+                ...s,
+                rows: s.rows.filter((r) => r.line.includes(q.needle) || r.line.includes('zzz')),
+              }))
+              .filter((s) => s.rows.length > 0),
+          );
           // Every line in range was scanned once, in a block or in a head block.
           const scanned = (st: QueryStats) => {
             const c = st.ingester.store.chunk;
@@ -124,11 +140,13 @@ describe('IngesterLogSource with a line prefilter', () => {
           const linesInRange = answers[0].reduce((n, s) => n + s.rows.length, 0);
           expect(scanned(stats[1])).toBeGreaterThanOrEqual(linesInRange);
           expect(scanned(stats[2])).toBe(scanned(stats[1]));
+          expect(scanned(stats[3])).toBe(scanned(stats[1]));
           const bytes = (st: QueryStats) => {
             const c = st.ingester.store.chunk;
             return c.decompressedBytes + c.headChunkBytes;
           };
           expect(bytes(stats[2])).toBe(bytes(stats[1]));
+          expect(bytes(stats[3])).toBe(bytes(stats[1]));
         }),
         { numRuns: 60 },
       );

@@ -15,6 +15,9 @@ import { linePrefilter, POOL_DEFAULTS, PoolPayoff, scanInPool } from './pool-sca
 import type { ChunkScanPool } from './scan-pool';
 import { ScanCountingCursor } from './scan-counting-cursor';
 
+/** The scan range's needle when the prefilter is several literals (no pool search). */
+const NO_NEEDLE = Buffer.alloc(0);
+
 export interface IngesterLogSourceOptions {
   /**
    * Worker threads for queries with a line prefilter: the compressed blocks of the chunks in
@@ -65,6 +68,9 @@ export class IngesterLogSource implements LogSource {
     if (throughNs <= fromNs) return [];
     const found: IngesterReadStats = { ...newIngesterQueryStats(), ingestersReached: 0 };
     const lineContains = linePrefilter(params);
+    // Several literals (`|~ "a|b"`) prefilter on the event loop only: the pool searches one.
+    const any = lineContains === undefined ? params.lineContainsAny : undefined;
+    const lineContainsAny = any !== undefined && any.length > 0 ? any : undefined;
     const pool = lineContains === undefined ? null : (this.options.pool ?? null);
     const select = {
       matchers,
@@ -72,6 +78,7 @@ export class IngesterLogSource implements LogSource {
       throughNs,
       direction,
       ...(lineContains === undefined ? {} : { lineContains, split: true }),
+      ...(lineContainsAny === undefined ? {} : { lineContainsAny, split: true }),
       ...(params.shard === undefined ? {} : { shard: params.shard }),
     };
     const results = await this.client.query(tenant, select, found);
@@ -82,8 +89,10 @@ export class IngesterLogSource implements LogSource {
     stats.totalChunksMatched += found.totalChunksMatched;
     const chunk = stats.store.chunk;
     chunk.compressedBytes += found.compressedBytes;
-    if (lineContains !== undefined && results.every((r) => r.chunks !== undefined)) {
-      const range: ScanRange = { fromNs, throughNs, direction, needle: lineContains };
+    const prefiltered = lineContains !== undefined || lineContainsAny !== undefined;
+    if (prefiltered && results.every((r) => r.chunks !== undefined)) {
+      const needle = lineContains ?? NO_NEEDLE;
+      const range: ScanRange = { fromNs, throughNs, direction, needle };
       return this.splitStreams(params, results, range, pool);
     }
     chunk.headChunkBytes += found.headChunkBytes;

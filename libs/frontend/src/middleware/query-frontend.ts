@@ -78,9 +78,10 @@ export interface QueryFrontendOptions {
   readonly parallelism?: Parallelism;
   /**
    * Compute the uncached splits of a metric query that touch as one range (per shard), and cut
-   * the answer back into splits for the results cache. For a downstream on one machine, where
-   * the shards keep its workers busy and every extra split reads the chunks at its edges again;
-   * off (Loki's way, splits spread over queriers) by default.
+   * the answer back into splits for the results cache; run log queries unsplit. For a
+   * downstream on one machine, where the shards keep its workers busy and every extra split
+   * reads the chunks at its edges again; off (Loki's way, splits spread over queriers) by
+   * default.
    */
   readonly coalesceSplits?: boolean;
   /**
@@ -153,9 +154,11 @@ export class QueryFrontend {
 
   private async logQuery(expr: LogSelectorExpr, ctx: QueryContext): Promise<QueryResult> {
     const { request, limits } = ctx;
-    // An `interval` spaces entries across the whole answer: such queries run whole.
+    // An `interval` spaces entries across the whole answer: such queries run whole. So do all
+    // log queries with `coalesceSplits`: a shard's sub-query reads newest (or oldest) first and
+    // stops at the limit, where splits run side by side would each read up to it.
     const splits =
-      request.intervalNs > 0n
+      request.intervalNs > 0n || this.options.coalesceSplits === true
         ? [{ startNs: request.startNs, endNs: request.endNs }]
         : splitLogQuery({
             startNs: request.startNs,
