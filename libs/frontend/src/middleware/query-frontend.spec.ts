@@ -360,6 +360,21 @@ describe('QueryFrontend with coalesceSplits (sub-queries on one machine)', () =>
     expect(sent.every((s) => s.endNs <= T0 + 195n * S || s.startNs >= T0 + 285n * S)).toBe(true);
   });
 
+  it('runs a log query unsplit: a bare selector as one sub-query, a filtered one per shard', async () => {
+    for (const [query, subQueries] of [
+      ['{app=~".+"}', 1],
+      ['{app=~".+"} |= "level=error"', 4],
+    ] as const) {
+      const sent: SubQuery[] = [];
+      const req = rangeRequest(query, { limit: 50 });
+      const answer = await coalescing(sent).query(req);
+      expectSame(answer.result, await unsplit(req, src), query);
+      expect(sent, query).toHaveLength(subQueries);
+      expect(sent.every((s) => s.startNs === req.startNs && s.endNs === req.endNs)).toBe(true);
+      expect(answer.stats.summary.splits).toBe(1);
+    }
+  });
+
   it('without shards, cuts the splits into one range per worker', async () => {
     const sent: SubQuery[] = [];
     const req = rangeRequest('sum by (app) (count_over_time({app=~".+"}[1m]))');

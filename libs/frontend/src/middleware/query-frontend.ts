@@ -166,7 +166,11 @@ export class QueryFrontend {
             intervalNs: limits.splitIntervalNs,
             direction: request.direction,
           });
-    const shardable = request.intervalNs === 0n && this.options.sharding && preservesStreams(expr);
+    // On one machine a bare selector runs unsharded: it reads only its `limit` newest (or
+    // oldest) entries, and each shard would read as many; a pipeline may have to scan far.
+    const bounded = this.options.coalesceSplits === true && expr.stages.length === 0;
+    const shardable =
+      request.intervalNs === 0n && this.options.sharding && preservesStreams(expr) && !bounded;
     const answers: ResultStream[][] = [];
     let entries = 0;
     // Splits in the query's direction, a batch at a time, until the limit is reached.

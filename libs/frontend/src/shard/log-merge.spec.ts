@@ -1,10 +1,5 @@
-import {
-  type Labels,
-  labelsToString,
-  type ResultEntry,
-  type ResultStream,
-  sortLabels,
-} from '@logsvc/api';
+import type { Labels, ResultEntry, ResultStream } from '@logsvc/api';
+import { labelsToString, sortLabels } from '@logsvc/api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mergeLogAnswers } from './log-merge';
