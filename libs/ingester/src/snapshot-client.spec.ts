@@ -1,10 +1,10 @@
-import { type Labels, parseLabels } from '@logsvc/api';
+import type { Labels } from '@logsvc/api';
 import type { Direction, EntryCursor } from '@logsvc/chunk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type IngesterReadStats, type IngesterSelect, LocalIngesterClient } from './client';
-import { DEFAULT_INGESTER_CONFIG } from './config';
-import { Ingester } from './ingester';
+import type { Ingester } from './ingester';
+import { pushRows, tinyChunkIngester } from './testing/tiny-ingester';
 import { SnapshotIngesterClient } from './snapshot-client';
 import type { StreamQueryResult } from './query';
 
@@ -45,37 +45,9 @@ const selectArb = fc.record({
   app: fc.constantFrom('.+', 'a[01]', 'a3'),
 });
 
-function newIngester(): Ingester {
-  return new Ingester({
-    config: {
-      ...DEFAULT_INGESTER_CONFIG,
-      // Tiny blocks and chunks: streams hold closed chunks, cut blocks and a head block.
-      chunk_block_size: 64,
-      chunk_target_size: 400,
-      wal: { ...DEFAULT_INGESTER_CONFIG.wal, enabled: false },
-    },
-    sink: { putChunks: async () => undefined },
-    backgroundLoops: false,
-  });
-}
-
 async function pushAll(ingester: Ingester, tenant: string, streams: Row[][][]): Promise<void> {
-  for (let s = 0; s < streams.length; s++) {
-    for (const batch of streams[s]) {
-      await ingester.push(tenant, {
-        streams: [
-          {
-            labels: parseLabels(`{app="a${s}"}`),
-            entries: batch.map((r) => ({
-              timestampNs: r.ts,
-              line: Buffer.from(r.line),
-              structuredMetadata: r.sm,
-            })),
-          },
-        ],
-      });
-    }
-  }
+  for (let s = 0; s < streams.length; s++)
+    for (const batch of streams[s]) await pushRows(ingester, tenant, s, batch);
 }
 
 function drain(c: EntryCursor | null): Row[] | null {
@@ -115,7 +87,7 @@ describe('SnapshotIngesterClient', () => {
   let seq = 0;
 
   it('reads a snapshot as the in-process client reads memory, whatever is appended later', async () => {
-    const ingester = newIngester();
+    const ingester = tinyChunkIngester();
     await ingester.start();
     const local = new LocalIngesterClient();
     local.attach(ingester);

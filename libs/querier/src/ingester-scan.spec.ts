@@ -1,6 +1,6 @@
-import { parseLabels } from '@logsvc/api';
 import type { Direction } from '@logsvc/chunk';
-import { DEFAULT_INGESTER_CONFIG, Ingester, LocalIngesterClient } from '@logsvc/ingester';
+import { LocalIngesterClient } from '@logsvc/ingester';
+import { pushRows as push, tinyChunkIngester } from '@logsvc/ingester/testing';
 import { newQueryStats, type QueryStats } from '@logsvc/logql';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,42 +21,13 @@ const queryArb = fc.record({
   log: fc.boolean(),
 });
 
-function newIngester(): Ingester {
-  return new Ingester({
-    config: {
-      ...DEFAULT_INGESTER_CONFIG,
-      // Tiny blocks and chunks: streams hold closed chunks, cut blocks and a head block.
-      chunk_block_size: 64,
-      chunk_target_size: 400,
-      wal: { ...DEFAULT_INGESTER_CONFIG.wal, enabled: false },
-    },
-    sink: { putChunks: async () => undefined },
-    backgroundLoops: false,
-  });
-}
-
-async function push(ingester: Ingester, tenant: string, stream: number, rows: readonly Row[]) {
-  await ingester.push(tenant, {
-    streams: [
-      {
-        labels: parseLabels(`{app="a${stream}"}`),
-        entries: rows.map((r) => ({
-          timestampNs: r.ts,
-          line: Buffer.from(r.line),
-          structuredMetadata: r.sm,
-        })),
-      },
-    ],
-  });
-}
-
 describe('IngesterLogSource with a line prefilter', () => {
   const pool = new ChunkScanPool({ size: 2 });
   afterAll(() => pool.close());
   let tenantSeq = 0;
 
   it('returns what the unfiltered read gives, filtered, on the pool or not, while appends go on', async () => {
-    const ingester = newIngester();
+    const ingester = tinyChunkIngester();
     await ingester.start();
     const client = new LocalIngesterClient();
     client.attach(ingester);
@@ -161,7 +132,7 @@ describe('IngesterLogSource leaving the pool', () => {
   afterAll(() => pool.close());
 
   it('reads on the event loop the chunks the pool did not take once most lines matched', async () => {
-    const ingester = newIngester();
+    const ingester = tinyChunkIngester();
     await ingester.start();
     const client = new LocalIngesterClient();
     client.attach(ingester);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PoolMemorySettings, Querier } from '../querier';
 import type { QueryRequest } from '../query-executor';
 import { filesystemStore, filesystemStoreSettings } from '../testing/filesystem-store';
-import { statCounters } from '../testing/stat-counters';
+import { sameBothWays, statCounters } from '../testing/stat-counters';
 import { QueryWorkerPool } from './query-worker-pool';
 import { runPooledQuery } from './run-query';
 
@@ -144,14 +144,7 @@ describe('QueryWorkerPool over the in-process ingester', () => {
     return pool.run({ ...base, query: r.query }, r.clientSignal, querier.snapshots);
   };
 
-  /** Runs `r` on the main thread and in the pool; both answers and their counters agree. */
-  async function bothWays(r: QueryRequest): Promise<RunQueryResult> {
-    const here = await querier.query(r);
-    const there = await inPool(r);
-    expect(there.result).toEqual(here.result);
-    expect(statCounters(there.stats)).toEqual(statCounters(here.stats));
-    return there;
-  }
+  const bothWays = sameBothWays((r) => querier.query(r), inPool);
 
   const lineCount = (r: RunQueryResult): number =>
     r.result.type === 'streams' ? r.result.streams.reduce((n, s) => n + s.entries.length, 0) : 0;

@@ -18,15 +18,12 @@ import {
   filesystemStoreSettings,
   toStoredChunk,
 } from '../testing/filesystem-store';
-import { statCounters } from '../testing/stat-counters';
+import { HOUR, MIN, NOW, S } from '../testing/clock';
+import { sameBothWays } from '../testing/stat-counters';
 import type { PoolQuery } from './pool-query';
 import { QueryWorkerPool } from './query-worker-pool';
 import { runPooledQuery } from './run-query';
 
-const S = 1_000_000_000n;
-const MIN = 60n * S;
-const HOUR = 60n * MIN;
-const NOW = 1_700_000_000n * S;
 /** The stored hour: older than query_ingesters_within (3h). */
 const FROM = NOW - 6n * HOUR;
 const LEVELS = ['info', 'warn', 'error'];
@@ -140,14 +137,7 @@ describe('QueryWorkerPool', () => {
     return pool.run(query, r.clientSignal);
   };
 
-  /** Runs `r` on the main thread and in the pool; both answers and their counters agree. */
-  async function bothWays(r: QueryRequest): Promise<RunQueryResult> {
-    const here = await querier.query(r);
-    const there = await inPool(r);
-    expect(there.result).toEqual(here.result);
-    expect(statCounters(there.stats)).toEqual(statCounters(here.stats));
-    return there;
-  }
+  const bothWays = sameBothWays((r) => querier.query(r), inPool);
 
   const lines = (r: RunQueryResult): string[] =>
     r.result.type === 'streams' ? r.result.streams.flatMap((s) => s.entries.map((e) => e[1])) : [];

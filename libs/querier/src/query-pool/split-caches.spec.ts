@@ -22,13 +22,10 @@ import {
   filesystemStoreSettings,
   toStoredChunk,
 } from '../testing/filesystem-store';
+import { HOUR, MIN, NOW, S } from '../testing/clock';
 import { QueryWorkerPool } from './query-worker-pool';
 import { runPooledQuery } from './run-query';
 
-const S = 1_000_000_000n;
-const MIN = 60n * S;
-const HOUR = 60n * MIN;
-const NOW = 1_700_000_000n * S;
 const FROM = NOW - 12n * HOUR;
 const SPAN = 6n * HOUR;
 
