@@ -67,6 +67,20 @@ export interface CursorOptions {
   readonly lineContainsAny?: readonly Buffer[];
 }
 
+/**
+ * The cursor prefilter of a query's line literals: a non-empty `lineContains`, or else a
+ * non-empty `lineContainsAny`, or none.
+ */
+export function prefilterOptions(query: {
+  readonly lineContains?: Buffer;
+  readonly lineContainsAny?: readonly Buffer[];
+}): CursorOptions {
+  const needle = query.lineContains;
+  if (needle !== undefined && needle.length > 0) return { lineContains: needle };
+  const any = query.lineContainsAny;
+  return any !== undefined && any.length > 0 ? { lineContainsAny: any } : {};
+}
+
 /** Lines and line bytes that cursors passed over in the query range, matched or not. */
 export interface ScanCounters {
   lines: number;

@@ -8,6 +8,7 @@ export {
 export type { ChunkEncoding, ChunkOptions } from './options';
 export { ChunkFormatError, ReadOnlyChunkError } from './errors';
 export type { ChunkCursor, CursorOptions, Direction, EntryCursor, ScanCounters } from './cursor';
+export { prefilterOptions } from './cursor';
 export { type ChunkSnapshot, type ChunkSplit, MemChunk } from './mem-chunk';
 export { SourceMergeCursor } from './source-merge-cursor';
 export { HeadBlock } from './head-block';

@@ -145,14 +145,9 @@ export class LocalIngesterClient implements IngesterClient {
     const ingester = this.current;
     if (!ingester) return [];
     if (stats) stats.ingestersReached++;
-    const { matchers, fromNs, throughNs, direction, lineContains, lineContainsAny } = select;
-    const { split, shard } = select;
-    return ingester.query(tenant, matchers, fromNs, throughNs, direction, stats, {
-      ...(lineContains === undefined ? {} : { lineContains }),
-      ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
-      ...(split === undefined ? {} : { split }),
-      ...(shard === undefined ? {} : { shard }),
-    });
+    const { matchers, fromNs, throughNs, direction } = select;
+    // The select is its own read options (prefilters, split, shard).
+    return ingester.query(tenant, matchers, fromNs, throughNs, direction, stats, select);
   }
 
   /**

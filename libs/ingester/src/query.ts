@@ -1,5 +1,11 @@
 import { inShard, matchesLabels, type Labels, type Matcher, type ShardRef } from '@logsvc/api';
-import type { ChunkSplit, CursorOptions, Direction, EntryCursor, MemChunk } from '@logsvc/chunk';
+import {
+  type ChunkSplit,
+  type Direction,
+  type EntryCursor,
+  type MemChunk,
+  prefilterOptions,
+} from '@logsvc/chunk';
 import type { Instance } from './instance';
 import { MergedCursor } from './merge-cursor';
 import type { Stream } from './stream';
@@ -90,14 +96,6 @@ export function matchingStreams(
   return out;
 }
 
-/** The chunk cursors' prefilter: `lineContains`, or else `lineContainsAny`. */
-function linePrefilterOptions(options: ReadOptions): CursorOptions {
-  const needle = options.lineContains;
-  if (needle !== undefined && needle.length > 0) return { lineContains: needle };
-  const any = options.lineContainsAny;
-  return any !== undefined && any.length > 0 ? { lineContainsAny: any } : {};
-}
-
 export function queryStreams(
   streams: readonly QueryableStream[],
   range: TimeRange,
@@ -106,7 +104,7 @@ export function queryStreams(
   options: ReadOptions = {},
 ): StreamQueryResult[] {
   const { fromNs, throughNs } = range;
-  const cursorOptions = linePrefilterOptions(options);
+  const cursorOptions = prefilterOptions(options);
   const out: StreamQueryResult[] = [];
   for (const s of streams) {
     if (!inShard(s.labels, options.shard)) continue;

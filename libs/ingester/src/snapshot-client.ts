@@ -19,8 +19,7 @@ export class SnapshotIngesterClient implements IngesterQueryClient {
     select: IngesterSelect,
     stats?: IngesterReadStats,
   ): Promise<StreamQueryResult[]> {
-    const { matchers, fromNs, throughNs, direction, lineContains, lineContainsAny } = select;
-    const { split, shard } = select;
+    const { matchers, fromNs, throughNs, direction, shard } = select;
     const snapshot = await this.fetch(tenant, {
       matchers,
       fromNs,
@@ -34,12 +33,7 @@ export class SnapshotIngesterClient implements IngesterQueryClient {
       { fromNs, throughNs },
       direction,
       stats ?? newQueryStats(),
-      {
-        ...(lineContains === undefined ? {} : { lineContains }),
-        ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
-        ...(split === undefined ? {} : { split }),
-        ...(shard === undefined ? {} : { shard }),
-      },
+      select,
     );
   }
 }

@@ -1,3 +1,4 @@
+import { prefilterOptions } from '@logsvc/chunk';
 import {
   type ChunkRead,
   type IngesterQueryClient,
@@ -11,7 +12,7 @@ import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan'
 import { CountingCursor } from './counting-cursor';
 import { ForwardingCursor } from './forwarding-cursor';
 import { ChunkLoader, LazyChunkCursor } from './lazy-chunks';
-import { linePrefilter, POOL_DEFAULTS, PoolPayoff, scanInPool } from './pool-scan';
+import { POOL_DEFAULTS, PoolPayoff, scanInPool } from './pool-scan';
 import type { ChunkScanPool } from './scan-pool';
 import { ScanCountingCursor } from './scan-counting-cursor';
 
@@ -67,18 +68,17 @@ export class IngesterLogSource implements LogSource {
     const { tenant, matchers, fromNs, throughNs, direction } = params;
     if (throughNs <= fromNs) return [];
     const found: IngesterReadStats = { ...newIngesterQueryStats(), ingestersReached: 0 };
-    const lineContains = linePrefilter(params);
+    const prefilter = prefilterOptions(params);
+    const { lineContains } = prefilter;
+    const prefiltered = lineContains !== undefined || prefilter.lineContainsAny !== undefined;
     // Several literals (`|~ "a|b"`) prefilter on the event loop only: the pool searches one.
-    const any = lineContains === undefined ? params.lineContainsAny : undefined;
-    const lineContainsAny = any !== undefined && any.length > 0 ? any : undefined;
     const pool = lineContains === undefined ? null : (this.options.pool ?? null);
     const select = {
       matchers,
       fromNs,
       throughNs,
       direction,
-      ...(lineContains === undefined ? {} : { lineContains, split: true }),
-      ...(lineContainsAny === undefined ? {} : { lineContainsAny, split: true }),
+      ...(prefiltered ? { ...prefilter, split: true } : {}),
       ...(params.shard === undefined ? {} : { shard: params.shard }),
     };
     const results = await this.client.query(tenant, select, found);
@@ -89,7 +89,6 @@ export class IngesterLogSource implements LogSource {
     stats.totalChunksMatched += found.totalChunksMatched;
     const chunk = stats.store.chunk;
     chunk.compressedBytes += found.compressedBytes;
-    const prefiltered = lineContains !== undefined || lineContainsAny !== undefined;
     if (prefiltered && results.every((r) => r.chunks !== undefined)) {
       const needle = lineContains ?? NO_NEEDLE;
       const range: ScanRange = { fromNs, throughNs, direction, needle };

@@ -1,5 +1,5 @@
 import { inShard, type Labels } from '@logsvc/api';
-import type { CursorOptions, Direction } from '@logsvc/chunk';
+import { type Direction, prefilterOptions } from '@logsvc/chunk';
 import { type ChunkDecoder, chunkDecoder } from './chunk-decoder';
 import { MergedCursor } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
@@ -110,7 +110,8 @@ export class StoreLogSource implements LogSource {
     chunk.compressedBytes += compressed;
 
     // Without a pool, or without a prefilter: every chunk is read here as the query reads it.
-    const options = cursorOptions(params);
+    // `lineContainsAny` only the cursors here search; the pool is given `lineContains` alone.
+    const options = prefilterOptions(params);
     const out: SourceStream[] = [];
     let i = 0;
     for (const s of series) {
@@ -147,7 +148,7 @@ export class StoreLogSource implements LogSource {
     const stats = params.stats.querier.store;
     const chunk = stats.chunk;
     const lineContains = linePrefilter(params);
-    const options = cursorOptions(params);
+    const options = prefilterOptions(params);
     const pool = lineContains === undefined ? null : (this.options.pool ?? null);
     const range: ScanRange | null =
       lineContains === undefined ? null : { fromNs, throughNs, direction, needle: lineContains };
@@ -242,15 +243,4 @@ function decompressed(stats: ChunkStats): (lines: number, bytes: number) => void
 
 function cmp(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * The chunk cursors' prefilter: `lineContains`, or else `lineContainsAny` (which only the
- * event loop's cursors search; the pool is given `lineContains` alone).
- */
-function cursorOptions(params: SelectParams): CursorOptions {
-  const lineContains = linePrefilter(params);
-  if (lineContains !== undefined) return { lineContains };
-  const any = params.lineContainsAny;
-  return any === undefined || any.length === 0 ? {} : { lineContainsAny: any };
 }

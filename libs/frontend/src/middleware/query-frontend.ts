@@ -17,6 +17,7 @@ import {
   type RunQueryResult,
   logSelectors,
   printStreamSelector,
+  rangeReach,
 } from '@logsvc/logql';
 import {
   emptyAnswer,
@@ -472,24 +473,5 @@ function preservesStreams(expr: LogSelectorExpr): boolean {
 
 /** The longest range (plus offset) of the query's range aggregations, in ns. */
 function maxRangeNs(expr: Expr): bigint {
-  let max = 0;
-  const visit = (e: Expr): void => {
-    switch (e.kind) {
-      case 'RangeAggregation':
-        max = Math.max(max, e.range.rangeNs + Math.max(0, e.range.offsetNs));
-        return;
-      case 'VectorAggregation':
-      case 'LabelReplaceExpr':
-        visit(e.expr);
-        return;
-      case 'BinaryExpr':
-        visit(e.lhs);
-        visit(e.rhs);
-        return;
-      default:
-        return;
-    }
-  };
-  visit(expr);
-  return BigInt(max);
+  return BigInt(rangeReach(expr).backNs);
 }

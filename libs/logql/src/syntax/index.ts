@@ -20,7 +20,7 @@ export {
 } from './printer';
 export { formatQuery } from './format';
 export { prettyExpr, MAX_CHARS_PER_LINE } from './pretty';
-export { walk, children, logSelectors, conjuncts } from './walk';
+export { walk, children, logSelectors, conjuncts, rangeReach } from './walk';
 export {
   RANGE_FUNCTIONS,
   VECTOR_FUNCTIONS,

@@ -75,6 +75,23 @@ export function logSelectors(expr: Expr): LogSelectorExpr[] {
   return out;
 }
 
+/**
+ * How far before and after an evaluation time a query reads: its longest range plus a
+ * positive offset (`backNs`), and its largest negative offset (`aheadNs`), over every
+ * `[range]` of the query.
+ */
+export function rangeReach(expr: Expr): { backNs: number; aheadNs: number } {
+  let backNs = 0;
+  let aheadNs = 0;
+  walk(expr, (n) => {
+    if (n.kind !== 'LogRange') return undefined;
+    backNs = Math.max(backNs, n.rangeNs + Math.max(0, n.offsetNs));
+    aheadNs = Math.max(aheadNs, -Math.min(0, n.offsetNs));
+    return undefined;
+  });
+  return { backNs, aheadNs };
+}
+
 /** Label filters flattened from a tree of `and`s (an `or` stays one element). */
 export function conjuncts(filter: LabelFilter): LabelFilter[] {
   if (filter.kind === 'BinaryLabelFilter' && filter.op === 'and') {

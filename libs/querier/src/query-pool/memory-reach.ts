@@ -1,5 +1,5 @@
 import type { Matcher } from '@logsvc/api';
-import { type Expr, logSelectors, parseExpr, TENANT_ID_LABEL, walk } from '@logsvc/logql';
+import { type Expr, logSelectors, parseExpr, rangeReach, TENANT_ID_LABEL } from '@logsvc/logql';
 
 /** The streams and time range a query reads at most, to judge how much memory it reads. */
 export interface QueryReach {
@@ -22,14 +22,7 @@ export function queryReach(query: string, startNs: bigint, endNs: bigint): Query
   } catch {
     return null;
   }
-  let back = 0;
-  let ahead = 0;
-  walk(expr, (n) => {
-    if (n.kind !== 'LogRange') return undefined;
-    back = Math.max(back, n.rangeNs + Math.max(0, n.offsetNs));
-    ahead = Math.max(ahead, -Math.min(0, n.offsetNs));
-    return undefined;
-  });
+  const { backNs, aheadNs } = rangeReach(expr);
   const selectors = logSelectors(expr).map((e) =>
     e.selector.matchers
       .filter((m) => m.name !== TENANT_ID_LABEL)
@@ -38,7 +31,7 @@ export function queryReach(query: string, startNs: bigint, endNs: bigint): Query
   return {
     isLogQuery: expr.kind === 'LogSelectorExpr',
     selectors,
-    fromNs: startNs - BigInt(back),
-    throughNs: endNs + 1n + BigInt(ahead),
+    fromNs: startNs - BigInt(backNs),
+    throughNs: endNs + 1n + BigInt(aheadNs),
   };
 }
