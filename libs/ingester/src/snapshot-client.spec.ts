@@ -1,39 +1,12 @@
-import type { Labels } from '@logsvc/api';
 import type { Direction, EntryCursor } from '@logsvc/chunk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type IngesterReadStats, type IngesterSelect, LocalIngesterClient } from './client';
-import type { Ingester } from './ingester';
-import { pushRows, tinyChunkIngester } from './testing/tiny-ingester';
+import { pushStreams, streamsArb, T, type TestRow as Row, withTinyIngester } from './testing';
 import { SnapshotIngesterClient } from './snapshot-client';
 import type { StreamQueryResult } from './query';
 
-const T = 1_700_000_000_000_000_000n;
-
-interface Row {
-  ts: bigint;
-  line: string;
-  sm: Labels;
-}
-
-const rowArb: fc.Arbitrary<Row> = fc.record({
-  ts: fc.integer({ min: 0, max: 60 }).map((n) => T + BigInt(n)),
-  line: fc
-    .array(fc.constantFrom('GET', 'POST', 'err', 'ok', 'é', ''), { maxLength: 4 })
-    .map((ws) => ws.join(' ')),
-  sm: fc.constantFrom<Labels>(
-    [],
-    [],
-    [{ name: 'trace_id', value: 'a' }],
-    [{ name: 'u', value: 'b' }],
-  ),
-});
-
-/** Streams, each pushed as a few batches (some entries repeat, some come out of order). */
-const streamsArb = fc.array(
-  fc.array(fc.array(rowArb, { minLength: 1, maxLength: 25 }), { minLength: 1, maxLength: 3 }),
-  { minLength: 1, maxLength: 5 },
-);
+const streamsArbOf = streamsArb(5);
 
 const selectArb = fc.record({
   from: fc.integer({ min: 0, max: 61 }),
@@ -44,11 +17,6 @@ const selectArb = fc.record({
   shard: fc.constantFrom(undefined, { index: 0, of: 2 }, { index: 1, of: 2 }),
   app: fc.constantFrom('.+', 'a[01]', 'a3'),
 });
-
-async function pushAll(ingester: Ingester, tenant: string, streams: Row[][][]): Promise<void> {
-  for (let s = 0; s < streams.length; s++)
-    for (const batch of streams[s]) await pushRows(ingester, tenant, s, batch);
-}
 
 function drain(c: EntryCursor | null): Row[] | null {
   if (c === null) return null;
@@ -87,15 +55,11 @@ describe('SnapshotIngesterClient', () => {
   let seq = 0;
 
   it('reads a snapshot as the in-process client reads memory, whatever is appended later', async () => {
-    const ingester = tinyChunkIngester();
-    await ingester.start();
-    const local = new LocalIngesterClient();
-    local.attach(ingester);
-    try {
+    await withTinyIngester(async (ingester, local) => {
       await fc.assert(
-        fc.asyncProperty(streamsArb, selectArb, streamsArb, async (streams, q, later) => {
+        fc.asyncProperty(streamsArbOf, selectArb, streamsArbOf, async (streams, q, later) => {
           const tenant = `t${seq++}`;
-          await pushAll(ingester, tenant, streams);
+          await pushStreams(ingester, tenant, streams);
           const select: IngesterSelect = {
             matchers: [{ type: '=~', name: 'app', value: q.app }],
             fromNs: T + BigInt(q.from),
@@ -114,15 +78,13 @@ describe('SnapshotIngesterClient', () => {
           const there = newStats();
           const expected = await local.query(tenant, select, here);
           const got = await remote.query(tenant, select, there);
-          await pushAll(ingester, tenant, later);
+          await pushStreams(ingester, tenant, later);
           expect(readAll(got)).toEqual(readAll(expected));
           expect(there).toEqual(here);
         }),
         { numRuns: 150 },
       );
-    } finally {
-      await ingester.shutdown({ flush: false });
-    }
+    });
   });
 
   it('reaches no ingester when none is attached', async () => {

@@ -1,18 +1,13 @@
 import type { Direction } from '@logsvc/chunk';
-import { LocalIngesterClient } from '@logsvc/ingester';
-import { pushRows as push, tinyChunkIngester } from '@logsvc/ingester/testing';
+import { pushRows, pushStreams, streamsArb, withTinyIngester } from '@logsvc/ingester/testing';
 import { newQueryStats, type QueryStats } from '@logsvc/logql';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IngesterLogSource } from './ingester-source';
 import { ChunkScanPool } from './scan-pool';
-import { drainAll, type Row, rowArb, T } from './testing/scan-rows';
+import { drainAll, type Row, T } from './testing/scan-rows';
 
-/** Streams, each pushed as a few batches (so some entries repeat and some come out of order). */
-const streamsArb = fc.array(
-  fc.array(fc.array(rowArb, { minLength: 1, maxLength: 25 }), { minLength: 1, maxLength: 3 }),
-  { minLength: 1, maxLength: 4 },
-);
+const streams4 = streamsArb(4);
 const queryArb = fc.record({
   from: fc.integer({ min: 0, max: 61 }),
   len: fc.integer({ min: 1, max: 62 }),
@@ -27,17 +22,11 @@ describe('IngesterLogSource with a line prefilter', () => {
   let tenantSeq = 0;
 
   it('returns what the unfiltered read gives, filtered, on the pool or not, while appends go on', async () => {
-    const ingester = tinyChunkIngester();
-    await ingester.start();
-    const client = new LocalIngesterClient();
-    client.attach(ingester);
-    try {
+    await withTinyIngester(async (ingester, client) => {
       await fc.assert(
-        fc.asyncProperty(streamsArb, queryArb, streamsArb, async (streams, q, later) => {
+        fc.asyncProperty(streams4, queryArb, streams4, async (streams, q, later) => {
           const tenant = `t${tenantSeq++}`;
-          for (let s = 0; s < streams.length; s++) {
-            for (const batch of streams[s]) await push(ingester, tenant, s, batch);
-          }
+          await pushStreams(ingester, tenant, streams);
           const needle = Buffer.from(q.needle);
           // `|~ "<needle>|zzz"`'s prefilter: either literal.
           const anyOf = [needle, Buffer.from('zzz')];
@@ -78,9 +67,7 @@ describe('IngesterLogSource with a line prefilter', () => {
             await read(pooled, stats[3], 'any'),
           ];
           // Entries appended after the query started are not part of its answer.
-          for (let s = 0; s < later.length; s++) {
-            for (const batch of later[s]) await push(ingester, tenant, s, batch);
-          }
+          await pushStreams(ingester, tenant, later);
           const answers = [];
           for (const found of selected) {
             const streamsOut = [];
@@ -121,9 +108,7 @@ describe('IngesterLogSource with a line prefilter', () => {
         }),
         { numRuns: 60 },
       );
-    } finally {
-      await ingester.shutdown({ flush: false });
-    }
+    });
   });
 });
 
@@ -132,17 +117,13 @@ describe('IngesterLogSource leaving the pool', () => {
   afterAll(() => pool.close());
 
   it('reads on the event loop the chunks the pool did not take once most lines matched', async () => {
-    const ingester = tinyChunkIngester();
-    await ingester.start();
-    const client = new LocalIngesterClient();
-    client.attach(ingester);
-    try {
+    await withTinyIngester(async (ingester, client) => {
       const rows: Row[] = Array.from({ length: 600 }, (_, i) => ({
         ts: T + BigInt(i),
         line: `GET /item/${i}`,
         sm: i % 3 === 0 ? [{ name: 'trace_id', value: `t${i % 2}` }] : [],
       }));
-      await push(ingester, 'leave', 0, rows);
+      await pushRows(ingester, 'leave', 0, rows);
       for (const direction of ['forward', 'backward'] as const) {
         const select = (source: IngesterLogSource) =>
           source.select({
@@ -170,8 +151,6 @@ describe('IngesterLogSource leaving the pool', () => {
         expect(expected).toHaveLength(600);
         expect(await drainAll(got.entries)).toEqual(expected);
       }
-    } finally {
-      await ingester.shutdown({ flush: false });
-    }
+    });
   });
 });

@@ -1,2 +1,9 @@
 // `@logsvc/ingester/testing`: ingesters and pushes for the read-path tests of other libraries.
-export { pushRows, type TestRow, tinyChunkIngester } from './tiny-ingester';
+export {
+  pushRows,
+  pushStreams,
+  type TestRow,
+  tinyChunkIngester,
+  withTinyIngester,
+} from './tiny-ingester';
+export { rowArb, streamsArb, T } from './rows';

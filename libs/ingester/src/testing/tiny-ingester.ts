@@ -1,5 +1,6 @@
 import type { Labels } from '@logsvc/api';
 import { parseLabels } from '@logsvc/api';
+import { LocalIngesterClient } from '../client';
 import { DEFAULT_INGESTER_CONFIG } from '../config';
 import { Ingester } from '../ingester';
 
@@ -47,4 +48,32 @@ export async function pushRows(
       },
     ],
   });
+}
+
+/** Pushes every stream's batches, one request each; stream i is `{app="a<i>"}`. */
+export async function pushStreams(
+  ingester: Ingester,
+  tenant: string,
+  streams: readonly (readonly (readonly TestRow[])[])[],
+): Promise<void> {
+  for (let s = 0; s < streams.length; s++)
+    for (const batch of streams[s]!) await pushRows(ingester, tenant, s, batch);
+}
+
+/**
+ * Runs `body` with a started `tinyChunkIngester` attached to an in-process client, and shuts
+ * the ingester down (without flushing) after, whatever `body` does.
+ */
+export async function withTinyIngester(
+  body: (ingester: Ingester, client: LocalIngesterClient) => Promise<void>,
+): Promise<void> {
+  const ingester = tinyChunkIngester();
+  await ingester.start();
+  const client = new LocalIngesterClient();
+  client.attach(ingester);
+  try {
+    await body(ingester, client);
+  } finally {
+    await ingester.shutdown({ flush: false });
+  }
 }
