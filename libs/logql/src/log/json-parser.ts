@@ -45,11 +45,9 @@ function appendSanitized(prefix: string, key: string): string {
   return prefix + mapped;
 }
 
-/** Decodes the reader's current leaf value as Loki does (see lokiJsonString). */
-function leafValue(b: Buffer, r: JsonMembers): string | null {
-  const start = r.valueStart;
-  const end = r.valueEnd;
-  switch (r.type) {
+/** Decodes a leaf value at `b[start, end)` (strings without their quotes) as Loki does. */
+export function jsonLeafText(b: Buffer, type: JsonType, start: number, end: number): string | null {
+  switch (type) {
     case JsonType.String: {
       const flags = stringFlags(b, start, end);
       return lokiJsonString(b, start, end, (flags & 1) !== 0, (flags & 2) !== 0);
@@ -126,7 +124,7 @@ export class JsonParserStage implements Stage {
       if (name.length === 0) continue;
       name = lbs.extractedName(name);
       if (!lbs.wants(name) || !lbs.shouldExtract(name)) continue;
-      const value = leafValue(b, r);
+      const value = jsonLeafText(b, r.type, r.valueStart, r.valueEnd);
       if (value !== null) lbs.set(LabelCategory.Parsed, name, value);
       if (this.stop()) return null;
     }

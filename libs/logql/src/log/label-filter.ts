@@ -41,9 +41,14 @@ export class StringLabelFilter implements LabelFilter {
     if (this.name === ERROR_DETAILS_LABEL) return this.test(lbs.getErrorDetails());
     return this.test(lbs.get(this.name) ?? '');
   }
+
+  /** The verdict on the label's value alone (undefined when absent); not for error labels. */
+  judge(value: string | undefined): boolean {
+    return this.test(value ?? '');
+  }
 }
 
-function compare(op: ComparisonOp, a: number, b: number): boolean {
+export function compareNumbers(op: ComparisonOp, a: number, b: number): boolean {
   switch (op) {
     case '==':
     case '=':
@@ -62,7 +67,7 @@ function compare(op: ComparisonOp, a: number, b: number): boolean {
 }
 
 /** Shared behaviour of numeric, duration and bytes filters; `convert` throws ConversionError. */
-abstract class ConvertingLabelFilter implements LabelFilter {
+export abstract class ConvertingLabelFilter implements LabelFilter {
   constructor(
     readonly name: string,
     readonly op: ComparisonOp,
@@ -86,7 +91,23 @@ abstract class ConvertingLabelFilter implements LabelFilter {
       }
       return true;
     }
-    return compare(this.op, v, this.value);
+    return compareNumbers(this.op, v, this.value);
+  }
+
+  /**
+   * The verdict on the label's value alone (undefined when absent), or null when the value
+   * does not convert (`matches` then keeps the entry with an error).
+   */
+  judge(text: string | undefined): boolean | null {
+    if (text === undefined) return false;
+    let v: number;
+    try {
+      v = this.convert(text);
+    } catch (err) {
+      if (!(err instanceof ConversionError)) throw err;
+      return null;
+    }
+    return compareNumbers(this.op, v, this.value);
   }
 }
 

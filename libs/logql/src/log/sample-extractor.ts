@@ -9,6 +9,7 @@
  *   then run. The unwrapped label is left out of the series labels.
  */
 import type { Labels } from '@logsvc/api';
+import { JsonFieldsExtraction, UNDECIDED } from './json-fields';
 import {
   ConversionError,
   parseGoDurationSeconds,
@@ -74,6 +75,8 @@ export type LineSampleKind = 'count' | 'bytes';
 
 export class LineSampleExtractor implements SampleExtractor {
   private readonly labelGrouping: LabelGrouping;
+  /** The direct route for `| json` and label filters under `by` (see `JsonFieldsExtraction`). */
+  private readonly jsonFields: JsonFieldsExtraction | null;
 
   constructor(
     readonly stages: readonly Stage[],
@@ -83,8 +86,13 @@ export class LineSampleExtractor implements SampleExtractor {
     readonly preserveParserErrors = false,
     /** What parsers need to extract (see `ParserHints`). */
     readonly hints: ParserHints = NO_PARSER_HINTS,
+    /** Off runs every line through the pipeline (to compare the direct routes with it). */
+    directRoutes = true,
   ) {
     this.labelGrouping = lineGrouping(grouping);
+    this.jsonFields = directRoutes
+      ? JsonFieldsExtraction.create(stages, this.labelGrouping, hints, preserveParserErrors)
+      : null;
   }
 
   forStream(labels: Labels): StreamSampleExtractor {
@@ -96,9 +104,19 @@ export class LineSampleExtractor implements SampleExtractor {
     const sample: Sample = { value: 0, labels: pipeline.baseLabels() };
     const shortcut = this.stages.length === 0 ? groupedNames(this.labelGrouping) : null;
     let streamGrouped: LabelsResult | undefined;
+    const direct = this.jsonFields?.forStream(labels);
     return {
       readsLine: this.stages.length > 0 || bytes,
       process(ts, line, sm) {
+        if (direct !== undefined) {
+          const labels = direct.run(line, sm);
+          if (labels === null) return null;
+          if (labels !== UNDECIDED) {
+            sample.value = bytes ? line.length : 1;
+            sample.labels = labels;
+            return sample;
+          }
+        }
         if (shortcut !== null && !namesAny(sm, shortcut)) {
           // No stage and no grouped label in the entry's metadata: the stream's grouped labels.
           if (streamGrouped === undefined) {
