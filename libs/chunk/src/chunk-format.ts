@@ -37,11 +37,13 @@ export function encodeChunk({ encoding, blocks, symbols }: ChunkContents): Buffe
   const total = metaOffset + metaLength + FOOTER_SIZE;
   if (total > 0xffffffff)
     throw new RangeError(`chunk of ${total} bytes exceeds the 4 GiB format limit`);
-  const out = Buffer.alloc(total);
+  // Every byte is written below: no zero-filling (snapshots encode a chunk per query).
+  const out = Buffer.allocUnsafe(total);
 
   out.writeUInt32LE(CHUNK_MAGIC, 0);
   out.writeUInt8(CHUNK_VERSION, 4);
   out.writeUInt8(encodingId(encoding), 5);
+  out.writeUInt16LE(0, 6);
   let pos = HEADER_SIZE;
   for (const b of blocks) pos += b.data.copy(out, pos);
   symbolsData.copy(out, symbolsOffset);
@@ -77,8 +79,10 @@ export function encodeChunk({ encoding, blocks, symbols }: ChunkContents): Buffe
 /**
  * Parses and fully validates chunk bytes: magic, version, encoding, layout, and every checksum.
  * Block data stays as views into `buf`; blocks are decompressed only when iterated.
+ * `checksums: false` skips the checksums (not the layout checks), for bytes this process made
+ * a moment ago and never stored or sent (a snapshot for a query worker thread).
  */
-export function decodeChunk(buf: Buffer): ChunkContents {
+export function decodeChunk(buf: Buffer, { checksums = true } = {}): ChunkContents {
   if (!Buffer.isBuffer(buf)) throw new ChunkFormatError('chunk must be a Buffer');
   if (buf.length < HEADER_SIZE + FOOTER_SIZE) {
     throw new ChunkFormatError(`chunk too short: ${buf.length} bytes`);
@@ -99,7 +103,10 @@ export function decodeChunk(buf: Buffer): ChunkContents {
     throw new ChunkFormatError('chunk meta section out of bounds');
   }
   const meta = buf.subarray(metaOffset, footer);
-  if (crc32(meta, crc32(buf.subarray(0, HEADER_SIZE))) !== buf.readUInt32LE(footer + 8)) {
+  if (
+    checksums &&
+    crc32(meta, crc32(buf.subarray(0, HEADER_SIZE))) !== buf.readUInt32LE(footer + 8)
+  ) {
     throw new ChunkFormatError('chunk meta checksum mismatch');
   }
   const blockCount = meta.readUInt32LE(0);
@@ -124,7 +131,8 @@ export function decodeChunk(buf: Buffer): ChunkContents {
     }
     if (entries === 0 || minTs > maxTs) throw new ChunkFormatError(`block ${i} meta is invalid`);
     const data = buf.subarray(offset, offset + length);
-    if (crc32(data) !== crc) throw new ChunkFormatError(`block ${i} checksum mismatch`);
+    if (checksums && crc32(data) !== crc)
+      throw new ChunkFormatError(`block ${i} checksum mismatch`);
     blocks.push({ minTs, maxTs, entries, rawBytes, uncompressedLength, data, crc });
     expectedOffset = offset + length;
   }
@@ -136,7 +144,7 @@ export function decodeChunk(buf: Buffer): ChunkContents {
     throw new ChunkFormatError('symbol table out of bounds');
   }
   const symbolsData = buf.subarray(symbolsOffset, metaOffset);
-  if (crc32(symbolsData) !== meta.readUInt32LE(pos + 12)) {
+  if (checksums && crc32(symbolsData) !== meta.readUInt32LE(pos + 12)) {
     throw new ChunkFormatError('symbol table checksum mismatch');
   }
   const symbols = SymbolTable.decode(decompress(encoding, symbolsData, symbolsRawLength));

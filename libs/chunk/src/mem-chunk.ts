@@ -13,6 +13,7 @@ import {
 } from './cursor';
 import type { EntryRun } from './entry-run';
 import { ReadOnlyChunkError } from './errors';
+import { decodeHeadRun, encodeHeadRun, isHeadRun } from './head-snapshot';
 import { HeadBlock } from './head-block';
 import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
 import { SlabPool } from './slab-pool';
@@ -75,7 +76,10 @@ export interface ChunkSplit {
 export interface ChunkSnapshot {
   /** The cut blocks as chunk bytes, still compressed; null when none is cut. */
   readonly blocks: Buffer | null;
-  /** The head block's entries as chunk bytes of one uncompressed block; null when empty. */
+  /**
+   * The head block's entries: a head run (`encodeHeadRun`) when they arrived in time order, else
+   * chunk bytes of one uncompressed block; null when empty.
+   */
   readonly head: Buffer | null;
 }
 
@@ -153,13 +157,20 @@ export class MemChunk {
    * same order, entry count and byte counts as the chunk had. Blocks are views into the bytes.
    */
   static fromSnapshot(snapshot: ChunkSnapshot): MemChunk {
-    const blocks = snapshot.blocks === null ? null : decodeChunk(snapshot.blocks);
-    const head = snapshot.head === null ? null : decodeChunk(snapshot.head);
+    // Made by `snapshot` in this process a moment ago: its layout is checked, not its checksums.
+    const unchecked = { checksums: false };
+    const blocks = snapshot.blocks === null ? null : decodeChunk(snapshot.blocks, unchecked);
+    const headBytes = snapshot.head;
+    const headRun = headBytes !== null && isHeadRun(headBytes) ? decodeHeadRun(headBytes) : null;
+    const head = headBytes === null || headRun !== null ? null : decodeChunk(headBytes, unchecked);
     // Both parts were encoded with the chunk's one symbol table at the same moment: the head's
     // copy serves the blocks too.
-    const symbols = head?.symbols ?? blocks?.symbols;
+    const symbols = headRun?.symbols ?? head?.symbols ?? blocks?.symbols;
     const chunk = new MemChunk({ encoding: blocks?.encoding ?? 'none' }, symbols);
     for (const b of blocks?.blocks ?? []) chunk.addBlock({ ...b, payload: null });
+    if (headRun !== null) {
+      chunk.head = HeadBlock.fromRun(chunk.symbols, headRun.run, headRun.rawBytes);
+    }
     const entries = head?.blocks[0];
     if (entries !== undefined) {
       // An uncompressed block: its data is the payload. Sorted by time, then arrival, which
@@ -388,7 +399,11 @@ export class MemChunk {
       blocks = encodeChunk({ encoding, blocks: this.blocks, symbols: this.symbols });
     }
     if (this.head.entryCount === 0) return { blocks, head: null };
-    const encoded = encodeBlockPayload(this.head.transientView(), this.symbols.byteLengths);
+    // A head in arrival order goes column by column; one appended out of order, sorted into a block.
+    const view = this.head.transientView();
+    const run = encodeHeadRun(view, this.head.uncompressedBytes, this.symbols);
+    if (run !== null) return { blocks, head: run };
+    const encoded = encodeBlockPayload(view, this.symbols.byteLengths);
     const block: StoredBlock = {
       minTs: encoded.minTs,
       maxTs: encoded.maxTs,
@@ -396,7 +411,8 @@ export class MemChunk {
       rawBytes: encoded.rawBytes,
       uncompressedLength: encoded.uncompressedLength,
       data: encoded.payload,
-      crc: crc32(encoded.payload),
+      // Never checked: `fromSnapshot` reads these bytes without their checksums.
+      crc: 0,
     };
     const head = encodeChunk({ encoding: 'none', blocks: [block], symbols: this.symbols });
     return { blocks, head };
