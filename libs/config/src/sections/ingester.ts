@@ -6,7 +6,10 @@ export const CHUNK_ENCODINGS = ['none', 'gzip', 'lz4', 'snappy', 'zstd'] as cons
 /** `ingester`: chunk building, flushing and the write-ahead log. */
 export const ingesterSection = section({
   chunk_target_size: flag('ingester.chunk-target-size', size(1_572_864)),
-  chunk_block_size: flag('ingester.chunks-block-size', size(262_144)),
+  // Loki's default is 256KB. Snappy compresses in 64 KiB fragments, so smaller blocks cost ~2 %
+  // of compression while a log query decodes a quarter of the bytes per stream (see
+  // docs/benchmarks.md, "Smaller blocks").
+  chunk_block_size: flag('ingester.chunks-block-size', size(65_536)),
   chunk_encoding: flag('ingester.chunk-encoding', oneOf(CHUNK_ENCODINGS, 'snappy')),
   chunk_idle_period: flag('ingester.chunks-idle-period', duration(30 * 60_000)),
   chunk_retain_period: flag('ingester.chunks-retain-period', duration(0)),

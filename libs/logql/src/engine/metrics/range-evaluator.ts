@@ -95,6 +95,9 @@ export class RangeAggregationEvaluator implements StepEvaluator {
     const bySegmentKey = new Map<string, SegmentSeries>();
     const bySampleKey = new Map<string, SampleSeries>();
     const slice = new TimeSlice();
+    // One window (an instant query, a rule): every entry in the read range is in it, in its one
+    // segment, so entries need no offset from the window's end (a BigInt subtraction each).
+    const oneSegment = grid !== undefined && this.count === 1 ? grid.segmentOf(0, 0) : -1;
     for (const stream of streams) {
       const sx = extractor.forStream(stream.labels);
       const readsLine = sx.readsLine !== false;
@@ -118,8 +121,11 @@ export class RangeAggregationEvaluator implements StepEvaluator {
         }
         const ts = cursor.timestampNs;
         if (ts < fromNs || ts >= throughNs) continue;
-        const u = Number(ts - origin);
-        if (!this.inSomeWindow(u)) continue;
+        let u = 0;
+        if (oneSegment < 0) {
+          u = Number(ts - origin);
+          if (!this.inSomeWindow(u)) continue;
+        }
         const line = readsLine ? cursor.line : NO_LINE;
         const sample = sx.process(ts, line, cursor.structuredMetadata);
         if (sample === null) continue;
@@ -129,7 +135,7 @@ export class RangeAggregationEvaluator implements StepEvaluator {
             lastSegments = seriesFor(bySegmentKey, result, (m, e) => new SegmentSeries(m, e));
             lastLabels = result;
           }
-          segment = grid.segmentOf(u, segment);
+          segment = oneSegment < 0 ? grid.segmentOf(u, segment) : oneSegment;
           lastSegments.add(segment, sample.value);
         } else {
           if (result !== lastLabels || lastSamples === undefined) {
