@@ -10,6 +10,7 @@ export { ChunkFormatError, ReadOnlyChunkError } from './errors';
 export type { ChunkCursor, CursorOptions, Direction, EntryCursor, ScanCounters } from './cursor';
 export { prefilterOptions } from './cursor';
 export { type ChunkSnapshot, type ChunkSplit, MemChunk } from './mem-chunk';
+export type { SharedBlocks } from './shared-blocks';
 export { SourceMergeCursor } from './source-merge-cursor';
 export { HeadBlock } from './head-block';
 export { SymbolTable } from './symbols';

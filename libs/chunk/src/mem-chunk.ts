@@ -14,6 +14,7 @@ import {
 import type { EntryRun } from './entry-run';
 import { ReadOnlyChunkError } from './errors';
 import { decodeHeadRun, encodeHeadRun, isHeadRun } from './head-snapshot';
+import { inSharedMemory, readSharedBlocks, shareBlocks, type SharedBlocks } from './shared-blocks';
 import { HeadBlock } from './head-block';
 import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
 import { SlabPool } from './slab-pool';
@@ -74,8 +75,11 @@ export interface ChunkSplit {
  * thread (`MemChunk.fromSnapshot`) that reads and counts exactly as the chunk did then.
  */
 export interface ChunkSnapshot {
-  /** The cut blocks as chunk bytes, still compressed; null when none is cut. */
-  readonly blocks: Buffer | null;
+  /**
+   * The cut blocks, still compressed: as chunk bytes, or (from `snapshot`) as views of shared
+   * memory that a worker thread reads without a copy; null when none is cut.
+   */
+  readonly blocks: Buffer | SharedBlocks | null;
   /**
    * The head block's entries: a head run (`encodeHeadRun`) when they arrived in time order, else
    * chunk bytes of one uncompressed block; null when empty.
@@ -159,7 +163,13 @@ export class MemChunk {
   static fromSnapshot(snapshot: ChunkSnapshot): MemChunk {
     // Made by `snapshot` in this process a moment ago: its layout is checked, not its checksums.
     const unchecked = { checksums: false };
-    const blocks = snapshot.blocks === null ? null : decodeChunk(snapshot.blocks, unchecked);
+    const given = snapshot.blocks;
+    const blocks =
+      given === null
+        ? null
+        : given instanceof Uint8Array
+          ? decodeChunk(Buffer.from(given.buffer, given.byteOffset, given.byteLength), unchecked)
+          : readSharedBlocks(given);
     const headBytes = snapshot.head;
     const headRun = headBytes !== null && isHeadRun(headBytes) ? decodeHeadRun(headBytes) : null;
     const head = headBytes === null || headRun !== null ? null : decodeChunk(headBytes, unchecked);
@@ -392,11 +402,12 @@ export class MemChunk {
    * head's entries sorted into one uncompressed block. The chunk keeps taking appends.
    */
   snapshot(): ChunkSnapshot {
-    let blocks: Buffer | null = null;
+    let blocks: SharedBlocks | null = null;
     if (this.blocks.length > 0) {
       this.finishCompression();
-      const encoding = this.options.encoding;
-      blocks = encodeChunk({ encoding, blocks: this.blocks, symbols: this.symbols });
+      // A block's bytes move to shared memory on its first snapshot; later ones only refer to them.
+      for (const block of this.blocks) block.data = inSharedMemory(block.data);
+      blocks = shareBlocks(this.options.encoding, this.blocks, this.symbols);
     }
     if (this.head.entryCount === 0) return { blocks, head: null };
     // A head in arrival order goes column by column; one appended out of order, sorted into a block.

@@ -2,7 +2,7 @@
 // here: the main thread copies the matching chunks' bytes into one buffer it transfers, and
 // the worker rebuilds read-only chunks from them.
 import { inShard, type Labels, type Matcher, type ShardRef } from '@logsvc/api';
-import { MemChunk } from '@logsvc/chunk';
+import { MemChunk, type SharedBlocks } from '@logsvc/chunk';
 import { chunkOverlaps, type QueryableStream, type TimeRange } from './query';
 
 /** Which of a tenant's streams, over which time range, a query worker asks memory for. */
@@ -16,10 +16,14 @@ export interface MemorySelect {
 /** Where one part of a chunk lies: which of `MemorySnapshot.buffers`, offset and length. */
 export type ByteSpan = readonly [number, number, number];
 
-/** One chunk of a snapshot: a closed chunk has its blocks only, a head chunk may have both. */
+/**
+ * One chunk of a snapshot: a closed chunk has its blocks only, a head chunk may have both. Cut
+ * blocks come as their chunk bytes (`blocks`) or as views of shared memory (`shared`).
+ */
 export interface ChunkSpans {
   readonly closed: boolean;
   readonly blocks: ByteSpan | null;
+  readonly shared: SharedBlocks | null;
   readonly head: ByteSpan | null;
 }
 
@@ -60,23 +64,27 @@ export function snapshotStreams(
     buffers.push(buffer as ArrayBuffer);
     return [buffers.length - 1, 0, b.length];
   };
+  const blockParts = (
+    blocks: Buffer | SharedBlocks | null,
+  ): { blocks: ByteSpan | null; shared: SharedBlocks | null } =>
+    blocks === null || Buffer.isBuffer(blocks)
+      ? { blocks: place(blocks, true), shared: null }
+      : { blocks: null, shared: blocks };
   const out: StreamSpans[] = [];
   for (const stream of streams) {
     if (!inShard(stream.labels, shard)) continue;
     const chunks: ChunkSpans[] = [];
     for (const c of stream.closed) {
       if (!chunkOverlaps(c.chunk, range)) continue;
-      const blocks =
-        c.encoded === null ? place(c.chunk.snapshot().blocks, true) : place(c.encoded, false);
-      chunks.push({ closed: true, blocks, head: null });
+      if (c.encoded !== null) {
+        chunks.push({ closed: true, blocks: place(c.encoded, false), shared: null, head: null });
+      } else {
+        chunks.push({ closed: true, ...blockParts(c.chunk.snapshot().blocks), head: null });
+      }
     }
     if (stream.head !== null && chunkOverlaps(stream.head, range)) {
       const taken = stream.head.snapshot();
-      chunks.push({
-        closed: false,
-        blocks: place(taken.blocks, true),
-        head: place(taken.head, true),
-      });
+      chunks.push({ closed: false, ...blockParts(taken.blocks), head: place(taken.head, true) });
     }
     if (chunks.length > 0)
       out.push({ labels: stream.labels, fingerprint: stream.fingerprint, chunks });
@@ -92,9 +100,9 @@ export function snapshotToStreams(snapshot: MemorySnapshot): QueryableStream[] {
     const closed: { chunk: MemChunk; encoded: Buffer | null }[] = [];
     let head: MemChunk | null = null;
     for (const c of s.chunks) {
-      const parts = { blocks: view(c.blocks), head: view(c.head) };
-      const chunk = MemChunk.fromSnapshot(parts);
-      if (c.closed) closed.push({ chunk, encoded: parts.blocks });
+      const blocks = view(c.blocks);
+      const chunk = MemChunk.fromSnapshot({ blocks: blocks ?? c.shared, head: view(c.head) });
+      if (c.closed) closed.push({ chunk, encoded: blocks });
       else head = chunk;
     }
     return { labels: s.labels, fingerprint: s.fingerprint, head, closed };

@@ -1,0 +1,61 @@
+/**
+ * A chunk's cut blocks for a query worker thread without copying them: each block's compressed
+ * bytes live in a SharedArrayBuffer, which `postMessage` shares instead of cloning. Cut blocks
+ * never change, so sharing them is safe; a block's bytes move there on its first snapshot.
+ */
+import type { BlockMeta } from './block';
+import type { ChunkContents, StoredBlock } from './chunk-format';
+import type { ChunkEncoding } from './options';
+import { SymbolTable } from './symbols';
+
+export interface SharedBlocks {
+  readonly encoding: ChunkEncoding;
+  readonly metas: readonly BlockMeta[];
+  /** Each block's compressed bytes, views of shared memory. */
+  readonly data: readonly Uint8Array[];
+  /** The chunk's symbol table (`SymbolTable.encode`) when the blocks were taken. */
+  readonly symbols: Uint8Array;
+}
+
+/** `data` itself when it already lives in shared memory, else a copy there. */
+export function inSharedMemory(data: Buffer): Buffer {
+  if (data.buffer instanceof SharedArrayBuffer) return data;
+  const shared = Buffer.from(new SharedArrayBuffer(data.length));
+  data.copy(shared);
+  return shared;
+}
+
+export function shareBlocks(
+  encoding: ChunkEncoding,
+  blocks: readonly StoredBlock[],
+  symbols: SymbolTable,
+): SharedBlocks {
+  return {
+    encoding,
+    metas: blocks.map((b) => ({
+      minTs: b.minTs,
+      maxTs: b.maxTs,
+      entries: b.entries,
+      rawBytes: b.rawBytes,
+      uncompressedLength: b.uncompressedLength,
+    })),
+    data: blocks.map((b) => b.data),
+    symbols: symbols.encode(),
+  };
+}
+
+/** The blocks as a decoded chunk's contents (their bytes stay in shared memory). */
+export function readSharedBlocks(shared: SharedBlocks): ChunkContents {
+  const symbols = shared.symbols;
+  return {
+    encoding: shared.encoding,
+    blocks: shared.metas.map((meta, i) => {
+      const d = shared.data[i];
+      // Never checked: the bytes were made in this process (see `fromSnapshot`).
+      return { ...meta, data: Buffer.from(d.buffer, d.byteOffset, d.byteLength), crc: 0 };
+    }),
+    symbols: SymbolTable.decode(
+      Buffer.from(symbols.buffer, symbols.byteOffset, symbols.byteLength),
+    ),
+  };
+}
