@@ -77,21 +77,16 @@ export abstract class ConvertingLabelFilter implements LabelFilter {
   protected abstract convert(text: string): number;
 
   matches(lbs: LabelsBuilder): boolean {
-    const text = lbs.get(this.name);
-    if (text === undefined) return false;
-    let v: number;
-    try {
-      v = this.convert(text);
-    } catch (err) {
-      if (!(err instanceof ConversionError)) throw err;
+    const verdict = this.verdict(lbs.get(this.name));
+    if (verdict instanceof ConversionError) {
       // an earlier error (a parser's) says more than ours: keep it
       if (!lbs.hasErr()) {
         lbs.setErr(ERR_LABEL_FILTER);
-        lbs.setErrorDetails(err.message);
+        lbs.setErrorDetails(verdict.message);
       }
       return true;
     }
-    return compareNumbers(this.op, v, this.value);
+    return verdict;
   }
 
   /**
@@ -99,13 +94,19 @@ export abstract class ConvertingLabelFilter implements LabelFilter {
    * does not convert (`matches` then keeps the entry with an error).
    */
   judge(text: string | undefined): boolean | null {
+    const verdict = this.verdict(text);
+    return verdict instanceof ConversionError ? null : verdict;
+  }
+
+  /** False for a missing label, the comparison's result, or the conversion's error. */
+  private verdict(text: string | undefined): boolean | ConversionError {
     if (text === undefined) return false;
     let v: number;
     try {
       v = this.convert(text);
     } catch (err) {
       if (!(err instanceof ConversionError)) throw err;
-      return null;
+      return err;
     }
     return compareNumbers(this.op, v, this.value);
   }
