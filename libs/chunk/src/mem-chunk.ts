@@ -397,9 +397,10 @@ export class MemChunk {
   }
 
   /**
-   * The chunk as it is now, as bytes (see `ChunkSnapshot`): the cut blocks copied as they are
+   * The chunk as it is now (see `ChunkSnapshot`): the cut blocks as views of shared memory
    * (only a block whose background compression is not done yet gets compressed here) and the
-   * head's entries sorted into one uncompressed block. The chunk keeps taking appends.
+   * head's entries as a head run, or sorted into one uncompressed block when they arrived out of
+   * time order. The chunk keeps taking appends.
    */
   snapshot(): ChunkSnapshot {
     let blocks: SharedBlocks | null = null;
