@@ -16,6 +16,7 @@
  * filter cannot convert (the filter then sets an error).
  */
 import type { Labels, LabelPair } from '@logsvc/api';
+import { fnv1a, sameBytes } from './byte-keys';
 import { DUPLICATE_SUFFIX, ERROR_DETAILS_LABEL, ERROR_LABEL } from './errors';
 import { jsonLeafText, JsonParserStage } from './json-parser';
 import { JsonMembers } from './json-members';
@@ -141,7 +142,12 @@ export class JsonFieldsExtraction {
     readonly test: ValueTest | null,
     readonly grouping: LabelGrouping,
     readonly hints: ParserHints,
-  ) {}
+  ) {
+    this.groupIndices = grouping.names.map((n) => names.indexOf(n));
+  }
+
+  /** The value index of each grouped name (`grouping.names[k]` is value `groupIndices[k]`). */
+  readonly groupIndices: readonly number[];
 
   /**
    * The route for these stages, or null when they are not line filters, `| json` and label
@@ -254,7 +260,7 @@ export class JsonFieldsStream implements LineValues {
     this.ends = new Int32Array(this.count);
     this.texts = new Array<string | undefined>(this.count).fill(undefined);
     const g = plan.grouping;
-    const only = !g.noLabels && g.names.length === 1 ? names.indexOf(g.names[0]) : NOT_FOUND;
+    const only = !g.noLabels && g.names.length === 1 ? plan.groupIndices[0] : NOT_FOUND;
     this.groupIndex = only >= 0 && this.streamValues[only] === undefined ? only : NOT_FOUND;
   }
 
@@ -350,14 +356,7 @@ export class JsonFieldsStream implements LineValues {
   /** The wanted name the key is byte for byte, or NOT_FOUND. */
   private wantedIndex(b: Buffer, start: number, end: number): number {
     const bytes = this.plan.nameBytes;
-    const n = end - start;
-    for (let i = 0; i < bytes.length; i++) {
-      const name = bytes[i];
-      if (name.length !== n) continue;
-      let k = 0;
-      while (k < n && name[k] === b[start + k]) k++;
-      if (k === n) return i;
-    }
+    for (let i = 0; i < bytes.length; i++) if (sameBytes(bytes[i], b, start, end)) return i;
     return NOT_FOUND;
   }
 
@@ -395,16 +394,17 @@ export class JsonFieldsStream implements LineValues {
     if (g.noLabels) return EMPTY_LABELS_RESULT;
     if (this.groupIndex !== NOT_FOUND) return this.groupedByRaw(this.groupIndex);
     let key = '';
-    for (const name of g.names) {
-      const v = this.text(this.plan.names.indexOf(name));
+    const indices = this.plan.groupIndices;
+    for (let k = 0; k < indices.length; k++) {
+      const v = this.text(indices[k]);
       key += v === undefined ? '-' : `${v.length}:${v}`;
     }
     let result = this.byText.get(key);
     if (result === undefined) {
       const labels: LabelPair[] = [];
-      for (const name of g.names) {
-        const value = this.text(this.plan.names.indexOf(name));
-        if (value !== undefined) labels.push({ name, value });
+      for (let k = 0; k < indices.length; k++) {
+        const value = this.text(indices[k]);
+        if (value !== undefined) labels.push({ name: g.names[k], value });
       }
       result = newResult(labels);
       if (this.byText.size >= MAX_GROUPS) this.byText.clear();
@@ -422,8 +422,7 @@ export class JsonFieldsStream implements LineValues {
     const b = this.line;
     const start = this.starts[i];
     const end = this.ends[i];
-    let hash = 0x811c9dc5 ^ type;
-    for (let k = start; k < end; k++) hash = Math.imul(hash ^ b[k], 0x01000193);
+    const hash = fnv1a(b, start, end, 0x811c9dc5 ^ type);
     const bucket = this.byRaw.get(hash);
     if (bucket !== undefined) {
       for (const g of bucket)
@@ -449,10 +448,4 @@ export class JsonFieldsStream implements LineValues {
 
 function newResult(labels: Labels): LabelsResult {
   return new LabelsResult(labels, labelsKey(labels), labels, [], []);
-}
-
-function sameBytes(raw: Buffer, b: Buffer, start: number, end: number): boolean {
-  if (raw.length !== end - start) return false;
-  for (let i = 0; i < raw.length; i++) if (raw[i] !== b[start + i]) return false;
-  return true;
 }

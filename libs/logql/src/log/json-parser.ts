@@ -6,6 +6,7 @@
  * The line is walked in place; key names are cached in a per-stage tree keyed by raw key
  * bytes, so steady-state parsing only builds strings for values.
  */
+import { fnv1a, sameBytes } from './byte-keys';
 import { ERR_JSON } from './errors';
 import { JsonMembers, stringFlags } from './json-members';
 import { JsonType, bytesToString, lokiJsonString } from './json-scanner';
@@ -161,8 +162,7 @@ export class JsonParserStage implements Stage {
       }
       return node;
     }
-    let hash = 0x811c9dc5;
-    for (let i = ks; i < ke; i++) hash = Math.imul(hash ^ b[i], 0x01000193);
+    const hash = fnv1a(b, ks, ke);
     const bucket = parent.children.get(hash);
     if (bucket !== undefined) {
       for (const node of bucket) if (sameBytes(node.raw as Buffer, b, ks, ke)) return node;
@@ -195,10 +195,4 @@ function newNode(path: string, raw: Buffer | null): KeyNode {
     descend: true,
     descendFor: null,
   };
-}
-
-function sameBytes(raw: Buffer, b: Buffer, start: number, end: number): boolean {
-  if (raw.length !== end - start) return false;
-  for (let i = 0; i < raw.length; i++) if (raw[i] !== b[start + i]) return false;
-  return true;
 }
