@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { gunzipSync, gzip, gzipSync } from 'node:zlib';
 import * as lz4 from 'lz4-napi';
@@ -64,12 +65,19 @@ export function compress(encoding: ChunkEncoding, data: Buffer): Buffer {
 }
 
 /**
+ * With one CPU, a thread pool compression only adds the hand-off (for a 64 KiB snappy block
+ * about 4× the CPU of compressing it in place): the event loop compresses itself then.
+ */
+const OFFLOAD_COMPRESSION = availableParallelism() > 1;
+
+/**
  * Starts compressing off the event loop (same bytes as `compress`); null when the encoding
- * has no asynchronous variant (none, zstd) and `compress` has to be used.
+ * has no asynchronous variant (none, zstd), or the process has one CPU, and `compress` has
+ * to be used.
  */
 export function compressAsync(encoding: ChunkEncoding, data: Buffer): Promise<Buffer> | null {
   const codec = CODECS[encoding];
-  return codec.compressAsync ? codec.compressAsync(data) : null;
+  return OFFLOAD_COMPRESSION && codec.compressAsync ? codec.compressAsync(data) : null;
 }
 
 /**

@@ -21,7 +21,6 @@ import {
 import { formatRfc3339 } from '@logsvc/gocompat';
 import { Instance, type AppendedStream, type PushContext, type StreamCensus } from './instance';
 import { streamAdmission, type StreamAdmission } from './stream-admission';
-import { StreamRateLimiter } from './stream-rate-limiter';
 import { SILENT_LOGGER, type IngesterLogger } from './logger';
 import { bump, newCounters, type IngesterCounters } from './metrics';
 import {
@@ -109,7 +108,6 @@ export class Ingester {
   private readonly chunkOptions: Partial<ChunkOptions>;
   private readonly windowNs: bigint;
   private readonly listeners = new Set<AppendListener>();
-  private readonly streamRateLimiter: StreamRateLimiter;
   private readonly onCut = (reason: CutReason): void =>
     bump(this.counters.chunks_cut_total, reason);
   private wal: Wal | null = null;
@@ -122,7 +120,6 @@ export class Ingester {
     this.config = { ...DEFAULT_INGESTER_CONFIG, ...opts.config };
     this.logger = opts.logger ?? SILENT_LOGGER;
     this.now = opts.now ?? Date.now;
-    this.streamRateLimiter = new StreamRateLimiter({ now: this.now });
     this.chunkOptions = {
       encoding: this.config.chunk_encoding,
       blockSize: this.config.chunk_block_size,
@@ -313,6 +310,7 @@ export class Ingester {
     };
     const ctx: PushContext = {
       nowMs: this.now(),
+      rateLimits: limits,
       streamLimit: this.streamLimitOf(limits),
       globalStreamLimit: this.globalStreamLimit(),
       rules,
@@ -321,11 +319,8 @@ export class Ingester {
       onStreamCreated: () => this.counters.streams_created_total++,
       walSeq: this.wal ? this.wal.nextSeq : 0,
     };
-    // Per-stream rate limit first, as before any entry is stored: refused entries never count
-    // against ordering or the stream limit. Its refusal leads the per-stream errors.
-    const limited = this.streamRateLimiter.apply(tenant, limits, req);
-    const result = this.instance(tenant).push(limited.request, ctx);
-    const errors = limited.error ? [limited.error, ...result.errors] : result.errors;
+    const result = this.instance(tenant).push(req, ctx);
+    const errors = result.errors;
     const c = this.counters;
     c.entries_appended_total += result.entries;
     c.bytes_appended_total += result.bytes;

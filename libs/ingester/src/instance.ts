@@ -3,12 +3,16 @@ import type { ChunkOptions } from '@logsvc/chunk';
 import { IngestError } from './errors';
 import { formatGoTime } from '@logsvc/gocompat';
 import { entryBytes, Stream, type CutReason, type OrderingRules } from './stream';
+import type { StreamRateLimits } from './config';
 import { StreamLimitRefusals } from './stream-limit-errors';
+import { StreamRateCheck } from './stream-rate-check';
 import type { WalStreamInput } from './wal/records';
 
 /** Everything one push needs besides the request. */
 export interface PushContext {
   readonly nowMs: number;
+  /** The tenant's per-stream rate limits. */
+  readonly rateLimits: StreamRateLimits;
   /** Streams this tenant may hold; Infinity when unlimited. */
   readonly streamLimit: number;
   /** Streams all tenants together may hold (`max_global_streams`); Infinity when unlimited. */
@@ -68,7 +72,8 @@ export class Instance {
 
   /**
    * Stores a push request's entries. Refusals are collected per stream (Loki's messages);
-   * other streams and entries are stored regardless.
+   * other streams and entries are stored regardless. The per-stream rate limit comes first, so
+   * refused entries never count against ordering or the stream limit; its 429 leads the errors.
    */
   push(req: PushRequest, ctx: PushContext): InstancePushResult {
     const wal: WalStreamInput[] = [];
@@ -80,10 +85,15 @@ export class Instance {
     let entries = 0;
     let bytes = 0;
     let duplicates = 0;
+    const rate = new StreamRateCheck(ctx.rateLimits, ctx.nowMs);
     for (const ps of req.streams) {
       if (ps.entries.length === 0) continue;
       const text = ps.labelsText ?? labelsToString(ps.labels);
       let stream = this.streams.get(text);
+      const bucket =
+        stream === undefined ? rate.newBucket() : (stream.rateBucket ??= rate.newBucket());
+      const pushed = rate.allowed(bucket, text, ps.entries);
+      if (pushed.length === 0) continue;
       const created = stream === undefined;
       if (stream === undefined) {
         const over =
@@ -93,15 +103,16 @@ export class Instance {
               ? 'global'
               : null;
         if (over !== null) {
-          refusals.add(over, text, ps.entries.length, bytesOf(ps.entries));
+          refusals.add(over, text, pushed.length, bytesOf(pushed));
           refusalsAt = errors.length;
           continue;
         }
         stream = new Stream(this.tenant, ps.labels, this.chunkOptions, text);
+        stream.rateBucket = bucket;
         this.addStream(stream);
         ctx.onStreamCreated();
       }
-      const r = stream.append(ps.entries, ctx.rules, ctx.nowMs, ctx.onCut, ctx.walSeq);
+      const r = stream.append(pushed, ctx.rules, ctx.nowMs, ctx.onCut, ctx.walSeq);
       duplicates += r.duplicates;
       if (r.stored.length > 0) {
         entries += r.stored.length;
@@ -117,7 +128,7 @@ export class Instance {
         for (const { entry, reason } of listed) {
           message += `entry with timestamp ${formatGoTime(entry.timestampNs)} ignored, reason: '${reason}',\n`;
         }
-        message += `user '${this.tenant}', total ignored: ${r.refused.length} out of ${ps.entries.length} for stream: ${text}`;
+        message += `user '${this.tenant}', total ignored: ${r.refused.length} out of ${pushed.length} for stream: ${text}`;
         errors.push(
           new IngestError(
             'bad_request',
@@ -131,6 +142,8 @@ export class Instance {
     }
     const refused = refusals.error();
     if (refused) errors.splice(refusalsAt, 0, refused);
+    const rateLimited = rate.error();
+    if (rateLimited) errors.unshift(rateLimited);
     return { wal, appended, entries, bytes, duplicates, errors };
   }
 

@@ -1,5 +1,9 @@
 import { labelsHash, labelsToString, type Labels, type LogEntry } from '@logsvc/api';
 import { MemChunk, type ChunkOptions } from '@logsvc/chunk';
+import type { TokenBucket } from '@logsvc/push';
+
+/** Room for the last line a stream first gets: most lines are shorter. */
+const MIN_LAST_LINE = 256;
 
 export type CutReason = 'full' | 'idle' | 'max_age' | 'forced';
 
@@ -71,11 +75,18 @@ export class Stream {
   /** Highest timestamp ever stored; meaningful once `lastLine` is set. */
   newestNs = -1n;
   lastTimestampNs = 0n;
-  lastLine: Buffer | null = null;
+  /**
+   * A copy of the last stored line in its first `lastLineLength` bytes (null: none yet). The
+   * buffer is reused push after push: the pushed line is a view into the whole request body.
+   */
+  private lastLineBytes: Buffer | null = null;
+  private lastLineLength = 0;
   /** A flush operation for this stream is queued or running. */
   flushQueued = false;
   /** The newest WAL record that stored entries in this stream (0: none since start). */
   lastWalSeq = 0;
+  /** The per-stream rate limit's bucket, once a push checked it (not after a replay). */
+  rateBucket: TokenBucket | null = null;
 
   constructor(
     readonly tenant: string,
@@ -86,6 +97,29 @@ export class Stream {
     this.labelsText = labelsText ?? labelsToString(labels);
     this.labelsBytes = Buffer.from(this.labelsText, 'utf8');
     this.fingerprint = labelsHash(labels);
+  }
+
+  /** The last stored line (what de-duplication compares with), or null when none was. */
+  get lastLine(): Buffer | null {
+    return this.lastLineBytes === null ? null : this.lastLineBytes.subarray(0, this.lastLineLength);
+  }
+
+  set lastLine(line: Buffer | null) {
+    if (line === null) {
+      this.lastLineBytes = null;
+      return;
+    }
+    let bytes = this.lastLineBytes;
+    if (bytes === null || bytes.length < line.length) {
+      bytes = this.lastLineBytes = Buffer.allocUnsafeSlow(Math.max(line.length, MIN_LAST_LINE));
+    }
+    bytes.set(line);
+    this.lastLineLength = line.length;
+  }
+
+  private isLastLine(line: Buffer): boolean {
+    const n = this.lastLineLength;
+    return n === line.length && this.lastLineBytes!.compare(line, 0, n, 0, n) === 0;
   }
 
   /** Oldest and newest timestamp over all chunks in memory, or null when there are none. */
@@ -127,18 +161,30 @@ export class Stream {
     const refused: { entry: LogEntry; reason: string }[] = [];
     let refusedBytes = 0;
     let lastTs = this.lastTimestampNs;
-    let lastLine = this.lastLine;
+    // The last line stored by this call, once there is one; before, `lastLineBytes` holds it.
+    let lastLine: Buffer | null = null;
+    let hasLast = this.lastLineBytes !== null;
     let newest = this.newestNs;
+    let cutoff = 0n;
+    let cutoffOf: bigint | null = null;
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i];
       const ts = e.timestampNs;
       let skip = false;
-      if (lastLine !== null && ts === lastTs && lastLine.equals(e.line)) {
+      if (
+        hasLast &&
+        ts === lastTs &&
+        (lastLine === null ? this.isLastLine(e.line) : lastLine.equals(e.line))
+      ) {
         duplicates++;
         skip = true;
-      } else if (rules && lastLine !== null) {
+      } else if (rules && hasLast) {
         if (rules.unorderedWrites) {
-          const cutoff = newest - rules.windowNs;
+          // Recomputed only when `newest` moved: a bigint subtraction allocates.
+          if (cutoffOf !== newest) {
+            cutoffOf = newest;
+            cutoff = newest - rules.windowNs;
+          }
           if (ts < cutoff) {
             refused.push({ entry: e, reason: rules.formatTooFarBehind(ts, cutoff) });
             refusedBytes += entryBytes(e);
@@ -160,9 +206,10 @@ export class Stream {
           skip = true;
         } else {
           if (walSeq > this.lastWalSeq) this.lastWalSeq = walSeq;
-          if (lastLine === null || ts > newest) newest = ts;
+          if (!hasLast || ts > newest) newest = ts;
           lastTs = ts;
           lastLine = e.line;
+          hasLast = true;
           storedBytes += head.uncompressedBytes - bytesBefore;
           if (this.head.isFull()) this.cutHead('full', nowMs, onCut);
         }
@@ -171,8 +218,7 @@ export class Stream {
       else if (!skip && stored !== null) stored.push(e);
     }
     if (storedBytes > 0) this.headLastAppendMs = nowMs;
-    // Keep a private copy: the pushed line is usually a view into the whole request body.
-    if (lastLine !== this.lastLine && lastLine !== null) this.lastLine = Buffer.from(lastLine);
+    if (lastLine !== null) this.lastLine = lastLine;
     this.lastTimestampNs = lastTs;
     this.newestNs = newest;
     return { stored: stored ?? entries, storedBytes, duplicates, refused, refusedBytes };

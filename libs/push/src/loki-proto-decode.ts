@@ -46,9 +46,9 @@ export function* lokiProtobufStreams(
   body: Buffer,
   maxEntries = STREAM_PIECE_ENTRIES,
 ): Generator<PushStream | RejectedStream> {
-  const pieces = streamPieces(Reader.create(body), new DecodeState(), maxEntries);
+  const pieces = new StreamPieces(Reader.create(body), maxEntries);
   for (;;) {
-    let next: IteratorResult<PushStream | RejectedStream>;
+    let next: PushStream | RejectedStream | null;
     try {
       next = pieces.next();
     } catch (err) {
@@ -57,25 +57,66 @@ export function* lokiProtobufStreams(
         `error decoding push request: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
-    if (next.done) return;
-    yield next.value;
+    if (next === null) return;
+    yield next;
   }
 }
 
-/** The request's streams (in pieces), skipping other fields. */
-function* streamPieces(
-  reader: Reader,
-  state: DecodeState,
-  maxEntries: number,
-): Generator<PushStream | RejectedStream> {
-  while (reader.pos < reader.len) {
-    const tag = reader.uint32();
-    if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) {
-      const len = reader.uint32();
-      yield* readStream(reader, reader.pos + len, state, maxEntries);
-    } else {
+/**
+ * The request's streams in pieces of at most `maxEntries` entries, skipping other fields. A
+ * plain reader rather than nested generators: a push of a thousand small streams would
+ * otherwise make and resume a generator per stream.
+ */
+class StreamPieces {
+  private readonly state = new DecodeState();
+  /** End of the stream being read in pieces, or -1 between streams. */
+  private streamEnd = -1;
+  private labelsText: string | undefined;
+
+  constructor(
+    private readonly reader: Reader,
+    private readonly maxEntries: number,
+  ) {}
+
+  /** The next stream or piece of one; null after the last. */
+  next(): PushStream | RejectedStream | null {
+    const reader = this.reader;
+    if (this.streamEnd >= 0) return this.piece();
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) {
+        const len = reader.uint32();
+        this.streamEnd = reader.pos + len;
+        checkEnd(reader, this.streamEnd);
+        this.labelsText = undefined;
+        return this.piece();
+      }
       reader.skipType(tag & 7);
     }
+    return null;
+  }
+
+  /** Reads the current stream up to its end, or up to `maxEntries` entries. */
+  private piece(): PushStream | RejectedStream {
+    const { reader, state, maxEntries } = this;
+    const end = this.streamEnd;
+    const entries: LogEntry[] = [];
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      if (field === 1 && (tag & 7) === WIRE_LEN) this.labelsText = reader.string();
+      else if (field === 2 && (tag & 7) === WIRE_LEN) {
+        const len = reader.uint32();
+        entries.push(readEntry(reader, reader.pos + len, state));
+        // Labels come first in every encoder; only then can a piece be handed out early.
+        if (entries.length >= maxEntries && this.labelsText !== undefined && reader.pos < end) {
+          return LabelsCache.shared.stream(this.labelsText, entries);
+        }
+      } else reader.skipType(tag & 7);
+    }
+    if (reader.pos !== end) throw badRequest('error decoding push request: stream length mismatch');
+    this.streamEnd = -1;
+    return LabelsCache.shared.stream(this.labelsText ?? '', entries);
   }
 }
 
@@ -87,33 +128,6 @@ class DecodeState {
 
 function checkEnd(reader: Reader, end: number): void {
   if (end > reader.len) throw badRequest('error decoding push request: unexpected end of message');
-}
-
-function* readStream(
-  reader: Reader,
-  end: number,
-  state: DecodeState,
-  maxEntries: number,
-): Generator<PushStream | RejectedStream> {
-  checkEnd(reader, end);
-  let labelsText: string | undefined;
-  let entries: LogEntry[] = [];
-  while (reader.pos < end) {
-    const tag = reader.uint32();
-    const field = tag >>> 3;
-    if (field === 1 && (tag & 7) === WIRE_LEN) labelsText = reader.string();
-    else if (field === 2 && (tag & 7) === WIRE_LEN) {
-      const len = reader.uint32();
-      entries.push(readEntry(reader, reader.pos + len, state));
-      // Labels come first in every encoder; only then can a piece be handed out early.
-      if (entries.length >= maxEntries && labelsText !== undefined && reader.pos < end) {
-        yield LabelsCache.shared.stream(labelsText, entries);
-        entries = [];
-      }
-    } else reader.skipType(tag & 7);
-  }
-  if (reader.pos !== end) throw badRequest('error decoding push request: stream length mismatch');
-  yield LabelsCache.shared.stream(labelsText ?? '', entries);
 }
 
 function readEntry(reader: Reader, end: number, state: DecodeState): LogEntry {

@@ -50,7 +50,7 @@ export class ByteWriter {
 
   bytes(b: Buffer): void {
     this.uvarint(b.length);
-    b.copy(this.buf, this.pos);
+    this.buf.set(b, this.pos);
     this.pos += b.length;
   }
 

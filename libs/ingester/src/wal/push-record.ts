@@ -28,6 +28,8 @@ export interface DecodedPush {
 /** Per-entry working space of the encoder, reused across records (encoding is synchronous). */
 class Scratch {
   ts = new BigInt64Array(1024);
+  /** The bytes of `ts`, to copy a stream's timestamps into a record without a new view. */
+  tsBytes = new Uint8Array(this.ts.buffer);
   /** Per entry: where its pair ids start in `ids`. */
   idStart = new Uint32Array(1024);
   ids = new Uint32Array(1024);
@@ -36,6 +38,7 @@ class Scratch {
     if (n <= this.ts.length) return;
     const cap = Math.max(n, this.ts.length * 2);
     this.ts = new BigInt64Array(cap);
+    this.tsBytes = new Uint8Array(this.ts.buffer);
     this.idStart = new Uint32Array(cap);
   }
 
@@ -132,12 +135,17 @@ export function encodePushRecord(
     w.bytes(s.labelsText);
     w.uvarint(n);
     let pos = w.pos;
-    if (LITTLE_ENDIAN) {
-      buf.set(new Uint8Array(ts.buffer, 8 * row, 8 * n), pos);
+    if (LITTLE_ENDIAN && n <= 8) {
+      // Most streams of a push have a few entries: a loop beats making a view to copy from.
+      const tsBytes = scratch.tsBytes;
+      for (let i = 8 * row, end = i + 8 * n; i < end; i++) buf[pos++] = tsBytes[i];
+    } else if (LITTLE_ENDIAN) {
+      buf.set(scratch.tsBytes.subarray(8 * row, 8 * (row + n)), pos);
+      pos += 8 * n;
     } else {
       for (let i = 0; i < n; i++) buf.writeBigInt64LE(ts[row + i], pos + 8 * i);
+      pos += 8 * n;
     }
-    pos += 8 * n;
     for (let i = 0; i < n; i++) pos = putUvarint(buf, pos, entries[i].line.length);
     for (let i = 0; i < n; i++) {
       const k = entries[i].structuredMetadata.length;

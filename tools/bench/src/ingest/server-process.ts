@@ -21,6 +21,13 @@ export const SERVER_MAIN = resolve(
   'main.js',
 );
 
+/**
+ * The node options `npm start` and the container image run the server with (package.json,
+ * docker/logsvc.Dockerfile): a 64 MB young generation, so a push's objects that wait for the
+ * WAL fsync are not copied by every scavenge (docs/benchmarks.md).
+ */
+export const SERVER_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=64'];
+
 export interface ServerProcessOptions {
   /** The server's `main.js` (default: this checkout's build, SERVER_MAIN). */
   readonly main?: string;
@@ -72,6 +79,7 @@ export class ServerProcess extends ChildServer {
     const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'logsvc-proc-'));
     const port = options.port ?? (await freePort());
     const args = [
+      ...SERVER_NODE_OPTIONS,
       ...(options.nodeOptions ?? []),
       options.main ?? SERVER_MAIN,
       '-server.http-listen-address=127.0.0.1',
