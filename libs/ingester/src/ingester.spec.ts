@@ -133,6 +133,32 @@ describe('Ingester', () => {
   }
 
   describe('ordering and de-duplication', () => {
+    it('drops a copy of the last stored line after its chunk was cut, whatever its length', async () => {
+      // Every entry fills a chunk: the next push starts a new one, so only the stream's copy
+      // of its last line can recognise the copy.
+      const sut = await start({ chunk_target_size: 1 });
+      const long = 'L'.repeat(1000);
+      const sameLength = 'M'.repeat(1000);
+      const steps: [bigint, string, number, number][] = [
+        [1n, 'short', 1, 0],
+        [1n, 'short', 0, 1],
+        [2n, long, 1, 0],
+        [2n, long, 0, 1],
+        [2n, sameLength, 1, 0],
+        [2n, 'short', 1, 0],
+        [2n, 'short', 0, 1],
+      ];
+      for (const [ts, line, appended, duplicates] of steps) {
+        const outcome = await sut.push('t', req({ '{app="a"}': [[ts, line]] }));
+        expect({ ts, line: line.slice(0, 5), ...outcome }).toMatchObject({
+          ts,
+          line: line.slice(0, 5),
+          appended,
+          duplicates,
+        });
+      }
+    });
+
     it('accepts out-of-order entries inside the window and refuses older ones as Loki does', async () => {
       const sut = await start();
       await sut.push('t', req({ '{app="a"}': [[3n * HOUR, 'newest']] }));

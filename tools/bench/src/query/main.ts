@@ -27,6 +27,7 @@ import { runLoad } from '../ingest/load';
 import { prepareAll } from '../ingest/prepare';
 import { placeCpus } from '../cpu-affinity';
 import { ServerProcess } from '../ingest/server-process';
+import { settle } from './settle';
 import { findLokiBinary, LokiProcess, missingLokiMessage } from '../loki/loki-process';
 import { USAGE, parseOptions, type QueryBenchOptions } from './options';
 import { type FrontendBenchResult, formatFrontendReport, frontendJson } from './frontend-report';
@@ -156,8 +157,12 @@ async function timeQuery(
     runs[t.name] = [];
   }
   const deadline = performance.now() + o.queryBudgetMs;
+  const servers = targets.map((t) => t.server);
   for (let i = 0; i < o.runs && performance.now() < deadline; i++)
-    for (const t of targets) runs[t.name]!.push(await timedRun(t.server, BENCH_TENANT, spec));
+    for (const t of targets) {
+      await settle(servers);
+      runs[t.name]!.push(await timedRun(t.server, BENCH_TENANT, spec));
+    }
   return runs;
 }
 
