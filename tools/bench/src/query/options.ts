@@ -96,8 +96,10 @@ export const USAGE = `usage: npm run bench:query -- [options]
                          --data=default); ingester: query the data still in the ingesters (no
                          flush, no restart); both: ingester, then store (default for mixed)
   --compare-loki         also start Loki (~/.cache/loki-ref/loki, -target=all, WAL on), push it
-                         the same data, and run every query on both, alternating; prints both
-                         and the ratio. Skipped with a note when the binary is missing
+                         the same data, and run every query on both, alternating, each timed
+                         run once both servers are idle (≤ 10 % of a core over 100 ms, at most
+                         3 s); prints both and the ratio. Skipped with a note when the binary is
+                         missing
   --loki=PATH            the Loki binary for --compare-loki (implies it)
   --mb=MB                raw log line megabytes to ingest before querying (default 300)
   --ingest-duration=S    stop ingesting after this long (default 60)
