@@ -110,7 +110,13 @@ export class Stream {
       return;
     }
     let bytes = this.lastLineBytes;
-    if (bytes === null || bytes.length < line.length) {
+    // Reused while the line fits and does not leave most of it idle: one long line must not
+    // pin its size in every stream it passed through.
+    if (
+      bytes === null ||
+      bytes.length < line.length ||
+      bytes.length > Math.max(MIN_LAST_LINE, 4 * line.length)
+    ) {
       bytes = this.lastLineBytes = Buffer.allocUnsafeSlow(Math.max(line.length, MIN_LAST_LINE));
     }
     bytes.set(line);
