@@ -37,7 +37,11 @@ describe('head runs (a head block for a query worker)', () => {
 
   it('reads back the entries, their metadata and the raw byte count, at any buffer offset', () => {
     const head = headWith(entries);
-    const bytes = encodeHeadRun(head.transientView(), head.uncompressedBytes, head.symbols)!;
+    const bytes = encodeHeadRun(
+      head.transientView(),
+      head.uncompressedBytes,
+      head.symbols.encode(),
+    )!;
     for (const shift of [0, 1, 3, 4]) {
       const placed = Buffer.alloc(bytes.length + shift);
       bytes.copy(placed, shift);
@@ -53,12 +57,18 @@ describe('head runs (a head block for a query worker)', () => {
 
   it('leaves a head appended out of time order to the block encoding', () => {
     const head = headWith([entries[1], entries[0]]);
-    expect(encodeHeadRun(head.transientView(), head.uncompressedBytes, head.symbols)).toBeNull();
+    expect(
+      encodeHeadRun(head.transientView(), head.uncompressedBytes, head.symbols.encode()),
+    ).toBeNull();
   });
 
   it('refuses bytes whose length does not match their header', () => {
     const head = headWith(entries);
-    const bytes = encodeHeadRun(head.transientView(), head.uncompressedBytes, head.symbols)!;
+    const bytes = encodeHeadRun(
+      head.transientView(),
+      head.uncompressedBytes,
+      head.symbols.encode(),
+    )!;
     expect(() => decodeHeadRun(bytes.subarray(0, bytes.length - 1))).toThrow(/length/);
   });
 });

@@ -24,17 +24,15 @@ export function isHeadRun(buf: Buffer): boolean {
   return buf.length >= HEADER && buf.readUInt32LE(0) === HEAD_RUN_MAGIC;
 }
 
-/** The run's columns and the symbol table in one buffer; null for a run not in time order. */
-export function encodeHeadRun(
-  run: EntryRun,
-  rawBytes: number,
-  symbols: SymbolTable,
-): Buffer | null {
+/**
+ * The run's columns and the symbol table (`symbolBytes`, `SymbolTable.encode()`) in one buffer;
+ * null for a run not in time order.
+ */
+export function encodeHeadRun(run: EntryRun, rawBytes: number, symbolBytes: Buffer): Buffer | null {
   if (run.order !== null || !LITTLE_ENDIAN) return null;
   const n = run.count;
   const lineBytes = run.lineOffsets[n];
   const ids = run.smOffsets[n];
-  const symbolBytes = symbols.encode();
   const total = HEADER + 8 * n + 8 * (n + 1) + 4 * ids + lineBytes + symbolBytes.length;
   const out = Buffer.allocUnsafe(total);
   out.writeUInt32LE(HEAD_RUN_MAGIC, 0);

@@ -164,18 +164,19 @@ export class MemChunk {
     // Made by `snapshot` in this process a moment ago: its layout is checked, not its checksums.
     const unchecked = { checksums: false };
     const given = snapshot.blocks;
-    const blocks =
-      given === null
-        ? null
-        : given instanceof Uint8Array
-          ? decodeChunk(Buffer.from(given.buffer, given.byteOffset, given.byteLength), unchecked)
-          : readSharedBlocks(given);
     const headBytes = snapshot.head;
     const headRun = headBytes !== null && isHeadRun(headBytes) ? decodeHeadRun(headBytes) : null;
     const head = headBytes === null || headRun !== null ? null : decodeChunk(headBytes, unchecked);
     // Both parts were encoded with the chunk's one symbol table at the same moment: the head's
     // copy serves the blocks too.
-    const symbols = headRun?.symbols ?? head?.symbols ?? blocks?.symbols;
+    const headSymbols = headRun?.symbols ?? head?.symbols;
+    const blocks =
+      given === null
+        ? null
+        : given instanceof Uint8Array
+          ? decodeChunk(Buffer.from(given.buffer, given.byteOffset, given.byteLength), unchecked)
+          : readSharedBlocks(given, headSymbols);
+    const symbols = headSymbols ?? blocks?.symbols;
     const chunk = new MemChunk({ encoding: blocks?.encoding ?? 'none' }, symbols);
     for (const b of blocks?.blocks ?? []) chunk.addBlock({ ...b, payload: null });
     if (headRun !== null) {
@@ -403,17 +404,21 @@ export class MemChunk {
    * time order. The chunk keeps taking appends.
    */
   snapshot(): ChunkSnapshot {
+    // Encoded once for both parts (`fromSnapshot` decodes it once too).
+    let symbolBytes: Buffer | null = null;
     let blocks: SharedBlocks | null = null;
     if (this.blocks.length > 0) {
       this.finishCompression();
       // A block's bytes move to shared memory on its first snapshot; later ones only refer to them.
       for (const block of this.blocks) block.data = inSharedMemory(block.data);
-      blocks = shareBlocks(this.options.encoding, this.blocks, this.symbols);
+      symbolBytes = this.symbols.encode();
+      blocks = shareBlocks(this.options.encoding, this.blocks, symbolBytes);
     }
     if (this.head.entryCount === 0) return { blocks, head: null };
     // A head in arrival order goes column by column; one appended out of order, sorted into a block.
     const view = this.head.transientView();
-    const run = encodeHeadRun(view, this.head.uncompressedBytes, this.symbols);
+    symbolBytes ??= this.symbols.encode();
+    const run = encodeHeadRun(view, this.head.uncompressedBytes, symbolBytes);
     if (run !== null) return { blocks, head: run };
     const encoded = encodeBlockPayload(view, this.symbols.byteLengths);
     const block: StoredBlock = {

@@ -25,10 +25,11 @@ export function inSharedMemory(data: Buffer): Buffer {
   return shared;
 }
 
+/** The blocks' metadata and shared bytes; `symbols` is the chunk's `SymbolTable.encode()`. */
 export function shareBlocks(
   encoding: ChunkEncoding,
   blocks: readonly StoredBlock[],
-  symbols: SymbolTable,
+  symbols: Uint8Array,
 ): SharedBlocks {
   return {
     encoding,
@@ -40,13 +41,16 @@ export function shareBlocks(
       uncompressedLength: b.uncompressedLength,
     })),
     data: blocks.map((b) => b.data),
-    symbols: symbols.encode(),
+    symbols,
   };
 }
 
-/** The blocks as a decoded chunk's contents (their bytes stay in shared memory). */
-export function readSharedBlocks(shared: SharedBlocks): ChunkContents {
-  const symbols = shared.symbols;
+/**
+ * The blocks as a decoded chunk's contents (their bytes stay in shared memory). `symbols`, when
+ * given, is the same table already decoded (from the head taken with the blocks).
+ */
+export function readSharedBlocks(shared: SharedBlocks, symbols?: SymbolTable): ChunkContents {
+  const encoded = shared.symbols;
   return {
     encoding: shared.encoding,
     blocks: shared.metas.map((meta, i) => {
@@ -54,8 +58,8 @@ export function readSharedBlocks(shared: SharedBlocks): ChunkContents {
       // Never checked: the bytes were made in this process (see `fromSnapshot`).
       return { ...meta, data: Buffer.from(d.buffer, d.byteOffset, d.byteLength), crc: 0 };
     }),
-    symbols: SymbolTable.decode(
-      Buffer.from(symbols.buffer, symbols.byteOffset, symbols.byteLength),
-    ),
+    symbols:
+      symbols ??
+      SymbolTable.decode(Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength)),
   };
 }
