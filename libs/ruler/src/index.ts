@@ -23,3 +23,4 @@ export * from './remote-write';
 export * from './jitter';
 export * from './prometheus-json';
 export * from './sharding';
+export * from './coalesced-run';

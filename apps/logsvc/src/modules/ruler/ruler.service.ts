@@ -3,6 +3,7 @@ import type { Querier } from '@logsvc/querier';
 import type { Lifecycler } from '@logsvc/ring';
 import {
   AlertmanagerNotifier,
+  CoalescedRun,
   RemoteWriter,
   RuleManager,
   SYSTEM_CLOCK,
@@ -51,8 +52,13 @@ export class RulerService implements LifecycleService, OnModuleInit {
   private poller: NodeJS.Timeout | undefined;
   private ringChecker: NodeJS.Timeout | undefined;
   private lastRing = '';
-  private syncing: Promise<void> | null = null;
-  private again = false;
+  private readonly syncs = new CoalescedRun(async () => {
+    try {
+      await this.manager.sync(await this.ownedGroups());
+    } catch (err) {
+      this.logger.error({ err }, 'unable to sync rule groups');
+    }
+  });
   private readonly logger: Logger;
   private readonly peers: ClientPool<GrpcRulerClient>;
 
@@ -144,7 +150,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
   async stopping(): Promise<void> {
     clearInterval(this.poller);
     clearInterval(this.ringChecker);
-    await this.syncing;
+    await this.syncs.idle();
     await this.manager.stop();
     await this.lifecycler?.stop();
     this.local.attach(undefined);
@@ -154,23 +160,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
 
   /** Reloads the rule store and starts, updates or stops groups; concurrent calls coalesce. */
   sync(): Promise<void> {
-    if (this.syncing) {
-      this.again = true;
-      return this.syncing;
-    }
-    this.syncing = (async () => {
-      do {
-        this.again = false;
-        try {
-          await this.manager.sync(await this.ownedGroups());
-        } catch (err) {
-          this.logger.error({ err }, 'unable to sync rule groups');
-        }
-      } while (this.again);
-    })().finally(() => {
-      this.syncing = null;
-    });
-    return this.syncing;
+    return this.syncs.request();
   }
 
   private async ownedGroups(): Promise<OwnedGroup[]> {
