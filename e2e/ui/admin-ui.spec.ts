@@ -130,7 +130,14 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     await row('logsvc-2').getByRole('button', { name: 'Actions' }).click();
     await page.getByLabel('Log level of logsvc-2').selectOption('debug');
     await page.getByRole('button', { name: 'Set level' }).click();
-    await page.getByText('now debug').waitFor();
+    // Once failed under the full suite's load, not reproduced: say what the panel showed.
+    await page
+      .getByText('now debug')
+      .waitFor()
+      .catch(async (err: Error) => {
+        const panels = await page.locator('.actions-panel').allInnerTexts();
+        throw new Error(`${err.message}\nactions panels: ${JSON.stringify(panels)}`);
+      });
     expect(await (await get(reader, '/log_level')).json()).toEqual({
       message: 'Current log level is debug',
     });
