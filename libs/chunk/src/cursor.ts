@@ -17,6 +17,13 @@ export interface EntryCursor {
   next(): boolean;
   readonly timestampNs: bigint;
   readonly line: Buffer;
+  /**
+   * The current line as a range of a buffer, `lineSource[lineStart, lineEnd)`, without making a
+   * view: for readers that work on offsets (the JSON route, byte counts).
+   */
+  readonly lineSource: Buffer;
+  readonly lineStart: number;
+  readonly lineEnd: number;
   readonly structuredMetadata: Labels;
   /**
    * Cursors that fetch their entries as they are read: after `next()` returned false, a
@@ -169,6 +176,19 @@ export class MergeCursor implements ChunkCursor {
       this.lineView = view;
     }
     return view;
+  }
+
+  get lineSource(): Buffer {
+    return this.lineView ?? this.run!.lines;
+  }
+
+  get lineStart(): number {
+    return this.lineView === null ? this.run!.lineOffsets[this.row] : 0;
+  }
+
+  get lineEnd(): number {
+    const view = this.lineView;
+    return view === null ? this.run!.lineOffsets[this.row + 1] : view.length;
   }
 
   get structuredMetadata(): Labels {

@@ -68,6 +68,19 @@ class LateCursor implements EntryCursor {
     return Buffer.from(this.rows[this.at].line);
   }
 
+  /** The line between other bytes, as a block holds it. */
+  get lineSource(): Buffer {
+    return Buffer.from(`<<${this.rows[this.at].line}>>`);
+  }
+
+  get lineStart(): number {
+    return 2;
+  }
+
+  get lineEnd(): number {
+    return 2 + Buffer.byteLength(this.rows[this.at].line);
+  }
+
   get structuredMetadata(): Labels {
     return this.rows[this.at].sm;
   }
@@ -89,7 +102,10 @@ async function drainWaiting(c: EntryCursor) {
   const out: { ts: bigint; line: string; sm: Labels[number][] }[] = [];
   for (;;) {
     if (c.next()) {
-      out.push({ ts: c.timestampNs, line: c.line.toString(), sm: [...c.structuredMetadata] });
+      const line = c.line.toString();
+      // The line in place is the same line.
+      expect(c.lineSource.toString('utf8', c.lineStart, c.lineEnd)).toBe(line);
+      out.push({ ts: c.timestampNs, line, sm: [...c.structuredMetadata] });
       continue;
     }
     const more = c.wait?.();

@@ -24,7 +24,10 @@ const NO_TIMESTAMP = -(1n << 64n);
  */
 export class SourceMergeCursor implements EntryCursor {
   private ts = 0n;
+  /** The line while replaying a tie group (or none); else the line is `shown`'s. */
   private lineView: Buffer = EMPTY_LINE;
+  /** The cursor whose entry is passed through, null while replaying or at the end. */
+  private shown: EntryCursor | null = null;
   private current: EntryCursor | null = null;
   /** Cursors that still have a current entry, in priority order. */
   private live: EntryCursor[] | null = null;
@@ -53,7 +56,23 @@ export class SourceMergeCursor implements EntryCursor {
   }
 
   get line(): Buffer {
-    return this.lineView;
+    const c = this.shown;
+    return c === null ? this.lineView : c.line;
+  }
+
+  get lineSource(): Buffer {
+    const c = this.shown;
+    return c === null ? this.lineView : c.lineSource;
+  }
+
+  get lineStart(): number {
+    const c = this.shown;
+    return c === null ? 0 : c.lineStart;
+  }
+
+  get lineEnd(): number {
+    const c = this.shown;
+    return c === null ? this.lineView.length : c.lineEnd;
   }
 
   get structuredMetadata(): Labels {
@@ -97,7 +116,7 @@ export class SourceMergeCursor implements EntryCursor {
     this.current = c;
     this.pending = c;
     this.ts = ts;
-    this.lineView = c.line;
+    this.shown = c;
     return true;
   }
 
@@ -149,6 +168,7 @@ export class SourceMergeCursor implements EntryCursor {
 
   private replayNext(): boolean {
     if (this.ties.next()) {
+      this.shown = null;
       this.lineView = this.ties.line;
       this.ts = this.groupTs;
       return true;
@@ -206,6 +226,7 @@ export class SourceMergeCursor implements EntryCursor {
 
   private finish(): false {
     this.current = null;
+    this.shown = null;
     this.lineView = EMPTY_LINE;
     return false;
   }

@@ -11,11 +11,11 @@ export interface PlainEntry {
 export function drain(cursor: EntryCursor): PlainEntry[] {
   const out: PlainEntry[] = [];
   while (cursor.next()) {
-    out.push({
-      ts: cursor.timestampNs,
-      line: cursor.line.toString('utf8'),
-      sm: cursor.structuredMetadata,
-    });
+    // Read in place first (before `line` makes its view), then as a view: the same bytes.
+    const inPlace = cursor.lineSource.toString('utf8', cursor.lineStart, cursor.lineEnd);
+    const line = cursor.line.toString('utf8');
+    if (inPlace !== line) throw new Error(`line in place ${inPlace} is not the line ${line}`);
+    out.push({ ts: cursor.timestampNs, line, sm: cursor.structuredMetadata });
   }
   return out;
 }

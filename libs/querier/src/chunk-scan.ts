@@ -162,6 +162,18 @@ export class ScanResultCursor implements EntryCursor {
     return this.lineView;
   }
 
+  get lineSource(): Buffer {
+    return this.line;
+  }
+
+  get lineStart(): number {
+    return 0;
+  }
+
+  get lineEnd(): number {
+    return this.line.length;
+  }
+
   get structuredMetadata(): Labels {
     const sm = this.result.sm;
     const i = this.i;

@@ -17,7 +17,7 @@ export class CountingCursor extends ForwardingCursor {
   next(): boolean {
     if (this.inner.next()) {
       this.lines++;
-      this.bytes += this.inner.line.length;
+      this.bytes += this.inner.lineEnd - this.inner.lineStart;
       return true;
     }
     if (!this.ended) {

@@ -13,6 +13,18 @@ export abstract class ForwardingCursor<C extends EntryCursor = EntryCursor> impl
     return this.inner.line;
   }
 
+  get lineSource(): Buffer {
+    return this.inner.lineSource;
+  }
+
+  get lineStart(): number {
+    return this.inner.lineStart;
+  }
+
+  get lineEnd(): number {
+    return this.inner.lineEnd;
+  }
+
   get structuredMetadata(): Labels {
     return this.inner.structuredMetadata;
   }

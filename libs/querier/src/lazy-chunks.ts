@@ -141,6 +141,18 @@ export class LazyChunkCursor<T> implements EntryCursor {
     return this.inner!.line;
   }
 
+  get lineSource(): Buffer {
+    return this.inner!.lineSource;
+  }
+
+  get lineStart(): number {
+    return this.inner!.lineStart;
+  }
+
+  get lineEnd(): number {
+    return this.inner!.lineEnd;
+  }
+
   get structuredMetadata(): Labels {
     return this.inner === null ? EMPTY_LABELS : this.inner.structuredMetadata;
   }

@@ -22,6 +22,18 @@ export class EntryArrayCursor implements EntryCursor {
     return this.entries[this.index]?.line ?? EMPTY_LINE;
   }
 
+  get lineSource(): Buffer {
+    return this.line;
+  }
+
+  get lineStart(): number {
+    return 0;
+  }
+
+  get lineEnd(): number {
+    return this.line.length;
+  }
+
   get structuredMetadata(): Labels {
     return this.entries[this.index]?.structuredMetadata ?? EMPTY_LABELS;
   }

@@ -106,6 +106,24 @@ describe('mergeLogAnswers', () => {
     );
   });
 
+  it('gives a lone merged answer back unchanged (an unsplit query skips the merge)', () => {
+    fc.assert(
+      fc.property(
+        rawAnswers,
+        fc.constantFrom('forward' as const, 'backward' as const),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 60 }),
+        (raw, direction, limit, again) => {
+          const merged = sortedMerge(answersOf(raw, direction, true), direction, limit);
+          expect(mergeLogAnswers([merged], direction, again)).toEqual(
+            sortedMerge([merged], direction, again),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('takes the newest entries over the shards, grouped by stream', () => {
     const shards = Array.from({ length: 4 }, (_, s) => [
       {

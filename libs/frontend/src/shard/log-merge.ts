@@ -71,6 +71,10 @@ export function mergeLogAnswers(
       seq += stream.entries.length;
     }
   }
+  // A lone answer already in its final shape (an unsplit, unsharded query: the engine's own
+  // answer) comes out unchanged: skip the merge.
+  if (answers.length === 1 && seq <= limit && isFinal(runs, compare))
+    return runs.map((r) => ({ labels: r.stream.labels, entries: r.stream.entries }));
   const kept = runs.every((r) => inMergeOrder(r, compare))
     ? mergeRuns(runs, compare, limit)
     : sortAll(runs, compare, limit);
@@ -87,6 +91,16 @@ export function mergeLogAnswers(
   return [...byStream.values()]
     .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
     .map((s) => ({ labels: s.labels, entries: s.entries }));
+}
+
+/**
+ * Whether the runs are what the merge would return for them: streams in strictly ascending
+ * label text (so no two to join), each in merge order. The caller checks the limit.
+ */
+function isFinal(runs: readonly Run[], compare: ReturnType<typeof comparator>): boolean {
+  for (let i = 1; i < runs.length; i++)
+    if (!(runs[i - 1]!.streamText < runs[i]!.streamText)) return false;
+  return runs.every((r) => inMergeOrder(r, compare));
 }
 
 /** The first `limit` entries of runs each in merge order: a k-way merge on a binary heap. */

@@ -13,6 +13,13 @@ export interface EntryCursor {
   next(): boolean;
   readonly timestampNs: bigint;
   readonly line: Buffer;
+  /**
+   * The current line as a range of a buffer, `lineSource[lineStart, lineEnd)`, without making a
+   * view: for readers that work on offsets (the JSON route, byte counts).
+   */
+  readonly lineSource: Buffer;
+  readonly lineStart: number;
+  readonly lineEnd: number;
   readonly structuredMetadata: Labels;
   /**
    * Cursors that fetch their entries as they are read: after `next()` returned false, a

@@ -101,7 +101,35 @@ function samples(q: Query, lines: readonly Buffer[], direct: boolean) {
   });
 }
 
+/** `samples` through `processRange`, the lines packed in one buffer between stray bytes. */
+function samplesInPlace(q: Query, lines: readonly Buffer[]) {
+  const sm: Labels = Object.entries(q.metadata).map(([name, value]) => ({ name, value }));
+  const sx = extractor(q, true).forStream(parseLabels(q.stream));
+  const stray = Buffer.from('}"\\,0');
+  const block = Buffer.concat([stray, ...lines.flatMap((l) => [l, stray])]);
+  let at = stray.length;
+  return lines.map((line) => {
+    const start = at;
+    at += line.length + stray.length;
+    const s = sx.processRange!(0n, block, start, start + line.length, sm);
+    return s === null
+      ? null
+      : { value: s.value, labels: labelsToRecord(s.labels.labels), key: s.labels.key };
+  });
+}
+
 describe('the direct route for | json metric queries', () => {
+  it('gives the same samples reading lines in place, within a larger buffer', () => {
+    fc.assert(
+      fc.property(query, fc.array(jsonishLine, { minLength: 1, maxLength: 6 }), (q, lines) => {
+        const sx = extractor(q, true).forStream(parseLabels(q.stream));
+        if (sx.processRange === undefined) return;
+        expect(samplesInPlace(q, lines)).toEqual(samples(q, lines, false));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('gives the pipeline’s sample for every line', () => {
     fc.assert(
       fc.property(query, fc.array(jsonishLine, { minLength: 1, maxLength: 6 }), (q, lines) => {

@@ -187,6 +187,11 @@ export class JsonFieldsExtraction {
     return new JsonFieldsExtraction(lineFilters, names, nameBytes, allOf(tests), grouping, hints);
   }
 
+  /** Whether the route starts with line filters (they read a line view). */
+  get hasLineFilters(): boolean {
+    return this.lineFilters.length > 0;
+  }
+
   passesLineFilters(line: Buffer): boolean {
     const filters = this.lineFilters;
     for (let i = 0; i < filters.length; i++) if (!filters[i].matches(line)) return false;
@@ -269,12 +274,32 @@ export class JsonFieldsStream implements LineValues {
    * only the pipeline can tell.
    */
   run(line: Buffer, metadata: Labels | undefined): LabelsResult | null | typeof UNDECIDED {
+    if (!this.plan.passesLineFilters(line)) return null;
+    return this.decide(line, 0, line.length, metadata);
+  }
+
+  /** `run` on the line `b[start, end)`, read in place. */
+  runRange(
+    b: Buffer,
+    start: number,
+    end: number,
+    metadata: Labels | undefined,
+  ): LabelsResult | null | typeof UNDECIDED {
+    if (this.plan.hasLineFilters) return this.run(b.subarray(start, end), metadata);
+    return this.decide(b, start, end, metadata);
+  }
+
+  private decide(
+    b: Buffer,
+    start: number,
+    end: number,
+    metadata: Labels | undefined,
+  ): LabelsResult | null | typeof UNDECIDED {
     const plan = this.plan;
-    if (!plan.passesLineFilters(line)) return null;
     if (metadata !== undefined && metadata.length > 0 && this.metadataMatters(metadata)) {
       return UNDECIDED;
     }
-    const walked = this.walk(line);
+    const walked = this.walk(b, start, end);
     if (walked === UNDECIDED) return UNDECIDED;
     const test = plan.test;
     if (test !== null) {
@@ -316,10 +341,11 @@ export class JsonFieldsStream implements LineValues {
   }
 
   /**
-   * Reads the wanted top-level values of `line` as `| json` would extract them. True when the
-   * walk ended cleanly, false on a parse error, UNDECIDED when a key may need the pipeline.
+   * Reads the wanted top-level values of the line `b[start, end)` as `| json` would extract
+   * them. True when the walk ended cleanly, false on a parse error, UNDECIDED when a key may
+   * need the pipeline. Value offsets are into `b`.
    */
-  private walk(b: Buffer): boolean | typeof UNDECIDED {
+  private walk(b: Buffer, start: number, end: number): boolean | typeof UNDECIDED {
     this.line = b;
     const types = this.types;
     const texts = this.texts;
@@ -328,7 +354,7 @@ export class JsonFieldsStream implements LineValues {
       texts[i] = undefined;
     }
     const r = this.reader;
-    if (!r.open(b, 0, b.length)) return false;
+    if (!r.open(b, start, end)) return false;
     const hints = this.plan.hints;
     let left = this.stopsEarly ? this.parsedCount : -1;
     while (left !== 0 && r.nextKey()) {

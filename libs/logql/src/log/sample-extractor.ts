@@ -38,6 +38,17 @@ export interface Grouping {
 export interface StreamSampleExtractor {
   /** Returns null when the entry is dropped. The returned object is reused by the next call. */
   process(timestampNs: bigint, line: Buffer, structuredMetadata?: Labels): Sample | null;
+  /**
+   * `process` on the line `source[start, end)`, for extractors that read it in place (no view
+   * per line); absent on the others.
+   */
+  processRange?(
+    timestampNs: bigint,
+    source: Buffer,
+    start: number,
+    end: number,
+    structuredMetadata?: Labels,
+  ): Sample | null;
   /** False when `process` never looks at the line (any Buffer will do): a plain count. */
   readonly readsLine?: boolean;
 }
@@ -105,7 +116,25 @@ export class LineSampleExtractor implements SampleExtractor {
     const shortcut = this.stages.length === 0 ? groupedNames(this.labelGrouping) : null;
     let streamGrouped: LabelsResult | undefined;
     const direct = this.jsonFields?.forStream(labels);
-    return {
+    /** Everything after the direct route: the stream's grouped labels or the pipeline. */
+    const rest = (ts: bigint, line: Buffer, sm: Labels | undefined): Sample | null => {
+      if (shortcut !== null && !namesAny(sm, shortcut)) {
+        // No stage and no grouped label in the entry's metadata: the stream's grouped labels.
+        if (streamGrouped === undefined) {
+          pipeline.run(ts, line, undefined);
+          streamGrouped = lbs.groupedLabels();
+        }
+        sample.value = bytes ? line.length : 1;
+        sample.labels = streamGrouped;
+        return sample;
+      }
+      const out = pipeline.run(ts, line, sm);
+      if (out === null) return null;
+      sample.value = bytes ? out.length : 1;
+      sample.labels = lbs.groupedLabels();
+      return sample;
+    };
+    const extractor: StreamSampleExtractor = {
       readsLine: this.stages.length > 0 || bytes,
       process(ts, line, sm) {
         if (direct !== undefined) {
@@ -117,23 +146,22 @@ export class LineSampleExtractor implements SampleExtractor {
             return sample;
           }
         }
-        if (shortcut !== null && !namesAny(sm, shortcut)) {
-          // No stage and no grouped label in the entry's metadata: the stream's grouped labels.
-          if (streamGrouped === undefined) {
-            pipeline.run(ts, line, undefined);
-            streamGrouped = lbs.groupedLabels();
-          }
-          sample.value = bytes ? line.length : 1;
-          sample.labels = streamGrouped;
-          return sample;
-        }
-        const out = pipeline.run(ts, line, sm);
-        if (out === null) return null;
-        sample.value = bytes ? out.length : 1;
-        sample.labels = lbs.groupedLabels();
-        return sample;
+        return rest(ts, line, sm);
       },
     };
+    if (direct !== undefined) {
+      extractor.processRange = (ts, source, start, end, sm) => {
+        const labels = direct.runRange(source, start, end, sm);
+        if (labels === null) return null;
+        if (labels !== UNDECIDED) {
+          sample.value = bytes ? end - start : 1;
+          sample.labels = labels;
+          return sample;
+        }
+        return rest(ts, source.subarray(start, end), sm);
+      };
+    }
+    return extractor;
   }
 }
 

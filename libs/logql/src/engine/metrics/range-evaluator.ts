@@ -101,6 +101,8 @@ export class RangeAggregationEvaluator implements StepEvaluator {
     for (const stream of streams) {
       const sx = extractor.forStream(stream.labels);
       const readsLine = sx.readsLine !== false;
+      // An extractor that reads lines in place gets offsets into the cursor's block, no view.
+      const inPlace = readsLine ? sx.processRange : undefined;
       const cursor = stream.entries;
       let lastLabels: LabelsResult | undefined;
       let lastSegments: SegmentSeries | undefined;
@@ -126,8 +128,16 @@ export class RangeAggregationEvaluator implements StepEvaluator {
           u = Number(ts - origin);
           if (!this.inSomeWindow(u)) continue;
         }
-        const line = readsLine ? cursor.line : NO_LINE;
-        const sample = sx.process(ts, line, cursor.structuredMetadata);
+        const sample =
+          inPlace !== undefined
+            ? inPlace(
+                ts,
+                cursor.lineSource,
+                cursor.lineStart,
+                cursor.lineEnd,
+                cursor.structuredMetadata,
+              )
+            : sx.process(ts, readsLine ? cursor.line : NO_LINE, cursor.structuredMetadata);
         if (sample === null) continue;
         const result = sample.labels;
         if (grid !== undefined) {

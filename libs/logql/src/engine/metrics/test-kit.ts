@@ -55,6 +55,18 @@ class ArrayCursor implements EntryCursor {
 
   constructor(private readonly entries: readonly TestEntry[]) {}
 
+  get lineSource(): Buffer {
+    return this.line;
+  }
+
+  get lineStart(): number {
+    return 0;
+  }
+
+  get lineEnd(): number {
+    return this.line.length;
+  }
+
   next(): boolean {
     this.i++;
     if (this.i >= this.entries.length) return false;

@@ -112,6 +112,18 @@ class ArrayCursor implements EntryCursor {
     this.i = direction === 'forward' ? from - 1 : to;
   }
 
+  get lineSource(): Buffer {
+    return this.line;
+  }
+
+  get lineStart(): number {
+    return 0;
+  }
+
+  get lineEnd(): number {
+    return this.line.length;
+  }
+
   next(): boolean {
     if (this.direction === 'forward') {
       if (++this.i >= this.to) return false;
