@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LevelDetector, levelFromSeverityNumber } from './level-detection';
 import { DEFAULT_PUSH_LIMITS } from './limits';
@@ -99,5 +100,54 @@ describe('custom log_level_fields', () => {
     expect(custom.fromLine(Buffer.from('{"logXlevel":"warn"}'))).toBe('unknown');
     expect(custom.fromLine(Buffer.from('a=1 sev(1)=dbg'))).toBe('debug');
     expect(new LevelDetector([]).fromLine(Buffer.from('level=error'))).toBe('error');
+  });
+});
+
+describe('the byte search for the first level field', () => {
+  // Lines made of pieces that name level fields, look like JSON or logfmt, or carry keywords.
+  const piece = fc.constantFrom(
+    '{',
+    '}',
+    '"level"',
+    '"level":',
+    'level=',
+    'LEVEL=',
+    'Level=',
+    'lvl=',
+    '"severity":',
+    '"',
+    ':',
+    '=',
+    ',',
+    ' ',
+    'info',
+    'warn',
+    'error',
+    'ERROR',
+    'debug:',
+    'warning',
+    'x',
+    'msg="a b"',
+    '\\',
+  );
+  const lines = fc.array(piece, { maxLength: 12 }).map((p) => Buffer.from(p.join('')));
+
+  it('finds the level the regexes alone find, for any line and field list', () => {
+    const lists = [
+      DEFAULT_PUSH_LIMITS.log_level_fields,
+      ['level'],
+      ['lvl', 'level'],
+      ['severity', 'LEVEL'],
+    ];
+    for (const fields of lists) {
+      const fast = new LevelDetector(fields);
+      const slow = new LevelDetector(fields, false);
+      fc.assert(
+        fc.property(lines, (l) => {
+          expect(fast.fromLine(l)).toBe(slow.fromLine(l));
+        }),
+        { numRuns: 1500 },
+      );
+    }
   });
 });

@@ -100,8 +100,19 @@ export class LevelDetector {
    * no level in it at all (an nginx access line) as 'unknown'.
    */
   private readonly anySignal: RegExp;
+  /**
+   * `"field"` and `field=` of the first level field, found with one byte search: a line that
+   * holds one passes `anySignal` and its format's hint for sure, so neither regex (nor the
+   * line's text) is needed. Null without fields.
+   */
+  private readonly firstJsonKey: Buffer | null;
+  private readonly firstLogfmtKey: Buffer | null;
 
-  constructor(logLevelFields: readonly string[]) {
+  constructor(
+    logLevelFields: readonly string[],
+    /** False leaves out the byte search (always the regexes), to compare the two. */
+    keySearch = true,
+  ) {
     this.fields = logLevelFields;
     this.fieldBytes = logLevelFields.map((f) => Buffer.from(f));
     // Escaped literals from the tenant's config: plain alternations, linear to match.
@@ -111,6 +122,9 @@ export class LevelDetector {
     const json = `"(?:${exact.join('|')})"`;
     // A field with other non-ASCII characters has case variants of other lengths: any `=`.
     const logfmt = folded.includes(null) ? '=' : `(?:${folded.join('|')})=`;
+    const first = keySearch ? logLevelFields[0] : undefined;
+    this.firstJsonKey = first === undefined ? null : Buffer.from(`"${first}"`);
+    this.firstLogfmtKey = first === undefined ? null : Buffer.from(`${first}=`);
     const none = /(?!)/;
     this.jsonKeyHint = logLevelFields.length > 0 ? new RegExp(json) : none;
     this.logfmtKeyHint = logLevelFields.length > 0 ? new RegExp(logfmt) : none;
@@ -153,18 +167,24 @@ export class LevelDetector {
   }
 
   fromLine(line: Buffer): string {
-    // Latin-1 maps each byte to one char, so ASCII patterns match exactly as on the bytes.
-    const text = line.toString('latin1');
-    if (!this.anySignal.test(text)) return 'unknown';
-    let value: string | undefined;
-    if (looksLikeJson(line)) {
-      if (this.jsonKeyHint.test(text)) value = this.jsonField(line);
-    } else if (this.logfmtKeyHint.test(text)) value = this.logfmtField(line);
-    if (value !== undefined) {
-      const level = LEVEL_ALIASES.get(value.toLowerCase());
-      if (level !== undefined) return level;
+    const json = looksLikeJson(line);
+    const key = json ? this.firstJsonKey : this.firstLogfmtKey;
+    let hinted = key !== null && line.indexOf(key) >= 0;
+    let text: string | undefined;
+    if (!hinted) {
+      // Latin-1 maps each byte to one char, so ASCII patterns match exactly as on the bytes.
+      text = line.toString('latin1');
+      if (!this.anySignal.test(text)) return 'unknown';
+      hinted = (json ? this.jsonKeyHint : this.logfmtKeyHint).test(text);
     }
-    return levelFromHeuristics(text);
+    if (hinted) {
+      const value = json ? this.jsonField(line) : this.logfmtField(line);
+      if (value !== undefined) {
+        const level = LEVEL_ALIASES.get(value.toLowerCase());
+        if (level !== undefined) return level;
+      }
+    }
+    return levelFromHeuristics(text ?? line.toString('latin1'));
   }
 
   /** Value of the top-level JSON key that comes first in log_level_fields. */
