@@ -39,6 +39,29 @@ export interface EntryCursor {
   readonly startNs?: bigint;
 }
 
+/**
+ * A cursor whose lines are Buffers of their own (entries held as objects): the line range is
+ * the whole line.
+ */
+export abstract class WholeLineCursor implements EntryCursor {
+  abstract next(): boolean;
+  abstract readonly timestampNs: bigint;
+  abstract readonly line: Buffer;
+  abstract readonly structuredMetadata: Labels;
+
+  get lineSource(): Buffer {
+    return this.line;
+  }
+
+  get lineStart(): number {
+    return 0;
+  }
+
+  get lineEnd(): number {
+    return this.line.length;
+  }
+}
+
 /** A chunk's cursor, which also tells how much of the chunk it scanned. */
 export interface ChunkCursor extends EntryCursor {
   readonly scanned: ScanCounters;

@@ -8,7 +8,7 @@ export {
 export type { ChunkEncoding, ChunkOptions } from './options';
 export { ChunkFormatError, ReadOnlyChunkError } from './errors';
 export type { ChunkCursor, CursorOptions, Direction, EntryCursor, ScanCounters } from './cursor';
-export { prefilterOptions } from './cursor';
+export { prefilterOptions, WholeLineCursor } from './cursor';
 export { type ChunkSnapshot, type ChunkSplit, MemChunk } from './mem-chunk';
 export type { SharedBlocks } from './shared-blocks';
 export { SourceMergeCursor } from './source-merge-cursor';

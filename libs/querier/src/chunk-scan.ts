@@ -1,5 +1,5 @@
 import { EMPTY_LABELS, type LabelPair, type Labels } from '@logsvc/api';
-import { type Direction, type EntryCursor, MemChunk } from '@logsvc/chunk';
+import { type Direction, MemChunk, WholeLineCursor } from '@logsvc/chunk';
 
 /** What to read from a chunk: entries with fromNs <= ts < throughNs whose line holds `needle`. */
 export interface ScanRange {
@@ -142,7 +142,7 @@ export function transferList(r: ScanResult): ArrayBuffer[] {
 const EMPTY_LINE = Buffer.alloc(0);
 
 /** Replays a ScanResult as a cursor: the same entries, in the same order, as the chunk's. */
-export class ScanResultCursor implements EntryCursor {
+export class ScanResultCursor extends WholeLineCursor {
   private i = -1;
   private lineView: Buffer = EMPTY_LINE;
   private readonly lines: Buffer;
@@ -150,6 +150,7 @@ export class ScanResultCursor implements EntryCursor {
   private lastSm: { start: number; end: number; labels: Labels } | null = null;
 
   constructor(private readonly result: ScanResult) {
+    super();
     const l = result.lines;
     this.lines = Buffer.from(l.buffer, l.byteOffset, l.byteLength);
   }
@@ -160,18 +161,6 @@ export class ScanResultCursor implements EntryCursor {
 
   get line(): Buffer {
     return this.lineView;
-  }
-
-  get lineSource(): Buffer {
-    return this.line;
-  }
-
-  get lineStart(): number {
-    return 0;
-  }
-
-  get lineEnd(): number {
-    return this.line.length;
   }
 
   get structuredMetadata(): Labels {

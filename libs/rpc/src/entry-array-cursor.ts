@@ -1,13 +1,15 @@
 import { EMPTY_LABELS, type Labels, type LogEntry } from '@logsvc/api';
-import type { EntryCursor } from '@logsvc/chunk';
+import { WholeLineCursor } from '@logsvc/chunk';
 
 const EMPTY_LINE = Buffer.alloc(0);
 
 /** A cursor over entries already in order (an ingester's answer, received whole). */
-export class EntryArrayCursor implements EntryCursor {
+export class EntryArrayCursor extends WholeLineCursor {
   private index = -1;
 
-  constructor(private readonly entries: readonly LogEntry[]) {}
+  constructor(private readonly entries: readonly LogEntry[]) {
+    super();
+  }
 
   next(): boolean {
     if (this.index < this.entries.length) this.index++;
@@ -20,18 +22,6 @@ export class EntryArrayCursor implements EntryCursor {
 
   get line(): Buffer {
     return this.entries[this.index]?.line ?? EMPTY_LINE;
-  }
-
-  get lineSource(): Buffer {
-    return this.line;
-  }
-
-  get lineStart(): number {
-    return 0;
-  }
-
-  get lineEnd(): number {
-    return this.line.length;
   }
 
   get structuredMetadata(): Labels {

@@ -134,31 +134,29 @@ export class LineSampleExtractor implements SampleExtractor {
       sample.labels = lbs.groupedLabels();
       return sample;
     };
+    /** The direct route's verdict as a sample; undefined when the pipeline must decide. */
+    const directSample = (
+      labels: LabelsResult | null | typeof UNDECIDED,
+      length: number,
+    ): Sample | null | undefined => {
+      if (labels === null) return null;
+      if (labels === UNDECIDED) return undefined;
+      sample.value = bytes ? length : 1;
+      sample.labels = labels;
+      return sample;
+    };
     const extractor: StreamSampleExtractor = {
       readsLine: this.stages.length > 0 || bytes,
       process(ts, line, sm) {
-        if (direct !== undefined) {
-          const labels = direct.run(line, sm);
-          if (labels === null) return null;
-          if (labels !== UNDECIDED) {
-            sample.value = bytes ? line.length : 1;
-            sample.labels = labels;
-            return sample;
-          }
-        }
-        return rest(ts, line, sm);
+        const s =
+          direct === undefined ? undefined : directSample(direct.run(line, sm), line.length);
+        return s !== undefined ? s : rest(ts, line, sm);
       },
     };
     if (direct !== undefined) {
       extractor.processRange = (ts, source, start, end, sm) => {
-        const labels = direct.runRange(source, start, end, sm);
-        if (labels === null) return null;
-        if (labels !== UNDECIDED) {
-          sample.value = bytes ? end - start : 1;
-          sample.labels = labels;
-          return sample;
-        }
-        return rest(ts, source.subarray(start, end), sm);
+        const s = directSample(direct.runRange(source, start, end, sm), end - start);
+        return s !== undefined ? s : rest(ts, source.subarray(start, end), sm);
       };
     }
     return extractor;

@@ -12,7 +12,8 @@ import {
 } from '@logsvc/api';
 import { parseExpr } from '../../syntax/parser';
 import type { MetricExpr } from '../../syntax/ast';
-import type { EntryCursor, LogSource, SelectParams, SourceStream } from '../source';
+import { WholeLineCursor } from '@logsvc/chunk';
+import type { LogSource, SelectParams, SourceStream } from '../source';
 import { newQueryStats } from '../stats';
 import { evaluateMetricQuery } from './query';
 import type { MetricResult } from './types';
@@ -47,24 +48,14 @@ export function entry(line: string, atSec: number, metadata?: Record<string, str
   return { ns: sec(atSec), line, metadata };
 }
 
-class ArrayCursor implements EntryCursor {
+class ArrayCursor extends WholeLineCursor {
   private i = -1;
   timestampNs = 0n;
   line = Buffer.alloc(0);
   structuredMetadata: Labels = [];
 
-  constructor(private readonly entries: readonly TestEntry[]) {}
-
-  get lineSource(): Buffer {
-    return this.line;
-  }
-
-  get lineStart(): number {
-    return 0;
-  }
-
-  get lineEnd(): number {
-    return this.line.length;
+  constructor(private readonly entries: readonly TestEntry[]) {
+    super();
   }
 
   next(): boolean {

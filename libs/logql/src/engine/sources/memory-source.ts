@@ -10,7 +10,8 @@ import {
   type Labels,
   type LogEntry,
 } from '@logsvc/api';
-import type { Direction, EntryCursor, LogSource, SelectParams, SourceStream } from '../source';
+import { WholeLineCursor } from '@logsvc/chunk';
+import type { Direction, LogSource, SelectParams, SourceStream } from '../source';
 import type { ChunkStats } from '../stats';
 
 /** One entry as a test writes it: `line` and metadata may be plain strings and records. */
@@ -95,7 +96,7 @@ function lowerBound(entries: readonly LogEntry[], ts: bigint): number {
   return lo;
 }
 
-class ArrayCursor implements EntryCursor {
+class ArrayCursor extends WholeLineCursor {
   timestampNs = 0n;
   line: Buffer = Buffer.alloc(0);
   structuredMetadata: Labels = [];
@@ -109,19 +110,8 @@ class ArrayCursor implements EntryCursor {
     private readonly stats: ChunkStats,
     private readonly head: boolean,
   ) {
+    super();
     this.i = direction === 'forward' ? from - 1 : to;
-  }
-
-  get lineSource(): Buffer {
-    return this.line;
-  }
-
-  get lineStart(): number {
-    return 0;
-  }
-
-  get lineEnd(): number {
-    return this.line.length;
   }
 
   next(): boolean {
