@@ -15,9 +15,10 @@ export interface StoredGroup {
 export type Namespaces = Record<string, StoredGroup[]>;
 export type LiveRule = AlertingRuleJson | RecordingRuleJson;
 
-export async function fetchNamespaces(tenant: string): Promise<Namespaces> {
+/** `signal`: React Query's, so a read made stale by a change is aborted (`rereadAfterChange`). */
+export async function fetchNamespaces(tenant: string, signal?: AbortSignal): Promise<Namespaces> {
   try {
-    const text = await getText('/loki/api/v1/rules', { tenant });
+    const text = await getText('/loki/api/v1/rules', { tenant, signal });
     return (parse(text) as Namespaces | null) ?? {};
   } catch (err) {
     // Loki answers 404 `no rule groups found` for a tenant without rules.
@@ -27,8 +28,11 @@ export async function fetchNamespaces(tenant: string): Promise<Namespaces> {
 }
 
 /** Live rules by `namespace/group/rule name`. */
-export async function fetchLiveRules(tenant: string): Promise<Map<string, LiveRule>> {
-  const body = await getJson<RulesResponse>('/prometheus/api/v1/rules', { tenant });
+export async function fetchLiveRules(
+  tenant: string,
+  signal?: AbortSignal,
+): Promise<Map<string, LiveRule>> {
+  const body = await getJson<RulesResponse>('/prometheus/api/v1/rules', { tenant, signal });
   const out = new Map<string, LiveRule>();
   for (const g of body.data?.groups ?? []) {
     for (const r of g.rules) out.set(`${g.file}/${g.name}/${r.name}`, r);

@@ -8,6 +8,7 @@ import { Confirm } from '../components/Confirm';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { formatTime, fromLocalInput, toLocalInput } from '../lib/time';
 import { useTitle } from '../router';
+import { rereadAfterChange } from '../api/reread';
 
 interface Cancel {
   id: string;
@@ -56,7 +57,7 @@ function CreateForm({ tenant }: { tenant: string }) {
       }),
     onSuccess: () => {
       setPreview(undefined);
-      void client.invalidateQueries({ queryKey: ['deletes', tenant] });
+      void rereadAfterChange(client, ['deletes', tenant]);
     },
     onError: () => setPreview(undefined),
   });
@@ -125,10 +126,10 @@ export function DeletesPage() {
   const client = useQueryClient();
   const list = useQuery({
     queryKey: ['deletes', tenant],
-    queryFn: async () => {
+    queryFn: async ({ signal }) => {
       const [items, progress] = await Promise.all([
-        getJson<DeleteRequestListItem[]>('/loki/api/v1/delete', { tenant }),
-        getJson<DeleteRequestProgress[]>('/logsvc/api/v1/delete/progress', { tenant }),
+        getJson<DeleteRequestListItem[]>('/loki/api/v1/delete', { tenant, signal }),
+        getJson<DeleteRequestProgress[]>('/logsvc/api/v1/delete/progress', { tenant, signal }),
       ]);
       return items.map((item) => ({
         item,
@@ -147,7 +148,7 @@ export function DeletesPage() {
       }),
     onSettled: () => {
       setCancel(undefined);
-      void client.invalidateQueries({ queryKey: ['deletes', tenant] });
+      void rereadAfterChange(client, ['deletes', tenant]);
     },
   });
   return (

@@ -6,6 +6,7 @@ import { getJson, getText, request } from '../api/http';
 import { instancePath } from '../api/instance';
 import { Confirm } from '../components/Confirm';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { rereadAfterChange } from '../api/reread';
 
 /** `Current log level is debug` → `debug`. */
 function levelOf(message: string): string {
@@ -19,11 +20,11 @@ export function InstanceActions({ instance }: { instance: InstanceOverview }) {
   const isIngester = instance.targets.includes('ingester');
   const level = useQuery({
     queryKey: ['log_level', id],
-    queryFn: () => getJson<LogLevelResponse>(instancePath(id, '/log_level')),
+    queryFn: ({ signal }) => getJson<LogLevelResponse>(instancePath(id, '/log_level'), { signal }),
   });
   const prepared = useQuery({
     queryKey: ['prepare_shutdown', id],
-    queryFn: () => getText(instancePath(id, '/ingester/prepare_shutdown')),
+    queryFn: ({ signal }) => getText(instancePath(id, '/ingester/prepare_shutdown'), { signal }),
     enabled: isIngester,
   });
   const [chosen, setChosen] = useState('');
@@ -31,7 +32,7 @@ export function InstanceActions({ instance }: { instance: InstanceOverview }) {
   const setLevel = useMutation({
     mutationFn: (l: string) =>
       request(instancePath(id, '/log_level'), { method: 'POST', params: { log_level: l } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['log_level', id] }),
+    onSuccess: () => rereadAfterChange(client, ['log_level', id]),
   });
   const flush = useMutation({
     mutationFn: () => request(instancePath(id, '/flush'), { method: 'POST' }),
@@ -40,7 +41,7 @@ export function InstanceActions({ instance }: { instance: InstanceOverview }) {
   const prepare = useMutation({
     mutationFn: (set: boolean) =>
       request(instancePath(id, '/ingester/prepare_shutdown'), { method: set ? 'POST' : 'DELETE' }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['prepare_shutdown', id] }),
+    onSuccess: () => rereadAfterChange(client, ['prepare_shutdown', id]),
   });
   const current = level.data ? levelOf(level.data.message) : '';
   return (

@@ -7,13 +7,14 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { formatDuration } from '../lib/time';
 import { Link, navigate, useLocation, useTitle } from '../router';
 import { OwnershipChart } from './OwnershipChart';
+import { rereadAfterChange } from '../api/reread';
 
 type RingPage = (typeof RING_PAGES)[number];
 
 /** A ring page's JSON, or null when this server has no such ring (404). */
-async function fetchRing(page: RingPage): Promise<RingStatus | null> {
+async function fetchRing(page: RingPage, signal: AbortSignal): Promise<RingStatus | null> {
   try {
-    return await getJson<RingStatus>(page.path);
+    return await getJson<RingStatus>(page.path, { signal });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;
@@ -31,7 +32,7 @@ function RingView({ page, status }: { page: RingPage; status: RingStatus }) {
         contentType: 'application/x-www-form-urlencoded',
         accept: 'application/json',
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['ring', page.ring] }),
+    onSuccess: () => rereadAfterChange(client, ['ring', page.ring]),
     onSettled: () => setForgetting(undefined),
   });
   const unhealthy = status.shards.filter((s) => !s.healthy).length;
@@ -108,7 +109,7 @@ export function RingsPage() {
   const results = useQueries({
     queries: RING_PAGES.map((page) => ({
       queryKey: ['ring', page.ring],
-      queryFn: () => fetchRing(page),
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchRing(page, signal),
       refetchInterval: 5000,
     })),
   });

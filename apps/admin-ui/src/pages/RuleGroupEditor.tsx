@@ -5,6 +5,7 @@ import { queryProblem } from '../api/queries';
 import { saveGroup } from '../api/rules';
 import { YamlEditor } from '../components/YamlEditor';
 import { type LineProblem, readRuleGroup, serverErrorLine } from '../lib/rule-yaml';
+import { rereadAfterChange } from '../api/reread';
 
 /** How long typing must pause before the expressions are sent to the server's parser. */
 const VALIDATE_DELAY_MS = 400;
@@ -63,7 +64,7 @@ export function RuleGroupEditor(props: {
   const save = useMutation({
     mutationFn: () => saveGroup(props.tenant, namespace, text),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['rules', props.tenant] });
+      void rereadAfterChange(client, ['rules', props.tenant]);
       props.onDone();
     },
   });

@@ -13,6 +13,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { formatTime } from '../lib/time';
 import { Link, useLocation, useTitle } from '../router';
 import { NEW_GROUP_YAML, RuleGroupEditor } from './RuleGroupEditor';
+import { rereadAfterChange } from '../api/reread';
 
 function RuleRow({ name, expr, live }: { name: string; expr: string; live?: LiveRule }) {
   const alerts = live?.type === 'alerting' ? live.alerts : [];
@@ -60,11 +61,11 @@ export function RulesPage() {
   const { search } = useLocation();
   const namespaces = useQuery({
     queryKey: ['rules', tenant],
-    queryFn: () => fetchNamespaces(tenant),
+    queryFn: ({ signal }) => fetchNamespaces(tenant, signal),
   });
   const live = useQuery({
     queryKey: ['rules', tenant, 'live'],
-    queryFn: () => fetchLiveRules(tenant),
+    queryFn: ({ signal }) => fetchLiveRules(tenant, signal),
     refetchInterval: 10_000,
   });
   const [editing, setEditing] = useState<Editing>();
@@ -74,7 +75,7 @@ export function RulesPage() {
       deleteGroup(tenant, d.namespace, d.group),
     onSettled: () => {
       setDeleting(undefined);
-      void client.invalidateQueries({ queryKey: ['rules', tenant] });
+      void rereadAfterChange(client, ['rules', tenant]);
     },
   });
   const names = Object.keys(namespaces.data ?? {}).sort();
