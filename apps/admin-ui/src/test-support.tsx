@@ -1,4 +1,5 @@
 // Helpers of the component tests: the app's providers and a fake of logsvc's HTTP API.
+import type { InstanceOverview } from '@logsvc/api/browser';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type RenderResult, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
@@ -50,4 +51,24 @@ export function renderPage(page: ReactElement, tenant = 'team-a'): RenderResult 
 /** The query parameters of a call. */
 export function paramsOf(call: Call): URLSearchParams {
   return new URL(call.url, 'http://x').searchParams;
+}
+
+/** One instance of the cluster overview, reporting and ready, with `over` changed. */
+export function instanceOverview(over: Partial<InstanceOverview> = {}): InstanceOverview {
+  const id = over.id ?? 'logsvc-1';
+  return {
+    id,
+    self: false,
+    reported: true,
+    http_url: `http://${id}:3100`,
+    targets: ['all'],
+    version: '0.1.0',
+    started_at: '2026-01-01T00:00:00Z',
+    ready: true,
+    ready_message: 'ready',
+    services: [],
+    updated_at: '2026-01-01T00:00:00Z',
+    rings: [],
+    ...over,
+  };
 }

@@ -1,24 +1,19 @@
 import type { ClusterOverview, InstanceOverview, LogServiceView } from '@logsvc/api/browser';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Call, fakeApi, json, paramsOf, renderPage, text } from '../test-support';
+import {
+  type Call,
+  fakeApi,
+  instanceOverview,
+  json,
+  paramsOf,
+  renderPage,
+  text,
+} from '../test-support';
 import { ConfigPage } from './ConfigPage';
 
 function instance(id: string, self: boolean): InstanceOverview {
-  return {
-    id,
-    self,
-    reported: true,
-    http_url: `http://${id}:3100`,
-    targets: ['backend'],
-    version: '0.1.0',
-    started_at: '2026-01-01T00:00:00Z',
-    ready: true,
-    ready_message: 'ready',
-    services: [],
-    updated_at: '2026-01-01T00:00:00Z',
-    rings: [],
-  };
+  return instanceOverview({ id, self, targets: ['backend'] });
 }
 
 const overview: ClusterOverview = {

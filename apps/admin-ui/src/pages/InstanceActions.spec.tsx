@@ -1,23 +1,9 @@
-import type { InstanceOverview } from '@logsvc/api/browser';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, renderPage } from '../test-support';
+import { instanceOverview, json, renderPage } from '../test-support';
 import { InstanceActions } from './InstanceActions';
 
-const instance: InstanceOverview = {
-  id: 'logsvc-2',
-  self: false,
-  reported: true,
-  http_url: 'http://127.0.0.1:3101',
-  targets: ['querier'],
-  version: '0.1.0',
-  started_at: '2026-01-01T00:00:00Z',
-  ready: true,
-  ready_message: 'ready',
-  services: [],
-  updated_at: '2026-01-01T00:00:00Z',
-  rings: [],
-};
+const instance = instanceOverview({ id: 'logsvc-2', targets: ['querier'] });
 
 describe('InstanceActions', () => {
   afterEach(() => {

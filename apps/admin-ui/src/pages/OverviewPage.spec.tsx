@@ -1,7 +1,7 @@
 import type { ClusterOverview, InstanceOverview } from '@logsvc/api/browser';
 import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderPage } from '../test-support';
+import { instanceOverview, renderPage } from '../test-support';
 import { OverviewPage } from './OverviewPage';
 
 /** The sockets the page opened; a test plays the server on them. */
@@ -20,16 +20,10 @@ class FakeSocket {
 }
 
 function instance(over: Partial<InstanceOverview>): InstanceOverview {
-  return {
-    id: 'logsvc-1',
+  return instanceOverview({
     self: true,
-    reported: true,
     http_url: 'http://127.0.0.1:3100',
     targets: ['ingester', 'ui'],
-    version: '0.1.0',
-    started_at: '2026-01-01T00:00:00Z',
-    ready: true,
-    ready_message: 'ready',
     services: [
       { name: 'ingester', state: 'Running' },
       { name: 'ui', state: 'Running' },
@@ -39,7 +33,7 @@ function instance(over: Partial<InstanceOverview>): InstanceOverview {
       { ring: 'ingester', state: 'ACTIVE', address: '127.0.0.1:9095', zone: '', healthy: true },
     ],
     ...over,
-  };
+  });
 }
 
 describe('OverviewPage', () => {
