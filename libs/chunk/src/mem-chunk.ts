@@ -417,8 +417,11 @@ export class MemChunk {
     if (this.head.entryCount === 0) return { blocks, head: null };
     // A head in arrival order goes column by column; one appended out of order, sorted into a block.
     const view = this.head.transientView();
-    symbolBytes ??= this.symbols.encode();
-    const run = encodeHeadRun(view, this.head.uncompressedBytes, symbolBytes);
+    // Only a head in arrival order needs the encoded table here (the block route encodes its own).
+    const run =
+      view.order === null
+        ? encodeHeadRun(view, this.head.uncompressedBytes, (symbolBytes ??= this.symbols.encode()))
+        : null;
     if (run !== null) return { blocks, head: run };
     const encoded = encodeBlockPayload(view, this.symbols.byteLengths);
     const block: StoredBlock = {
