@@ -168,7 +168,8 @@ export class LevelDetector {
 
   fromLine(line: Buffer): string {
     const json = looksLikeJson(line);
-    const key = json ? this.firstJsonKey : this.firstLogfmtKey;
+    // The logfmt search only on lines that start with a key: an access line pays nothing for it.
+    const key = json ? this.firstJsonKey : startsWithKey(line) ? this.firstLogfmtKey : null;
     let hinted = key !== null && line.indexOf(key) >= 0;
     let text: string | undefined;
     if (!hinted) {
@@ -276,6 +277,24 @@ function isWs(c: number): boolean {
 function skipWs(b: Buffer, pos: number): number {
   while (pos < b.length && isWs(b[pos])) pos++;
   return pos;
+}
+
+/** Whether the line begins with `key=` (letters, digits, `_`, `.`, `-`), as logfmt lines do. */
+function startsWithKey(line: Buffer): boolean {
+  let i = 0;
+  while (i < line.length && isKeyByte(line[i])) i++;
+  return i > 0 && line[i] === 0x3d;
+}
+
+function isKeyByte(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x5f ||
+    c === 0x2e ||
+    c === 0x2d
+  );
 }
 
 function looksLikeJson(line: Buffer): boolean {
