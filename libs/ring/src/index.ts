@@ -15,3 +15,4 @@ export * from './tokens';
 export * from './types';
 export * from './etcd-kv';
 export * from './kv-factory';
+export * from './coalesced-run';

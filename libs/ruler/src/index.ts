@@ -23,4 +23,3 @@ export * from './remote-write';
 export * from './jitter';
 export * from './prometheus-json';
 export * from './sharding';
-export * from './coalesced-run';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { InstanceOverview } from '@logsvc/api';
 import { type Config, resolveRingConfig } from '@logsvc/config';
-import { type Kv, createKv } from '@logsvc/ring';
+import { CoalescedRun, type Kv, createKv } from '@logsvc/ring';
 import {
   Inject,
   Injectable,
@@ -72,7 +72,9 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
   private unwatch: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   private closed = false;
-  private publishing = false;
+  // One write at a time (with the store down, writes must not pile up every period), and a
+  // change that comes during a write is written by one more pass rather than dropped.
+  private readonly publisher = new CoalescedRun(() => this.publish());
   private readonly logger: Logger;
 
   constructor(
@@ -104,7 +106,7 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
       this.peers = parseReports(value);
       this.changed();
     });
-    this.timer = setInterval(() => void this.publish(), REPORT_PERIOD_MS);
+    this.timer = setInterval(() => void this.publisher.request(), REPORT_PERIOD_MS);
     this.timer.unref();
   }
 
@@ -116,6 +118,8 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
     this.unwatch?.();
     if (!this.kv) return;
     const kv = this.kv;
+    // A write still under way would put this report back after the leave removed it.
+    await within(this.publisher.idle(), LEAVE_TIMEOUT_MS);
     const leave = kv
       .cas(INSTANCES_KEY, (current) => {
         const reports = parseReports(current);
@@ -184,18 +188,16 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
     if (!this.kv || this.closed || this.pending) return;
     this.pending = setTimeout(() => {
       this.pending = undefined;
-      void this.publish();
+      void this.publisher.request();
     }, CHANGE_DELAY_MS);
     this.pending.unref();
   }
 
   private async publish(): Promise<void> {
-    // One write at a time: with the store down, writes must not pile up every period.
-    if (!this.kv || this.closed || this.publishing) return;
-    this.publishing = true;
-    const report = this.self();
-    const now = Date.now();
+    if (!this.kv || this.closed) return;
     try {
+      const report = this.self();
+      const now = Date.now();
       await this.kv.cas(INSTANCES_KEY, (current) => {
         const reports = parseReports(current);
         for (const [id, r] of Object.entries(reports)) {
@@ -206,8 +208,6 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
       });
     } catch (err) {
       this.logger.debug({ err }, 'could not report this instance');
-    } finally {
-      this.publishing = false;
     }
   }
 }

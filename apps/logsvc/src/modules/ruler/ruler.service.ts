@@ -1,9 +1,8 @@
 import type { Config, Overrides } from '@logsvc/config';
 import type { Querier } from '@logsvc/querier';
-import type { Lifecycler } from '@logsvc/ring';
+import { CoalescedRun, type Lifecycler } from '@logsvc/ring';
 import {
   AlertmanagerNotifier,
-  CoalescedRun,
   RemoteWriter,
   RuleManager,
   SYSTEM_CLOCK,

@@ -1,5 +1,6 @@
 // Runs a task again and again while it is asked for, never two at once: a rule posted while
-// the ruler reloads its groups is picked up by one more reload, not by the next poll.
+// the ruler reloads its groups is picked up by one more reload, not by the next poll, and a
+// state change during a write of the instance report is written by one more write.
 
 export class CoalescedRun {
   private running: Promise<void> | null = null;
