@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { ChunkFormatError } from '@logsvc/chunk';
 import type { ScanRange, ScanResult } from './chunk-scan';
 import { pickWorker } from './pick-worker';
+import { sizeWorkerHeaps } from './worker-heap';
 
 /** main → worker: scan these chunks over `range`. */
 export interface ScanRequest {
@@ -41,6 +42,7 @@ interface PoolWorker {
 
 /** The compiled worker next to this file, or the TypeScript one loaded through tsx (tests). */
 function startWorker(): Worker {
+  sizeWorkerHeaps();
   const js = join(__dirname, 'scan-worker.js');
   if (existsSync(js)) return new Worker(js);
   const tsx = createRequire(join(__dirname, 'scan-pool.ts')).resolve('tsx/cjs');

@@ -21,6 +21,7 @@ import {
   serializeError,
 } from './worker-errors';
 import { pickAffineWorker } from '../pick-worker';
+import { sizeWorkerHeaps } from '../worker-heap';
 
 export interface QueryWorkerPoolOptions {
   /** The chunk store each worker opens (the same objects as the main thread's). */
@@ -59,6 +60,7 @@ interface PoolWorker {
 
 /** The compiled worker next to this file, or the TypeScript one loaded through tsx (tests). */
 function startWorker(data: QueryWorkerData): Worker {
+  sizeWorkerHeaps();
   const js = join(__dirname, 'query-worker.js');
   if (existsSync(js)) return new Worker(js, { workerData: data });
   const tsx = createRequire(join(__dirname, 'query-worker-pool.ts')).resolve('tsx/cjs');
