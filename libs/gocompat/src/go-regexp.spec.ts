@@ -21,5 +21,15 @@ describe('regexpCompileError', () => {
     expect(compileError('[a')).toBe('error parsing regexp: missing closing ]: `[a`');
     expect(compileError('x(?<n')).toBe('error parsing regexp: invalid named capture: `(?<n`');
     expect(compileError('x(?P<n')).toBe('error parsing regexp: invalid named capture: `(?P<n`');
+    expect(compileError('a(?=b)')).toBe(
+      'error parsing regexp: invalid or unsupported Perl syntax: `(?=`',
+    );
+  });
+
+  it('calls a lookbehind an invalid named capture, as Go reads `(?<` as a group name', () => {
+    // Loki 3.4.6 answers `|~ "(?<!a)b"` with this text.
+    expect(compileError('(?<!a)b')).toBe('error parsing regexp: invalid named capture: `(?<!a)b`');
+    expect(compileError('x(?<=a)b')).toBe('error parsing regexp: invalid named capture: `(?<=a)b`');
+    expect(compileError('(?<!a>b)')).toBe('error parsing regexp: invalid named capture: `(?<!a>`');
   });
 });

@@ -29,6 +29,10 @@ const GO_ERROR_CODES: ReadonlyArray<readonly [string, string]> = [
  * binding's error message: `error parsing regexp: missing closing ): \`(a\``.
  */
 export function regexpCompileError(source: string, re2Message: string): string {
+  if (re2Message.startsWith('invalid perl operator: (?<')) {
+    const named = goNamedCaptureError(source);
+    if (named !== undefined) return named;
+  }
   for (const [re2Code, goCode] of GO_ERROR_CODES) {
     if (re2Message.startsWith(re2Code)) {
       const rest = re2Message.slice(re2Code.length).replace(/^:\s*/, '');
@@ -47,4 +51,20 @@ function asWritten(fragment: string, source: string): string {
   if (source.includes(fragment)) return fragment;
   const unrenamed = fragment.replaceAll('(?P<', '(?<');
   return source.includes(unrenamed) ? unrenamed : fragment;
+}
+
+/** `(?<` not starting a valid `(?<name>`: a lookbehind such as `(?<!a)` or `(?<=a)`. */
+const BAD_NAMED_GROUP = /\(\?<(?![A-Za-z0-9_]+>)/;
+
+/**
+ * Go reads every `(?<` as the start of a named group, so a lookbehind (which RE2 calls an
+ * invalid Perl operator) is an invalid named capture there, quoted up to the next `>` or,
+ * without one, to the end of the pattern.
+ */
+function goNamedCaptureError(source: string): string | undefined {
+  const at = source.search(BAD_NAMED_GROUP);
+  if (at < 0) return undefined;
+  const rest = source.slice(at);
+  const close = rest.indexOf('>');
+  return `error parsing regexp: invalid named capture: \`${close < 0 ? rest : rest.slice(0, close + 1)}\``;
 }

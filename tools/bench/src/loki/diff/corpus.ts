@@ -1,0 +1,361 @@
+import type { DiffQuery } from './compare';
+
+const PARSED_TRACE_ID =
+  'trace_id: a parsed key named like structured metadata follows Loki 3.7 (docs/logql.md); Loki 3.4 decides per query from the first line';
+const TIES = 'ties at the cut: logsvc ranks them by labels, Loki by Go map order (docs/logql.md)';
+const AVG_SHARDING =
+  'avg_over_time by () with unwrap: Loki 3.4 shards it with the unwrap left out of the count (docs/logql.md)';
+const VOLUME =
+  'volume of ingester data: Loki counts chunk sizes with structured metadata (docs/api.md)';
+
+/**
+ * The queries `npm run diff:loki` sends to logsvc and Loki: log queries through every parser and
+ * pipeline stage, metric queries (range and vector aggregations, binary operations, unwrap),
+ * the label, series, stats, volume and Drilldown APIs, and invalid input. `known` names a
+ * difference that logsvc keeps on purpose.
+ */
+export const DIFF_QUERIES: readonly DiffQuery[] = [
+  { query: '{app="checkout"}', params: { limit: 50 } },
+  { query: '{app="checkout"}', params: { limit: 50, direction: 'forward' } },
+  {
+    query: '{env="prod"} |= "order" | json',
+    params: { limit: 40 },
+    known: PARSED_TRACE_ID,
+  },
+  {
+    query: '{env="prod"} | json | latency_ms > 400',
+    params: { limit: 40 },
+    known: PARSED_TRACE_ID,
+  },
+  { query: '{env="prod"} | logfmt | duration > 2ms', params: { limit: 40 } },
+  { query: '{env="prod"} | logfmt | bytes >= 10KB', params: { limit: 40 } },
+  {
+    query: '{env="prod"} | json | __error__=""',
+    params: { limit: 30 },
+    known: PARSED_TRACE_ID,
+  },
+  {
+    query: '{env="prod"} | json',
+    params: { limit: 30 },
+    known: PARSED_TRACE_ID,
+  },
+  { query: '{env="prod"} | logfmt', params: { limit: 30 } },
+  { query: '{env="prod"} | logfmt | __error__!=""', params: { limit: 30 } },
+  {
+    query: '{env="prod"} | pattern "<ip> - - [<_>] \\"<method> <uri> <_>\\" <status> <size> <_>"',
+    params: { limit: 30 },
+  },
+  { query: '{env="prod"} | regexp "rt=(?P<rt>[0-9.]+)" | rt > 0.3', params: { limit: 30 } },
+  {
+    query: '{env="prod"} | json | line_format "{{.level}} {{.msg | upper}}"',
+    params: { limit: 30 },
+    known: PARSED_TRACE_ID,
+  },
+  {
+    query: '{env="prod"} | logfmt | label_format lvl=level, x="{{.status}}-{{.method}}"',
+    params: { limit: 30 },
+  },
+  {
+    query: '{env="prod"} | json | drop trace_id, user_id',
+    params: { limit: 30 },
+    known: PARSED_TRACE_ID,
+  },
+  { query: '{env="prod"} | json | keep level, app', params: { limit: 30 } },
+  { query: '{env="prod"} | json level, lat="latency_ms"', params: { limit: 30 } },
+  { query: '{env="prod", meta="yes"} | trace_id=~"^[0-3].*"', params: { limit: 30 } },
+  { query: '{env="prod"} |~ "(?i)ERROR|warn"', params: { limit: 30 } },
+  { query: '{env="prod"} != "GET" !~ "level=(info|debug)"', params: { limit: 30 } },
+  { query: '{env="prod"} |> "<_> level=error <_>"', params: { limit: 30 } },
+  {
+    query: '{env="prod"} | decolorize | json | level="error"',
+    params: { limit: 30 },
+    known: PARSED_TRACE_ID,
+  },
+  { query: 'sum by (app) (count_over_time({env=~".+"}[5m]))', params: { step: '60' } },
+  { query: 'sum by (level) (count_over_time({env=~".+"} | json [5m]))', params: { step: '120' } },
+  { query: 'sum by (level) (count_over_time({env=~".+"} | logfmt [5m]))', params: { step: '120' } },
+  { query: 'sum by (detected_level) (count_over_time({env=~".+"}[10m]))', params: { step: '300' } },
+  { query: 'rate({app="checkout"}[1m])', params: { step: '60' } },
+  { query: 'bytes_over_time({app="checkout"}[5m])', params: { step: '60' } },
+  { query: 'bytes_rate({app="checkout"}[5m])', params: { step: '60' } },
+  {
+    query: 'avg_over_time({env="prod"} | json | unwrap latency_ms [5m])',
+    params: { step: '120' },
+    known: PARSED_TRACE_ID,
+  },
+  {
+    query: 'max_over_time({env="prod"} | json | unwrap latency_ms [5m]) by (app)',
+    params: { step: '120' },
+  },
+  {
+    query: 'quantile_over_time(0.9, {env="prod"} | json | unwrap latency_ms [10m]) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum_over_time({env="prod"} | logfmt | unwrap bytes(bytes) [5m])',
+    params: { step: '300' },
+  },
+  {
+    query: 'avg_over_time({env="prod"} | logfmt | unwrap duration(duration) [5m]) by (app)',
+    params: { step: '300' },
+    known: AVG_SHARDING,
+  },
+  {
+    query: 'stddev_over_time({env="prod"} | json | unwrap latency_ms [10m]) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query: 'stdvar_over_time({env="prod"} | json | unwrap latency_ms [10m]) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query: 'first_over_time({env="prod"} | json | unwrap latency_ms [10m]) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query: 'last_over_time({env="prod"} | json | unwrap latency_ms [10m]) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query: 'min_over_time({env="prod"} | json | unwrap status [10m])',
+    params: { step: '300' },
+    known: PARSED_TRACE_ID,
+  },
+  {
+    query: 'rate_counter({env="prod"} | json | unwrap latency_ms [10m])',
+    params: { step: '300' },
+    known: PARSED_TRACE_ID,
+  },
+  { query: 'absent_over_time({app="nope"}[5m])', params: { step: '300' } },
+  {
+    query: 'topk(2, sum by (pod) (rate({env=~".+"}[5m])))',
+    params: { step: '300' },
+    known: TIES,
+  },
+  {
+    query: 'bottomk(2, sum by (pod) (rate({env=~".+"}[5m])))',
+    params: { step: '300' },
+    known: TIES,
+  },
+  {
+    query: 'sort_desc(sum by (app) (count_over_time({env=~".+"}[5m])))',
+    path: '/loki/api/v1/query',
+  },
+  {
+    query: 'sum(count_over_time({env=~".+"}[5m])) / sum(count_over_time({env="prod"}[5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (app) (count_over_time({env=~".+"} |= "error" [5m])) / on (app) sum by (app) (count_over_time({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'label_replace(sum by (app) (rate({env=~".+"}[5m])), "svc", "$1", "app", "(.*)-.*")',
+    params: { step: '300' },
+  },
+  { query: 'sum by (app) (rate({env=~".+"}[5m] offset 5m))', params: { step: '300' } },
+  { query: 'count(sum by (pod) (rate({env=~".+"}[5m])))', params: { step: '300' } },
+  { query: 'avg by (env) (sum by (env, app) (rate({env=~".+"}[5m])))', params: { step: '300' } },
+  { query: 'sum by (app) (rate({env=~".+"}[5m])) > 0.1', params: { step: '300' } },
+  { query: 'sum by (app) (rate({env=~".+"}[5m])) > bool 0.1', params: { step: '300' } },
+  { query: 'vector(1) + 2', params: { step: '300' } },
+  {
+    query: 'sum without (pod) (count_over_time({env=~".+"} | json [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (status) (count_over_time({env=~".+"} | pattern "<_> - - [<_>] \\"<_> <_> <_>\\" <status> <_>" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'count_over_time({env=~".+"} | json | latency_ms > 400 [5m])',
+    params: { step: '300' },
+    known: PARSED_TRACE_ID,
+  },
+  {
+    query: 'sum(count_over_time({env=~".+"} | json [5m])) by (__error__)',
+    params: { step: '300' },
+  },
+  { path: '/loki/api/v1/labels' },
+  { path: '/loki/api/v1/label/app/values' },
+  { path: '/loki/api/v1/label/pod/values', params: { query: '{app="checkout"}' } },
+  { path: '/loki/api/v1/series', params: { 'match[]': '{app="checkout"}' } },
+  { path: '/loki/api/v1/index/stats', params: { query: '{app="checkout"}' } },
+  {
+    path: '/loki/api/v1/index/volume',
+    params: { query: '{env="prod"}' },
+    known: VOLUME,
+  },
+  {
+    path: '/loki/api/v1/index/volume_range',
+    params: { query: '{env="prod"}', step: '600' },
+    known: VOLUME,
+  },
+  { path: '/loki/api/v1/detected_labels', params: { query: '{env="prod"}' } },
+  { path: '/loki/api/v1/detected_fields', params: { query: '{env="prod"}' } },
+  { query: '{env="prod"} | json | bad syntax here' },
+  { query: 'sum(rate({env="prod"}[5m])) by' },
+  { query: '{env=~"("}' },
+  { query: '{app="checkout"}', params: { limit: 'abc' } },
+  { query: 'rate({app="checkout"}[1m])', params: { step: '0' } },
+  {
+    query:
+      '{env="prod"} | logfmt | line_format "{{.method | lower}} {{ .path | trunc 8 }} {{ .status | int | add 1 }}" | __error__=""',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod"} | json | line_format "{{ if gt (.latency_ms | float64) 300.0 }}slow{{ else }}fast{{ end }} {{ .msg | replace \\"o\\" \\"0\\" }}"',
+    params: { limit: 20 },
+    known: PARSED_TRACE_ID,
+  },
+  {
+    query:
+      '{env="prod"} | json | label_format lat="{{ printf \\"%.1f\\" (.latency_ms | float64) }}", lvl="{{ .level | title }}" | keep lat, lvl, app',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod"} | json | line_format "{{ __line__ | len }} {{ __timestamp__ | unixEpoch }}"',
+    params: { limit: 10 },
+    known: PARSED_TRACE_ID,
+  },
+  {
+    query: '{env="prod"} | logfmt | label_format dur="{{ .duration | duration }}" | keep dur',
+    params: { limit: 10 },
+  },
+  { query: '{env="prod"} |= ip("10.0.0.0/8")', params: { limit: 20 } },
+  { query: '{env="prod"} |= "GET" or "PATCH" != "healthz"', params: { limit: 20 } },
+  { query: '{env="prod"} |~ "status\\":(4|5)\\\\d\\\\d"', params: { limit: 20 } },
+  {
+    query: '{env="prod"} | json m="method", p="path" | m="GET" | keep m, p',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod"} | regexp "(?P<ip>\\\\d+\\\\.\\\\d+\\\\.\\\\d+\\\\.\\\\d+) - - \\\\[(?P<when>[^\\\\]]+)\\\\]" | keep ip, when',
+    params: { limit: 20 },
+  },
+  {
+    query: '{env="prod"} | pattern "<_> level=<lvl> caller=<caller> <_>" | lvl="error"',
+    params: { limit: 20 },
+  },
+  { query: '{env="prod"} | logfmt --strict', params: { limit: 20 } },
+  { query: '{env="prod"} | logfmt --keep-empty | keep level', params: { limit: 20 } },
+  {
+    query:
+      '{env="prod"} | json | status >= 400 and status < 500 or level="error" | keep status, level',
+    params: { limit: 40 },
+  },
+  {
+    query: '{env="prod"} | json | latency_ms > 100 and latency_ms <= 200 | keep latency_ms',
+    params: { limit: 40 },
+  },
+  {
+    query: '{env="prod"} | logfmt | duration > 100ms and bytes < 5KB | keep duration, bytes',
+    params: { limit: 40 },
+  },
+  {
+    query: '{env="prod"} | json | path =~ "/api/.*" | path !~ ".*orders.*" | keep path',
+    params: { limit: 40 },
+  },
+  { query: '{app="checkout"}', params: { limit: 15, direction: 'forward', start: '0' } },
+  { query: 'sum by (app) (count_over_time({env=~".+"}[2m]))', path: '/loki/api/v1/query' },
+  { query: 'sum(rate({env=~".+"} |= "GET" [1m])) by (app)', params: { step: '37' } },
+  { query: 'count_over_time({app="checkout"}[1m])', params: { step: '17' } },
+  {
+    query:
+      'sum(count_over_time({env=~".+"}[3m])) by (app) * on(app) group_left() sum(bytes_over_time({env=~".+"}[3m])) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (app) (count_over_time({env=~".+"}[5m])) and sum by (app) (count_over_time({env=~".+"} |= "error" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (app) (count_over_time({env=~".+"}[5m])) unless sum by (app) (count_over_time({env=~".+"} |= "PATCH" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum by (app) (count_over_time({env=~".+"}[5m])) or vector(0)',
+    params: { step: '300' },
+  },
+  {
+    query: 'max by (app) (rate({env=~".+"}[5m])) - min by (app) (rate({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'stddev by (env) (sum by (env, app) (count_over_time({env=~".+"}[5m])))',
+    params: { step: '300' },
+  },
+  { query: 'stdvar(sum by (app) (count_over_time({env=~".+"}[5m])))', params: { step: '300' } },
+  { query: 'sort(sum by (app) (count_over_time({env=~".+"}[5m])))', path: '/loki/api/v1/query' },
+  { query: 'topk(3, sum by (app) (count_over_time({env=~".+"}[5m])))', path: '/loki/api/v1/query' },
+  {
+    query: 'sum by (app) (count_over_time({env=~".+"} | json | __error__ = "JSONParserErr" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (lvl) (count_over_time({env=~".+"} | logfmt | label_format lvl=level | __error__="" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum by (m) (count_over_time({env=~".+"} | json m="method" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'quantile_over_time(0.5, {env=~".+"} | logfmt | unwrap bytes | __error__="" [10m]) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum(sum_over_time({env=~".+"} | json | unwrap latency_ms | __error__="" [5m])) by (level)',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'avg(avg_over_time({env=~".+"} | json | unwrap latency_ms | __error__="" [5m]) by (level))',
+    params: { step: '300' },
+    known: AVG_SHARDING,
+  },
+  {
+    query: 'first_over_time({env=~".+"} | json | unwrap status | __error__="" [5m]) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum by (app) (count_over_time({env=~".+"}[5m] offset 10m))',
+    path: '/loki/api/v1/query',
+  },
+  { query: 'absent_over_time({app="checkout"}[5m])', params: { step: '300' } },
+  { query: 'sum(count_over_time({env=~".+"}[1h]))', path: '/loki/api/v1/query' },
+  {
+    query: 'rate({app="checkout"} | logfmt | unwrap bytes | __error__="" [5m])',
+    params: { step: '300' },
+  },
+  { query: 'label_replace(vector(1), "x", "y", "", "")', params: { step: '300' } },
+  { query: 'sum by (app) (rate({env=~".+"}[5m])) / 0', params: { step: '300' } },
+  { query: '-sum by (app) (rate({env=~".+"}[5m]))', params: { step: '300' } },
+  {
+    query:
+      'sum by (app) (rate({env=~".+"}[5m])) == bool on(app) sum by (app) (rate({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  { path: '/loki/api/v1/labels', params: { query: '{app="checkout"}' } },
+  { path: '/loki/api/v1/label/meta/values' },
+  { path: '/loki/api/v1/series', params: { 'match[]': '{app=~"check.*|auth"}' } },
+  { path: '/loki/api/v1/index/stats', params: { query: '{env="prod"}' } },
+  { path: '/loki/api/v1/detected_field/level/values', params: { query: '{env="prod"}' } },
+  { path: '/loki/api/v1/detected_field/status/values', params: { query: '{env="prod"}' } },
+  { query: '{app="checkout"} | json | unwrap latency_ms' },
+  { query: 'count_over_time({app="checkout"} | unwrap x [5m])' },
+  { query: 'sum by (app) (count_over_time({app="checkout"}[5m])) > ' },
+  { query: '{app="checkout"} |~ "(?<!a)b"' },
+  { query: '{app="checkout"}', params: { limit: '-1' } },
+  { query: 'rate({app="checkout"}[1m])', params: { step: '1', start: '0' } },
+];

@@ -1,0 +1,191 @@
+// Differential check against Loki: the same generated data pushed to logsvc and a reference
+// Loki 3.4 binary, the same queries sent to both, and the answers compared.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LogGenerator } from '../../gen';
+import { ServerProcess } from '../../ingest/server-process';
+import {
+  DEFAULT_LOKI_BINARY,
+  LokiProcess,
+  findLokiBinary,
+  missingLokiMessage,
+} from '../loki-process';
+import { type Answer, type DiffQuery, firstDifference } from './compare';
+import { DIFF_QUERIES } from './corpus';
+
+const USAGE = `usage: npm run diff:loki -- [--loki=PATH] [--only=TEXT] [--show-known]
+  Starts logsvc (this checkout's build) and Loki (default ${DEFAULT_LOKI_BINARY}), pushes the
+  same mixed nginx/JSON/logfmt lines to both (9 streams without and 9 with trace_id structured
+  metadata, 40 minutes), sends each query of tools/bench/src/loki/diff/corpus.ts to both and
+  prints the answers that differ. Differences the corpus marks as known are counted, and
+  printed with --show-known. --only keeps the queries or paths containing TEXT.`;
+
+const TENANT = 'diff';
+const SPAN_MS = 40 * 60_000;
+const LINES_PER_STREAM = 400;
+
+// Loki's query limits as the bench's Loki config sets them, so neither server stops short.
+const LOGSVC_CONFIG = `limits_config:
+  max_query_series: 100000
+  max_entries_limit_per_query: 100000
+  query_timeout: 5m
+`;
+
+interface Options {
+  readonly loki: string;
+  readonly only: string | undefined;
+  readonly showKnown: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  let loki = DEFAULT_LOKI_BINARY;
+  let only: string | undefined;
+  let showKnown = false;
+  for (const arg of argv) {
+    if (arg.startsWith('--loki=')) loki = arg.slice('--loki='.length);
+    else if (arg.startsWith('--only=')) only = arg.slice('--only='.length);
+    else if (arg === '--show-known') showKnown = true;
+    else {
+      process.stderr.write(`${USAGE}\n`);
+      process.exit(arg === '--help' ? 0 : 2);
+    }
+  }
+  return { loki, only, showKnown };
+}
+
+/** Loki's JSON push body: the generator's mixed streams, with or without metadata. */
+function pushBody(startMs: number, metadata: boolean): string {
+  const gen = new LogGenerator({
+    seed: 11,
+    streams: 9,
+    startMs,
+    mixedStreams: true,
+    spacingMs: SPAN_MS / LINES_PER_STREAM,
+    structuredMetadata: metadata,
+  });
+  const streams = gen.streams.map((s, i) => {
+    const entries: Parameters<LogGenerator['entries']>[2] = [];
+    gen.entries(i, LINES_PER_STREAM, entries);
+    const stream: Record<string, string> = Object.fromEntries(
+      s.labels.map((p) => [p.name, p.value]),
+    );
+    if (metadata) stream.meta = 'yes';
+    const values = entries.map((e) => {
+      const pairs = e.structuredMetadata ?? [];
+      const value = [String(e.timestampNs), e.line.toString()];
+      return pairs.length === 0
+        ? value
+        : [...value, Object.fromEntries(pairs.map((p) => [p.name, p.value]))];
+    });
+    return { stream, values };
+  });
+  return JSON.stringify({ streams });
+}
+
+async function push(url: string, body: string): Promise<void> {
+  const res = await fetch(`${url}/loki/api/v1/push`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-Scope-OrgID': TENANT },
+    body,
+  });
+  if (res.status !== 204) throw new Error(`push to ${url}: ${res.status} ${await res.text()}`);
+}
+
+async function ask(
+  url: string,
+  q: DiffQuery,
+  range: { start: string; end: string },
+): Promise<Answer> {
+  const path = q.path ?? '/loki/api/v1/query_range';
+  const params: Record<string, string> = { start: range.start, end: range.end };
+  if (path.endsWith('/query')) {
+    delete params.start;
+    params.time = range.end;
+  }
+  if (q.query !== undefined) params.query = q.query;
+  for (const [k, v] of Object.entries(q.params ?? {})) params[k] = String(v);
+  const res = await fetch(`${url}${path}?${new URLSearchParams(params).toString()}`, {
+    headers: { 'X-Scope-OrgID': TENANT },
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Loki answers most errors in plain text.
+  }
+  return { status: res.status, body };
+}
+
+function describe(q: DiffQuery): string {
+  const params = q.params === undefined ? '' : ` ${JSON.stringify(q.params)}`;
+  return `${q.path ?? '/loki/api/v1/query_range'} ${q.query ?? ''}${params}`;
+}
+
+async function run(o: Options): Promise<number> {
+  const binary = findLokiBinary(o.loki);
+  if (binary === undefined) {
+    process.stderr.write(missingLokiMessage(o.loki));
+    return 2;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'logsvc-diff-'));
+  const config = join(dir, 'logsvc.yaml');
+  writeFileSync(config, LOGSVC_CONFIG);
+  const [logsvc, loki] = await Promise.all([
+    ServerProcess.start({ dataDir: join(dir, 'data'), flags: [`-config.file=${config}`] }),
+    LokiProcess.start({ binary, wal: true }),
+  ]);
+  try {
+    const now = Date.now();
+    const startMs = now - SPAN_MS - 60_000;
+    for (const metadata of [false, true]) {
+      const body = pushBody(startMs, metadata);
+      await push(logsvc.url, body);
+      await push(loki.url, body);
+    }
+    const range = {
+      start: String(BigInt(startMs - 60_000) * 1_000_000n),
+      end: String(BigInt(now) * 1_000_000n),
+    };
+    const queries = DIFF_QUERIES.filter(
+      (q) => o.only === undefined || describe(q).includes(o.only),
+    );
+    let same = 0;
+    let known = 0;
+    let different = 0;
+    for (const q of queries) {
+      const [a, b] = await Promise.all([ask(logsvc.url, q, range), ask(loki.url, q, range)]);
+      const diff = firstDifference(a, b);
+      if (diff === null) {
+        same++;
+        continue;
+      }
+      if (q.known !== undefined) known++;
+      else different++;
+      if (q.known !== undefined && !o.showKnown) continue;
+      process.stdout.write(
+        `\n${q.known === undefined ? 'DIFFERENT' : `KNOWN (${q.known})`}: ${describe(q)}\n` +
+          `  logsvc ${a.status}: ${diff.left.slice(0, 1200)}\n` +
+          `  loki   ${b.status}: ${diff.right.slice(0, 1200)}\n`,
+      );
+    }
+    process.stdout.write(
+      `\n${queries.length} queries: ${same} same, ${known} known differences, ` +
+        `${different} other differences\n`,
+    );
+    return different === 0 ? 0 : 1;
+  } finally {
+    await Promise.all([logsvc.stop(30_000), loki.stop(30_000)]);
+    await Promise.all([logsvc.dispose(), loki.dispose()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+run(parseArgs(process.argv.slice(2))).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
