@@ -1,3 +1,4 @@
+import { totalmem } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 
 /**
@@ -13,6 +14,26 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const WORKER_OLD_SPACE_MB = 128;
 
+/** A worker's room is at most this share of the memory the process may use. */
+const MEMORY_SHARE = 1 / 16;
+const MIN_OLD_SPACE_MB = 16;
+
+/** The memory the process may use: its cgroup's limit when it has one, else the machine's. */
+function usableMemory(): number {
+  const limit = process.constrainedMemory?.() ?? 0;
+  const total = totalmem();
+  return limit > 0 && limit < total ? limit : total;
+}
+
+/**
+ * The room for a process that may use `memoryBytes`: {@link WORKER_OLD_SPACE_MB}, less in a
+ * small container so that a few workers' garbage cannot take it over (1/16 each, at least 16 MB).
+ */
+export function workerOldSpaceMb(memoryBytes: number = usableMemory()): number {
+  const share = Math.floor((memoryBytes * MEMORY_SHARE) / 2 ** 20);
+  return Math.max(MIN_OLD_SPACE_MB, Math.min(WORKER_OLD_SPACE_MB, share));
+}
+
 let sized = false;
 
 /**
@@ -23,5 +44,5 @@ let sized = false;
 export function sizeWorkerHeaps(): void {
   if (sized) return;
   sized = true;
-  setFlagsFromString(`--initial-old-space-size=${WORKER_OLD_SPACE_MB}`);
+  setFlagsFromString(`--initial-old-space-size=${workerOldSpaceMb()}`);
 }
