@@ -45,6 +45,20 @@ describe('decodePushBody dispatch', () => {
     }
   });
 
+  it("answers any malformed snappy body with Go's `snappy: corrupt input`, as Loki does", async () => {
+    const valid = encodePushProtobuf(req);
+    const bodies = [
+      Buffer.from('garbage'), // a length header, then bytes that are no snappy element
+      Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), // a length header that never ends
+      valid.subarray(0, valid.length - 3), // cut short
+    ];
+    for (const body of bodies) {
+      await expect(
+        decodePushBody({ body, contentType: 'application/x-protobuf', maxDecompressedBytes: MAX }),
+      ).rejects.toMatchObject({ kind: 'bad_request', message: 'snappy: corrupt input' });
+    }
+  });
+
   it('accepts Content-Encoding: snappy as a no-op and deflate as raw DEFLATE', async () => {
     const a = await decodePushBody({
       body: encodePushProtobuf(req),

@@ -25,13 +25,16 @@ export function snappyDeclaredLength(block: Uint8Array): number {
   return -1;
 }
 
+/** Go's snappy `ErrCorrupt`: Loki answers every malformed snappy body with this text. */
+const SNAPPY_CORRUPT = 'snappy: corrupt input';
+
 // A copied, ordinary Buffer: the binding's default external buffers are much slower for V8.
 const SNAPPY_BUFFER = { asBuffer: true, copyOutputData: true } as const;
 
 /** The block's declared uncompressed length, refusing a malformed header or a bomb. */
 function checkSnappyHeader(block: Buffer, maxBytes: number): number {
   const declared = snappyDeclaredLength(block);
-  if (declared < 0) throw badRequest('snappy: corrupt input (invalid length header)');
+  if (declared < 0) throw badRequest(SNAPPY_CORRUPT);
   if (declared > maxBytes) throw bodyTooLarge(declared, maxBytes);
   return declared;
 }
@@ -39,8 +42,8 @@ function checkSnappyHeader(block: Buffer, maxBytes: number): number {
 function uncompressChecked(block: Buffer): Buffer {
   try {
     return snappy.uncompressSync(block, SNAPPY_BUFFER) as Buffer;
-  } catch (err) {
-    throw badRequest(err instanceof Error ? err.message : String(err));
+  } catch {
+    throw badRequest(SNAPPY_CORRUPT);
   }
 }
 
@@ -55,8 +58,8 @@ export async function snappyUncompress(block: Buffer, maxBytes: number): Promise
   if (checkSnappyHeader(block, maxBytes) <= SYNC_SNAPPY_BYTES) return uncompressChecked(block);
   try {
     return (await snappy.uncompress(block, SNAPPY_BUFFER)) as Buffer;
-  } catch (err) {
-    throw badRequest(err instanceof Error ? err.message : String(err));
+  } catch {
+    throw badRequest(SNAPPY_CORRUPT);
   }
 }
 
