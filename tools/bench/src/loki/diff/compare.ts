@@ -18,8 +18,8 @@ export interface Answer {
 
 type Json = Record<string, unknown>;
 
-/** Sample values as numbers, compared with a tolerance (summation order moves the last bits). */
-function roundValue(v: unknown): number {
+/** A sample value as a number; `sameWithin` compares them with a tolerance. */
+function sampleValue(v: unknown): number {
   return Number(v);
 }
 
@@ -76,14 +76,14 @@ function normalizeResult(type: string, result: unknown[]): unknown {
       return byKey(
         rows.map((s) => ({
           key: labelKey(s.metric),
-          values: (s.values as unknown[][]).map(([t, v]) => [t, roundValue(v)]),
+          values: (s.values as unknown[][]).map(([t, v]) => [t, sampleValue(v)]),
         })),
       );
     case 'vector':
       return byKey(
         rows.map((s) => {
           const [t, v] = s.value as unknown[];
-          return { key: labelKey(s.metric), value: [t, roundValue(v)] };
+          return { key: labelKey(s.metric), value: [t, sampleValue(v)] };
         }),
       );
     default:

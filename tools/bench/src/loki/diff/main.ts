@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bool, forEachOption, runCli } from '../../cli-options';
 import { LogGenerator } from '../../gen';
 import { ServerProcess } from '../../ingest/server-process';
 import {
@@ -38,19 +39,17 @@ interface Options {
   readonly showKnown: boolean;
 }
 
-function parseArgs(argv: readonly string[]): Options {
+function parseOptions(argv: readonly string[]): Options {
   let loki = DEFAULT_LOKI_BINARY;
   let only: string | undefined;
   let showKnown = false;
-  for (const arg of argv) {
-    if (arg.startsWith('--loki=')) loki = arg.slice('--loki='.length);
-    else if (arg.startsWith('--only=')) only = arg.slice('--only='.length);
-    else if (arg === '--show-known') showKnown = true;
-    else {
-      process.stderr.write(`${USAGE}\n`);
-      process.exit(arg === '--help' ? 0 : 2);
-    }
-  }
+  forEachOption(argv, (arg) => {
+    if (arg.name === 'loki') loki = arg.need();
+    else if (arg.name === 'only') only = arg.need();
+    else if (arg.name === 'show-known') showKnown = bool(arg.name, arg.value);
+    else return false;
+    return true;
+  });
   return { loki, only, showKnown };
 }
 
@@ -123,11 +122,12 @@ function describe(q: DiffQuery): string {
   return `${q.path ?? '/loki/api/v1/query_range'} ${q.query ?? ''}${params}`;
 }
 
-async function run(o: Options): Promise<number> {
+async function run(o: Options): Promise<void> {
   const binary = findLokiBinary(o.loki);
   if (binary === undefined) {
     process.stderr.write(missingLokiMessage(o.loki));
-    return 2;
+    process.exitCode = 2;
+    return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'logsvc-diff-'));
   const config = join(dir, 'logsvc.yaml');
@@ -174,7 +174,7 @@ async function run(o: Options): Promise<number> {
       `\n${queries.length} queries: ${same} same, ${known} known differences, ` +
         `${different} other differences\n`,
     );
-    return different === 0 ? 0 : 1;
+    if (different > 0) process.exitCode = 1;
   } finally {
     await Promise.all([logsvc.stop(30_000), loki.stop(30_000)]);
     await Promise.all([logsvc.dispose(), loki.dispose()]);
@@ -182,10 +182,4 @@ async function run(o: Options): Promise<number> {
   }
 }
 
-run(parseArgs(process.argv.slice(2))).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+void runCli(process.argv.slice(2), USAGE, parseOptions, run);
