@@ -66,8 +66,10 @@ class Lexer {
         this.pos += 1;
         this.push('OP', ch, 0, start, this.pos);
       } else {
-        const c = String.fromCodePoint(input.codePointAt(start) ?? 0);
-        throw this.error(start, `syntax error: unexpected character ${JSON.stringify(c)}`);
+        // Loki's lexer hands any other character to its parser as an IDENTIFIER, so what users
+        // see most (a PromQL `@` modifier after an expression) is `unexpected IDENTIFIER` there.
+        // Where its grammar takes an identifier Loki goes on; logsvc refuses the character.
+        throw this.error(start, 'syntax error: unexpected IDENTIFIER');
       }
     }
   }

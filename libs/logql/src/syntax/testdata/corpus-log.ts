@@ -44,6 +44,10 @@ export const selectors: CorpusEntry[] = [
   at('{foo="bar}', 6, 'literal not terminated'),
   at('{foo="bar"} "foo"', 13, 'syntax error: unexpected STRING'),
   at('{foo="bar"} foo', 13, 'syntax error: unexpected IDENTIFIER'),
+  // Loki's lexer makes a character it has no token for an IDENTIFIER.
+  at('{foo="bar"} | logfmt | @ = "x"', 24, 'syntax error: unexpected IDENTIFIER'),
+  at('{foo="bar"} |= "a" @', 20, 'syntax error: unexpected IDENTIFIER'),
+  at('rate({foo="bar"}[1m]) @ 5', 23, 'syntax error: unexpected IDENTIFIER'),
   at('#{app="foo"} | json', 20, 'syntax error: unexpected $end'),
   bad("{app='foo'}"),
   bad('{app=="foo"}'),
