@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bool, forEachOption, runCli } from '../../cli-options';
+import { sortLabels } from '@logsvc/api';
+import { encodePushJson } from '@logsvc/push';
 import { LogGenerator } from '../../gen';
 import { ServerProcess } from '../../ingest/server-process';
 import {
@@ -23,6 +25,8 @@ const USAGE = `usage: npm run diff:loki -- [--loki=PATH] [--only=TEXT] [--show-k
   printed with --show-known. --only keeps the queries or paths containing TEXT.`;
 
 const TENANT = 'diff';
+/** The path of a corpus request that names none. */
+const QUERY_RANGE = '/loki/api/v1/query_range';
 const SPAN_MS = 40 * 60_000;
 const LINES_PER_STREAM = 400;
 
@@ -54,7 +58,7 @@ function parseOptions(argv: readonly string[]): Options {
 }
 
 /** Loki's JSON push body: the generator's mixed streams, with or without metadata. */
-function pushBody(startMs: number, metadata: boolean): string {
+function pushBody(startMs: number, metadata: boolean): Buffer {
   const gen = new LogGenerator({
     seed: 11,
     streams: 9,
@@ -63,26 +67,20 @@ function pushBody(startMs: number, metadata: boolean): string {
     spacingMs: SPAN_MS / LINES_PER_STREAM,
     structuredMetadata: metadata,
   });
-  const streams = gen.streams.map((s, i) => {
-    const entries: Parameters<LogGenerator['entries']>[2] = [];
-    gen.entries(i, LINES_PER_STREAM, entries);
-    const stream: Record<string, string> = Object.fromEntries(
-      s.labels.map((p) => [p.name, p.value]),
-    );
-    if (metadata) stream.meta = 'yes';
-    const values = entries.map((e) => {
-      const pairs = e.structuredMetadata ?? [];
-      const value = [String(e.timestampNs), e.line.toString()];
-      return pairs.length === 0
-        ? value
-        : [...value, Object.fromEntries(pairs.map((p) => [p.name, p.value]))];
-    });
-    return { stream, values };
-  });
-  return JSON.stringify({ streams });
+  const { request } = gen.batch(
+    gen.streams.map((_, i) => i),
+    LINES_PER_STREAM,
+  );
+  if (!metadata) return encodePushJson(request);
+  // The streams with metadata get their own label sets beside the ones without.
+  const streams = request.streams.map((s) => ({
+    ...s,
+    labels: sortLabels([...s.labels, { name: 'meta', value: 'yes' }]),
+  }));
+  return encodePushJson({ streams });
 }
 
-async function push(url: string, body: string): Promise<void> {
+async function push(url: string, body: Buffer): Promise<void> {
   const res = await fetch(`${url}/loki/api/v1/push`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'X-Scope-OrgID': TENANT },
@@ -96,7 +94,7 @@ async function ask(
   q: DiffQuery,
   range: { start: string; end: string },
 ): Promise<Answer> {
-  const path = q.path ?? '/loki/api/v1/query_range';
+  const path = q.path ?? QUERY_RANGE;
   const params: Record<string, string> = { start: range.start, end: range.end };
   if (path.endsWith('/query')) {
     delete params.start;
@@ -119,7 +117,7 @@ async function ask(
 
 function describe(q: DiffQuery): string {
   const params = q.params === undefined ? '' : ` ${JSON.stringify(q.params)}`;
-  return `${q.path ?? '/loki/api/v1/query_range'} ${q.query ?? ''}${params}`;
+  return `${q.path ?? QUERY_RANGE} ${q.query ?? ''}${params}`;
 }
 
 async function run(o: Options): Promise<void> {
