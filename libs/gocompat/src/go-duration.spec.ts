@@ -33,7 +33,16 @@ describe('modelParseDuration', () => {
   it('parses Prometheus durations as ranges use them', () => {
     expect(modelParseDuration('1d')).toBe(86_400_000);
     expect(modelParseDuration('1y2w')).toBe((365 + 14) * 86_400_000);
-    expect(() => modelParseDuration('1.5h')).toThrow('not a valid duration string: "1.5h"');
+    // prometheus/common v0.61 names the unit it does not know.
+    expect(() => modelParseDuration('1.5h')).toThrow('unknown unit "." in duration "1.5h"');
+    expect(() => modelParseDuration('5minutes')).toThrow(
+      'unknown unit "minutes" in duration "5minutes"',
+    );
+    expect(() => modelParseDuration('1m:')).toThrow('unknown unit "m:" in duration "1m:"');
+    expect(() => modelParseDuration('5m1h')).toThrow('not a valid duration string: "5m1h"');
+    expect(() => modelParseDuration('1h5')).toThrow('not a valid duration string: "1h5"');
+    expect(() => modelParseDuration('h')).toThrow('not a valid duration string: "h"');
+    expect(modelParseDuration('1h30m15s10ms')).toBe(5_415_010);
     expect(() => modelParseDuration('')).toThrow('empty duration string');
   });
 

@@ -3,6 +3,7 @@
  * unwrap conversions, templates, Go-style config values) and Prometheus'
  * `model.ParseDuration` (LogQL ranges, API `step`/`since`, config values like `1d`).
  */
+import { strconvQuote as goQuote } from './go-quote';
 import { GoSyntaxError } from './go-strconv';
 
 const TIME_UNITS_NS: Record<string, bigint> = {
@@ -66,9 +67,6 @@ export function durationSeconds(ns: bigint): number {
   return Number(sec) + Number(nsec) / 1e9;
 }
 
-const MODEL_DURATION =
-  /^(?:([0-9]+)y)?(?:([0-9]+)w)?(?:([0-9]+)d)?(?:([0-9]+)h)?(?:([0-9]+)m)?(?:([0-9]+)s)?(?:([0-9]+)ms)?$/;
-
 const MODEL_UNITS_MS: ReadonlyArray<readonly [string, number]> = [
   ['y', 365 * 86_400_000],
   ['w', 7 * 86_400_000],
@@ -79,22 +77,45 @@ const MODEL_UNITS_MS: ReadonlyArray<readonly [string, number]> = [
   ['ms', 1],
 ];
 
+/** Unit → [size in ms, rank]: units must come from the biggest to the smallest. */
+const MODEL_UNIT_BY_NAME = new Map(MODEL_UNITS_MS.map(([u, ms], i) => [u, [ms, i] as const]));
+
 /**
- * Prometheus `model.ParseDuration`: integer components `y w d h m s ms` in this order, or `0`.
- * Milliseconds; throws GoSyntaxError with Prometheus' text.
+ * Prometheus `model.ParseDuration` as of prometheus/common v0.61 (what Loki 3.4 vendors):
+ * integer components `y w d h m s ms` in this order, or `0`. Milliseconds; throws GoSyntaxError
+ * with Prometheus' text (`unknown unit "x" in duration "5x"`, `not a valid duration string: …`).
  */
 export function modelParseDuration(text: string): number {
-  if (text === '') throw new GoSyntaxError('empty duration string');
   if (text === '0') return 0;
-  const m = MODEL_DURATION.exec(text);
-  if (m === null) throw new GoSyntaxError(`not a valid duration string: ${JSON.stringify(text)}`);
+  if (text === '') throw new GoSyntaxError('empty duration string');
+  const invalid = (): GoSyntaxError =>
+    new GoSyntaxError(`not a valid duration string: ${goQuote(text)}`);
   let ms = 0;
-  for (let i = 0; i < MODEL_UNITS_MS.length; i++) {
-    const part = m[i + 1];
-    if (part !== undefined) ms += Number(part) * MODEL_UNITS_MS[i][1];
+  let lastRank = -1;
+  let i = 0;
+  while (i < text.length) {
+    const digitsStart = i;
+    while (i < text.length && isAsciiDigit(text.charCodeAt(i))) i++;
+    if (i === digitsStart) throw invalid();
+    const value = Number(text.slice(digitsStart, i));
+    const unitStart = i;
+    while (i < text.length && !isAsciiDigit(text.charCodeAt(i))) i++;
+    if (i === unitStart) throw invalid();
+    const unitText = text.slice(unitStart, i);
+    const unit = MODEL_UNIT_BY_NAME.get(unitText);
+    if (unit === undefined) {
+      throw new GoSyntaxError(`unknown unit ${goQuote(unitText)} in duration ${goQuote(text)}`);
+    }
+    if (unit[1] <= lastRank) throw invalid();
+    lastRank = unit[1];
+    ms += value * unit[0];
+    if (!Number.isSafeInteger(ms)) throw new GoSyntaxError('duration out of range');
   }
-  if (!Number.isSafeInteger(ms)) throw new GoSyntaxError('duration out of range');
   return ms;
+}
+
+function isAsciiDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Decoding of rule groups from YAML, as yaml.v3 decodes Prometheus' rulefmt.RuleGroup: unknown
 // fields are ignored, scalars decode into strings, anything that does not fit its field fails.
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
-import { parseModelDuration } from './duration';
+import { GoSyntaxError, modelParseDuration } from '@logsvc/gocompat';
 import { ERR_BAD_RULE_GROUP, RuleGroupError } from './errors';
 import type { Rule, RuleGroup } from './model';
 
@@ -42,9 +42,13 @@ function nodeValue(node: Node | null): string {
 function duration(node: Node | null): number {
   const text = str(node);
   if (text === '') return 0;
-  const ms = parseModelDuration(text);
-  if (ms === undefined) fail(`not a valid duration string: ${JSON.stringify(text)}`);
-  return ms;
+  try {
+    return modelParseDuration(text);
+  } catch (err) {
+    // Prometheus' own text: `unknown unit "x" in duration "5x"`, `not a valid duration string…`.
+    if (err instanceof GoSyntaxError) fail(err.message);
+    throw err;
+  }
 }
 
 function int(node: Node | null): number {

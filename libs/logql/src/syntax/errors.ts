@@ -29,12 +29,16 @@ export class ParseError extends LogsvcError {
     this.offset = offset;
   }
 
-  /** An error at a UTF-16 offset of `input`; line and column are computed from it. */
-  static at(input: string, offset: number, reason: string): ParseError {
+  /**
+   * An error at a UTF-16 offset of `input`; line and column are computed from it. `lineless`:
+   * Loki reports line 0 there, as its lexer does after it read a token's tail character by
+   * character (text/scanner's `Next` clears the line, not the column).
+   */
+  static at(input: string, offset: number, reason: string, lineless = false): ParseError {
     // Loki's scanner has no position before it reads a first character.
     if (input.length === 0) return new ParseError(reason);
     const { line, col } = lineCol(input, offset);
-    return new ParseError(reason, line, col, offset);
+    return new ParseError(reason, lineless ? 0 : line, col, offset);
   }
 
   /** A semantic error: Loki reports these as `parse error : <reason>`. */

@@ -234,13 +234,14 @@ class Lexer {
     const { input } = this;
     const start = this.pos;
     const close = input.indexOf(']', start + 1);
-    if (close < 0) throw this.error(start, "missing closing ']' in duration");
+    // Loki reads a range character by character: its errors are at line 0.
+    if (close < 0) throw this.error(start, "missing closing ']' in duration", true);
     const text = input.slice(start + 1, close);
     let ns: number;
     try {
       ns = modelParseDuration(text) * 1e6;
     } catch (err) {
-      throw this.error(start, (err as Error).message);
+      throw this.error(start, (err as Error).message, true);
     }
     this.pos = close + 1;
     this.push('RANGE', text, ns, start, this.pos);
@@ -250,8 +251,8 @@ class Lexer {
     this.tokens.push({ type, value, num, start, end });
   }
 
-  private error(offset: number, reason: string): ParseError {
-    return ParseError.at(this.input, offset, reason);
+  private error(offset: number, reason: string, lineless = false): ParseError {
+    return ParseError.at(this.input, offset, reason, lineless);
   }
 }
 

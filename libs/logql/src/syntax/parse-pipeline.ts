@@ -80,10 +80,8 @@ export function parseLogSelectorExpr(ts: TokenStream): LogSelectorExpr {
 function atStage(ts: TokenStream): boolean {
   const t = ts.peek();
   if (t.type !== 'OP') return false;
-  if (t.value === '!=') {
-    // `!=` is a line filter only before a string or ip(); otherwise a comparison.
-    return ts.peek(1).type === 'STRING' || ts.isIp(1);
-  }
+  // After a selector or a stage, Loki's grammar reads `!=` as a line filter, never as a
+  // comparison: `{a="b"} != 5` fails at `5`, expecting a string or ip().
   if (LINE_FILTER_OPS.has(t.value)) return true;
   return t.value === '|' && !ts.isKw('unwrap', 1);
 }

@@ -22,6 +22,7 @@ import type {
   VectorExpr,
   VectorMatching,
 } from './ast';
+import { LogsvcError } from '@logsvc/errors';
 import { ParseError } from './errors';
 import { isRangeAggregationOp, isVectorAggregationOp } from './functions';
 import { tokenize } from './lexer';
@@ -144,7 +145,7 @@ export class Parser {
         ts.next();
       }
     }
-    ts.expectOp(')', ')');
+    ts.expectOp(')', labels.length > 0 ? ', or )' : ')');
     return labels;
   }
 
@@ -162,7 +163,7 @@ export class Parser {
       if (t.value === '(') {
         ts.next();
         const inner = this.parseBinary(0);
-        ts.expectOp(')');
+        ts.expectOpAfterExpr(')');
         return inner;
       }
       if (t.value === '+' || t.value === '-') {
@@ -264,7 +265,7 @@ export class Parser {
       return this.finishRange(start, inner.log, inner.unwrap, range.num, offsetNs);
     }
     const body = this.parseRangeBody();
-    if (body.rangeNs === undefined) throw ts.unexpected('[ or |');
+    if (body.rangeNs === undefined) throw ts.unexpected();
     return this.finishRange(start, body.log, body.unwrap, body.rangeNs, body.offsetNs);
   }
 
@@ -344,7 +345,7 @@ export class Parser {
       param = { text: p.value, value: p.num };
     }
     const expr = this.parseMetricArg();
-    ts.expectOp(')');
+    ts.expectOpAfterExpr(')');
     if (grouping === undefined) grouping = this.parseOptionalGrouping();
     const node: VectorAggregation = {
       kind: 'VectorAggregation',
@@ -374,7 +375,8 @@ export class Parser {
     const expr = this.parseMetricArg();
     const args: string[] = [];
     for (let i = 0; i < 4; i++) {
-      ts.expectOp(',');
+      if (i === 0) ts.expectOpAfterExpr(',');
+      else ts.expectOp(',');
       args.push(ts.expectType('STRING').value);
     }
     const close = ts.expectOp(')');
@@ -385,17 +387,26 @@ export class Parser {
   }
 }
 
-/** Parses a query that must be a log query (stream selector and pipeline). */
+/**
+ * Parses a query that must be a log query (stream selector and pipeline). Any other query is
+ * Loki's plain 400 `only log selector is supported`, not a parse error.
+ */
 export function parseLogSelector(input: string, validate = true): LogSelectorExpr {
   const expr = validate ? parseExpr(input) : parseWithoutValidation(input);
-  if (expr.kind !== 'LogSelectorExpr') throw ParseError.semantic('only log selector is supported');
+  if (expr.kind !== 'LogSelectorExpr')
+    throw new LogsvcError('bad_request', 'only log selector is supported');
   return expr;
 }
 
-/** Parses a bare stream selector `{a="b"}` and returns its matchers (delete API, series). */
+/**
+ * Parses a bare stream selector `{a="b"}` and returns its matchers (series, stats, volume,
+ * retention). A pipeline or a metric query is Loki's plain 400 `only label matchers are
+ * supported` (`logqlmodel.ErrParseMatchers`).
+ */
 export function parseMatchers(input: string): LogSelectorExpr['selector']['matchers'] {
-  const expr = parseLogSelector(input);
-  if (expr.stages.length > 0) throw ParseError.semantic('only label matchers is supported');
+  const expr = parseExpr(input);
+  if (expr.kind !== 'LogSelectorExpr' || expr.stages.length > 0)
+    throw new LogsvcError('bad_request', 'only label matchers are supported');
   return expr.selector.matchers;
 }
 

@@ -58,6 +58,15 @@ export class TokenStream {
     return this.next();
   }
 
+  /**
+   * `op` after an expression: a binary operator or a pipeline stage could come there too, so
+   * Loki's parser lists no expected token in its error.
+   */
+  expectOpAfterExpr(op: string): Token {
+    if (!this.isOp(op)) throw this.unexpected();
+    return this.next();
+  }
+
   expectType(type: Token['type'], expecting: string = type): Token {
     if (this.peek().type !== type) throw this.unexpected(expecting);
     return this.next();
@@ -89,6 +98,25 @@ export class TokenStream {
       this.input,
       tok.start,
       `syntax error: unexpected ${tokenName(tok)}${suffix}`,
+      scannedCharByChar(tok),
     );
+  }
+}
+
+/**
+ * Tokens Loki's lexer finishes with `Scanner.Next` (ranges, durations, byte sizes, parser flags,
+ * two-character operators): an error found with one of them as the lookahead is at line 0.
+ */
+function scannedCharByChar(tok: Token): boolean {
+  switch (tok.type) {
+    case 'RANGE':
+    case 'DURATION':
+    case 'BYTES':
+    case 'FLAG':
+      return true;
+    case 'OP':
+      return tok.value.length === 2;
+    default:
+      return false;
   }
 }

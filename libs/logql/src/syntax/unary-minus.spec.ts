@@ -45,7 +45,9 @@ describe('a leading sign', () => {
     ['{a="b"} | x = - 5m', 17, 'unexpected DURATION, expecting NUMBER'],
     ['{a="b"} | x != +', 17, 'unexpected $end, expecting NUMBER'],
   ])('%s fails at col %i', (q, col, reason) => {
-    expect(errorOf(q)).toBe(`parse error at line 1, col ${col}: syntax error: ${reason}`);
+    // Loki reads a duration's unit character by character, which leaves its line at 0.
+    const line = reason.startsWith('unexpected DURATION') ? 0 : 1;
+    expect(errorOf(q)).toBe(`parse error at line ${line}, col ${col}: syntax error: ${reason}`);
   });
 
   it('counts lines and columns after the sign as Loki does', () => {

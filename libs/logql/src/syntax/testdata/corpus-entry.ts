@@ -19,6 +19,14 @@ export const at = (q: string, col: number, reason: string): CorpusEntry => ({
   q,
   error: `parse error at line 1, col ${col}: ${reason}`,
 });
+/**
+ * An error Loki reports at line 0: its lexer read the token in question (a range, a duration, a
+ * byte size, a flag, a two-character operator) character by character, which clears the line.
+ */
+export const atLine0 = (q: string, col: number, reason: string): CorpusEntry => ({
+  q,
+  error: `parse error at line 0, col ${col}: ${reason}`,
+});
 
 export const EMPTY_COMPATIBLE =
   'queries require at least one regexp or equality matcher that does not have an empty-compatible value. For instance, app=~".*" does not meet this requirement, but app=~".+" will';

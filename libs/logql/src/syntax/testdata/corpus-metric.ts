@@ -1,5 +1,5 @@
 /** Corpus: metric queries (range and vector aggregations, binary operators). */
-import { at, bad, EMPTY_COMPATIBLE, ok, semantic, type CorpusEntry } from './corpus-entry';
+import { at, atLine0, bad, EMPTY_COMPATIBLE, ok, semantic, type CorpusEntry } from './corpus-entry';
 
 /** Range aggregations. */
 export const rangeAggs: CorpusEntry[] = [
@@ -142,9 +142,9 @@ export const rangeAggs: CorpusEntry[] = [
     20,
     'syntax error: unexpected IDENTIFIER, expecting NUMBER or { or (',
   ),
-  at('rate({ foo = "bar" }[5minutes])', 21, 'not a valid duration string: "5minutes"'),
-  at('rate({ foo = "bar" }[5)', 21, "missing closing ']' in duration"),
-  at('count_over_time({app="foo"})', 28, 'syntax error: unexpected ), expecting [ or |'),
+  atLine0('rate({ foo = "bar" }[5minutes])', 21, 'unknown unit "minutes" in duration "5minutes"'),
+  atLine0('rate({ foo = "bar" }[5)', 21, "missing closing ']' in duration"),
+  at('count_over_time({app="foo"})', 28, 'syntax error: unexpected )'),
   bad('rate({app="foo"}[1.5m])'),
   bad('rate({app="foo"}[])'),
   bad('rate({app="foo"}[5m]'),
@@ -252,7 +252,7 @@ export const vectorAggs: CorpusEntry[] = [
   ),
   semantic('sum(rate({app=~".*"}[1m]))', EMPTY_COMPATIBLE),
   at('unk({ foo = "bar" }[5m])', 1, 'syntax error: unexpected IDENTIFIER'),
-  at('min({ foo = "bar" }[5m])', 20, 'syntax error: unexpected RANGE'),
+  atLine0('min({ foo = "bar" }[5m])', 20, 'syntax error: unexpected RANGE'),
   at('stddev({ foo = "bar" })', 23, 'syntax error: unexpected )'),
   at('bottomk(he,count_over_time({ foo = "bar" }[5h]))', 9, 'syntax error: unexpected IDENTIFIER'),
   bad('sum(rate({app="foo"}[1m])) by (a) by (b)'),

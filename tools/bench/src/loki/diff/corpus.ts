@@ -7,6 +7,12 @@ const AVG_SHARDING =
   'avg_over_time by () with unwrap: Loki 3.4 shards it with the unwrap left out of the count (docs/logql.md)';
 const VOLUME =
   'volume of ingester data: Loki counts chunk sizes with structured metadata (docs/api.md)';
+const FORMAT =
+  'format_query: logsvc prints LogQL that parses back to the same tree, not Loki String() spacing (docs/logql.md)';
+const SERIES_MATCH =
+  'series without match[]: the HTTP spec requires one (400); Loki 3.4 lists every series (docs/api.md)';
+const GROUPING_FIRST =
+  'a range aggregation grouping error before a syntax error: Loki reaches the syntax error first (docs/logql.md)';
 
 /**
  * The queries `npm run diff:loki` sends to logsvc and Loki: log queries through every parser and
@@ -358,4 +364,164 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
   { query: '{app="checkout"} |~ "(?<!a)b"' },
   { query: '{app="checkout"}', params: { limit: '-1' } },
   { query: 'rate({app="checkout"}[1m])', params: { step: '1', start: '0' } },
+  // Chained and less common stages.
+  {
+    query: '{env="prod"} | json | line_format "{{.msg}} status={{.status}}" | logfmt',
+    params: { limit: 30 },
+    known: PARSED_TRACE_ID,
+  },
+  { query: '{env="prod"} |= "error" | logfmt | level=~"err.*"', params: { limit: 30 } },
+  {
+    query: '{env="prod"} | logfmt | label_format level="{{.level | ToUpper}}" | keep level',
+    params: { limit: 30 },
+  },
+  { query: '{env="prod"} | unpack', params: { limit: 20 } },
+  {
+    query: '{env="prod"} | json | line_format "{{ regexReplaceAll \\"[0-9]+\\" .path \\"N\\" }}"',
+    params: { limit: 30 },
+    known: PARSED_TRACE_ID,
+  },
+  {
+    query:
+      '{env="prod"} | logfmt | line_format "{{ .level | default \\"none\\" }} {{ .missing | default \\"-\\" }}"',
+    params: { limit: 30 },
+  },
+  { query: '{env="prod"} |= `order`', params: { limit: 30 } },
+  { query: '{env="prod"} | json | status = 200 | keep status', params: { limit: 30 } },
+  { query: '{env="prod"} | json | status != 200 | keep status', params: { limit: 30 } },
+  {
+    query: '{env="prod"} | logfmt | level = "error" or level = "warn" | keep level',
+    params: { limit: 30 },
+  },
+  { query: '{env="prod"} | line_format "{{ __line__ | trunc 20 }}"', params: { limit: 30 } },
+  {
+    query: '{env="prod"} | regexp "(?P<verb>GET|POST) (?P<path>\\\\S+)" | keep verb, path',
+    params: { limit: 30 },
+  },
+  { query: '{env="prod"} !~ ".*"', params: { limit: 30 } },
+  { query: '{env="prod"} |~ "(?i)get"', params: { limit: 30 } },
+  {
+    query: '{env="prod"} | json | line_format "{{ .latency_ms }}" | keep app',
+    params: { limit: 30 },
+  },
+  { query: '{app="checkout"}', path: '/loki/api/v1/query', params: { limit: 5 } },
+  {
+    query: '{env="prod"} | logfmt | line_format "{{ .msg | replace \\" \\" \\"_\\" | lower }}"',
+    params: { limit: 30 },
+  },
+  {
+    query:
+      '{env="prod"} | json | label_format status_class="{{ substr 0 1 .status }}xx" | keep status_class',
+    params: { limit: 30 },
+  },
+  { query: '{env="prod"} | logfmt | drop level="info"', params: { limit: 30 } },
+  { query: '{env="prod"} | json | keep level="error", app', params: { limit: 30 } },
+  // Metric queries.
+  { query: 'sum by (app) (rate({env=~".+"} | json | __error__="" [5m]))', params: { step: '300' } },
+  { query: 'sum(rate({env=~".+"}[5m])) by (app) * 60', params: { step: '300' } },
+  { query: 'count_over_time({app="checkout"}[30s])', params: { step: '15' } },
+  { query: 'max(sum by (app) (rate({env=~".+"}[5m])))', params: { step: '300' } },
+  {
+    query: 'min_over_time({env=~".+"} | logfmt | unwrap bytes | __error__="" [5m]) by (app)',
+    params: { step: '300' },
+  },
+  { query: 'sum by (app) (bytes_over_time({env=~".+"} |= "GET" [5m]))', params: { step: '300' } },
+  {
+    query: 'topk(1, sum by (app, env) (count_over_time({env=~".+"}[5m]))) by (env)',
+    params: { step: '300' },
+    known: TIES,
+  },
+  {
+    query:
+      'sum(count_over_time({env=~".+"}[5m])) by (env, app) / ignoring(app) group_left sum(count_over_time({env=~".+"}[5m])) by (env)',
+    params: { step: '300' },
+  },
+  { query: 'vector(0) or sum(count_over_time({app="nope"}[5m]))', params: { step: '300' } },
+  { query: 'sum by (app) (count_over_time({env=~".+"}[5m])) % 7', params: { step: '300' } },
+  { query: 'sum by (app) (count_over_time({env=~".+"}[5m])) ^ 2', params: { step: '300' } },
+  { query: 'absent_over_time({app="checkout"} |= "zzz" [5m])', params: { step: '300' } },
+  {
+    query: 'sum by (level) (count_over_time({env=~".+"} | logfmt | level != "" [5m]))',
+    params: { step: '300' },
+  },
+  { query: 'sum(count_over_time({env=~".+"}[5m])) by (app) > 10 < 1000', params: { step: '300' } },
+  { query: 'count(count_over_time({env=~".+"}[5m])) by (env)', params: { step: '300' } },
+  {
+    query: 'sum by (app) (count_over_time({env=~".+"}[5m])) unless on (app) vector(1)',
+    params: { step: '300' },
+  },
+  { query: 'sum by (app) (count_over_time({env=~".+"}[10m]))', params: { step: '0.5m' } },
+  { query: 'sum by (app) (count_over_time({env=~".+"}[10m]))', params: { step: '7m' } },
+  { query: 'sum by (app) (count_over_time({env=~".+"}[1m:]))' },
+  { query: 'sum by (app) (count_over_time({env=~".+"} | json | unwrap latency_ms [5m]))' },
+  {
+    query: 'bottomk(1, sum by (app) (count_over_time({env=~".+"}[5m])))',
+    path: '/loki/api/v1/query',
+  },
+  { query: 'sum(rate({env=~".+"}[5m]))', path: '/loki/api/v1/query', params: { time: '0' } },
+  // Limits and invalid requests.
+  { query: '{app="checkout"}', params: { limit: 6000 } },
+  { query: '{app="checkout"}', params: { direction: 'sideways' } },
+  { query: 'rate({app="checkout"}[1m])', params: { step: '0' } },
+  { query: 'rate({app="checkout"}[1m])', params: { step: '-5' } },
+  { query: '{}' },
+  { query: '{app=~".*"}' },
+  { query: '{app!="x"}' },
+  { query: 'rate({app="checkout"}[0s])' },
+  { query: 'rate({app="checkout"})' },
+  { query: 'sum by (app) (count_over_time({app="checkout"} | json | foo > "x" [5m]))' },
+  { query: '{app="checkout"} | json | line_format "{{.nope"' },
+  { query: '{app="checkout"} | label_format a=b, a=c' },
+  { query: 'topk(-1, sum by (app) (rate({env=~".+"}[5m])))' },
+  {
+    query: 'quantile_over_time(2, {env=~".+"} | json | unwrap latency_ms [5m])',
+    known: PARSED_TRACE_ID,
+  },
+  { path: '/loki/api/v1/query_range' },
+  { path: '/loki/api/v1/labels', params: { start: 'yesterday' } },
+  { path: '/loki/api/v1/label/app/values', params: { query: '{env="prod"}' } },
+  { path: '/loki/api/v1/series', params: { 'match[]': '{app="checkout"} |= "x"' } },
+  { path: '/loki/api/v1/series', known: SERIES_MATCH },
+  { path: '/loki/api/v1/index/stats', params: { query: '{app=~"check.*"} |= "GET"' } },
+  { path: '/loki/api/v1/detected_labels', params: { query: '{app="checkout"}' } },
+  { path: '/loki/api/v1/detected_fields', params: { query: '{app="checkout"} | logfmt' } },
+  {
+    path: '/loki/api/v1/format_query',
+    params: { query: 'sum(rate({app="checkout"}|="x"[5m]))by(app)' },
+    known: FORMAT,
+  },
+  // Where Loki's parser reports syntax errors (line 0 after ranges, durations, two-character operators).
+  { query: 'count_over_time({app="checkout"})' },
+  { query: 'rate({ app = "checkout" }[5minutes])' },
+  { query: 'rate({ app = "checkout" }[5)' },
+  { query: 'rate({ app = "checkout" }[])' },
+  { query: 'rate({ app = "checkout" }[5m1h])' },
+  { query: 'min({ app = "checkout" }[5m])' },
+  { query: '{app="checkout"} |= "a" |=' },
+  { query: '{app="checkout"} != != "x"' },
+  { query: '{app="checkout"} | logfmt --strict --bad' },
+  { query: 'sum by (app) (rate({app="checkout"}[5m])) offset 5m' },
+  { query: '{app="checkout"} | json | latency_ms > 5m 5m' },
+  { query: '{app="checkout"} | json | size > 5KB 5KB' },
+  { query: 'sum(rate({app="checkout"}[5m]) by (app)', known: GROUPING_FIRST },
+  { query: 'sum(rate({app="checkout"}[5m])) by app' },
+  { query: '{app="checkout"} | line_format' },
+  { query: '{app="checkout"}\n| json\n| x >' },
+  { query: 'rate(\n{app="checkout"}\n[5x])' },
+  { query: '{app="checkout"} != 5' },
+  { query: '{app="checkout"} != {app="auth"}' },
+  { query: '{app="checkout"} + 1' },
+  { query: 'rate({app="checkout"}[5m] x)' },
+  { query: 'rate({app="checkout"} | json x)' },
+  { query: 'sum(rate({app="checkout"}[5m]) x)' },
+  { query: '(sum(rate({app="checkout"}[5m])) x' },
+  { query: 'label_replace(rate({app="checkout"}[5m]) "a", "b", "c", "d")' },
+  { query: 'vector(1 x)' },
+  { query: 'sum by (app (rate({app="checkout"}[5m]))' },
+  { query: '- 5m' },
+  { query: '-5m' },
+  { query: '1-0' },
+  { query: '{app="checkout"} | x = - 5m' },
+  { query: 'sum(\n  rate({app="checkout"}[5m]\n)' },
+  { query: '{app="checkout"} |= "x" |= 5' },
 ];
