@@ -1,5 +1,5 @@
 import { parseLabels } from '@logsvc/api';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeOtlpBody, decodePushBody } from './decode-body';
 import { encodePushJson } from './loki-json';
@@ -74,6 +74,35 @@ describe('decodePushBody dispatch', () => {
       maxDecompressedBytes: MAX,
     });
     expect(b.streams[0].entries[0].line.toString()).toBe('x');
+  });
+
+  it("answers a broken gzip body with Go's gzip error texts, checksum included", async () => {
+    const gz = gzipSync(encodePushJson(req));
+    const badChecksum = Buffer.from(gz);
+    badChecksum[badChecksum.length - 8] ^= 0xff;
+    const cases: [Buffer, string][] = [
+      [encodePushJson(req), 'gzip: invalid header'],
+      [gz.subarray(0, gz.length - 12), 'unexpected EOF'],
+      [badChecksum, 'gzip: invalid checksum'],
+    ];
+    for (const [body, message] of cases) {
+      await expect(
+        decodePushBody({
+          body,
+          contentType: 'application/json',
+          contentEncoding: 'gzip',
+          maxDecompressedBytes: MAX,
+        }),
+      ).rejects.toMatchObject({ kind: 'bad_request', message });
+    }
+  });
+
+  it('answers an empty JSON body with `EOF`, as Loki does', async () => {
+    for (const body of [Buffer.alloc(0), Buffer.from(' \n')]) {
+      await expect(
+        decodePushBody({ body, contentType: 'application/json', maxDecompressedBytes: MAX }),
+      ).rejects.toMatchObject({ kind: 'bad_request', message: 'EOF' });
+    }
   });
 
   it('answers 400 for an unsupported Content-Encoding, as Loki does', async () => {

@@ -92,8 +92,19 @@ async function boundedInflate(
         'too_large',
         `request body too large: more than ${maxBytes} bytes after ${what}, limit: ${maxBytes} bytes`,
       );
-    throw badRequest(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    throw badRequest(goInflateError(what, err instanceof Error ? err.message : String(err)));
   }
+}
+
+/**
+ * zlib's message as Go's compress/gzip and compress/flate word it, which is what Loki answers:
+ * a bad header, a bad checksum and a truncated stream.
+ */
+function goInflateError(what: string, message: string): string {
+  if (message === 'unexpected end of file') return 'unexpected EOF';
+  if (what === 'gzip' && message === 'incorrect header check') return 'gzip: invalid header';
+  if (what === 'gzip' && message === 'incorrect data check') return 'gzip: invalid checksum';
+  return `${what}: ${message}`;
 }
 
 /** gunzip with an output bound; a bomb stops at `maxBytes` with a 413. */

@@ -31,6 +31,8 @@ function isObject(v: Json): v is Record<string, Json> {
  * or the legacy `{"streams":[{"labels":"{..}","entries":[{"ts":"<RFC3339>","line":".."}]}]}`.
  */
 export function decodeLokiJson(body: Buffer): PushRequest {
+  // Loki's JSON decoder reads nothing at all as io.EOF, and says so.
+  if (isBlank(body)) throw badRequest('EOF');
   let doc: Json;
   try {
     doc = JSON.parse(body.toString('utf8'));
@@ -192,4 +194,10 @@ export function encodePushJson(req: PushRequest): Buffer {
     }),
   }));
   return Buffer.from(JSON.stringify({ streams }), 'utf8');
+}
+
+/** Only JSON whitespace, or nothing. */
+function isBlank(body: Buffer): boolean {
+  for (const c of body) if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+  return true;
 }

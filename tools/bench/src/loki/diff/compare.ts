@@ -8,6 +8,19 @@ export interface DiffQuery {
   readonly params?: Readonly<Record<string, string | number>>;
   /** Why the answers differ on purpose, when they do. */
   readonly known?: string;
+  /** A push instead of a query, POSTed to `path` (default `/loki/api/v1/push`). */
+  readonly push?: PushProbe;
+}
+
+/** A push request sent alike to both servers, with the tenant of the pushes alone. */
+export interface PushProbe {
+  /** What the probe tries, for the report. */
+  readonly name: string;
+  /** The body, given the current time in nanoseconds (for timestamps relative to now). */
+  readonly body: (nowNs: bigint) => string | Buffer;
+  /** Default `application/json`. */
+  readonly contentType?: string;
+  readonly contentEncoding?: string;
 }
 
 /** A server's answer: its HTTP status and its body, parsed when it is JSON. */

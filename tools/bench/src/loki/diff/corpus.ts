@@ -524,4 +524,139 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
   { query: '{app="checkout"} | x = - 5m' },
   { query: 'sum(\n  rate({app="checkout"}[5m]\n)' },
   { query: '{app="checkout"} |= "x" |= 5' },
+  // Template functions.
+  {
+    query:
+      '{env="prod"} | json | line_format "{{ .status | int | mul 2 }} {{ .latency_ms | float64 | round }}"',
+    params: { limit: 20 },
+    known: PARSED_TRACE_ID,
+  },
+  {
+    query: '{env="prod"} | json | line_format "{{ .msg | b64enc }}" | keep app',
+    params: { limit: 20 },
+  },
+  {
+    query: '{env="prod"} | json | line_format "{{ .path | urlencode }}" | keep app',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod"} | json | line_format "{{ alignLeft 5 .app }}|{{ alignRight 5 .app }}" | keep app',
+    params: { limit: 20 },
+  },
+  {
+    query: '{env="prod"} | json | line_format "{{ .msg | count \\"e\\" }}" | keep app',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod"} | logfmt | line_format "{{ if hasPrefix \\"GET\\" .method }}get{{ else }}{{ .method | lower }}{{ end }}" | keep app',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod"} | logfmt | line_format "{{ .duration | duration_seconds }} {{ .bytes | bytes }}" | keep app',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod"} | json | line_format "{{ max 3 7 }} {{ minf 1.5 2 }} {{ ceil 1.2 }} {{ floor 1.8 }} {{ div 7 2 }} {{ mod 7 2 }}" | keep app',
+    params: { limit: 5 },
+  },
+  {
+    query:
+      '{env="prod"} | json | line_format "{{ .msg | repeat 2 | trunc -4 }} {{ trimAll \\"r\\" .msg }}" | keep app',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod"} | json | line_format "{{ substr 2 5 .msg }} {{ .msg | title }} {{ contains \\"a\\" .msg }}" | keep app',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod"} | json | line_format "{{ regexReplaceAllLiteral \\"[aeiou]\\" .msg \\"$1\\" }}" | keep app',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod"} | json | line_format "{{ .nope | default \\"x\\" | upper }}{{ printf \\"%05.1f\\" 3.14159 }}" | keep app',
+    params: { limit: 5 },
+  },
+  {
+    query: '{env="prod"} | line_format "{{ __timestamp__ | date \\"2006-01-02\\" }}" | keep app',
+    params: { limit: 5 },
+  },
+  {
+    query: '{env="prod"} | json | label_format msg_len="{{ len .msg }}" | keep msg_len',
+    params: { limit: 20 },
+  },
+  // Unwrap conversions and post filters.
+  {
+    query:
+      'avg_over_time({env=~".+"} | logfmt | unwrap duration_seconds(duration) | __error__="" [5m]) by (app)',
+    params: { step: '300' },
+    known: AVG_SHARDING,
+  },
+  {
+    query: 'sum by (app) (rate({env=~".+"} | logfmt | unwrap bytes(bytes) | __error__="" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'max_over_time({env=~".+"} | json | unwrap latency_ms | latency_ms > 100 [5m]) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum by (app) (sum_over_time({env=~".+"} | json | unwrap status | __error__="" [5m]))',
+    params: { step: '300' },
+  },
+  // Other metric shapes.
+  { query: '2 * sum by (app) (count_over_time({env=~".+"}[5m]))', params: { step: '300' } },
+  { query: 'sum by (app) (count_over_time({env=~".+"}[5m])) == 0', params: { step: '300' } },
+  {
+    query: 'sum by (app) (count_over_time({env=~".+"} | drop level [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum(count_over_time({env=~".+"} | json | line_format "{{.level}}" [5m]))',
+    params: { step: '300' },
+  },
+  { query: 'count_over_time({app="checkout"} |~ "(?i)get" [5m])', params: { step: '300' } },
+  {
+    query:
+      'sum by (env) (count_over_time({env=~".+"}[5m])) * on (env) group_right () sum by (env, app) (count_over_time({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum(count_over_time({env=~".+"}[5m])) by (app) and on () vector(1)',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum by (app) (count_over_time({env=~".+"}[5m]))',
+    path: '/loki/api/v1/query',
+    params: { time: '1' },
+  },
+  // Log query parameters.
+  { query: '{app="checkout"}', params: { limit: 20, direction: 'FORWARD' } },
+  { query: '{app="checkout"}', params: { limit: 20, since: '10m' } },
+  { query: '{app="checkout"}', params: { limit: 0 } },
+  { query: '{app="checkout"}', params: { limit: 'abc' } },
+  { query: 'rate({app="checkout"}[1m])', params: { step: 'abc' } },
+  { query: 'rate({app="checkout"}[1m])', params: { start: 'abc' } },
+  // Metadata APIs.
+  { path: '/loki/api/v1/labels', params: { since: '10m' } },
+  { path: '/loki/api/v1/label/service_name/values' },
+  { path: '/loki/api/v1/label/nope/values' },
+  {
+    path: '/loki/api/v1/index/volume',
+    params: { query: '{env="prod"}', aggregateBy: 'labels' },
+    known: VOLUME,
+  },
+  {
+    path: '/loki/api/v1/index/volume',
+    params: { query: '{env=~".+"}', targetLabels: 'app' },
+    known: VOLUME,
+  },
+  { path: '/loki/api/v1/detected_fields', params: { query: '{env="prod"}', limit: 2 } },
+  { path: '/loki/api/v1/detected_labels' },
 ];

@@ -14,24 +14,31 @@ import {
   findLokiBinary,
   missingLokiMessage,
 } from '../loki-process';
-import { type Answer, type DiffQuery, firstDifference } from './compare';
+import { type Answer, type DiffQuery, type PushProbe, firstDifference } from './compare';
 import { DIFF_QUERIES } from './corpus';
+import { PUSH_PROBES } from './push-probes';
 
 const USAGE = `usage: npm run diff:loki -- [--loki=PATH] [--only=TEXT] [--show-known]
   Starts logsvc (this checkout's build) and Loki (default ${DEFAULT_LOKI_BINARY}), pushes the
   same mixed nginx/JSON/logfmt lines to both (9 streams without and 9 with trace_id structured
-  metadata, 40 minutes), sends each query of tools/bench/src/loki/diff/corpus.ts to both and
-  prints the answers that differ. Differences the corpus marks as known are counted, and
-  printed with --show-known. --only keeps the queries or paths containing TEXT.`;
+  metadata, 40 minutes), sends each query of tools/bench/src/loki/diff/corpus.ts and each push
+  of push-probes.ts (tenant diff-push) to both, and prints the answers that differ. Differences
+  the corpus marks as known are counted, and printed with --show-known. --only keeps the
+  requests whose description contains TEXT.`;
 
 const TENANT = 'diff';
+/** Where the push probes go: their accepted lines must not change the queried data. */
+const PUSH_TENANT = 'diff-push';
+const PUSH = '/loki/api/v1/push';
 /** The path of a corpus request that names none. */
 const QUERY_RANGE = '/loki/api/v1/query_range';
 const SPAN_MS = 40 * 60_000;
 const LINES_PER_STREAM = 400;
 
-// Loki's query limits as the bench's Loki config sets them, so neither server stops short.
+// Loki's limits as the bench's Loki config sets them, so neither server stops short and both
+// refuse the same pushes.
 const LOGSVC_CONFIG = `limits_config:
+  reject_old_samples: false
   max_query_series: 100000
   max_entries_limit_per_query: 100000
   query_timeout: 5m
@@ -89,11 +96,39 @@ async function push(url: string, body: Buffer): Promise<void> {
   if (res.status !== 204) throw new Error(`push to ${url}: ${res.status} ${await res.text()}`);
 }
 
+async function answerOf(res: Response): Promise<Answer> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Loki answers most errors in plain text.
+  }
+  return { status: res.status, body };
+}
+
+/** Sends a push probe; its pushes go to their own tenant, away from the queried data. */
+async function sendPush(url: string, q: DiffQuery & { push: PushProbe }, nowNs: bigint) {
+  const headers: Record<string, string> = {
+    'content-type': q.push.contentType ?? 'application/json',
+    'X-Scope-OrgID': PUSH_TENANT,
+  };
+  if (q.push.contentEncoding !== undefined) headers['content-encoding'] = q.push.contentEncoding;
+  const res = await fetch(`${url}${q.path ?? PUSH}`, {
+    method: 'POST',
+    headers,
+    body: q.push.body(nowNs),
+  });
+  return answerOf(res);
+}
+
 async function ask(
   url: string,
   q: DiffQuery,
   range: { start: string; end: string },
+  nowNs: bigint,
 ): Promise<Answer> {
+  if (q.push !== undefined) return sendPush(url, { ...q, push: q.push }, nowNs);
   const path = q.path ?? QUERY_RANGE;
   const params: Record<string, string> = { start: range.start, end: range.end };
   if (path.endsWith('/query')) {
@@ -105,17 +140,11 @@ async function ask(
   const res = await fetch(`${url}${path}?${new URLSearchParams(params).toString()}`, {
     headers: { 'X-Scope-OrgID': TENANT },
   });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Loki answers most errors in plain text.
-  }
-  return { status: res.status, body };
+  return answerOf(res);
 }
 
 function describe(q: DiffQuery): string {
+  if (q.push !== undefined) return `POST ${q.path ?? PUSH} ${q.push.name}`;
   const params = q.params === undefined ? '' : ` ${JSON.stringify(q.params)}`;
   return `${q.path ?? QUERY_RANGE} ${q.query ?? ''}${params}`;
 }
@@ -146,14 +175,18 @@ async function run(o: Options): Promise<void> {
       start: String(BigInt(startMs - 60_000) * 1_000_000n),
       end: String(BigInt(now) * 1_000_000n),
     };
-    const queries = DIFF_QUERIES.filter(
+    const nowNs = BigInt(now) * 1_000_000n;
+    const queries = [...DIFF_QUERIES, ...PUSH_PROBES].filter(
       (q) => o.only === undefined || describe(q).includes(o.only),
     );
     let same = 0;
     let known = 0;
     let different = 0;
     for (const q of queries) {
-      const [a, b] = await Promise.all([ask(logsvc.url, q, range), ask(loki.url, q, range)]);
+      const [a, b] = await Promise.all([
+        ask(logsvc.url, q, range, nowNs),
+        ask(loki.url, q, range, nowNs),
+      ]);
       const diff = firstDifference(a, b);
       if (diff === null) {
         same++;
@@ -169,7 +202,7 @@ async function run(o: Options): Promise<void> {
       );
     }
     process.stdout.write(
-      `\n${queries.length} queries: ${same} same, ${known} known differences, ` +
+      `\n${queries.length} requests: ${same} same, ${known} known differences, ` +
         `${different} other differences\n`,
     );
     if (different > 0) process.exitCode = 1;
