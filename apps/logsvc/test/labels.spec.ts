@@ -41,8 +41,10 @@ describe('labels, label values and series', () => {
   it('lists the values of one label, with a since window', async () => {
     const res = await getAs(sut, 'team-a', '/loki/api/v1/label/app/values', { since: '2h' });
     expect(await res.json()).toEqual({ status: 'success', data: ['api', 'web'] });
+    // A window of the last minute leaves out the stored chunk (30 minutes old). The stream in
+    // the ingester is listed whatever the time of its lines, as Loki's ingester answers.
     const narrow = await getAs(sut, 'team-a', '/loki/api/v1/label/app/values', { since: '1m' });
-    expect(await narrow.text()).toBe('{"status":"success"}');
+    expect(await narrow.json()).toEqual({ status: 'success', data: ['web'] });
   });
 
   it('answers the deprecated label paths in the legacy shape', async () => {

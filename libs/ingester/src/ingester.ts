@@ -496,12 +496,19 @@ export class Ingester {
     return bytesInRange(matchingStreams(this.instances.get(tenant), matchers, range), range);
   }
 
+  /**
+   * Label names of every matching stream in memory, whatever the time of its entries: as Loki's
+   * ingester answers from its index, and as the spec allows ("may use a larger time span"). The
+   * querier asks ingesters only when the range reaches into `query_ingesters_within`.
+   */
   labelNames(tenant: string, q: LabelQuery): string[] {
-    return labelNamesOf(matchingStreams(this.instances.get(tenant), q.matchers ?? [], q));
+    return labelNamesOf(matchingStreams(this.instances.get(tenant), q.matchers ?? [], undefined));
   }
 
+  /** Values of `name` over every matching stream in memory (see labelNames). */
   labelValues(tenant: string, name: string, q: LabelQuery): string[] {
-    return labelValuesOf(matchingStreams(this.instances.get(tenant), q.matchers ?? [], q), name);
+    const streams = matchingStreams(this.instances.get(tenant), q.matchers ?? [], undefined);
+    return labelValuesOf(streams, name);
   }
 
   /** Label sets of streams with data in range matching any of the matcher lists (all if none). */

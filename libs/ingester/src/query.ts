@@ -82,16 +82,20 @@ function streamOverlaps(s: Stream, range: TimeRange): boolean {
   return false;
 }
 
-/** Streams of the instance with data in `range` whose labels all `matchers` accept. */
+/**
+ * Streams of the instance with data in `range` (or held at all, with no range) whose labels
+ * all `matchers` accept.
+ */
 export function matchingStreams(
   instance: Instance | undefined,
   matchers: readonly Matcher[],
-  range: TimeRange,
+  range: TimeRange | undefined,
 ): Stream[] {
   if (!instance) return [];
   const out: Stream[] = [];
   for (const s of instance.streams.values()) {
-    if (streamOverlaps(s, range) && matchesLabels(matchers, s.labels)) out.push(s);
+    if ((range === undefined || streamOverlaps(s, range)) && matchesLabels(matchers, s.labels))
+      out.push(s);
   }
   return out;
 }

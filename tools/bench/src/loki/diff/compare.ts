@@ -10,6 +10,8 @@ export interface DiffQuery {
   readonly known?: string;
   /** A push instead of a query, POSTed to `path` (default `/loki/api/v1/push`). */
   readonly push?: PushProbe;
+  /** Ask as the push probes' tenant (what they stored) instead of the data's. */
+  readonly pushTenant?: boolean;
 }
 
 /** A push request sent alike to both servers, with the tenant of the pushes alone. */

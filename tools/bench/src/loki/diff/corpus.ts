@@ -7,6 +7,10 @@ const AVG_SHARDING =
   'avg_over_time by () with unwrap: Loki 3.4 shards it with the unwrap left out of the count (docs/logql.md)';
 const VOLUME =
   'volume of ingester data: Loki counts chunk sizes with structured metadata (docs/api.md)';
+const DETECTED =
+  'detected_fields: Loki estimates cardinality (HyperLogLog) and keeps fields under a limit in map order (docs/api.md)';
+const LIMIT_CUT =
+  'limit over streams that keep merges: Loki 3.4 returned an older entry instead of one of the newest (docs/logql.md)';
 const FORMAT =
   'format_query: logsvc prints LogQL that parses back to the same tree, not Loki String() spacing (docs/logql.md)';
 const SERIES_MATCH =
@@ -392,6 +396,7 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
   {
     query: '{env="prod"} | logfmt | level = "error" or level = "warn" | keep level',
     params: { limit: 30 },
+    known: LIMIT_CUT,
   },
   { query: '{env="prod"} | line_format "{{ __line__ | trunc 20 }}"', params: { limit: 30 } },
   {
@@ -484,7 +489,11 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
   { path: '/loki/api/v1/series', known: SERIES_MATCH },
   { path: '/loki/api/v1/index/stats', params: { query: '{app=~"check.*"} |= "GET"' } },
   { path: '/loki/api/v1/detected_labels', params: { query: '{app="checkout"}' } },
-  { path: '/loki/api/v1/detected_fields', params: { query: '{app="checkout"} | logfmt' } },
+  {
+    path: '/loki/api/v1/detected_fields',
+    params: { query: '{app="checkout"} | logfmt' },
+    known: DETECTED,
+  },
   {
     path: '/loki/api/v1/format_query',
     params: { query: 'sum(rate({app="checkout"}|="x"[5m]))by(app)' },
@@ -657,6 +666,10 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
     params: { query: '{env=~".+"}', targetLabels: 'app' },
     known: VOLUME,
   },
-  { path: '/loki/api/v1/detected_fields', params: { query: '{env="prod"}', limit: 2 } },
+  {
+    path: '/loki/api/v1/detected_fields',
+    params: { query: '{env="prod"}', limit: 2 },
+    known: DETECTED,
+  },
   { path: '/loki/api/v1/detected_labels' },
 ];

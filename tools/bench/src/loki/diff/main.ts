@@ -16,7 +16,7 @@ import {
 } from '../loki-process';
 import { type Answer, type DiffQuery, type PushProbe, firstDifference } from './compare';
 import { DIFF_QUERIES } from './corpus';
-import { PUSH_PROBES } from './push-probes';
+import { OTLP_PROBES, PUSH_PROBES } from './push-probes';
 
 const USAGE = `usage: npm run diff:loki -- [--loki=PATH] [--only=TEXT] [--show-known]
   Starts logsvc (this checkout's build) and Loki (default ${DEFAULT_LOKI_BINARY}), pushes the
@@ -138,7 +138,7 @@ async function ask(
   if (q.query !== undefined) params.query = q.query;
   for (const [k, v] of Object.entries(q.params ?? {})) params[k] = String(v);
   const res = await fetch(`${url}${path}?${new URLSearchParams(params).toString()}`, {
-    headers: { 'X-Scope-OrgID': TENANT },
+    headers: { 'X-Scope-OrgID': q.pushTenant === true ? PUSH_TENANT : TENANT },
   });
   return answerOf(res);
 }
@@ -176,7 +176,7 @@ async function run(o: Options): Promise<void> {
       end: String(BigInt(now) * 1_000_000n),
     };
     const nowNs = BigInt(now) * 1_000_000n;
-    const queries = [...DIFF_QUERIES, ...PUSH_PROBES].filter(
+    const queries = [...DIFF_QUERIES, ...PUSH_PROBES, ...OTLP_PROBES].filter(
       (q) => o.only === undefined || describe(q).includes(o.only),
     );
     let same = 0;

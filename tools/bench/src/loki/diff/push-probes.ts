@@ -5,6 +5,8 @@ import type { DiffQuery } from './compare';
 const DAY_NS = 86_400_000_000_000n;
 const JSON_ERRORS =
   "malformed JSON: logsvc names the place, Loki answers its JSON library's text (docs/operations.md)";
+const OTLP_ERRORS =
+  "malformed OTLP: logsvc's decoder names the place, Loki answers its JSON or protobuf library's text (docs/operations.md)";
 const GZIP_STREAMED =
   'gzip JSON: Loki decodes while it inflates, so it misses a bad checksum; logsvc checks it (docs/operations.md)';
 const LABELS_PARSE =
@@ -174,5 +176,107 @@ export const PUSH_PROBES: readonly DiffQuery[] = [
       contentEncoding: 'gzip',
       body: (now) => gzipped(now, (gz) => gz),
     },
+  },
+];
+
+const SECOND_NS = 1_000_000_000n;
+
+function attr(key: string, value: Record<string, unknown>): Record<string, unknown> {
+  return { key, value };
+}
+
+/**
+ * An OTLP/HTTP JSON export as the OpenTelemetry Collector sends it: resource attributes Loki
+ * turns into labels and others it keeps as structured metadata, scope, log attributes of each
+ * type, severity, trace context, a map body and a record with only an observed time.
+ */
+function otlpExport(nowNs: bigint): string {
+  const at = (secondsAgo: bigint): string => String(nowNs - secondsAgo * SECOND_NS);
+  return JSON.stringify({
+    resourceLogs: [
+      {
+        resource: {
+          attributes: [
+            attr('service.name', { stringValue: 'otel-svc' }),
+            attr('k8s.pod.name', { stringValue: 'pod-1' }),
+            attr('k8s.namespace.name', { stringValue: 'ns' }),
+            attr('deployment.environment', { stringValue: 'prod' }),
+            attr('host.name', { stringValue: 'h1' }),
+            attr('custom.attr', { stringValue: 'c' }),
+            attr('num', { intValue: '5' }),
+          ],
+        },
+        scopeLogs: [
+          {
+            scope: { name: 'my.scope', version: '1.0' },
+            logRecords: [
+              {
+                timeUnixNano: at(4n),
+                severityNumber: 9,
+                severityText: 'INFO',
+                body: { stringValue: 'hello otel' },
+                attributes: [
+                  attr('http.method', { stringValue: 'GET' }),
+                  attr('count', { intValue: '3' }),
+                  attr('ratio', { doubleValue: 0.5 }),
+                  attr('ok', { boolValue: true }),
+                ],
+                traceId: '5b8efff798038103d269b633813fc60c',
+                spanId: 'eee19b7ec3c1b174',
+              },
+              {
+                timeUnixNano: at(3n),
+                severityText: 'ERROR',
+                body: { kvlistValue: { values: [attr('a', { stringValue: 'b' })] } },
+              },
+              { observedTimeUnixNano: at(2n), body: { stringValue: 'observed only' } },
+              { timeUnixNano: at(1n), severityNumber: 17, body: { intValue: '42' } },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+}
+
+/** An OTLP export, then what it became: streams, series, labels and fields. */
+export const OTLP_PROBES: readonly DiffQuery[] = [
+  { path: '/otlp/v1/logs', push: { name: 'OTLP JSON export', body: otlpExport } },
+  { query: '{service_name="otel-svc"}', params: { limit: 20 }, pushTenant: true },
+  {
+    query: 'sum by (detected_level) (count_over_time({service_name="otel-svc"}[1m]))',
+    path: '/loki/api/v1/query',
+    pushTenant: true,
+  },
+  {
+    path: '/loki/api/v1/series',
+    params: { 'match[]': '{service_name="otel-svc"}' },
+    pushTenant: true,
+  },
+  { path: '/loki/api/v1/labels', pushTenant: true },
+  // The JSON probes stored their lines at the queries' end time exactly.
+  { path: '/loki/api/v1/series', params: { 'match[]': '{app=~"p.*"}' }, pushTenant: true },
+  { path: '/loki/api/v1/label/app/values', pushTenant: true },
+  { query: '{app=~"p.*"}', params: { limit: 20 }, pushTenant: true },
+  { query: 'count_over_time({app=~"p.*"}[1m])', path: '/loki/api/v1/query', pushTenant: true },
+  { path: '/loki/api/v1/index/stats', params: { query: '{app=~"p.*"}' }, pushTenant: true },
+  {
+    path: '/loki/api/v1/detected_fields',
+    params: { query: '{service_name="otel-svc"}' },
+    pushTenant: true,
+  },
+  {
+    path: '/otlp/v1/logs',
+    push: { name: 'OTLP malformed JSON', body: () => '{"resourceLogs": [' },
+    known: OTLP_ERRORS,
+  },
+  {
+    path: '/otlp/v1/logs',
+    push: {
+      name: 'OTLP protobuf garbage',
+      contentType: 'application/x-protobuf',
+      body: () => Buffer.from([0xff, 0x01, 0x02]),
+    },
+    known: OTLP_ERRORS,
   },
 ];
