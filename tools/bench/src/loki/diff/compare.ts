@@ -12,6 +12,8 @@ export interface DiffQuery {
   readonly push?: PushProbe;
   /** Ask as the push probes' tenant (what they stored) instead of the data's. */
   readonly pushTenant?: boolean;
+  /** Further request headers (e.g. Loki's response encoding flags). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A push request sent alike to both servers, with the tenant of the pushes alone. */

@@ -11,6 +11,8 @@ const DETECTED =
   'detected_fields: Loki estimates cardinality (HyperLogLog) and keeps fields under a limit in map order (docs/api.md)';
 const LIMIT_CUT =
   'limit over streams that keep merges: Loki 3.4 returned an older entry instead of one of the newest (docs/logql.md)';
+const CATEGORIZED = { 'X-Loki-Response-Encoding-Flags': 'categorize-labels' };
+const INTERVAL = 'interval: Loki 3.4 returns far fewer entries than one per interval (docs/api.md)';
 const FORMAT =
   'format_query: logsvc prints LogQL that parses back to the same tree, not Loki String() spacing (docs/logql.md)';
 const SERIES_MATCH =
@@ -672,4 +674,43 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
     known: DETECTED,
   },
   { path: '/loki/api/v1/detected_labels' },
+  // Grafana asks for labels, structured metadata and parsed labels apart.
+  { query: '{env="prod", meta="yes"}', params: { limit: 20 }, headers: CATEGORIZED },
+  { query: '{env="prod", meta="yes"} | logfmt', params: { limit: 20 }, headers: CATEGORIZED },
+  { query: '{env="prod"} | json | keep level, app', params: { limit: 20 }, headers: CATEGORIZED },
+  {
+    query: 'sum by (app) (count_over_time({env=~".+"}[5m]))',
+    params: { step: '300' },
+    headers: CATEGORIZED,
+  },
+  {
+    query: '{env="prod", meta="yes"}',
+    path: '/loki/api/v1/query',
+    params: { limit: 5 },
+    headers: CATEGORIZED,
+  },
+  // More parameters.
+  { query: '{app="checkout"}', params: { limit: 30, interval: '60' }, known: INTERVAL },
+  { query: '{app="checkout"}', params: { limit: 30, step: '60' } },
+  { query: '{app="checkout"}', params: { limit: 10, direction: 'forward', since: '15m' } },
+  { query: 'count_over_time({app="checkout"}[5m])', params: { since: '10m', step: '60' } },
+  {
+    query: '{app="checkout"} |= "GET"',
+    path: '/loki/api/v1/query',
+    params: { limit: 3, direction: 'forward' },
+  },
+  {
+    query: 'topk(2, count_over_time({env=~".+"}[5m]))',
+    path: '/loki/api/v1/query',
+    params: { limit: 1 },
+  },
+  {
+    path: '/loki/api/v1/index/volume_range',
+    params: { query: '{env=~".+"}', step: '600', aggregateBy: 'labels' },
+    known: VOLUME,
+  },
+  { path: '/loki/api/v1/patterns', params: { query: '{app="checkout"}' } },
+  { path: '/loki/api/v1/query_range', params: { query: '{app="checkout"}', end: '1', start: '2' } },
+  { path: '/loki/api/v1/query', params: { query: 'vector(1)', time: 'abc' } },
+  { path: '/loki/api/v1/nope' },
 ];

@@ -138,7 +138,7 @@ async function ask(
   if (q.query !== undefined) params.query = q.query;
   for (const [k, v] of Object.entries(q.params ?? {})) params[k] = String(v);
   const res = await fetch(`${url}${path}?${new URLSearchParams(params).toString()}`, {
-    headers: { 'X-Scope-OrgID': q.pushTenant === true ? PUSH_TENANT : TENANT },
+    headers: { 'X-Scope-OrgID': q.pushTenant === true ? PUSH_TENANT : TENANT, ...q.headers },
   });
   return answerOf(res);
 }

@@ -110,6 +110,15 @@ describe('parseInstantQuery', () => {
     expect(parseInstantQuery(reader({ query: 'x' }), NOW).timeNs).toBe(NOW);
     expect(parseInstantQuery(reader({ time: '1700000000' }), NOW).timeNs).toBe(NOW);
   });
+
+  it("answers a bad time with Go's error alone, after the limit, as Loki does", () => {
+    expect(() => parseInstantQuery(reader({ time: 'abc' }), NOW)).toThrow(
+      /^strconv\.ParseInt: parsing "abc": invalid syntax$/,
+    );
+    expect(() => parseInstantQuery(reader({ time: 'abc', limit: '-1' }), NOW)).toThrow(
+      'limit must be a positive value',
+    );
+  });
 });
 
 describe('Go formatting', () => {

@@ -49,12 +49,15 @@ export function parseTimestamp(value: string | undefined, def: bigint): bigint {
   return value.length <= 10 ? n * NS_PER_S : n;
 }
 
-function wrap<T>(what: string, fn: () => T): T {
+/** Go's parse error as a ParamError, prefixed with the parameter's name when `what` is given. */
+function wrap<T>(what: string | undefined, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
     if (err instanceof GoSyntaxError) {
-      throw new ParamError(`could not parse '${what}' parameter: ${err.message}`);
+      throw new ParamError(
+        what === undefined ? err.message : `could not parse '${what}' parameter: ${err.message}`,
+      );
     }
     throw err;
   }
@@ -192,12 +195,16 @@ function parseShardParam(read: ParamReader): { shard?: ShardRef } {
   return { shard };
 }
 
-/** Loki's `ParseInstantQuery`. */
+/**
+ * Loki's `ParseInstantQuery`, checking in its order (limit, time, shards, direction); a bad
+ * `time` is Go's error alone, which Loki does not prefix as it does `start` and `end`.
+ */
 export function parseInstantQuery(read: ParamReader, nowNs: bigint): InstantQueryParams {
   const query = read('query') ?? '';
-  const timeNs = wrap('time', () => parseTimestamp(read('time'), nowNs));
+  const limit = parseLimit(read);
+  const timeNs = wrap(undefined, () => parseTimestamp(read('time'), nowNs));
   const shard = parseShardParam(read);
-  return { query, timeNs, limit: parseLimit(read), direction: parseDirection(read), ...shard };
+  return { query, timeNs, limit, direction: parseDirection(read), ...shard };
 }
 
 /** Current time in nanoseconds. */
