@@ -14,13 +14,26 @@ export class LivePipeline {
   /** Label text of streams whose labels object is stable (the in-process ingester's). */
   private readonly texts = new WeakMap<Labels, string>();
 
-  constructor(private readonly pipeline: log.Pipeline) {}
+  /**
+   * `streamLabelsOnly`: the query has no stage, so entries keep the stream's own labels, without
+   * their structured metadata, as Loki's ingester tails a query without a pipeline.
+   */
+  constructor(
+    private readonly pipeline: log.Pipeline,
+    private readonly streamLabelsOnly = false,
+  ) {}
 
   /**
    * The entries the pipeline keeps, with their labels and lines after it. Lines are copied out
    * (as strings): the entries' buffers may be reused once this returns.
    */
   process(labels: Labels, entries: readonly LogEntry[], out: TailEntry[]): void {
+    if (this.streamLabelsOnly) {
+      for (const e of entries) {
+        out.push({ labels, timestampNs: e.timestampNs, line: e.line.toString() });
+      }
+      return;
+    }
     const stream = this.streamPipeline(labels);
     for (const e of entries) {
       const r = stream.process(e.timestampNs, e.line, e.structuredMetadata);

@@ -64,6 +64,11 @@ export class Tailer {
   private dropped: DroppedEntry[] = [];
   /** Past entries sent, so live copies of them are not sent again. */
   private sentHistory: Set<string> | undefined;
+  /**
+   * A query without stages: live entries carry the stream's labels alone, history entries
+   * their structured metadata too, so copies are recognised by timestamp and line only.
+   */
+  private bareSelector = false;
   private historyNewestNs = -1n;
   private historySent = false;
   private closed = false;
@@ -119,9 +124,10 @@ export class Tailer {
 
   private async begin(): Promise<void> {
     const expr = parseExpr(this.request.query);
-    if (expr.kind !== 'LogSelectorExpr') throw new TailMetricQueryError(expr.kind);
+    if (expr.kind !== 'LogSelectorExpr') throw new TailMetricQueryError();
     const { matchers, pipeline } = compilePipeline(expr);
-    this.live = new LivePipeline(pipeline);
+    this.bareSelector = expr.stages.length === 0;
+    this.live = new LivePipeline(pipeline, this.bareSelector);
     if (this.opts.maxDurationMs > 0) {
       this.maxDurationTimer = setTimeout(() => {
         this.output.fail(new TailMaxDurationError());
@@ -188,7 +194,9 @@ export class Tailer {
             ? 1
             : 0,
     );
-    this.sentHistory = new Set(entries.map((e) => entryKey(e, textOf(e.labels))));
+    this.sentHistory = new Set(
+      entries.map((e) => entryKey(e, this.bareSelector ? '' : textOf(e.labels))),
+    );
     if (entries.length > 0) this.historyNewestNs = entries[entries.length - 1].timestampNs;
     this.sendInFrames(entries);
   }
@@ -244,7 +252,7 @@ export class Tailer {
   private isHistoryCopy(e: TailEntry): boolean {
     const sent = this.sentHistory;
     if (sent === undefined || sent.size === 0 || e.timestampNs > this.historyNewestNs) return false;
-    return sent.has(entryKey(e, labelsToString(e.labels)));
+    return sent.has(entryKey(e, this.bareSelector ? '' : labelsToString(e.labels)));
   }
 
   /** Arms the release for the oldest waiting entry (next tick when it is already due). */

@@ -17,6 +17,7 @@ import {
 import { type Answer, type DiffQuery, type PushProbe, firstDifference } from './compare';
 import { DIFF_QUERIES } from './corpus';
 import { OTLP_PROBES, PUSH_PROBES } from './push-probes';
+import { tailSession } from './tail-probe';
 
 const USAGE = `usage: npm run diff:loki -- [--loki=PATH] [--only=TEXT] [--show-known]
   Starts logsvc (this checkout's build) and Loki (default ${DEFAULT_LOKI_BINARY}), pushes the
@@ -149,6 +150,66 @@ function describe(q: DiffQuery): string {
   return `${q.path ?? QUERY_RANGE} ${q.query ?? ''}${params}`;
 }
 
+/** Tail queries: what each server streams while the same lines are pushed to both. */
+const TAIL_QUERIES = [
+  '{app="tailed"}',
+  '{app="tailed"} |= "b" | logfmt',
+  '{app="tailed"} | logfmt | n > 2 | line_format "{{.msg}}"',
+  '{app="tailed"} |= ',
+  'rate({app="tailed"}[1m])',
+  // Again, now with the earlier rounds' lines as past entries.
+  '{app="tailed"}',
+];
+const TAIL_TENANT = 'diff-tail';
+
+/** Five logfmt lines for the tailed stream, stamped now. */
+function tailBody(round: number): Buffer {
+  const nowNs = BigInt(Date.now()) * 1_000_000n;
+  // Lines 4 and 5 carry structured metadata of their own.
+  const values = [1, 2, 3, 4, 5].map((n) => [
+    String(nowNs + BigInt(n)),
+    `n=${n} msg=${n % 2 === 0 ? 'b-even' : 'odd'} round=${round}`,
+    ...(n >= 4 ? [{ trace_id: `t${n}` }] : []),
+  ]);
+  return Buffer.from(JSON.stringify({ streams: [{ stream: { app: 'tailed' }, values }] }));
+}
+
+async function pushAs(url: string, tenant: string, body: Buffer): Promise<void> {
+  await fetch(`${url}/loki/api/v1/push`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-Scope-OrgID': tenant },
+    body,
+  });
+}
+
+/** Runs each tail query on both servers at once; counts as run() does. */
+async function compareTails(
+  urls: { logsvc: string; loki: string },
+  o: Options,
+): Promise<{ same: number; different: number; total: number }> {
+  let same = 0;
+  let different = 0;
+  const queries = TAIL_QUERIES.filter((q) => o.only === undefined || `tail ${q}`.includes(o.only));
+  for (const [round, query] of queries.entries()) {
+    const body = tailBody(round);
+    const [a, b] = await Promise.all(
+      [urls.logsvc, urls.loki].map((url) =>
+        tailSession(url, TAIL_TENANT, query, () => pushAs(url, TAIL_TENANT, body), 2500),
+      ),
+    );
+    if (JSON.stringify(a) === JSON.stringify(b)) {
+      same++;
+      continue;
+    }
+    different++;
+    process.stdout.write(
+      `\nDIFFERENT: tail ${query}\n  logsvc: ${JSON.stringify(a).slice(0, 1200)}\n` +
+        `  loki  : ${JSON.stringify(b).slice(0, 1200)}\n`,
+    );
+  }
+  return { same, different, total: queries.length };
+}
+
 async function run(o: Options): Promise<void> {
   const binary = findLokiBinary(o.loki);
   if (binary === undefined) {
@@ -201,9 +262,12 @@ async function run(o: Options): Promise<void> {
           `  loki   ${b.status}: ${diff.right.slice(0, 1200)}\n`,
       );
     }
+    const tails = await compareTails({ logsvc: logsvc.url, loki: loki.url }, o);
+    same += tails.same;
+    different += tails.different;
     process.stdout.write(
-      `\n${queries.length} requests: ${same} same, ${known} known differences, ` +
-        `${different} other differences\n`,
+      `\n${queries.length + tails.total} requests (${tails.total} tail sessions): ${same} same, ` +
+        `${known} known differences, ${different} other differences\n`,
     );
     if (different > 0) process.exitCode = 1;
   } finally {
