@@ -117,9 +117,14 @@ describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', 
       30_000,
     );
     expect(notReady.length).toBeGreaterThan(5); // about 2s of polls every 100ms
-    expect(new Set(notReady)).toEqual(
-      new Set(['Pattern Ingester not ready: this instance owns no tokens\n']),
-    );
+    // Waiting out join_after it owns no tokens; a poll can also fall in the moment between
+    // claiming tokens and turning ACTIVE (Loki's lifecycler check gives the state then).
+    expect(notReady[0]).toBe('Pattern Ingester not ready: this instance owns no tokens\n');
+    for (const body of notReady) {
+      expect(body).toMatch(
+        /^Pattern Ingester not ready: (this instance owns no tokens|instance \S+ in state JOINING)\n$/,
+      );
+    }
     // Both ACTIVE in the ring, as every process sees it.
     for (const m of patternIngesters) {
       await eventually(async () => {

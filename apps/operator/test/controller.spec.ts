@@ -237,9 +237,13 @@ describe.skipIf(skip !== undefined)('operator against a real API server (Kuberne
       'logs-distributor',
       'logs-querier',
     ]);
-    const pdbs = (await list(`/apis/policy/v1beta1/namespaces/${NS}/poddisruptionbudgets`)).map(
-      (p) => p.metadata.name,
-    );
+    // The operator applies the budgets in its reconcile; under load they may trail the pods.
+    const pdbs = await waitFor('3 PodDisruptionBudgets', async () => {
+      const names = (await list(`/apis/policy/v1beta1/namespaces/${NS}/poddisruptionbudgets`)).map(
+        (p) => p.metadata.name,
+      );
+      return names.length >= 3 ? names : undefined;
+    });
     expect(pdbs.sort()).toEqual(['logs-distributor', 'logs-ingester', 'logs-querier']);
     await waitFor(
       'Ready=True',
