@@ -218,13 +218,17 @@ describe.skipIf(skip !== undefined)('operator against a real API server (Kuberne
           )
         ).length === 3,
     );
-    const deployments = owned(await list(`/apis/apps/v1/namespaces/${NS}/deployments`)).map(
-      (d) => d.metadata.name,
-    );
+    // The operator applies the workloads one after the other; under load some trail the pods.
+    const ownedNames = (path: string, count: number) =>
+      waitFor(`${count} owned ${path}`, async () => {
+        const names = owned(await list(`/apis/apps/v1/namespaces/${NS}/${path}`)).map(
+          (d) => d.metadata.name,
+        );
+        return names.length >= count ? names : undefined;
+      });
+    const deployments = await ownedNames('deployments', 2);
     expect(deployments.sort()).toEqual(['logs-distributor', 'logs-querier']);
-    const sets = owned(await list(`/apis/apps/v1/namespaces/${NS}/statefulsets`)).map(
-      (d) => d.metadata.name,
-    );
+    const sets = await ownedNames('statefulsets', 3);
     expect(sets.sort()).toEqual(['logs-compactor', 'logs-etcd', 'logs-ingester']);
     // The deployment controller made ReplicaSets, and they made pods.
     const replicaSets = await waitFor('ReplicaSets', async () => {

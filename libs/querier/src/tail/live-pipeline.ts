@@ -20,7 +20,7 @@ export class LivePipeline {
    */
   constructor(
     private readonly pipeline: log.Pipeline,
-    private readonly streamLabelsOnly = false,
+    readonly streamLabelsOnly = false,
   ) {}
 
   /**

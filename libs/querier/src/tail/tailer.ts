@@ -68,7 +68,9 @@ export class Tailer {
    * A query without stages: live entries carry the stream's labels alone, history entries
    * their structured metadata too, so copies are recognised by timestamp and line only.
    */
-  private bareSelector = false;
+  private get bareSelector(): boolean {
+    return this.live?.streamLabelsOnly === true;
+  }
   private historyNewestNs = -1n;
   private historySent = false;
   private closed = false;
@@ -126,8 +128,7 @@ export class Tailer {
     const expr = parseExpr(this.request.query);
     if (expr.kind !== 'LogSelectorExpr') throw new TailMetricQueryError();
     const { matchers, pipeline } = compilePipeline(expr);
-    this.bareSelector = expr.stages.length === 0;
-    this.live = new LivePipeline(pipeline, this.bareSelector);
+    this.live = new LivePipeline(pipeline, expr.stages.length === 0);
     if (this.opts.maxDurationMs > 0) {
       this.maxDurationTimer = setTimeout(() => {
         this.output.fail(new TailMaxDurationError());

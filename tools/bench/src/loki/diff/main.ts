@@ -88,10 +88,10 @@ function pushBody(startMs: number, metadata: boolean): Buffer {
   return encodePushJson({ streams });
 }
 
-async function push(url: string, body: Buffer): Promise<void> {
+async function push(url: string, body: Buffer, tenant = TENANT): Promise<void> {
   const res = await fetch(`${url}/loki/api/v1/push`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'X-Scope-OrgID': TENANT },
+    headers: { 'content-type': 'application/json', 'X-Scope-OrgID': tenant },
     body,
   });
   if (res.status !== 204) throw new Error(`push to ${url}: ${res.status} ${await res.text()}`);
@@ -174,14 +174,6 @@ function tailBody(round: number): Buffer {
   return Buffer.from(JSON.stringify({ streams: [{ stream: { app: 'tailed' }, values }] }));
 }
 
-async function pushAs(url: string, tenant: string, body: Buffer): Promise<void> {
-  await fetch(`${url}/loki/api/v1/push`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'X-Scope-OrgID': tenant },
-    body,
-  });
-}
-
 /** Runs each tail query on both servers at once; counts as run() does. */
 async function compareTails(
   urls: { logsvc: string; loki: string },
@@ -194,7 +186,7 @@ async function compareTails(
     const body = tailBody(round);
     const [a, b] = await Promise.all(
       [urls.logsvc, urls.loki].map((url) =>
-        tailSession(url, TAIL_TENANT, query, () => pushAs(url, TAIL_TENANT, body), 2500),
+        tailSession(url, TAIL_TENANT, query, () => push(url, body, TAIL_TENANT), 2500),
       ),
     );
     if (JSON.stringify(a) === JSON.stringify(b)) {
