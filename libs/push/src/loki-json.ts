@@ -10,6 +10,7 @@ import {
   type RejectedStream,
 } from '@logsvc/api';
 import { badRequest } from './errors';
+import { skipSpace } from './json-scan';
 import { LabelsCache, PushRequestBuilder } from './labels-cache';
 import { parseRfc3339Nano } from './rfc3339';
 
@@ -32,7 +33,7 @@ function isObject(v: Json): v is Record<string, Json> {
  */
 export function decodeLokiJson(body: Buffer): PushRequest {
   // Loki's JSON decoder reads nothing at all as io.EOF, and says so.
-  if (isBlank(body)) throw badRequest('EOF');
+  if (skipSpace(body, 0) === body.length) throw badRequest('EOF');
   let doc: Json;
   try {
     doc = JSON.parse(body.toString('utf8'));
@@ -194,10 +195,4 @@ export function encodePushJson(req: PushRequest): Buffer {
     }),
   }));
   return Buffer.from(JSON.stringify({ streams }), 'utf8');
-}
-
-/** Only JSON whitespace, or nothing. */
-function isBlank(body: Buffer): boolean {
-  for (const c of body) if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
-  return true;
 }
