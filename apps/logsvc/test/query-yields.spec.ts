@@ -70,7 +70,9 @@ describe('queries share the event loop', () => {
     const statuses = (await Promise.all(queries)).map((r) => r.status);
     expect(statuses).toEqual([504, 504]);
     probes.sort((a, b) => a - b);
-    // Every probe waited at most a few slices, never for a whole query.
-    expect(probes[probes.length - 1]).toBeLessThan(250);
+    // Most probes waited a few slices; none waited for a whole query (1 s here). The bound on
+    // the slowest leaves room for a push's fsync on a disk the rest of the suite keeps busy.
+    expect(probes[probes.length >> 1]).toBeLessThan(150);
+    expect(probes[probes.length - 1]).toBeLessThan(600);
   });
 });

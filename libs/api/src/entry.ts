@@ -21,6 +21,12 @@ export interface PushStream {
    * the write path then looks the stream up by this same string object, whose hash V8 keeps.
    */
   readonly labelsText?: string;
+  /**
+   * Line plus structured-metadata bytes of `entries`, when whoever built the stream counted
+   * them (validation does): the per-stream rate limit then charges the stream at once. A
+   * stream made with other entries must leave it out.
+   */
+  readonly bytes?: number;
 }
 
 /**

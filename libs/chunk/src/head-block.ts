@@ -122,6 +122,18 @@ export class HeadBlock {
     return this.maxTs;
   }
 
+  /**
+   * The buffer holding the line of the row appended last, and where it starts: its bytes stay
+   * as they are until `recycle` hands the buffer to new rows.
+   */
+  get lastLineBuffer(): Buffer {
+    return this.lines;
+  }
+
+  get lastLineStart(): number {
+    return this.lineOffsets[this.n - 1];
+  }
+
   /** Appends an entry; false (and nothing stored) if the same (timestamp, line) is present. */
   append(timestampNs: bigint, line: Buffer, structuredMetadata: Labels): boolean {
     if (timestampNs < INT64_MIN || timestampNs > INT64_MAX) {

@@ -111,6 +111,12 @@ export class MemChunk {
   private cutHead: HeadBlock | null = null;
   private blockEntries = 0;
   private blockRawBytes = 0;
+  /**
+   * Where the line of the last successful append is stored: a buffer of the head block (or of
+   * the block cut right after it), whose bytes stay until the next append recycles it.
+   */
+  lastLineBuffer: Buffer = NO_DATA;
+  lastLineStart = 0;
   private blockCompressedBytes = 0;
 
   /** `symbols`: the table of decoded blocks (decode and restore pass it). */
@@ -247,8 +253,11 @@ export class MemChunk {
       this.head = this.cutHead.recycle();
       this.cutHead = null;
     }
-    if (!this.head.append(timestampNs, line, structuredMetadata)) return false;
-    if (this.head.uncompressedBytes >= this.options.blockSize) this.cutBlock();
+    const head = this.head;
+    if (!head.append(timestampNs, line, structuredMetadata)) return false;
+    this.lastLineBuffer = head.lastLineBuffer;
+    this.lastLineStart = head.lastLineStart;
+    if (head.uncompressedBytes >= this.options.blockSize) this.cutBlock();
     return true;
   }
 

@@ -41,7 +41,11 @@ function* batches(streams: readonly PushStream[]): Generator<PushStream[]> {
   let batch: PushStream[] = [];
   let entries = 0;
   for (const stream of streams) {
-    for (const piece of pieces(stream)) {
+    // Most streams fit whole: no piece objects (or generator) for them.
+    const n = stream.entries.length;
+    const count = n <= MAX_BATCH_ENTRIES ? 1 : Math.ceil(n / MAX_BATCH_ENTRIES);
+    for (let k = 0; k < count; k++) {
+      const piece = count === 1 ? stream : pieceOf(stream, k * MAX_BATCH_ENTRIES);
       const full =
         batch.length >= MAX_BATCH_STREAMS || entries + piece.entries.length > MAX_BATCH_ENTRIES;
       if (full && batch.length > 0) {
@@ -56,13 +60,9 @@ function* batches(streams: readonly PushStream[]): Generator<PushStream[]> {
   if (batch.length > 0) yield batch;
 }
 
-/** The stream in pieces of at most MAX_BATCH_ENTRIES entries, stored one after the other. */
-function* pieces(stream: PushStream): Generator<PushStream> {
-  if (stream.entries.length <= MAX_BATCH_ENTRIES) {
-    yield stream;
-    return;
-  }
-  for (let i = 0; i < stream.entries.length; i += MAX_BATCH_ENTRIES) {
-    yield { ...stream, entries: stream.entries.slice(i, i + MAX_BATCH_ENTRIES) };
-  }
+/** The stream's entries from `start`, at most MAX_BATCH_ENTRIES of them, as a stream. */
+function pieceOf(stream: PushStream, start: number): PushStream {
+  const { labels, labelsText } = stream;
+  const entries = stream.entries.slice(start, start + MAX_BATCH_ENTRIES);
+  return labelsText === undefined ? { labels, entries } : { labels, entries, labelsText };
 }

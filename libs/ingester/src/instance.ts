@@ -92,7 +92,7 @@ export class Instance {
       let stream = this.streams.get(text);
       const bucket =
         stream === undefined ? rate.newBucket() : (stream.rateBucket ??= rate.newBucket());
-      const pushed = rate.allowed(bucket, text, ps.entries);
+      const pushed = rate.allowed(bucket, text, ps.entries, ps.bytes);
       if (pushed.length === 0) continue;
       const created = stream === undefined;
       if (stream === undefined) {

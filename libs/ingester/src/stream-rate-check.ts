@@ -30,15 +30,19 @@ export class StreamRateCheck {
 
   /**
    * The entries the bucket allows now, in order: `entries` itself when it allows them all.
-   * `labelsText` names the stream in the error message.
+   * `labelsText` names the stream in the error message; `bytes`, when given, is the entries'
+   * line plus structured-metadata bytes.
    */
   allowed(
     bucket: TokenBucket,
     labelsText: string,
     entries: readonly LogEntry[],
+    bytes?: number,
   ): readonly LogEntry[] {
     const { limits, nowMs } = this;
     bucket.setLimits(limits.per_stream_rate_limit, limits.per_stream_rate_limit_burst, nowMs);
+    // Entry by entry, all pass exactly when their sum fits: charge it at once when known.
+    if (bytes !== undefined && bucket.allowN(nowMs, bytes)) return entries;
     let kept: LogEntry[] | undefined;
     let refusedBytes = 0;
     for (let i = 0; i < entries.length; i++) {

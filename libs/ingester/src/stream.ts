@@ -2,9 +2,6 @@ import { labelsHash, labelsToString, type Labels, type LogEntry } from '@logsvc/
 import { MemChunk, type ChunkOptions } from '@logsvc/chunk';
 import type { TokenBucket } from '@logsvc/push';
 
-/** Room for the last line a stream first gets: most lines are shorter. */
-const MIN_LAST_LINE = 256;
-
 export type CutReason = 'full' | 'idle' | 'max_age' | 'forced';
 
 /** A chunk that no longer takes appends and waits to be flushed (or is retained after). */
@@ -40,9 +37,17 @@ export interface StreamAppendResult {
   readonly storedBytes: number;
   readonly duplicates: number;
   /** Entries refused by the ordering rules, with the reason text Loki gives for each. */
-  readonly refused: { entry: LogEntry; reason: string }[];
+  readonly refused: readonly RefusedEntry[];
   readonly refusedBytes: number;
 }
+
+export interface RefusedEntry {
+  readonly entry: LogEntry;
+  readonly reason: string;
+}
+
+/** Most appends refuse nothing: they share this empty list. */
+const NO_REFUSALS: readonly RefusedEntry[] = Object.freeze([]);
 
 /** Ordering rules for one append; replay passes `null` to store everything it finds. */
 export interface OrderingRules {
@@ -76,10 +81,12 @@ export class Stream {
   newestNs = -1n;
   lastTimestampNs = 0n;
   /**
-   * A copy of the last stored line in its first `lastLineLength` bytes (null: none yet). The
-   * buffer is reused push after push: the pushed line is a view into the whole request body.
+   * Where the last stored line is (null: none yet): a buffer of the head chunk, whose bytes
+   * stay until the chunk's next append, which this stream makes after comparing with it. Not a
+   * copy: the pushed line is a view into the whole request body.
    */
   private lastLineBytes: Buffer | null = null;
+  private lastLineStart = 0;
   private lastLineLength = 0;
   /** A flush operation for this stream is queued or running. */
   flushQueued = false;
@@ -101,31 +108,22 @@ export class Stream {
 
   /** The last stored line (what de-duplication compares with), or null when none was. */
   get lastLine(): Buffer | null {
-    return this.lastLineBytes === null ? null : this.lastLineBytes.subarray(0, this.lastLineLength);
+    const bytes = this.lastLineBytes;
+    if (bytes === null) return null;
+    return bytes.subarray(this.lastLineStart, this.lastLineStart + this.lastLineLength);
   }
 
+  /** Sets the last stored line from outside an append (a checkpoint, a push taken back): copied. */
   set lastLine(line: Buffer | null) {
-    if (line === null) {
-      this.lastLineBytes = null;
-      return;
-    }
-    let bytes = this.lastLineBytes;
-    // Reused while the line fits and does not leave most of it idle: one long line must not
-    // pin its size in every stream it passed through.
-    if (
-      bytes === null ||
-      bytes.length < line.length ||
-      bytes.length > Math.max(MIN_LAST_LINE, 4 * line.length)
-    ) {
-      bytes = this.lastLineBytes = Buffer.allocUnsafeSlow(Math.max(line.length, MIN_LAST_LINE));
-    }
-    bytes.set(line);
-    this.lastLineLength = line.length;
+    this.lastLineBytes = line === null ? null : Buffer.from(line);
+    this.lastLineStart = 0;
+    this.lastLineLength = line === null ? 0 : line.length;
   }
 
   private isLastLine(line: Buffer): boolean {
     const n = this.lastLineLength;
-    return n === line.length && this.lastLineBytes!.compare(line, 0, n, 0, n) === 0;
+    const start = this.lastLineStart;
+    return n === line.length && this.lastLineBytes!.compare(line, 0, n, start, start + n) === 0;
   }
 
   /** Oldest and newest timestamp over all chunks in memory, or null when there are none. */
@@ -164,11 +162,12 @@ export class Stream {
     let stored: LogEntry[] | null = null;
     let storedBytes = 0;
     let duplicates = 0;
-    const refused: { entry: LogEntry; reason: string }[] = [];
+    let refused: RefusedEntry[] | null = null;
     let refusedBytes = 0;
     let lastTs = this.lastTimestampNs;
     // The last line stored by this call, once there is one; before, `lastLineBytes` holds it.
     let lastLine: Buffer | null = null;
+    let lastIn: MemChunk | null = null;
     let hasLast = this.lastLineBytes !== null;
     let newest = this.newestNs;
     let cutoff = 0n;
@@ -192,12 +191,12 @@ export class Stream {
             cutoff = newest - rules.windowNs;
           }
           if (ts < cutoff) {
-            refused.push({ entry: e, reason: rules.formatTooFarBehind(ts, cutoff) });
+            (refused ??= []).push({ entry: e, reason: rules.formatTooFarBehind(ts, cutoff) });
             refusedBytes += entryBytes(e);
             skip = true;
           }
         } else if (ts < newest) {
-          refused.push({ entry: e, reason: 'entry out of order' });
+          (refused ??= []).push({ entry: e, reason: 'entry out of order' });
           refusedBytes += entryBytes(e);
           skip = true;
         }
@@ -215,6 +214,7 @@ export class Stream {
           if (!hasLast || ts > newest) newest = ts;
           lastTs = ts;
           lastLine = e.line;
+          lastIn = head;
           hasLast = true;
           storedBytes += head.uncompressedBytes - bytesBefore;
           if (this.head.isFull()) this.cutHead('full', nowMs, onCut);
@@ -224,10 +224,20 @@ export class Stream {
       else if (!skip && stored !== null) stored.push(e);
     }
     if (storedBytes > 0) this.headLastAppendMs = nowMs;
-    if (lastLine !== null) this.lastLine = lastLine;
+    if (lastLine !== null && lastIn !== null) {
+      this.lastLineBytes = lastIn.lastLineBuffer;
+      this.lastLineStart = lastIn.lastLineStart;
+      this.lastLineLength = lastLine.length;
+    }
     this.lastTimestampNs = lastTs;
     this.newestNs = newest;
-    return { stored: stored ?? entries, storedBytes, duplicates, refused, refusedBytes };
+    return {
+      stored: stored ?? entries,
+      storedBytes,
+      duplicates,
+      refused: refused ?? NO_REFUSALS,
+      refusedBytes,
+    };
   }
 
   /** Closes the head chunk (if it has entries) so it gets flushed. */

@@ -214,16 +214,17 @@ class ValidationContext {
     }
     const entries: LogEntry[] = [];
     this.receivedLines += stream.entries.length;
+    let bytes = 0;
     for (const original of stream.entries) {
-      this.receivedBytes += entrySize(original.line, original.structuredMetadata);
       const entry = this.validateEntry(original, text);
       if (entry === undefined) continue;
       const out = this.levels === undefined ? entry : this.addDetectedLevel(entry, streamLevel);
-      this.acceptedLines++;
-      this.acceptedBytes += entrySize(out.line, out.structuredMetadata);
+      bytes += out.line.length + metadataBytes(out.structuredMetadata);
       entries.push(out);
     }
-    return entries.length === 0 ? undefined : { labels, entries, labelsText: text };
+    this.acceptedLines += entries.length;
+    this.acceptedBytes += bytes;
+    return entries.length === 0 ? undefined : { labels, entries, labelsText: text, bytes };
   }
 
   /**
@@ -309,6 +310,8 @@ class ValidationContext {
     }
     const metadata = entry.structuredMetadata;
     const metaBytes = metadataBytes(metadata);
+    // As received, before truncation: Loki's bytes_received counts the pushed line.
+    this.receivedBytes += entry.line.length + metaBytes;
     const size = line.length + metaBytes;
     const ts = entry.timestampNs;
     if (l.reject_old_samples && ts < this.oldestNs) {
