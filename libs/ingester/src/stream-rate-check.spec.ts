@@ -47,6 +47,29 @@ describe('StreamRateCheck', () => {
     );
   });
 
+  it("keeps and refuses the same entries when given the stream's byte total", () => {
+    const limits = { per_stream_rate_limit: 1024, per_stream_rate_limit_burst: 2048 };
+    const sizes = [1500, 1000, 500];
+    const outcome = (bytes?: number) => {
+      const sut = new StreamRateCheck(limits, 0);
+      const bucket = sut.newBucket();
+      const kept = lengths(sut.allowed(bucket, '{a="hot"}', sizes.map(entry), bytes));
+      // What is left in the bucket shows in what a second push of 48 + 1 bytes gets.
+      const next = sut.allowed(bucket, '{a="hot"}', [entry(48), entry(1)]).length;
+      return { kept, next, error: sut.error()?.discardedBytes };
+    };
+    // The total (3000) does not fit: entry by entry, as without it.
+    expect(outcome(3000)).toEqual(outcome(undefined));
+    expect(outcome(3000)).toEqual({ kept: [1500, 500], next: 1, error: 1001 });
+    // A total that fits charges the bucket once, as the entries one by one would.
+    const sut = new StreamRateCheck(limits, 0);
+    const bucket = sut.newBucket();
+    const fits = [entry(1000), entry(1000)];
+    expect(sut.allowed(bucket, '{a="b"}', fits, 2000)).toBe(fits);
+    expect(sut.allowed(bucket, '{a="b"}', [entry(48)], 48)).toHaveLength(1);
+    expect(sut.allowed(bucket, '{a="b"}', [entry(1)], 1)).toHaveLength(0);
+  });
+
   it('reports nothing when every entry fits', () => {
     const sut = new StreamRateCheck(
       { per_stream_rate_limit: 10, per_stream_rate_limit_burst: 100 },
