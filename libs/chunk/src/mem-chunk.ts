@@ -111,12 +111,9 @@ export class MemChunk {
   private cutHead: HeadBlock | null = null;
   private blockEntries = 0;
   private blockRawBytes = 0;
-  /**
-   * Where the line of the last successful append is stored: a buffer of the head block (or of
-   * the block cut right after it), whose bytes stay until the next append recycles it.
-   */
-  lastLineBuffer: Buffer = NO_DATA;
-  lastLineStart = 0;
+  /** Where the line of the last successful append is stored (see `lastLineBuffer`). */
+  private lastBuffer: Buffer = NO_DATA;
+  private lastStart = 0;
   private blockCompressedBytes = 0;
 
   /** `symbols`: the table of decoded blocks (decode and restore pass it). */
@@ -255,10 +252,23 @@ export class MemChunk {
     }
     const head = this.head;
     if (!head.append(timestampNs, line, structuredMetadata)) return false;
-    this.lastLineBuffer = head.lastLineBuffer;
-    this.lastLineStart = head.lastLineStart;
+    this.lastBuffer = head.lastLineBuffer;
+    this.lastStart = head.lastLineStart;
     if (head.uncompressedBytes >= this.options.blockSize) this.cutBlock();
     return true;
+  }
+
+  /**
+   * The buffer holding the line of the last successful append: the head block's (or the block
+   * cut right after it), whose bytes stay until the next append recycles it.
+   */
+  get lastLineBuffer(): Buffer {
+    return this.lastBuffer;
+  }
+
+  /** Where that line starts in `lastLineBuffer`. */
+  get lastLineStart(): number {
+    return this.lastStart;
   }
 
   /**

@@ -60,7 +60,10 @@ function* batches(streams: readonly PushStream[]): Generator<PushStream[]> {
   if (batch.length > 0) yield batch;
 }
 
-/** The stream's entries from `start`, at most MAX_BATCH_ENTRIES of them, as a stream. */
+/**
+ * The stream's entries from `start`, at most MAX_BATCH_ENTRIES of them, as a stream. Not a
+ * spread copy: the stream's `bytes` counts all its entries, not this piece's.
+ */
 function pieceOf(stream: PushStream, start: number): PushStream {
   const { labels, labelsText } = stream;
   const entries = stream.entries.slice(start, start + MAX_BATCH_ENTRIES);

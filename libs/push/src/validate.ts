@@ -219,7 +219,7 @@ class ValidationContext {
       const entry = this.validateEntry(original, text);
       if (entry === undefined) continue;
       const out = this.levels === undefined ? entry : this.addDetectedLevel(entry, streamLevel);
-      bytes += out.line.length + metadataBytes(out.structuredMetadata);
+      bytes += entrySize(out.line, out.structuredMetadata);
       entries.push(out);
     }
     this.acceptedLines += entries.length;
