@@ -22,45 +22,117 @@ export interface ExtractionParam {
   readonly expression: string;
 }
 
-/** Parses a jsonexpr path such as `my.list[0]["field"]`. */
+type PathToken =
+  | { readonly kind: 'DOT' | 'LSB' | 'RSB' | '$end' }
+  | { readonly kind: 'FIELD' | 'STRING'; readonly text: string }
+  | { readonly kind: 'INDEX'; readonly index: number };
+
+const isStartIdentifier = (c: string): boolean => /^[A-Za-z_]$/.test(c);
+const isIdentifier = (c: string): boolean => /^[A-Za-z0-9_]$/.test(c);
+const isDigit = (c: string): boolean => c >= '0' && c <= '9';
+
+/**
+ * Loki's jsonexpr scanner: fields are `[A-Za-z_][A-Za-z0-9_]*`, a string runs from `"` to the
+ * next `"` or `]` (no escapes), an index is digits. A character it cannot scan records an error
+ * and ends the input, as Loki's does.
+ */
+class PathScanner {
+  private i = 0;
+  error: string | null = null;
+
+  constructor(private readonly chars: readonly string[]) {}
+
+  next(): PathToken {
+    const { chars } = this;
+    while (this.i < chars.length) {
+      const c = chars[this.i++];
+      if (c === '\0') break;
+      if (c === ' ' || c === '\t' || c === '\n') continue;
+      if (isDigit(c)) return this.index();
+      if (c === '[') return { kind: 'LSB' };
+      if (c === ']') return { kind: 'RSB' };
+      if (c === '.') return { kind: 'DOT' };
+      if (isStartIdentifier(c)) {
+        const start = this.i - 1;
+        while (this.i < chars.length && isIdentifier(chars[this.i])) this.i++;
+        return { kind: 'FIELD', text: chars.slice(start, this.i).join('') };
+      }
+      if (c === '"') {
+        let text = '';
+        while (this.i < chars.length) {
+          const d = chars[this.i++];
+          if (d === '\0' || d === '"' || d === ']') break;
+          text += d;
+        }
+        return { kind: 'STRING', text };
+      }
+      this.error = `unexpected char ${c}`;
+      break;
+    }
+    return { kind: '$end' };
+  }
+
+  private index(): PathToken {
+    const { chars } = this;
+    const start = this.i - 1;
+    for (;;) {
+      const c = this.i < chars.length ? chars[this.i] : '\0';
+      if (c === '.' && this.i > start) {
+        this.error = 'cannot use float as array index';
+        return { kind: '$end' };
+      }
+      if (c === ' ' || c === '\t' || c === '\n' || c === '.' || c === ']') break;
+      if (!isDigit(c)) {
+        this.error = `non-integer value: ${c}`;
+        return { kind: '$end' };
+      }
+      this.i++;
+    }
+    return { kind: 'INDEX', index: Number(chars.slice(start, this.i).join('')) };
+  }
+}
+
+/** What Loki's jsonexpr grammar accepts next, and how its parser words an error there. */
+type PathState = 'start' | 'values' | 'dot' | 'bracket' | 'close';
+const EXPECTING: Record<PathState, string> = {
+  start: ', expecting LSB or FIELD',
+  values: '',
+  dot: ', expecting FIELD',
+  bracket: ', expecting STRING or INDEX',
+  close: ', expecting RSB',
+};
+
+/**
+ * Parses a jsonexpr path such as `my.list[0]["field"]` with Loki's grammar and its error texts
+ * (`syntax error: unexpected $end, expecting STRING or INDEX`); a scanner error stands when the
+ * grammar accepts the input it cut short, as in Loki (`unexpected char -` for `my-key`).
+ */
 export function parseJsonPath(expr: string): JsonPathPart[] {
+  const scanner = new PathScanner([...expr]);
   const parts: JsonPathPart[] = [];
-  let i = 0;
+  let state: PathState = 'start';
   const fail = (msg: string): never => {
     throw new StageBuildError(`cannot parse expression [${expr}]: ${msg}`);
   };
-  const isFieldChar = (c: string): boolean => /[\p{L}\p{N}_\-$@]/u.test(c);
-  let expectField = true;
-  while (i < expr.length) {
-    const c = expr[i];
-    if (c === ' ' || c === '\t') {
-      i++;
-    } else if (c === '.') {
-      if (parts.length === 0 && i !== 0) fail('syntax error: unexpected DOT');
-      if (expectField && parts.length > 0) fail('syntax error: unexpected DOT');
-      expectField = true;
-      i++;
-    } else if (c === '[') {
-      const close = expr.indexOf(']', i);
-      if (close < 0) fail('syntax error: unexpected $end, expecting RSB');
-      const inner = expr.slice(i + 1, close).trim();
-      if (/^[0-9]+$/.test(inner)) parts.push(Number(inner));
-      else if (/^"(?:[^"\\]|\\.)*"$/.test(inner)) parts.push(JSON.parse(inner) as string);
-      else fail(`syntax error: unexpected ${inner === '' ? 'RSB' : JSON.stringify(inner)}`);
-      i = close + 1;
-      expectField = false;
-    } else if (isFieldChar(c)) {
-      if (!expectField) fail(`syntax error: unexpected FIELD`);
-      let j = i;
-      while (j < expr.length && isFieldChar(expr[j])) j++;
-      parts.push(expr.slice(i, j));
-      i = j;
-      expectField = false;
-    } else {
-      fail(`unexpected char ${c}`);
-    }
+  for (;;) {
+    const token = scanner.next();
+    const k = token.kind;
+    if (k === '$end' && state === 'values') break;
+    if ((state === 'start' || state === 'dot') && token.kind === 'FIELD') {
+      parts.push(token.text);
+      state = 'values';
+    } else if ((state === 'start' || state === 'values') && k === 'LSB') state = 'bracket';
+    else if (state === 'values' && k === 'DOT') state = 'dot';
+    else if (state === 'bracket' && token.kind === 'STRING') {
+      parts.push(token.text);
+      state = 'close';
+    } else if (state === 'bracket' && token.kind === 'INDEX') {
+      parts.push(token.index);
+      state = 'close';
+    } else if (state === 'close' && k === 'RSB') state = 'values';
+    else fail(`syntax error: unexpected ${k}${EXPECTING[state]}`);
   }
-  if (parts.length === 0 || expectField) fail('syntax error: unexpected $end');
+  if (scanner.error !== null) fail(scanner.error);
   return parts;
 }
 

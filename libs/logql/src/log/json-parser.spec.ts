@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { labelsToRecord, parseLabels } from '@logsvc/api';
-import { JsonExpressionParserStage } from './json-expr';
+import { JsonExpressionParserStage, parseJsonPath } from './json-expr';
 import { ParserHints } from './parser-hints';
 import { JsonParserStage } from './json-parser';
 import { LabelCategory } from './labels-builder';
@@ -316,8 +316,39 @@ describe('| json with parameters', () => {
   it.each([
     ['1abc', 'a', "invalid extracted label name '1abc'"],
     ['a', 'a..b', 'cannot parse expression [a..b]: syntax error: unexpected DOT'],
-    ['a', 'a[', 'cannot parse expression [a[]: syntax error: unexpected $end, expecting RSB'],
+    // Loki 3.4.6's texts, read from its binary.
+    [
+      'a',
+      'a[',
+      'cannot parse expression [a[]: syntax error: unexpected $end, expecting STRING or INDEX',
+    ],
+    ['a', 'a["x"', 'cannot parse expression [a["x"]: syntax error: unexpected $end, expecting RSB'],
+    [
+      'a',
+      'a[1.5]',
+      'cannot parse expression [a[1.5]]: syntax error: unexpected $end, expecting STRING or INDEX',
+    ],
+    [
+      'a',
+      '.a',
+      'cannot parse expression [.a]: syntax error: unexpected DOT, expecting LSB or FIELD',
+    ],
+    ['a', 'a.0', 'cannot parse expression [a.0]: syntax error: unexpected $end, expecting FIELD'],
+    ['a', 'a b', 'cannot parse expression [a b]: syntax error: unexpected FIELD'],
+    ['a', 'my-key', 'cannot parse expression [my-key]: unexpected char -'],
+    [
+      'a',
+      '"a"',
+      'cannot parse expression ["a"]: syntax error: unexpected STRING, expecting LSB or FIELD',
+    ],
   ])('rejects %s=%j', (identifier, expression, message) => {
     expect(() => new JsonExpressionParserStage([{ identifier, expression }])).toThrow(message);
+  });
+
+  it('reads fields, quoted keys and indexes as Loki does', () => {
+    expect(parseJsonPath('a.b[0]["c d"]')).toEqual(['a', 'b', 0, 'c d']);
+    expect(parseJsonPath(' [2] . x_1 ')).toEqual([2, 'x_1']);
+    // A quoted key ends at `"` or `]`, so this one swallows the bracket that should close it.
+    expect(() => parseJsonPath('a["k]')).toThrow('unexpected $end, expecting RSB');
   });
 });

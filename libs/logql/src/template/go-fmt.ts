@@ -126,7 +126,7 @@ function fmtInteger(v: bigint, verb: string, f: Flags, unsigned: boolean): strin
       if (f.sharp) prefix = '0X';
       break;
     default:
-      return badVerb(verb, typeName(v), v.toString());
+      return badVerb(verb, v, f);
   }
   if (f.prec >= 0) {
     if (f.prec === 0 && abs === 0n) digits = '';
@@ -161,8 +161,14 @@ function fmtFloatVerb(v: number, verb: string, f: Flags): string {
   return pad(s, f, true);
 }
 
-function badVerb(verb: string, type: string, text: string): string {
-  return `%!${verb}(${type}=${text})`;
+/**
+ * Go's `%!verb(type=value)` for a verb the value does not take: fmt prints the value as `%v`
+ * with the directive's flags, width and precision (so `%05d` of "7" gives `%!d(string=00007)`),
+ * and without calling its String method.
+ */
+function badVerb(verb: string, v: Value, f: Flags): string {
+  if (v === null || v === undefined) return `%!${verb}(<nil>)`;
+  return `%!${verb}(${typeName(v)}=${fmtOne(v instanceof SizedInt ? intOf(v) : v, 'v', f)})`;
 }
 
 function fmtString(s: string, verb: string, f: Flags): string {
@@ -187,7 +193,7 @@ function fmtString(s: string, verb: string, f: Flags): string {
       return pad(hex, f);
     }
     default:
-      return badVerb(verb, 'string', s);
+      return badVerb(verb, s, f);
   }
 }
 
@@ -197,7 +203,7 @@ function fmtOne(v: Value, verb: string, f: Flags): string {
   }
   if (typeof v === 'boolean') {
     if (verb === 't' || verb === 'v') return pad(v ? 'true' : 'false', f);
-    return badVerb(verb, 'bool', String(v));
+    return badVerb(verb, v, f);
   }
   const stringer = v instanceof SizedInt ? namedIntString(v) : undefined;
   if (stringer !== undefined && 'vsxXq'.includes(verb)) {
@@ -222,26 +228,17 @@ function fmtOne(v: Value, verb: string, f: Flags): string {
       const hex = n.toString(16).toUpperCase().padStart(4, '0');
       return pad('U+' + hex, f);
     }
-    if (
-      verb === 'e' ||
-      verb === 'E' ||
-      verb === 'f' ||
-      verb === 'F' ||
-      verb === 'g' ||
-      verb === 'G'
-    ) {
-      return badVerb(verb, typeName(v), n.toString());
-    }
+    if (!'dvboOxX'.includes(verb)) return badVerb(verb, v, f);
     return fmtInteger(n, verb, f, unsigned);
   }
   if (typeof v === 'number') {
     if ('eEfFgGv'.includes(verb)) return fmtFloatVerb(v, verb, f);
-    return badVerb(verb, 'float64', formatFloat(v, 'g', -1));
+    return badVerb(verb, v, f);
   }
   if (typeof v === 'string') return fmtString(v, verb, f);
   if (v instanceof GoTime) {
     if ('vsxXq'.includes(verb)) return fmtString(v.toString(), verb === 'v' ? 's' : verb, f);
-    return badVerb(verb, 'time.Time', v.toString());
+    return badVerb(verb, v, f);
   }
   if (Array.isArray(v)) return '[' + v.map((e) => fmtOne(e, verb, f)).join(' ') + ']';
   return formatMap(v, (e) => fmtOne(e, verb, f));
@@ -342,9 +339,8 @@ export function sprintf(format: string, args: readonly Value[]): string {
     }
     const arg = args[argi++];
     if (verb === 'T') out += pad(typeName(arg), f);
-    else if (!VERBS.includes(verb) || verb === 'p') {
-      out += `%!${verb}(${typeName(arg)}=${formatValue(arg)})`;
-    } else out += fmtOne(arg, verb, f);
+    else if (!VERBS.includes(verb) || verb === 'p') out += badVerb(verb, arg, f);
+    else out += fmtOne(arg, verb, f);
   }
   if (!reordered && argi < args.length) {
     out +=

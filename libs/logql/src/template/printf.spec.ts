@@ -32,6 +32,11 @@ describe('printf verbs (Go fmt)', () => {
     ['"%d" "x"', '%!d(string=x)'],
     ['"%s" 3', '%!s(int=3)'],
     ['"%d" 1.5', '%!d(float64=1.5)'],
+    // A wrong verb's value is printed as %v with the directive's flags, as Go's fmt does.
+    ['"%05d|%05d" "7" ""', '%!d(string=00007)|%!d(string=00000)'],
+    ['"%-4d|%.1d|%5z" "ab" "abc" "ab"', '%!d(string=ab  )|%!d(string=a)|%!z(string=   ab)'],
+    ['"%6.2f|%5t|%5s" 5 1 12', '%!f(int=    05)|%!t(int=    1)|%!s(int=   12)'],
+    ['"%08.3d|%+d" 2.5 true', '%!d(float64=000002.5)|%!d(bool=true)'],
     ['"x" 1 "y"', 'x%!(EXTRA int=1, string=y)'],
     ['"%v" (fromJson `{"b":[1,2],"a":"x"}`)', 'map[a:x b:[1 2]]'],
     ['"%5.1f|%-6.2f|" (float64 "2.25") (float64 "-1.005")', '  2.2|-1.00 |'],

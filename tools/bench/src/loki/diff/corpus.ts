@@ -17,6 +17,12 @@ const FORMAT =
   'format_query: logsvc prints LogQL that parses back to the same tree, not Loki String() spacing (docs/logql.md)';
 const SERIES_MATCH =
   'series without match[]: the HTTP spec requires one (400); Loki 3.4 lists every series (docs/api.md)';
+const EMPTY_REGEX =
+  'label regex with an empty alternative: Loki simplifies it to always true before anchoring (docs/logql.md)';
+const MAP_ORDER =
+  'series that collide after label_replace: Loki orders the samples of a timestamp by Go map iteration';
+const AMBIGUOUS_MATCH =
+  'ambiguous vector matching: logsvc answers 400, Loki 3.4 500, with the same text (docs/api.md)';
 const GROUPING_FIRST =
   'a range aggregation grouping error before a syntax error: Loki reaches the syntax error first (docs/logql.md)';
 
@@ -689,6 +695,400 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
     params: { limit: 5 },
     headers: CATEGORIZED,
   },
+  // More template functions, vector matching and label filters.
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "{{ if eq .level \\"error\\" }}E{{ else }}O{{ end }} {{.msg}}"',
+    params: { limit: 20 },
+  },
+  {
+    query: '{env="prod"} | logfmt | label_format d="{{ default \\"none\\" .missing }}" | keep d',
+    params: { limit: 10 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "{{ printf \\"%05d\\" .status }} {{ printf \\"%.2f\\" .latency_ms }}"',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | label_format t="{{ __timestamp__ | unixEpoch }}" | keep t',
+    params: { limit: 10 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | label_format t="{{ __timestamp__ | unixEpochMillis }}" | keep t',
+    params: { limit: 10 },
+  },
+  {
+    query: '{env="prod"} | logfmt | line_format "{{ .msg | substr 0 5 }}|{{ .msg | trunc -4 }}"',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "{{ .msg | trimPrefix \\"o\\" | title }}"',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "{{ .latency_ms | float64 | mulf 2 }} {{ .status | int | add 1 }}"',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "{{ divf .latency_ms 3 }} {{ div .status 7 }} {{ mod .status 7 }}"',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "{{ round .latency_ms 1 }} {{ ceil .latency_ms }} {{ floor .latency_ms }}"',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "[{{ alignLeft 5 .msg }}|{{ alignRight 8 .app }}]"',
+    params: { limit: 20 },
+  },
+  {
+    query: '{env="prod", meta!="yes"} | json | line_format "{{ .msg | repeat 2 | indent 2 }}"',
+    params: { limit: 10 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "{{ contains \\"order\\" .msg }} {{ hasPrefix \\"c\\" .app }} {{ hasSuffix \\"t\\" .app }}"',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "{{ maxf .latency_ms 300 }} {{ min .status 300 }}"',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "{{ __line__ | len }} {{ .msg | b64enc | b64dec }}"',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod"} | logfmt | line_format "{{ regexReplaceAllLiteral \\"[aeiou]\\" .msg \\"$1\\" }}"',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "{{ with .level }}L={{ . }}{{ end }}{{ range $i, $c := list }}{{ end }}"',
+    params: { limit: 10 },
+  },
+  {
+    query: '{env="prod", meta!="yes"} | json | line_format "{{ .nope.deeper }}"',
+    params: { limit: 10 },
+  },
+  {
+    query:
+      '{env="prod"} | logfmt | line_format "{{ toDateInZone \\"2006-01-02T15:04:05Z07:00\\" \\"UTC\\" .ts | unixEpoch }}"',
+    params: { limit: 10 },
+  },
+  {
+    query:
+      '{env="prod"} | regexp "(?P<ip>\\\\d+\\\\.\\\\d+\\\\.\\\\d+\\\\.\\\\d+)" | line_format "{{.ip}}"',
+    params: { limit: 20 },
+  },
+  { query: '{env="prod"} |~ "\\\\d{3} \\\\d+"', params: { limit: 20 } },
+  { query: '{env="prod"} |= ip("10.0.0.1-10.200.0.200")', params: { limit: 20 } },
+  {
+    query: '{env="prod"} | pattern "<ip> <_>" | ip = ip("10.0.0.0/8") | keep ip',
+    params: { limit: 20 },
+  },
+  {
+    query: '{env="prod"} | logfmt | status >= 400 or status = 0 | keep status',
+    params: { limit: 20 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | label_format status="{{ .status }}" | status > 400 | keep status',
+    params: { limit: 20 },
+  },
+  {
+    query: '{env="prod", meta!="yes"} | json | keep app | line_format "{{.app}}"',
+    params: { limit: 10 },
+  },
+  {
+    query: '{env="prod", meta!="yes"} | json | label_format app="{{.app}}x" | app="checkoutx"',
+    params: { limit: 10 },
+  },
+  { query: '{env="prod", meta!="yes"} | json | latency_ms > 1s', params: { limit: 10 } },
+  {
+    query:
+      '{env="prod"} | logfmt | duration >= 20ms and duration < 1s or bytes > 1MB | keep duration',
+    params: { limit: 20 },
+  },
+  {
+    query: '{env="prod", meta!="yes"} | json | msg =~ "(?i)ORDER.*" | keep msg',
+    params: { limit: 20 },
+  },
+  {
+    query: '{env="prod", meta!="yes"} | json | msg !~ "" | keep msg',
+    params: { limit: 5 },
+    known: EMPTY_REGEX,
+  },
+  {
+    query: '{env="prod", meta!="yes"} | json | msg =~ "" | keep msg',
+    params: { limit: 5 },
+    known: EMPTY_REGEX,
+  },
+  { query: '{env="prod", meta!="yes"} | json | nope =~ "" | keep msg', params: { limit: 5 } },
+  {
+    query:
+      '{env="prod", meta!="yes"} | json | line_format "{{ printf \\"%05d|%-4s|\\" .nope .level }}"',
+    params: { limit: 10 },
+  },
+  {
+    query: '{env="prod"} | logfmt | line_format "{{.level}}" | label_format lv=__line__ | keep lv',
+    params: { limit: 10 },
+  },
+  {
+    query:
+      'sum by (app, pod) (count_over_time({env=~".+"}[5m])) / on (app) group_left sum by (app) (count_over_time({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (app) (count_over_time({env=~".+"}[5m])) / on (app) group_right sum by (app, pod) (count_over_time({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (app) (rate({env=~".+"}[5m])) * ignoring (pod) sum by (app) (rate({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (app) (rate({env=~".+"}[5m])) / ignoring (app) group_left sum(rate({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (app, pod) (count_over_time({env=~".+"}[5m])) / on (app) sum by (app, pod) (count_over_time({env=~".+"}[5m]))',
+    params: { step: '300' },
+    known: AMBIGUOUS_MATCH,
+  },
+  { query: 'count_over_time({app="checkout"}[5m]) > bool 10', params: { step: '300' } },
+  { query: '10 < count_over_time({app="checkout"}[5m])', params: { step: '300' } },
+  {
+    query: 'max_over_time({env="prod"} | logfmt | unwrap duration(duration) [5m]) without (pod)',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'quantile_over_time(0.5, {env="prod"} | logfmt | unwrap bytes(bytes) [5m]) without (pod, env)',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum(count_over_time({env=~".+"}[5m])) by (app) > sum(count_over_time({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum by (level) (count_over_time({env=~".+"} | logfmt | keep level [5m]))',
+    params: { step: '300' },
+  },
+  { query: 'rate({app="checkout"} |= "GET" [5m]) * 0 + 1', params: { step: '300' } },
+  {
+    query:
+      'sum by (app) (count_over_time({env=~".+"} | logfmt | label_format lvl="{{.level}}" | lvl="error" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'topk by (app) (1, sum by (app, pod) (rate({env=~".+"}[5m])))',
+    params: { step: '300' },
+    known: TIES,
+  },
+  {
+    query: 'sum by (app) (count_over_time({env=~".+"} | json | status >= 500 [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum(count_over_time({env=~".+"} | json | line_format "{{.app}}" |= "checkout" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum(bytes_over_time({env="prod"} | json | msg=~".+" [5m])) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query: 'absent_over_time({app="checkout"} | json | level="nope" [5m])',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (app) (count_over_time({env=~".+"}[5m])) and sum by (app) (count_over_time({env="prod"}[5m]))',
+    params: { step: '300' },
+  },
+  { query: 'sum by (app) (count_over_time({env=~".+"}[5m] offset 1h))', params: { step: '300' } },
+  {
+    query:
+      'sum by (app) (avg_over_time({env="prod"} | json | unwrap latency_ms | __error__="" [5m] offset 2m))',
+    params: { step: '300' },
+  },
+  {
+    query: 'count(sum by (app, pod) (count_over_time({env=~".+"}[5m]))) by (app)',
+    params: { step: '300' },
+  },
+  { query: 'avg(rate({env=~".+"}[5m])) without (pod)', params: { step: '300' } },
+  {
+    query: 'sum_over_time({env="prod"} | json | unwrap latency_ms [5m]) without (app, pod, env)',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'stddev_over_time({env="prod"} | logfmt | unwrap bytes(bytes) | __error__="" [5m]) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (app) (rate({env=~".+"} | logfmt | unwrap duration_seconds(duration) | __error__="" [5m]))',
+    params: { step: '300' },
+  },
+  { query: 'sum(count_over_time({env=~".+"}[5m])) - 1 > 0 < 100000', params: { step: '300' } },
+  { query: '-vector(2) ^ 2' },
+  { query: '2 ^ 3 ^ 2' },
+  { query: '(1 + 2) * 3 - 4 / 2 % 3' },
+  { query: 'vector(5) > bool 3' },
+  { query: 'sum(vector(1)) by (x)' },
+  {
+    query:
+      'sum by (app) (count_over_time({env=~".+"} | json | unwrap status | __error__="" [5m])) / 1000',
+    params: { step: '300' },
+  },
+  {
+    query: '{env="prod", meta!="yes"} | json',
+    path: '/loki/api/v1/query',
+    params: { limit: 5, direction: 'forward' },
+    known: PARSED_TRACE_ID,
+  },
+  { query: 'sum by (app) (count_over_time({env=~".+"}[10m]))', path: '/loki/api/v1/query' },
+  { query: 'sum by (app) (rate({env=~".+"}[5m])) > 0.5', path: '/loki/api/v1/query' },
+  // Parsers' parameters and errors, filters, scalar arithmetic, parameters.
+  {
+    query: '{env="prod", meta!="yes"} | logfmt level, d="duration" | keep level, d',
+    params: { limit: 10 },
+  },
+  { query: '{env="prod", meta!="yes"} | json a="b["', params: { limit: 5 } },
+  { query: '{env="prod", meta!="yes"} | json lvl="level", m=msg', params: { limit: 5 } },
+  { query: '{env="prod", meta!="yes"} | regexp "[0-9]+"', params: { limit: 5 } },
+  { query: '{env="prod", meta!="yes"} | regexp "(?P<a>x)(?P<a>y)"', params: { limit: 5 } },
+  { query: '{env="prod", meta!="yes"} | pattern "<_>"', params: { limit: 5 } },
+  { query: '{env="prod", meta!="yes"} | pattern "<a><b>"', params: { limit: 5 } },
+  {
+    query: '{env="prod", meta!="yes"} | pattern "<ip> <_> <_> [<ts>] <_>" | keep ip, ts',
+    params: { limit: 10 },
+  },
+  { query: '{env="prod", meta!="yes"} | unpack | keep app', params: { limit: 5 } },
+  { query: '{env="prod", meta!="yes"} |= "" != ""', params: { limit: 5 } },
+  {
+    query: '{env="prod", meta!="yes"} |= "GET" |= "GET" != "POST" |~ "HTTP/1\\\\.[01]"',
+    params: { limit: 10 },
+  },
+  {
+    query:
+      '{env="prod", meta!="yes"} |~ "(?i)get|post" | logfmt | method=~"GET|POST" | keep method',
+    params: { limit: 10 },
+  },
+  { query: '{env="prod", meta!="yes"} | logfmt | status > "200"', params: { limit: 5 } },
+  {
+    query: '{env="prod", meta!="yes"} | logfmt | status == 200 | keep status',
+    params: { limit: 5 },
+  },
+  {
+    query: '{env="prod", meta!="yes"} | logfmt | bytes > 1.5KiB | keep bytes',
+    params: { limit: 10 },
+  },
+  {
+    query: '{env="prod", meta!="yes"} | logfmt | duration > 1.5e1ms | keep duration',
+    params: { limit: 10 },
+  },
+  {
+    query: '{env="prod", meta!="yes"} | json | __error__ != "" | drop __error__, __error_details__',
+    params: { limit: 5 },
+  },
+  {
+    query: '{env="prod", meta!="yes"} | json | line_format "{{ __line__ }}" | drop __error__',
+    params: { limit: 5 },
+  },
+  { query: '{env="prod", meta!="yes"} | line_format "" | logfmt', params: { limit: 5 } },
+  { query: '{env="prod", meta!="yes"} | label_format env=app | keep env', params: { limit: 5 } },
+  { query: '{env="prod", meta!="yes"} | label_format __error__="x"', params: { limit: 5 } },
+  { query: '{env="prod", meta!="yes"} | keep app, env, nope | app="auth"', params: { limit: 5 } },
+  { query: '{env="prod", meta!="yes"} | drop app="auth", env', params: { limit: 5 } },
+  { query: 'first_over_time({app="checkout"}[5m])', params: { step: '300' } },
+  { query: 'rate({app="checkout"} | logfmt | unwrap status [5m])', params: { step: '300' } },
+  { query: 'sum(rate({app="checkout"} | json | unwrap msg [5m]))', params: { step: '300' } },
+  {
+    query:
+      'quantile_over_time(-1, {env="prod"} | logfmt | unwrap bytes(bytes) | __error__="" [5m])',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'quantile_over_time(0, {env="prod"} | logfmt | unwrap bytes(bytes) | __error__="" [5m]) by (app)',
+    params: { step: '300' },
+  },
+  { query: 'topk(0, sum by (app) (count_over_time({env=~".+"}[5m])))', params: { step: '300' } },
+  { query: 'topk(1.5, sum by (app) (count_over_time({env=~".+"}[5m])))', params: { step: '300' } },
+  { query: 'topk(100, sum by (app) (count_over_time({env=~".+"}[5m])))', params: { step: '300' } },
+  {
+    query: 'sort_desc(topk(2, sum by (pod) (count_over_time({env=~".+"}[5m]))))',
+    path: '/loki/api/v1/query',
+  },
+  { query: 'absent_over_time({app="nope", pod=~"x.*", env="prod"}[5m])', params: { step: '300' } },
+  {
+    query: 'label_replace(sum by (app) (rate({env=~".+"}[5m])), "x", "$1", "app", "(")',
+    params: { step: '300' },
+  },
+  {
+    query: 'label_replace(sum by (app) (rate({env=~".+"}[5m])), "1x", "$1", "app", "(.*)")',
+    params: { step: '300' },
+  },
+  {
+    query: 'label_replace(sum by (app) (rate({env=~".+"}[5m])), "app", "", "app", ".*")',
+    params: { step: '300' },
+    known: MAP_ORDER,
+  },
+  { query: 'vector(1) and vector(1)' },
+  { query: 'vector(1) unless vector(2)' },
+  { query: '1 > 2' },
+  { query: '1 > bool 2' },
+  { query: '1 + 2 * 3 ^ 2 % 5' },
+  { query: '-(1 + 2)' },
+  { query: '0 / 0' },
+  { query: '1 / 0 - 1' },
+  { query: 'vector(1) == bool vector(1)' },
+  {
+    query:
+      'sum(count_over_time({env=~".+"}[5m])) by (app) == on (app) sum(count_over_time({env=~".+"}[5m])) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (app) (rate({env=~".+"}[5m])) > on (app) group_left (env) sum by (app, env) (rate({env=~".+"}[5m]))',
+    params: { step: '300' },
+    known: AMBIGUOUS_MATCH,
+  },
+  { query: 'count_over_time({app="checkout"}[5m])', params: { step: '1m' } },
+  { query: 'count_over_time({app="checkout"}[5m])', params: { step: '0.5' } },
+  { query: 'count_over_time({app="checkout"}[5m])', params: { step: '7' } },
+  { query: 'count_over_time({app="checkout"}[5m])', params: { step: 'abc' } },
+  { query: '{app="checkout"}', params: { limit: 5, direction: 'FORWARD' } },
+  { query: '{app="checkout"}', params: { limit: 5, direction: 'sideways' } },
+  { query: '{app="checkout"}', params: { limit: 'x' } },
+  { query: '{app="checkout"}', params: { limit: 5, start: '2026-11-28T00:00:00Z', end: 'now' } },
+  { query: 'vector(1)', path: '/loki/api/v1/query', params: { time: '2026-01-01T00:00:00Z' } },
+  { query: 'vector(1)', path: '/loki/api/v1/query', params: { time: '1767225600.5' } },
+  { path: '/loki/api/v1/query_range', params: { start: '1', end: '2' } },
+  { path: '/loki/api/v1/label/app/values', params: { query: '{env=~"pro.*"} |= "GET"' } },
+  { path: '/loki/api/v1/label/app/values', params: { query: '{env=~"("}' } },
+  { path: '/loki/api/v1/labels', params: { query: '{app="checkout", meta="yes"}' } },
+  { path: '/loki/api/v1/series', params: { 'match[]': '{app="nope"}' } },
+  { path: '/loki/api/v1/index/stats', params: { query: '{app="nope"}' } },
+  { path: '/loki/api/v1/index/stats', params: { query: 'rate({app="checkout"}[5m])' } },
   // More parameters.
   { query: '{app="checkout"}', params: { limit: 30, interval: '60' }, known: INTERVAL },
   { query: '{app="checkout"}', params: { limit: 30, step: '60' } },

@@ -144,6 +144,15 @@ async function ask(
   return answerOf(res);
 }
 
+/** The two texts from a little before where they first differ, so long answers show the change. */
+function aroundDifference(a: string, b: string, width = 1200): [string, string] {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const from = Math.max(0, i - 300);
+  const cut = (s: string) => (from > 0 ? '…' : '') + s.slice(from, from + width);
+  return [cut(a), cut(b)];
+}
+
 function describe(q: DiffQuery): string {
   if (q.push !== undefined) return `POST ${q.path ?? PUSH} ${q.push.name}`;
   const params = q.params === undefined ? '' : ` ${JSON.stringify(q.params)}`;
@@ -194,10 +203,8 @@ async function compareTails(
       continue;
     }
     different++;
-    process.stdout.write(
-      `\nDIFFERENT: tail ${query}\n  logsvc: ${JSON.stringify(a).slice(0, 1200)}\n` +
-        `  loki  : ${JSON.stringify(b).slice(0, 1200)}\n`,
-    );
+    const [left, right] = aroundDifference(JSON.stringify(a), JSON.stringify(b));
+    process.stdout.write(`\nDIFFERENT: tail ${query}\n  logsvc: ${left}\n  loki  : ${right}\n`);
   }
   return { same, different, total: queries.length };
 }
@@ -248,10 +255,10 @@ async function run(o: Options): Promise<void> {
       if (q.known !== undefined) known++;
       else different++;
       if (q.known !== undefined && !o.showKnown) continue;
+      const [left, right] = aroundDifference(diff.left, diff.right);
       process.stdout.write(
         `\n${q.known === undefined ? 'DIFFERENT' : `KNOWN (${q.known})`}: ${describe(q)}\n` +
-          `  logsvc ${a.status}: ${diff.left.slice(0, 1200)}\n` +
-          `  loki   ${b.status}: ${diff.right.slice(0, 1200)}\n`,
+          `  logsvc ${a.status}: ${left}\n  loki   ${b.status}: ${right}\n`,
       );
     }
     const tails = await compareTails({ logsvc: logsvc.url, loki: loki.url }, o);

@@ -17,7 +17,7 @@ function labelsJson(labels: unknown): string {
 }
 
 /**
- * Opens `/loki/api/v1/tail` on `url`, calls `push` once the socket is open, and collects what
+ * Opens `/loki/api/v1/tail` on `url`, calls `push` once the socket is open (or refused), and collects what
  * arrives for `listenMs`. Message boundaries depend on timing, so the entries are compared as a
  * sorted list and the messages by their keys.
  */
@@ -79,6 +79,10 @@ export async function tailSession(
     await new Promise((r) => setTimeout(r, 500));
     await push();
     await new Promise((r) => setTimeout(r, listenMs));
+  } else {
+    // Pushed all the same: later sessions read these lines as past entries, on both servers
+    // alike, however soon each ended this one.
+    await push();
   }
   if (ws.readyState === WebSocket.OPEN) {
     clientClosed = true;
