@@ -16,6 +16,7 @@ import {
 } from '../loki-process';
 import { type Answer, type DiffQuery, type PushProbe, firstDifference } from './compare';
 import { DIFF_QUERIES } from './corpus';
+import { EDGE_PROBES } from './edge-lines';
 import { OTLP_PROBES, PUSH_PROBES } from './push-probes';
 import { tailSession } from './tail-probe';
 
@@ -236,7 +237,7 @@ async function run(o: Options): Promise<void> {
       end: String(BigInt(now) * 1_000_000n),
     };
     const nowNs = BigInt(now) * 1_000_000n;
-    const queries = [...DIFF_QUERIES, ...PUSH_PROBES, ...OTLP_PROBES].filter(
+    const queries = [...DIFF_QUERIES, ...PUSH_PROBES, ...OTLP_PROBES, ...EDGE_PROBES].filter(
       (q) => o.only === undefined || describe(q).includes(o.only),
     );
     let same = 0;
