@@ -1089,6 +1089,91 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
   { path: '/loki/api/v1/series', params: { 'match[]': '{app="nope"}' } },
   { path: '/loki/api/v1/index/stats', params: { query: '{app="nope"}' } },
   { path: '/loki/api/v1/index/stats', params: { query: 'rate({app="checkout"}[5m])' } },
+  // Range and step edges, offsets, empty and single-sample aggregations.
+  { query: 'rate({app="checkout"}[10s])', params: { step: '10' } },
+  { query: 'count_over_time({app="checkout"}[1s])', params: { step: '1' } },
+  { query: 'count_over_time({app="checkout"}[5m] offset -5m)', params: { step: '300' } },
+  { query: 'sum(count_over_time({app="checkout"}[5m])) offset -5m', params: { step: '300' } },
+  { query: 'absent_over_time({app="checkout"}[5m] offset 30m)', params: { step: '300' } },
+  {
+    query: 'stdvar_over_time({env="prod", meta!="yes"} | json | unwrap status | __error__="" [1s])',
+    params: { step: '60' },
+  },
+  {
+    query: 'stddev(sum by (pod) (count_over_time({app="checkout"}[5m])))',
+    params: { step: '300' },
+  },
+  {
+    query: 'avg_over_time({env="prod", meta!="yes"} | json | unwrap nope | __error__="" [5m])',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum without (pod, service_name) (count_over_time({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'topk(1, sum by (app, pod) (count_over_time({env=~".+"}[5m]))) without (pod)',
+    params: { step: '300' },
+    known: TIES,
+  },
+  {
+    query:
+      'max by (app) (count_over_time({env=~".+"}[5m])) > bool on (app) min by (app) (count_over_time({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'last_over_time({env="prod", meta!="yes"} | json | unwrap latency_ms | __error__="" [5m] offset 5m) by (app)',
+    params: { step: '300' },
+  },
+  {
+    query: 'count_over_time({app="checkout"}[5m])',
+    params: { step: '300', start: '1795897361', end: '1795897961' },
+  },
+  { query: 'sum(count_over_time({env=~".+"}[7m]))', params: { step: '301' } },
+  {
+    query: 'sum(count_over_time({env=~".+"}[5m]))',
+    path: '/loki/api/v1/query',
+    params: { time: '1' },
+  },
+  {
+    query:
+      'sum by (app) (rate({env=~".+"}[5m])) / on (app) group_right sum by (app) (rate({env=~".+"}[5m]))',
+    params: { step: '300' },
+  },
+  { query: 'sum(count_over_time({env=~".+"}[5m])) / 3 > 2', params: { step: '300' } },
+  { query: '3 - sum(count_over_time({env=~".+"}[5m]))', params: { step: '300' } },
+  { query: 'sum(count_over_time({env=~".+"}[5m])) ^ 0.5', params: { step: '300' } },
+  { query: 'sum(count_over_time({env=~".+"}[5m])) % 0', params: { step: '300' } },
+  { query: 'count_over_time({env=~".+"} |~ "^$" [5m])', params: { step: '300' } },
+  {
+    query:
+      'sum by (app) (count_over_time({env=~".+"} | logfmt | __error__="" | level="error" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (method) (count_over_time({env=~".+"} | pattern "<_> \\"<method> <_>" | __error__="" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query:
+      'sum by (status) (count_over_time({env=~".+"} | regexp "\\" (?P<status>[0-9]{3}) " [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum by (app) (bytes_rate({env=~".+"} | line_format "{{.app}}" [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: 'sum by (app) (count_over_time({env=~".+"} | decolorize [5m]))',
+    params: { step: '300' },
+  },
+  {
+    query: '{app="checkout"} | line_format "{{ __line__ }}" |= "GET" | line_format "x"',
+    params: { limit: 5 },
+  },
+  { query: '{app="checkout"} |= "GET" | line_format "{{ .pod }}" != "x"', params: { limit: 5 } },
   // More parameters.
   { query: '{app="checkout"}', params: { limit: 30, interval: '60' }, known: INTERVAL },
   { query: '{app="checkout"}', params: { limit: 30, step: '60' } },

@@ -239,6 +239,71 @@ function otlpExport(nowNs: bigint): string {
   });
 }
 
+/**
+ * A second export with the less common shapes: array, map and bytes attributes, names that need
+ * sanitizing, empty values, every severity band, a resource without `service.name`, a resource
+ * attribute holding a number, and an empty body.
+ */
+function otlpOddExport(nowNs: bigint): string {
+  const at = (secondsAgo: bigint): string => String(nowNs - secondsAgo * SECOND_NS);
+  const severities = [1, 5, 9, 13, 17, 21, 24, 0, 30];
+  return JSON.stringify({
+    resourceLogs: [
+      {
+        resource: {
+          attributes: [
+            attr('service.name', { stringValue: 'otel-2' }),
+            attr('service.namespace', { stringValue: 'shop' }),
+            attr('k8s.pod.name', { intValue: '7' }),
+            attr('cloud.region', { stringValue: '' }),
+            attr('host-name.with-dash', { stringValue: 'h2' }),
+          ],
+        },
+        scopeLogs: [
+          {
+            scope: { name: 'odd.scope', attributes: [attr('scope.attr', { stringValue: 's' })] },
+            logRecords: [
+              ...severities.map((n, i) => ({
+                timeUnixNano: at(BigInt(20 - i)),
+                severityNumber: n,
+                body: { stringValue: `severity ${n}` },
+              })),
+              {
+                timeUnixNano: at(5n),
+                severityText: 'Warning',
+                body: { stringValue: 'text only' },
+                attributes: [
+                  attr('list', {
+                    arrayValue: { values: [{ stringValue: 'a' }, { intValue: '2' }] },
+                  }),
+                  attr('map', { kvlistValue: { values: [attr('k', { boolValue: false })] } }),
+                  attr('raw', { bytesValue: 'aGVsbG8=' }),
+                  attr('http.status-code', { intValue: '404' }),
+                  attr('empty', { stringValue: '' }),
+                  attr('1st', { stringValue: 'digit' }),
+                ],
+              },
+              { timeUnixNano: at(4n), body: {} },
+              { timeUnixNano: at(3n), body: { doubleValue: 1.5 } },
+              { timeUnixNano: at(2n), body: { boolValue: true } },
+              {
+                timeUnixNano: at(1n),
+                body: { arrayValue: { values: [{ stringValue: 'x' }, { intValue: '1' }] } },
+              },
+            ],
+          },
+        ],
+      },
+      {
+        resource: { attributes: [attr('k8s.namespace.name', { stringValue: 'no-service' })] },
+        scopeLogs: [
+          { logRecords: [{ timeUnixNano: at(1n), body: { stringValue: 'no service name' } }] },
+        ],
+      },
+    ],
+  });
+}
+
 /** An OTLP export, then what it became: streams, series, labels and fields. */
 export const OTLP_PROBES: readonly DiffQuery[] = [
   { path: '/otlp/v1/logs', push: { name: 'OTLP JSON export', body: otlpExport } },
@@ -263,6 +328,20 @@ export const OTLP_PROBES: readonly DiffQuery[] = [
   {
     path: '/loki/api/v1/detected_fields',
     params: { query: '{service_name="otel-svc"}' },
+    pushTenant: true,
+  },
+  { path: '/otlp/v1/logs', push: { name: 'OTLP odd shapes', body: otlpOddExport } },
+  { query: '{service_name="otel-2"}', params: { limit: 30 }, pushTenant: true },
+  { query: '{k8s_namespace_name="no-service"}', params: { limit: 5 }, pushTenant: true },
+  {
+    query:
+      'sum by (detected_level, severity_number) (count_over_time({service_name="otel-2"}[1m]))',
+    path: '/loki/api/v1/query',
+    pushTenant: true,
+  },
+  {
+    path: '/loki/api/v1/series',
+    params: { 'match[]': '{service_name=~"otel-2|unknown_service"}' },
     pushTenant: true,
   },
   {
