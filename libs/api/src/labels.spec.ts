@@ -11,6 +11,15 @@ describe('labels', () => {
     expect(parseLabels('{a="\\xc3\\xa9\\u00e9\\t"}')[0].value).toBe('éé\t');
   });
 
+  it('reads single-quoted values as Loki does (it parses them with Prometheus)', () => {
+    expect(parseLabels(`{a='1', b='say "hi"', c='it\\'s'}`)).toEqual([
+      { name: 'a', value: '1' },
+      { name: 'b', value: 'say "hi"' },
+      { name: 'c', value: "it's" },
+    ]);
+    expect(() => parseLabels(`{a='1"}`)).toThrow(LabelParseError);
+  });
+
   it('rejects malformed sets with an offset inside the input', () => {
     for (const bad of [
       '',

@@ -84,7 +84,8 @@ export function isValidLabelName(name: string): boolean {
 }
 
 /**
- * Reads a Go string literal (double-quoted with escapes, or a backtick raw string) starting at
+ * Reads a string literal as Prometheus's label parser does (Loki parses pushed label strings
+ * with it): double- or single-quoted with Go escapes, or a backtick raw string, starting at
  * `text[pos]`. Returns the decoded value and the offset just after the closing quote.
  */
 export function readGoString(text: string, pos: number): { value: string; end: number } {
@@ -94,7 +95,7 @@ export function readGoString(text: string, pos: number): { value: string; end: n
     if (close < 0) throw new LabelParseError('literal not terminated', pos);
     return { value: text.slice(pos + 1, close), end: close + 1 };
   }
-  if (quote !== '"')
+  if (quote !== '"' && quote !== "'")
     throw new LabelParseError(`expected string, found ${describe(text, pos)}`, pos);
   let out = '';
   let i = pos + 1;
@@ -102,7 +103,7 @@ export function readGoString(text: string, pos: number): { value: string; end: n
   for (;;) {
     if (i >= text.length) throw new LabelParseError('literal not terminated', pos);
     const ch = text[i];
-    if (ch === '"') {
+    if (ch === quote) {
       out += text.slice(start, i);
       return { value: out, end: i + 1 };
     }
