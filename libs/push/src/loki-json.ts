@@ -88,35 +88,52 @@ export function* decodeJsonStreamPieces(
   } while (from < values.length);
 }
 
-/** The labels of element `i` of "streams" (its `stream` object), empty values dropped. */
+/**
+ * The labels of element `i` of "streams" (its `stream` object), empty values dropped. A value
+ * that is not a string becomes its JSON text, as in Loki (`{"code": 5}` is `code="5"`); lone
+ * UTF-16 surrogates become U+FFFD, so a label reads the same in memory as once stored.
+ */
 export function jsonStreamLabels(raw: Record<string, Json>, i: number): Labels {
-  const labelsObj = raw.stream ?? {};
+  const labelsObj = raw.stream === undefined ? {} : raw.stream;
   if (!isObject(labelsObj))
     throw badRequest(`streams[${i}].stream must be an object of label names to string values`);
   const pairs: LabelPair[] = [];
   for (const [name, value] of Object.entries(labelsObj)) {
-    if (typeof value !== 'string')
-      throw badRequest(`streams[${i}].stream.${name}: label values must be strings`);
-    if (value !== '') pairs.push({ name, value });
+    const text = typeof value === 'string' ? value : jsonText(value);
+    if (text !== '') pairs.push({ name: name.toWellFormed(), value: text.toWellFormed() });
   }
   return sortLabels(pairs);
 }
 
-/** Entries of `streams[i].values`, the first of `values` being number `first` of the array. */
+/** A non-string JSON value as text: what Loki's parser keeps of it (numbers as JS prints them). */
+function jsonText(value: Json): string {
+  return typeof value === 'number' || typeof value === 'boolean' || value === null
+    ? String(value)
+    : JSON.stringify(value);
+}
+
+/**
+ * Entries of `streams[i].values`, the first of `values` being number `first` of the array. As
+ * in Loki, a `null` in the array is skipped, an entry without a line has an empty one, and
+ * elements after the structured metadata are ignored.
+ */
 export function decodeJsonValues(values: readonly Json[], i: number, first: number): LogEntry[] {
-  const entries: LogEntry[] = new Array(values.length);
-  for (let j = 0; j < values.length; j++) entries[j] = decodeValue(values[j], i, first + j);
+  const entries: LogEntry[] = [];
+  for (let j = 0; j < values.length; j++) {
+    const v = values[j];
+    if (v !== null) entries.push(decodeValue(v, i, first + j));
+  }
   return entries;
 }
 
 function decodeValue(v: Json, i: number, j: number): LogEntry {
   const where = `streams[${i}].values[${j}]`;
-  if (!Array.isArray(v) || v.length < 2 || v.length > 3) {
+  if (!Array.isArray(v) || v.length === 0) {
     throw badRequest(
-      `${where} must be an array of 2 or 3 elements: ["<unix epoch in nanoseconds>", "<log line>", {structured metadata}]`,
+      `${where} must be an array: ["<unix epoch in nanoseconds>", "<log line>", {structured metadata}]`,
     );
   }
-  const [ts, line, meta] = v;
+  const [ts, line = '', meta] = v as Json[];
   if (typeof ts !== 'string')
     throw badRequest(
       `${NOT_A_STRING_MESSAGE}: ${where}[0] timestamp must be a string, got ${jsonType(ts)}`,
@@ -128,7 +145,7 @@ function decodeValue(v: Json, i: number, j: number): LogEntry {
   return {
     timestampNs: parseNsTimestamp(ts, `${where}[0]`),
     line: Buffer.from(line, 'utf8'),
-    structuredMetadata: v.length === 3 ? decodeMetadata(meta, `${where}[2]`) : EMPTY_LABELS,
+    structuredMetadata: v.length >= 3 ? decodeMetadata(meta, `${where}[2]`) : EMPTY_LABELS,
   };
 }
 
@@ -158,7 +175,7 @@ function decodeMetadata(meta: Json, where: string): Labels {
         `${where}.${name}: structured metadata values must be strings, got ${jsonType(value)} (nested objects are not allowed)`,
       );
     }
-    pairs.push({ name, value });
+    pairs.push({ name: name.toWellFormed(), value: value.toWellFormed() });
   }
   return pairs.length === 0 ? EMPTY_LABELS : sortLabels(pairs);
 }

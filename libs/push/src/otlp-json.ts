@@ -80,7 +80,8 @@ function str(o: Obj, camel: string, snake = camel): string {
   const v = field(o, camel, snake);
   if (v === undefined || v === null) return '';
   if (typeof v !== 'string') throw new OtlpJsonError(`${camel} must be a string`);
-  return v;
+  // Lone UTF-16 surrogates (`"\udc00"`) become U+FFFD here, as they would once stored as UTF-8.
+  return v.toWellFormed();
 }
 
 function int64(o: Obj, camel: string, snake: string): bigint {
@@ -176,7 +177,7 @@ function anyValue(v: Obj, depth = 0): OtlpAnyValue {
   const s = field(v, 'stringValue', 'string_value');
   if (s !== undefined) {
     if (typeof s !== 'string') throw new OtlpJsonError('stringValue must be a string');
-    return { kind: 'string', value: s };
+    return { kind: 'string', value: s.toWellFormed() };
   }
   const b = field(v, 'boolValue', 'bool_value');
   if (b !== undefined) {

@@ -88,6 +88,19 @@ describe('validatePush', () => {
     });
   });
 
+  it('refuses timestamps before 1970 even with reject_old_samples off (they could not be flushed)', () => {
+    const r = validatePush(
+      push('{a="b"}', entry('before', -5n), entry('epoch', 0n)),
+      limits({ reject_old_samples: false }),
+      't',
+      NOW,
+    );
+    expect(r.request.streams[0].entries.map((e) => e.line.toString())).toEqual(['epoch']);
+    expect(r.error?.message).toBe(
+      `entry for stream '{a="b", service_name="unknown_service"}' has timestamp too old: 1969-12-31T23:59:59Z, oldest acceptable timestamp is: 1970-01-01T00:00:00Z`,
+    );
+  });
+
   it('rejects timestamps too far in the future, unless within creation_grace_period', () => {
     const r = validatePush(
       push(

@@ -314,10 +314,13 @@ class ValidationContext {
     this.receivedBytes += entry.line.length + metaBytes;
     const size = line.length + metaBytes;
     const ts = entry.timestampNs;
-    if (l.reject_old_samples && ts < this.oldestNs) {
+    // Before 1970 nothing can be stored (chunk keys and index periods count from the epoch),
+    // even with reject_old_samples off: refused here rather than stuck in the ingester.
+    const oldest = l.reject_old_samples && this.oldestNs > 0n ? this.oldestNs : 0n;
+    if (ts < oldest) {
       this.reject(
         R.greaterThanMaxSampleAge,
-        `entry for stream '${text}' has timestamp too old: ${formatRfc3339(ts)}, oldest acceptable timestamp is: ${formatRfc3339(this.oldestNs)}`,
+        `entry for stream '${text}' has timestamp too old: ${formatRfc3339(ts)}, oldest acceptable timestamp is: ${formatRfc3339(oldest)}`,
         1,
         size,
       );

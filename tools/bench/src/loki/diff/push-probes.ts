@@ -83,6 +83,22 @@ export const PUSH_PROBES: readonly DiffQuery[] = [
   },
   {
     push: {
+      name: 'label values that are not strings',
+      body: (now) =>
+        JSON.stringify({
+          streams: [{ stream: { app: 'p5', code: 5, ok: true }, values: [entry(now, 'typed')] }],
+        }),
+    },
+  },
+  {
+    push: {
+      name: 'null entry, entry without a line, entry with an extra element',
+      body: (now) =>
+        jsonPush({ app: 'p6' }, [null, [String(now - 2n)], [...entry(now, 'four'), {}, 'x']]),
+    },
+  },
+  {
+    push: {
       name: 'entry not an array',
       body: () => jsonPush({ app: 'p' }, ['x']),
     },
