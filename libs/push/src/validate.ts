@@ -169,7 +169,10 @@ class ValidationContext {
     nowNs: bigint,
     readonly discarded: DiscardCounts,
   ) {
-    this.oldestNs = nowNs - BigInt(Math.round(limits.reject_old_samples_max_age)) * MS_NS;
+    // Before 1970 nothing can be stored (chunk keys and index periods count from the epoch),
+    // even with reject_old_samples off: refused here rather than stuck in the ingester.
+    const maxAgeCutoff = nowNs - BigInt(Math.round(limits.reject_old_samples_max_age)) * MS_NS;
+    this.oldestNs = limits.reject_old_samples && maxAgeCutoff > 0n ? maxAgeCutoff : 0n;
     this.newestNs = nowNs + BigInt(Math.round(limits.creation_grace_period)) * MS_NS;
     const detect = limits.discover_log_levels && limits.allow_structured_metadata;
     this.levels = detect ? levelDetectorFor(limits.log_level_fields) : undefined;
@@ -314,13 +317,10 @@ class ValidationContext {
     this.receivedBytes += entry.line.length + metaBytes;
     const size = line.length + metaBytes;
     const ts = entry.timestampNs;
-    // Before 1970 nothing can be stored (chunk keys and index periods count from the epoch),
-    // even with reject_old_samples off: refused here rather than stuck in the ingester.
-    const oldest = l.reject_old_samples && this.oldestNs > 0n ? this.oldestNs : 0n;
-    if (ts < oldest) {
+    if (ts < this.oldestNs) {
       this.reject(
         R.greaterThanMaxSampleAge,
-        `entry for stream '${text}' has timestamp too old: ${formatRfc3339(ts)}, oldest acceptable timestamp is: ${formatRfc3339(oldest)}`,
+        `entry for stream '${text}' has timestamp too old: ${formatRfc3339(ts)}, oldest acceptable timestamp is: ${formatRfc3339(this.oldestNs)}`,
         1,
         size,
       );
