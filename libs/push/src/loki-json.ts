@@ -99,17 +99,10 @@ export function jsonStreamLabels(raw: Record<string, Json>, i: number): Labels {
     throw badRequest(`streams[${i}].stream must be an object of label names to string values`);
   const pairs: LabelPair[] = [];
   for (const [name, value] of Object.entries(labelsObj)) {
-    const text = typeof value === 'string' ? value : jsonText(value);
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
     if (text !== '') pairs.push({ name: name.toWellFormed(), value: text.toWellFormed() });
   }
   return sortLabels(pairs);
-}
-
-/** A non-string JSON value as text: what Loki's parser keeps of it (numbers as JS prints them). */
-function jsonText(value: Json): string {
-  return typeof value === 'number' || typeof value === 'boolean' || value === null
-    ? String(value)
-    : JSON.stringify(value);
 }
 
 /**
