@@ -15,6 +15,7 @@ describe('labels, label values and series', () => {
     ]);
     await pushToIngester(sut, 'team-a', '{app="web", env="dev", zone="z1"}', [[t0 + 2n, 'hi']]);
     await storeChunk(sut, 'team-b', '{app="db", secret="yes"}', [[t0, 'select']]);
+    await pushToIngester(sut, 'team-b', '{__tenant_id__="own", app="cache"}', [[t0, 'miss']]);
   });
   afterAll(() => sut.close());
 
@@ -112,6 +113,8 @@ describe('labels, label values and series', () => {
     const data = ((await res.json()) as SeriesResponse).data;
     expect(data).toContainEqual({ app: 'db', secret: 'yes', __tenant_id__: 'team-b' });
     expect(data).toContainEqual({ app: 'api', env: 'prod', __tenant_id__: 'team-a' });
+    // As in Loki, a series that carries the label already keeps its own value.
+    expect(data).toContainEqual({ app: 'cache', __tenant_id__: 'own' });
     const values = await getAs(sut, 'team-a|team-b', '/loki/api/v1/label/__tenant_id__/values');
     expect(((await values.json()) as SeriesResponse).data).toEqual(['team-a', 'team-b']);
   });

@@ -88,7 +88,10 @@ export class MetadataQuerier {
     return [...values].sort();
   }
 
-  /** Distinct label sets matching any group; with several tenants each carries `__tenant_id__`. */
+  /**
+   * Distinct label sets matching any group; with several tenants each carries `__tenant_id__`
+   * (its own stored one, when it has one).
+   */
   async series(
     tenants: readonly string[],
     groups: readonly (readonly Matcher[])[],
@@ -110,9 +113,11 @@ export class MetadataQuerier {
       const st = this.window.storeRange(fromNs, throughNs);
       if (st) found.push(...(await this.store.series(tenant, own, st.fromNs, st.throughNs)));
       for (const labels of found) {
-        const withTenant = multi
-          ? sortLabels([...labels, { name: TENANT_LABEL, value: tenant }])
-          : labels;
+        // As Loki's multi-tenant querier: a series that has the label already keeps its value.
+        const withTenant =
+          multi && !labels.some((p) => p.name === TENANT_LABEL)
+            ? sortLabels([...labels, { name: TENANT_LABEL, value: tenant }])
+            : labels;
         out.set(labelsToString(withTenant), withTenant);
       }
     }

@@ -91,7 +91,7 @@ describe('StoreLogSource', () => {
     expect(drain(streams[0].entries).map(([, l]) => l)).toEqual(['four', 'three', 'two', 'one']);
   });
 
-  it('adds __tenant_id__ across tenants and keeps a stream’s own as original___tenant_id__', async () => {
+  it('names each stream’s tenant across tenants, a stored __tenant_id__ left for the engine to rename', async () => {
     const sut = multiTenantSource(['a', 'b'], new StoreLogSource(store));
     const params = {
       tenant: 'a|b',
@@ -101,9 +101,9 @@ describe('StoreLogSource', () => {
       stats: newQueryStats(),
     };
     const all = await sut.select({ ...params, matchers: app('api') });
-    expect(all.map((s) => s.labels)).toEqual([
-      parseLabels('{__tenant_id__="a", app="api"}'),
-      parseLabels('{__tenant_id__="b", app="api", original___tenant_id__="x"}'),
+    expect(all.map((s) => [s.tenant, s.labels])).toEqual([
+      ['a', parseLabels('{app="api"}')],
+      ['b', parseLabels('{__tenant_id__="x", app="api"}')],
     ]);
     const onlyB = await sut.select({
       ...params,

@@ -97,6 +97,77 @@ describe('runQuery', () => {
     expect(streams(only.result)).toEqual(['{__tenant_id__="b", app="api"} level=error n=5']);
   });
 
+  it('adds __tenant_id__ after the pipeline, as Loki does, and renames a stored one', async () => {
+    const tenants = ['a', 'b'];
+    const stored = new MemorySource([
+      ...[1, 2].map((n) => ({
+        labels: '{app="api"}',
+        tenant: 'a',
+        entries: [{ timestampNs: BigInt(n) * S, line: `level=info n=${n}` }],
+      })),
+      {
+        labels: '{app="api", __tenant_id__="inner"}',
+        tenant: 'b',
+        entries: [{ timestampNs: 5n * S, line: 'level=error n=5' }],
+      },
+    ]);
+    const q = (query: string, limit = 100) =>
+      runQuery({ ...base, source: stored, tenants, query, limit });
+    // `keep` cannot drop a label the pipeline never saw; templates do not see it either.
+    expect(streams((await q('{app="api"} | keep app')).result)).toEqual([
+      '{__tenant_id__="a", app="api"} level=info n=2, level=info n=1',
+      '{__tenant_id__="b", app="api"} level=error n=5',
+    ]);
+    expect(streams((await q('{app="api"} | line_format "[{{.__tenant_id__}}]"')).result)).toEqual([
+      '{__tenant_id__="a", app="api"} [], []',
+      '{__tenant_id__="b", app="api", original___tenant_id__="inner"} [inner]',
+    ]);
+    expect(streams((await q('{app="api"} | __tenant_id__="a"')).result)).toEqual([]);
+    // Relabelling drops labels with empty values (one tenant keeps them).
+    expect(streams((await q('{app="api"} | label_format e="" | drop app', 1)).result)).toEqual([
+      '{__tenant_id__="b", original___tenant_id__="inner"} level=error n=5',
+    ]);
+    // A matcher on original___tenant_id__ selects by the stored label.
+    expect(streams((await q('{original___tenant_id__="inner"}')).result)).toEqual([
+      '{__tenant_id__="b", app="api", original___tenant_id__="inner"} level=error n=5',
+    ]);
+    const byTenant = await runQuery({
+      ...base,
+      source: stored,
+      tenants,
+      kind: 'instant',
+      query: 'sum by (__tenant_id__, app) (count_over_time({app="api"} | keep app [10s]))',
+    });
+    expect(byTenant.result).toMatchObject({
+      samples: [
+        {
+          labels: [
+            { name: '__tenant_id__', value: 'a' },
+            { name: 'app', value: 'api' },
+          ],
+          value: 2,
+        },
+        {
+          labels: [
+            { name: '__tenant_id__', value: 'b' },
+            { name: 'app', value: 'api' },
+          ],
+          value: 1,
+        },
+      ],
+    });
+  });
+
+  it('refuses a multi-tenant selector left without a non-empty matcher, with Loki’s text', async () => {
+    for (const query of ['{__tenant_id__="b"}', 'count_over_time({__tenant_id__="b"}[5s])']) {
+      await expect(runQuery({ ...base, tenants: ['a', 'b'], query })).rejects.toThrow(
+        'log selector is invalid after matcher update: parse error : queries require at least one regexp or equality matcher',
+      );
+    }
+    // With one tenant, __tenant_id__ is an ordinary label.
+    expect(streams((await runQuery({ ...base, query: '{__tenant_id__="a"}' })).result)).toEqual([]);
+  });
+
   it('sends metric queries to the metric evaluator', async () => {
     const v = await runQuery({
       ...base,

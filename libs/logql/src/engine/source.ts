@@ -74,6 +74,11 @@ export interface SelectParams {
 export interface SourceStream {
   readonly labels: Labels;
   readonly entries: EntryCursor;
+  /**
+   * Set by a multi-tenant source: the stream's tenant, which the engine adds as `__tenant_id__`
+   * to the labels the query's pipeline yields for it.
+   */
+  readonly tenant?: string;
 }
 
 /**

@@ -31,6 +31,8 @@ export interface LokiProcessOptions {
   readonly cpus?: string | null;
   /** How long to wait for /ready (default 60 s; Loki needs ≈ 10 s to join its ring). */
   readonly readyTimeoutMs?: number;
+  /** Further Loki flags (e.g. a querier option the generated config leaves at its default). */
+  readonly flags?: readonly string[];
 }
 
 /** Loki as a child process on 127.0.0.1 with a generated config and its own temporary dir. */
@@ -56,6 +58,7 @@ export class LokiProcess extends ChildServer implements BenchServer {
     const [command, args] = onCpus(options.cpus ?? null, options.binary, [
       `-config.file=${config}`,
       '-target=all',
+      ...(options.flags ?? []),
     ]);
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const proc = new LokiProcess(child, httpPort, dir);

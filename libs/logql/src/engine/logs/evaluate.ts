@@ -17,6 +17,7 @@ import type { LogSelectorExpr } from '../../syntax/ast';
 import { compilePipeline } from '../compile';
 import { QueryCanceledError } from '../metrics/errors';
 import type { Direction, LogSource } from '../source';
+import { tenantPipeline } from '../sources/multi-tenant';
 import type { QueryStats } from '../stats';
 import { TimeSlice } from '../time-slice';
 import { Heap } from './heap';
@@ -84,7 +85,8 @@ export async function evaluateLogQuery(
   const chunkStats = stats.querier.store.chunk;
   const budget = new TimeSlice();
   for (const s of streams) {
-    const node = new StreamNode(s.entries, pipeline.forStream(s.labels), chunkStats);
+    const sp = tenantPipeline(pipeline.forStream(s.labels), s.tenant);
+    const node = new StreamNode(s.entries, sp, chunkStats);
     let found = advance(node, budget, params.signal);
     if (typeof found !== 'boolean') found = await found;
     if (found) heap.push(node);

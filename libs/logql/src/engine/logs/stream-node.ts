@@ -3,8 +3,8 @@
  * pipeline (timestamp, line, post-pipeline labels) until the merge takes it.
  */
 import type { LabelsResult } from '../../log/labels-builder';
-import type { StreamPipeline } from '../../log/pipeline';
 import type { EntryCursor } from '../source';
+import type { EntryPipeline } from '../sources/multi-tenant';
 import type { TimeSlice } from '../time-slice';
 import type { ChunkStats } from '../stats';
 
@@ -29,7 +29,7 @@ export class StreamNode {
 
   constructor(
     private readonly cursor: EntryCursor,
-    private readonly pipeline: StreamPipeline,
+    private readonly pipeline: EntryPipeline,
     private readonly stats: ChunkStats,
   ) {}
 

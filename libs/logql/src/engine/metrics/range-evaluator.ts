@@ -14,6 +14,7 @@ import { rangeFunction, type RangeFunction, type WindowContext } from './range-f
 import { SampleSeries } from './sample-series';
 import { SegmentGrid, SegmentSeries } from './segment-series';
 import { TimeSlice } from '../time-slice';
+import { tenantExtractor } from '../sources/multi-tenant';
 import type { StepEvaluator } from './step-evaluator';
 import { EMPTY_VECTOR, type Metric, type StepVector } from './types';
 
@@ -99,7 +100,7 @@ export class RangeAggregationEvaluator implements StepEvaluator {
     // segment, so entries need no offset from the window's end (a BigInt subtraction each).
     const oneSegment = grid !== undefined && this.count === 1 ? grid.segmentOf(0, 0) : -1;
     for (const stream of streams) {
-      const sx = extractor.forStream(stream.labels);
+      const sx = tenantExtractor(extractor.forStream(stream.labels), stream.tenant);
       const readsLine = sx.readsLine !== false;
       // An extractor that reads lines in place gets offsets into the cursor's block, no view.
       const inPlace = readsLine ? sx.processRange : undefined;

@@ -4,7 +4,7 @@ import type { Direction, LogSource, SelectParams } from '../source';
 import { newQueryStats, type QueryStats } from '../stats';
 import { combineSources } from './combine';
 import { MemorySource } from './memory-source';
-import { multiTenantSource } from './multi-tenant';
+import { multiTenantSource, withTenant } from './multi-tenant';
 
 function params(
   stats: QueryStats,
@@ -23,7 +23,8 @@ async function read(source: LogSource, p: SelectParams): Promise<string[]> {
     .map((s) => {
       const parts: string[] = [];
       while (s.entries.next()) parts.push(`${s.entries.timestampNs}:${s.entries.line.toString()}`);
-      return `${labelsToString(s.labels)} ${parts.join(' ')}`;
+      const labels = s.tenant === undefined ? s.labels : withTenant(s.labels, s.tenant);
+      return `${labelsToString(labels)} ${parts.join(' ')}`;
     })
     .sort();
 }

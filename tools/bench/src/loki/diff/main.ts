@@ -17,6 +17,7 @@ import {
 import { type Answer, type DiffQuery, type PushProbe, firstDifference } from './compare';
 import { DIFF_QUERIES } from './corpus';
 import { EDGE_PROBES } from './edge-lines';
+import { MULTI_TENANT_PROBES, OTHER_TENANT, otherTenantBody } from './multi-tenant';
 import { OTLP_PROBES, PUSH_PROBES } from './push-probes';
 import { tailSession } from './tail-probe';
 
@@ -24,7 +25,8 @@ const USAGE = `usage: npm run diff:loki -- [--loki=PATH] [--only=TEXT] [--show-k
   Starts logsvc (this checkout's build) and Loki (default ${DEFAULT_LOKI_BINARY}), pushes the
   same mixed nginx/JSON/logfmt lines to both (9 streams without and 9 with trace_id structured
   metadata, 40 minutes), sends each query of tools/bench/src/loki/diff/corpus.ts and each push
-  of push-probes.ts (tenant diff-push) to both, and prints the answers that differ. Differences
+  of push-probes.ts (tenant diff-push) to both, asks the queries of multi-tenant.ts as two tenants
+  (diff|diff-other), and prints the answers that differ. Differences
   the corpus marks as known are counted, and printed with --show-known. --only keeps the
   requests whose description contains TEXT.`;
 
@@ -44,6 +46,8 @@ const LOGSVC_CONFIG = `limits_config:
   max_query_series: 100000
   max_entries_limit_per_query: 100000
   query_timeout: 5m
+querier:
+  multi_tenant_queries_enabled: true
 `;
 
 interface Options {
@@ -157,7 +161,9 @@ function aroundDifference(a: string, b: string, width = 1200): [string, string] 
 function describe(q: DiffQuery): string {
   if (q.push !== undefined) return `POST ${q.path ?? PUSH} ${q.push.name}`;
   const params = q.params === undefined ? '' : ` ${JSON.stringify(q.params)}`;
-  return `${q.path ?? QUERY_RANGE} ${q.query ?? ''}${params}`;
+  const tenants = q.headers?.['X-Scope-OrgID'];
+  const as = tenants === undefined ? '' : `[as ${tenants}] `;
+  return `${as}${q.path ?? QUERY_RANGE} ${q.query ?? ''}${params}`;
 }
 
 /** Tail queries: what each server streams while the same lines are pushed to both. */
@@ -222,7 +228,7 @@ async function run(o: Options): Promise<void> {
   writeFileSync(config, LOGSVC_CONFIG);
   const [logsvc, loki] = await Promise.all([
     ServerProcess.start({ dataDir: join(dir, 'data'), flags: [`-config.file=${config}`] }),
-    LokiProcess.start({ binary, wal: true }),
+    LokiProcess.start({ binary, wal: true, flags: ['-querier.multi-tenant-queries-enabled=true'] }),
   ]);
   try {
     const now = Date.now();
@@ -232,14 +238,21 @@ async function run(o: Options): Promise<void> {
       await push(logsvc.url, body);
       await push(loki.url, body);
     }
+    const other = otherTenantBody(startMs);
+    await push(logsvc.url, other, OTHER_TENANT);
+    await push(loki.url, other, OTHER_TENANT);
     const range = {
       start: String(BigInt(startMs - 60_000) * 1_000_000n),
       end: String(BigInt(now) * 1_000_000n),
     };
     const nowNs = BigInt(now) * 1_000_000n;
-    const queries = [...DIFF_QUERIES, ...PUSH_PROBES, ...OTLP_PROBES, ...EDGE_PROBES].filter(
-      (q) => o.only === undefined || describe(q).includes(o.only),
-    );
+    const queries = [
+      ...DIFF_QUERIES,
+      ...MULTI_TENANT_PROBES,
+      ...PUSH_PROBES,
+      ...OTLP_PROBES,
+      ...EDGE_PROBES,
+    ].filter((q) => o.only === undefined || describe(q).includes(o.only));
     let same = 0;
     let known = 0;
     let different = 0;
