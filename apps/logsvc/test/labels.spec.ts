@@ -106,6 +106,20 @@ describe('labels, label values and series', () => {
     expect(await bad.text()).toMatch(/^parse error at line 1, col \d+: /);
   });
 
+  it('takes series groups whose matchers all accept an empty value, but no empty group among others', async () => {
+    const loose = await getAs(sut, 'team-a', '/loki/api/v1/series', { 'match[]': '{app=~".*"}' });
+    expect(((await loose.json()) as SeriesResponse).data).toEqual([
+      { app: 'api', env: 'prod' },
+      { app: 'web', env: 'dev', zone: 'z1' },
+    ]);
+    const form = new URLSearchParams();
+    form.append('match[]', '{}');
+    form.append('match[]', '{app="api"}');
+    const mixed = await postFormAs(sut, 'team-a', '/loki/api/v1/series', form);
+    expect(mixed.status).toBe(400);
+    expect(await mixed.text()).toBe('0 matchers in group: {}');
+  });
+
   it('merges tenants with a|b and labels each series with __tenant_id__', async () => {
     const res = await getAs(sut, 'team-a|team-b', '/loki/api/v1/series', {
       'match[]': '{app=~".+"}',

@@ -198,4 +198,16 @@ describe('Compactor', () => {
       'could not find delete request with given id',
     );
   });
+
+  it('cancels only the request named exactly (Loki 3.4 matches an id prefix, even an empty one)', async () => {
+    const { api } = compactor();
+    const start = String(Math.floor(dayStart / 1000));
+    const r = await api.create(T, { query: '{app="a"}', start });
+    for (const id of ['', r.requestId.slice(0, 1), r.requestId.slice(0, -1)]) {
+      await expect(api.cancel(T, id, true)).rejects.toThrow(
+        'could not find delete request with given id',
+      );
+    }
+    expect((await api.list(T)).map((l) => l.request_id)).toEqual([r.requestId]);
+  });
 });

@@ -401,10 +401,14 @@ export function parseLogSelector(input: string, validate = true): LogSelectorExp
 /**
  * Parses a bare stream selector `{a="b"}` and returns its matchers (series, stats, volume,
  * retention). A pipeline or a metric query is Loki's plain 400 `only label matchers are
- * supported` (`logqlmodel.ErrParseMatchers`).
+ * supported` (`logqlmodel.ErrParseMatchers`). Without `validate` (Loki's series groups), a
+ * selector of matchers that all accept the empty value (`{app=~".*"}`, `{}`) is allowed.
  */
-export function parseMatchers(input: string): LogSelectorExpr['selector']['matchers'] {
-  const expr = parseExpr(input);
+export function parseMatchers(
+  input: string,
+  validate = true,
+): LogSelectorExpr['selector']['matchers'] {
+  const expr = validate ? parseExpr(input) : parseWithoutValidation(input);
   if (expr.kind !== 'LogSelectorExpr' || expr.stages.length > 0)
     throw new LogsvcError('bad_request', 'only label matchers are supported');
   return expr.selector.matchers;

@@ -1087,6 +1087,12 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
   { path: '/loki/api/v1/label/app/values', params: { query: '{env=~"("}' } },
   { path: '/loki/api/v1/labels', params: { query: '{app="checkout", meta="yes"}' } },
   { path: '/loki/api/v1/series', params: { 'match[]': '{app="nope"}' } },
+  // Series groups are parsed without the non-empty matcher rule; an empty group among others is not.
+  { path: '/loki/api/v1/series', params: { 'match[]': '{app=~".*"}' } },
+  { path: '/loki/api/v1/series', params: { 'match[]': '{pod!="x", meta=~".*"}' } },
+  { path: '/loki/api/v1/series', params: { 'match[]': '{ }' } },
+  { path: '/loki/api/v1/series', params: { 'match[]': '{}', match: '{app="checkout"}' } },
+  { path: '/loki/api/v1/series', params: { 'match[]': '{app="auth"}', match: '{app="auth"}' } },
   { path: '/loki/api/v1/index/stats', params: { query: '{app="nope"}' } },
   { path: '/loki/api/v1/index/stats', params: { query: 'rate({app="checkout"}[5m])' } },
   // Range and step edges, offsets, empty and single-sample aggregations.

@@ -11,8 +11,19 @@ export function parseSelector(text: string): Matcher[] {
   return [...parseMatchers(text)].map(({ type, name, value }) => ({ type, name, value }));
 }
 
-/** Selector groups of `match[]` (and `match`), at least one, as Loki's series endpoint reads them. */
+/**
+ * Selector groups of `match[]` (and `match`), at least one, as Loki's series endpoint reads
+ * them: duplicates merged; a lone `{}` lists every series; otherwise each group is parsed
+ * without the rule that a selector needs a matcher with a non-empty value (`{app=~".*"}` is
+ * allowed), but must have a matcher.
+ */
 export function parseMatchGroups(values: readonly string[]): Matcher[][] {
   if (values.length === 0) throw new ParamError('0 matcher groups supplied');
-  return values.map(parseSelector);
+  const groups = [...new Set(values)];
+  if (groups.length === 1 && groups[0].replaceAll(' ', '') === '{}') return [[]];
+  return groups.map((text) => {
+    const matchers = parseMatchers(text, false);
+    if (matchers.length === 0) throw new ParamError(`0 matchers in group: ${text}`);
+    return matchers.map(({ type, name, value }) => ({ type, name, value }));
+  });
 }
