@@ -26,6 +26,13 @@ describe('regexpCompileError', () => {
     );
   });
 
+  it('quotes a slash as written (the binding hands RE2 `\\/`)', () => {
+    expect(compileError('a/(')).toBe('error parsing regexp: missing closing ): `a/(`');
+    expect(compileError('(?P<v/erb>x)')).toBe(
+      'error parsing regexp: invalid named capture: `(?P<v/erb>`',
+    );
+  });
+
   it('calls a lookbehind an invalid named capture, as Go reads `(?<` as a group name', () => {
     // Loki 3.4.6 answers `|~ "(?<!a)b"` with this text.
     expect(compileError('(?<!a)b')).toBe('error parsing regexp: invalid named capture: `(?<!a)b`');

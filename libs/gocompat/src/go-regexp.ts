@@ -44,13 +44,13 @@ export function regexpCompileError(source: string, re2Message: string): string {
 }
 
 /**
- * The RE2 binding hands `(?<name>` to RE2 as `(?P<name>`, so RE2 quotes that spelling; Go
- * quotes the text as written.
+ * The RE2 binding hands `(?<name>` to RE2 as `(?P<name>` and `/` as `\/` (its source follows
+ * JavaScript's), so RE2 quotes those spellings; Go quotes the text as written.
  */
 function asWritten(fragment: string, source: string): string {
-  if (source.includes(fragment)) return fragment;
-  const unrenamed = fragment.replaceAll('(?P<', '(?<');
-  return source.includes(unrenamed) ? unrenamed : fragment;
+  const slashes = fragment.replaceAll('\\/', '/');
+  const candidates = [fragment, slashes].flatMap((f) => [f, f.replaceAll('(?P<', '(?<')]);
+  return candidates.find((c) => source.includes(c)) ?? slashes;
 }
 
 /** `(?<` not starting a valid `(?<name>`: a lookbehind such as `(?<!a)` or `(?<=a)`. */

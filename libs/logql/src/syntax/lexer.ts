@@ -2,7 +2,9 @@
  * The LogQL lexer. Turns the whole query into tokens up front (queries are at most 128 KiB),
  * following `pkg/logql/syntax/lex.go`: case-insensitive keywords, function names that are
  * keywords only before `(`, numbers that may be durations or byte sizes, `[range]` tokens,
- * `--flags`, Go strings and `#` comments.
+ * `--flags`, Go strings and `#` comments. A lexing error ends the list with an ERROR token that
+ * throws when the parser reads it: Loki's parser pulls tokens one by one, so a syntax error
+ * before the bad token is the one it reports.
  */
 import { ParseError } from './errors';
 import {
@@ -38,7 +40,20 @@ class Lexer {
         this.push('EOF', '', 0, input.length, input.length);
         return this.tokens;
       }
-      this.next();
+      const start = this.pos;
+      try {
+        this.next();
+      } catch (err) {
+        this.tokens.push({
+          type: 'ERROR',
+          value: '',
+          num: 0,
+          start,
+          end: start,
+          error: err as Error,
+        });
+        return this.tokens;
+      }
     }
   }
 
@@ -68,8 +83,10 @@ class Lexer {
       } else {
         // Loki's lexer hands any other character to its parser as an IDENTIFIER, so what users
         // see most (a PromQL `@` modifier after an expression) is `unexpected IDENTIFIER` there.
-        // Where its grammar takes an identifier Loki goes on; logsvc refuses the character.
-        throw this.error(start, 'syntax error: unexpected IDENTIFIER');
+        // Where its grammar takes an identifier Loki goes on; logsvc's parser refuses it.
+        const cp = String.fromCodePoint(input.codePointAt(start) ?? 0);
+        this.pos += cp.length;
+        this.push('OTHER', cp, 0, start, this.pos);
       }
     }
   }
@@ -270,7 +287,11 @@ const SIMPLE_ESCAPES: Record<string, number> = {
 
 /**
  * Reads a Go double-quoted string at `input[start]`. `\x` and octal escapes are bytes, so the
- * value is assembled as UTF-8 and decoded at the end (invalid sequences become U+FFFD).
+ * value is assembled as UTF-8 and decoded at the end (invalid sequences become U+FFFD). As
+ * Loki's lexer (Go's text/scanner, then Prometheus's `strutil.Unquote`), errors are reported at
+ * the opening quote: a malformed escape or a missing closing quote as the scanner finds them,
+ * then an octal escape over 255 or a code point over U+10FFFF as `invalid syntax`; a surrogate
+ * code point is taken, as U+FFFD.
  */
 export function readGoQuoted(
   input: string,
@@ -281,6 +302,8 @@ export function readGoQuoted(
   let plainStart = i;
   let bytes: number[] | undefined;
   let out = '';
+  // Found while unquoting, reported only once the scanner read the whole literal.
+  let unquoteError = false;
   const flushPlain = (to: number): void => {
     if (to > plainStart) {
       if (bytes !== undefined) pushUtf8(bytes, input.slice(plainStart, to));
@@ -291,6 +314,7 @@ export function readGoQuoted(
     if (i >= input.length || input[i] === '\n') throw fail(start, 'literal not terminated');
     const c = input[i];
     if (c === '"') {
+      if (unquoteError) throw fail(start, 'invalid syntax');
       flushPlain(i);
       const value = bytes === undefined ? out : Buffer.from(bytes).toString('utf8');
       return { value, end: i + 1 };
@@ -308,25 +332,29 @@ export function readGoQuoted(
       codePoint = SIMPLE_ESCAPES[esc];
     } else if (esc === 'x') {
       const hex = input.slice(i + 2, i + 4);
-      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw fail(i, 'invalid char escape');
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw fail(start, 'invalid char escape');
       byteValues = [parseInt(hex, 16)];
       consumed = 4;
     } else if (esc !== undefined && esc >= '0' && esc <= '7') {
       const oct = input.slice(i + 1, i + 4);
-      if (!/^[0-7]{3}$/.test(oct) || parseInt(oct, 8) > 255) throw fail(i, 'invalid char escape');
-      byteValues = [parseInt(oct, 8)];
+      if (!/^[0-7]{3}$/.test(oct)) throw fail(start, 'invalid char escape');
+      if (parseInt(oct, 8) > 255) unquoteError = true;
+      byteValues = [parseInt(oct, 8) & 0xff];
       consumed = 4;
     } else if (esc === 'u' || esc === 'U') {
       const n = esc === 'u' ? 4 : 8;
       const hex = input.slice(i + 2, i + 2 + n);
-      if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) throw fail(i, 'invalid char escape');
+      if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) throw fail(start, 'invalid char escape');
       codePoint = parseInt(hex, 16);
-      if (codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint < 0xe000)) {
-        throw fail(i, 'escape sequence is invalid Unicode code point');
+      if (codePoint > 0x10ffff) {
+        unquoteError = true;
+        codePoint = 0xfffd;
+      } else if (codePoint >= 0xd800 && codePoint < 0xe000) {
+        codePoint = 0xfffd;
       }
       consumed = 2 + n;
     } else {
-      throw fail(i, 'invalid char escape');
+      throw fail(start, 'invalid char escape');
     }
     if (byteValues !== undefined) {
       if (bytes === undefined) {

@@ -38,6 +38,7 @@ function pos(start: number, end: number): Pos {
 export function parseStreamSelector(ts: TokenStream): StreamSelector {
   const open = ts.expectOp('{');
   const matchers: LabelMatcher[] = [];
+  if (ts.peek().type !== 'IDENT' && !ts.isOp('}')) throw ts.unexpected('IDENTIFIER or }');
   if (!ts.isOp('}')) {
     for (;;) {
       matchers.push(parseMatcher(ts));
@@ -57,7 +58,7 @@ export function parseStreamSelector(ts: TokenStream): StreamSelector {
 export function parseMatcher(ts: TokenStream): LabelMatcher {
   const name = ts.expectIdent();
   const op = ts.peek();
-  if (op.type !== 'OP' || !MATCH_TYPES.has(op.value)) throw ts.unexpected('=, !=, =~ or !~');
+  if (op.type !== 'OP' || !MATCH_TYPES.has(op.value)) throw ts.unexpected('= or =~ or !~ or !=');
   ts.next();
   const value = ts.expectType('STRING');
   return makeMatcher(name.value, op.value as MatchType, value.value, pos(name.start, value.end));

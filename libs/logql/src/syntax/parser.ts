@@ -59,13 +59,40 @@ export function parseWithoutValidation(input: string): Expr {
     throw ParseError.semantic(`input size too long (${size} > ${MAX_INPUT_SIZE})`);
   }
   const ts = new TokenStream(input, tokenize(input));
-  const expr = new Parser(ts).parseBinary(0);
+  const parser = new Parser(ts);
+  const expr = parser.parseBinary(0);
   if (ts.peek().type !== 'EOF') throw ts.unexpected();
+  parser.throwDeferred();
   return expr;
 }
 
 export class Parser {
+  /**
+   * Errors of aggregations found while parsing. Loki 3.4 keeps these in the node and reports
+   * them once the whole query parsed (a syntax error anywhere comes first), the outermost and
+   * leftmost first.
+   */
+  private readonly deferred: { pos: Pos; error: ParseError }[] = [];
+
   constructor(private readonly ts: TokenStream) {}
+
+  /** Throws the first deferred aggregation error, if any (call after a complete parse). */
+  throwDeferred(): void {
+    if (this.deferred.length === 0) return;
+    const first = this.deferred.reduce((a, b) =>
+      b.pos.start < a.pos.start || (b.pos.start === a.pos.start && b.pos.end > a.pos.end) ? b : a,
+    );
+    throw first.error;
+  }
+
+  private defer(pos: Pos, check: () => void): void {
+    try {
+      check();
+    } catch (err) {
+      if (!(err instanceof ParseError)) throw err;
+      this.deferred.push({ pos, error: err });
+    }
+  }
 
   parseBinary(minPrec: number): Expr {
     const { ts } = this;
@@ -233,7 +260,7 @@ export class Parser {
       ...(param !== undefined ? { param: param.value } : {}),
       ...(grouping !== undefined ? { grouping } : {}),
     };
-    checkRangeAggregation(node, param?.text);
+    this.defer(node.pos, () => checkRangeAggregation(node, param?.text));
     return node;
   }
 
@@ -265,7 +292,10 @@ export class Parser {
       return this.finishRange(start, inner.log, inner.unwrap, range.num, offsetNs);
     }
     const body = this.parseRangeBody();
-    if (body.rangeNs === undefined) throw ts.unexpected();
+    if (body.rangeNs === undefined) {
+      // After `| unwrap x` (and its label filters) Loki's grammar goes on with the range or `|`.
+      throw body.unwrap !== undefined ? ts.unexpected('RANGE or |') : ts.unexpected();
+    }
     return this.finishRange(start, body.log, body.unwrap, body.rangeNs, body.offsetNs);
   }
 
@@ -355,7 +385,7 @@ export class Parser {
       ...(param !== undefined ? { param: param.value } : {}),
       ...(grouping !== undefined ? { grouping } : {}),
     };
-    checkVectorAggregation(node, param?.text);
+    this.defer(node.pos, () => checkVectorAggregation(node, param?.text));
     return node;
   }
 

@@ -18,12 +18,13 @@ export class TokenStream {
     private readonly tokens: readonly Token[],
   ) {}
 
+  /** The token `ahead` of the current one; reaching the lexer's error throws it. */
   peek(ahead = 0): Token {
-    return this.tokens[Math.min(this.index + ahead, this.tokens.length - 1)];
+    return readable(this.tokens[Math.min(this.index + ahead, this.tokens.length - 1)]);
   }
 
   next(): Token {
-    const tok = this.tokens[this.index];
+    const tok = readable(this.tokens[this.index]);
     if (this.index < this.tokens.length - 1) this.index++;
     return tok;
   }
@@ -93,7 +94,9 @@ export class TokenStream {
 
   /** `syntax error: unexpected X[, expecting Y]` at the current token. */
   unexpected(expecting?: string, tok: Token = this.peek()): ParseError {
-    const suffix = expecting === undefined ? '' : `, expecting ${expecting}`;
+    // Where Loki would take a stray character as the identifier it expects, say no more.
+    const taken = tok.type === 'OTHER' && expecting?.includes('IDENTIFIER') === true;
+    const suffix = expecting === undefined || taken ? '' : `, expecting ${expecting}`;
     return ParseError.at(
       this.input,
       tok.start,
@@ -119,4 +122,9 @@ function scannedCharByChar(tok: Token): boolean {
     default:
       return false;
   }
+}
+
+function readable(tok: Token): Token {
+  if (tok.type === 'ERROR') throw tok.error;
+  return tok;
 }

@@ -14,7 +14,11 @@ export type TokenType =
   /** Always-reserved words; `value` is the lower-cased word. */
   | 'KW'
   /** A function name directly followed by `(` (or `by`/`without` and `(`); lower-cased. */
-  | 'FUNC';
+  | 'FUNC'
+  /** Where the lexer failed; the last token. Reading it throws `error`. */
+  | 'ERROR'
+  /** A character that starts no token (`@`, `$`, `~` ...); Loki's lexer calls it IDENTIFIER. */
+  | 'OTHER';
 
 export interface Token {
   readonly type: TokenType;
@@ -24,6 +28,8 @@ export interface Token {
   readonly num: number;
   readonly start: number;
   readonly end: number;
+  /** ERROR tokens only: the lexer's error. */
+  readonly error?: Error;
 }
 
 /** Words that are keywords wherever they appear (cannot be label names). */
@@ -116,6 +122,7 @@ export const ONE_CHAR_OPS: ReadonlySet<string> = new Set([
   '|',
   '(',
   ')',
+  ']',
   '+',
   '-',
   '*',
@@ -134,6 +141,7 @@ export function tokenName(tok: Token): string {
     case 'EOF':
       return '$end';
     case 'IDENT':
+    case 'OTHER':
       return 'IDENTIFIER';
     case 'FLAG':
       return 'PARSER_FLAG';

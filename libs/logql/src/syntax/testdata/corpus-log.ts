@@ -42,6 +42,18 @@ export const selectors: CorpusEntry[] = [
   semantic('{app=~"a*"}', EMPTY_COMPATIBLE),
   at('{foo="bar"', 11, 'syntax error: unexpected $end, expecting } or ,'),
   at('{foo="bar}', 6, 'literal not terminated'),
+  // Loki's parser pulls tokens one at a time: a syntax error before a bad token comes first.
+  at('{app=kout"}', 6, 'syntax error: unexpected IDENTIFIER, expecting STRING'),
+  at('{app"x"} |= "y', 5, 'syntax error: unexpected STRING, expecting = or =~ or !~ or !='),
+  at('{="x"}', 2, 'syntax error: unexpected =, expecting IDENTIFIER or }'),
+  at('{env~".+"}', 5, 'syntax error: unexpected IDENTIFIER, expecting = or =~ or !~ or !='),
+  at('{env=~!"x"}', 7, 'syntax error: unexpected IDENTIFIER, expecting STRING'),
+  // String errors are reported at the opening quote; strutil.Unquote's are `invalid syntax`.
+  at('{a="xx\\q"}', 4, 'invalid char escape'),
+  at('{a="\\400"}', 4, 'invalid syntax'),
+  at('{a="\\400\\q"}', 4, 'invalid char escape'),
+  at('{a="\\U00110000"}', 4, 'invalid syntax'),
+  ok('{a="\\uD800"}'),
   at('{foo="bar"} "foo"', 13, 'syntax error: unexpected STRING'),
   at('{foo="bar"} foo', 13, 'syntax error: unexpected IDENTIFIER'),
   // Loki's lexer makes a character it has no token for an IDENTIFIER.

@@ -145,6 +145,15 @@ export const rangeAggs: CorpusEntry[] = [
   atLine0('rate({ foo = "bar" }[5minutes])', 21, 'unknown unit "minutes" in duration "5minutes"'),
   atLine0('rate({ foo = "bar" }[5)', 21, "missing closing ']' in duration"),
   at('count_over_time({app="foo"})', 28, 'syntax error: unexpected )'),
+  // Aggregation errors are reported after the whole query parsed, syntax errors first.
+  at('sum(rate({a="b"}[5m]) by (app)', 31, 'syntax error: unexpected $end'),
+  at('count_over_time({a="b"} | unwrap x [5m])/', 42, 'syntax error: unexpected $end'),
+  at('sum by (app)] (rate({a="b"}[5m]))', 13, 'syntax error: unexpected ], expecting ('),
+  at(
+    'sum_over_time({app="foo"} | logfmt | unwrap bytes)',
+    50,
+    'syntax error: unexpected ), expecting RANGE or |',
+  ),
   bad('rate({app="foo"}[1.5m])'),
   bad('rate({app="foo"}[])'),
   bad('rate({app="foo"}[5m]'),

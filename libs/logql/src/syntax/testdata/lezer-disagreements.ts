@@ -11,6 +11,10 @@ export const LEZER_DISAGREEMENTS: ReadonlyArray<{ q: string; reason: string }> =
     q: '{app="\\q"}',
     reason: 'invalid escape in a Go string; lezer does not check string escapes',
   },
+  ...['{a="xx\\q"}', '{a="\\400"}', '{a="\\400\\q"}', '{a="\\U00110000"}'].map((q) => ({
+    q,
+    reason: 'invalid escape or code point in a Go string; lezer does not check string escapes',
+  })),
   {
     q: 'rate({app="foo"}[1.5m])',
     reason: 'ranges use Prometheus durations, which have no fractions; lezer accepts any duration',

@@ -23,8 +23,8 @@ const MAP_ORDER =
   'series that collide after label_replace: Loki orders the samples of a timestamp by Go map iteration';
 const AMBIGUOUS_MATCH =
   'ambiguous vector matching: logsvc answers 400, Loki 3.4 500, with the same text (docs/api.md)';
-const GROUPING_FIRST =
-  'a range aggregation grouping error before a syntax error: Loki reaches the syntax error first (docs/logql.md)';
+const DOT_STAR_ALTERNATIVE =
+  'line filter regex with a .* alternative: Loki 3.4 drops the .* when it simplifies to literals (docs/logql.md)';
 
 /**
  * The queries `npm run diff:loki` sends to logsvc and Loki: log queries through every parser and
@@ -520,7 +520,20 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
   { query: 'sum by (app) (rate({app="checkout"}[5m])) offset 5m' },
   { query: '{app="checkout"} | json | latency_ms > 5m 5m' },
   { query: '{app="checkout"} | json | size > 5KB 5KB' },
-  { query: 'sum(rate({app="checkout"}[5m]) by (app)', known: GROUPING_FIRST },
+  { query: 'sum(rate({app="checkout"}[5m]) by (app)' },
+  { query: 'count_over_time({app="checkout"} | unwrap x [5m])/' },
+  { query: 'count_over_time({env="prod"} !~ ".*|=" [5m])', known: DOT_STAR_ALTERNATIVE },
+  { query: 'sum(count_over_time({env="prod"} |~ "=|.*" [5m]))', known: DOT_STAR_ALTERNATIVE },
+  // Loki's parser pulls tokens one at a time: a syntax error before a bad token comes first.
+  { query: '{app=kout"}' },
+  { query: '{env~".+"}' },
+  { query: '{="checkout"}' },
+  { query: 'sum by (app)] (rate({env=~".+"}[5m]))' },
+  { query: '{app="a"} |= "x\\q"' },
+  { query: '{app="a\\400"}' },
+  { query: 'sum_over_time({app="checkout"} | logfmt | unwrap bytes | __error__="" 5m])' },
+  { query: 'sum_over_time({app="checkout"} | logfmt | unwrap bytes)' },
+  { query: '{env="prod"} |~ "(?P<v/erb>x)"' },
   { query: 'sum(rate({app="checkout"}[5m])) by app' },
   { query: '{app="checkout"} | line_format' },
   { query: '{app="checkout"}\n| json\n| x >' },

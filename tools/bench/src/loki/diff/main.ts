@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bool, forEachOption, runCli } from '../../cli-options';
+import { bool, forEachOption, nonNegativeNumber, runCli } from '../../cli-options';
 import { sortLabels } from '@logsvc/api';
 import { encodePushJson } from '@logsvc/push';
 import { LogGenerator } from '../../gen';
@@ -18,17 +18,20 @@ import { type Answer, type DiffQuery, type PushProbe, firstDifference } from './
 import { DIFF_QUERIES } from './corpus';
 import { EDGE_PROBES } from './edge-lines';
 import { MULTI_TENANT_PROBES, OTHER_TENANT, otherTenantBody } from './multi-tenant';
+import { mutatedQueries } from './mutations';
 import { OTLP_PROBES, PUSH_PROBES } from './push-probes';
 import { tailSession } from './tail-probe';
 
-const USAGE = `usage: npm run diff:loki -- [--loki=PATH] [--only=TEXT] [--show-known]
+const USAGE = `usage: npm run diff:loki -- [--loki=PATH] [--only=TEXT] [--show-known] [--mutations=N [--seed=S]]
   Starts logsvc (this checkout's build) and Loki (default ${DEFAULT_LOKI_BINARY}), pushes the
   same mixed nginx/JSON/logfmt lines to both (9 streams without and 9 with trace_id structured
   metadata, 40 minutes), sends each query of tools/bench/src/loki/diff/corpus.ts and each push
   of push-probes.ts (tenant diff-push) to both, asks the queries of multi-tenant.ts as two tenants
   (diff|diff-other), and prints the answers that differ. Differences
   the corpus marks as known are counted, and printed with --show-known. --only keeps the
-  requests whose description contains TEXT.`;
+  requests whose description contains TEXT. --mutations=N then also sends N random mutations of
+  the corpus's range queries (a character deleted, a LogQL token inserted; --seed, default 1,
+  repeats a run) and prints those that differ; they do not change the exit code.`;
 
 const TENANT = 'diff';
 /** Where the push probes go: their accepted lines must not change the queried data. */
@@ -54,20 +57,26 @@ interface Options {
   readonly loki: string;
   readonly only: string | undefined;
   readonly showKnown: boolean;
+  readonly mutations: number;
+  readonly seed: number;
 }
 
 function parseOptions(argv: readonly string[]): Options {
   let loki = DEFAULT_LOKI_BINARY;
   let only: string | undefined;
   let showKnown = false;
+  let mutations = 0;
+  let seed = 1;
   forEachOption(argv, (arg) => {
     if (arg.name === 'loki') loki = arg.need();
     else if (arg.name === 'only') only = arg.need();
     else if (arg.name === 'show-known') showKnown = bool(arg.name, arg.value);
+    else if (arg.name === 'mutations') mutations = nonNegativeNumber(arg.name, arg.need());
+    else if (arg.name === 'seed') seed = nonNegativeNumber(arg.name, arg.need());
     else return false;
     return true;
   });
-  return { loki, only, showKnown };
+  return { loki, only, showKnown, mutations, seed };
 }
 
 /** Loki's JSON push body: the generator's mixed streams, with or without metadata. */
@@ -190,6 +199,33 @@ function tailBody(round: number): Buffer {
   return Buffer.from(JSON.stringify({ streams: [{ stream: { app: 'tailed' }, values }] }));
 }
 
+/** Sends the corpus's mutations to both servers; prints those answered differently. */
+async function compareMutations(
+  logsvc: string,
+  loki: string,
+  range: { start: string; end: string },
+  nowNs: bigint,
+  o: Options,
+): Promise<void> {
+  const queries = mutatedQueries(DIFF_QUERIES, o.mutations, o.seed);
+  let different = 0;
+  for (const q of queries) {
+    const [a, b] = await Promise.all([ask(logsvc, q, range, nowNs), ask(loki, q, range, nowNs)]);
+    const diff = firstDifference(a, b);
+    if (diff === null) continue;
+    different++;
+    const [left, right] = aroundDifference(diff.left, diff.right);
+    process.stdout.write(
+      `\nMUTATION DIFFERS: ${JSON.stringify(q.query)}\n` +
+        `  logsvc ${a.status}: ${left}\n  loki   ${b.status}: ${right}\n`,
+    );
+  }
+  process.stdout.write(
+    `\n${queries.length} mutations (seed ${o.seed}): ${queries.length - different} same, ` +
+      `${different} different\n`,
+  );
+}
+
 /** Runs each tail query on both servers at once; counts as run() does. */
 async function compareTails(
   urls: { logsvc: string; loki: string },
@@ -282,6 +318,7 @@ async function run(o: Options): Promise<void> {
       `\n${queries.length + tails.total} requests (${tails.total} tail sessions): ${same} same, ` +
         `${known} known differences, ${different} other differences\n`,
     );
+    if (o.mutations > 0) await compareMutations(logsvc.url, loki.url, range, nowNs, o);
     if (different > 0) process.exitCode = 1;
   } finally {
     await Promise.all([logsvc.stop(30_000), loki.stop(30_000)]);
