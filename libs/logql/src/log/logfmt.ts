@@ -4,6 +4,7 @@
  * `--keep-empty`; malformed pairs are skipped, or with `--strict` stop parsing and set
  * `__error__=LogfmtParserErr` with details like `logfmt syntax error at pos 8 : unexpected '='`.
  */
+import { logfmtExpressionKey } from './logfmt-expr';
 import { isValidLabelName } from '@logsvc/api';
 import { ERR_LOGFMT, StageBuildError } from './errors';
 import type { ExtractionParam } from './json-expr';
@@ -284,12 +285,17 @@ export class LogfmtExpressionParserStage implements Stage {
     this.keepEmpty = options.keepEmpty ?? false;
     this.ids = [];
     for (const p of params) {
+      let key: string;
+      try {
+        key = logfmtExpressionKey(p.expression);
+      } catch (err) {
+        throw new StageBuildError(
+          `cannot parse expression [${p.expression}]: ${(err as Error).message}`,
+        );
+      }
       if (!isValidLabelName(p.identifier)) {
         throw new StageBuildError(`invalid extracted label name '${p.identifier}'`);
       }
-      const key = p.expression.trim();
-      if (key.length === 0)
-        throw new StageBuildError(`cannot parse expression [${p.expression}]: empty key`);
       const list = this.byKey.get(key) ?? [];
       list.push(p.identifier);
       this.byKey.set(key, list);

@@ -119,10 +119,10 @@ class Lexer {
     if (input[i] === 'e' || input[i] === 'E') {
       let j = i + 1;
       if (input[j] === '+' || input[j] === '-') j++;
-      if (isDigit(input.charCodeAt(j))) {
-        while (isDigit(input.charCodeAt(j))) j++;
-        i = j;
-      }
+      // Go's text/scanner reads the exponent before Loki sees the token: `50evel` fails there.
+      if (!isDigit(input.charCodeAt(j))) throw this.error(start, 'exponent has no digits');
+      while (isDigit(input.charCodeAt(j))) j++;
+      i = j;
     }
     const numberText = input.slice(start, i);
     if (this.tryUnitTail(numberText, start, i)) return;

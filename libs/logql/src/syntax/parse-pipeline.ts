@@ -331,7 +331,7 @@ function parsePrimaryFilter(ts: TokenStream): LabelFilter {
     ts.expectOp(')');
     return inner;
   }
-  const name = ts.expectIdent();
+  const name = ts.expectType('IDENT', 'IDENTIFIER or (');
   const opTok = ts.peek();
   if (opTok.type !== 'OP' || !(COMPARISON_OPS.has(opTok.value) || MATCH_TYPES.has(opTok.value))) {
     throw ts.unexpected();
@@ -411,7 +411,10 @@ export function parseUnwrap(ts: TokenStream): Unwrap {
     label = ts.expectIdent().value;
     ts.expectOp(')');
   } else {
-    label = ts.expectIdent().value;
+    label = ts.expectType(
+      'IDENT',
+      'IDENTIFIER or BYTES_CONV or DURATION_CONV or DURATION_SECONDS_CONV',
+    ).value;
   }
   const postFilters: LabelFilter[] = [];
   while (

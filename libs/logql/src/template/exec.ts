@@ -3,6 +3,7 @@ import {
   type ArgNode,
   type BranchNode,
   type CommandNode,
+  type IdentifierNode,
   type ListNode,
   type Node,
   type NumberNode,
@@ -286,7 +287,7 @@ export class Compiler {
         return this.fieldChain(first.fields, first, rest, tree, recv);
       }
       case 'identifier':
-        return this.func(first.name, cmd, rest, tree);
+        return this.func(first, cmd, rest, tree);
       case 'pipe': {
         const p = this.pipeline(first, tree);
         return (s, dot, final) => {
@@ -417,9 +418,19 @@ export class Compiler {
     return this.fail(tree, node, `can't evaluate field ${name} in type ${typeName(r)}`);
   }
 
-  private func(name: string, cmd: CommandNode | ArgNode, args: ArgNode[], tree: TreeInfo): Eval {
+  /**
+   * A call of the function `ident` names. As in Go, an unknown function or a wrong number of
+   * arguments is reported at the identifier (`at <substr>`), other errors at the command.
+   */
+  private func(
+    ident: IdentifierNode,
+    cmd: CommandNode | ArgNode,
+    args: ArgNode[],
+    tree: TreeInfo,
+  ): Eval {
+    const name = ident.name;
     const fn = this.funcs.get(name);
-    if (!fn) return () => this.fail(tree, cmd, `"${name}" is not a defined function`);
+    if (!fn) return () => this.fail(tree, ident, `"${name}" is not a defined function`);
     const nFixed = fn.params.length;
     const argTypes: ParamType[] = args.map((_a, i) =>
       i < nFixed ? fn.params[i] : (fn.variadic ?? fn.params[nFixed - 1]),
@@ -430,7 +441,7 @@ export class Compiler {
       const wantOr = fn.shortCircuit === 'or';
       return (s, dot, final) => {
         if (n + (final === MISSING ? 0 : 1) < 1) {
-          this.fail(tree, cmd, `wrong number of args for ${name}: want at least 1 got ${n}`);
+          this.fail(tree, ident, `wrong number of args for ${name}: want at least 1 got ${n}`);
         }
         let v: Value = undefined;
         for (let i = 0; i < n; i++) {
@@ -446,11 +457,11 @@ export class Compiler {
         if (numIn < nFixed)
           this.fail(
             tree,
-            cmd,
+            ident,
             `wrong number of args for ${name}: want at least ${nFixed} got ${n}`,
           );
       } else if (numIn !== nFixed) {
-        this.fail(tree, cmd, `wrong number of args for ${name}: want ${nFixed} got ${numIn}`);
+        this.fail(tree, ident, `wrong number of args for ${name}: want ${nFixed} got ${numIn}`);
       }
       const values: Value[] = new Array(numIn);
       for (let i = 0; i < n; i++) values[i] = argv[i](s, dot);
@@ -493,7 +504,7 @@ export class Compiler {
         return check((s, dot) => p(s, dot));
       }
       case 'identifier': {
-        const f = this.func(n.name, n, [], tree);
+        const f = this.func(n, n, [], tree);
         return check((s, dot) => nilToInvalid(f(s, dot, MISSING)));
       }
     }

@@ -206,7 +206,11 @@ describe('execution errors', () => {
     ],
     [
       '{{ upper "a" "b" }}',
-      'template: line:1:3: executing "line" at <upper "a" "b">: wrong number of args for upper: want 1 got 2',
+      'template: line:1:3: executing "line" at <upper>: wrong number of args for upper: want 1 got 2',
+    ],
+    [
+      '{{ "x" | upper "a" }}',
+      'template: line:1:9: executing "line" at <upper>: wrong number of args for upper: want 1 got 2',
     ],
     ['{{ nil }}', 'template: line:1:3: executing "line" at <nil>: nil is not a command'],
     [

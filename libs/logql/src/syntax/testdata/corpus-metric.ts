@@ -145,6 +145,12 @@ export const rangeAggs: CorpusEntry[] = [
   atLine0('rate({ foo = "bar" }[5minutes])', 21, 'unknown unit "minutes" in duration "5minutes"'),
   atLine0('rate({ foo = "bar" }[5)', 21, "missing closing ']' in duration"),
   at('count_over_time({app="foo"})', 28, 'syntax error: unexpected )'),
+  at('vector(1e)', 8, 'exponent has no digits'),
+  atLine0(
+    'count_over_time({a="b"} | unwrap != [5m])',
+    34,
+    'syntax error: unexpected !=, expecting IDENTIFIER or BYTES_CONV or DURATION_CONV or DURATION_SECONDS_CONV',
+  ),
   // Aggregation errors are reported after the whole query parsed, syntax errors first.
   at('sum(rate({a="b"}[5m]) by (app)', 31, 'syntax error: unexpected $end'),
   at('count_over_time({a="b"} | unwrap x [5m])/', 42, 'syntax error: unexpected $end'),

@@ -24,7 +24,7 @@ const MAP_ORDER =
 const AMBIGUOUS_MATCH =
   'ambiguous vector matching: logsvc answers 400, Loki 3.4 500, with the same text (docs/api.md)';
 const DOT_STAR_ALTERNATIVE =
-  'line filter regex with a .* alternative: Loki 3.4 drops the .* when it simplifies to literals (docs/logql.md)';
+  'line filter matching every line in one alternative (.* or ""): Loki 3.4 drops it when it simplifies to literals (docs/logql.md)';
 
 /**
  * The queries `npm run diff:loki` sends to logsvc and Loki: log queries through every parser and
@@ -534,6 +534,22 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
   { query: 'sum_over_time({app="checkout"} | logfmt | unwrap bytes | __error__="" 5m])' },
   { query: 'sum_over_time({app="checkout"} | logfmt | unwrap bytes)' },
   { query: '{env="prod"} |~ "(?P<v/erb>x)"' },
+  {
+    query: '{env="prod"} |= "" or "PATCH" != "healthz"',
+    params: { limit: 20 },
+    known: DOT_STAR_ALTERNATIVE,
+  },
+  { query: '{env="prod"} | logfmt v="a-b"' },
+  { query: '{env="prod"} | logfmt v="a b"' },
+  { query: '{env="prod"} | logfmt v=""' },
+  { query: '{env="prod", meta!="yes"} | logfmt v="\\"caller\\"" | keep v', params: { limit: 20 } },
+  { query: '{env="prod"} | logfmt | status < 50evel="x"' },
+  { query: 'count_over_time({app="checkout"} | unwrap != [5m])' },
+  {
+    query: '{env="prod", meta!="yes"} | json | line_format "{{ substr .msg }}" | keep app',
+    params: { limit: 5 },
+  },
+  { query: '{a="b"} | x > 1 ,| keep x' },
   { query: 'sum(rate({app="checkout"}[5m])) by app' },
   { query: '{app="checkout"} | line_format' },
   { query: '{app="checkout"}\n| json\n| x >' },
