@@ -247,8 +247,20 @@ export function lex(input: string): Token[] {
     }
   }
 
-  // Scans a number the way Go's lexer does; the parser validates it.
+  /**
+   * A number as Go's lexer reads it (the parser validates it). A sign right after a number
+   * starts the imaginary part of a complex constant (`1+2i`), so `2006-01` is one bad number.
+   */
   function lexNumber(): boolean {
+    if (!scanNumber()) return false;
+    if (input[pos] === '+' || input[pos] === '-') {
+      if (!scanNumber() || input[pos - 1] !== 'i') return false;
+    }
+    emit('number');
+    return true;
+  }
+
+  function scanNumber(): boolean {
     if (input[pos] === '+' || input[pos] === '-') pos++;
     let digits = '0123456789_';
     if (input[pos] === '0' && /[xXoObB]/.test(input[pos + 1] ?? '')) {
@@ -279,7 +291,6 @@ export function lex(input: string): Token[] {
       pos++;
       return false;
     }
-    emit('number');
     return true;
   }
 }

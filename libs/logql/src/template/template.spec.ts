@@ -135,6 +135,9 @@ describe('parse errors', () => {
     ['{{ (.a }}', 'template: line:1: unclosed left paren'],
     ['{{ .a) }}', 'template: line:1: unexpected right paren'],
     ['{{ 3x }}', 'template: line:1: bad number syntax: "3x"'],
+    // Checked against Go 1.23: a sign right after a number starts a complex constant's part.
+    ['{{ print 2006-01 }}', 'template: line:1: bad number syntax: "2006-01"'],
+    ['{{ print -1-1 }}', 'template: line:1: bad number syntax: "-1-1"'],
     ['{{ @ }}', 'template: line:1: unexpected "@" in command'],
     ['{{ 99999999999999999999 }}', 'template: line:1: integer overflow: "99999999999999999999"'],
     ['{{/* open', 'template: line:1: unclosed comment'],
