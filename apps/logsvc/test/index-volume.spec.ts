@@ -117,12 +117,35 @@ describe('index stats and volume', () => {
     expect(await res.text()).toBe('the query hit the max number of series limit (limit: 3 series)');
   });
 
+  it('checks stats and volume parameters as Loki checks a range or instant query’s', async () => {
+    const ask = async (path: string, params: Record<string, string>) => {
+      const res = await getAs(sut, 'acme', path, { query: '{app="api"}', ...params });
+      return `${res.status} ${(await res.text()).trim()}`;
+    };
+    const inverted = { start: String(t0), end: String(t0 - MINUTE_NS) };
+    const endBeforeStart = '400 end timestamp must not be before or equal to start time';
+    expect(await ask('/loki/api/v1/index/stats', inverted)).toBe(endBeforeStart);
+    expect(await ask('/loki/api/v1/index/volume', inverted)).toBe(endBeforeStart);
+    expect(await ask('/loki/api/v1/index/stats', { step: 'abc' })).toBe(
+      '400 cannot parse "abc" to a valid duration',
+    );
+    expect(await ask('/loki/api/v1/index/stats', { limit: 'abc' })).toMatch(
+      /^400 strconv.Atoi: parsing "abc": invalid syntax/,
+    );
+    // A volume limit of 0 means the default.
+    expect(await ask('/loki/api/v1/index/volume', { limit: '0' })).toMatch(/^200 /);
+    expect(await ask('/loki/api/v1/index/volume', { limit: '-1' })).toBe(
+      '400 limit must be a positive value',
+    );
+  });
+
   it('rejects a bad aggregateBy', async () => {
     const res = await getAs(sut, 'acme', '/loki/api/v1/index/volume', {
       query: '{app="api"}',
       aggregateBy: 'pods',
     });
     expect(res.status).toBe(400);
+    expect((await res.text()).trim()).toBe('invalid aggregation option');
   });
 });
 

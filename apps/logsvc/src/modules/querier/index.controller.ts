@@ -11,15 +11,23 @@ import { statsJson } from './encode/stats-json';
 import {
   HOUR_NS,
   ParamError,
-  checkResolution,
-  defaultStepNs,
+  type ParamReader,
   nowNs,
   parseBounds,
-  parseLimit,
-  parseSecondsOrDuration,
+  parseInstantQuery,
+  parseRangeQuery,
 } from './params/query-params';
 import { parseSelector } from './params/selectors';
 import { requestReader } from './request-reader';
+
+/**
+ * Loki's `volumeLimit`: a bad `limit` is refused as for queries, but 0 means the default (100)
+ * rather than an error.
+ */
+function volumeParams(read: ParamReader): ParamReader {
+  const zero = /^[+-]?0+$/.test(read('limit') ?? '');
+  return (name) => (name === 'limit' && zero ? undefined : read(name));
+}
 
 /** `index/stats`, `index/volume` and `index/volume_range`, GET or form POST. */
 @Controller()
@@ -54,9 +62,9 @@ export class IndexController {
   }
 
   private async stats(tenants: string[], request: FastifyRequest, reply: FastifyReply) {
-    const read = requestReader(request);
-    const { startNs, endNs } = parseBounds(read, nowNs(), HOUR_NS);
-    const matchers = parseSelector(read('query') ?? '');
+    // Loki reads these as a range query: its parameters are checked alike (limit, step...).
+    const { query, startNs, endNs } = parseRangeQuery(requestReader(request), nowNs());
+    const matchers = parseSelector(query);
     const s = await this.querier.indexStats(tenants, matchers, startNs, endNs);
     void reply.header('content-type', JSON_CONTENT_TYPE);
     return JSON.stringify({
@@ -75,32 +83,31 @@ export class IndexController {
   ) {
     // Before reading parameters: without volume_enabled the endpoint does not exist.
     this.querier.checkVolumesEnabled(tenants);
-    const read = requestReader(request);
-    const { startNs, endNs } = parseBounds(read, nowNs(), HOUR_NS);
-    const matchers = parseSelector(read('query') ?? '');
-    const limit = parseLimit(read);
+    const read = volumeParams(requestReader(request));
+    const now = nowNs();
+    // As Loki: volume_range is a range query; volume an instant query with start and end.
+    let startNs: bigint;
+    let endNs: bigint;
+    let stepNs = 0n;
+    let limit: number;
+    if (range) {
+      ({ startNs, endNs, stepNs, limit } = parseRangeQuery(read, now));
+    } else {
+      limit = parseInstantQuery(read, now).limit;
+      ({ startNs, endNs } = parseBounds(read, now, HOUR_NS));
+      if (endNs < startNs) {
+        throw new ParamError('end timestamp must not be before or equal to start time');
+      }
+    }
     const aggregateBy = (read('aggregateBy') || 'series') as AggregateBy;
     if (aggregateBy !== 'series' && aggregateBy !== 'labels') {
-      throw new ParamError(
-        `invalid aggregateBy parameter: ${JSON.stringify(aggregateBy)}: expected series or labels`,
-      );
+      throw new ParamError('invalid aggregation option');
     }
     const targetLabels = (read('targetLabels') ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== '');
-    const stepText = read('step');
-    const stepNs = !range
-      ? 0n
-      : stepText
-        ? parseSecondsOrDuration(stepText)
-        : defaultStepNs(startNs, endNs);
-    if (range && stepNs <= 0n) {
-      throw new ParamError(
-        'zero or negative query resolution step widths are not accepted. Try a positive integer',
-      );
-    }
-    if (range) checkResolution(startNs, endNs, stepNs);
+    const matchers = parseSelector(read('query') ?? '');
     const series = await this.querier.volumes({
       tenants,
       matchers,
