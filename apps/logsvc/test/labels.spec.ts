@@ -97,6 +97,21 @@ describe('labels, label values and series', () => {
     expect(((await post.json()) as SeriesResponse).data).toHaveLength(2);
   });
 
+  it('refuses a range that ends before it starts with Loki’s lookback text', async () => {
+    const inverted = { start: String(t0), end: String(t0 - MINUTE_NS), 'match[]': '{app="api"}' };
+    for (const path of [
+      '/loki/api/v1/labels',
+      '/loki/api/v1/label/app/values',
+      '/loki/api/v1/series',
+    ]) {
+      const res = await getAs(sut, 'team-a', path, inverted);
+      expect(res.status).toBe(400);
+      expect((await res.text()).trim()).toBe(
+        'this data is no longer available, it is past now - max_query_lookback (0s)',
+      );
+    }
+  });
+
   it('requires match[] on series and valid selectors', async () => {
     const none = await getAs(sut, 'team-a', '/loki/api/v1/series');
     expect(none.status).toBe(400);

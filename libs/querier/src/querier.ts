@@ -1,3 +1,4 @@
+import { metadataRange, queryLimits } from './query-limits';
 import type { Labels, Matcher } from '@logsvc/api';
 import type { DeleteRequestRecord } from '@logsvc/compactor';
 import type { Overrides } from '@logsvc/config';
@@ -213,7 +214,8 @@ export class Querier {
     throughNs: bigint,
     matchers: readonly Matcher[],
   ): Promise<string[]> {
-    return this.metadata.labelNames(tenants, fromNs, throughNs, matchers);
+    const r = this.metadataRange(tenants, fromNs, throughNs);
+    return this.metadata.labelNames(tenants, r.startNs, r.endNs, matchers);
   }
 
   labelValues(
@@ -223,7 +225,8 @@ export class Querier {
     throughNs: bigint,
     matchers: readonly Matcher[],
   ): Promise<string[]> {
-    return this.metadata.labelValues(tenants, name, fromNs, throughNs, matchers);
+    const r = this.metadataRange(tenants, fromNs, throughNs);
+    return this.metadata.labelValues(tenants, name, r.startNs, r.endNs, matchers);
   }
 
   series(
@@ -232,7 +235,14 @@ export class Querier {
     fromNs: bigint,
     throughNs: bigint,
   ): Promise<Labels[]> {
-    return this.metadata.series(tenants, groups, fromNs, throughNs);
+    const r = this.metadataRange(tenants, fromNs, throughNs);
+    return this.metadata.series(tenants, groups, r.startNs, r.endNs);
+  }
+
+  /** The range of a metadata request under the tenants' lookback and length limits. */
+  private metadataRange(tenants: readonly string[], fromNs: bigint, throughNs: bigint) {
+    const limits = queryLimits(tenants.map((t) => this.overrides.forTenant(t)));
+    return metadataRange(limits, fromNs, throughNs, this.options.now());
   }
 
   indexStats(

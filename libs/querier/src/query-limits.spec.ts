@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkEntriesLimit, checkQueryLength, clampLookback, queryLimits } from './query-limits';
+import {
+  checkEntriesLimit,
+  checkQueryLength,
+  clampLookback,
+  metadataRange,
+  queryLimits,
+} from './query-limits';
 
 const HOUR_MS = 3_600_000;
 const NS_PER_MS = 1_000_000n;
@@ -38,5 +44,16 @@ describe('query limits', () => {
     const hour = 3600n * 1000n * NS_PER_MS;
     expect(clampLookback(l, 0n, now, now)).toEqual({ startNs: now - hour, endNs: now });
     expect(clampLookback(l, 0n, hour, now)).toBeNull();
+  });
+
+  it('refuses a metadata range older than the lookback, or reversed, with Loki’s text', () => {
+    const l = { ...base, max_query_lookback: HOUR_MS };
+    const hour = 3600n * 1000n * NS_PER_MS;
+    const now = 10n * hour;
+    expect(metadataRange(l, 0n, now, now)).toEqual({ startNs: now - hour, endNs: now });
+    expect(() => metadataRange(l, 0n, hour, now)).toThrow(
+      'this data is no longer available, it is past now - max_query_lookback (1h)',
+    );
+    expect(() => metadataRange(base, now, now - 1n, now)).toThrow('max_query_lookback (0s)');
   });
 });

@@ -59,3 +59,27 @@ export function clampLookback(limits: QueryLimits, startNs: bigint, endNs: bigin
   if (endNs < oldest) return null;
   return { startNs: startNs < oldest ? oldest : startNs, endNs };
 }
+
+/**
+ * Loki's `validateQueryTimeRangeLimits` for label, label values and series requests: the start
+ * moves forward to now - `max_query_lookback`; a range longer than `max_query_length` is
+ * refused; a range that ends before it starts (a reversed one, or one wholly older than the
+ * lookback) is refused with Loki's text, which names the lookback whatever the cause.
+ */
+export function metadataRange(
+  limits: QueryLimits,
+  startNs: bigint,
+  endNs: bigint,
+  nowNs: bigint,
+): { startNs: bigint; endNs: bigint } {
+  const lookback = limits.max_query_lookback;
+  const oldest = nowNs - BigInt(lookback) * 1_000_000n;
+  const from = lookback > 0 && startNs < oldest ? oldest : startNs;
+  checkQueryLength(limits, from, endNs);
+  if (endNs < from) {
+    throw new ParamError(
+      `this data is no longer available, it is past now - max_query_lookback (${formatDuration(lookback * 1e6)})`,
+    );
+  }
+  return { startNs: from, endNs };
+}

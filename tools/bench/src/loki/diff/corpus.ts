@@ -1116,6 +1116,13 @@ export const DIFF_QUERIES: readonly DiffQuery[] = [
   { path: '/loki/api/v1/label/app/values', params: { query: '{env=~"("}' } },
   { path: '/loki/api/v1/labels', params: { query: '{app="checkout", meta="yes"}' } },
   { path: '/loki/api/v1/series', params: { 'match[]': '{app="nope"}' } },
+  { path: '/loki/api/v1/labels', params: { start: '2000000000', end: '1000000000' } },
+  {
+    path: '/loki/api/v1/series',
+    params: { 'match[]': '{app="auth"}', start: '2000000000', end: '1000000000' },
+  },
+  { path: '/loki/api/v1/index/stats', params: { query: '{app="auth"}', step: 'abc' } },
+  { path: '/loki/api/v1/index/volume', params: { query: '{app="auth"}', aggregateBy: 'x' } },
   // Series groups are parsed without the non-empty matcher rule; an empty group among others is not.
   { path: '/loki/api/v1/series', params: { 'match[]': '{app=~".*"}' } },
   { path: '/loki/api/v1/series', params: { 'match[]': '{pod!="x", meta=~".*"}' } },
