@@ -17,6 +17,7 @@ import {
   type TokenType,
 } from './tokens';
 import { humanizeParseBytes, modelParseDuration, timeParseDuration } from '@logsvc/gocompat';
+import { goNumberLiteralError } from './go-number';
 import { parseLogqlDuration } from './units';
 
 export function tokenize(input: string): Token[] {
@@ -110,6 +111,8 @@ class Lexer {
   private number(): void {
     const { input } = this;
     const start = this.pos;
+    const literalError = goNumberLiteralError(input, start);
+    if (literalError !== undefined) throw this.error(start, literalError);
     let i = start;
     while (isDigit(input.charCodeAt(i))) i++;
     if (input[i] === '.') {
@@ -119,8 +122,6 @@ class Lexer {
     if (input[i] === 'e' || input[i] === 'E') {
       let j = i + 1;
       if (input[j] === '+' || input[j] === '-') j++;
-      // Go's text/scanner reads the exponent before Loki sees the token: `50evel` fails there.
-      if (!isDigit(input.charCodeAt(j))) throw this.error(start, 'exponent has no digits');
       while (isDigit(input.charCodeAt(j))) j++;
       i = j;
     }

@@ -80,5 +80,6 @@ export function formatBytes(bytes: number): string {
       }
     }
   }
-  return `${bytes}B`;
+  // `0B` would read as a Go binary literal without digits (Loki's scanner refuses it too).
+  return bytes === 0 ? '0KB' : `${bytes}B`;
 }
