@@ -8,13 +8,7 @@
  * `__tenant_id__` becomes `original___tenant_id__`.
  */
 import { LogsvcError } from '@logsvc/errors';
-import {
-  matchesLabels,
-  sortLabels,
-  type LabelPair,
-  type Labels,
-  type Matcher,
-} from '@logsvc/api';
+import { matchesLabels, sortLabels, type LabelPair, type Labels, type Matcher } from '@logsvc/api';
 import { EMPTY_LABELS_RESULT, LabelsResult, labelsKey } from '../../log/labels-builder';
 import type { PipelineResult } from '../../log/pipeline';
 import type { Sample, StreamSampleExtractor } from '../../log/sample-extractor';
