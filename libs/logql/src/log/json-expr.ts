@@ -27,8 +27,9 @@ type PathToken =
   | { readonly kind: 'FIELD' | 'STRING'; readonly text: string }
   | { readonly kind: 'INDEX'; readonly index: number };
 
-const isStartIdentifier = (c: string): boolean => /^[A-Za-z_]$/.test(c);
-const isIdentifier = (c: string): boolean => /^[A-Za-z0-9_]$/.test(c);
+/** Loki's jsonexpr and logfmt expression scanners: a field or key `[A-Za-z_][A-Za-z0-9_]*`. */
+export const isStartIdentifier = (c: string): boolean => /^[A-Za-z_]$/.test(c);
+export const isIdentifier = (c: string): boolean => /^[A-Za-z0-9_]$/.test(c);
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 
 /**

@@ -7,10 +7,9 @@
  * `%!(EXTRA string=...)` text and match no key of a line.
  */
 
-type Token = { kind: 'KEY' | 'STRING'; text: string } | { kind: '$end' };
+import { isIdentifier, isStartIdentifier } from './json-expr';
 
-const isStartIdentifier = (c: string): boolean => /^[A-Za-z_]$/.test(c);
-const isIdentifier = (c: string): boolean => /^[A-Za-z0-9_]$/.test(c);
+type Token = { kind: 'KEY' | 'STRING'; text: string } | { kind: '$end' };
 
 class Scanner {
   private i = 0;

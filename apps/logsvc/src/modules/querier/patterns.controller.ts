@@ -1,6 +1,6 @@
 import { apiPaths } from '@logsvc/api';
 import { LogsvcError } from '@logsvc/errors';
-import { parseMatchers } from '@logsvc/logql';
+import { selectorMatchers } from './params/selectors';
 import { PatternQuerier, roundToMilliseconds, type PatternSeries } from '@logsvc/pattern';
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -48,11 +48,7 @@ export class PatternsController {
     }
     checkResolution(startNs, endNs, stepNs);
     if (!this.patterns) throw new LogsvcError('not_found', '');
-    const matchers = [...parseMatchers(read('query') ?? '')].map(({ type, name, value }) => ({
-      type,
-      name,
-      value,
-    }));
+    const matchers = selectorMatchers(read('query') ?? '');
     const [fromMs, throughMs] = roundToMilliseconds(startNs, endNs);
     const series = await this.patterns.patterns(tenant, {
       matchers,

@@ -3,7 +3,7 @@
  * `ParseDetectedLabelsQuery` (`pkg/loghttp`) read them: same defaults, order of checks and texts.
  */
 import type { Matcher } from '@logsvc/api';
-import { parseMatchers } from '@logsvc/logql';
+import { selectorMatchers } from './selectors';
 import {
   type Bounds,
   HOUR_NS,
@@ -61,8 +61,6 @@ export interface DetectedLabelsParams extends Bounds {
 export function parseDetectedLabelsParams(read: ParamReader, nowNs: bigint): DetectedLabelsParams {
   const bounds = boundsInOrder(read, nowNs);
   const query = read('query');
-  const matchers = query
-    ? [...parseMatchers(query)].map(({ type, name, value }) => ({ type, name, value }))
-    : [];
+  const matchers = query ? selectorMatchers(query) : [];
   return { ...bounds, matchers };
 }

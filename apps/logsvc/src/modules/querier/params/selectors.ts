@@ -8,7 +8,17 @@ import { ParamError } from './query-params';
  */
 export function parseSelector(text: string): Matcher[] {
   if (/^\s*\{\s*\}\s*$/.test(text)) return [];
-  return [...parseMatchers(text)].map(({ type, name, value }) => ({ type, name, value }));
+  return selectorMatchers(text);
+}
+
+/** A stream selector's matchers, with Loki's checks (`{}` is refused, as for queries). */
+export function selectorMatchers(text: string): Matcher[] {
+  return plainMatchers(parseMatchers(text));
+}
+
+/** The parser's matchers as the API's (without their positions). */
+function plainMatchers(parsed: readonly Matcher[]): Matcher[] {
+  return parsed.map(({ type, name, value }) => ({ type, name, value }));
 }
 
 /**
@@ -24,6 +34,6 @@ export function parseMatchGroups(values: readonly string[]): Matcher[][] {
   return groups.map((text) => {
     const matchers = parseMatchers(text, false);
     if (matchers.length === 0) throw new ParamError(`0 matchers in group: ${text}`);
-    return matchers.map(({ type, name, value }) => ({ type, name, value }));
+    return plainMatchers(matchers);
   });
 }
