@@ -27,6 +27,20 @@ export interface PushStream {
    * stream made with other entries must leave it out.
    */
   readonly bytes?: number;
+  /**
+   * A slot the next stage of the write path may use to remember what it derived from this
+   * stream's labels, kept from push to push for as long as the labels are cached: the decoder
+   * hands out one per label string (validation keeps its verdict there), validation one per
+   * validated stream (the ingester keeps the stream there). A stage checks `key` before it
+   * trusts `value`.
+   */
+  readonly memo?: StreamMemo;
+}
+
+/** See `PushStream.memo`: `value` is what the stage that set `key` derived. */
+export interface StreamMemo {
+  key: object | null;
+  value: unknown;
 }
 
 /**

@@ -37,7 +37,12 @@ export async function pushInBatches(
 }
 
 /** Consecutive runs of streams within the batch bounds; a longer stream is split into pieces. */
-function* batches(streams: readonly PushStream[]): Generator<PushStream[]> {
+function* batches(streams: PushStream[]): Generator<PushStream[]> {
+  if (fitsOneBatch(streams)) {
+    // The usual push: one batch, the streams as they are.
+    yield streams;
+    return;
+  }
   let batch: PushStream[] = [];
   let entries = 0;
   for (const stream of streams) {
@@ -58,6 +63,13 @@ function* batches(streams: readonly PushStream[]): Generator<PushStream[]> {
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+function fitsOneBatch(streams: readonly PushStream[]): boolean {
+  if (streams.length > MAX_BATCH_STREAMS) return false;
+  let entries = 0;
+  for (let i = 0; i < streams.length; i++) entries += streams[i].entries.length;
+  return entries <= MAX_BATCH_ENTRIES;
 }
 
 /**

@@ -115,7 +115,7 @@ export class LocalIngesterClient implements IngesterClient {
 
   attach(ingester: Ingester | undefined): void {
     this.detachTails?.();
-    this.detachTails = ingester?.onAppend(this.tails.onAppend);
+    this.detachTails = ingester?.onAppend(this.tails.onAppend, this.tails.listensTo);
     this.current = ingester;
   }
 

@@ -9,6 +9,7 @@ import {
   type Labels,
   type Matcher,
   type PushRequest,
+  type StreamMemo,
 } from '@logsvc/api';
 import { MemChunk } from '@logsvc/chunk';
 import {
@@ -548,6 +549,55 @@ describe('Ingester', () => {
       off();
       await sut.push('t', req({ '{app="a"}': [[5n * HOUR, 'y']] }));
       expect(seen).toEqual(['t {app="a"} x']);
+    });
+
+    it('tells an append listener only of the tenants it is interested in', async () => {
+      const sut = await start();
+      const seen: string[] = [];
+      sut.onAppend(
+        (tenant, _labels, entries) => seen.push(...entries.map((e) => `${tenant} ${e.line}`)),
+        (tenant) => tenant === 'a',
+      );
+      await sut.push('a', req({ '{app="x"}': [[1n, 'to a']] }));
+      await sut.push('b', req({ '{app="x"}': [[1n, 'to b']] }));
+      expect(seen).toEqual(['a to a']);
+      expect(memory(sut, 'b')).toEqual(['{app="x"} 1 to b']);
+    });
+  });
+
+  describe('stream memos', () => {
+    /** A push of one stream that carries `memo`, as validated pushes do. */
+    function memoPush(memo: StreamMemo, ts: bigint, line: string): PushRequest {
+      const [stream] = req({ '{app="a"}': [[ts, line]] }).streams;
+      return { streams: [{ ...stream, labelsText: '{app="a"}', memo }] };
+    }
+
+    it('finds the stream a memo remembers, and a new one once the stream left memory', async () => {
+      const sut = await start({ chunk_idle_period: 1_000 });
+      const memo: StreamMemo = { key: null, value: undefined };
+      await sut.push('t', memoPush(memo, 1n, 'one'));
+      await sut.push('t', memoPush(memo, 2n, 'two'));
+      expect(memory(sut, 't', [eq('app', 'a')])).toEqual(['{app="a"} 1 one', '{app="a"} 2 two']);
+      // {app="a"} goes idle, is flushed and leaves memory; {app="b"} keeps the tenant there.
+      clock += 2_000;
+      await sut.push('t', req({ '{app="b"}': [[1n, 'b']] }));
+      await sut.flushCheck();
+      await sut.flushCheck();
+      expect(sut.streamCount).toBe(1);
+      await sut.push('t', memoPush(memo, 3n, 'three'));
+      expect(sut.streamCount).toBe(2);
+      expect(memory(sut, 't', [eq('app', 'a')])).toEqual(['{app="a"} 3 three']);
+      expect(sut.metrics().streams_created_total).toBe(3);
+    });
+
+    it("never stores a tenant's entries in another tenant's stream through a shared memo", async () => {
+      const sut = await start();
+      const memo: StreamMemo = { key: null, value: undefined };
+      await sut.push('t', memoPush(memo, 1n, 'for t'));
+      await sut.push('u', memoPush(memo, 2n, 'for u'));
+      await sut.push('t', memoPush(memo, 3n, 'for t again'));
+      expect(memory(sut, 't')).toEqual(['{app="a"} 1 for t', '{app="a"} 3 for t again']);
+      expect(memory(sut, 'u')).toEqual(['{app="a"} 2 for u']);
     });
   });
 

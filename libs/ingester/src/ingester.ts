@@ -19,7 +19,7 @@ import {
   snapshotStreams,
 } from './memory-snapshot';
 import { formatRfc3339 } from '@logsvc/gocompat';
-import { Instance, type AppendedStream, type PushContext, type StreamCensus } from './instance';
+import { Instance, type InstancePushResult, type PushContext, type StreamCensus } from './instance';
 import { streamAdmission, type StreamAdmission } from './stream-admission';
 import { SILENT_LOGGER, type IngesterLogger } from './logger';
 import { bump, newCounters, type IngesterCounters } from './metrics';
@@ -81,6 +81,12 @@ export interface PushOutcome {
 /** Called with the entries each push stored in a stream, once its WAL record is on disk. */
 export type AppendListener = (tenant: string, labels: Labels, entries: readonly LogEntry[]) => void;
 
+/**
+ * Whether a listener wants a tenant's entries now. A push nobody listens to keeps none of its
+ * entries past its own tick: they would otherwise live until the fsync.
+ */
+export type AppendInterest = (tenant: string) => boolean;
+
 export interface LabelQuery {
   readonly fromNs: bigint;
   readonly throughNs: bigint;
@@ -107,7 +113,7 @@ export class Ingester {
   private readonly flusher: Flusher;
   private readonly chunkOptions: Partial<ChunkOptions>;
   private readonly windowNs: bigint;
-  private readonly listeners = new Set<AppendListener>();
+  private readonly listeners = new Map<AppendListener, AppendInterest>();
   private readonly onCut = (reason: CutReason): void =>
     bump(this.counters.chunks_cut_total, reason);
   private wal: Wal | null = null;
@@ -251,10 +257,16 @@ export class Ingester {
     return max > 0 ? max : Number.POSITIVE_INFINITY;
   }
 
+  /** Whether any listener wants this tenant's stored entries. */
+  private listened(tenant: string): boolean {
+    for (const interested of this.listeners.values()) if (interested(tenant)) return true;
+    return false;
+  }
+
   /** Tells tail listeners about entries a push stored (once they are durable). */
-  private notifyAll(tenant: string, appended: readonly AppendedStream[]): void {
-    if (this.listeners.size === 0) return;
-    for (const a of appended) this.notify(tenant, a.stream.labels, a.entries);
+  private notifyAll(tenant: string, result: InstancePushResult): void {
+    const { wal, stored } = result;
+    for (let i = 0; i < stored.length; i++) this.notify(tenant, stored[i].labels, wal[i].entries);
   }
 
   /**
@@ -335,8 +347,9 @@ export class Ingester {
       duplicates: result.duplicates,
       errors,
     };
+    const listened = this.listened(tenant);
     if (!this.wal) {
-      this.notifyAll(tenant, result.appended);
+      if (listened) this.notifyAll(tenant, result);
       return { outcome, durable: null };
     }
     const waits: Promise<void>[] = [];
@@ -349,14 +362,13 @@ export class Ingester {
     if (result.wal.length > 0) {
       // Memory and the record's sequence number change in the same tick (see checkpointFrames).
       // Nothing here keeps the push's entries alive until the fsync unless a tail listens.
-      const created = createdStreams(result.appended);
+      const created = new Set(result.created);
       const own = this.wal.append(tenant, result.wal, (streams) =>
         this.rollBack(tenant, streams, created, outcome),
       );
-      if (this.listeners.size > 0) {
-        const appended = result.appended;
+      if (listened) {
         own.then(
-          () => this.notifyAll(tenant, appended),
+          () => this.notifyAll(tenant, result),
           () => {},
         );
       }
@@ -366,9 +378,12 @@ export class Ingester {
     return { outcome, durable: waits.length === 1 ? waits[0] : Promise.all(waits).then(() => {}) };
   }
 
-  /** Registers a listener for stored entries (the tail endpoint); returns its remover. */
-  onAppend(listener: AppendListener): () => void {
-    this.listeners.add(listener);
+  /**
+   * Registers a listener for stored entries (the tail endpoint), told of the pushes of the
+   * tenants it is `interested` in when they are stored (all when absent); returns its remover.
+   */
+  onAppend(listener: AppendListener, interested: AppendInterest = () => true): () => void {
+    this.listeners.set(listener, interested);
     return () => this.listeners.delete(listener);
   }
 
@@ -548,7 +563,7 @@ export class Ingester {
   }
 
   private notify(tenant: string, labels: Labels, entries: readonly LogEntry[]): void {
-    for (const l of this.listeners) {
+    for (const l of this.listeners.keys()) {
       try {
         l(tenant, labels, entries);
       } catch (err) {
@@ -654,11 +669,4 @@ function tooFarBehind(entryNs: bigint, cutoffNs: bigint): string {
 
 function discardStats(): IngesterQueryStats {
   return { totalChunksMatched: 0, headChunkBytes: 0, headChunkLines: 0, compressedBytes: 0 };
-}
-
-/** The streams a push created (usually none: most pushes write to streams that exist). */
-function createdStreams(appended: readonly AppendedStream[]): ReadonlySet<Stream> {
-  const created = new Set<Stream>();
-  for (const a of appended) if (a.created) created.add(a.stream);
-  return created;
 }

@@ -1,4 +1,11 @@
-import { labelsToString, parseLabels, type LogEntry, type PushRequest } from '@logsvc/api';
+import {
+  labelsToString,
+  parseLabels,
+  type LogEntry,
+  type PushRequest,
+  type PushStream,
+  type StreamMemo,
+} from '@logsvc/api';
 import type { ChunkOptions } from '@logsvc/chunk';
 import { IngestError } from './errors';
 import { formatGoTime } from '@logsvc/gocompat';
@@ -26,18 +33,13 @@ export interface PushContext {
   readonly walSeq: number;
 }
 
-/** Entries stored in one stream by a push (for tail listeners, and to undo the push). */
-export interface AppendedStream {
-  readonly stream: Stream;
-  readonly entries: readonly LogEntry[];
-  /** This push created the stream. */
-  readonly created: boolean;
-}
-
 export interface InstancePushResult {
-  /** What the WAL record of this push holds: the stored entries only. */
+  /** What the WAL record of this push holds: the stored entries only, per stream. */
   readonly wal: WalStreamInput[];
-  readonly appended: AppendedStream[];
+  /** The stream of each item of `wal` (for tail listeners). */
+  readonly stored: Stream[];
+  /** Streams this push created (to undo the push). */
+  readonly created: Stream[];
   readonly entries: number;
   readonly bytes: number;
   readonly duplicates: number;
@@ -62,7 +64,11 @@ export class Instance {
 
   /** Drops a stream from memory (flushed and empty, or created by a push taken back). */
   removeStream(labelsText: string): void {
-    if (this.streams.delete(labelsText)) this.census.count--;
+    const stream = this.streams.get(labelsText);
+    if (stream === undefined) return;
+    this.streams.delete(labelsText);
+    stream.detached = true;
+    this.census.count--;
   }
 
   private addStream(stream: Stream): void {
@@ -77,7 +83,8 @@ export class Instance {
    */
   push(req: PushRequest, ctx: PushContext): InstancePushResult {
     const wal: WalStreamInput[] = [];
-    const appended: AppendedStream[] = [];
+    const stored: Stream[] = [];
+    const created: Stream[] = [];
     const errors: IngestError[] = [];
     // Streams over a limit become one error, placed where the last of them stood.
     const refusals = new StreamLimitRefusals(this.tenant);
@@ -89,12 +96,11 @@ export class Instance {
     for (const ps of req.streams) {
       if (ps.entries.length === 0) continue;
       const text = ps.labelsText ?? labelsToString(ps.labels);
-      let stream = this.streams.get(text);
+      let stream = this.storedStream(ps, text);
       const bucket =
         stream === undefined ? rate.newBucket() : (stream.rateBucket ??= rate.newBucket());
       const pushed = rate.allowed(bucket, text, ps.entries, ps.bytes);
       if (pushed.length === 0) continue;
-      const created = stream === undefined;
       if (stream === undefined) {
         const over =
           this.streams.size >= ctx.streamLimit
@@ -110,6 +116,8 @@ export class Instance {
         stream = new Stream(this.tenant, ps.labels, this.chunkOptions, text);
         stream.rateBucket = bucket;
         this.addStream(stream);
+        if (ps.memo !== undefined) remember(ps.memo, this, stream);
+        created.push(stream);
         ctx.onStreamCreated();
       }
       const r = stream.append(pushed, ctx.rules, ctx.nowMs, ctx.onCut, ctx.walSeq);
@@ -118,7 +126,7 @@ export class Instance {
         entries += r.stored.length;
         bytes += r.storedBytes;
         wal.push({ labelsText: stream.labelsBytes, entries: r.stored });
-        appended.push({ stream, entries: r.stored, created });
+        stored.push(stream);
       }
       if (r.refused.length > 0) {
         const ooo = r.refused[0].reason === 'entry out of order';
@@ -144,7 +152,23 @@ export class Instance {
     if (refused) errors.splice(refusalsAt, 0, refused);
     const rateLimited = rate.error();
     if (rateLimited) errors.unshift(rateLimited);
-    return { wal, appended, entries, bytes, duplicates, errors };
+    return { wal, stored, created, entries, bytes, duplicates, errors };
+  }
+
+  /**
+   * The stream in memory for these labels, if any: the one the stream's memo remembers when it
+   * is still this instance's, else looked up (and remembered).
+   */
+  private storedStream(ps: PushStream, text: string): Stream | undefined {
+    const memo = ps.memo;
+    if (memo === undefined) return this.streams.get(text);
+    if (memo.key === this) {
+      const known = memo.value as Stream;
+      if (!known.detached) return known;
+    }
+    const stream = this.streams.get(text);
+    if (stream !== undefined) remember(memo, this, stream);
+    return stream;
   }
 
   /** Replays stored entries (from the WAL) without limits or ordering checks. */
@@ -163,6 +187,11 @@ export class Instance {
     }
     return stream;
   }
+}
+
+function remember(memo: StreamMemo, instance: Instance, stream: Stream): void {
+  memo.key = instance;
+  memo.value = stream;
 }
 
 /** Line plus structured metadata bytes, as every other discard reason counts them. */

@@ -92,6 +92,8 @@ export class Stream {
   flushQueued = false;
   /** The newest WAL record that stored entries in this stream (0: none since start). */
   lastWalSeq = 0;
+  /** Dropped from its instance's memory: a memo that still holds it must look up again. */
+  detached = false;
   /** The per-stream rate limit's bucket, once a push checked it (not after a replay). */
   rateBucket: TokenBucket | null = null;
 

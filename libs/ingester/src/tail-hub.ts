@@ -42,6 +42,9 @@ export class TailHub {
     }
   };
 
+  /** Whether a tail of this tenant is open (give this to `Ingester.onAppend` too). */
+  readonly listensTo = (tenant: string): boolean => this.byTenant.has(tenant);
+
   subscribe(
     tenant: string,
     matchers: readonly Matcher[],

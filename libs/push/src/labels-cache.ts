@@ -6,6 +6,7 @@ import {
   type PushRequest,
   type PushStream,
   type RejectedStream,
+  type StreamMemo,
 } from '@logsvc/api';
 import { badRequest, PushError } from './errors';
 
@@ -19,7 +20,7 @@ const MAX_SHARED = 50_000;
  * that array). Empty values are dropped (an empty value means "absent", as in Loki).
  */
 export class LabelsCache {
-  private readonly cache = new Map<string, Labels | PushError>();
+  private readonly cache = new Map<string, CachedLabels>();
 
   constructor(private readonly maxCached: number) {}
 
@@ -27,28 +28,40 @@ export class LabelsCache {
 
   /** The parsed labels, or the 400 error (with its discard reason) for a string that does not parse. */
   parse(text: string): Labels | PushError {
-    let labels = this.cache.get(text);
-    if (labels === undefined) {
+    return this.lookup(text).labels;
+  }
+
+  /** The entries as a stream of these labels, or as a rejected stream when they do not parse. */
+  stream(text: string, entries: LogEntry[]): PushStream | RejectedStream {
+    const cached = this.lookup(text);
+    const labels = cached.labels;
+    if (labels instanceof PushError) {
+      return { reason: labels.reason ?? 'invalid_labels', message: labels.message, entries };
+    }
+    return { labels, entries, memo: cached };
+  }
+
+  private lookup(text: string): CachedLabels {
+    let cached = this.cache.get(text);
+    if (cached === undefined) {
+      let labels: Labels | PushError;
       try {
         labels = parseStreamLabels(text);
       } catch (err) {
         if (!(err instanceof PushError)) throw err;
         labels = err;
       }
+      cached = { labels, key: null, value: undefined };
       if (this.cache.size >= this.maxCached) this.cache.clear();
-      this.cache.set(text, labels);
+      this.cache.set(text, cached);
     }
-    return labels;
+    return cached;
   }
+}
 
-  /** The entries as a stream of these labels, or as a rejected stream when they do not parse. */
-  stream(text: string, entries: LogEntry[]): PushStream | RejectedStream {
-    const labels = this.parse(text);
-    if (labels instanceof PushError) {
-      return { reason: labels.reason ?? 'invalid_labels', message: labels.message, entries };
-    }
-    return { labels, entries };
-  }
+/** A label string as parsed; also the memo its streams carry (see `PushStream.memo`). */
+interface CachedLabels extends StreamMemo {
+  readonly labels: Labels | PushError;
 }
 
 /** Collects a decoder's streams, setting aside the rejected ones, into a request. */

@@ -27,6 +27,21 @@ describe('validatePush', () => {
     });
   });
 
+  it("validates a stream's labels again under other limits, even through its memo", () => {
+    const memo = { key: null, value: undefined };
+    const pushed = (): PushRequest => ({
+      streams: [{ labels: parseLabels('{app="api"}'), entries: [entry('x')], memo }],
+    });
+    const text = (l: PushLimits) =>
+      validatePush(pushed(), l, 't', NOW).request.streams[0].labelsText;
+    const discovering = limits();
+    const plain = limits({ discover_service_name: [] });
+    expect(text(discovering)).toBe('{app="api", service_name="api"}');
+    expect(text(discovering)).toBe('{app="api", service_name="api"}');
+    expect(text(plain)).toBe('{app="api"}');
+    expect(text(discovering)).toBe('{app="api", service_name="api"}');
+  });
+
   it('skips streams without entries silently', () => {
     const r = validatePush(
       { streams: [{ labels: parseLabels('{a="b"}'), entries: [] }] },

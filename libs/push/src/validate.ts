@@ -9,6 +9,7 @@ import {
   type PushRequest,
   type PushStream,
   type RejectedStream,
+  type StreamMemo,
 } from '@logsvc/api';
 import {
   DiscardCounts,
@@ -140,13 +141,18 @@ export class PushValidator {
   }
 }
 
-/** A stream's labels as validation leaves them, for one set of limits. */
-interface StreamIdentity {
+/**
+ * A stream's labels as validation leaves them, for one set of limits. It is also the memo its
+ * validated streams carry to the ingester (one object: the ingester reads it right after).
+ */
+interface StreamIdentity extends StreamMemo {
   readonly limits: ValidationLimits;
   readonly labels: Labels;
   readonly text: string;
   readonly labelError: [string, string] | undefined;
   readonly streamLevel: string | undefined;
+  /** `levelOnlyMetadata(streamLevel)`, when there is a stream level. */
+  readonly streamLevelMetadata: Labels | undefined;
 }
 
 /** Keyed by the pushed labels array: an entry lives as long as its decoders' cache keeps it. */
@@ -210,7 +216,8 @@ class ValidationContext {
   }
 
   validateStream(stream: PushStream): PushStream | undefined {
-    const { labels, text, labelError, streamLevel } = this.identityOf(stream.labels);
+    const identity = this.identityOf(stream);
+    const { labels, text, labelError } = identity;
     if (labelError !== undefined) {
       this.rejectEntries(labelError[0], labelError[1], stream.entries);
       return undefined;
@@ -221,33 +228,47 @@ class ValidationContext {
     for (const original of stream.entries) {
       const entry = this.validateEntry(original, text);
       if (entry === undefined) continue;
-      const out = this.levels === undefined ? entry : this.addDetectedLevel(entry, streamLevel);
+      const out = this.levels === undefined ? entry : this.addDetectedLevel(entry, identity);
       bytes += entrySize(out.line, out.structuredMetadata);
       entries.push(out);
     }
     this.acceptedLines += entries.length;
     this.acceptedBytes += bytes;
-    return entries.length === 0 ? undefined : { labels, entries, labelsText: text, bytes };
+    return entries.length === 0
+      ? undefined
+      : { labels, entries, labelsText: text, bytes, memo: identity };
   }
 
   /**
-   * What validation makes of a stream's labels. Decoders hand out one labels array per label
-   * string (see LabelsCache), so this is worked out once per stream and tenant limits, not once
-   * per push: agents send the same streams again and again.
+   * What validation makes of a stream's labels. Decoders hand out one labels array and memo
+   * per label string (see LabelsCache), so this is worked out once per stream and tenant
+   * limits, not once per push: agents send the same streams again and again.
    */
-  private identityOf(pushed: Labels): StreamIdentity {
-    const known = STREAM_IDENTITIES.get(pushed);
-    if (known !== undefined && known.limits === this.limits) return known;
-    const labels = this.withServiceName(pushed);
-    const text = labelsToString(labels);
-    const identity: StreamIdentity = {
-      limits: this.limits,
-      labels,
-      text,
-      labelError: this.checkLabels(labels, text),
-      streamLevel: this.levels?.fromLabels(labels),
-    };
-    STREAM_IDENTITIES.set(pushed, identity);
+  private identityOf(stream: PushStream): StreamIdentity {
+    const memo = stream.memo;
+    if (memo !== undefined && memo.key === this.limits) return memo.value as StreamIdentity;
+    const pushed = stream.labels;
+    let identity = STREAM_IDENTITIES.get(pushed);
+    if (identity === undefined || identity.limits !== this.limits) {
+      const labels = this.withServiceName(pushed);
+      const text = labelsToString(labels);
+      const streamLevel = this.levels?.fromLabels(labels);
+      identity = {
+        limits: this.limits,
+        labels,
+        text,
+        labelError: this.checkLabels(labels, text),
+        streamLevel,
+        streamLevelMetadata: streamLevel === undefined ? undefined : levelOnlyMetadata(streamLevel),
+        key: null,
+        value: undefined,
+      };
+      STREAM_IDENTITIES.set(pushed, identity);
+    }
+    if (memo !== undefined) {
+      memo.key = this.limits;
+      memo.value = identity;
+    }
     return identity;
   }
 
@@ -391,15 +412,17 @@ class ValidationContext {
     return { timestampNs: ts, line, structuredMetadata: normalized };
   }
 
-  private addDetectedLevel(entry: LogEntry, streamLevel: string | undefined): LogEntry {
+  private addDetectedLevel(entry: LogEntry, identity: StreamIdentity): LogEntry {
     const metadata = entry.structuredMetadata;
     if (metadata.length > 0 && getLabel(metadata, DETECTED_LEVEL) !== undefined) return entry;
-    const level = streamLevel ?? this.levels!.fromEntry(metadata, entry.line);
     let structuredMetadata: Labels;
     if (metadata.length === 0) {
       // Most entries have no metadata: share one frozen array per level.
-      structuredMetadata = levelOnlyMetadata(level);
+      structuredMetadata =
+        identity.streamLevelMetadata ??
+        levelOnlyMetadata(this.levels!.fromEntry(metadata, entry.line));
     } else {
+      const level = identity.streamLevel ?? this.levels!.fromEntry(metadata, entry.line);
       structuredMetadata = insertSorted(metadata, { name: DETECTED_LEVEL, value: level });
     }
     return { timestampNs: entry.timestampNs, line: entry.line, structuredMetadata };
