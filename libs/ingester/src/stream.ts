@@ -185,7 +185,8 @@ export class Stream {
       ) {
         duplicates++;
         skip = true;
-      } else if (rules && hasLast) {
+      } else if (rules && hasLast && ts < newest) {
+        // Only an entry older than the newest can be refused.
         if (rules.unorderedWrites) {
           // Recomputed only when `newest` moved: a bigint subtraction allocates.
           if (cutoffOf !== newest) {
@@ -197,7 +198,7 @@ export class Stream {
             refusedBytes += entryBytes(e);
             skip = true;
           }
-        } else if (ts < newest) {
+        } else {
           (refused ??= []).push({ entry: e, reason: 'entry out of order' });
           refusedBytes += entryBytes(e);
           skip = true;
