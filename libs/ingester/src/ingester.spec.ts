@@ -7,6 +7,7 @@ import {
   labelsToString,
   parseLabels,
   type Labels,
+  type LogEntry,
   type Matcher,
   type PushRequest,
   type StreamMemo,
@@ -554,13 +555,15 @@ describe('Ingester', () => {
     it('tells an append listener only of the tenants it is interested in', async () => {
       const sut = await start();
       const seen: string[] = [];
-      sut.onAppend(
-        (tenant, _labels, entries) => seen.push(...entries.map((e) => `${tenant} ${e.line}`)),
-        (tenant) => tenant === 'a',
-      );
+      const listenerOf =
+        (name: string) => (tenant: string, _labels: Labels, entries: readonly LogEntry[]) =>
+          seen.push(...entries.map((e) => `${name}: ${tenant} ${e.line}`));
+      sut.onAppend(listenerOf('only a'), (tenant) => tenant === 'a');
+      sut.onAppend(listenerOf('only b'), (tenant) => tenant === 'b');
       await sut.push('a', req({ '{app="x"}': [[1n, 'to a']] }));
       await sut.push('b', req({ '{app="x"}': [[1n, 'to b']] }));
-      expect(seen).toEqual(['a to a']);
+      await sut.push('c', req({ '{app="x"}': [[1n, 'to c']] }));
+      expect(seen).toEqual(['only a: a to a', 'only b: b to b']);
       expect(memory(sut, 'b')).toEqual(['{app="x"} 1 to b']);
     });
   });

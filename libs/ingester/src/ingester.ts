@@ -266,7 +266,11 @@ export class Ingester {
   /** Tells tail listeners about entries a push stored (once they are durable). */
   private notifyAll(tenant: string, result: InstancePushResult): void {
     const { wal, stored } = result;
-    for (let i = 0; i < stored.length; i++) this.notify(tenant, stored[i].labels, wal[i].entries);
+    const listeners: AppendListener[] = [];
+    for (const [l, interested] of this.listeners) if (interested(tenant)) listeners.push(l);
+    for (let i = 0; i < stored.length; i++) {
+      for (const l of listeners) this.notify(l, tenant, stored[i].labels, wal[i].entries);
+    }
   }
 
   /**
@@ -562,13 +566,16 @@ export class Ingester {
     return inst;
   }
 
-  private notify(tenant: string, labels: Labels, entries: readonly LogEntry[]): void {
-    for (const l of this.listeners.keys()) {
-      try {
-        l(tenant, labels, entries);
-      } catch (err) {
-        this.logger.warn({ err }, 'append listener failed');
-      }
+  private notify(
+    listener: AppendListener,
+    tenant: string,
+    labels: Labels,
+    entries: readonly LogEntry[],
+  ): void {
+    try {
+      listener(tenant, labels, entries);
+    } catch (err) {
+      this.logger.warn({ err }, 'append listener failed');
     }
   }
 
