@@ -134,12 +134,16 @@ export class HeadBlock {
     return this.lineOffsets[this.n - 1];
   }
 
-  /** Appends an entry; false (and nothing stored) if the same (timestamp, line) is present. */
-  append(timestampNs: bigint, line: Buffer, structuredMetadata: Labels): boolean {
+  /**
+   * Appends an entry; false (and nothing stored) if the same (timestamp, line) is present.
+   * `aboveAll` promises a timestamp above every one in the block (see `MemChunk.append`): the
+   * duplicate check and the bounds' comparisons, each a read of a stored bigint, are skipped.
+   */
+  append(timestampNs: bigint, line: Buffer, structuredMetadata: Labels, aboveAll = false): boolean {
     if (timestampNs < INT64_MIN || timestampNs > INT64_MAX) {
       throw new RangeError(`timestamp ${timestampNs} ns is outside the signed 64-bit range`);
     }
-    if (this.contains(timestampNs, line)) return false;
+    if (!aboveAll && this.contains(timestampNs, line)) return false;
     const row = this.n;
     this.ensureCapacity(row + 1, line.length, structuredMetadata.length * 2);
     this.ts[row] = timestampNs;
@@ -154,6 +158,8 @@ export class HeadBlock {
     const size = line.length + this.lastMetadataBytes;
     if (row === 0) {
       this.minTs = timestampNs;
+      this.maxTs = timestampNs;
+    } else if (aboveAll) {
       this.maxTs = timestampNs;
     } else {
       if (timestampNs < this.maxTs) this.inOrder = false;

@@ -17,7 +17,7 @@ const entryArb = fc.record({
 });
 
 describe('MemChunk (property)', () => {
-  it('iterates the distinct entries by time, equal timestamps in first-append order', () => {
+  it('iterates the distinct entries by time, equal timestamps in first-append order, with or without the newest-timestamp hint', () => {
     fc.assert(
       fc.property(
         // A pool of entries and a random sequence of picks from it: repeats are common.
@@ -38,14 +38,18 @@ describe('MemChunk (property)', () => {
           let headKeys = new Set<string>();
           let previousKeys = new Set<string>();
           let accepted = 0;
+          let newest = -1n;
           for (const e of entries) {
             const key = `${e.ts}|${e.line}`;
             const blocksBefore = sut.blockCount;
-            const ok = sut.append(e.ts, Buffer.from(e.line), metadataFor(e.ts, e.line));
+            // Promised whenever true, as a stream that tracks its newest timestamp does.
+            const aboveAll = accepted > 0 && e.ts > newest;
+            const ok = sut.append(e.ts, Buffer.from(e.line), metadataFor(e.ts, e.line), aboveAll);
             expect(ok).toBe(!headKeys.has(key) && !previousKeys.has(key));
             if (ok) {
               accepted++;
               headKeys.add(key);
+              if (e.ts > newest) newest = e.ts;
             }
             if (sut.blockCount !== blocksBefore) {
               previousKeys = headKeys;

@@ -242,16 +242,19 @@ export class MemChunk {
   /**
    * Appends in any time order. Returns false when the same (timestamp, line) is already in
    * the head block or the previous block. Cuts a block once the head reaches blockSize.
+   * `aboveAll` promises that the timestamp is above every one the chunk holds (the caller
+   * tracks its newest): no copy can be present, and the checks that would read the blocks'
+   * bounds are skipped.
    */
-  append(timestampNs: bigint, line: Buffer, structuredMetadata: Labels): boolean {
+  append(timestampNs: bigint, line: Buffer, structuredMetadata: Labels, aboveAll = false): boolean {
     if (this.readOnly) throw new ReadOnlyChunkError();
-    if (this.inPreviousBlock(timestampNs, line)) return false;
+    if (!aboveAll && this.inPreviousBlock(timestampNs, line)) return false;
     if (this.cutHead !== null) {
       this.head = this.cutHead.recycle();
       this.cutHead = null;
     }
     const head = this.head;
-    if (!head.append(timestampNs, line, structuredMetadata)) return false;
+    if (!head.append(timestampNs, line, structuredMetadata, aboveAll)) return false;
     this.lastBuffer = head.lastLineBuffer;
     this.lastStart = head.lastLineStart;
     if (head.uncompressedBytes >= this.options.blockSize) this.cutBlock();

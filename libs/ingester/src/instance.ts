@@ -125,7 +125,7 @@ export class Instance {
       if (r.stored.length > 0) {
         entries += r.stored.length;
         bytes += r.storedBytes;
-        wal.push({ labelsText: stream.labelsBytes, entries: r.stored });
+        wal.push({ labelsText: stream.labelsBytes, entries: r.stored, series: stream });
         stored.push(stream);
       }
       if (r.refused.length > 0) {

@@ -96,6 +96,9 @@ export class Stream {
   detached = false;
   /** The per-stream rate limit's bucket, once a push checked it (not after a replay). */
   rateBucket: TokenBucket | null = null;
+  /** The number WAL records name this stream by, and the WAL epoch it holds in (WalSeriesSlot). */
+  walRef = 0;
+  walEpoch = -1;
 
   constructor(
     readonly tenant: string,
@@ -178,7 +181,12 @@ export class Stream {
       const e = entries[i];
       const ts = e.timestampNs;
       let skip = false;
-      if (
+      // Newer than anything stored: neither a copy nor out of order, and the chunk need not
+      // look at its blocks' bounds. The common case, and it reads one stored bigint, not five.
+      const aboveAll = hasLast && ts > newest;
+      if (aboveAll) {
+        // Stored below.
+      } else if (
         hasLast &&
         ts === lastTs &&
         (lastLine === null ? this.isLastLine(e.line) : lastLine.equals(e.line))
@@ -209,12 +217,12 @@ export class Stream {
         const head = this.head;
         // The chunk measures the entry (line + metadata bytes) as it stores it.
         const bytesBefore = head.uncompressedBytes;
-        if (!head.append(ts, e.line, e.structuredMetadata)) {
+        if (!head.append(ts, e.line, e.structuredMetadata, aboveAll)) {
           duplicates++;
           skip = true;
         } else {
           if (walSeq > this.lastWalSeq) this.lastWalSeq = walSeq;
-          if (!hasLast || ts > newest) newest = ts;
+          if (aboveAll || !hasLast || ts > newest) newest = ts;
           lastTs = ts;
           lastLine = e.line;
           lastIn = head;

@@ -16,6 +16,8 @@ export enum RecordType {
   CheckpointHeader = 4,
   /** Push record with a per-record metadata pair table and column-wise entries. */
   Push = 5,
+  /** As `Push`, with streams named by series number (label text only where a number is new). */
+  PushRefs = 6,
 }
 
 /**

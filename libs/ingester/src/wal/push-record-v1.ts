@@ -81,5 +81,5 @@ export function decodePushRecordV1(payload: Buffer): DecodedPush {
     streams.push({ labelsText, entries });
   }
   if (!r.done) throw new DecodeError('trailing bytes after push record');
-  return { seq, tenant, streams };
+  return { seq, tenant, streams, unknownSeries: 0 };
 }

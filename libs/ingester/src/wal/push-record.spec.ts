@@ -5,6 +5,7 @@ import { DecodeError } from './codec';
 import { readFrame, RecordType } from './frame';
 import { decodePushRecord, encodePushRecord, type WalStreamInput } from './push-record';
 import { encodePushRecordV1 } from './push-record-v1';
+import { SeriesRefs, type SeriesNames } from './series-refs';
 
 function payloadOf(frame: Buffer): Buffer {
   const read = readFrame(frame, 0);
@@ -173,5 +174,42 @@ describe('push record (property)', () => {
         expect(() => decodePushRecord(truncated)).toThrow(DecodeError);
       }),
     );
+  });
+});
+
+describe('push record with series numbers (type 6)', () => {
+  function names(): SeriesNames & { texts: Map<number, string> } {
+    const texts = new Map<number, string>();
+    return { texts, get: (r) => texts.get(r), set: (r, t) => void texts.set(r, t) };
+  }
+
+  it('defines a stream once, names it by number after, and skips numbers it never saw', () => {
+    const refs = new SeriesRefs(7);
+    const a = { walRef: 0, walEpoch: -1 };
+    const stream = (line: string): WalStreamInput[] => [
+      { labelsText: Buffer.from('{app="a"}'), series: a, entries: [entry(1n, line)] },
+      { labelsText: Buffer.from('{app="b"}'), entries: [entry(2n, line)] },
+    ];
+    const first = payloadOf(encodePushRecord(1, 't', stream('one'), undefined, refs));
+    const second = payloadOf(encodePushRecord(2, 't', stream('two'), undefined, refs));
+    expect(first[0]).toBe(RecordType.PushRefs);
+    expect(first.includes('{app="a"}')).toBe(true);
+    // The stream with a slot is named by number; the one without is defined every time.
+    expect(second.includes('{app="a"}')).toBe(false);
+    expect(second.includes('{app="b"}')).toBe(true);
+    expect(a.walRef).toBe(7);
+
+    const table = names();
+    const replayed = [first, second].map((p) => decodePushRecord(p, table));
+    expect(
+      replayed.map((d) => d.streams.map((s) => `${s.labelsText} ${s.entries[0].line}`)),
+    ).toEqual([
+      ['{app="a"} one', '{app="b"} one'],
+      ['{app="a"} two', '{app="b"} two'],
+    ]);
+    const alone = decodePushRecord(second, names());
+    expect(alone.unknownSeries).toBe(1);
+    expect(alone.streams.map((s) => s.labelsText)).toEqual(['{app="b"}']);
+    expect(() => decodePushRecord(second)).toThrow(DecodeError);
   });
 });

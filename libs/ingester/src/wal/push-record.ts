@@ -5,6 +5,7 @@ import { ByteReader, DecodeError, uvarintSize } from './codec';
 import { allocFrame, bytesSize, RecordType, sealFrame } from './frame';
 import { PairTable } from './pair-table';
 import { decodePushRecordV1 } from './push-record-v1';
+import type { SeriesNames, SeriesRefs, WalSeriesSlot } from './series-refs';
 
 const LITTLE_ENDIAN = endianness() === 'LE';
 
@@ -12,6 +13,8 @@ export interface WalStreamInput {
   /** The canonical `{a="1"}` text of the stream's labels, as UTF-8. */
   readonly labelsText: Buffer;
   readonly entries: readonly LogEntry[];
+  /** Where the stream keeps its series number, for records that name streams by number. */
+  readonly series?: WalSeriesSlot;
 }
 
 export interface DecodedPushStream {
@@ -23,6 +26,8 @@ export interface DecodedPush {
   readonly seq: number;
   readonly tenant: string;
   readonly streams: DecodedPushStream[];
+  /** Streams left out because their series number was never defined (see decodePushRecord). */
+  readonly unknownSeries: number;
 }
 
 /** Per-entry working space of the encoder, reused across records (encoding is synchronous). */
@@ -33,6 +38,8 @@ class Scratch {
   /** Per entry: where its pair ids start in `ids`. */
   idStart = new Uint32Array(1024);
   ids = new Uint32Array(1024);
+  /** Per stream: its series number as written (see `SeriesRefs.wireRef`). */
+  wireRefs = new Float64Array(256);
 
   reserveEntries(n: number): void {
     if (n <= this.ts.length) return;
@@ -40,6 +47,11 @@ class Scratch {
     this.ts = new BigInt64Array(cap);
     this.tsBytes = new Uint8Array(this.ts.buffer);
     this.idStart = new Uint32Array(cap);
+  }
+
+  reserveStreams(n: number): void {
+    if (n > this.wireRefs.length)
+      this.wireRefs = new Float64Array(Math.max(n, this.wireRefs.length * 2));
   }
 
   reserveIds(n: number): void {
@@ -63,20 +75,25 @@ function putUvarint(buf: Buffer, pos: number, n: number): number {
 }
 
 /**
- * One push request (only its accepted entries) as a framed record of type 5: the record's
- * distinct structured-metadata pairs once, then per stream its timestamps as one block, line
- * lengths, metadata pair numbers and line bytes (layout in the package README). With `pool`,
- * the frame is cut from it and must be released there once written.
+ * One push request (only its accepted entries) as a framed record: the record's distinct
+ * structured-metadata pairs once, then per stream its labels, its timestamps as one block, line
+ * lengths, metadata pair numbers and line bytes (layout in the package README). With `refs`
+ * the record is of type 6 and names each stream by its series number, writing the label text
+ * only where the number is defined; without, of type 5 with the label text of every stream.
+ * With `pool`, the frame is cut from it and must be released there once written.
  */
 export function encodePushRecord(
   seq: number,
   tenant: string,
   streams: readonly WalStreamInput[],
   pool?: SlabPool,
+  refs?: SeriesRefs,
 ): Buffer {
   let total = 0;
   for (const s of streams) total += s.entries.length;
   scratch.reserveEntries(total);
+  scratch.reserveStreams(streams.length);
+  const wireRefs = scratch.wireRefs;
   const ts = scratch.ts;
   const idStart = scratch.idStart;
   const table = new PairTable();
@@ -86,9 +103,17 @@ export function encodePushRecord(
   let prevSize = 0;
   let size = uvarintSize(streams.length);
   let row = 0;
-  for (const s of streams) {
+  for (let k = 0; k < streams.length; k++) {
+    const s = streams[k];
     const n = s.entries.length;
-    size += bytesSize(s.labelsText) + uvarintSize(n) + 8 * n;
+    if (refs === undefined) size += bytesSize(s.labelsText);
+    else {
+      // Only a definition touches the label text: most streams are named by number alone.
+      const wire = refs.wireRef(s.series, s.labelsText);
+      wireRefs[k] = wire;
+      size += uvarintSize(wire) + (wire % 2 === 1 ? bytesSize(s.labelsText) : 0);
+    }
+    size += uvarintSize(n) + 8 * n;
     for (let i = 0; i < n; i++, row++) {
       const e = s.entries[i];
       ts[row] = e.timestampNs;
@@ -117,7 +142,7 @@ export function encodePushRecord(
   size += uvarintSize(pairs.length) + table.byteSize;
 
   const w = allocFrame(size, pool);
-  w.u8(RecordType.Push);
+  w.u8(refs === undefined ? RecordType.Push : RecordType.PushRefs);
   w.u64(seq);
   w.string(tenant, tenantBytes);
   w.uvarint(pairs.length);
@@ -129,10 +154,16 @@ export function encodePushRecord(
   const buf = w.buf;
   const ids = scratch.ids;
   row = 0;
-  for (const s of streams) {
+  for (let k = 0; k < streams.length; k++) {
+    const s = streams[k];
     const entries = s.entries;
     const n = entries.length;
-    w.bytes(s.labelsText);
+    if (refs === undefined) w.bytes(s.labelsText);
+    else {
+      const wire = wireRefs[k];
+      w.uvarint(wire);
+      if (wire % 2 === 1) w.bytes(s.labelsText);
+    }
     w.uvarint(n);
     let pos = w.pos;
     if (LITTLE_ENDIAN && n <= 8) {
@@ -163,12 +194,22 @@ export function encodePushRecord(
   return sealFrame(w);
 }
 
-/** Decodes a push payload of either type (5, or 1 from older versions); lines are views. */
-export function decodePushRecord(payload: Buffer): DecodedPush {
+/**
+ * Decodes a push payload of any type (6 or 5, or 1 from older versions); lines are views.
+ * A type 6 record defines its new series numbers in `names` and looks the others up there; a
+ * stream whose number `names` does not know (its definition was lost with a damaged record) is
+ * left out and counted in `unknownSeries`.
+ */
+export function decodePushRecord(payload: Buffer, names?: SeriesNames): DecodedPush {
   if (payload[0] === RecordType.PushV1) return decodePushRecordV1(payload);
   const r = new ByteReader(payload);
   const type = r.u8();
-  if (type !== RecordType.Push) throw new DecodeError(`unexpected WAL record type ${type}`);
+  if (type !== RecordType.Push && type !== RecordType.PushRefs) {
+    throw new DecodeError(`unexpected WAL record type ${type}`);
+  }
+  if (type === RecordType.PushRefs && names === undefined) {
+    throw new DecodeError('a push record with series numbers needs their names to be decoded');
+  }
   const seq = r.u64();
   const tenant = r.string();
   const pairs = readPairs(r);
@@ -176,8 +217,18 @@ export function decodePushRecord(payload: Buffer): DecodedPush {
   const singles: (Labels | undefined)[] = new Array<Labels | undefined>(pairs.length);
   const streamCount = r.uvarint();
   const streams: DecodedPushStream[] = [];
+  let unknownSeries = 0;
   for (let i = 0; i < streamCount; i++) {
-    const labelsText = r.string();
+    let labelsText: string | undefined;
+    if (type === RecordType.Push) labelsText = r.string();
+    else {
+      const wire = r.uvarint();
+      const ref = Math.floor(wire / 2);
+      if (wire % 2 === 1) {
+        labelsText = r.string();
+        names!.set(ref, labelsText);
+      } else labelsText = names!.get(ref);
+    }
     const n = r.uvarint();
     if (8 * n > r.end - r.pos) throw new DecodeError('push record too short for its timestamps');
     const ts = readTimestamps(r, n);
@@ -210,10 +261,11 @@ export function decodePushRecord(payload: Buffer): DecodedPush {
       entries[j] = { timestampNs: ts[j], line, structuredMetadata: metadata[j] };
     }
     r.pos = pos;
-    streams.push({ labelsText, entries });
+    if (labelsText === undefined) unknownSeries++;
+    else streams.push({ labelsText, entries });
   }
   if (!r.done) throw new DecodeError('trailing bytes after push record');
-  return { seq, tenant, streams };
+  return { seq, tenant, streams, unknownSeries };
 }
 
 function readPairs(r: ByteReader): LabelPair[] {

@@ -42,11 +42,13 @@ export class SegmentWriter {
     private readonly counters: IngesterCounters,
     private readonly framePool: SlabPool | undefined,
     private readonly fs: WalFs,
+    private readonly onWriteFailure: () => void,
   ) {}
 
   /**
    * Creates segment `index` (which must not exist yet) and returns a writer on it. Frames cut
-   * from `framePool` are released to it once written (or failed).
+   * from `framePool` are released to it once written (or failed). `onWriteFailure` runs when a
+   * write fails, before any record is rejected (see `writeFrames`).
    */
   static async create(
     dir: string,
@@ -55,8 +57,9 @@ export class SegmentWriter {
     counters: IngesterCounters,
     framePool?: SlabPool,
     fs: WalFs = NODE_WAL_FS,
+    onWriteFailure: () => void = () => {},
   ): Promise<SegmentWriter> {
-    const w = new SegmentWriter(dir, index, segmentSize, counters, framePool, fs);
+    const w = new SegmentWriter(dir, index, segmentSize, counters, framePool, fs, onWriteFailure);
     await w.openSegment(index);
     return w;
   }
@@ -145,8 +148,27 @@ export class SegmentWriter {
       await fh.datasync();
     } catch (err) {
       const error = asWriteError(err, 'write-ahead log write failed');
+      // Records queued behind this write were encoded before its failure was known: they may
+      // name streams by series numbers only this write defined, so they fail with it. Records
+      // appended from now on define their streams again (the hook starts a new epoch).
+      this.onWriteFailure();
       for (const item of batch) item.reject(error);
+      const behind = asWriteError(err, 'an earlier write-ahead log write failed');
+      const dropped: Buffer[] = [];
+      for (let i = 0; i < this.queue.length;) {
+        const item = this.queue[i];
+        if (item.kind !== 'record') {
+          i++;
+          continue;
+        }
+        this.queue.splice(i, 1);
+        item.reject(behind);
+        dropped.push(item.frame);
+      }
+      // As for the batch's frames (writeBatch): back to the pool only after the rejections'
+      // first handlers, which decode them, have run.
       await this.discardPartialWrite();
+      if (this.framePool) for (const f of dropped) this.framePool.release(f);
       return;
     }
     this.size += total;

@@ -21,6 +21,7 @@ import {
   type CheckpointStream,
 } from './records';
 import { SegmentWriter, writeFully } from './segment-writer';
+import { SeriesRefs, type SeriesNames } from './series-refs';
 import { NODE_WAL_FS, type WalFs } from './wal-fs';
 
 /** Takes a failed record's entries back out of memory; gets them decoded from the record. */
@@ -81,6 +82,13 @@ export class Wal {
   private lock: DirLock | null = null;
   /** Set when another process took the directory: appending now would corrupt its log. */
   private lockLost: string | null = null;
+  /** Series numbers of the records this process writes (set up by replay). */
+  private refs = new SeriesRefs();
+  /** Label text of the numbers a failed record names, for decoding it to undo. */
+  private readonly undoNames: SeriesNames = {
+    get: (ref) => this.refs.labelsOf(ref),
+    set: () => {},
+  };
 
   private constructor(private readonly opts: WalOptions) {}
 
@@ -126,6 +134,8 @@ export class Wal {
     }
     let records = 0;
     let segments = 0;
+    // One table over all segments: a run's numbers are defined once and used in later segments.
+    const names = new ReplayNames();
     for (const index of listing.segments) {
       this.lastSegment = Math.max(this.lastSegment, index);
       if (index < firstSegment) {
@@ -133,9 +143,17 @@ export class Wal {
         await rm(segmentPath(dir, index), { force: true });
         continue;
       }
-      records += await this.replaySegment(index, target);
+      records += await this.replaySegment(index, target, names);
       segments++;
     }
+    if (names.unknown > 0) {
+      this.opts.counters.wal_corruptions_total++;
+      logger.warn(
+        { streams: names.unknown },
+        'WAL records name series whose definition was lost with a damaged record; their entries are skipped',
+      );
+    }
+    this.refs = new SeriesRefs(names.maxRef + 1);
     this.lastSegment = Math.max(this.lastSegment, firstSegment);
     this.settled = this.seq - 1;
     this.writer = await SegmentWriter.create(
@@ -145,6 +163,7 @@ export class Wal {
       this.opts.counters,
       this.framePool,
       this.opts.fs ?? NODE_WAL_FS,
+      () => this.refs.newEpoch(),
     );
     const durationMs = performance.now() - started;
     this.opts.counters.wal_replayed_records_total += records;
@@ -171,7 +190,14 @@ export class Wal {
    */
   append(tenant: string, streams: readonly WalStreamInput[], undo?: WalUndo): Promise<void> {
     const seq = this.seq++;
-    const frame = encodePushRecord(seq, tenant, streams, this.framePool);
+    let frame: Buffer;
+    try {
+      frame = encodePushRecord(seq, tenant, streams, this.framePool, this.refs);
+    } catch (err) {
+      // Numbers it defined are never written: later records must define them again.
+      this.refs.newEpoch();
+      throw err;
+    }
     let write: Promise<void>;
     // Whether the writer took the frame (it then hands it back to the pool itself).
     let written = false;
@@ -191,8 +217,9 @@ export class Wal {
       () => this.settle(seq, write),
       () => {
         this.failures++;
+        this.refs.newEpoch();
         try {
-          undo?.(decodePushRecord(frame.subarray(FRAME_HEADER_SIZE)).streams);
+          undo?.(decodePushRecord(frame.subarray(FRAME_HEADER_SIZE), this.undoNames).streams);
         } finally {
           if (!written) this.framePool.release(frame);
           this.settle(seq, write);
@@ -234,6 +261,9 @@ export class Wal {
     const failuresBefore = this.failures;
     try {
       const markerSeq = this.seq;
+      // Records after the rotation land in segments the checkpoint keeps: they must not rely on
+      // a definition in the segments it deletes.
+      this.refs.startCheckpoint();
       const first = await this.writer.rotate();
       tmp = checkpointTempPath(dir, first);
       const fh = await (this.opts.fs ?? NODE_WAL_FS).open(tmp, 'w');
@@ -265,6 +295,7 @@ export class Wal {
       // A record that failed after its stream was written here had its entries taken back out
       // of memory, but not out of this checkpoint: such a checkpoint must not replace the log.
       await this.durable().catch(() => {});
+      this.refs.dropPrevious();
       if (this.failures !== failuresBefore) {
         throw new WalWriteError('a WAL write failed while the checkpoint was taken; discarded');
       }
@@ -342,7 +373,11 @@ export class Wal {
     throw new WalCorruptionError(`checkpoint ${path}: end record missing`);
   }
 
-  private async replaySegment(index: number, target: ReplayTarget): Promise<number> {
+  private async replaySegment(
+    index: number,
+    target: ReplayTarget,
+    names: ReplayNames,
+  ): Promise<number> {
     const path = segmentPath(this.opts.dir, index);
     const buf = await readFile(path);
     let pos = 0;
@@ -356,11 +391,12 @@ export class Wal {
       } else {
         let rec: DecodedPush | null = null;
         try {
-          rec = decodePushRecord(frame.payload);
+          rec = decodePushRecord(frame.payload, names);
         } catch (err) {
           problem = `undecodable record at byte ${pos}: ${(err as Error).message}`;
         }
         if (rec) {
+          names.unknown += rec.unknownSeries;
           this.seq = Math.max(this.seq, rec.seq + 1);
           target.replayPush(rec.seq, rec.tenant, rec.streams);
           pos = frame.next;
@@ -376,5 +412,24 @@ export class Wal {
       await truncate(path, pos);
       return records;
     }
+  }
+}
+
+/** Series numbers defined so far in a replay, and the highest seen. */
+class ReplayNames implements SeriesNames {
+  private readonly texts = new Map<number, string>();
+  maxRef = -1;
+  /** Streams skipped because their number was never defined. */
+  unknown = 0;
+
+  get(ref: number): string | undefined {
+    // A number used without its definition is taken too: the next run must not reuse it.
+    if (ref > this.maxRef) this.maxRef = ref;
+    return this.texts.get(ref);
+  }
+
+  set(ref: number, labelsText: string): void {
+    this.texts.set(ref, labelsText);
+    if (ref > this.maxRef) this.maxRef = ref;
   }
 }
