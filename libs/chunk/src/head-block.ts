@@ -12,6 +12,8 @@ const INITIAL_LINE_BYTES = 512;
  */
 const SECOND_ENTRIES = 64;
 const SECOND_LINE_BYTES = 4096;
+/** Room past the block size for the line that crosses it: 1/8 of the block size. */
+const LIMIT_SLACK_DIVISOR = 8;
 /** Longest run of equal timestamps scanned linearly before switching to the hash index. */
 const MAX_LINEAR_TIE_SCAN = 16;
 const INT64_MIN = -(1n << 63n);
@@ -52,17 +54,26 @@ export class HeadBlock {
   /** The last frozen metadata array appended, its symbol ids and byte size (entries share it). */
   private lastMetadata: Labels | null = null;
   private lastIds: number[] = [];
+  /**
+   * The first two of `lastIds` and their count, on the block itself: most entries carry one
+   * pair (`detected_level`), and these save reading the array's own memory per append.
+   */
+  private lastIdCount = 0;
+  private lastId0 = 0;
+  private lastId1 = 0;
   private lastMetadataBytes = 0;
   /** A snapshot escaped to a reader: the buffers must not be written again. */
   private shared = false;
 
   /**
    * `capacity` presizes the buffers (a chunk passes the size of its previous block, so a head
-   * that fills up like the last one never grows).
+   * that fills up like the last one never grows). `lineBytesLimit` is where the chunk cuts the
+   * block (its block size): the line buffer grows to just past it rather than doubling past it.
    */
   constructor(
     readonly symbols: SymbolTable = new SymbolTable(),
     capacity?: HeadBlockCapacity,
+    private readonly lineBytesLimit = Infinity,
   ) {
     if (capacity !== undefined) {
       const entries = Math.max(INITIAL_ENTRIES, capacity.entries);
@@ -79,8 +90,17 @@ export class HeadBlock {
    * as the head block it was taken from (`MemChunk.fromSnapshot`): the run's arrays are used
    * as they are, and never written (the block counts as shared).
    */
-  static fromRun(symbols: SymbolTable, run: EntryRun, rawBytes: number): HeadBlock {
-    const block = new HeadBlock(symbols, { entries: 0, lineBytes: 0, metadataIds: 0 });
+  static fromRun(
+    symbols: SymbolTable,
+    run: EntryRun,
+    rawBytes: number,
+    lineBytesLimit = Infinity,
+  ): HeadBlock {
+    const block = new HeadBlock(
+      symbols,
+      { entries: 0, lineBytes: 0, metadataIds: 0 },
+      lineBytesLimit,
+    );
     block.ts = run.ts;
     block.lineOffsets = run.lineOffsets;
     block.lines = run.lines;
@@ -152,8 +172,14 @@ export class HeadBlock {
     this.lineOffsets[row + 1] = lineStart + line.length;
     let sm = this.smOffsets[row];
     if (structuredMetadata !== this.lastMetadata) this.internMetadata(structuredMetadata);
-    const ids = this.lastIds;
-    for (let i = 0; i < ids.length; i++) this.smIds[sm++] = ids[i];
+    const count = this.lastIdCount;
+    if (count === 2) {
+      this.smIds[sm++] = this.lastId0;
+      this.smIds[sm++] = this.lastId1;
+    } else if (count > 0) {
+      const ids = this.lastIds;
+      for (let i = 0; i < count; i++) this.smIds[sm++] = ids[i];
+    }
     this.smOffsets[row + 1] = sm;
     const size = line.length + this.lastMetadataBytes;
     if (row === 0) {
@@ -184,6 +210,9 @@ export class HeadBlock {
       bytes += this.symbols.byteLengths[nameId] + this.symbols.byteLengths[valueId];
     }
     this.lastIds = ids;
+    this.lastIdCount = ids.length;
+    this.lastId0 = ids.length > 0 ? ids[0] : 0;
+    this.lastId1 = ids.length > 1 ? ids[1] : 0;
     this.lastMetadataBytes = bytes;
     // Only a frozen array is sure to hold the same pairs when it comes again.
     this.lastMetadata = Object.isFrozen(structuredMetadata) ? structuredMetadata : null;
@@ -239,7 +268,7 @@ export class HeadBlock {
    * must not be used afterwards.
    */
   recycle(): HeadBlock {
-    if (this.shared) return new HeadBlock(this.symbols, this.capacity);
+    if (this.shared) return new HeadBlock(this.symbols, this.capacity, this.lineBytesLimit);
     this.n = 0;
     this.bytes = 0;
     this.minTs = 0n;
@@ -250,6 +279,7 @@ export class HeadBlock {
     this.sortedCache = undefined;
     this.lastMetadata = null;
     this.lastIds = [];
+    this.lastIdCount = 0;
     this.lastMetadataBytes = 0;
     return this;
   }
@@ -322,7 +352,11 @@ export class HeadBlock {
     }
     const lineEnd = this.lineOffsets[this.n] + lineBytes;
     if (lineEnd > this.lines.length) {
-      const size = Math.max(lineEnd, this.lines.length * 2, SECOND_LINE_BYTES);
+      let size = Math.max(lineEnd, this.lines.length * 2, SECOND_LINE_BYTES);
+      const limit = this.lineBytesLimit;
+      // The block is cut once its lines reach the limit, so the line that crosses it is the
+      // last: room for it past the limit saves doubling (and copying) the whole buffer for it.
+      if (size >= limit) size = Math.max(lineEnd, limit + Math.ceil(limit / LIMIT_SLACK_DIVISOR));
       const bigger = Buffer.allocUnsafe(size);
       this.lines.copy(bigger, 0, 0, this.lineOffsets[this.n]);
       this.lines = bigger;

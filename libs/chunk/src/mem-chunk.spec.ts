@@ -372,6 +372,22 @@ describe('MemChunk buffer reuse', () => {
     );
   });
 
+  it('grows a head block to just past the block size, not to double it, for the line that crosses it', () => {
+    const blockSize = 64 * 1024;
+    const sut = new MemChunk({ blockSize, encoding: 'snappy' });
+    const t0 = 1_700_000_000_000_000_000n;
+    const text = Buffer.alloc(200, 'x');
+    let i = 0;
+    // Up to and including the append that makes the chunk cut its first block.
+    while (sut.blockCount === 0) {
+      expect(sut.append(t0 + BigInt(i++), text, EMPTY_LABELS)).toBe(true);
+    }
+    // The line buffer the cut block was written in holds that last line.
+    expect(sut.lastLineBuffer.length).toBeGreaterThanOrEqual(blockSize);
+    expect(sut.lastLineBuffer.length).toBeLessThanOrEqual(blockSize + blockSize / 8);
+    expect(drain(sut.iterator(...ALL, 'forward'))).toHaveLength(i);
+  });
+
   it('still rejects a duplicate of an entry in the block just cut', () => {
     const sut = new MemChunk({ blockSize: 512 });
     const t0 = 1_700_000_000_000_000_000n;

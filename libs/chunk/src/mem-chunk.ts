@@ -120,7 +120,7 @@ export class MemChunk {
   constructor(opts?: Partial<ChunkOptions>, symbols?: SymbolTable) {
     this.options = resolveChunkOptions(opts);
     if (symbols !== undefined) this.symbols = symbols;
-    this.head = new HeadBlock(this.symbols);
+    this.head = new HeadBlock(this.symbols, undefined, this.options.blockSize);
   }
 
   /**
@@ -183,7 +183,12 @@ export class MemChunk {
     const chunk = new MemChunk({ encoding: blocks?.encoding ?? 'none' }, symbols);
     for (const b of blocks?.blocks ?? []) chunk.addBlock({ ...b, payload: null });
     if (headRun !== null) {
-      chunk.head = HeadBlock.fromRun(chunk.symbols, headRun.run, headRun.rawBytes);
+      chunk.head = HeadBlock.fromRun(
+        chunk.symbols,
+        headRun.run,
+        headRun.rawBytes,
+        chunk.options.blockSize,
+      );
     }
     const entries = head?.blocks[0];
     if (entries !== undefined) {
@@ -195,7 +200,7 @@ export class MemChunk {
         chunk.symbols.strings,
         chunk.symbols.byteLengths,
       );
-      chunk.head = HeadBlock.fromRun(chunk.symbols, run, entries.rawBytes);
+      chunk.head = HeadBlock.fromRun(chunk.symbols, run, entries.rawBytes, chunk.options.blockSize);
     }
     chunk.readOnly = true;
     return chunk;
@@ -327,7 +332,7 @@ export class MemChunk {
     }
     this.previous = { block, sortedTs: encoded.sortedTs, run: null };
     this.cutHead = this.head;
-    this.head = new HeadBlock(this.symbols);
+    this.head = new HeadBlock(this.symbols, undefined, this.options.blockSize);
   }
 
   /** Cuts the head and takes no more appends' worth of buffers: the chunk is closed. */

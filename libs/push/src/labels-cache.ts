@@ -8,6 +8,7 @@ import {
   type RejectedStream,
   type StreamMemo,
 } from '@logsvc/api';
+import { ByteKeyTable } from './byte-key-table';
 import { badRequest, PushError } from './errors';
 
 /** Distinct label strings the shared cache remembers; past it, it starts over (memory). */
@@ -21,6 +22,8 @@ const MAX_SHARED = 50_000;
  */
 export class LabelsCache {
   private readonly cache = new Map<string, CachedLabels>();
+  /** The same entries keyed by the label string's UTF-8 bytes, for decoders that have them. */
+  private readonly byBytes = new ByteKeyTable<CachedLabels>();
 
   constructor(private readonly maxCached: number) {}
 
@@ -33,12 +36,27 @@ export class LabelsCache {
 
   /** The entries as a stream of these labels, or as a rejected stream when they do not parse. */
   stream(text: string, entries: LogEntry[]): PushStream | RejectedStream {
-    const cached = this.lookup(text);
-    const labels = cached.labels;
-    if (labels instanceof PushError) {
-      return { reason: labels.reason ?? 'invalid_labels', message: labels.message, entries };
+    return asStream(this.lookup(text), entries);
+  }
+
+  /**
+   * As `stream`, for a label string given as the UTF-8 bytes `buf[start, end)` (a protobuf
+   * field in place): found by its bytes, without making a string, once it was seen.
+   */
+  streamFromBytes(
+    buf: Buffer,
+    start: number,
+    end: number,
+    entries: LogEntry[],
+  ): PushStream | RejectedStream {
+    let cached = this.byBytes.get(buf, start, end);
+    if (cached === undefined) {
+      cached = this.lookup(buf.toString('utf8', start, end));
+      // `lookup` may have started over; the byte table follows it.
+      if (this.byBytes.size >= this.maxCached) this.byBytes.clear();
+      this.byBytes.set(buf, start, end, cached);
     }
-    return { labels, entries, memo: cached };
+    return asStream(cached, entries);
   }
 
   private lookup(text: string): CachedLabels {
@@ -52,7 +70,10 @@ export class LabelsCache {
         labels = err;
       }
       cached = { labels, key: null, value: undefined };
-      if (this.cache.size >= this.maxCached) this.cache.clear();
+      if (this.cache.size >= this.maxCached) {
+        this.cache.clear();
+        this.byBytes.clear();
+      }
       this.cache.set(text, cached);
     }
     return cached;
@@ -62,6 +83,14 @@ export class LabelsCache {
 /** A label string as parsed; also the memo its streams carry (see `PushStream.memo`). */
 interface CachedLabels extends StreamMemo {
   readonly labels: Labels | PushError;
+}
+
+function asStream(cached: CachedLabels, entries: LogEntry[]): PushStream | RejectedStream {
+  const labels = cached.labels;
+  if (labels instanceof PushError) {
+    return { reason: labels.reason ?? 'invalid_labels', message: labels.message, entries };
+  }
+  return { labels, entries, memo: cached };
 }
 
 /** Collects a decoder's streams, setting aside the rejected ones, into a request. */

@@ -71,7 +71,9 @@ class StreamPieces {
   private readonly state = new DecodeState();
   /** End of the stream being read in pieces, or -1 between streams. */
   private streamEnd = -1;
-  private labelsText: string | undefined;
+  /** Where the stream's label string lies in the body (start -1: not read yet). */
+  private labelsStart = -1;
+  private labelsEnd = -1;
 
   constructor(
     private readonly reader: Reader,
@@ -88,7 +90,7 @@ class StreamPieces {
         const len = reader.uint32();
         this.streamEnd = reader.pos + len;
         checkEnd(reader, this.streamEnd);
-        this.labelsText = undefined;
+        this.labelsStart = -1;
         return this.piece();
       }
       reader.skipType(tag & 7);
@@ -104,19 +106,31 @@ class StreamPieces {
     while (reader.pos < end) {
       const tag = reader.uint32();
       const field = tag >>> 3;
-      if (field === 1 && (tag & 7) === WIRE_LEN) this.labelsText = reader.string();
-      else if (field === 2 && (tag & 7) === WIRE_LEN) {
+      if (field === 1 && (tag & 7) === WIRE_LEN) {
+        // Kept as a byte range: the labels cache finds known strings by their bytes.
+        const len = reader.uint32();
+        checkEnd(reader, reader.pos + len);
+        this.labelsStart = reader.pos;
+        this.labelsEnd = reader.pos + len;
+        reader.pos += len;
+      } else if (field === 2 && (tag & 7) === WIRE_LEN) {
         const len = reader.uint32();
         entries.push(readEntry(reader, reader.pos + len, state));
         // Labels come first in every encoder; only then can a piece be handed out early.
-        if (entries.length >= maxEntries && this.labelsText !== undefined && reader.pos < end) {
-          return LabelsCache.shared.stream(this.labelsText, entries);
+        if (entries.length >= maxEntries && this.labelsStart >= 0 && reader.pos < end) {
+          return this.stream(entries);
         }
       } else reader.skipType(tag & 7);
     }
     if (reader.pos !== end) throw badRequest('error decoding push request: stream length mismatch');
     this.streamEnd = -1;
-    return LabelsCache.shared.stream(this.labelsText ?? '', entries);
+    return this.stream(entries);
+  }
+
+  private stream(entries: LogEntry[]): PushStream | RejectedStream {
+    if (this.labelsStart < 0) return LabelsCache.shared.stream('', entries);
+    const body = this.reader.buf as Buffer;
+    return LabelsCache.shared.streamFromBytes(body, this.labelsStart, this.labelsEnd, entries);
   }
 }
 
