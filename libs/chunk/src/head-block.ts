@@ -35,12 +35,24 @@ export interface HeadBlockCapacity {
  * entries are appended; `recycle` reuses them only for a block no reader has seen.
  */
 export class HeadBlock {
+  /**
+   * One row of 16 bytes per entry, two views of the same memory: the timestamp (`rowTs[2r]`),
+   * then where its line and its metadata ids start (`rowU32[4r + 2]`, `rowU32[4r + 3]`). An
+   * append writes one row in one place, not three arrays in three; readers get the columns
+   * `EntryRun` describes, copied out (`view`).
+   */
+  private rowTs: BigInt64Array = new BigInt64Array(2 * INITIAL_ENTRIES);
+  private rowU32: Uint32Array = new Uint32Array(this.rowTs.buffer);
+  /** Rows the arrays hold. */
+  private rowCapacity = INITIAL_ENTRIES;
+  /** Where the lines and the metadata ids of the rows so far end. */
+  private lineEnd = 0;
+  private smEnd = 0;
   // Views of any buffer: a block rebuilt from a snapshot (`fromRun`) holds a decoded run's.
-  private ts: BigInt64Array<ArrayBufferLike> = new BigInt64Array(INITIAL_ENTRIES);
-  private lineOffsets: Uint32Array<ArrayBufferLike> = new Uint32Array(INITIAL_ENTRIES + 1);
   private lines: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(INITIAL_LINE_BYTES);
-  private smOffsets: Uint32Array<ArrayBufferLike> = new Uint32Array(INITIAL_ENTRIES + 1);
   private smIds: Uint32Array<ArrayBufferLike> = new Uint32Array(INITIAL_ENTRIES * 2);
+  /** `view()` of the current rows, until the next append or recycle. */
+  private viewCache: EntryRun | null = null;
   private n = 0;
   private bytes = 0;
   private minTs = 0n;
@@ -77,9 +89,7 @@ export class HeadBlock {
   ) {
     if (capacity !== undefined) {
       const entries = Math.max(INITIAL_ENTRIES, capacity.entries);
-      this.ts = new BigInt64Array(entries);
-      this.lineOffsets = new Uint32Array(entries + 1);
-      this.smOffsets = new Uint32Array(entries + 1);
+      this.setRowCapacity(entries);
       this.smIds = new Uint32Array(Math.max(INITIAL_ENTRIES * 2, capacity.metadataIds));
       this.lines = Buffer.allocUnsafe(Math.max(INITIAL_LINE_BYTES, capacity.lineBytes));
     }
@@ -101,12 +111,18 @@ export class HeadBlock {
       { entries: 0, lineBytes: 0, metadataIds: 0 },
       lineBytesLimit,
     );
-    block.ts = run.ts;
-    block.lineOffsets = run.lineOffsets;
+    const n = run.count;
+    block.setRowCapacity(Math.max(INITIAL_ENTRIES, n));
+    for (let r = 0; r < n; r++) {
+      block.rowTs[2 * r] = run.ts[r];
+      block.rowU32[4 * r + 2] = run.lineOffsets[r];
+      block.rowU32[4 * r + 3] = run.smOffsets[r];
+    }
+    block.lineEnd = run.lineOffsets[n];
+    block.smEnd = run.smOffsets[n];
     block.lines = run.lines;
-    block.smOffsets = run.smOffsets;
     block.smIds = run.smIds;
-    block.n = run.count;
+    block.n = n;
     block.bytes = rawBytes;
     if (run.count > 0) {
       block.minTs = run.ts[0];
@@ -120,8 +136,8 @@ export class HeadBlock {
   get capacity(): HeadBlockCapacity {
     return {
       entries: this.n,
-      lineBytes: this.lineOffsets[this.n],
-      metadataIds: this.smOffsets[this.n],
+      lineBytes: this.lineEnd,
+      metadataIds: this.smEnd,
     };
   }
 
@@ -151,7 +167,7 @@ export class HeadBlock {
   }
 
   get lastLineStart(): number {
-    return this.lineOffsets[this.n - 1];
+    return this.rowU32[4 * (this.n - 1) + 2];
   }
 
   /**
@@ -166,11 +182,13 @@ export class HeadBlock {
     if (!aboveAll && this.contains(timestampNs, line)) return false;
     const row = this.n;
     this.ensureCapacity(row + 1, line.length, structuredMetadata.length * 2);
-    this.ts[row] = timestampNs;
-    const lineStart = this.lineOffsets[row];
+    this.rowTs[2 * row] = timestampNs;
+    const lineStart = this.lineEnd;
+    this.rowU32[4 * row + 2] = lineStart;
     this.lines.set(line, lineStart);
-    this.lineOffsets[row + 1] = lineStart + line.length;
-    let sm = this.smOffsets[row];
+    this.lineEnd = lineStart + line.length;
+    let sm = this.smEnd;
+    this.rowU32[4 * row + 3] = sm;
     if (structuredMetadata !== this.lastMetadata) this.internMetadata(structuredMetadata);
     const count = this.lastIdCount;
     if (count === 2) {
@@ -180,7 +198,7 @@ export class HeadBlock {
       const ids = this.lastIds;
       for (let i = 0; i < count; i++) this.smIds[sm++] = ids[i];
     }
-    this.smOffsets[row + 1] = sm;
+    this.smEnd = sm;
     const size = line.length + this.lastMetadataBytes;
     if (row === 0) {
       this.minTs = timestampNs;
@@ -196,6 +214,7 @@ export class HeadBlock {
     this.n = row + 1;
     this.bytes += size;
     this.sortedCache = undefined;
+    this.viewCache = null;
     return true;
   }
 
@@ -225,7 +244,11 @@ export class HeadBlock {
       if (timestampNs > this.maxTs) return false;
       if (this.inOrder && timestampNs === this.maxTs) {
         // Rows are sorted by time, so equal timestamps sit at the end.
-        for (let row = this.n - 1, seen = 0; row >= 0 && this.ts[row] === timestampNs; row--) {
+        for (
+          let row = this.n - 1, seen = 0;
+          row >= 0 && this.rowTs[2 * row] === timestampNs;
+          row--
+        ) {
           if (++seen > MAX_LINEAR_TIE_SCAN)
             return this.buildIndex().indexedContains(timestampNs, line);
           if (this.lineEquals(row, line)) return true;
@@ -270,6 +293,9 @@ export class HeadBlock {
   recycle(): HeadBlock {
     if (this.shared) return new HeadBlock(this.symbols, this.capacity, this.lineBytesLimit);
     this.n = 0;
+    this.lineEnd = 0;
+    this.smEnd = 0;
+    this.viewCache = null;
     this.bytes = 0;
     this.minTs = 0n;
     this.maxTs = 0n;
@@ -284,17 +310,33 @@ export class HeadBlock {
     return this;
   }
 
+  /** The rows as columns (copies: they stay as they are whatever is appended later). */
   private view(): EntryRun {
-    return {
-      count: this.n,
-      ts: this.ts,
-      lineOffsets: this.lineOffsets,
+    if (this.viewCache !== null) return this.viewCache;
+    const n = this.n;
+    const ts = new BigInt64Array(n);
+    const lineOffsets = new Uint32Array(n + 1);
+    const smOffsets = new Uint32Array(n + 1);
+    const rowTs = this.rowTs;
+    const rowU32 = this.rowU32;
+    for (let r = 0; r < n; r++) {
+      ts[r] = rowTs[2 * r];
+      lineOffsets[r] = rowU32[4 * r + 2];
+      smOffsets[r] = rowU32[4 * r + 3];
+    }
+    lineOffsets[n] = this.lineEnd;
+    smOffsets[n] = this.smEnd;
+    this.viewCache = {
+      count: n,
+      ts,
+      lineOffsets,
       lines: this.lines,
-      smOffsets: this.smOffsets,
+      smOffsets,
       smIds: this.smIds,
       symbols: this.symbols.strings,
       order: this.sortedOrder(),
     };
+    return this.viewCache;
   }
 
   /** Null while rows arrived in timestamp order; else rows stably sorted by timestamp. */
@@ -302,19 +344,19 @@ export class HeadBlock {
     if (this.sortedCache !== undefined) return this.sortedCache;
     let order: Uint32Array | null = null;
     if (!this.inOrder) {
-      const ts = this.ts;
+      const ts = this.rowTs;
       order = new Uint32Array(this.n);
       for (let i = 0; i < this.n; i++) order[i] = i;
       // Ties go to the earlier row: a stable sort, so equal timestamps keep arrival order.
-      order.sort((a, b) => (ts[a] < ts[b] ? -1 : ts[a] > ts[b] ? 1 : a - b));
+      order.sort((a, b) => (ts[2 * a] < ts[2 * b] ? -1 : ts[2 * a] > ts[2 * b] ? 1 : a - b));
     }
     this.sortedCache = order;
     return order;
   }
 
   private lineEquals(row: number, line: Buffer): boolean {
-    const start = this.lineOffsets[row];
-    const end = this.lineOffsets[row + 1];
+    const start = this.rowU32[4 * row + 2];
+    const end = row + 1 < this.n ? this.rowU32[4 * row + 6] : this.lineEnd;
     return (
       end - start === line.length && this.lines.compare(line, 0, line.length, start, end) === 0
     );
@@ -322,13 +364,13 @@ export class HeadBlock {
 
   private buildIndex(): this {
     this.index = new Map();
-    this.chain = new Int32Array(this.ts.length);
+    this.chain = new Int32Array(this.rowCapacity);
     for (let row = 0; row < this.n; row++) this.indexRow(row);
     return this;
   }
 
   private indexRow(row: number): void {
-    const key = Number(this.ts[row]);
+    const key = Number(this.rowTs[2 * row]);
     const prev = this.index!.get(key);
     this.chain![row] = prev === undefined ? -1 : prev;
     this.index!.set(key, row);
@@ -337,20 +379,27 @@ export class HeadBlock {
   private indexedContains(timestampNs: bigint, line: Buffer): boolean {
     const head = this.index!.get(Number(timestampNs));
     for (let row = head ?? -1; row >= 0; row = this.chain![row]) {
-      if (this.ts[row] === timestampNs && this.lineEquals(row, line)) return true;
+      if (this.rowTs[2 * row] === timestampNs && this.lineEquals(row, line)) return true;
     }
     return false;
   }
 
+  /** New, empty row arrays for `rows` rows. */
+  private setRowCapacity(rows: number): void {
+    this.rowTs = new BigInt64Array(2 * rows);
+    this.rowU32 = new Uint32Array(this.rowTs.buffer);
+    this.rowCapacity = rows;
+  }
+
   private ensureCapacity(entries: number, lineBytes: number, smIds: number): void {
-    if (entries > this.ts.length) {
-      const cap = Math.max(this.ts.length * 2, SECOND_ENTRIES);
-      this.ts = grow(this.ts, new BigInt64Array(cap));
-      this.lineOffsets = grow(this.lineOffsets, new Uint32Array(cap + 1));
-      this.smOffsets = grow(this.smOffsets, new Uint32Array(cap + 1));
+    if (entries > this.rowCapacity) {
+      const cap = Math.max(this.rowCapacity * 2, SECOND_ENTRIES);
+      const rows = this.rowTs;
+      this.setRowCapacity(cap);
+      this.rowTs.set(rows.subarray(0, 2 * this.n));
       if (this.chain !== null) this.chain = grow(this.chain, new Int32Array(cap));
     }
-    const lineEnd = this.lineOffsets[this.n] + lineBytes;
+    const lineEnd = this.lineEnd + lineBytes;
     if (lineEnd > this.lines.length) {
       let size = Math.max(lineEnd, this.lines.length * 2, SECOND_LINE_BYTES);
       const limit = this.lineBytesLimit;
@@ -358,10 +407,10 @@ export class HeadBlock {
       // last: room for it past the limit saves doubling (and copying) the whole buffer for it.
       if (size >= limit) size = Math.max(lineEnd, limit + Math.ceil(limit / LIMIT_SLACK_DIVISOR));
       const bigger = Buffer.allocUnsafe(size);
-      this.lines.copy(bigger, 0, 0, this.lineOffsets[this.n]);
+      this.lines.copy(bigger, 0, 0, this.lineEnd);
       this.lines = bigger;
     }
-    const smEnd = this.smOffsets[this.n] + smIds;
+    const smEnd = this.smEnd + smIds;
     if (smEnd > this.smIds.length) {
       this.smIds = grow(this.smIds, new Uint32Array(Math.max(smEnd, this.smIds.length * 2)));
     }
