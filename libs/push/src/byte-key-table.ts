@@ -26,6 +26,11 @@ export class ByteKeyTable<V> {
     return this.values.length;
   }
 
+  /** Bytes of the keys held. */
+  get keyBytes(): number {
+    return this.arenaUsed;
+  }
+
   /** The value stored for the bytes `buf[start, end)`, if any. */
   get(buf: Uint8Array, start: number, end: number): V | undefined {
     const hash = hashBytes(buf, start, end);

@@ -13,6 +13,8 @@ import { badRequest, PushError } from './errors';
 
 /** Distinct label strings the shared cache remembers; past it, it starts over (memory). */
 const MAX_SHARED = 50_000;
+/** Bytes of label strings the byte-keyed side keeps; past it, that side starts over. */
+const MAX_KEY_BYTES = 32 * 1024 * 1024;
 
 /**
  * Parses stream label strings once: agents send the same few thousand streams push after push,
@@ -53,7 +55,8 @@ export class LabelsCache {
     if (cached === undefined) {
       cached = this.lookup(buf.toString('utf8', start, end));
       // `lookup` may have started over; the byte table follows it.
-      if (this.byBytes.size >= this.maxCached) this.byBytes.clear();
+      const full = this.byBytes.keyBytes + (end - start) > MAX_KEY_BYTES;
+      if (full || this.byBytes.size >= this.maxCached) this.byBytes.clear();
       this.byBytes.set(buf, start, end, cached);
     }
     return asStream(cached, entries);

@@ -6,7 +6,7 @@ import { EMPTY_LABELS } from '@logsvc/api';
 import { SILENT_LOGGER } from '../logger';
 import { newCounters, type IngesterCounters } from '../metrics';
 import { FaultyWalFs } from './faulty-fs';
-import type { WalSeriesSlot } from './series-refs';
+import { SeriesRefs, type WalSeriesSlot } from './series-refs';
 import { Wal } from './wal';
 
 const LABELS = '{app="series-refs", env="prod"}';
@@ -118,6 +118,23 @@ describe('WAL records that name streams by series number', () => {
     await again.close();
   });
 
+  it('hands undo the labels of a failed record that names a stream an earlier record defined', async () => {
+    const { wal } = await openWal();
+    const s = slot();
+    await wal.append('t', push(s, 'defines'));
+    fs.full = true;
+    const undone: string[] = [];
+    await expect(
+      wal.append('t', push(s, 'fails'), (streams) => {
+        for (const st of streams)
+          for (const e of st.entries) undone.push(`${st.labelsText} ${e.line}`);
+      }),
+    ).rejects.toThrow('ENOSPC');
+    fs.full = false;
+    expect(undone).toEqual([`${LABELS} fails`]);
+    await wal.close();
+  });
+
   it('fails the records queued behind a failed write, which may rely on its definitions', async () => {
     const { wal } = await openWal();
     const s = slot();
@@ -133,5 +150,33 @@ describe('WAL records that name streams by series number', () => {
     const { wal: again, lines } = await openWal();
     expect(lines).toEqual([`${LABELS} after`]);
     await again.close();
+  });
+});
+
+describe('SeriesRefs', () => {
+  const labels = Buffer.from('{app="a"}');
+
+  it("keeps the current epoch's definitions for later records to be undone with", () => {
+    const refs = new SeriesRefs();
+    const s = slot();
+    const epoch = refs.currentEpoch;
+    expect(refs.wireRef(s, labels) % 2).toBe(1);
+    refs.recordPending(epoch);
+    refs.recordSettled(epoch);
+    // A later record names the stream by number only; if it fails, undo still finds the text.
+    expect(refs.wireRef(s, labels) % 2).toBe(0);
+    expect(refs.labelsOf(epoch, s.walRef)).toBe('{app="a"}');
+  });
+
+  it('drops the tables of failed epochs once their records settle, however many writes fail', () => {
+    const refs = new SeriesRefs();
+    for (let i = 0; i < 1000; i++) {
+      const epoch = refs.currentEpoch;
+      for (let k = 0; k < 10; k++) refs.wireRef(slot(), labels);
+      refs.recordPending(epoch);
+      refs.newEpoch(); // the write failed
+      refs.recordSettled(epoch);
+    }
+    expect(refs.heldEpochs).toBeLessThanOrEqual(1);
   });
 });

@@ -18,13 +18,22 @@ export interface WalSeriesSlot {
 export class SeriesRefs {
   private epoch = 0;
   private nextRef: number;
-  /** Label text per number defined since the last checkpoint (undo decodes records with it). */
-  private current = new Map<number, Buffer>();
-  /** The numbers of the epoch before a checkpoint, while that checkpoint's records settle. */
-  private previous: Map<number, Buffer> | null = null;
+  /**
+   * Per epoch that still has records in flight (or is the current one): the label text of the
+   * numbers it defined, which undo decodes a failed record with, and how many of its records
+   * have not settled. A record only names numbers of its own epoch, so an epoch's table goes
+   * once it is over and its last record settled: however often writes fail, the tables hold
+   * only what records in flight can name.
+   */
+  private readonly epochs = new Map<number, { texts: Map<number, Buffer>; pending: number }>();
 
   constructor(firstRef = 0) {
     this.nextRef = firstRef;
+  }
+
+  /** The epoch records encoded now belong to. */
+  get currentEpoch(): number {
+    return this.epoch;
   }
 
   /**
@@ -35,7 +44,7 @@ export class SeriesRefs {
   wireRef(slot: WalSeriesSlot | undefined, labelsText: Buffer): number {
     if (slot !== undefined && slot.walEpoch === this.epoch) return 2 * slot.walRef;
     const ref = this.nextRef++;
-    this.current.set(ref, labelsText);
+    this.table(this.epoch).texts.set(ref, labelsText);
     if (slot !== undefined) {
       slot.walRef = ref;
       slot.walEpoch = this.epoch;
@@ -43,30 +52,46 @@ export class SeriesRefs {
     return 2 * ref + 1;
   }
 
-  /** Every later record defines its streams again (a write failed). */
+  /** A record of `epoch` was encoded and waits for its write. */
+  recordPending(epoch: number): void {
+    this.table(epoch).pending++;
+  }
+
+  /** A record of `epoch` was written or failed (and undone). */
+  recordSettled(epoch: number): void {
+    const t = this.epochs.get(epoch);
+    if (t === undefined) return;
+    t.pending--;
+    if (t.pending <= 0 && epoch !== this.epoch) this.epochs.delete(epoch);
+  }
+
+  /**
+   * Every later record defines its streams again: at a checkpoint (records after it land in
+   * segments it keeps) and after a failed write (the failed record may have held a definition).
+   */
   newEpoch(): void {
+    const over = this.epochs.get(this.epoch);
+    if (over !== undefined && over.pending <= 0) this.epochs.delete(this.epoch);
     this.epoch++;
   }
 
-  /** A checkpoint starts: a new epoch, and the numbers so far kept until `dropPrevious`. */
-  startCheckpoint(): void {
-    this.newEpoch();
-    // A checkpoint that failed before its records settled left its numbers here: keep them.
-    if (this.previous !== null)
-      for (const [ref, text] of this.previous) this.current.set(ref, text);
-    this.previous = this.current;
-    this.current = new Map();
+  /** The label text a record of `epoch` names by `ref`, while that record is in flight. */
+  labelsOf(epoch: number, ref: number): string | undefined {
+    return this.epochs.get(epoch)?.texts.get(ref)?.toString('utf8');
   }
 
-  /** Every record written before the checkpoint has settled. */
-  dropPrevious(): void {
-    this.previous = null;
+  /** Epoch tables held (tests). */
+  get heldEpochs(): number {
+    return this.epochs.size;
   }
 
-  /** The label text defined for a number (for undo), if it is still known. */
-  labelsOf(ref: number): string | undefined {
-    const text = this.current.get(ref) ?? this.previous?.get(ref);
-    return text?.toString('utf8');
+  private table(epoch: number): { texts: Map<number, Buffer>; pending: number } {
+    let t = this.epochs.get(epoch);
+    if (t === undefined) {
+      t = { texts: new Map(), pending: 0 };
+      this.epochs.set(epoch, t);
+    }
+    return t;
   }
 }
 

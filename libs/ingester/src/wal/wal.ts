@@ -84,11 +84,6 @@ export class Wal {
   private lockLost: string | null = null;
   /** Series numbers of the records this process writes (set up by replay). */
   private refs = new SeriesRefs();
-  /** Label text of the numbers a failed record names, for decoding it to undo. */
-  private readonly undoNames: SeriesNames = {
-    get: (ref) => this.refs.labelsOf(ref),
-    set: () => {},
-  };
 
   private constructor(private readonly opts: WalOptions) {}
 
@@ -190,14 +185,17 @@ export class Wal {
    */
   append(tenant: string, streams: readonly WalStreamInput[], undo?: WalUndo): Promise<void> {
     const seq = this.seq++;
+    const refs = this.refs;
+    const epoch = refs.currentEpoch;
     let frame: Buffer;
     try {
-      frame = encodePushRecord(seq, tenant, streams, this.framePool, this.refs);
+      frame = encodePushRecord(seq, tenant, streams, this.framePool, refs);
     } catch (err) {
       // Numbers it defined are never written: later records must define them again.
-      this.refs.newEpoch();
+      refs.newEpoch();
       throw err;
     }
+    refs.recordPending(epoch);
     let write: Promise<void>;
     // Whether the writer took the frame (it then hands it back to the pool itself).
     let written = false;
@@ -214,14 +212,20 @@ export class Wal {
     // and before the writer hands the frame back to its pool (it does so after a failed
     // write's clean-up, which awaits the disk).
     write.then(
-      () => this.settle(seq, write),
+      () => {
+        refs.recordSettled(epoch);
+        this.settle(seq, write);
+      },
       () => {
         this.failures++;
-        this.refs.newEpoch();
+        refs.newEpoch();
+        // The record names streams by numbers of its epoch, kept until it settles.
+        const names: SeriesNames = { get: (ref) => refs.labelsOf(epoch, ref), set: () => {} };
         try {
-          undo?.(decodePushRecord(frame.subarray(FRAME_HEADER_SIZE), this.undoNames).streams);
+          undo?.(decodePushRecord(frame.subarray(FRAME_HEADER_SIZE), names).streams);
         } finally {
           if (!written) this.framePool.release(frame);
+          refs.recordSettled(epoch);
           this.settle(seq, write);
         }
       },
@@ -263,7 +267,7 @@ export class Wal {
       const markerSeq = this.seq;
       // Records after the rotation land in segments the checkpoint keeps: they must not rely on
       // a definition in the segments it deletes.
-      this.refs.startCheckpoint();
+      this.refs.newEpoch();
       const first = await this.writer.rotate();
       tmp = checkpointTempPath(dir, first);
       const fh = await (this.opts.fs ?? NODE_WAL_FS).open(tmp, 'w');
@@ -295,7 +299,6 @@ export class Wal {
       // A record that failed after its stream was written here had its entries taken back out
       // of memory, but not out of this checkpoint: such a checkpoint must not replace the log.
       await this.durable().catch(() => {});
-      this.refs.dropPrevious();
       if (this.failures !== failuresBefore) {
         throw new WalWriteError('a WAL write failed while the checkpoint was taken; discarded');
       }
