@@ -6,3 +6,4 @@ export * from './entry';
 export * from './matcher';
 export * from './query-result';
 export * from './shard';
+export * from './bytes-hash';

@@ -1,3 +1,4 @@
+import { hashBytes } from '@logsvc/api';
 const INITIAL_ENTRIES = 16;
 const EMPTY = Buffer.alloc(0);
 
@@ -70,13 +71,6 @@ export class LineSet {
       this.table[bucket] = i;
     }
   }
-}
-
-/** 32-bit FNV-1a over `buf[start, end)`. */
-export function hashBytes(buf: Buffer, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
-  return h | 0;
 }
 
 function grown<T extends { set(from: T): void }>(from: T, to: T): T {

@@ -1,3 +1,5 @@
+import { hashBytes } from '@logsvc/api';
+
 /** Smallest slot array; it doubles whenever it is half full. */
 const INITIAL_SLOTS = 1024;
 const INITIAL_ARENA = 64 * 1024;
@@ -102,11 +104,4 @@ function grownCopy(from: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
   const to = new Uint32Array(2 * from.length);
   to.set(from);
   return to;
-}
-
-/** FNV-1a over the bytes (32 bits). */
-function hashBytes(buf: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5 | 0;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
-  return h;
 }

@@ -50,6 +50,14 @@ describe('WAL records that name streams by series number', () => {
     return { wal, lines };
   }
 
+  /** Closes `wal`, opens the directory again and returns what replay brought back. */
+  async function reopenedLines(wal: Wal): Promise<string[]> {
+    await wal.close();
+    const { wal: again, lines } = await openWal();
+    await again.close();
+    return lines;
+  }
+
   async function segmentBytes(): Promise<Buffer> {
     const names = (await readdir(dir)).filter((n) => /^\d+$/.test(n)).sort();
     return Buffer.concat(await Promise.all(names.map((n) => readFile(join(dir, n)))));
@@ -99,10 +107,7 @@ describe('WAL records that name streams by series number', () => {
     // The checkpoint holds no stream here: only what is written after it is replayed.
     await wal.checkpoint(async function* () {});
     await wal.append('t', push(s, 'after'));
-    await wal.close();
-    const { wal: again, lines } = await openWal();
-    expect(lines).toEqual([`${LABELS} after`]);
-    await again.close();
+    expect(await reopenedLines(wal)).toEqual([`${LABELS} after`]);
   });
 
   it('defines a stream again after the record that defined it failed to write', async () => {
@@ -112,10 +117,7 @@ describe('WAL records that name streams by series number', () => {
     await expect(wal.append('t', push(s, 'lost'))).rejects.toThrow('ENOSPC');
     fs.full = false;
     await wal.append('t', push(s, 'kept'));
-    await wal.close();
-    const { wal: again, lines } = await openWal();
-    expect(lines).toEqual([`${LABELS} kept`]);
-    await again.close();
+    expect(await reopenedLines(wal)).toEqual([`${LABELS} kept`]);
   });
 
   it('hands undo the labels of a failed record that names a stream an earlier record defined', async () => {
@@ -146,10 +148,7 @@ describe('WAL records that name streams by series number', () => {
     await expect(defining).rejects.toThrow('ENOSPC');
     await expect(behind).rejects.toThrow('an earlier write-ahead log write failed');
     await wal.append('t', push(s, 'after'));
-    await wal.close();
-    const { wal: again, lines } = await openWal();
-    expect(lines).toEqual([`${LABELS} after`]);
-    await again.close();
+    expect(await reopenedLines(wal)).toEqual([`${LABELS} after`]);
   });
 });
 
