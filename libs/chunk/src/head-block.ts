@@ -97,22 +97,13 @@ export class HeadBlock {
 
   /**
    * A block holding a decoded run in timestamp order (`rawBytes`: its line and metadata bytes),
-   * as the head block it was taken from (`MemChunk.fromSnapshot`): the run's arrays are used
-   * as they are, and never written (the block counts as shared).
+   * as the head block it was taken from (`MemChunk.fromSnapshot`, a read-only chunk): its
+   * timestamps and offsets are copied into rows, its line and metadata buffers used as they
+   * are and never written (the block counts as shared).
    */
-  static fromRun(
-    symbols: SymbolTable,
-    run: EntryRun,
-    rawBytes: number,
-    lineBytesLimit = Infinity,
-  ): HeadBlock {
-    const block = new HeadBlock(
-      symbols,
-      { entries: 0, lineBytes: 0, metadataIds: 0 },
-      lineBytesLimit,
-    );
+  static fromRun(symbols: SymbolTable, run: EntryRun, rawBytes: number): HeadBlock {
     const n = run.count;
-    block.setRowCapacity(Math.max(INITIAL_ENTRIES, n));
+    const block = new HeadBlock(symbols, { entries: n, lineBytes: 0, metadataIds: 0 });
     for (let r = 0; r < n; r++) {
       block.rowTs[2 * r] = run.ts[r];
       block.rowU32[4 * r + 2] = run.lineOffsets[r];

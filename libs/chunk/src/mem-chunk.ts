@@ -183,12 +183,7 @@ export class MemChunk {
     const chunk = new MemChunk({ encoding: blocks?.encoding ?? 'none' }, symbols);
     for (const b of blocks?.blocks ?? []) chunk.addBlock({ ...b, payload: null });
     if (headRun !== null) {
-      chunk.head = HeadBlock.fromRun(
-        chunk.symbols,
-        headRun.run,
-        headRun.rawBytes,
-        chunk.options.blockSize,
-      );
+      chunk.head = HeadBlock.fromRun(chunk.symbols, headRun.run, headRun.rawBytes);
     }
     const entries = head?.blocks[0];
     if (entries !== undefined) {
@@ -200,7 +195,7 @@ export class MemChunk {
         chunk.symbols.strings,
         chunk.symbols.byteLengths,
       );
-      chunk.head = HeadBlock.fromRun(chunk.symbols, run, entries.rawBytes, chunk.options.blockSize);
+      chunk.head = HeadBlock.fromRun(chunk.symbols, run, entries.rawBytes);
     }
     chunk.readOnly = true;
     return chunk;

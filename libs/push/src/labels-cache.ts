@@ -54,7 +54,8 @@ export class LabelsCache {
     let cached = this.byBytes.get(buf, start, end);
     if (cached === undefined) {
       cached = this.lookup(buf.toString('utf8', start, end));
-      // `lookup` may have started over; the byte table follows it.
+      // `lookup` empties this table when the string map starts over; it is also bounded on
+      // its own, by key bytes and by count (byte strings that decode to one string count apart).
       const full = this.byBytes.keyBytes + (end - start) > MAX_KEY_BYTES;
       if (full || this.byBytes.size >= this.maxCached) this.byBytes.clear();
       this.byBytes.set(buf, start, end, cached);
