@@ -7,13 +7,17 @@ import { SymbolTable } from './symbols';
 const INITIAL_ENTRIES = 8;
 const INITIAL_LINE_BYTES = 512;
 /**
- * A block that outgrows its start is a busy stream's: it jumps straight to this (the old
- * start), so growing to a full block takes a few copies, not one per doubling from 8.
+ * A block that outgrows its start is a busy stream's: its rows jump straight to this, so
+ * growing to a full block takes a few copies, not one per doubling from 8.
  */
 const SECOND_ENTRIES = 64;
-const SECOND_LINE_BYTES = 4096;
-/** Room past the block size for the line that crosses it: 1/8 of the block size. */
-const LIMIT_SLACK_DIVISOR = 8;
+/**
+ * Line pages after the first: each twice the one before, from the second's size up to the
+ * largest (a line longer than that gets a page of its own length). Pages are never copied
+ * into bigger ones, so a block allocates its line bytes about once, not about three times.
+ */
+const SECOND_PAGE_BYTES = 4096;
+const MAX_PAGE_BYTES = 16 * 1024;
 /** Longest run of equal timestamps scanned linearly before switching to the hash index. */
 const MAX_LINEAR_TIE_SCAN = 16;
 const INT64_MIN = -(1n << 63n);
@@ -27,8 +31,10 @@ export interface HeadBlockCapacity {
 }
 
 /**
- * The unordered, uncompressed tail of a chunk: entries in arrival order, held in one growable
- * Buffer of line bytes plus typed arrays, never an object per entry. Rejects an entry whose
+ * The unordered, uncompressed tail of a chunk: entries in arrival order, held in pages of line
+ * bytes plus typed arrays, never an object per entry. A line lies whole in one page; a row's
+ * line offset counts the bytes of the pages before it, as if they were one buffer (which
+ * readers get: `view` joins the pages). Rejects an entry whose
  * (timestamp, line) is already present, wherever it sits among the entries of that timestamp.
  * Read in order of timestamp, entries with equal timestamps in arrival order. Buffers are never
  * reused after a snapshot was handed out, so line views and snapshots stay valid while more
@@ -45,11 +51,20 @@ export class HeadBlock {
   private rowU32: Uint32Array = new Uint32Array(this.rowTs.buffer);
   /** Rows the arrays hold. */
   private rowCapacity = INITIAL_ENTRIES;
-  /** Where the lines and the metadata ids of the rows so far end. */
+  /** Where the lines (counted over all pages) and the metadata ids of the rows so far end. */
   private lineEnd = 0;
   private smEnd = 0;
-  // Views of any buffer: a block rebuilt from a snapshot (`fromRun`) holds a decoded run's.
+  /**
+   * The page lines are appended to, and the line offset its first byte has. Views of any
+   * buffer: a block rebuilt from a snapshot (`fromRun`) holds a decoded run's.
+   */
   private lines: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(INITIAL_LINE_BYTES);
+  private pageBase = 0;
+  /** Filled pages before `lines`, with the line offset of each one's first byte; null: none. */
+  private pages: Buffer[] | null = null;
+  private pageStarts: number[] | null = null;
+  /** Pages of the block's earlier rows (see `recycle`), taken in order before new ones. */
+  private sparePages: Buffer[] | null = null;
   private smIds: Uint32Array<ArrayBufferLike> = new Uint32Array(INITIAL_ENTRIES * 2);
   /** `view()` of the current rows, until the next append or recycle. */
   private viewCache: EntryRun | null = null;
@@ -78,14 +93,12 @@ export class HeadBlock {
   private shared = false;
 
   /**
-   * `capacity` presizes the buffers (a chunk passes the size of its previous block, so a head
-   * that fills up like the last one never grows). `lineBytesLimit` is where the chunk cuts the
-   * block (its block size): the line buffer grows to just past it rather than doubling past it.
+   * `capacity` presizes the buffers (a block replacing one a reader saw passes that one's
+   * size, so a head that fills up like the last one never grows).
    */
   constructor(
     readonly symbols: SymbolTable = new SymbolTable(),
     capacity?: HeadBlockCapacity,
-    private readonly lineBytesLimit = Infinity,
   ) {
     if (capacity !== undefined) {
       const entries = Math.max(INITIAL_ENTRIES, capacity.entries);
@@ -158,7 +171,8 @@ export class HeadBlock {
   }
 
   get lastLineStart(): number {
-    return this.rowU32[4 * (this.n - 1) + 2];
+    // Lines are appended to the last page, so the last one is there.
+    return this.rowU32[4 * (this.n - 1) + 2] - this.pageBase;
   }
 
   /**
@@ -172,11 +186,13 @@ export class HeadBlock {
     }
     if (!aboveAll && this.contains(timestampNs, line)) return false;
     const row = this.n;
-    this.ensureCapacity(row + 1, line.length, structuredMetadata.length * 2);
+    this.ensureCapacity(row + 1, structuredMetadata.length * 2);
     this.rowTs[2 * row] = timestampNs;
     const lineStart = this.lineEnd;
     this.rowU32[4 * row + 2] = lineStart;
-    this.lines.set(line, lineStart);
+    let at = lineStart - this.pageBase;
+    if (at + line.length > this.lines.length) at = this.nextPage(line.length);
+    this.lines.set(line, at);
     this.lineEnd = lineStart + line.length;
     let sm = this.smEnd;
     this.rowU32[4 * row + 3] = sm;
@@ -273,7 +289,10 @@ export class HeadBlock {
    * (cutting it into a block); unlike `snapshot`, lets `recycle` reuse the buffers.
    */
   transientView(): EntryRun {
-    return this.view();
+    if (this.pages === null || this.pages.length === 0) return this.view();
+    // Joined into scratch space the caller is done with first: no buffer for a block's life.
+    transientLines = this.joinPages(transientLines);
+    return this.view(transientLines);
   }
 
   /**
@@ -282,7 +301,17 @@ export class HeadBlock {
    * must not be used afterwards.
    */
   recycle(): HeadBlock {
-    if (this.shared) return new HeadBlock(this.symbols, this.capacity, this.lineBytesLimit);
+    if (this.shared) return new HeadBlock(this.symbols, this.capacity);
+    if (this.pages !== null && this.pages.length > 0) {
+      // The pages again, in the order they were filled: a block that fills up like the last
+      // one takes no new page.
+      const spare = [...this.pages.slice(1), this.lines, ...(this.sparePages ?? [])];
+      this.lines = this.pages[0];
+      this.sparePages = spare;
+      this.pages.length = 0;
+      this.pageStarts!.length = 0;
+    }
+    this.pageBase = 0;
     this.n = 0;
     this.lineEnd = 0;
     this.smEnd = 0;
@@ -301,9 +330,20 @@ export class HeadBlock {
     return this;
   }
 
-  /** The rows as columns (copies: they stay as they are whatever is appended later). */
-  private view(): EntryRun {
+  /**
+   * The rows as columns (copies: they stay as they are whatever is appended later). The pages
+   * are joined into one, which becomes the page appended to next (readers keep reading it up
+   * to their end; appends only write past it). `joined` skips that: the caller joined them.
+   */
+  private view(joined?: Buffer): EntryRun {
     if (this.viewCache !== null) return this.viewCache;
+    if (joined === undefined && this.pages !== null && this.pages.length > 0) {
+      const room = this.lines.length - (this.lineEnd - this.pageBase);
+      this.lines = this.joinPages(Buffer.allocUnsafe(this.lineEnd + room));
+      this.pageBase = 0;
+      this.pages.length = 0;
+      this.pageStarts!.length = 0;
+    }
     const n = this.n;
     const ts = new BigInt64Array(n);
     const lineOffsets = new Uint32Array(n + 1);
@@ -317,17 +357,53 @@ export class HeadBlock {
     }
     lineOffsets[n] = this.lineEnd;
     smOffsets[n] = this.smEnd;
-    this.viewCache = {
+    const run: EntryRun = {
       count: n,
       ts,
       lineOffsets,
-      lines: this.lines,
+      lines: joined ?? this.lines,
       smOffsets,
       smIds: this.smIds,
       symbols: this.symbols.strings,
       order: this.sortedOrder(),
     };
-    return this.viewCache;
+    if (joined === undefined) this.viewCache = run;
+    return run;
+  }
+
+  /** The lines of all pages, one after another, in `into` (grown when short); returns it. */
+  private joinPages(into: Buffer): Buffer {
+    const out = into.length >= this.lineEnd ? into : Buffer.allocUnsafe(this.lineEnd);
+    const pages = this.pages!;
+    const starts = this.pageStarts!;
+    for (let i = 0; i < pages.length; i++) {
+      const end = i + 1 < pages.length ? starts[i + 1] : this.pageBase;
+      pages[i].copy(out, starts[i], 0, end - starts[i]);
+    }
+    this.lines.copy(out, this.pageBase, 0, this.lineEnd - this.pageBase);
+    return out;
+  }
+
+  /**
+   * Makes a page with room for `need` bytes the one appended to (a spare one when it is big
+   * enough, else a new one); returns where the line goes in it (0).
+   */
+  private nextPage(need: number): number {
+    const used = this.lineEnd - this.pageBase;
+    const last = this.lines;
+    if (used > 0) {
+      (this.pages ??= []).push(last);
+      (this.pageStarts ??= []).push(this.pageBase);
+      this.pageBase = this.lineEnd;
+    }
+    const spare = this.sparePages;
+    if (spare !== null && spare.length > 0 && spare[0].length >= need) {
+      this.lines = spare.shift()!;
+    } else {
+      const size = Math.min(Math.max(last.length * 2, SECOND_PAGE_BYTES), MAX_PAGE_BYTES);
+      this.lines = Buffer.allocUnsafe(Math.max(need, size));
+    }
+    return 0;
   }
 
   /** Null while rows arrived in timestamp order; else rows stably sorted by timestamp. */
@@ -348,9 +424,18 @@ export class HeadBlock {
   private lineEquals(row: number, line: Buffer): boolean {
     const start = this.rowU32[4 * row + 2];
     const end = row + 1 < this.n ? this.rowU32[4 * row + 6] : this.lineEnd;
-    return (
-      end - start === line.length && this.lines.compare(line, 0, line.length, start, end) === 0
-    );
+    if (end - start !== line.length) return false;
+    let page = this.lines;
+    let base = this.pageBase;
+    if (start < base) {
+      // An earlier page: the last one starting at or before the line (a line is never split).
+      const starts = this.pageStarts!;
+      let i = starts.length - 1;
+      while (starts[i] > start) i--;
+      page = this.pages![i];
+      base = starts[i];
+    }
+    return page.compare(line, 0, line.length, start - base, end - base) === 0;
   }
 
   private buildIndex(): this {
@@ -382,7 +467,7 @@ export class HeadBlock {
     this.rowCapacity = rows;
   }
 
-  private ensureCapacity(entries: number, lineBytes: number, smIds: number): void {
+  private ensureCapacity(entries: number, smIds: number): void {
     if (entries > this.rowCapacity) {
       const cap = Math.max(this.rowCapacity * 2, SECOND_ENTRIES);
       const rows = this.rowTs;
@@ -390,23 +475,15 @@ export class HeadBlock {
       this.rowTs.set(rows.subarray(0, 2 * this.n));
       if (this.chain !== null) this.chain = grow(this.chain, new Int32Array(cap));
     }
-    const lineEnd = this.lineEnd + lineBytes;
-    if (lineEnd > this.lines.length) {
-      let size = Math.max(lineEnd, this.lines.length * 2, SECOND_LINE_BYTES);
-      const limit = this.lineBytesLimit;
-      // The block is cut once its lines reach the limit, so the line that crosses it is the
-      // last: room for it past the limit saves doubling (and copying) the whole buffer for it.
-      if (size >= limit) size = Math.max(lineEnd, limit + Math.ceil(limit / LIMIT_SLACK_DIVISOR));
-      const bigger = Buffer.allocUnsafe(size);
-      this.lines.copy(bigger, 0, 0, this.lineEnd);
-      this.lines = bigger;
-    }
     const smEnd = this.smEnd + smIds;
     if (smEnd > this.smIds.length) {
       this.smIds = grow(this.smIds, new Uint32Array(Math.max(smEnd, this.smIds.length * 2)));
     }
   }
 }
+
+/** Where `transientView` joins a block's pages; reused, as its callers finish with it first. */
+let transientLines: Buffer = Buffer.alloc(0);
 
 function grow<T extends { set(from: T): void }>(from: T, to: T): T {
   to.set(from);

@@ -372,20 +372,69 @@ describe('MemChunk buffer reuse', () => {
     );
   });
 
-  it('grows a head block to just past the block size, not to double it, for the line that crosses it', () => {
+  it('fills a block in line pages of at most 16 KiB, never copied into a bigger buffer', () => {
     const blockSize = 64 * 1024;
     const sut = new MemChunk({ blockSize, encoding: 'snappy' });
     const t0 = 1_700_000_000_000_000_000n;
-    const text = Buffer.alloc(200, 'x');
+    const text = (i: number): Buffer => Buffer.from(`${i}`.padEnd(200, 'x'));
+    const pages = new Set<Buffer>();
     let i = 0;
     // Up to and including the append that makes the chunk cut its first block.
     while (sut.blockCount === 0) {
-      expect(sut.append(t0 + BigInt(i++), text, EMPTY_LABELS)).toBe(true);
+      expect(sut.append(t0 + BigInt(i), text(i), EMPTY_LABELS)).toBe(true);
+      pages.add(sut.lastLineBuffer);
+      i++;
     }
-    // The line buffer the cut block was written in holds that last line.
-    expect(sut.lastLineBuffer.length).toBeGreaterThanOrEqual(blockSize);
-    expect(sut.lastLineBuffer.length).toBeLessThanOrEqual(blockSize + blockSize / 8);
-    expect(drain(sut.iterator(...ALL, 'forward'))).toHaveLength(i);
+    expect(pages.size).toBeGreaterThan(4);
+    for (const page of pages) expect(page.length).toBeLessThanOrEqual(16 * 1024);
+    const lines = drain(sut.iterator(...ALL, 'forward')).map((e) => e.line);
+    expect(lines).toEqual(Array.from({ length: i }, (_, k) => text(k).toString()));
+  });
+
+  it('fills the next block in the pages of the block just cut when no reader saw them', () => {
+    const sut = new MemChunk({ blockSize: 16 * 1024 });
+    const t0 = 1_700_000_000_000_000_000n;
+    const text = (i: number): Buffer => Buffer.from(`${i}`.padEnd(100, 'y'));
+    const firstPages = new Set<Buffer>();
+    let i = 0;
+    while (sut.blockCount === 0) {
+      sut.append(t0 + BigInt(i), text(i++), EMPTY_LABELS);
+      firstPages.add(sut.lastLineBuffer);
+    }
+    while (sut.blockCount === 1) {
+      sut.append(t0 + BigInt(i), text(i++), EMPTY_LABELS);
+      expect(firstPages.has(sut.lastLineBuffer)).toBe(true);
+    }
+    const lines = drain(sut.iterator(...ALL, 'forward')).map((e) => e.line);
+    expect(lines).toEqual(Array.from({ length: i }, (_, k) => text(k).toString()));
+  });
+
+  it('rejects a copy of a line stored in an earlier page, out of order', () => {
+    const sut = new MemChunk({ blockSize: 1024 * 1024 });
+    const t0 = 1_700_000_000_000_000_000n;
+    const text = (i: number): Buffer => Buffer.from(`${i}`.padEnd(300, 'z'));
+    for (let i = 0; i < 200; i++) sut.append(t0 + BigInt(2 * i), text(i), EMPTY_LABELS);
+    expect(sut.blockCount).toBe(0);
+    // Rows 3 and 10 lie in the first pages; the head now appends to a later one.
+    expect(sut.append(t0 + 6n, text(3), EMPTY_LABELS)).toBe(false);
+    expect(sut.append(t0 + 20n, text(10), EMPTY_LABELS)).toBe(false);
+    expect(sut.append(t0 + 20n, text(11), EMPTY_LABELS)).toBe(true);
+    expect(sut.append(t0 + 21n, text(10), EMPTY_LABELS)).toBe(true);
+    expect(drain(sut.iterator(...ALL, 'forward'))).toHaveLength(202);
+  });
+
+  it("keeps a reader's view of lines in several pages while appends go on", () => {
+    const sut = new MemChunk({ blockSize: 64 * 1024 });
+    const t0 = 1_700_000_000_000_000_000n;
+    const text = (i: number): Buffer => Buffer.from(`${i}`.padEnd(250, 'w'));
+    for (let i = 0; i < 100; i++) sut.append(t0 + BigInt(i), text(i), EMPTY_LABELS);
+    const early = sut.iterator(...ALL, 'backward');
+    for (let i = 100; i < 1000; i++) sut.append(t0 + BigInt(i), text(i), EMPTY_LABELS);
+    expect(sut.blockCount).toBeGreaterThan(2);
+    const seen = drain(early).map((e) => e.line);
+    expect(seen).toEqual(Array.from({ length: 100 }, (_, k) => text(99 - k).toString()));
+    const all = drain(sut.iterator(...ALL, 'forward')).map((e) => e.line);
+    expect(all).toEqual(Array.from({ length: 1000 }, (_, k) => text(k).toString()));
   });
 
   it('still rejects a duplicate of an entry in the block just cut', () => {

@@ -120,7 +120,7 @@ export class MemChunk {
   constructor(opts?: Partial<ChunkOptions>, symbols?: SymbolTable) {
     this.options = resolveChunkOptions(opts);
     if (symbols !== undefined) this.symbols = symbols;
-    this.head = new HeadBlock(this.symbols, undefined, this.options.blockSize);
+    this.head = new HeadBlock(this.symbols);
   }
 
   /**
@@ -327,7 +327,7 @@ export class MemChunk {
     }
     this.previous = { block, sortedTs: encoded.sortedTs, run: null };
     this.cutHead = this.head;
-    this.head = new HeadBlock(this.symbols, undefined, this.options.blockSize);
+    this.head = new HeadBlock(this.symbols);
   }
 
   /** Cuts the head and takes no more appends' worth of buffers: the chunk is closed. */
