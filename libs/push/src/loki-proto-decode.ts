@@ -9,6 +9,7 @@ import {
   type RejectedStream,
 } from '@logsvc/api';
 import { Reader } from 'protobufjs/minimal';
+import { EntryCollector } from './entry-collector';
 import { badRequest, PushError } from './errors';
 import { LabelsCache, PushRequestBuilder } from './labels-cache';
 import { STREAM_PIECE_ENTRIES } from './stream-pieces';
@@ -74,6 +75,7 @@ class StreamPieces {
   /** Where the stream's label string lies in the body (start -1: not read yet). */
   private labelsStart = -1;
   private labelsEnd = -1;
+  private readonly entries = new EntryCollector();
 
   constructor(
     private readonly reader: Reader,
@@ -102,7 +104,7 @@ class StreamPieces {
   private piece(): PushStream | RejectedStream {
     const { reader, state, maxEntries } = this;
     const end = this.streamEnd;
-    const entries: LogEntry[] = [];
+    const entries = this.entries;
     while (reader.pos < end) {
       const tag = reader.uint32();
       const field = tag >>> 3;
@@ -115,16 +117,16 @@ class StreamPieces {
         reader.pos += len;
       } else if (field === 2 && (tag & 7) === WIRE_LEN) {
         const len = reader.uint32();
-        entries.push(readEntry(reader, reader.pos + len, state));
+        entries.add(readEntry(reader, reader.pos + len, state));
         // Labels come first in every encoder; only then can a piece be handed out early.
         if (entries.length >= maxEntries && this.labelsStart >= 0 && reader.pos < end) {
-          return this.stream(entries);
+          return this.stream(entries.take());
         }
       } else reader.skipType(tag & 7);
     }
     if (reader.pos !== end) throw badRequest('error decoding push request: stream length mismatch');
     this.streamEnd = -1;
-    return this.stream(entries);
+    return this.stream(entries.take());
   }
 
   private stream(entries: LogEntry[]): PushStream | RejectedStream {

@@ -1,3 +1,4 @@
+import { EntryCollector } from './entry-collector';
 import {
   getLabel,
   isValidLabelName,
@@ -168,6 +169,8 @@ class ValidationContext {
   private readonly oldestNs: bigint;
   private readonly newestNs: bigint;
   private readonly levels: LevelDetector | undefined;
+  /** A stream's valid entries as they are checked. */
+  private readonly kept = new EntryCollector();
 
   constructor(
     private readonly limits: ValidationLimits,
@@ -222,7 +225,7 @@ class ValidationContext {
       this.rejectEntries(labelError[0], labelError[1], stream.entries);
       return undefined;
     }
-    const entries: LogEntry[] = [];
+    const kept = this.kept;
     this.receivedLines += stream.entries.length;
     let bytes = 0;
     for (const original of stream.entries) {
@@ -230,13 +233,13 @@ class ValidationContext {
       if (entry === undefined) continue;
       const out = this.levels === undefined ? entry : this.addDetectedLevel(entry, identity);
       bytes += entrySize(out.line, out.structuredMetadata);
-      entries.push(out);
+      kept.add(out);
     }
+    if (kept.length === 0) return undefined;
+    const entries = kept.take();
     this.acceptedLines += entries.length;
     this.acceptedBytes += bytes;
-    return entries.length === 0
-      ? undefined
-      : { labels, entries, labelsText: text, bytes, memo: identity };
+    return { labels, entries, labelsText: text, bytes, memo: identity };
   }
 
   /**
