@@ -305,13 +305,9 @@ export class HeadBlock {
     if (this.pages !== null && this.pages.length > 0) {
       // The pages again, in the order they were filled: a block that fills up like the last
       // one takes no new page.
-      const spare = [...this.pages.slice(1), this.lines, ...(this.sparePages ?? [])];
-      this.lines = this.pages[0];
-      this.sparePages = spare;
-      this.pages.length = 0;
-      this.pageStarts!.length = 0;
+      this.sparePages = [...this.pages.slice(1), this.lines, ...(this.sparePages ?? [])];
+      this.startPages(this.pages[0]);
     }
-    this.pageBase = 0;
     this.n = 0;
     this.lineEnd = 0;
     this.smEnd = 0;
@@ -339,10 +335,7 @@ export class HeadBlock {
     if (this.viewCache !== null) return this.viewCache;
     if (joined === undefined && this.pages !== null && this.pages.length > 0) {
       const room = this.lines.length - (this.lineEnd - this.pageBase);
-      this.lines = this.joinPages(Buffer.allocUnsafe(this.lineEnd + room));
-      this.pageBase = 0;
-      this.pages.length = 0;
-      this.pageStarts!.length = 0;
+      this.startPages(this.joinPages(Buffer.allocUnsafe(this.lineEnd + room)));
     }
     const n = this.n;
     const ts = new BigInt64Array(n);
@@ -382,6 +375,14 @@ export class HeadBlock {
     }
     this.lines.copy(out, this.pageBase, 0, this.lineEnd - this.pageBase);
     return out;
+  }
+
+  /** Makes `page` the only one, holding the lines from offset 0 on. */
+  private startPages(page: Buffer): void {
+    this.lines = page;
+    this.pageBase = 0;
+    this.pages!.length = 0;
+    this.pageStarts!.length = 0;
   }
 
   /**
