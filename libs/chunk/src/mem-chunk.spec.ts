@@ -353,6 +353,39 @@ describe('MemChunk', () => {
   });
 });
 
+/** Lines `0xxx…`, `1xxx…` of one width, appended 1 ns apart to a chunk. */
+class NumberedLines {
+  private count = 0;
+
+  constructor(
+    private readonly sut: MemChunk,
+    private readonly width: number,
+    private readonly fill: string,
+  ) {}
+
+  text(i: number): Buffer {
+    return Buffer.from(`${i}`.padEnd(this.width, this.fill));
+  }
+
+  /** Appends while the chunk has `blocks` cut blocks; returns the line buffer of each append. */
+  appendWhileBlocks(blocks: number): Buffer[] {
+    const used: Buffer[] = [];
+    while (this.sut.blockCount === blocks) {
+      const i = this.count++;
+      expect(
+        this.sut.append(1_700_000_000_000_000_000n + BigInt(i), this.text(i), EMPTY_LABELS),
+      ).toBe(true);
+      used.push(this.sut.lastLineBuffer);
+    }
+    return used;
+  }
+
+  /** Every line appended so far, as text. */
+  all(): string[] {
+    return Array.from({ length: this.count }, (_, i) => this.text(i).toString());
+  }
+}
+
 describe('MemChunk buffer reuse', () => {
   it('keeps what a reader saw unchanged while later appends reuse the head block', () => {
     const sut = new MemChunk({ blockSize: 1024 });
@@ -373,40 +406,21 @@ describe('MemChunk buffer reuse', () => {
   });
 
   it('fills a block in line pages of at most 16 KiB, never copied into a bigger buffer', () => {
-    const blockSize = 64 * 1024;
-    const sut = new MemChunk({ blockSize, encoding: 'snappy' });
-    const t0 = 1_700_000_000_000_000_000n;
-    const text = (i: number): Buffer => Buffer.from(`${i}`.padEnd(200, 'x'));
-    const pages = new Set<Buffer>();
-    let i = 0;
+    const sut = new MemChunk({ blockSize: 64 * 1024, encoding: 'snappy' });
+    const lines = new NumberedLines(sut, 200, 'x');
     // Up to and including the append that makes the chunk cut its first block.
-    while (sut.blockCount === 0) {
-      expect(sut.append(t0 + BigInt(i), text(i), EMPTY_LABELS)).toBe(true);
-      pages.add(sut.lastLineBuffer);
-      i++;
-    }
+    const pages = new Set(lines.appendWhileBlocks(0));
     expect(pages.size).toBeGreaterThan(4);
     for (const page of pages) expect(page.length).toBeLessThanOrEqual(16 * 1024);
-    const lines = drain(sut.iterator(...ALL, 'forward')).map((e) => e.line);
-    expect(lines).toEqual(Array.from({ length: i }, (_, k) => text(k).toString()));
+    expect(drain(sut.iterator(...ALL, 'forward')).map((e) => e.line)).toEqual(lines.all());
   });
 
   it('fills the next block in the pages of the block just cut when no reader saw them', () => {
     const sut = new MemChunk({ blockSize: 16 * 1024 });
-    const t0 = 1_700_000_000_000_000_000n;
-    const text = (i: number): Buffer => Buffer.from(`${i}`.padEnd(100, 'y'));
-    const firstPages = new Set<Buffer>();
-    let i = 0;
-    while (sut.blockCount === 0) {
-      sut.append(t0 + BigInt(i), text(i++), EMPTY_LABELS);
-      firstPages.add(sut.lastLineBuffer);
-    }
-    while (sut.blockCount === 1) {
-      sut.append(t0 + BigInt(i), text(i++), EMPTY_LABELS);
-      expect(firstPages.has(sut.lastLineBuffer)).toBe(true);
-    }
-    const lines = drain(sut.iterator(...ALL, 'forward')).map((e) => e.line);
-    expect(lines).toEqual(Array.from({ length: i }, (_, k) => text(k).toString()));
+    const lines = new NumberedLines(sut, 100, 'y');
+    const firstPages = new Set(lines.appendWhileBlocks(0));
+    for (const page of lines.appendWhileBlocks(1)) expect(firstPages.has(page)).toBe(true);
+    expect(drain(sut.iterator(...ALL, 'forward')).map((e) => e.line)).toEqual(lines.all());
   });
 
   it('rejects a copy of a line stored in an earlier page, out of order', () => {
