@@ -1,4 +1,3 @@
-import { EntryCollector } from './entry-collector';
 import {
   getLabel,
   isValidLabelName,
@@ -19,6 +18,7 @@ import {
   GroupedErrors,
   metadataBytes,
 } from './discards';
+import { EntryCollector } from './entry-collector';
 import { MISSING_STREAMS_MESSAGE, PushError } from './errors';
 import { DETECTED_LEVEL, levelDetectorFor, type LevelDetector } from './level-detection';
 import { levelOnlyMetadata } from './level-metadata';
