@@ -176,6 +176,27 @@ export class HeadBlock {
   }
 
   /**
+   * Reads this block and its arrays' headers; `warmData` then reads where the next append
+   * writes. Each returns something of what it read. They bring the block into cache ahead of
+   * an append (see `Instance.warmStreams` in the ingester).
+   */
+  warmArrays(): number {
+    return this.rowU32.length + this.lines.length + this.smIds.length;
+  }
+
+  warmData(): number {
+    // The last row and line written: the next append's neighbours, in the same cache lines.
+    const row = this.n > 0 ? this.n - 1 : 0;
+    const at = this.lineEnd - this.pageBase - 1;
+    const ids = this.smEnd > 0 ? this.smEnd - 1 : 0;
+    return (
+      (4 * row < this.rowU32.length ? this.rowU32[4 * row] : 0) +
+      (at >= 0 && at < this.lines.length ? this.lines[at] : 0) +
+      (ids < this.smIds.length ? this.smIds[ids] : 0)
+    );
+  }
+
+  /**
    * Appends an entry; false (and nothing stored) if the same (timestamp, line) is present.
    * `aboveAll` promises a timestamp above every one in the block (see `MemChunk.append`): the
    * duplicate check and the bounds' comparisons, each a read of a stored bigint, are skipped.

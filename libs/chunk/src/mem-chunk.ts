@@ -239,6 +239,11 @@ export class MemChunk {
     return max ?? 0n;
   }
 
+  /** The head block the next append goes to (see `Instance.warmStreams`). */
+  get nextHead(): HeadBlock {
+    return this.cutHead ?? this.head;
+  }
+
   /**
    * Appends in any time order. Returns false when the same (timestamp, line) is already in
    * the head block or the previous block. Cuts a block once the head reaches blockSize.

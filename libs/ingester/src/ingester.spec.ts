@@ -593,6 +593,39 @@ describe('Ingester', () => {
       expect(sut.metrics().streams_created_total).toBe(3);
     });
 
+    it('stores every stream of a push of many, known and new, each in its own stream', async () => {
+      // More streams than the instance reads ahead at once, so the push crosses several groups;
+      // tiny blocks, so some head blocks are cut between the read-ahead and the append.
+      const sut = await start({ chunk_block_size: 64 });
+      const memos = Array.from({ length: 100 }, (): StreamMemo => ({
+        key: null,
+        value: undefined,
+      }));
+      const push = (ts: bigint, streams: number[]): PushRequest => ({
+        streams: streams.map((i) => {
+          const labelsText = `{app="s${i}"}`;
+          const [stream] = req({ [labelsText]: [[ts, `line ${ts} of ${i}`]] }).streams;
+          return { ...stream, labelsText, memo: memos[i] };
+        }),
+      });
+      const evens = Array.from({ length: 50 }, (_, k) => 2 * k);
+      await sut.push('t', push(1n, evens));
+      // Known streams (the evens) between new ones (the odds), in one push.
+      await sut.push(
+        't',
+        push(
+          2n,
+          Array.from({ length: 100 }, (_, i) => i),
+        ),
+      );
+      const expected = Array.from({ length: 100 }, (_, i) => [
+        ...(i % 2 === 0 ? [`{app="s${i}"} 1 line 1 of ${i}`] : []),
+        `{app="s${i}"} 2 line 2 of ${i}`,
+      ]).flat();
+      expect(memory(sut).sort()).toEqual(expected.sort());
+      expect(sut.streamCount).toBe(100);
+    });
+
     it("never stores a tenant's entries in another tenant's stream through a shared memo", async () => {
       const sut = await start();
       const memo: StreamMemo = { key: null, value: undefined };

@@ -151,6 +151,14 @@ export class Stream {
   }
 
   /**
+   * Reads what an append reads first besides the head chunk: this stream, its newest
+   * timestamps and its rate bucket; returns something of it (see `Instance.warmStreams`).
+   */
+  warm(): number {
+    return (this.newestNs > this.lastTimestampNs ? 1 : 0) + (this.rateBucket?.warm() ?? 0);
+  }
+
+  /**
    * Appends entries in order, applying Loki's rules: an entry equal in timestamp and line to
    * the previous stored one is dropped; with unordered writes an entry older than the newest
    * minus the window is refused (without, any entry older than the newest is); a chunk that

@@ -33,7 +33,8 @@ export class LabelsCache {
 
   /** The parsed labels, or the 400 error (with its discard reason) for a string that does not parse. */
   parse(text: string): Labels | PushError {
-    return this.lookup(text).labels;
+    const cached = this.lookup(text);
+    return cached.error ?? cached.labels;
   }
 
   /** The entries as a stream of these labels, or as a rejected stream when they do not parse. */
@@ -63,17 +64,47 @@ export class LabelsCache {
     return asStream(cached, entries);
   }
 
+  /** What `streamFromBytes` would find for these bytes without parsing them; undefined if unseen. */
+  peek(buf: Buffer, start: number, end: number): KnownLabels | undefined {
+    return this.byBytes.get(buf, start, end);
+  }
+
+  /** As `streamFromBytes`, with what `peek` found for the same bytes. */
+  streamFromKnown(known: KnownLabels, entries: LogEntry[]): PushStream | RejectedStream {
+    return asStream(known, entries);
+  }
+
+  /**
+   * Reads the first `count` of `known` and the memo each one's streams carry on to the next
+   * stage (validation's, whose value is in turn the ingester's), one after the other for all,
+   * so that their cache misses overlap (see `LabelsReadAhead`). Returns something of what it
+   * read, for the caller to keep.
+   */
+  static warm(known: readonly (KnownLabels | undefined)[], count: number): number {
+    let sum = 0;
+    for (let i = 0; i < count; i++) {
+      const k = known[i];
+      if (k !== undefined && k.error === null && typeof k.value === 'object') sum++;
+    }
+    for (let i = 0; i < count; i++) {
+      const next = known[i]?.value;
+      if (typeof next === 'object' && next !== null && (next as StreamMemo).key !== null) sum++;
+    }
+    return sum;
+  }
+
   private lookup(text: string): CachedLabels {
     let cached = this.cache.get(text);
     if (cached === undefined) {
-      let labels: Labels | PushError;
+      let labels: Labels = [];
+      let error: PushError | null = null;
       try {
         labels = parseStreamLabels(text);
       } catch (err) {
         if (!(err instanceof PushError)) throw err;
-        labels = err;
+        error = err;
       }
-      cached = { labels, key: null, value: undefined };
+      cached = { labels, error, key: null, value: undefined };
       if (this.cache.size >= this.maxCached) {
         this.cache.clear();
         this.byBytes.clear();
@@ -84,17 +115,27 @@ export class LabelsCache {
   }
 }
 
+/** A label string as the cache knows it, to hand back to `streamFromKnown`. */
+export type KnownLabels = CachedLabels;
+
 /** A label string as parsed; also the memo its streams carry (see `PushStream.memo`). */
 interface CachedLabels extends StreamMemo {
-  readonly labels: Labels | PushError;
+  /** Empty when the string does not parse. */
+  readonly labels: Labels;
+  /**
+   * Why the string does not parse, or null. Kept apart from `labels` so that a push's stream
+   * reads only this object, not the labels array, which lies elsewhere in memory and which
+   * validation does not read again once it knows the stream (see the validator's memo).
+   */
+  readonly error: PushError | null;
 }
 
 function asStream(cached: CachedLabels, entries: LogEntry[]): PushStream | RejectedStream {
-  const labels = cached.labels;
-  if (labels instanceof PushError) {
-    return { reason: labels.reason ?? 'invalid_labels', message: labels.message, entries };
+  const error = cached.error;
+  if (error !== null) {
+    return { reason: error.reason ?? 'invalid_labels', message: error.message, entries };
   }
-  return { labels, entries, memo: cached };
+  return { labels: cached.labels, entries, memo: cached };
 }
 
 /** Collects a decoder's streams, setting aside the rejected ones, into a request. */

@@ -12,6 +12,7 @@ import { Reader } from 'protobufjs/minimal';
 import { EntryCollector } from './entry-collector';
 import { badRequest, PushError } from './errors';
 import { LabelsCache, PushRequestBuilder } from './labels-cache';
+import { LabelsReadAhead } from './labels-read-ahead';
 import { STREAM_PIECE_ENTRIES } from './stream-pieces';
 
 // Field numbers of Loki's logproto push schema (pkg/push/push.proto).
@@ -76,6 +77,7 @@ class StreamPieces {
   private labelsStart = -1;
   private labelsEnd = -1;
   private readonly entries = new EntryCollector();
+  private readonly ahead = new LabelsReadAhead();
 
   constructor(
     private readonly reader: Reader,
@@ -93,6 +95,9 @@ class StreamPieces {
         this.streamEnd = reader.pos + len;
         checkEnd(reader, this.streamEnd);
         this.labelsStart = -1;
+        if (this.ahead.needs(reader.pos)) {
+          this.ahead.readAhead(reader.buf as Buffer, reader.pos, this.streamEnd, reader.len);
+        }
         return this.piece();
       }
       reader.skipType(tag & 7);
@@ -131,6 +136,8 @@ class StreamPieces {
 
   private stream(entries: LogEntry[]): PushStream | RejectedStream {
     if (this.labelsStart < 0) return LabelsCache.shared.stream('', entries);
+    const known = this.ahead.take(this.labelsStart);
+    if (known !== undefined) return LabelsCache.shared.streamFromKnown(known, entries);
     const body = this.reader.buf as Buffer;
     return LabelsCache.shared.streamFromBytes(body, this.labelsStart, this.labelsEnd, entries);
   }

@@ -16,6 +16,11 @@ export class TokenBucket {
     this.lastMs = nowMs;
   }
 
+  /** Reads the bucket's state, to bring it into cache ahead of use. */
+  warm(): number {
+    return this.tokens;
+  }
+
   /** Changes rate and burst, keeping the tokens already earned (capped at the new burst). */
   setLimits(rate: number, burst: number, nowMs: number): void {
     if (rate === this.rate && burst === this.burst) return;
