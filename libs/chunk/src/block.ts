@@ -22,16 +22,21 @@ export interface EncodedPayload extends BlockMeta {
   readonly sortedTs: BigInt64Array;
 }
 
+/** Copies the line bytes at offsets [from, to) of a run to `target` at `at`. */
+export type LineCopier = (target: Buffer, at: number, from: number, to: number) => void;
+
 /**
  * Serializes a run's entries in its order (timestamp, then insertion). Payload layout (before compression), n entries:
  *   n x int64 LE timestamp | n x uvarint line length | n x uvarint metadata pair count |
  *   per entry its (name id, value id) uvarint pairs | all line bytes back to back
- * The payload is cut from `pool` when one is given.
+ * The payload is cut from `pool` when one is given. `copyLines`, when given, copies the lines
+ * of a run already in order (whose `lines` are then not read).
  */
 export function encodeBlockPayload(
   run: EntryRun,
   symbolByteLengths: readonly number[],
   pool?: SlabPool,
+  copyLines?: LineCopier,
 ): EncodedPayload {
   const n = run.count;
   const sortedTs = new BigInt64Array(n);
@@ -76,7 +81,8 @@ export function encodeBlockPayload(
   }
   if (run.order === null) {
     // Rows already sorted: their lines are back to back in order, one copy.
-    payload.set(run.lines.subarray(run.lineOffsets[0], run.lineOffsets[n]), w);
+    if (copyLines !== undefined) copyLines(payload, w, run.lineOffsets[0], run.lineOffsets[n]);
+    else payload.set(run.lines.subarray(run.lineOffsets[0], run.lineOffsets[n]), w);
   } else {
     for (let pos = 0; pos < n; pos++) {
       const row = run.order[pos];

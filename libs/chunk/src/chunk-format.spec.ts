@@ -45,6 +45,15 @@ function fixChecksums(buf: Buffer): void {
 }
 
 describe('chunk format validation', () => {
+  it("writes zlib's CRC-32 for blocks and meta, as chunks written before have", () => {
+    for (const encoding of CHUNK_ENCODINGS) {
+      const chunk = sampleChunk(encoding);
+      const resealed = Buffer.from(chunk);
+      fixChecksums(resealed);
+      expect(resealed.equals(chunk)).toBe(true);
+    }
+  });
+
   for (const encoding of CHUNK_ENCODINGS) {
     it(`rejects every single flipped byte with ${encoding}`, () => {
       const good = sampleChunk(encoding);

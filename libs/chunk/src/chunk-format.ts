@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32 } from '@node-rs/crc32';
 import type { BlockMeta } from './block';
 import { compress, decompress, encodingFromId, encodingId } from './codecs';
 import { ChunkFormatError } from './errors';

@@ -1,6 +1,8 @@
 import type { Labels } from '@logsvc/api';
 import { type Direction, type EntryCursor, MergeCursor } from './cursor';
+import { type EncodedPayload, encodeBlockPayload } from './block';
 import type { EntryRun } from './entry-run';
+import type { SlabPool } from './slab-pool';
 import { SymbolTable } from './symbols';
 
 // Small: a new stream often holds a few entries, and many streams are new at once.
@@ -348,6 +350,39 @@ export class HeadBlock {
   }
 
   /**
+   * The rows as a block payload (`encodeBlockPayload`), for a caller done with them before
+   * this block changes again, as with `transientView`. Rows in arrival order copy their lines
+   * page by page into the payload, with no joined copy of them first.
+   */
+  encodePayload(symbolByteLengths: readonly number[], pool?: SlabPool): EncodedPayload {
+    if (this.pages === null || this.pages.length === 0 || this.sortedOrder() !== null) {
+      return encodeBlockPayload(this.transientView(), symbolByteLengths, pool);
+    }
+    // The columns alone: the payload takes the lines from the pages.
+    return encodeBlockPayload(
+      this.view(NO_LINES),
+      symbolByteLengths,
+      pool,
+      (target, at, from, to) => this.copyLines(target, at, from, to),
+    );
+  }
+
+  /** Copies the line bytes at offsets [from, to), over all pages, to `target` at `at`. */
+  private copyLines(target: Buffer, at: number, from: number, to: number): void {
+    const pages = this.pages ?? [];
+    const starts = this.pageStarts ?? [];
+    for (let i = 0; i <= pages.length; i++) {
+      const page = i < pages.length ? pages[i] : this.lines;
+      const start = i < pages.length ? starts[i] : this.pageBase;
+      const end =
+        i + 1 < pages.length ? starts[i + 1] : i < pages.length ? this.pageBase : this.lineEnd;
+      const lo = Math.max(from, start);
+      const hi = Math.min(to, end);
+      if (lo < hi) page.copy(target, at + lo - from, lo - start, hi - start);
+    }
+  }
+
+  /**
    * The rows as columns (copies: they stay as they are whatever is appended later). The pages
    * are joined into one, which becomes the page appended to next (readers keep reading it up
    * to their end; appends only write past it). `joined` skips that: the caller joined them.
@@ -506,6 +541,8 @@ export class HeadBlock {
 
 /** Where `transientView` joins a block's pages; reused, as its callers finish with it first. */
 let transientLines: Buffer = Buffer.alloc(0);
+/** The `lines` of a run whose lines are copied from the pages instead (`encodePayload`). */
+const NO_LINES: Buffer = Buffer.alloc(0);
 
 function grow<T extends { set(from: T): void }>(from: T, to: T): T {
   to.set(from);

@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32 } from '@node-rs/crc32';
 import type { Labels } from '@logsvc/api';
 import { decodeBlockPayload, encodeBlockPayload } from './block';
 import type { BlockRunCache } from './block-run-cache';
@@ -303,11 +303,7 @@ export class MemChunk {
    */
   cutBlock(): void {
     if (this.head.entryCount === 0) return;
-    const encoded = encodeBlockPayload(
-      this.head.transientView(),
-      this.symbols.byteLengths,
-      PAYLOAD_POOL,
-    );
+    const encoded = this.head.encodePayload(this.symbols.byteLengths, PAYLOAD_POOL);
     const block: CutBlock = {
       minTs: encoded.minTs,
       maxTs: encoded.maxTs,
@@ -491,7 +487,7 @@ export class MemChunk {
         symbols: this.symbols,
       });
     }
-    const encoded = encodeBlockPayload(this.head.transientView(), this.symbols.byteLengths);
+    const encoded = this.head.encodePayload(this.symbols.byteLengths);
     const data = compress(this.options.encoding, encoded.payload);
     const head: StoredBlock = {
       minTs: encoded.minTs,

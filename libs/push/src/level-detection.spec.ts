@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LevelDetector, levelFromSeverityNumber } from './level-detection';
+import { equalFold } from '@logsvc/gocompat';
+import { LevelDetector, levelFromHeuristics, levelFromSeverityNumber } from './level-detection';
 import { DEFAULT_PUSH_LIMITS } from './limits';
 
 const d = new LevelDetector(DEFAULT_PUSH_LIMITS.log_level_fields);
@@ -103,7 +104,78 @@ describe('custom log_level_fields', () => {
   });
 });
 
-describe('the byte search for the first level field', () => {
+describe('keys, values and lines without a level field', () => {
+  // Loki's level aliases, as its distributor lists them (field_detection.go).
+  const ALIASES: Record<string, string> = {
+    trace: 'trace',
+    trc: 'trace',
+    debug: 'debug',
+    dbg: 'debug',
+    info: 'info',
+    inf: 'info',
+    warn: 'warn',
+    wrn: 'warn',
+    warning: 'warn',
+    error: 'error',
+    err: 'error',
+    critical: 'critical',
+    fatal: 'fatal',
+  };
+  /** A word with each letter in either case, sometimes with a character Go folds to a letter. */
+  const caseVariant = (word: string) =>
+    fc
+      .array(fc.constantFrom('lower', 'upper', 'fold'), {
+        minLength: word.length,
+        maxLength: word.length,
+      })
+      .map((cases) =>
+        [...word]
+          .map((ch, i) => {
+            if (cases[i] === 'upper') return ch.toUpperCase();
+            if (cases[i] === 'fold' && ch === 's') return '\u017f';
+            if (cases[i] === 'fold' && ch === 'k') return '\u212a';
+            if (cases[i] === 'fold' && ch === 'i') return '\u0130';
+            return ch;
+          })
+          .join(''),
+      );
+  const isAscii = (s: string) => [...s].every((ch) => ch.charCodeAt(0) < 0x80);
+  const fieldNames = ['level', 'severity', 'lvl', 'kind', 'msg'];
+  const key = fc.constantFrom(...fieldNames).chain(caseVariant);
+  const value = fc
+    .constantFrom(...Object.keys(ALIASES), 'notice', 'infos', 'er')
+    .chain(caseVariant);
+  const fields = ['severity', 'level', 'kind'];
+  const detector = new LevelDetector(fields);
+
+  it("compares logfmt keys with Go's EqualFold and values with the aliases up to case", () => {
+    fc.assert(
+      fc.property(key, value, (k, v) => {
+        const text = `${k}=${v}`;
+        const named = fields.some((f) => equalFold(k, f));
+        const alias = isAscii(v) ? ALIASES[v.toLowerCase()] : undefined;
+        const want = named && alias !== undefined ? alias : levelFromHeuristics(Buffer.from(text));
+        expect(detector.fromLine(Buffer.from(text))).toBe(want);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('compares JSON keys exactly and values with the aliases up to case', () => {
+    fc.assert(
+      fc.property(key, value, (k, v) => {
+        const text = JSON.stringify({ [k]: v });
+        const alias = isAscii(v) ? ALIASES[v.toLowerCase()] : undefined;
+        const want =
+          fields.includes(k) && alias !== undefined
+            ? alias
+            : levelFromHeuristics(Buffer.from(text));
+        expect(detector.fromLine(Buffer.from(text))).toBe(want);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   // Lines made of pieces that name level fields, look like JSON or logfmt, or carry keywords.
   const piece = fc.constantFrom(
     '{',
@@ -130,21 +202,25 @@ describe('the byte search for the first level field', () => {
     'msg="a b"',
     '\\',
   );
-  const lines = fc.array(piece, { maxLength: 12 }).map((p) => Buffer.from(p.join('')));
+  const lines = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
 
-  it('finds the level the regexes alone find, for any line and field list', () => {
+  it('gives the heuristic level to a line that names no level field', () => {
     const lists = [
       DEFAULT_PUSH_LIMITS.log_level_fields,
       ['level'],
       ['lvl', 'level'],
       ['severity', 'LEVEL'],
     ];
-    for (const fields of lists) {
-      const fast = new LevelDetector(fields);
-      const slow = new LevelDetector(fields, false);
+    for (const list of lists) {
+      const d = new LevelDetector(list);
+      const json = new RegExp(list.map((f) => `"${f}"`).join('|'));
+      const logfmt = new RegExp(list.map((f) => `${f}=`).join('|'), 'i');
       fc.assert(
-        fc.property(lines, (l) => {
-          expect(fast.fromLine(l)).toBe(slow.fromLine(l));
+        fc.property(lines, (text) => {
+          const trimmed = text.trim();
+          const isJson = trimmed.length > 1 && trimmed.startsWith('{') && trimmed.endsWith('}');
+          fc.pre(!(isJson ? json : logfmt).test(text));
+          expect(d.fromLine(Buffer.from(text))).toBe(levelFromHeuristics(Buffer.from(text)));
         }),
         { numRuns: 1500 },
       );

@@ -8,10 +8,17 @@ export class LogfmtPairs {
   private pos = 0;
   keyStart = 0;
   keyEnd = 0;
-  /** The value, or null for a bare key and for an empty value (`a=`, `a=""`). */
-  value: Buffer | string | null = null;
+  /** Whether the key has bytes above 0x7f (then compare it as text, see `key()`). */
+  multibyteKey = false;
+  /** False for a bare key and for an empty value (`a=`, `a=""`). */
+  hasValue = false;
+  /** The value's bytes in the line, when it had no escapes. */
+  valueStart = 0;
+  valueEnd = 0;
+  /** The unquoted value when it had escapes, else null (the value is in the line). */
+  unescaped: string | null = null;
 
-  constructor(private readonly line: Buffer) {}
+  constructor(readonly line: Buffer) {}
 
   eol(): boolean {
     return this.pos >= this.line.length;
@@ -24,26 +31,39 @@ export class LogfmtPairs {
   next(): boolean {
     const line = this.line;
     const n = line.length;
-    this.value = null;
-    while (this.pos < n && line[this.pos] <= 0x20) this.pos++;
-    if (this.pos >= n) return false;
-    const start = this.pos;
+    this.hasValue = false;
+    this.unescaped = null;
+    // The offset lives in a local while scanning: a field written per byte is slower.
+    let pos = this.pos;
+    while (pos < n && line[pos] <= 0x20) pos++;
+    if (pos >= n) {
+      this.pos = pos;
+      return false;
+    }
+    const start = pos;
     let multibyte = false;
-    for (; this.pos < n; this.pos++) {
-      const c = line[this.pos];
+    for (; pos < n; pos++) {
+      const c = line[pos];
       if (c === 0x3d) {
         this.keyStart = start;
-        this.keyEnd = this.pos;
+        this.keyEnd = pos;
+        this.multibyteKey = multibyte;
+        this.pos = pos;
         // An empty key or one with invalid UTF-8 (or U+FFFD) is a syntax error.
-        if (this.pos === start || (multibyte && !this.validKey())) return false;
+        if (pos === start || (multibyte && !this.validKey())) return false;
         return this.scanValue();
       }
-      if (c === 0x22) return false;
+      if (c === 0x22) {
+        this.pos = pos;
+        return false;
+      }
       if (c <= 0x20) break;
       if (c >= 0x80) multibyte = true;
     }
+    this.pos = pos;
     this.keyStart = start;
-    this.keyEnd = this.pos;
+    this.keyEnd = pos;
+    this.multibyteKey = multibyte;
     return !multibyte || this.validKey();
   }
 
@@ -54,17 +74,28 @@ export class LogfmtPairs {
   private scanValue(): boolean {
     const line = this.line;
     const n = line.length;
-    this.pos++;
-    if (this.pos >= n || line[this.pos] <= 0x20) return true;
-    if (line[this.pos] === 0x22) return this.scanQuoted();
-    const start = this.pos;
-    for (; this.pos < n; this.pos++) {
-      const c = line[this.pos];
-      if (c === 0x3d || c === 0x22) return false;
+    let pos = this.pos + 1;
+    this.pos = pos;
+    if (pos >= n || line[pos] <= 0x20) return true;
+    if (line[pos] === 0x22) return this.scanQuoted();
+    const start = pos;
+    for (; pos < n; pos++) {
+      const c = line[pos];
+      if (c === 0x3d || c === 0x22) {
+        this.pos = pos;
+        return false;
+      }
       if (c <= 0x20) break;
     }
-    this.value = line.subarray(start, this.pos);
+    this.pos = pos;
+    this.setValue(start, pos);
     return true;
+  }
+
+  private setValue(start: number, end: number): void {
+    this.valueStart = start;
+    this.valueEnd = end;
+    this.hasValue = end > start;
   }
 
   private scanQuoted(): boolean {
@@ -78,9 +109,14 @@ export class LogfmtPairs {
         i++;
       } else if (c === 0x22) {
         this.pos = i + 1;
-        const v = hasEsc ? unquote(line, start, i) : line.subarray(start, i);
+        if (!hasEsc) {
+          this.setValue(start, i);
+          return true;
+        }
+        const v = unquote(line, start, i);
         if (v === null) return false;
-        this.value = v.length === 0 ? null : v;
+        this.unescaped = v;
+        this.hasValue = v.length > 0;
         return true;
       }
     }

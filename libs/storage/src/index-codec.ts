@@ -7,7 +7,8 @@
  * chunk refs. Everything is checked on read; any mismatch is a CorruptIndexError.
  */
 import { promisify } from 'node:util';
-import { crc32, gunzip, gzip } from 'node:zlib';
+import { crc32 } from '@node-rs/crc32';
+import { gunzip, gzip } from 'node:zlib';
 import type { LabelPair } from '@logsvc/api';
 import { BinaryFormatError, BinaryReader, BinaryWriter } from './binary';
 import { CorruptIndexError, errorMessage } from './errors';

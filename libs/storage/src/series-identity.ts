@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { crc32 } from 'node:zlib';
+import { crc32 } from '@node-rs/crc32';
 import { labelsToString, type Labels } from '@logsvc/api';
 
 /** 64-bit series fingerprint as 16 hex digits: the first 8 bytes of SHA-256 of the label text. */

@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32 } from '@node-rs/crc32';
 import type { SlabPool } from '@logsvc/chunk';
 import { ByteWriter, uvarintSize } from './codec';
 

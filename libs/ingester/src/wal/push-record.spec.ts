@@ -213,3 +213,22 @@ describe('push record with series numbers (type 6)', () => {
     expect(() => decodePushRecord(second)).toThrow(DecodeError);
   });
 });
+
+describe('WAL frame checksum', () => {
+  it("is zlib's CRC-32 of the payload, so WALs written before stay readable", async () => {
+    const { crc32 } = await import('node:zlib');
+    const frame = encodePushRecord(7, 'tenant', [
+      {
+        labelsText: Buffer.from('{app="a"}'),
+        entries: [
+          {
+            timestampNs: 1n,
+            line: Buffer.from('x'.repeat(5000)),
+            structuredMetadata: EMPTY_LABELS,
+          },
+        ],
+      },
+    ]);
+    expect(frame.readUInt32LE(4)).toBe(crc32(payloadOf(frame)));
+  });
+});
