@@ -22,6 +22,8 @@ const LEVEL_ALIASES = new Map<string, string>(
   }),
 );
 
+const NO_LINE = Buffer.alloc(0);
+
 /** The aliases as bytes, each with its level. */
 const ALIAS_BYTES = [...LEVEL_ALIASES].map(([alias, level]) => ({
   bytes: Buffer.from(alias),
@@ -109,6 +111,8 @@ export class LevelDetector {
   private readonly asciiFields: boolean;
   /** Bit n set when some field is n bytes long (n < 31), or any field is longer. */
   private readonly fieldLengths: number;
+  /** The logfmt scanner, reset for each line (detection is synchronous). */
+  private readonly pairs = new LogfmtPairs(NO_LINE);
 
   constructor(logLevelFields: readonly string[]) {
     this.fields = logLevelFields;
@@ -203,7 +207,7 @@ export class LevelDetector {
    * counts too, with no value, so `level lvl=warn` finds no level in the pairs.
    */
   private logfmtLevel(line: Buffer): string | undefined {
-    const pairs = new LogfmtPairs(line);
+    const pairs = this.pairs.reset(line);
     let best = this.fields.length;
     let level: string | undefined;
     while (!pairs.eol() && pairs.next()) {
@@ -216,6 +220,8 @@ export class LevelDetector {
       else level = levelOfBytes(line, pairs.valueStart, pairs.valueEnd);
       if (idx === 0) break;
     }
+    // Not kept past the call: the line is a view of a request body.
+    pairs.reset(NO_LINE);
     return level;
   }
 

@@ -18,7 +18,16 @@ export class LogfmtPairs {
   /** The unquoted value when it had escapes, else null (the value is in the line). */
   unescaped: string | null = null;
 
-  constructor(readonly line: Buffer) {}
+  constructor(public line: Buffer) {}
+
+  /** Starts over on `line`: one scanner serves line after line without a new object each. */
+  reset(line: Buffer): this {
+    this.line = line;
+    this.pos = 0;
+    this.hasValue = false;
+    this.unescaped = null;
+    return this;
+  }
 
   eol(): boolean {
     return this.pos >= this.line.length;

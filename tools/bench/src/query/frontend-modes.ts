@@ -1,6 +1,6 @@
 /** The server configurations `bench:query --frontend` compares, each a store-only restart. */
 
-export const FRONTEND_MODE_NAMES = ['main', 'whole', 'core', 'one', 'two', 'warm'] as const;
+export const FRONTEND_MODE_NAMES = ['main', 'whole', 'core', 'one', 'two', 'pair', 'warm'] as const;
 export type FrontendModeName = (typeof FRONTEND_MODE_NAMES)[number];
 
 export interface FrontendMode {
@@ -16,6 +16,11 @@ export interface FrontendMode {
   readonly cached: boolean;
   /** The whole server (every thread) on one CPU, with `taskset`: the one-core figure. */
   readonly oneCpu: boolean;
+  /**
+   * Copies of each query sent at once (1 when absent); the latency of each copy is a run, and
+   * each is given an equal share of the server's CPU time over the group.
+   */
+  readonly copies?: number;
 }
 
 const NO_CACHE = '-querier.cache-results=false';
@@ -60,6 +65,21 @@ export const FRONTEND_MODES: Readonly<Record<FrontendModeName, FrontendMode>> = 
     flags: ['-querier.query-workers=2', NO_CACHE],
     cached: false,
     oneCpu: false,
+  },
+  pair: {
+    name: 'pair',
+    label: 'two whole queries at once, 2 workers',
+    // What two workers could reach at best on this machine: each worker runs a whole query,
+    // as `whole` does alone, while the other does the same on the other CPU.
+    flags: [
+      '-querier.query-workers=2',
+      '-querier.split-queries-by-interval=0',
+      '-querier.parallelise-shardable-queries=false',
+      NO_CACHE,
+    ],
+    cached: false,
+    oneCpu: false,
+    copies: 2,
   },
   warm: {
     name: 'warm',

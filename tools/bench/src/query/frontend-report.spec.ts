@@ -89,6 +89,22 @@ describe('bench:query --frontend report', () => {
     expect(text).not.toContain('all rounds');
   });
 
+  it('gives the ceiling two workers have, from two whole queries run at once', () => {
+    const text = formatFrontendReport(
+      result(
+        modeRun('whole', 1, runs([600, 610, 590], 0.6)),
+        modeRun('two', 1, runs([400, 410, 390], 0.7)),
+        modeRun('pair', 1, runs([720, 700, 730, 740], 0.7)),
+      ),
+    );
+    expect(row(text, 'two whole queries at once, 2 workers')).toMatch(/\s4\s+725\s+700\s/);
+    expect(text).toContain(
+      'two whole queries at once: each 1.21× the whole query alone on one CPU, ' +
+        'so two workers can reach at most 1.66× of it',
+    );
+    expect(formatFrontendReport(oneRound)).not.toContain('two whole queries at once:');
+  });
+
   it('sums up several rounds: median of round medians and every round speed-up', () => {
     const two = result(
       ...oneRound.runs,

@@ -158,7 +158,27 @@ function querySection(result: FrontendBenchResult, round: number, name: string):
       `two workers / whole query on one CPU ${times(speedUp(s.whole, s.two))}, ` +
       `one worker / event loop ${times(speedUp(s.main, s.one))}, ` +
       `warm cache / two workers ${times(speedUp(s.two, s.warm))}`,
+    ...pairLine(s),
     '',
+  ];
+}
+
+/**
+ * How much slower a whole query runs while another runs on the other CPU, and so the most two
+ * workers can gain over the whole query alone: two halves, each slowed as much.
+ */
+export function pairSlowdown(
+  s: Partial<Record<FrontendModeName, ModeSummary>>,
+): number | undefined {
+  return s.pair && s.whole ? s.pair.medianMs / s.whole.medianMs : undefined;
+}
+
+function pairLine(s: Partial<Record<FrontendModeName, ModeSummary>>): string[] {
+  const slowdown = pairSlowdown(s);
+  if (slowdown === undefined) return [];
+  return [
+    `two whole queries at once: each ${times(slowdown)} the whole query alone on one CPU, ` +
+      `so two workers can reach at most ${times(2 / slowdown)} of it`,
   ];
 }
 

@@ -4,6 +4,7 @@
  */
 import { loadavg } from 'node:os';
 import type { BenchServer } from '../bench-server';
+import { cpuSeconds } from '../proc-stat';
 import { FRONTEND_MODES, type FrontendMode } from './frontend-modes';
 import type { ModeQuery, ModeRun } from './frontend-report';
 import type { QueryBenchOptions } from './options';
@@ -31,14 +32,44 @@ async function timeQuery(
   spec: QuerySpec,
   c: FrontendRunContext,
 ): Promise<ModeQuery> {
-  const first = mode.cached
-    ? await timedRun(server, c.tenant, spec)
-    : await runQuery({ url: server.url, tenant: c.tenant }, spec);
+  const copies = mode.copies ?? 1;
+  if (copies > 1) {
+    await Promise.all(Array.from({ length: copies }, () => runQuery(target(server, c), spec)));
+  }
+  const first =
+    copies > 1
+      ? undefined
+      : mode.cached
+        ? await timedRun(server, c.tenant, spec)
+        : await runQuery(target(server, c), spec);
   const runs: QueryRun[] = [];
   const deadline = performance.now() + c.options.queryBudgetMs;
-  for (let i = 0; i < c.options.runs && performance.now() < deadline; i++)
-    runs.push(await timedRun(server, c.tenant, spec));
-  return mode.cached ? { spec, cold: first, runs } : { spec, runs };
+  for (let i = 0; i < c.options.runs && performance.now() < deadline; i++) {
+    if (copies > 1) runs.push(...(await copiesAtOnce(server, copies, spec, c)));
+    else runs.push(await timedRun(server, c.tenant, spec));
+  }
+  return mode.cached && first !== undefined ? { spec, cold: first, runs } : { spec, runs };
+}
+
+function target(server: BenchServer, c: FrontendRunContext) {
+  return { url: server.url, tenant: c.tenant };
+}
+
+/** `copies` of the query sent at once; each run gets an equal share of the CPU over them all. */
+async function copiesAtOnce(
+  server: BenchServer,
+  copies: number,
+  spec: QuerySpec,
+  c: FrontendRunContext,
+): Promise<QueryRun[]> {
+  const cpuBefore = cpuSeconds(server.pid);
+  const runs = await Promise.all(
+    Array.from({ length: copies }, () => runQuery(target(server, c), spec)),
+  );
+  const cpuAfter = cpuSeconds(server.pid);
+  const share =
+    cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / copies : undefined;
+  return runs.map((run) => ({ ...run, cpuSeconds: share }));
 }
 
 async function runMode(mode: FrontendMode, round: number, c: FrontendRunContext) {

@@ -120,12 +120,14 @@ export const USAGE = `usage: npm run bench:query -- [options]
                          (sub-queries on the event loop); whole = the query neither split nor
                          sharded, 1 query worker thread, the server on one CPU (taskset): the
                          one-core figure without the frontend; core = 1 query worker thread, the
-                         server on one CPU; one / two = 1 / 2 query worker threads;
-                         results cache off in all of these; warm = 2 workers, cache on, one
-                         cold run then warm runs. Prints latency, MB/s, server CPU, the
-                         speed-ups, splits/shards/sub-queries and the cache hits
+                         server on one CPU; one / two = 1 / 2 query worker threads; pair =
+                         two copies of the whole query at once on 2 workers (what two workers
+                         could reach at best on the machine); results cache off in all of
+                         these; warm = 2 workers, cache on, one cold run then warm runs.
+                         Prints latency, MB/s, server CPU, the speed-ups,
+                         splits/shards/sub-queries and the cache hits
   --modes=LIST           --frontend: modes to run, in order (default main,whole,core,one,two,
-                         warm)
+                         pair,warm)
   --rounds=N             --frontend: run every mode N times, interleaved (default 1)`;
 
 export function parseOptions(argv: readonly string[]): QueryBenchOptions {
