@@ -54,7 +54,7 @@ describe('bench:query --frontend options', () => {
     expect(o).toMatchObject({
       frontend: true,
       spanMs: 6 * 3_600_000,
-      modes: ['main', 'whole', 'core', 'one', 'two', 'warm'],
+      modes: ['main', 'whole', 'core', 'one', 'two', 'pair', 'warm'],
       rounds: 1,
       totalBytes: 300e6,
     });
@@ -71,7 +71,7 @@ describe('bench:query --frontend options', () => {
 
   it('refuses unknown or repeated modes, and modes or rounds without --frontend', () => {
     expect(() => parseOptions(['--frontend', '--modes=one,three'])).toThrow(
-      /main, whole, core, one, two, warm/,
+      /main, whole, core, one, two, pair, warm/,
     );
     expect(() => parseOptions(['--frontend', '--modes=one,one'])).toThrow(/twice/);
     expect(() => parseOptions(['--rounds=2'])).toThrow(/need --frontend/);
