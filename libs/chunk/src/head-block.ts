@@ -423,13 +423,7 @@ export class HeadBlock {
   /** The lines of all pages, one after another, in `into` (grown when short); returns it. */
   private joinPages(into: Buffer): Buffer {
     const out = into.length >= this.lineEnd ? into : Buffer.allocUnsafe(this.lineEnd);
-    const pages = this.pages!;
-    const starts = this.pageStarts!;
-    for (let i = 0; i < pages.length; i++) {
-      const end = i + 1 < pages.length ? starts[i + 1] : this.pageBase;
-      pages[i].copy(out, starts[i], 0, end - starts[i]);
-    }
-    this.lines.copy(out, this.pageBase, 0, this.lineEnd - this.pageBase);
+    this.copyLines(out, 0, 0, this.lineEnd);
     return out;
   }
 

@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { equalFold } from '@logsvc/gocompat';
-import { LevelDetector, levelFromHeuristics, levelFromSeverityNumber } from './level-detection';
+import {
+  LEVEL_ALIASES,
+  LevelDetector,
+  levelFromHeuristics,
+  levelFromSeverityNumber,
+} from './level-detection';
 import { DEFAULT_PUSH_LIMITS } from './limits';
 
 const d = new LevelDetector(DEFAULT_PUSH_LIMITS.log_level_fields);
@@ -105,22 +110,6 @@ describe('custom log_level_fields', () => {
 });
 
 describe('keys, values and lines without a level field', () => {
-  // Loki's level aliases, as its distributor lists them (field_detection.go).
-  const ALIASES: Record<string, string> = {
-    trace: 'trace',
-    trc: 'trace',
-    debug: 'debug',
-    dbg: 'debug',
-    info: 'info',
-    inf: 'info',
-    warn: 'warn',
-    wrn: 'warn',
-    warning: 'warn',
-    error: 'error',
-    err: 'error',
-    critical: 'critical',
-    fatal: 'fatal',
-  };
   /** A word with each letter in either case, sometimes with a character Go folds to a letter. */
   const caseVariant = (word: string) =>
     fc
@@ -143,7 +132,7 @@ describe('keys, values and lines without a level field', () => {
   const fieldNames = ['level', 'severity', 'lvl', 'kind', 'msg'];
   const key = fc.constantFrom(...fieldNames).chain(caseVariant);
   const value = fc
-    .constantFrom(...Object.keys(ALIASES), 'notice', 'infos', 'er')
+    .constantFrom(...LEVEL_ALIASES.keys(), 'notice', 'infos', 'er')
     .chain(caseVariant);
   const fields = ['severity', 'level', 'kind'];
   const detector = new LevelDetector(fields);
@@ -153,7 +142,7 @@ describe('keys, values and lines without a level field', () => {
       fc.property(key, value, (k, v) => {
         const text = `${k}=${v}`;
         const named = fields.some((f) => equalFold(k, f));
-        const alias = isAscii(v) ? ALIASES[v.toLowerCase()] : undefined;
+        const alias = isAscii(v) ? LEVEL_ALIASES.get(v.toLowerCase()) : undefined;
         const want = named && alias !== undefined ? alias : levelFromHeuristics(Buffer.from(text));
         expect(detector.fromLine(Buffer.from(text))).toBe(want);
       }),
@@ -165,7 +154,7 @@ describe('keys, values and lines without a level field', () => {
     fc.assert(
       fc.property(key, value, (k, v) => {
         const text = JSON.stringify({ [k]: v });
-        const alias = isAscii(v) ? ALIASES[v.toLowerCase()] : undefined;
+        const alias = isAscii(v) ? LEVEL_ALIASES.get(v.toLowerCase()) : undefined;
         const want =
           fields.includes(k) && alias !== undefined
             ? alias

@@ -4,7 +4,8 @@ import { LogfmtPairs } from './logfmt-pairs';
 
 export const DETECTED_LEVEL = 'detected_level';
 
-const LEVEL_ALIASES = new Map<string, string>(
+/** Loki's level names and what they stand for (compared up to case). */
+export const LEVEL_ALIASES: ReadonlyMap<string, string> = new Map<string, string>(
   Object.entries({
     trace: 'trace',
     trc: 'trace',
@@ -214,7 +215,7 @@ export class LevelDetector {
       const idx = this.foldedFieldIndex(pairs, best);
       if (idx < 0) continue;
       best = idx;
-      // Only the first field's value counts, and none comes before it: map it right away.
+      // The level of the best field so far: a later key earlier in the list replaces it.
       if (!pairs.hasValue) level = undefined;
       else if (pairs.unescaped !== null) level = levelOfText(pairs.unescaped);
       else level = levelOfBytes(line, pairs.valueStart, pairs.valueEnd);
