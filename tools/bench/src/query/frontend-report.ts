@@ -167,9 +167,7 @@ function querySection(result: FrontendBenchResult, round: number, name: string):
  * How much slower a whole query runs while another runs on the other CPU, and so the most two
  * workers can gain over the whole query alone: two halves, each slowed as much.
  */
-export function pairSlowdown(
-  s: Partial<Record<FrontendModeName, ModeSummary>>,
-): number | undefined {
+function pairSlowdown(s: Partial<Record<FrontendModeName, ModeSummary>>): number | undefined {
   return s.pair && s.whole ? s.pair.medianMs / s.whole.medianMs : undefined;
 }
 

@@ -9,7 +9,7 @@ import { FRONTEND_MODES, type FrontendMode } from './frontend-modes';
 import type { ModeQuery, ModeRun } from './frontend-report';
 import type { QueryBenchOptions } from './options';
 import type { QuerySpec } from './queries';
-import { runQuery, timedRun, type QueryRun } from './run-query';
+import { runQuery, type QueryRun } from './run-query';
 
 export interface FrontendRunContext {
   readonly options: QueryBenchOptions;
@@ -33,29 +33,19 @@ async function timeQuery(
   c: FrontendRunContext,
 ): Promise<ModeQuery> {
   const copies = mode.copies ?? 1;
-  if (copies > 1) {
-    await Promise.all(Array.from({ length: copies }, () => runQuery(target(server, c), spec)));
-  }
-  const first =
-    copies > 1
-      ? undefined
-      : mode.cached
-        ? await timedRun(server, c.tenant, spec)
-        : await runQuery(target(server, c), spec);
+  // The untimed first run, every copy of it; for a cached mode, the cold one.
+  const first = await copiesAtOnce(server, copies, spec, c);
   const runs: QueryRun[] = [];
   const deadline = performance.now() + c.options.queryBudgetMs;
-  for (let i = 0; i < c.options.runs && performance.now() < deadline; i++) {
-    if (copies > 1) runs.push(...(await copiesAtOnce(server, copies, spec, c)));
-    else runs.push(await timedRun(server, c.tenant, spec));
-  }
-  return mode.cached && first !== undefined ? { spec, cold: first, runs } : { spec, runs };
+  for (let i = 0; i < c.options.runs && performance.now() < deadline; i++)
+    runs.push(...(await copiesAtOnce(server, copies, spec, c)));
+  return mode.cached ? { spec, cold: first[0], runs } : { spec, runs };
 }
 
-function target(server: BenchServer, c: FrontendRunContext) {
-  return { url: server.url, tenant: c.tenant };
-}
-
-/** `copies` of the query sent at once; each run gets an equal share of the CPU over them all. */
+/**
+ * `copies` of the query sent at once (one: `timedRun`); each run gets an equal share of the
+ * server's CPU time over them all.
+ */
 async function copiesAtOnce(
   server: BenchServer,
   copies: number,
@@ -64,7 +54,7 @@ async function copiesAtOnce(
 ): Promise<QueryRun[]> {
   const cpuBefore = cpuSeconds(server.pid);
   const runs = await Promise.all(
-    Array.from({ length: copies }, () => runQuery(target(server, c), spec)),
+    Array.from({ length: copies }, () => runQuery({ url: server.url, tenant: c.tenant }, spec)),
   );
   const cpuAfter = cpuSeconds(server.pid);
   const share =
