@@ -20,11 +20,26 @@ describe('durations and sizes', () => {
       expect(back.num, text).toBe(ns);
     }
     expect(formatDuration(5400e9)).toBe('1h30m');
+    // Go's scanner reads `1P` as a decimal number with a hexadecimal exponent, as Loki does.
+    expect(() => parseExpr('{a="b"} | x>1PiB')).toThrow(/exponent requires hexadecimal mantissa/);
+    expect(formatBytes(1024 ** 5)).toBe('1024TiB');
     // Prometheus prints weeks and years only when they are exact.
     expect(formatDuration(721 * 3600e9)).toBe('30d1h');
     expect(formatDuration(14 * 86_400e9)).toBe('2w');
     expect(formatDuration(366 * 86_400e9)).toBe('366d');
-    for (const b of [0, 1, 1000, 1024, 2560, 20e6, 3 * 1024 ** 3, 123457]) {
+    for (const b of [
+      0,
+      1,
+      1000,
+      1024,
+      2560,
+      20e6,
+      3 * 1024 ** 3,
+      123457,
+      1024 ** 5,
+      1e15,
+      2 ** 53,
+    ]) {
       const text = formatBytes(b);
       const back = tokenize(`x>${text}`)[2];
       expect(back.type, text).toBe('BYTES');
