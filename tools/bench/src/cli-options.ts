@@ -78,9 +78,24 @@ export async function runCli<O>(
   try {
     await run(options);
   } catch (err) {
-    process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.stderr.write(`error: ${errorChain(err)}\n`);
     process.exitCode = 1;
   }
+}
+
+/** An error's message with its causes (fetch's "fetch failed" says why only in its cause). */
+export function errorChain(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err; e !== undefined && parts.length < 5;) {
+    if (e instanceof Error) {
+      parts.push(e.message);
+      e = e.cause;
+    } else {
+      parts.push(String(e));
+      break;
+    }
+  }
+  return parts.join(': ');
 }
 
 /** Options both benchmarks take. */

@@ -102,13 +102,36 @@ function pushBody(startMs: number, metadata: boolean): Buffer {
   return encodePushJson({ streams });
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * Where the data and the queried range end: now, unless the range would then cross a clock
+ * hour, and otherwise just before the hour began. Loki 3.4 splits a log query at hour
+ * boundaries, and when a split boundary falls among the newest lines a limited query asks for,
+ * its merge returns an older line in place of a newer one: the answer then depends on the minute
+ * of the run, not on the query.
+ */
+function windowEnd(now: number): number {
+  const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
+  return now - SPAN_MS - 2 * 60_000 >= hour ? now : hour - 1;
+}
+
 async function push(url: string, body: Buffer, tenant = TENANT): Promise<void> {
-  const res = await fetch(`${url}/loki/api/v1/push`, {
+  const res = await fetchFrom(`${url}/loki/api/v1/push`, `push as ${tenant}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'X-Scope-OrgID': tenant },
     body,
   });
   if (res.status !== 204) throw new Error(`push to ${url}: ${res.status} ${await res.text()}`);
+}
+
+/** fetch, with the server and the request named when it fails (a refused or reset connection). */
+async function fetchFrom(url: string, what: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    throw new Error(`${what} (${new URL(url).origin})`, { cause: err });
+  }
 }
 
 async function answerOf(res: Response): Promise<Answer> {
@@ -129,7 +152,7 @@ async function sendPush(url: string, q: DiffQuery & { push: PushProbe }, nowNs: 
     'X-Scope-OrgID': PUSH_TENANT,
   };
   if (q.push.contentEncoding !== undefined) headers['content-encoding'] = q.push.contentEncoding;
-  const res = await fetch(`${url}${q.path ?? PUSH}`, {
+  const res = await fetchFrom(`${url}${q.path ?? PUSH}`, describe(q), {
     method: 'POST',
     headers,
     body: q.push.body(nowNs),
@@ -152,9 +175,13 @@ async function ask(
   }
   if (q.query !== undefined) params.query = q.query;
   for (const [k, v] of Object.entries(q.params ?? {})) params[k] = String(v);
-  const res = await fetch(`${url}${path}?${new URLSearchParams(params).toString()}`, {
-    headers: { 'X-Scope-OrgID': q.pushTenant === true ? PUSH_TENANT : TENANT, ...q.headers },
-  });
+  const res = await fetchFrom(
+    `${url}${path}?${new URLSearchParams(params).toString()}`,
+    describe(q),
+    {
+      headers: { 'X-Scope-OrgID': q.pushTenant === true ? PUSH_TENANT : TENANT, ...q.headers },
+    },
+  );
   return answerOf(res);
 }
 
@@ -268,7 +295,8 @@ async function run(o: Options): Promise<void> {
   ]);
   try {
     const now = Date.now();
-    const startMs = now - SPAN_MS - 60_000;
+    const endMs = windowEnd(now);
+    const startMs = endMs - SPAN_MS - 60_000;
     for (const metadata of [false, true]) {
       const body = pushBody(startMs, metadata);
       await push(logsvc.url, body);
@@ -279,7 +307,7 @@ async function run(o: Options): Promise<void> {
     await push(loki.url, other, OTHER_TENANT);
     const range = {
       start: String(BigInt(startMs - 60_000) * 1_000_000n),
-      end: String(BigInt(now) * 1_000_000n),
+      end: String(BigInt(endMs) * 1_000_000n),
     };
     const nowNs = BigInt(now) * 1_000_000n;
     const queries = [
