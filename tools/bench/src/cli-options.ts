@@ -84,7 +84,7 @@ export async function runCli<O>(
 }
 
 /** An error's message with its causes (fetch's "fetch failed" says why only in its cause). */
-export function errorChain(err: unknown): string {
+function errorChain(err: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = err; e !== undefined && parts.length < 5;) {
     if (e instanceof Error) {
