@@ -1,5 +1,6 @@
 import { getLabel, type Labels } from '@logsvc/api';
 import { equalFold } from '@logsvc/gocompat';
+import { stringEnd } from './json-scan';
 import { LogfmtPairs } from './logfmt-pairs';
 
 export const DETECTED_LEVEL = 'detected_level';
@@ -285,16 +286,6 @@ function looksLikeJson(line: Buffer): boolean {
   let end = line.length - 1;
   while (end > start && isWs(line[end])) end--;
   return start < end && line[start] === 0x7b && line[end] === 0x7d;
-}
-
-/** Offset just past the closing quote of the string starting at `pos`, or -1. */
-function stringEnd(b: Buffer, pos: number): number {
-  for (let i = pos + 1; i < b.length; i++) {
-    const c = b[i];
-    if (c === 0x5c) i++;
-    else if (c === 0x22) return i + 1;
-  }
-  return -1;
 }
 
 /** Offset just past the JSON value starting at `pos`, or -1 when malformed. */
