@@ -54,9 +54,21 @@ export interface RejectedStream {
   readonly entries: readonly LogEntry[];
 }
 
+/**
+ * A push body as received (one snappy block) and decompressed. Lines decoded from it are views
+ * of `plain`, so a write-ahead log may record the small received block once in place of the
+ * lines, and find each line again by its offset in `plain`.
+ */
+export interface PushBodySource {
+  readonly snappy: Buffer;
+  readonly plain: Buffer;
+}
+
 /** The decoded body of one push request, whatever its wire format. */
 export interface PushRequest {
   readonly streams: PushStream[];
   /** Streams refused while decoding, in request order. */
   readonly rejected?: readonly RejectedStream[];
+  /** The body the entries' lines are views of, when it was one snappy block (see the type). */
+  readonly source?: PushBodySource;
 }

@@ -1,4 +1,4 @@
-import { labelsToString, type PushRequest } from '@logsvc/api';
+import { EMPTY_LABELS, labelsToString, type PushRequest } from '@logsvc/api';
 import {
   ADMIT_ALL,
   IngestError,
@@ -9,7 +9,7 @@ import {
   type PushOutcome,
   type StreamAdmission,
 } from '@logsvc/ingester';
-import { DEFAULT_PUSH_LIMITS, type PushLimits } from '@logsvc/push';
+import { DEFAULT_PUSH_LIMITS, encodePushProtobuf, type PushLimits } from '@logsvc/push';
 import { describe, expect, it } from 'vitest';
 import { Distributor } from './distributor';
 import type { DistributorMetricsSink } from './metrics-sink';
@@ -25,9 +25,12 @@ class FakeIngester implements Pick<IngesterClient, 'push' | 'streamAdmission'> {
   failure: Error | undefined;
   admission: StreamAdmission = ADMIT_ALL;
   calls = 0;
+  /** Per call: whether the request came with its body (see `PushRequest.source`). */
+  readonly withBody: boolean[] = [];
 
   push(_tenant: string, request: PushRequest): Promise<PushOutcome> {
     this.calls++;
+    this.withBody.push(request.source !== undefined);
     if (this.failure) return Promise.reject(this.failure);
     for (const s of request.streams) {
       for (const e of s.entries) this.received.push(`${labelsToString(s.labels)} ${e.line}`);
@@ -87,6 +90,26 @@ function push(streams: Record<string, string[]>): PushInput {
     format: 'loki',
     body: Buffer.from(JSON.stringify(body)),
     contentType: 'application/json',
+    contentEncoding: undefined,
+  };
+}
+
+/** The same push as snappy protobuf, as Promtail sends it. */
+function protobufPush(streams: Record<string, string[]>): PushInput {
+  return {
+    tenant: 't',
+    format: 'loki',
+    body: encodePushProtobuf({
+      streams: Object.entries(streams).map(([app, lines]) => ({
+        labels: [{ name: 's', value: app }],
+        entries: lines.map((line) => ({
+          timestampNs: BigInt(TS),
+          line: Buffer.from(line),
+          structuredMetadata: EMPTY_LABELS,
+        })),
+      })),
+    }),
+    contentType: 'application/x-protobuf',
     contentEncoding: undefined,
   };
 }
@@ -234,6 +257,22 @@ describe('Distributor', () => {
       expect(ingester.calls).toBe(3);
       expect(ingester.received).toHaveLength(2_500);
       expect(ingester.received[2_499]).toBe('{s="s2499"} line 2499');
+    });
+
+    it('hands a snappy push its body along for the WAL, only when it goes in one call', async () => {
+      const { sut, ingester } = setup();
+      await sut.push(protobufPush({ a: ['one'], b: ['two'] }));
+      await sut.push(push({ a: ['three'] }));
+      const many: Record<string, string[]> = {};
+      for (let i = 0; i < 1_500; i++) many[`s${i}`] = [`line ${i}`];
+      await sut.push(protobufPush(many));
+      // Snappy protobuf: yes; JSON: no; a push split over two calls: neither holds the body.
+      expect(ingester.withBody).toEqual([true, false, false, false]);
+      expect(ingester.received.slice(0, 3)).toEqual([
+        '{s="a"} one',
+        '{s="b"} two',
+        '{s="a"} three',
+      ]);
     });
 
     it('answers 500 when one batch of a large push could not be stored', async () => {

@@ -1,4 +1,4 @@
-import type { PushStream } from '@logsvc/api';
+import type { PushBodySource, PushStream } from '@logsvc/api';
 import type { IngesterClient, StreamAdmission } from '@logsvc/ingester';
 import {
   checkBlockedIngestion,
@@ -10,6 +10,7 @@ import {
   PushError,
   PushValidator,
   type DiscardCounts,
+  type PushBodyStreams,
   type PushLimits,
   type PushStreams,
   type PushValidationResult,
@@ -84,12 +85,12 @@ export class Distributor {
       throw blocked;
     }
 
-    const streams = await this.decode(input, limits, nowNs);
+    const { streams, source } = await this.decode(input, limits, nowNs);
     const admission = await this.opts.ingester.streamAdmission(tenant);
     const validation = await this.validate(tenant, limits, nowNs, streams, admission);
     // Returned, not awaited: this frame, and what it decoded with it, ends before the wait for
     // the WAL, so per-entry objects die young instead of surviving collections.
-    return this.admit(tenant, limits, validation, admission);
+    return this.admit(tenant, limits, validation, admission, source);
   }
 
   /**
@@ -133,6 +134,7 @@ export class Distributor {
     limits: PushLimits,
     validation: PushValidationResult,
     admission: StreamAdmission,
+    source: PushBodySource | undefined,
   ): Promise<void> {
     const { metrics } = this.opts;
     this.countDiscarded(tenant, validation.discarded);
@@ -175,7 +177,8 @@ export class Distributor {
       return Promise.reject(pushRefusal(overLimit ? [overLimit] : [], validationError));
     }
     this.teeStreams(tenant, validation.request.streams);
-    return pushInBatches(this.opts.ingester, tenant, validation.request).then(
+    const request = source ? { ...validation.request, source } : validation.request;
+    return pushInBatches(this.opts.ingester, tenant, request).then(
       (errors) => {
         for (const e of errors) {
           metrics.discarded(tenant, e.reason, e.discardedEntries, e.discardedBytes);
@@ -198,7 +201,11 @@ export class Distributor {
     }
   }
 
-  private async decode(input: PushInput, limits: PushLimits, nowNs: bigint): Promise<PushStreams> {
+  private async decode(
+    input: PushInput,
+    limits: PushLimits,
+    nowNs: bigint,
+  ): Promise<PushBodyStreams> {
     const options = {
       body: Buffer.isBuffer(input.body) ? input.body : EMPTY,
       contentType: input.contentType,
@@ -207,10 +214,11 @@ export class Distributor {
     };
     try {
       if (input.format !== 'otlp') return await decodePushBodyStreams(options);
-      return await decodeOtlpBodyStreams(
+      const streams = await decodeOtlpBodyStreams(
         { ...options, discover_service_name: limits.discover_service_name, nowNs },
         this.otlpThread,
       );
+      return { streams };
     } catch (err) {
       throw asPushError(err);
     }
@@ -220,7 +228,7 @@ export class Distributor {
   private async countBlocked(input: PushInput, limits: PushLimits, nowNs: bigint): Promise<void> {
     let v: PushValidationResult;
     try {
-      const streams = await this.decode(input, limits, nowNs);
+      const { streams } = await this.decode(input, limits, nowNs);
       const validator = new PushValidator(limits, input.tenant, nowNs);
       const slicer = new TimeSlicer();
       for (const stream of streams) {

@@ -19,10 +19,15 @@ export async function pushInBatches(
 ): Promise<IngestError[]> {
   const settled: Promise<{ errors: IngestError[] } | { failure: unknown }>[] = [];
   const slicer = new TimeSlicer();
-  for (const batch of batches(request.streams)) {
+  const whole = fitsOneBatch(request.streams);
+  for (const batch of whole ? [request.streams] : batches(request.streams)) {
     if (settled.length > 0) await slicer.yield();
+    // The body goes along only with the whole request: a batch's WAL record holds it once.
+    const part: PushRequest = whole
+      ? { streams: batch, source: request.source }
+      : { streams: batch };
     settled.push(
-      ingester.push(tenant, { streams: batch }).then(
+      ingester.push(tenant, part).then(
         ({ errors }) => ({ errors }),
         (failure: unknown) => ({ failure }),
       ),
@@ -36,13 +41,11 @@ export async function pushInBatches(
   return errors;
 }
 
-/** Consecutive runs of streams within the batch bounds; a longer stream is split into pieces. */
+/**
+ * Consecutive runs of streams within the batch bounds, for a request over them; a longer
+ * stream is split into pieces.
+ */
 function* batches(streams: PushStream[]): Generator<PushStream[]> {
-  if (fitsOneBatch(streams)) {
-    // The usual push: one batch, the streams as they are.
-    yield streams;
-    return;
-  }
   let batch: PushStream[] = [];
   let entries = 0;
   for (const stream of streams) {

@@ -4,10 +4,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { replayedIds, runUntilKilled } from './testing/crash-run';
 
-/** Pushes through the library as fast as it can and prints the ids of acknowledged entries. */
+/**
+ * Pushes through the library as fast as it can and prints the ids of acknowledged entries.
+ * Odd workers push as the HTTP push path does for snappy protobuf: entries decoded from the
+ * body and the body along, so their WAL records hold the body in place of the lines.
+ */
 const CHILD = `
-import { parseLabels, EMPTY_LABELS } from '@logsvc/api';
+import { parseLabels, EMPTY_LABELS, type PushRequest } from '@logsvc/api';
 import { DEFAULT_INGESTER_CONFIG, Ingester } from '@logsvc/ingester';
+import { decodePushBodyStreams, encodePushProtobuf } from '@logsvc/push';
 
 const dir = process.argv[2];
 const ingester = new Ingester({
@@ -29,10 +34,20 @@ async function worker(w: number): Promise<void> {
     for (let k = 0; k < 8; k++) ids.push(w * 10_000_000 + n * 8 + k);
     const entries = ids.map((id) => ({
       timestampNs: 1_704_067_200_000_000_000n + BigInt(id % 10_000_000),
-      line: Buffer.from('entry ' + id + ' ' + 'x'.repeat(id % 50)),
+      line: Buffer.from('entry ' + id + ' ' + 'x'.repeat(id % 50) + ' level=info msg="request served" path=/api/v1/items'),
       structuredMetadata: EMPTY_LABELS,
     }));
-    await ingester.push('tenant-' + (w % 2), { streams: [{ labels, entries }] });
+    let request: PushRequest = { streams: [{ labels, entries }] };
+    if (w % 2 === 1) {
+      const decoded = await decodePushBodyStreams({
+        body: encodePushProtobuf(request),
+        contentType: 'application/x-protobuf',
+        maxDecompressedBytes: 1 << 30,
+      });
+      const streams = [...decoded.streams].filter((s) => 'labels' in s);
+      request = { streams, source: decoded.source } as PushRequest;
+    }
+    await ingester.push('tenant-' + (w % 2), request);
     process.stdout.write('ack ' + ids.join(',') + '\\n');
   }
 }

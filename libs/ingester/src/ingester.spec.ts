@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   type LogEntry,
   type Matcher,
   type PushRequest,
+  type PushStream,
   type StreamMemo,
 } from '@logsvc/api';
 import { MemChunk } from '@logsvc/chunk';
@@ -23,7 +24,9 @@ import { FlushError, IngesterStoppedError, WalWriteError } from './errors';
 import { Ingester, type IngesterOptions } from './ingester';
 import { newQueryStats } from './query';
 import type { ChunkSink, FlushedChunk } from './sink';
+import { decodePushBodyStreams, encodePushProtobuf } from '@logsvc/push';
 import { FaultyWalFs } from './wal/faulty-fs';
+import { readFrame, RecordType } from './wal/frame';
 
 const SECOND = 1_000_000_000n;
 const MINUTE = 60n * SECOND;
@@ -76,6 +79,30 @@ function req(streams: Record<string, [bigint, string][]>): PushRequest {
 }
 
 const eq = (name: string, value: string): Matcher => ({ type: '=', name, value });
+
+/** The request as the HTTP push path hands it over: decoded from its snappy body, body along. */
+async function asReceived(request: PushRequest): Promise<PushRequest> {
+  const decoded = await decodePushBodyStreams({
+    body: encodePushProtobuf(request),
+    contentType: 'application/x-protobuf',
+    maxDecompressedBytes: 1 << 30,
+  });
+  const streams = [...decoded.streams].filter((s): s is PushStream => 'labels' in s);
+  return { streams, source: decoded.source };
+}
+
+/** The record types of the WAL segments in `walDir`, in order. */
+async function recordTypes(walDir: string): Promise<number[]> {
+  const types: number[] = [];
+  for (const name of (await readdir(walDir)).filter((n) => /^\d+$/.test(n)).sort()) {
+    const buf = await readFile(join(walDir, name));
+    for (let frame = readFrame(buf, 0); frame !== null && 'payload' in frame;) {
+      types.push(frame.payload[0]);
+      frame = readFrame(buf, frame.next);
+    }
+  }
+  return types;
+}
 
 describe('Ingester', () => {
   let dir: string;
@@ -874,6 +901,41 @@ describe('Ingester', () => {
       const again = await start({ chunk_target_size: 64 });
       expect(new Set(memory(again))).toEqual(acked);
       expect(acked.size).toBe(60);
+    });
+
+    it('replays a snappy push recorded with its body, lines found again by their offsets', async () => {
+      const first = await start();
+      const lines: [bigint, string][] = Array.from({ length: 40 }, (_, i) => [
+        BigInt(i),
+        `GET /api/v1/orders/${i % 7} 200 ${'rt=0.012 '.repeat(4)}`,
+      ]);
+      const push = await asReceived(req({ '{app="a"}': lines, '{app="b"}': [[1n, 'b line']] }));
+      expect(push.source).toBeDefined();
+      await first.push('t', push);
+      // What the records hold: the received body, a few times smaller than the lines.
+      const types = await recordTypes(dir);
+      expect(types).toContain(RecordType.PushRefsBody);
+      die(first);
+      const second = await start();
+      expect(memory(second)).toEqual([
+        ...lines.map(([ts, line]) => `{app="a"} ${ts} ${line}`),
+        '{app="b"} 1 b line',
+      ]);
+    });
+
+    it('takes a failed body record back out of memory', async () => {
+      const fs = new FaultyWalFs();
+      const sut = await start({}, { walFs: fs });
+      await sut.push('t', req({ '{app="a"}': [[1n, 'kept']] }));
+      fs.full = true;
+      const lines: [bigint, string][] = Array.from({ length: 30 }, (_, i) => [
+        BigInt(10 + i),
+        `failed ${'x'.repeat(40)}`,
+      ]);
+      const push = await asReceived(req({ '{app="a"}': lines, '{app="new"}': [[2n, 'y']] }));
+      await expect(sut.push('t', push)).rejects.toBeInstanceOf(WalWriteError);
+      expect(memory(sut)).toEqual(['{app="a"} 1 kept']);
+      expect(sut.metrics()).toMatchObject({ memory_streams: 1 });
     });
 
     it('works with the WAL disabled', async () => {

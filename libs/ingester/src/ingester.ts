@@ -367,8 +367,11 @@ export class Ingester {
       // Memory and the record's sequence number change in the same tick (see checkpointFrames).
       // Nothing here keeps the push's entries alive until the fsync unless a tail listens.
       const created = new Set(result.created);
-      const own = this.wal.append(tenant, result.wal, (streams) =>
-        this.rollBack(tenant, streams, created, outcome),
+      const own = this.wal.append(
+        tenant,
+        result.wal,
+        (streams) => this.rollBack(tenant, streams, created, outcome),
+        req.source,
       );
       if (listened) {
         own.then(

@@ -1,4 +1,4 @@
-import type { PushRequest, PushStream, RejectedStream } from '@logsvc/api';
+import type { PushBodySource, PushRequest, PushStream, RejectedStream } from '@logsvc/api';
 import { bodyTooLarge, gunzipBounded, inflateRawBounded, snappyUncompress } from './decompress';
 import { badRequest } from './errors';
 import { parseMediaType } from './media-type';
@@ -65,18 +65,30 @@ export async function decodePushBody(opts: DecodeBodyOptions): Promise<PushReque
 /** The streams of a decoded push, rejected ones (labels that do not parse) among them. */
 export type PushStreams = Iterable<PushStream | RejectedStream>;
 
+/** A push body's streams, to be iterated, and the body when the lines are views of it. */
+export interface PushBodyStreams {
+  readonly streams: PushStreams;
+  /** Set for snappy protobuf: the received block and its decompressed bytes. */
+  readonly source?: PushBodySource;
+}
+
 /**
  * As `decodePushBody`, but the body is decoded stream by stream as the result is iterated
  * (decompression happens first), so a large push can be processed in slices; decoding errors
  * are thrown when reached.
  */
-export async function decodePushBodyStreams(opts: DecodeBodyOptions): Promise<PushStreams> {
+export async function decodePushBodyStreams(opts: DecodeBodyOptions): Promise<PushBodyStreams> {
   const push = await unwrapLokiPush(opts);
-  return push.json ? lokiJsonStreams(push.body) : lokiProtobufStreams(push.body);
+  if (push.json) return { streams: lokiJsonStreams(push.body) };
+  return { streams: lokiProtobufStreams(push.body), source: push.source };
 }
 
 /** A Loki push body with every compression undone: JSON, or uncompressed protobuf. */
-async function unwrapLokiPush(opts: DecodeBodyOptions): Promise<{ json: boolean; body: Buffer }> {
+type UnwrappedPush =
+  | { readonly json: true; readonly body: Buffer }
+  | { readonly json: false; readonly body: Buffer; readonly source: PushBodySource };
+
+async function unwrapLokiPush(opts: DecodeBodyOptions): Promise<UnwrappedPush> {
   const encoding = (opts.contentEncoding ?? '').trim().toLowerCase();
   if (!KNOWN_ENCODINGS.has(encoding)) throw unsupportedEncoding(encoding);
   const media = parseMediaType(opts.contentType ?? '');
@@ -84,7 +96,8 @@ async function unwrapLokiPush(opts: DecodeBodyOptions): Promise<{ json: boolean;
   const max = opts.maxDecompressedBytes;
   const body = await removeContentEncoding(opts.body, encoding, max);
   if (media.type === 'application/json') return { json: true, body: checkSize(body, max) };
-  return { json: false, body: await snappyUncompress(body, max) };
+  const plain = await snappyUncompress(body, max);
+  return { json: false, body: plain, source: { snappy: body, plain } };
 }
 
 /** Decodes an OTLP/HTTP logs export (protobuf or JSON, optionally gzip) into streams. */

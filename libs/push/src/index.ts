@@ -38,6 +38,7 @@ export {
   decodeOtlpBodyStreams,
   OTLP_THREAD_MIN_BYTES,
   type PushStreams,
+  type PushBodyStreams,
   type DecodeBodyOptions,
   type DecodeOtlpOptions,
 } from './decode-body';

@@ -18,6 +18,8 @@ export enum RecordType {
   Push = 5,
   /** As `Push`, with streams named by series number (label text only where a number is new). */
   PushRefs = 6,
+  /** As `PushRefs`, holding the push's received body: lines are offsets into it. */
+  PushRefsBody = 7,
 }
 
 /**

@@ -1,9 +1,16 @@
 import { endianness } from 'node:os';
-import { EMPTY_LABELS, type LabelPair, type Labels, type LogEntry } from '@logsvc/api';
+import {
+  EMPTY_LABELS,
+  type LabelPair,
+  type Labels,
+  type LogEntry,
+  type PushBodySource,
+} from '@logsvc/api';
 import type { SlabPool } from '@logsvc/chunk';
 import { ByteReader, DecodeError, uvarintSize } from './codec';
 import { allocFrame, bytesSize, RecordType, sealFrame } from './frame';
 import { PairTable } from './pair-table';
+import { BodyLines, lineRefSize, readBody } from './push-body';
 import { decodePushRecordV1 } from './push-record-v1';
 import type { SeriesNames, SeriesRefs, WalSeriesSlot } from './series-refs';
 
@@ -37,6 +44,8 @@ class Scratch {
   tsBytes = new Uint8Array(this.ts.buffer);
   /** Per entry: where its pair ids start in `ids`. */
   idStart = new Uint32Array(1024);
+  /** Per entry: its line's offset in the push body, -1 when not a view of it. */
+  lineAt = new Int32Array(1024);
   ids = new Uint32Array(1024);
   /** Per stream: its series number as written (see `SeriesRefs.wireRef`). */
   wireRefs = new Float64Array(256);
@@ -47,6 +56,7 @@ class Scratch {
     this.ts = new BigInt64Array(cap);
     this.tsBytes = new Uint8Array(this.ts.buffer);
     this.idStart = new Uint32Array(cap);
+    this.lineAt = new Int32Array(cap);
   }
 
   reserveStreams(n: number): void {
@@ -81,6 +91,11 @@ function putUvarint(buf: Buffer, pos: number, n: number): number {
  * the record is of type 6 and names each stream by its series number, writing the label text
  * only where the number is defined; without, of type 5 with the label text of every stream.
  * With `pool`, the frame is cut from it and must be released there once written.
+ *
+ * With `refs` and the push's `source`, when the lines are mostly views of the decompressed
+ * body, the record is of type 7: it holds the received snappy block once, and each line as its
+ * offset in the body (lines that are not views are written out). An agent's compressed push
+ * is a few times smaller than its lines, so the WAL writes and checksums that much less.
  */
 export function encodePushRecord(
   seq: number,
@@ -88,6 +103,7 @@ export function encodePushRecord(
   streams: readonly WalStreamInput[],
   pool?: SlabPool,
   refs?: SeriesRefs,
+  source?: PushBodySource,
 ): Buffer {
   let total = 0;
   for (const s of streams) total += s.entries.length;
@@ -96,6 +112,11 @@ export function encodePushRecord(
   const wireRefs = scratch.wireRefs;
   const ts = scratch.ts;
   const idStart = scratch.idStart;
+  const lineAt = scratch.lineAt;
+  const body = refs === undefined ? null : BodyLines.of(source);
+  let lineBytes = 0;
+  let viewBytes = 0;
+  let refBytes = 0;
   const table = new PairTable();
   let idCount = 0;
   let prevMetadata: Labels | null = null;
@@ -118,7 +139,14 @@ export function encodePushRecord(
       const e = s.entries[i];
       ts[row] = e.timestampNs;
       const len = e.line.length;
-      size += uvarintSize(len) + len;
+      size += uvarintSize(len);
+      lineBytes += len;
+      if (body !== null) {
+        const at = body.offsetOf(e.line);
+        lineAt[row] = at;
+        refBytes += lineRefSize(at);
+        if (at >= 0) viewBytes += len;
+      }
       const sm = e.structuredMetadata;
       if (sm !== prevMetadata) {
         // Entries of a request usually share one metadata array: number its pairs once.
@@ -136,19 +164,27 @@ export function encodePushRecord(
       size += prevSize;
     }
   }
+  const withBody = body !== null && body.worthFor(viewBytes, refBytes);
+  size += withBody ? body.recordSize + refBytes + lineBytes - viewBytes : lineBytes;
   const tenantBytes = Buffer.byteLength(tenant, 'utf8');
   const pairs = table.pairs;
   size += 1 + 8 + uvarintSize(tenantBytes) + tenantBytes;
   size += uvarintSize(pairs.length) + table.byteSize;
 
   const w = allocFrame(size, pool);
-  w.u8(refs === undefined ? RecordType.Push : RecordType.PushRefs);
+  w.u8(
+    refs === undefined ? RecordType.Push : withBody ? RecordType.PushRefsBody : RecordType.PushRefs,
+  );
   w.u64(seq);
   w.string(tenant, tenantBytes);
   w.uvarint(pairs.length);
   for (const p of pairs) {
     w.string(p.name, Buffer.byteLength(p.name, 'utf8'));
     w.string(p.value, Buffer.byteLength(p.value, 'utf8'));
+  }
+  if (withBody) {
+    w.uvarint(body.source.plain.length);
+    w.bytes(body.source.snappy);
   }
   w.uvarint(streams.length);
   const buf = w.buf;
@@ -183,7 +219,11 @@ export function encodePushRecord(
       pos = putUvarint(buf, pos, k);
       for (let j = idStart[row + i], end = j + k; j < end; j++) pos = putUvarint(buf, pos, ids[j]);
     }
+    if (withBody) {
+      for (let i = 0; i < n; i++) pos = putUvarint(buf, pos, lineAt[row + i] + 1);
+    }
     for (let i = 0; i < n; i++) {
+      if (withBody && lineAt[row + i] >= 0) continue;
       const line = entries[i].line;
       buf.set(line, pos);
       pos += line.length;
@@ -195,7 +235,8 @@ export function encodePushRecord(
 }
 
 /**
- * Decodes a push payload of any type (6 or 5, or 1 from older versions); lines are views.
+ * Decodes a push payload of any type (7, 6 or 5, or 1 from older versions); lines are views
+ * (of the record, or of the body a type 7 record holds, decompressed).
  * A type 6 record defines its new series numbers in `names` and looks the others up there; a
  * stream whose number `names` does not know (its definition was lost with a damaged record) is
  * left out and counted in `unknownSeries`.
@@ -204,15 +245,20 @@ export function decodePushRecord(payload: Buffer, names?: SeriesNames): DecodedP
   if (payload[0] === RecordType.PushV1) return decodePushRecordV1(payload);
   const r = new ByteReader(payload);
   const type = r.u8();
-  if (type !== RecordType.Push && type !== RecordType.PushRefs) {
+  if (
+    type !== RecordType.Push &&
+    type !== RecordType.PushRefs &&
+    type !== RecordType.PushRefsBody
+  ) {
     throw new DecodeError(`unexpected WAL record type ${type}`);
   }
-  if (type === RecordType.PushRefs && names === undefined) {
+  if (type !== RecordType.Push && names === undefined) {
     throw new DecodeError('a push record with series numbers needs their names to be decoded');
   }
   const seq = r.u64();
   const tenant = r.string();
   const pairs = readPairs(r);
+  const body = type === RecordType.PushRefsBody ? readBody(r) : null;
   /** One shared single-pair array per pair number, built when first needed. */
   const singles: (Labels | undefined)[] = new Array<Labels | undefined>(pairs.length);
   const streamCount = r.uvarint();
@@ -252,12 +298,18 @@ export function decodePushRecord(payload: Buffer, names?: SeriesNames): DecodedP
         metadata[j] = sm;
       }
     }
+    const at = body === null ? null : readLineRefs(r, lengths, body.length);
+    if (at !== null) lineBytes = inlineBytes(lengths, at);
     if (lineBytes > r.end - r.pos) throw new DecodeError('line lengths exceed push record');
     const entries: LogEntry[] = new Array<LogEntry>(n);
     let pos = r.pos;
     for (let j = 0; j < n; j++) {
-      const line = payload.subarray(pos, pos + lengths[j]);
-      pos += lengths[j];
+      let line: Buffer;
+      if (at !== null && at[j] >= 0) line = body!.subarray(at[j], at[j] + lengths[j]);
+      else {
+        line = payload.subarray(pos, pos + lengths[j]);
+        pos += lengths[j];
+      }
       entries[j] = { timestampNs: ts[j], line, structuredMetadata: metadata[j] };
     }
     r.pos = pos;
@@ -266,6 +318,25 @@ export function decodePushRecord(payload: Buffer, names?: SeriesNames): DecodedP
   }
   if (!r.done) throw new DecodeError('trailing bytes after push record');
   return { seq, tenant, streams, unknownSeries };
+}
+
+/** A stream's line offsets in the body (-1: written in the record), each checked to fit. */
+function readLineRefs(r: ByteReader, lengths: Uint32Array, bodyLength: number): Float64Array {
+  const at = new Float64Array(lengths.length);
+  for (let j = 0; j < lengths.length; j++) {
+    at[j] = r.uvarint() - 1;
+    if (at[j] + lengths[j] > bodyLength) {
+      throw new DecodeError(`line at ${at[j]} runs past the push body (${bodyLength} bytes)`);
+    }
+  }
+  return at;
+}
+
+/** Bytes of the lines a body record writes out (those with no offset in the body). */
+function inlineBytes(lengths: Uint32Array, at: Float64Array): number {
+  let bytes = 0;
+  for (let j = 0; j < lengths.length; j++) if (at[j] < 0) bytes += lengths[j];
+  return bytes;
 }
 
 function readPairs(r: ByteReader): LabelPair[] {

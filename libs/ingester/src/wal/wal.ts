@@ -1,4 +1,5 @@
 import { mkdir, readFile, rename, rm, truncate } from 'node:fs/promises';
+import type { PushBodySource } from '@logsvc/api';
 import { SlabPool } from '@logsvc/chunk';
 import { DirLock } from './dir-lock';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -182,14 +183,22 @@ export class Wal {
    * Only the encoded frame waits for the disk: `undo` gets the entries decoded from it, so the
    * caller need not keep the push's entry objects alive through the fsync (they would outlive
    * the young generation, and many small pushes then cost major collections).
+   *
+   * `source`, the push's body when the lines are views of it, may be recorded in place of
+   * the lines (see `encodePushRecord`).
    */
-  append(tenant: string, streams: readonly WalStreamInput[], undo?: WalUndo): Promise<void> {
+  append(
+    tenant: string,
+    streams: readonly WalStreamInput[],
+    undo?: WalUndo,
+    source?: PushBodySource,
+  ): Promise<void> {
     const seq = this.seq++;
     const refs = this.refs;
     const epoch = refs.currentEpoch;
     let frame: Buffer;
     try {
-      frame = encodePushRecord(seq, tenant, streams, this.framePool, refs);
+      frame = encodePushRecord(seq, tenant, streams, this.framePool, refs, source);
     } catch (err) {
       // Numbers it defined are never written: later records must define them again.
       refs.newEpoch();
