@@ -93,6 +93,38 @@ describe('tail (WebSocket)', () => {
     await closeAndSettle(client.socket);
   });
 
+  it('splits labels into categories when asked as Grafana asks, past and live entries alike', async () => {
+    const t = nowNs();
+    await push({ app: 'cat' }, [[t - SECOND_NS, 'level=warn msg=past']]);
+    const categorized = { ...asTenant(), 'X-Loki-Response-Encoding-Flags': 'categorize-labels' };
+    const parsed = await openTail(url({ query: '{app="cat"} | logfmt' }), categorized);
+    const bare = await openTail(url({ query: '{app="cat"}' }), categorized);
+    await parsed.waitFor((m) => m.length === 1);
+    await bare.waitFor((m) => m.length === 1);
+    const stream = `{"app":"cat","service_name":"cat"}`;
+    expect(parsed.raw[0]).toBe(
+      `{"streams":[{"stream":${stream},"values":[["${t - SECOND_NS}","level=warn msg=past",` +
+        `{"structuredMetadata":{"detected_level":"warn"},"parsed":{"level":"warn","msg":"past"}}]]}],` +
+        `"encodingFlags":["categorize-labels"]}`,
+    );
+    const live = nowNs();
+    await push({ app: 'cat' }, [[live, 'msg=live']]);
+    await parsed.waitFor((m) => m.length === 2);
+    await bare.waitFor((m) => m.length === 2);
+    expect(parsed.raw[1]).toBe(
+      `{"streams":[{"stream":${stream},"values":[["${live}","msg=live",` +
+        `{"structuredMetadata":{"detected_level":"unknown"},"parsed":{"msg":"live"}}]]}],` +
+        `"encodingFlags":["categorize-labels"]}`,
+    );
+    // Without stages, an entry keeps its structured metadata, as pushed.
+    expect(bare.raw[1]).toBe(
+      `{"streams":[{"stream":${stream},"values":[["${live}","msg=live",` +
+        `{"structuredMetadata":{"detected_level":"unknown"}}]]}],"encodingFlags":["categorize-labels"]}`,
+    );
+    await closeAndSettle(parsed.socket);
+    await closeAndSettle(bare.socket);
+  });
+
   it("takes Grafana's request (query, start, limit): past entries since start, the newest `limit`", async () => {
     const t = nowNs();
     await push({ app: 'grafana' }, [

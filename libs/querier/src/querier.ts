@@ -364,7 +364,7 @@ export class Querier {
       limit: request.limit,
       direction: 'backward',
       tenants: [request.tenant],
-      categorizeLabels: false,
+      categorizeLabels: request.categorizeLabels === true,
       clientSignal: signal,
     });
     return result.type === 'streams' ? result.streams : [];

@@ -4,6 +4,7 @@ export {
   LabelCategory,
   LabelsBuilder,
   LabelsResult,
+  entryCategories,
   labelsKey,
   normalizeMetadataName,
 } from './labels-builder';

@@ -8,7 +8,12 @@
  * parsed > structured metadata > stream when a stage sets it (label_format); parsers store a
  * name held by a stream or metadata label as `<name>_extracted` instead (`extractedName`).
  */
-import { labelsToString, type LabelPair, type Labels } from '@logsvc/api';
+import {
+  labelsToString,
+  type EntryLabelCategories,
+  type LabelPair,
+  type Labels,
+} from '@logsvc/api';
 import { DUPLICATE_SUFFIX, ERROR_DETAILS_LABEL, ERROR_LABEL, PRESERVE_ERROR_LABEL } from './errors';
 import { NO_PARSER_HINTS, type ParserHints } from './parser-hints';
 
@@ -49,6 +54,25 @@ export class LabelsResult {
     }
     return this.rec;
   }
+
+  /**
+   * The entry's labels besides the stream's, as `categorize-labels` answers give them (the
+   * third element of an entry): empty categories are left out.
+   */
+  categories(): EntryLabelCategories {
+    return entryCategories(this.structuredMetadata, this.parsed);
+  }
+}
+
+const NO_CATEGORIES: EntryLabelCategories = Object.freeze({});
+
+/** An entry's structured metadata and parsed labels as categories, empty ones left out. */
+export function entryCategories(structuredMetadata: Labels, parsed: Labels): EntryLabelCategories {
+  if (structuredMetadata.length === 0 && parsed.length === 0) return NO_CATEGORIES;
+  return {
+    ...(structuredMetadata.length > 0 ? { structuredMetadata } : {}),
+    ...(parsed.length > 0 ? { parsed } : {}),
+  };
 }
 
 /**

@@ -1,9 +1,10 @@
 import { type Labels, type LogEntry, labelsToString } from '@logsvc/api';
-import type { log } from '@logsvc/logql';
+import { log } from '@logsvc/logql';
 import type { TailEntry } from './tail-types';
 
 /** Streams whose pipeline state is kept; past this the cache starts over (bounded memory). */
 const MAX_CACHED_STREAMS = 4096;
+const NO_LABELS: Labels = Object.freeze([]);
 
 /**
  * Runs a log query's pipeline on live entries, stream by stream, the way a log query does:
@@ -17,10 +18,13 @@ export class LivePipeline {
   /**
    * `streamLabelsOnly`: the query has no stage, so entries keep the stream's own labels, without
    * their structured metadata, as Loki's ingester tails a query without a pipeline.
+   * `categorize`: entries keep the stream's labels, their others go to `categories` (without
+   * stages, their structured metadata as pushed, as Loki passes such entries on whole).
    */
   constructor(
     private readonly pipeline: log.Pipeline,
     readonly streamLabelsOnly = false,
+    private readonly categorize = false,
   ) {}
 
   /**
@@ -30,7 +34,12 @@ export class LivePipeline {
   process(labels: Labels, entries: readonly LogEntry[], out: TailEntry[]): void {
     if (this.streamLabelsOnly) {
       for (const e of entries) {
-        out.push({ labels, timestampNs: e.timestampNs, line: e.line.toString() });
+        const line = e.line.toString();
+        if (!this.categorize) out.push({ labels, timestampNs: e.timestampNs, line });
+        else {
+          const categories = log.entryCategories(e.structuredMetadata, NO_LABELS);
+          out.push({ labels, timestampNs: e.timestampNs, line, categories });
+        }
       }
       return;
     }
@@ -38,7 +47,12 @@ export class LivePipeline {
     for (const e of entries) {
       const r = stream.process(e.timestampNs, e.line, e.structuredMetadata);
       if (r === null) continue;
-      out.push({ labels: r.labels.labels, timestampNs: e.timestampNs, line: r.line.toString() });
+      const line = r.line.toString();
+      if (!this.categorize) out.push({ labels: r.labels.labels, timestampNs: e.timestampNs, line });
+      else {
+        const categories = r.labels.categories();
+        out.push({ labels: r.labels.stream, timestampNs: e.timestampNs, line, categories });
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-import type { Labels } from '@logsvc/api';
+import type { EntryLabelCategories, Labels } from '@logsvc/api';
 
 /** A tail request after its parameters are parsed (Loki's `logproto.TailRequest`). */
 export interface TailRequest {
@@ -10,13 +10,23 @@ export interface TailRequest {
   readonly limit: number;
   /** Live entries go out once they are this old (0–5 s), so late ones can be merged in order. */
   readonly delayForMs: number;
+  /**
+   * `X-Loki-Response-Encoding-Flags: categorize-labels`: entries carry their stream's labels
+   * alone, their structured metadata and parsed labels in `categories`.
+   */
+  readonly categorizeLabels?: boolean;
 }
 
-/** One entry as the client gets it: its labels after the pipeline, its line after it. */
+/**
+ * One entry as the client gets it: its labels after the pipeline (the stream's alone when
+ * labels are categorized), its line after it.
+ */
 export interface TailEntry {
   readonly labels: Labels;
   readonly timestampNs: bigint;
   readonly line: string;
+  /** With `categorizeLabels`: the entry's other labels. */
+  readonly categories?: EntryLabelCategories;
 }
 
 /** An entry the client did not get because it read too slowly. */

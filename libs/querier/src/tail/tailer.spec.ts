@@ -119,6 +119,32 @@ describe('Tailer', () => {
     sut.close();
   });
 
+  it('with categorized labels, sends stream labels alone and the others as categories', async () => {
+    vi.useFakeTimers();
+    const ingesters = new FakeTailIngesters();
+    const out = new RecordingOutput();
+    const labels: Labels = parseLabels('{app="a"}');
+    const pastCategories = { parsed: parseLabels('{msg="old"}') };
+    const sut = tailer(
+      { query: '{app="a"} | logfmt | label_format app="b"', categorizeLabels: true },
+      ingesters,
+      out,
+      { history: history([{ labels, entries: [[NOW_NS - 2n * MS, 'msg=old', pastCategories]] }]) },
+    );
+    await sut.start();
+    ingesters.push('{app="a"}', [NOW_NS - MS, 'msg=new']);
+    await vi.advanceTimersByTimeAsync(5);
+    const sent = out.frames.flatMap((f) => f.entries);
+    expect(sent.map((e) => [labelsToString(e.labels), e.line])).toEqual([
+      ['{app="a"}', 'msg=old'],
+      ['{}', 'msg=new'],
+    ]);
+    expect(sent[0].categories).toBe(pastCategories);
+    // label_format moved `app` into the parsed labels: the stream keeps none.
+    expect(sent[1].categories).toEqual({ parsed: parseLabels('{app="b", msg="new"}') });
+    sut.close();
+  });
+
   it('holds live entries until they are delay_for old and sends them in time order', async () => {
     vi.useFakeTimers();
     const ingesters = new FakeTailIngesters();

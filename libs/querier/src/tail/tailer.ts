@@ -128,7 +128,11 @@ export class Tailer {
     const expr = parseExpr(this.request.query);
     if (expr.kind !== 'LogSelectorExpr') throw new TailMetricQueryError();
     const { matchers, pipeline } = compilePipeline(expr);
-    this.live = new LivePipeline(pipeline, expr.stages.length === 0);
+    this.live = new LivePipeline(
+      pipeline,
+      expr.stages.length === 0,
+      this.request.categorizeLabels === true,
+    );
     if (this.opts.maxDurationMs > 0) {
       this.maxDurationTimer = setTimeout(() => {
         this.output.fail(new TailMaxDurationError());
@@ -175,7 +179,10 @@ export class Tailer {
   private sendHistory(streams: readonly ResultStream[]): void {
     const entries: TailEntry[] = [];
     for (const s of streams) {
-      for (const e of s.entries) entries.push({ labels: s.labels, timestampNs: e[0], line: e[1] });
+      for (const e of s.entries) {
+        const entry = { labels: s.labels, timestampNs: e[0], line: e[1] };
+        entries.push(e.length === 3 ? { ...entry, categories: e[2] } : entry);
+      }
     }
     // Oldest first, as Loki reverses its backward read; ties in label order.
     const text = new Map<Labels, string>();

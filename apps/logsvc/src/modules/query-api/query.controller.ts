@@ -9,7 +9,8 @@ import { CONFIG } from '../../tokens';
 import { JSON_CONTENT_TYPE } from '../querier/encode/json';
 import { legacyQueryResponseJson } from '../querier/encode/legacy-json';
 import { PARQUET_TYPE, resultToParquet } from '../querier/encode/parquet';
-import { CATEGORIZE_LABELS, queryResponseJson } from '../querier/encode/query-json';
+import { wantsCategories } from '../querier/encode/encoding-flags';
+import { queryResponseJson } from '../querier/encode/query-json';
 import {
   ParamError,
   nowNs,
@@ -20,20 +21,6 @@ import { requestReader } from '../querier/request-reader';
 import { clientSignal } from '../querier/client-signal';
 import type { FrontendQueryRequest } from '@logsvc/frontend';
 import { QUERY_PATH, type QueryPath } from './query-path';
-
-const ENCODING_FLAGS_HEADERS = [
-  'x-loki-response-encoding-flags',
-  'x-logsvc-response-encoding-flags',
-];
-
-/** Grafana asks for label categories with `X-Loki-Response-Encoding-Flags: categorize-labels`. */
-function wantsCategories(request: FastifyRequest): boolean {
-  return ENCODING_FLAGS_HEADERS.some((h) => {
-    const v = request.headers[h];
-    const text = Array.isArray(v) ? v.join(',') : (v ?? '');
-    return text.split(',').some((f) => f.trim() === CATEGORIZE_LABELS);
-  });
-}
 
 const ACTOR_PATH_HEADERS = ['x-logsvc-actor-path', 'x-loki-actor-path'];
 
@@ -83,7 +70,7 @@ export class QueryController {
     reply: FastifyReply,
   ) {
     const parquet = kind !== 'legacy' && wantsParquet(request);
-    const categorize = kind !== 'legacy' && wantsCategories(request);
+    const categorize = kind !== 'legacy' && wantsCategories(request.headers);
     const query = this.parse(kind, tenants, request, reply, categorize);
     if (parquet && !this.config.frontend.support_parquet_encoding) {
       throw new ParamError(

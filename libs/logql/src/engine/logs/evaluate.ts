@@ -5,14 +5,8 @@
  * streams are kept, thinned by `interval`, and grouped by their post-pipeline label set into
  * streams sorted by labels. Reading stops as soon as the limit is reached.
  */
-import {
-  labelsToString,
-  type EntryLabelCategories,
-  type Labels,
-  type ResultEntry,
-  type ResultStream,
-} from '@logsvc/api';
-import { labelsKey, type LabelsResult } from '../../log/labels-builder';
+import { labelsToString, type Labels, type ResultEntry, type ResultStream } from '@logsvc/api';
+import { labelsKey } from '../../log/labels-builder';
 import type { LogSelectorExpr } from '../../syntax/ast';
 import { compilePipeline } from '../compile';
 import { QueryCanceledError } from '../metrics/errors';
@@ -116,7 +110,7 @@ export async function evaluateLogQuery(
         out.set(key, stream);
       }
       const line = node.line.toString('utf8');
-      stream.entries.push(categorize ? [ts, line, categoriesOf(labels)] : [ts, line]);
+      stream.entries.push(categorize ? [ts, line, labels.categories()] : [ts, line]);
       last = ts;
       returned++;
     }
@@ -169,16 +163,4 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 function sortStreams(streams: OutStream[]): ResultStream[] {
   streams.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   return streams.map((s) => ({ labels: s.labels, entries: s.entries }));
-}
-
-const EMPTY_CATEGORIES: EntryLabelCategories = Object.freeze({});
-
-function categoriesOf(labels: LabelsResult): EntryLabelCategories {
-  const sm = labels.structuredMetadata;
-  const parsed = labels.parsed;
-  if (sm.length === 0 && parsed.length === 0) return EMPTY_CATEGORIES;
-  return {
-    ...(sm.length > 0 ? { structuredMetadata: sm } : {}),
-    ...(parsed.length > 0 ? { parsed } : {}),
-  };
 }

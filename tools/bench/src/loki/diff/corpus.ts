@@ -11,7 +11,7 @@ const DETECTED =
   'detected_fields: Loki estimates cardinality (HyperLogLog) and keeps fields under a limit in map order (docs/api.md)';
 const LIMIT_CUT =
   'limit over streams that keep merges: Loki 3.4 returned an older entry instead of one of the newest (docs/logql.md)';
-const CATEGORIZED = { 'X-Loki-Response-Encoding-Flags': 'categorize-labels' };
+export const CATEGORIZED = { 'X-Loki-Response-Encoding-Flags': 'categorize-labels' };
 const INTERVAL = 'interval: Loki 3.4 returns far fewer entries than one per interval (docs/api.md)';
 const FORMAT =
   'format_query: logsvc prints LogQL that parses back to the same tree, not Loki String() spacing (docs/logql.md)';

@@ -15,7 +15,7 @@ import {
   missingLokiMessage,
 } from '../loki-process';
 import { type Answer, type DiffQuery, type PushProbe, firstDifference } from './compare';
-import { DIFF_QUERIES } from './corpus';
+import { CATEGORIZED, DIFF_QUERIES } from './corpus';
 import { EDGE_PROBES } from './edge-lines';
 import { MULTI_TENANT_PROBES, OTHER_TENANT, otherTenantBody } from './multi-tenant';
 import { mutatedQueries } from './mutations';
@@ -203,14 +203,17 @@ function describe(q: DiffQuery): string {
 }
 
 /** Tail queries: what each server streams while the same lines are pushed to both. */
-const TAIL_QUERIES = [
-  '{app="tailed"}',
-  '{app="tailed"} |= "b" | logfmt',
-  '{app="tailed"} | logfmt | n > 2 | line_format "{{.msg}}"',
-  '{app="tailed"} |= ',
-  'rate({app="tailed"}[1m])',
+const TAIL_QUERIES: readonly { readonly query: string; readonly categorize?: boolean }[] = [
+  { query: '{app="tailed"}' },
+  { query: '{app="tailed"} |= "b" | logfmt' },
+  { query: '{app="tailed"} | logfmt | n > 2 | line_format "{{.msg}}"' },
+  { query: '{app="tailed"} |= ' },
+  { query: 'rate({app="tailed"}[1m])' },
   // Again, now with the earlier rounds' lines as past entries.
-  '{app="tailed"}',
+  { query: '{app="tailed"}' },
+  // Labels in categories (Grafana's header): stream labels alone, the others per entry.
+  { query: '{app="tailed"}', categorize: true },
+  { query: '{app="tailed"} | logfmt | n > 1 | label_format app="x"', categorize: true },
 ];
 const TAIL_TENANT = 'diff-tail';
 
@@ -260,12 +263,15 @@ async function compareTails(
 ): Promise<{ same: number; different: number; total: number }> {
   let same = 0;
   let different = 0;
-  const queries = TAIL_QUERIES.filter((q) => o.only === undefined || `tail ${q}`.includes(o.only));
-  for (const [round, query] of queries.entries()) {
+  const queries = TAIL_QUERIES.filter(
+    (q) => o.only === undefined || `tail ${q.query}`.includes(o.only),
+  );
+  for (const [round, { query, categorize }] of queries.entries()) {
     const body = tailBody(round);
+    const headers = categorize ? CATEGORIZED : {};
     const [a, b] = await Promise.all(
       [urls.logsvc, urls.loki].map((url) =>
-        tailSession(url, TAIL_TENANT, query, () => push(url, body, TAIL_TENANT), 2500),
+        tailSession(url, TAIL_TENANT, query, () => push(url, body, TAIL_TENANT), 2500, headers),
       ),
     );
     if (JSON.stringify(a) === JSON.stringify(b)) {
@@ -274,7 +280,10 @@ async function compareTails(
     }
     different++;
     const [left, right] = aroundDifference(JSON.stringify(a), JSON.stringify(b));
-    process.stdout.write(`\nDIFFERENT: tail ${query}\n  logsvc: ${left}\n  loki  : ${right}\n`);
+    const flags = categorize ? ' (categorize-labels)' : '';
+    process.stdout.write(
+      `\nDIFFERENT: tail ${query}${flags}\n  logsvc: ${left}\n  loki  : ${right}\n`,
+    );
   }
   return { same, different, total: queries.length };
 }

@@ -16,6 +16,16 @@ function labelsJson(labels: unknown): string {
   );
 }
 
+/** Label categories with their labels sorted, so equal ones print alike. */
+function categoriesText(categories: unknown): string {
+  const c = (categories ?? {}) as Record<string, unknown>;
+  return JSON.stringify(
+    Object.keys(c)
+      .sort()
+      .map((k) => [k, labelsJson(c[k])]),
+  );
+}
+
 /**
  * Opens `/loki/api/v1/tail` on `url`, calls `push` once the socket is open (or refused), and collects what
  * arrives for `listenMs`. Message boundaries depend on timing, so the entries are compared as a
@@ -27,10 +37,11 @@ export async function tailSession(
   query: string,
   push: () => Promise<void>,
   listenMs: number,
+  headers: Record<string, string> = {},
 ): Promise<TailAnswer> {
   const ws = new WebSocket(
     `${url.replace(/^http/, 'ws')}/loki/api/v1/tail?query=${encodeURIComponent(query)}`,
-    { headers: { 'X-Scope-OrgID': tenant } },
+    { headers: { 'X-Scope-OrgID': tenant, ...headers } },
   );
   const entries: string[] = [];
   const keys = new Set<string>();
@@ -45,8 +56,11 @@ export async function tailSession(
     }
     for (const k of Object.keys(msg)) keys.add(`${k}:${msg[k] === null ? 'null' : typeof msg[k]}`);
     for (const s of (msg.streams ?? []) as { stream: unknown; values: unknown[][] }[]) {
-      // A third element (structured metadata) is kept in the comparison.
-      for (const v of s.values) entries.push(`${labelsJson(s.stream)} ${v.map(String).join(' ')}`);
+      // A third element (label categories) is kept in the comparison.
+      for (const v of s.values) {
+        const parts = v.map((x) => (typeof x === 'string' ? x : categoriesText(x)));
+        entries.push(`${labelsJson(s.stream)} ${parts.join(' ')}`);
+      }
     }
   });
   // Only the server's close counts: the probe closes every session that is still open.

@@ -11,8 +11,7 @@ import { goJson, goJsonString } from './json';
 import type { CacheStats } from '@logsvc/api';
 import { statsJson } from './stats-json';
 
-/** The encoding flag Grafana sends to get label categories per entry. */
-export const CATEGORIZE_LABELS = 'categorize-labels';
+import { CATEGORIZE_LABELS } from './encoding-flags';
 
 /** `[<seconds>,"<value>"]` from a millisecond timestamp, as Loki writes samples. */
 function pair(ms: number, value: number): string {
@@ -22,7 +21,7 @@ function pair(ms: number, value: number): string {
 const record = (labels: Labels | undefined) => JSON.stringify(labelsToRecord(labels ?? []));
 
 /** `{"structuredMetadata":{..},"parsed":{..}}`, each key only when it has labels. */
-function categoriesJson(c: EntryLabelCategories): string {
+export function categoriesJson(c: EntryLabelCategories): string {
   const parts: string[] = [];
   if (c.structuredMetadata?.length)
     parts.push(`"structuredMetadata":${record(c.structuredMetadata)}`);

@@ -1,29 +1,45 @@
-import { type Labels, labelsToRecord, labelsToString } from '@logsvc/api';
+import {
+  type EntryLabelCategories,
+  type Labels,
+  labelsToRecord,
+  labelsToString,
+} from '@logsvc/api';
 import { formatRfc3339Nano } from '@logsvc/gocompat';
 import type { TailFrame } from '@logsvc/querier';
+import { CATEGORIZE_LABELS } from './encoding-flags';
 import { goJson, goJsonString } from './json';
+import { categoriesJson } from './query-json';
 
 /**
  * A tail message of `/loki/api/v1/tail` (Loki's `marshal.WriteTailResponseJSON`): one stream
  * object per entry, in time order, as Loki's tailer builds them, and `dropped_entries` only when
  * some were dropped. Stream labels are written as they are, lines and dropped labels
- * HTML-escaped, as Loki's encoders do.
+ * HTML-escaped, as Loki's encoders do. With `categorize` (the request's
+ * `X-Loki-Response-Encoding-Flags: categorize-labels`), each value gets the entry's label
+ * categories as a third element, and the message ends with `encodingFlags`.
  */
-export function tailFrameJson(frame: TailFrame): string {
+export function tailFrameJson(frame: TailFrame, categorize = false): string {
   let streams = '';
   for (const e of frame.entries) {
     if (streams !== '') streams += ',';
-    streams += `{"stream":${streamLabelsJson(e.labels)},"values":[["${e.timestampNs}",${goJsonString(e.line)}]]}`;
+    const categories = categorize ? `,${categoriesJson(e.categories ?? NO_CATEGORIES)}` : '';
+    streams += `{"stream":${streamLabelsJson(e.labels)},"values":[["${e.timestampNs}",${goJsonString(e.line)}${categories}]]}`;
   }
-  if (frame.dropped.length === 0) return `{"streams":[${streams}]}`;
-  const dropped = frame.dropped
-    .map((d) => {
-      const labels = d.labels.length > 0 ? `,"labels":${goJson(labelsToRecord(d.labels))}` : '';
-      return `{"timestamp":"${d.timestampNs}"${labels}}`;
-    })
-    .join(',');
-  return `{"streams":[${streams}],"dropped_entries":[${dropped}]}`;
+  let json = `{"streams":[${streams}]`;
+  if (frame.dropped.length > 0) {
+    const dropped = frame.dropped
+      .map((d) => {
+        const labels = d.labels.length > 0 ? `,"labels":${goJson(labelsToRecord(d.labels))}` : '';
+        return `{"timestamp":"${d.timestampNs}"${labels}}`;
+      })
+      .join(',');
+    json += `,"dropped_entries":[${dropped}]`;
+  }
+  if (categorize) json += `,"encodingFlags":["${CATEGORIZE_LABELS}"]`;
+  return `${json}}`;
 }
+
+const NO_CATEGORIES: EntryLabelCategories = Object.freeze({});
 
 /**
  * Label sets of entries are shared objects (the pipeline caches them per stream), and every

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { LOGGER } from '../../../tokens';
+import { wantsCategories } from '../encode/encoding-flags';
 import { legacyTailFrameJson, tailFrameJson } from '../encode/tail-json';
 import { nowNs } from '../params/query-params';
 import { type TailParams, parseTailParams } from '../params/tail-params';
@@ -107,7 +108,11 @@ export class TailSockets implements OnModuleInit, OnModuleDestroy {
       writeHttpError(socket, 500, 'internal server error\n');
       return;
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.run(ws, tenant, params, legacy));
+    // As for queries, the deprecated paths' format has no place for categories.
+    const categorize = !legacy && wantsCategories(request.headers);
+    this.wss.handleUpgrade(request, socket, head, (ws) =>
+      this.run(ws, tenant, params, legacy, categorize),
+    );
   };
 
   /**
@@ -134,9 +139,17 @@ export class TailSockets implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private run(ws: WebSocket, tenant: string, params: TailParams, legacy: boolean): void {
+  private run(
+    ws: WebSocket,
+    tenant: string,
+    params: TailParams,
+    legacy: boolean,
+    categorize: boolean,
+  ): void {
     this.open.add(ws);
-    const encode: (frame: TailFrame) => string = legacy ? legacyTailFrameJson : tailFrameJson;
+    const encode: (frame: TailFrame) => string = legacy
+      ? legacyTailFrameJson
+      : (frame) => tailFrameJson(frame, categorize);
     const output = new WebSocketTailOutput(ws, encode);
     this.logger.info({ tenant, query: params.query }, 'starting to tail logs');
     const tail = this.querier.tail(
@@ -146,6 +159,7 @@ export class TailSockets implements OnModuleInit, OnModuleDestroy {
         startNs: params.startNs,
         limit: params.limit,
         delayForMs: params.delayForSeconds * 1000,
+        categorizeLabels: categorize,
       },
       output,
     );
