@@ -49,17 +49,8 @@ export class AlertingRule {
   update(samples: readonly Sample[], tsMs: number, limit: number): void {
     const fresh = new Map<string, Alert>();
     for (const s of samples) {
-      const data = {
-        labels: s.labels,
-        externalLabels: this.context.externalLabels,
-        externalURL: this.context.externalURL,
-        value: s.value,
-      };
-      const labels: Record<string, string> = { ...s.labels };
-      delete labels.__name__;
-      for (const [k, v] of Object.entries(this.rule.labels))
-        labels[k] = expandAlertTemplate(this.name, v, data);
-      labels.alertname = this.name;
+      const data = this.templateData(s);
+      const labels = this.alertLabels(s, data);
       const annotations: Record<string, string> = {};
       for (const [k, v] of Object.entries(this.rule.annotations))
         annotations[k] = expandAlertTemplate(this.name, v, data);
@@ -126,6 +117,48 @@ export class AlertingRule {
       this.active = new Map();
       throw new Error(`exceeded limit of ${limit} with ${activeCount} alerts`);
     }
+  }
+
+  /**
+   * Loki's restore of `for` state after a restart (its ruler's MemStore, after the second
+   * evaluation of a group loaded at start): the rule's query ran at `checkMs`, `for` before
+   * now, gave `samples`; a pending alert whose series was there too counts as active since
+   * then (to the second, as Prometheus stores it), so it fires at the next evaluation.
+   * Returns how many alerts were restored.
+   */
+  restoreFor(samples: readonly Sample[], checkMs: number): number {
+    const heldThen = new Set(
+      samples.map((s) => labelsKey(this.alertLabels(s, this.templateData(s)))),
+    );
+    let restored = 0;
+    for (const [key, a] of this.active) {
+      if (a.state !== 'pending' || !heldThen.has(key)) continue;
+      a.activeAtMs = Math.floor(checkMs / 1000) * 1000;
+      restored++;
+    }
+    return restored;
+  }
+
+  private templateData(s: Sample) {
+    return {
+      labels: s.labels,
+      externalLabels: this.context.externalLabels,
+      externalURL: this.context.externalURL,
+      value: s.value,
+    };
+  }
+
+  /** A sample's alert labels: its own without `__name__`, the rule's (templated), alertname. */
+  private alertLabels(
+    s: Sample,
+    data: ReturnType<AlertingRule['templateData']>,
+  ): Record<string, string> {
+    const labels: Record<string, string> = { ...s.labels };
+    delete labels.__name__;
+    for (const [k, v] of Object.entries(this.rule.labels))
+      labels[k] = expandAlertTemplate(this.name, v, data);
+    labels.alertname = this.name;
+    return labels;
   }
 
   /** The highest state of the rule's alerts. */

@@ -28,12 +28,26 @@ export interface GroupDeps {
   readonly now: () => number;
   readonly resendDelayMs: number;
   readonly alertContext: AlertContext;
+  /**
+   * `ruler.for_grace_period`: alerting rules with a shorter `for` are not restored after a
+   * restart (they would fire sooner than the grace period anyway).
+   */
+  readonly forGracePeriodMs?: number;
 }
+
+/** Loki's `ruler.for-grace-period` default. */
+export const DEFAULT_FOR_GRACE_PERIOD_MS = 10 * 60_000;
 
 export class Group {
   readonly rules: RuleStatus[];
   lastEvalMs = 0;
   evalSeconds = 0;
+  /**
+   * Set for the groups a ruler loads as it starts (Prometheus' `shouldRestore`): their
+   * alerts' `for` state is restored after the second evaluation (see `restoreForState`).
+   */
+  restoreForState = false;
+  private evaluations = 0;
 
   constructor(
     readonly tenant: string,
@@ -71,6 +85,29 @@ export class Group {
     this.lastEvalMs = from.lastEvalMs;
   }
 
+  /**
+   * Loki's ruler keeps no alert state across restarts; it restores `for` by evaluating each
+   * alerting rule's query again `for` before now (its MemStore): an alert pending now whose
+   * series was there then has been pending all along, and fires at the next evaluation. Rules
+   * whose `for` is under the grace period are skipped, as are rules with nothing pending.
+   */
+  private async restore(nowMs: number): Promise<void> {
+    const grace = this.deps.forGracePeriodMs ?? DEFAULT_FOR_GRACE_PERIOD_MS;
+    for (const r of this.rules) {
+      const alerting = r.alerting;
+      if (!alerting || r.rule.forMs < grace || alerting.state() !== 'pending') continue;
+      const checkMs = nowMs - r.rule.forMs;
+      try {
+        const samples = await this.deps.query(this.tenant, r.rule.expr, checkMs);
+        alerting.restoreFor(samples, checkMs);
+        this.deps.metrics.forStateEvaluated(this.tenant, true);
+      } catch {
+        // As in Loki: the alert keeps waiting its whole `for`.
+        this.deps.metrics.forStateEvaluated(this.tenant, false);
+      }
+    }
+  }
+
   async evaluate(tsMs: number): Promise<void> {
     const started = this.deps.now();
     const queryTs = tsMs - (this.group.queryOffsetMs ?? 0);
@@ -101,6 +138,12 @@ export class Group {
       }
     }
     if (recorded.length > 0) await this.deps.append(this.tenant, recorded);
+    // Prometheus restores after the second evaluation: by then, recording rules the alerts may
+    // read have run once more.
+    if (this.restoreForState && ++this.evaluations === 2) {
+      this.restoreForState = false;
+      await this.restore(this.deps.now());
+    }
     this.lastEvalMs = tsMs;
     this.evalSeconds = (this.deps.now() - started) / 1000;
     this.deps.metrics.iteration(this.tenant, this.key, this.evalSeconds, tsMs);

@@ -29,11 +29,18 @@ function groupId(tenant: string, namespace: string, name: string): string {
 
 export class RuleManager {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * Tenants with groups here. Loki runs a rules manager per tenant, made when the tenant's
+   * first groups arrive and dropped when its last go: only the groups it loads first have their
+   * `for` state restored.
+   */
+  private readonly tenants = new Set<string>();
 
   constructor(private readonly options: ManagerOptions) {}
 
   /** Makes the running groups exactly `groups`. */
   async sync(groups: readonly OwnedGroup[]): Promise<void> {
+    const known = new Set(this.tenants);
     const wanted = new Set<string>();
     for (const { tenant, namespace, group } of groups) {
       const id = groupId(tenant, namespace, group.name);
@@ -43,6 +50,7 @@ export class RuleManager {
       if (old && old.definition === definition) continue;
       const interval = group.intervalMs || this.options.defaultIntervalMs;
       const fresh = new Group(tenant, namespace, group, interval, this.options);
+      fresh.restoreForState = !known.has(tenant);
       if (old) {
         await old.scheduler.stop();
         fresh.copyState(old.scheduler.group);
@@ -61,6 +69,8 @@ export class RuleManager {
       this.entries.delete(id);
       await entry.scheduler.stop();
     }
+    this.tenants.clear();
+    for (const { tenant } of groups) this.tenants.add(tenant);
   }
 
   /** A tenant's running groups, by namespace then name. */

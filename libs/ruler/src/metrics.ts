@@ -11,6 +11,8 @@ export interface RulerMetrics {
   notificationsDropped(tenant: string, n: number): void;
   notificationQueueLength(tenant: string, n: number): void;
   remoteWrite(tenant: string, samples: number, failed: boolean): void;
+  /** One query run to restore alerts' `for` state after a start. */
+  forStateEvaluated(tenant: string, ok: boolean): void;
 }
 
 export const NO_METRICS: RulerMetrics = {
@@ -22,4 +24,5 @@ export const NO_METRICS: RulerMetrics = {
   notificationsDropped: () => undefined,
   notificationQueueLength: () => undefined,
   remoteWrite: () => undefined,
+  forStateEvaluated: () => undefined,
 };

@@ -37,6 +37,10 @@ export const rulerSection = section({
   notification_queue_capacity: flag('ruler.notification-queue-capacity', int(10000, 1)),
   notification_timeout: flag('ruler.notification-timeout', duration(10_000)),
   resend_delay: flag('ruler.resend-delay', duration(60_000)),
+  // Restoring alerts' `for` state at start (see docs/rules.md). Loki's ruler reads no stored
+  // state, so the outage tolerance changes nothing there either; it is accepted as Loki's.
+  for_outage_tolerance: flag('ruler.for-outage-tolerance', duration(3_600_000)),
+  for_grace_period: flag('ruler.for-grace-period', duration(10 * 60_000)),
   enable_sharding: flag('ruler.enable-sharding', bool(false)),
   remote_write: section({
     enabled: flag('ruler.remote-write.enabled', bool(false)),

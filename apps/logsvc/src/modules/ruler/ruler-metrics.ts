@@ -85,6 +85,12 @@ export function createRulerMetrics(registry: Registry): RulerMetrics {
     labelNames: ['user'],
     registers: r,
   });
+  const forState = new Counter({
+    name: 'loki_ruler_memory_for_state_evaluations_total',
+    help: 'Queries run to restore the for state of alerts after a start.',
+    labelNames: ['status', 'tenant'],
+    registers: r,
+  });
   return {
     evaluated(user, rule_group, seconds, failed) {
       evals.inc({ user, rule_group });
@@ -107,5 +113,6 @@ export function createRulerMetrics(registry: Registry): RulerMetrics {
     remoteWrite(user, samples, failed) {
       (failed ? rwFailed : rwSamples).inc({ user }, samples);
     },
+    forStateEvaluated: (tenant, ok) => forState.inc({ status: ok ? 'success' : 'failure', tenant }),
   };
 }

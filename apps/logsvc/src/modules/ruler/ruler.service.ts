@@ -112,6 +112,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
       now: () => Date.now(),
       defaultIntervalMs: c.evaluation_interval,
       resendDelayMs: c.resend_delay,
+      forGracePeriodMs: c.for_grace_period,
       query,
       notify: (tenant, expr, alerts) => this.notifier.send(tenant, expr, alerts),
       append: (tenant, series) => this.writer.write(tenant, series),
