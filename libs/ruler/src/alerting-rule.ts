@@ -2,7 +2,10 @@
 // resolution kept for 15 minutes, `keep_firing_for`, templated labels and annotations.
 import type { Rule } from './model';
 import { labelsKey, sortedLabels, type Sample } from './sample';
-import { expandAlertTemplate } from './template';
+import { expandAlertTemplate, TemplateQueries } from './template';
+
+/** Rounds of template expansion that may ask for new queries (`query` inside `query`). */
+const MAX_QUERY_ROUNDS = 3;
 
 export type AlertState = 'inactive' | 'pending' | 'firing';
 const RANK: Record<AlertState, number> = { inactive: 0, pending: 1, firing: 2 };
@@ -46,14 +49,14 @@ export class AlertingRule {
    * One evaluation at `tsMs` given the query's result. Throws (leaving the state untouched)
    * when two samples give the same alert labels, and drops every alert past `limit`.
    */
-  update(samples: readonly Sample[], tsMs: number, limit: number): void {
+  update(samples: readonly Sample[], tsMs: number, limit: number, queries?: TemplateQueries): void {
     const fresh = new Map<string, Alert>();
     for (const s of samples) {
       const data = this.templateData(s);
-      const labels = this.alertLabels(s, data);
+      const labels = this.alertLabels(s, data, queries);
       const annotations: Record<string, string> = {};
       for (const [k, v] of Object.entries(this.rule.annotations))
-        annotations[k] = expandAlertTemplate(this.name, v, data);
+        annotations[k] = expandAlertTemplate(this.name, v, data, queries);
       const key = labelsKey(labels);
       if (fresh.has(key)) {
         throw new Error(
@@ -139,6 +142,37 @@ export class AlertingRule {
     return restored;
   }
 
+  /**
+   * Runs the queries the rule's templates ask for with `query` (Prometheus runs them while it
+   * expands; templates here run synchronously, so first): expands them for each sample,
+   * runs what they asked for, and again while new queries come up. Undefined when no
+   * template calls `query`.
+   */
+  async prefetchQueries(
+    samples: readonly Sample[],
+    run: (query: string) => Promise<readonly Sample[]>,
+  ): Promise<TemplateQueries | undefined> {
+    const templates = [...Object.values(this.rule.labels), ...Object.values(this.rule.annotations)];
+    if (!templates.some((t) => /\bquery\b/.test(t))) return undefined;
+    const queries = new TemplateQueries();
+    for (let round = 0; round < MAX_QUERY_ROUNDS; round++) {
+      queries.wanted.clear();
+      for (const s of samples) {
+        const data = this.templateData(s);
+        for (const t of templates) expandAlertTemplate(this.name, t, data, queries);
+      }
+      if (queries.wanted.size === 0) break;
+      for (const q of queries.wanted) {
+        try {
+          queries.results.set(q, await run(q));
+        } catch (err) {
+          queries.results.set(q, err instanceof Error ? err : new Error(String(err)));
+        }
+      }
+    }
+    return queries;
+  }
+
   private templateData(s: Sample) {
     return {
       labels: s.labels,
@@ -152,11 +186,12 @@ export class AlertingRule {
   private alertLabels(
     s: Sample,
     data: ReturnType<AlertingRule['templateData']>,
+    queries?: TemplateQueries,
   ): Record<string, string> {
     const labels: Record<string, string> = { ...s.labels };
     delete labels.__name__;
     for (const [k, v] of Object.entries(this.rule.labels))
-      labels[k] = expandAlertTemplate(this.name, v, data);
+      labels[k] = expandAlertTemplate(this.name, v, data, queries);
     labels.alertname = this.name;
     return labels;
   }

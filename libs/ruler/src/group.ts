@@ -118,7 +118,11 @@ export class Group {
       try {
         const samples = await this.deps.query(this.tenant, r.rule.expr, queryTs);
         if (r.alerting) {
-          r.alerting.update(samples, tsMs, this.group.limit);
+          // Prometheus runs a template's queries at the evaluation time, without the offset.
+          const queries = await r.alerting.prefetchQueries(samples, (q) =>
+            this.deps.query(this.tenant, q, tsMs),
+          );
+          r.alerting.update(samples, tsMs, this.group.limit, queries);
         } else {
           recorded.push(...recordSamples(r.rule, samples, queryTs, this.group.limit));
         }

@@ -10,6 +10,8 @@ import { LabelMap, type Value } from './values';
 
 export { TemplateError } from './errors';
 export { FuncError, LabelMap, type Value } from './values';
+export { GoTime } from './go-time';
+export { UTC } from './go-zone';
 export type { FuncDef, FuncMap } from './func-types';
 export { sprintf, formatValue } from './go-fmt';
 export { formatFloat } from './go-float';
