@@ -22,6 +22,7 @@ rules:
       severity: page
     annotations:
       summary: "{{ $labels.app }} logged {{ $value }} errors"
+      lines: '{{ with query "sum(count_over_time({app=\\"e2e\\"}[5m]))" }}{{ . | first | value }}{{ end }} lines in 5m'
   - record: e2e:errors:count3s
     expr: sum by (app) (count_over_time({app="e2e"} |= "error" [3s]))
 `;
@@ -146,6 +147,8 @@ describe('ruler with a real Alertmanager and Prometheus', () => {
     );
     expect(firing.labels).toMatchObject({ app: 'e2e', severity: 'page' });
     expect(firing.annotations.summary).toMatch(/^e2e logged \d+ errors$/);
+    // The `query` template function ran a LogQL query of its own.
+    expect(firing.annotations.lines).toMatch(/^[1-9]\d* lines in 5m$/);
     expect(firing.status.state).toBe('active');
 
     // No more errors: after the 3s window the rule resolves and Alertmanager hears so (an
