@@ -31,9 +31,9 @@ export const componentsSchema = defaulted(
   {
     singleBinary: component('single-binary (`-target=all`)', 1, 1),
     write: component('write (`-target=write`: distributor and ingester; SimpleScalable)', 3),
-    read: component('read (`-target=read`: querier; SimpleScalable)', 2),
+    read: component('read (`-target=read`: query frontend and querier; SimpleScalable)', 2),
     backend: component(
-      'backend (`-target=backend`: index gateway, compactor, ruler; SimpleScalable)',
+      'backend (`-target=backend`: query scheduler, index gateway, compactor, ruler; SimpleScalable)',
       1,
     ),
     distributor: component('distributor (Microservices)', 2),

@@ -56,9 +56,9 @@ export interface ComponentsSpec {
   singleBinary: ComponentSpec;
   /** The write (`-target=write`: distributor and ingester; SimpleScalable) pods. */
   write: ComponentSpec;
-  /** The read (`-target=read`: querier; SimpleScalable) pods. */
+  /** The read (`-target=read`: query frontend and querier; SimpleScalable) pods. */
   read: ComponentSpec;
-  /** The backend (`-target=backend`: index gateway, compactor, ruler; SimpleScalable) pods. */
+  /** The backend (`-target=backend`: query scheduler, index gateway, compactor, ruler; SimpleScalable) pods. */
   backend: ComponentSpec;
   /** The distributor (Microservices) pods. */
   distributor: ComponentSpec;
@@ -268,9 +268,9 @@ export interface ComponentsSpecInput {
   singleBinary?: ComponentSpecInput;
   /** The write (`-target=write`: distributor and ingester; SimpleScalable) pods. */
   write?: ComponentSpecInput;
-  /** The read (`-target=read`: querier; SimpleScalable) pods. */
+  /** The read (`-target=read`: query frontend and querier; SimpleScalable) pods. */
   read?: ComponentSpecInput;
-  /** The backend (`-target=backend`: index gateway, compactor, ruler; SimpleScalable) pods. */
+  /** The backend (`-target=backend`: query scheduler, index gateway, compactor, ruler; SimpleScalable) pods. */
   backend?: ComponentSpecInput;
   /** The distributor (Microservices) pods. */
   distributor?: ComponentSpecInput;
