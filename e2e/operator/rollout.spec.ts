@@ -19,9 +19,9 @@ import {
 import { NodeAgent } from '../support/node-agent/agent';
 
 // Tier 3: a microservices LogService run by real logsvc processes (our node agent plays the
-// kubelet), upgraded under load: every ingester is replaced by the operator, the distributor
-// and querier by their Deployments. Every acknowledged entry must be queryable afterwards, and
-// pushes must keep succeeding throughout.
+// kubelet), upgraded under load: every ingester is replaced by the operator, the distributor,
+// querier, query frontend and scheduler by their Deployments. Every acknowledged entry must be
+// queryable through the frontend afterwards, and pushes must keep succeeding throughout.
 
 const NS = 'default';
 const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
@@ -275,7 +275,8 @@ describe.skipIf(skip !== undefined)(
         `longest time without an acknowledged push (${load.failed} failed pushes)`,
       ).toBeLessThan(5000);
 
-      const querier = (await podsOf(client, 'querier')).find(isReady)!;
+      // Through the query frontend, which hands the query to the querier by the scheduler.
+      const frontend = (await podsOf(client, 'query-frontend')).find(isReady)!;
       const params = new URLSearchParams({
         query: '{job="e2e"}',
         start: load.startNs.toString(),
@@ -284,7 +285,7 @@ describe.skipIf(skip !== undefined)(
         direction: 'forward',
       });
       const res = await fetch(
-        `http://${querier.status!.podIP}:3100/loki/api/v1/query_range?${params}`,
+        `http://${frontend.status!.podIP}:3100/loki/api/v1/query_range?${params}`,
         {
           headers: { 'X-Scope-OrgID': TENANT },
         },

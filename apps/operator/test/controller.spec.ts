@@ -226,8 +226,13 @@ describe.skipIf(skip !== undefined)('operator against a real API server (Kuberne
         );
         return names.length >= count ? names : undefined;
       });
-    const deployments = await ownedNames('deployments', 2);
-    expect(deployments.sort()).toEqual(['logs-distributor', 'logs-querier']);
+    const deployments = await ownedNames('deployments', 4);
+    expect(deployments.sort()).toEqual([
+      'logs-distributor',
+      'logs-querier',
+      'logs-query-frontend',
+      'logs-query-scheduler',
+    ]);
     const sets = await ownedNames('statefulsets', 3);
     expect(sets.sort()).toEqual(['logs-compactor', 'logs-etcd', 'logs-ingester']);
     // The deployment controller made ReplicaSets, and they made pods.
@@ -235,20 +240,28 @@ describe.skipIf(skip !== undefined)('operator against a real API server (Kuberne
       const rs = (await list(`/apis/apps/v1/namespaces/${NS}/replicasets`)).filter((r) =>
         r.metadata.ownerReferences?.some((o) => o.name.startsWith('logs-')),
       );
-      return rs.length === 2 ? rs : undefined;
+      return rs.length === 4 ? rs : undefined;
     });
     expect(replicaSets.map((r) => r.metadata.ownerReferences![0].name).sort()).toEqual([
       'logs-distributor',
       'logs-querier',
+      'logs-query-frontend',
+      'logs-query-scheduler',
     ]);
     // The operator applies the budgets in its reconcile; under load they may trail the pods.
-    const pdbs = await waitFor('3 PodDisruptionBudgets', async () => {
+    const pdbs = await waitFor('5 PodDisruptionBudgets', async () => {
       const names = (await list(`/apis/policy/v1beta1/namespaces/${NS}/poddisruptionbudgets`)).map(
         (p) => p.metadata.name,
       );
-      return names.length >= 3 ? names : undefined;
+      return names.length >= 5 ? names : undefined;
     });
-    expect(pdbs.sort()).toEqual(['logs-distributor', 'logs-ingester', 'logs-querier']);
+    expect(pdbs.sort()).toEqual([
+      'logs-distributor',
+      'logs-ingester',
+      'logs-querier',
+      'logs-query-frontend',
+      'logs-query-scheduler',
+    ]);
     await waitFor(
       'Ready=True',
       async () => condition(await get(`${LS}/logs`), 'Ready')?.status === 'True',

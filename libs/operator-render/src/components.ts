@@ -115,9 +115,31 @@ export function planComponents(name: string, spec: LogServiceSpec): ComponentPla
           false,
         ),
       );
+      if (c.queryFrontend.replicas > 0 && c.queryScheduler.replicas > 0)
+        out.push(
+          plan(
+            'query-scheduler',
+            'query-scheduler',
+            'Deployment',
+            c.queryScheduler.replicas,
+            c.queryScheduler.resources,
+            false,
+          ),
+        );
       out.push(
         plan('querier', 'querier', 'Deployment', c.querier.replicas, c.querier.resources, false),
       );
+      if (c.queryFrontend.replicas > 0)
+        out.push(
+          plan(
+            'query-frontend',
+            'query-frontend',
+            'Deployment',
+            c.queryFrontend.replicas,
+            c.queryFrontend.resources,
+            false,
+          ),
+        );
       if (spec.ruler.enabled)
         out.push(plan('ruler', 'ruler', 'Deployment', c.ruler.replicas, c.ruler.resources, false));
       return out;
@@ -133,6 +155,9 @@ export function entryComponents(spec: LogServiceSpec): { push: string; query: st
     case 'SimpleScalable':
       return { push: 'write', query: 'read' };
     case 'Microservices':
-      return { push: 'distributor', query: 'querier' };
+      return {
+        push: 'distributor',
+        query: spec.components.queryFrontend.replicas > 0 ? 'query-frontend' : 'querier',
+      };
   }
 }

@@ -85,6 +85,18 @@ function rulerConfig(spec: LogServiceSpec): Record<string, unknown> {
   };
 }
 
+/**
+ * How Microservices frontends and queriers find each other: the schedulers through their ring
+ * (on the same etcd), or with no scheduler the queriers pull from the frontend's Service (one
+ * frontend then: each querier connects to one of them).
+ */
+function queryPathConfig(name: string, spec: LogServiceSpec): Record<string, unknown> {
+  const c = spec.components;
+  if (spec.mode !== 'Microservices' || c.queryFrontend.replicas === 0) return {};
+  if (c.queryScheduler.replicas > 0) return { query_scheduler: { use_scheduler_ring: true } };
+  return { frontend_worker: { frontend_address: `${name}-query-frontend:${GRPC_PORT}` } };
+}
+
 /** The config file's document. */
 export function configDocument(name: string, spec: LogServiceSpec): Record<string, unknown> {
   const multiPod = spec.mode !== 'SingleBinary';
@@ -128,6 +140,7 @@ export function configDocument(name: string, spec: LogServiceSpec): Record<strin
       ...(spec.retention.enabled ? { retention_delete_delay: spec.retention.deleteDelay } : {}),
     },
     ruler: rulerConfig(spec),
+    ...queryPathConfig(name, spec),
     runtime_config: { file: RUNTIME_FILE },
     limits_config: limitsConfig(spec.limits.global),
   };

@@ -10,6 +10,8 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from './manifest';
 import { renderAll } from './render';
+import { entryComponents } from './components';
+import { configDocument } from './config';
 import { LOGSERVICE_FILE_ENV } from './logservice-file';
 import { LOGSERVICE_FILE_ENV as SERVER_LOGSERVICE_FILE_ENV } from '@logsvc/api/browser';
 
@@ -128,11 +130,15 @@ describe('renderAll: microservices', () => {
       'Service/logs-compactor',
       'Service/logs-compactor-headless',
       'Service/logs-distributor',
+      'Service/logs-query-scheduler',
       'Service/logs-querier',
+      'Service/logs-query-frontend',
       'StatefulSet/logs-ingester',
       'StatefulSet/logs-compactor',
       'Deployment/logs-distributor',
+      'Deployment/logs-query-scheduler',
       'Deployment/logs-querier',
+      'Deployment/logs-query-frontend',
       'PodDisruptionBudget/logs-ingester',
       'PodDisruptionBudget/logs-distributor',
     ]);
@@ -153,6 +159,40 @@ describe('renderAll: microservices', () => {
         (m) => m.kind === 'PodDisruptionBudget',
       )!.apiVersion,
     ).toBe('policy/v1');
+  });
+
+  it('puts a query frontend in front of the queriers, which find the schedulers by their ring', () => {
+    expect(entryComponents(spec).query).toBe('query-frontend');
+    expect(containerOf(find(manifests, 'Deployment', 'logs-query-frontend')).args).toContain(
+      '-target=query-frontend',
+    );
+    expect(containerOf(find(manifests, 'Deployment', 'logs-query-scheduler')).args).toContain(
+      '-target=query-scheduler',
+    );
+    const config = configDocument('logs', spec) as Record<string, unknown>;
+    expect(config.query_scheduler).toEqual({ use_scheduler_ring: true });
+    // Without schedulers, the queriers pull from the frontend's Service.
+    const noScheduler = specOf({
+      mode: 'Microservices',
+      storage: { sharedClaimName: 'logs-shared' },
+      components: { queryScheduler: { replicas: 0 } },
+    });
+    const names2 = names(renderAll(owner, noScheduler, v1beta1).manifests);
+    expect(names2).toContain('Deployment/logs-query-frontend');
+    expect(names2).not.toContain('Deployment/logs-query-scheduler');
+    expect(configDocument('logs', noScheduler)).toMatchObject({
+      frontend_worker: { frontend_address: 'logs-query-frontend:9095' },
+    });
+    // Without a frontend, the queriers answer reads themselves.
+    const direct = specOf({
+      mode: 'Microservices',
+      storage: { sharedClaimName: 'logs-shared' },
+      components: { queryFrontend: { replicas: 0 } },
+    });
+    const names3 = names(renderAll(owner, direct, v1beta1).manifests);
+    expect(names3.filter((n) => n.includes('query-'))).toEqual([]);
+    expect(entryComponents(direct).query).toBe('querier');
+    expect(configDocument('logs', direct)).not.toHaveProperty('query_scheduler');
   });
 
   it('gives ingesters OnDelete, a preStop prepare_shutdown, a flush grace period and /ready', () => {

@@ -39,6 +39,14 @@ export const componentsSchema = defaulted(
     distributor: component('distributor (Microservices)', 2),
     ingester: component('ingester (Microservices); with `zones`, this many in each zone', 3),
     querier: component('querier (Microservices)', 2),
+    queryFrontend: component(
+      'query frontend (Microservices; the Service to query; 0: the queriers answer reads directly)',
+      1,
+    ),
+    queryScheduler: component(
+      'query scheduler (Microservices, with a query frontend; 0: the frontend queues itself)',
+      1,
+    ),
     indexGateway: component('index gateway (Microservices; 0: queriers read the index)', 0),
     compactor: component('compactor (Microservices; runs when `compactor.enabled`)', 1, 1),
     ruler: component('ruler (Microservices; runs when `ruler.enabled`)', 1),

@@ -66,6 +66,10 @@ export interface ComponentsSpec {
   ingester: ComponentSpec;
   /** The querier (Microservices) pods. */
   querier: ComponentSpec;
+  /** The query frontend (Microservices; the Service to query; 0: the queriers answer reads directly) pods. */
+  queryFrontend: ComponentSpec;
+  /** The query scheduler (Microservices, with a query frontend; 0: the frontend queues itself) pods. */
+  queryScheduler: ComponentSpec;
   /** The index gateway (Microservices; 0: queriers read the index) pods. */
   indexGateway: ComponentSpec;
   /** The compactor (Microservices; runs when `compactor.enabled`) pods. */
@@ -278,6 +282,10 @@ export interface ComponentsSpecInput {
   ingester?: ComponentSpecInput;
   /** The querier (Microservices) pods. */
   querier?: ComponentSpecInput;
+  /** The query frontend (Microservices; the Service to query; 0: the queriers answer reads directly) pods. */
+  queryFrontend?: ComponentSpecInput;
+  /** The query scheduler (Microservices, with a query frontend; 0: the frontend queues itself) pods. */
+  queryScheduler?: ComponentSpecInput;
   /** The index gateway (Microservices; 0: queriers read the index) pods. */
   indexGateway?: ComponentSpecInput;
   /** The compactor (Microservices; runs when `compactor.enabled`) pods. */
