@@ -86,12 +86,14 @@ function rulerConfig(spec: LogServiceSpec): Record<string, unknown> {
 }
 
 /**
- * How Microservices frontends and queriers find each other: the schedulers through their ring
- * (on the same etcd), or with no scheduler the queriers pull from the frontend's Service (one
- * frontend then: each querier connects to one of them).
+ * How frontends and queriers find each other: the schedulers (Microservices' own, the backend
+ * pods' in SimpleScalable, as in Loki) through their ring on the same etcd; with no scheduler in
+ * Microservices, the queriers pull from the frontend's Service (one frontend then: each querier
+ * connects to one of them).
  */
 function queryPathConfig(name: string, spec: LogServiceSpec): Record<string, unknown> {
   const c = spec.components;
+  if (spec.mode === 'SimpleScalable') return { query_scheduler: { use_scheduler_ring: true } };
   if (spec.mode !== 'Microservices' || c.queryFrontend.replicas === 0) return {};
   if (c.queryScheduler.replicas > 0) return { query_scheduler: { use_scheduler_ring: true } };
   return { frontend_worker: { frontend_address: `${name}-query-frontend:${GRPC_PORT}` } };

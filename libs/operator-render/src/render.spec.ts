@@ -272,6 +272,12 @@ describe('renderAll: config changes and pod rollouts', () => {
       'logsvc.io/config-hash'
     ];
 
+  it("has the read pods queue on the backend pods' schedulers, found by their ring", () => {
+    expect(configDocument('logs', specOf(base))).toMatchObject({
+      query_scheduler: { use_scheduler_ring: true },
+    });
+  });
+
   it('puts the config hash on pod templates: a config change changes every template', () => {
     const a = hashOf(base);
     const b = hashOf({ ...base, limits: { global: { maxQuerySeries: 100 } } });
