@@ -86,6 +86,21 @@ describe("restoring alerts' for state after a start (Loki's ruler MemStore)", ()
     expect(asked).toHaveLength(5);
   });
 
+  it('restores the pending alerts of a rule that has a firing one as well', async () => {
+    const clock = new FakeClock(T0);
+    const a = { labels: { app: 'a' }, value: 1 };
+    const b = { labels: { app: 'b' }, value: 1 };
+    const query = async (_t: string, _e: string, tsMs: number) => (tsMs === T0 ? [a] : [a, b]);
+    const g = group(alert(15 * MINUTE), { ...deps(clock, []), query });
+    await g.evaluate(T0);
+    await clock.advance(15 * MINUTE + 5000);
+    // A slow second evaluation: `a` fires, `b` is new and pending; then the restore.
+    await g.evaluate(T0 + 15 * MINUTE);
+    expect(states(g)).toEqual({ a: 'firing', b: 'pending' });
+    await g.evaluate(T0 + 16 * MINUTE);
+    expect(states(g)).toEqual({ a: 'firing', b: 'firing' });
+  });
+
   it('leaves rules whose `for` is under the grace period waiting, and groups loaded later', async () => {
     const clock = new FakeClock(T0);
     const asked: number[] = [];

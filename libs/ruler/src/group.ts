@@ -95,7 +95,8 @@ export class Group {
     const grace = this.deps.forGracePeriodMs ?? DEFAULT_FOR_GRACE_PERIOD_MS;
     for (const r of this.rules) {
       const alerting = r.alerting;
-      if (!alerting || r.rule.forMs < grace || alerting.state() !== 'pending') continue;
+      if (!alerting || r.rule.forMs < grace) continue;
+      if (!alerting.activeAlerts().some((a) => a.state === 'pending')) continue;
       const checkMs = nowMs - r.rule.forMs;
       try {
         const samples = await this.deps.query(this.tenant, r.rule.expr, checkMs);

@@ -92,6 +92,20 @@ describe('push record holding the push body (type 7)', () => {
     expect(texts(decodePushRecord(withBody, names()).streams)).toEqual(texts(streams));
   });
 
+  it('takes a written-out line longer than the whole body', () => {
+    const { source, views } = bodyOf(lines);
+    const long = Buffer.from('x'.repeat(source.plain.length + 100));
+    const streams = [
+      {
+        labelsText: Buffer.from('{app="a"}'),
+        entries: [...views.map((v, i) => entry(BigInt(i), v)), entry(99n, long)],
+      },
+    ];
+    const payload = encode(streams, source);
+    expect(payload[0]).toBe(RecordType.PushRefsBody);
+    expect(texts(decodePushRecord(payload, names()).streams)).toEqual(texts(streams));
+  });
+
   it('writes the lines out when the body is no smaller than what it stands for', () => {
     // Few of an incompressible body's bytes are lines of the push.
     const noise = Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 251));

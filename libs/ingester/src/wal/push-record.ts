@@ -325,7 +325,7 @@ function readLineRefs(r: ByteReader, lengths: Uint32Array, bodyLength: number): 
   const at = new Float64Array(lengths.length);
   for (let j = 0; j < lengths.length; j++) {
     at[j] = r.uvarint() - 1;
-    if (at[j] + lengths[j] > bodyLength) {
+    if (at[j] >= 0 && at[j] + lengths[j] > bodyLength) {
       throw new DecodeError(`line at ${at[j]} runs past the push body (${bodyLength} bytes)`);
     }
   }
