@@ -6,6 +6,7 @@ import type { Rule } from './model';
 import type { Sample } from './sample';
 import { GroupScheduler } from './scheduler';
 import { FakeClock } from './testing/fake-clock';
+import { testGroupDeps } from './testing/group-deps';
 
 const rule: Rule = {
   alert: 'HighErrors',
@@ -115,21 +116,18 @@ describe('Group on a fake clock', () => {
       },
       notify: (_t: string, _e: string, alerts: Array<{ state: string }>) =>
         sent.push(...alerts.map((a) => ({ state: a.state, at: clock.now() }))),
-      append: async () => undefined,
       metrics: {
         ...NO_METRICS,
         iterationsMissed: (_t: string, _g: string, n: number) => (missed += n),
       },
       now: () => clock.now(),
-      resendDelayMs: 60_000,
-      alertContext: ctx,
     };
     const group = new Group(
       'team-a',
       'ns',
       { name: 'g', intervalMs: 60_000, limit: 0, rules: [rule] },
       60_000,
-      deps,
+      testGroupDeps(deps),
     );
     const scheduler = new GroupScheduler(group, clock, 0, deps.metrics);
     scheduler.start();
@@ -158,15 +156,7 @@ describe('Group on a fake clock', () => {
       'ns',
       { name: 'g', intervalMs: 1000, limit: 0, rules: [rule] },
       1000,
-      {
-        query: () => Promise.reject(new Error('rule evaluation failed: boom')),
-        notify: () => undefined,
-        append: async () => undefined,
-        metrics: NO_METRICS,
-        now: () => 0,
-        resendDelayMs: 60_000,
-        alertContext: ctx,
-      },
+      testGroupDeps({ query: () => Promise.reject(new Error('rule evaluation failed: boom')) }),
     );
     await group.evaluate(1000);
     expect(group.rules[0]).toMatchObject({

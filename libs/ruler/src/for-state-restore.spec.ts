@@ -5,6 +5,7 @@ import { NO_METRICS } from './metrics';
 import type { Rule, RuleGroup } from './model';
 import type { Sample } from './sample';
 import { FakeClock } from './testing/fake-clock';
+import { testGroupDeps } from './testing/group-deps';
 
 const MINUTE = 60_000;
 const T0 = 1_700_000_000_000;
@@ -33,15 +34,12 @@ function logsLike(nowMs: () => number, asked: number[]) {
 }
 
 function deps(clock: FakeClock, asked: number[], counted: boolean[] = []): GroupDeps {
-  return {
+  return testGroupDeps({
     query: logsLike(() => clock.now(), asked),
-    notify: () => undefined,
-    append: async () => undefined,
     metrics: { ...NO_METRICS, forStateEvaluated: (_t, ok) => void counted.push(ok) },
     now: () => clock.now(),
     resendDelayMs: MINUTE,
-    alertContext: { externalLabels: {}, externalURL: '' },
-  };
+  });
 }
 
 function group(rule: Rule, d: GroupDeps): Group {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Group } from './group';
-import { NO_METRICS } from './metrics';
 import type { Rule } from './model';
 import type { Sample } from './sample';
 import { checkAlertTemplate, expandAlertTemplate } from './template';
+import { testGroupDeps } from './testing/group-deps';
 
 const data = {
   labels: { app: 'api', instance: 'web-1.example.com:8080' },
@@ -82,15 +82,7 @@ describe('query in alert templates', () => {
       'ns',
       { name: 'g', intervalMs: 60_000, limit: 0, rules: [rule] },
       60_000,
-      {
-        query,
-        notify: () => undefined,
-        append: async () => undefined,
-        metrics: NO_METRICS,
-        now: () => 0,
-        resendDelayMs: 60_000,
-        alertContext: { externalLabels: {}, externalURL: '' },
-      },
+      testGroupDeps({ query }),
     );
     await group.evaluate(120_000);
     const [alert] = group.rules[0].alerting!.activeAlerts();

@@ -1,10 +1,9 @@
-import { type Labels, type LogEntry, labelsToString } from '@logsvc/api';
+import { EMPTY_LABELS, type Labels, type LogEntry, labelsToString } from '@logsvc/api';
 import { log } from '@logsvc/logql';
 import type { TailEntry } from './tail-types';
 
 /** Streams whose pipeline state is kept; past this the cache starts over (bounded memory). */
 const MAX_CACHED_STREAMS = 4096;
-const NO_LABELS: Labels = Object.freeze([]);
 
 /**
  * Runs a log query's pipeline on live entries, stream by stream, the way a log query does:
@@ -37,7 +36,7 @@ export class LivePipeline {
         const line = e.line.toString();
         if (!this.categorize) out.push({ labels, timestampNs: e.timestampNs, line });
         else {
-          const categories = log.entryCategories(e.structuredMetadata, NO_LABELS);
+          const categories = log.entryCategories(e.structuredMetadata, EMPTY_LABELS);
           out.push({ labels, timestampNs: e.timestampNs, line, categories });
         }
       }

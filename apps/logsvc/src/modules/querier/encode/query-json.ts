@@ -20,8 +20,9 @@ function pair(ms: number, value: number): string {
 
 const record = (labels: Labels | undefined) => JSON.stringify(labelsToRecord(labels ?? []));
 
-/** `{"structuredMetadata":{..},"parsed":{..}}`, each key only when it has labels. */
-export function categoriesJson(c: EntryLabelCategories): string {
+/** `{"structuredMetadata":{..},"parsed":{..}}`, each key only when it has labels (`{}`: none). */
+export function categoriesJson(c: EntryLabelCategories | undefined): string {
+  if (c === undefined) return '{}';
   const parts: string[] = [];
   if (c.structuredMetadata?.length)
     parts.push(`"structuredMetadata":${record(c.structuredMetadata)}`);

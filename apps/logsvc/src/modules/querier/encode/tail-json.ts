@@ -1,9 +1,4 @@
-import {
-  type EntryLabelCategories,
-  type Labels,
-  labelsToRecord,
-  labelsToString,
-} from '@logsvc/api';
+import { type Labels, labelsToRecord, labelsToString } from '@logsvc/api';
 import { formatRfc3339Nano } from '@logsvc/gocompat';
 import type { TailFrame } from '@logsvc/querier';
 import { CATEGORIZE_LABELS } from './encoding-flags';
@@ -22,7 +17,7 @@ export function tailFrameJson(frame: TailFrame, categorize = false): string {
   let streams = '';
   for (const e of frame.entries) {
     if (streams !== '') streams += ',';
-    const categories = categorize ? `,${categoriesJson(e.categories ?? NO_CATEGORIES)}` : '';
+    const categories = categorize ? `,${categoriesJson(e.categories)}` : '';
     streams += `{"stream":${streamLabelsJson(e.labels)},"values":[["${e.timestampNs}",${goJsonString(e.line)}${categories}]]}`;
   }
   let json = `{"streams":[${streams}]`;
@@ -38,8 +33,6 @@ export function tailFrameJson(frame: TailFrame, categorize = false): string {
   if (categorize) json += `,"encodingFlags":["${CATEGORIZE_LABELS}"]`;
   return `${json}}`;
 }
-
-const NO_CATEGORIES: EntryLabelCategories = Object.freeze({});
 
 /**
  * Label sets of entries are shared objects (the pipeline caches them per stream), and every
