@@ -127,19 +127,15 @@ export class AlertingRule {
    * evaluation of a group loaded at start): the rule's query ran at `checkMs`, `for` before
    * now, gave `samples`; a pending alert whose series was there too counts as active since
    * then (to the second, as Prometheus stores it), so it fires at the next evaluation.
-   * Returns how many alerts were restored.
    */
-  restoreFor(samples: readonly Sample[], checkMs: number): number {
+  restoreFor(samples: readonly Sample[], checkMs: number): void {
     const heldThen = new Set(
       samples.map((s) => labelsKey(this.alertLabels(s, this.templateData(s)))),
     );
-    let restored = 0;
     for (const [key, a] of this.active) {
-      if (a.state !== 'pending' || !heldThen.has(key)) continue;
-      a.activeAtMs = Math.floor(checkMs / 1000) * 1000;
-      restored++;
+      if (a.state === 'pending' && heldThen.has(key))
+        a.activeAtMs = Math.floor(checkMs / 1000) * 1000;
     }
-    return restored;
   }
 
   /**

@@ -44,7 +44,7 @@ export class Group {
   evalSeconds = 0;
   /**
    * Set for the groups a ruler loads as it starts (Prometheus' `shouldRestore`): their
-   * alerts' `for` state is restored after the second evaluation (see `restoreForState`).
+   * alerts' `for` state is restored after the second evaluation (see `restore`).
    */
   restoreForState = false;
   private evaluations = 0;

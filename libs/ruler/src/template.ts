@@ -182,7 +182,7 @@ function sortByLabel(label: string, v: Value): Value {
   if (!Array.isArray(v))
     throw new tpl.FuncError(`sortByLabel() needs a query result, got ${tpl.formatValue(v)}`);
   const key = (x: Value) => sampleLabels(x, 'sortByLabel').get(label);
-  return [...v].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return [...v].sort((a, b) => tpl.compareGoStrings(key(a), key(b)));
 }
 
 /** Go's url.QueryEscape: space as `+`, every byte but `A-Za-z0-9-_.~` percent-encoded. */

@@ -9,7 +9,7 @@ import { Parser } from './parser';
 import { LabelMap, type Value } from './values';
 
 export { TemplateError } from './errors';
-export { FuncError, LabelMap, type Value } from './values';
+export { compareGoStrings, FuncError, LabelMap, type Value } from './values';
 export { GoTime } from './go-time';
 export { UTC } from './go-zone';
 export type { FuncDef, FuncMap } from './func-types';
