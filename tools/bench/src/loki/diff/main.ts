@@ -319,6 +319,12 @@ async function run(o: Options): Promise<void> {
       end: String(BigInt(endMs) * 1_000_000n),
     };
     const nowNs = BigInt(now) * 1_000_000n;
+    // The push probes store lines stamped now: their queries ask the last hour up to now, also
+    // when the main data lies before the hour (else both servers would answer nothing).
+    const probeRange = {
+      start: String(BigInt(now - HOUR_MS) * 1_000_000n),
+      end: String(BigInt(now + 60_000) * 1_000_000n),
+    };
     const queries = [
       ...DIFF_QUERIES,
       ...MULTI_TENANT_PROBES,
@@ -330,10 +336,8 @@ async function run(o: Options): Promise<void> {
     let known = 0;
     let different = 0;
     for (const q of queries) {
-      const [a, b] = await Promise.all([
-        ask(logsvc.url, q, range, nowNs),
-        ask(loki.url, q, range, nowNs),
-      ]);
+      const r = q.pushTenant === true ? probeRange : range;
+      const [a, b] = await Promise.all([ask(logsvc.url, q, r, nowNs), ask(loki.url, q, r, nowNs)]);
       const diff = firstDifference(a, b);
       if (diff === null) {
         same++;
