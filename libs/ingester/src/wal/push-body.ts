@@ -39,7 +39,7 @@ export class BodyLines {
     return viewBytes > 2 * this.source.snappy.length + refBytes;
   }
 
-  /** Bytes the body takes in a record (`writeBody`). */
+  /** Bytes the body takes in a record: its decompressed length, then the received block. */
   get recordSize(): number {
     return uvarintSize(this.source.plain.length) + bytesSize(this.source.snappy);
   }
