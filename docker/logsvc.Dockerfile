@@ -20,4 +20,4 @@ COPY --from=build /src/apps/logsvc ./apps/logsvc
 USER 10001
 EXPOSE 3100 9095
 # The operator's pods pass -config.file=... and -target=...; the preStop hook runs `node -e`.
-ENTRYPOINT ["node", "--max-semi-space-size=64", "apps/logsvc/dist/main.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=64", "--initial-old-space-size=256", "apps/logsvc/dist/main.js"]

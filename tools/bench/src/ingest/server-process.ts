@@ -24,9 +24,14 @@ export const SERVER_MAIN = resolve(
 /**
  * The node options `npm start` and the container image run the server with (package.json,
  * docker/logsvc.Dockerfile): a 64 MB young generation, so a push's objects that wait for the
- * WAL fsync are not copied by every scavenge (docs/benchmarks.md).
+ * WAL fsync are not copied by every scavenge, and a 256 MB old generation to start with, so
+ * the chunk bytes an ingester takes in do not start a full collection every few hundred
+ * milliseconds (docs/operations.md, docs/benchmarks.md).
  */
-export const SERVER_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=64'];
+export const SERVER_NODE_OPTIONS: readonly string[] = [
+  '--max-semi-space-size=64',
+  '--initial-old-space-size=256',
+];
 
 export interface ServerProcessOptions {
   /** The server's `main.js` (default: this checkout's build, SERVER_MAIN). */
