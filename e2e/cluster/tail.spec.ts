@@ -27,6 +27,8 @@ describe('tail in a cluster', () => {
   let cluster: Cluster;
   let distributor: Member;
   let querier: Member;
+  /** A second querier that allows one tail per tenant. */
+  let strictQuerier: Member;
 
   beforeAll(async () => {
     etcd = await startEtcd();
@@ -35,6 +37,9 @@ describe('tail in a cluster', () => {
       await cluster.add(name, 'ingester');
     distributor = await cluster.add('distributor-1', 'distributor');
     querier = await cluster.add('querier-1', 'querier');
+    strictQuerier = await cluster.add('querier-2', 'querier', {
+      config: { limits_config: { max_concurrent_tail_requests: 1 } },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -67,5 +72,41 @@ describe('tail in a cluster', () => {
     expect([...got].sort()).toEqual([...expected].sort());
     expect(got.slice(0, 2)).toEqual(['past 0', 'past 1']);
     await tail.interrupt();
+  });
+
+  it("counts a tenant's tails across queriers, as the ingesters hold them", async () => {
+    const opts = { query: '{app="tail-e2e"}', startNs: nowNs() - 600_000_000_000n, limit: 1 };
+    const first = await LogcliTail.open(querier.process.url, opts);
+    // The past line arrives once the tail is subscribed on the ingesters.
+    await eventually(
+      async () => (first.printed.length > 0 ? true : undefined),
+      'the first tail',
+      10_000,
+    );
+
+    // querier-2 has no tail open itself; the ingesters hold querier-1's.
+    const refused = await LogcliTail.open(strictQuerier.process.url, opts);
+    expect(await refused.closed).toEqual({
+      code: 1011,
+      reason:
+        'rpc error: code = Code(400) desc = max concurrent tail requests limit exceeded, count > limit (2 > 1)',
+    });
+
+    await first.interrupt();
+    // Once the ingesters have let go of it, querier-2 keeps a tail open.
+    await eventually(
+      async () => {
+        const tail = await LogcliTail.open(strictQuerier.process.url, opts);
+        const outcome = await Promise.race([
+          tail.closed.then(() => 'closed'),
+          new Promise((r) => setTimeout(() => r('open'), 500)),
+        ]);
+        if (outcome === 'closed') return undefined;
+        await tail.interrupt();
+        return true;
+      },
+      'a tail on querier-2',
+      10_000,
+    );
   });
 });

@@ -261,6 +261,36 @@ describe('RingIngesterClient on three ingesters with RF 3', () => {
     expect(await sut.labelValues(TENANT, 'app', ALL)).toEqual(['api', 'web']);
   });
 
+  it("counts a tenant's tails as the ingester holding the most, within the read error budget", async () => {
+    await setup();
+    const none = (): void => {};
+    // Each querier's tail subscribes on every ingester; one whose stream to the second ingester
+    // broke leaves it with 1 where the others hold 2. Any two of them hold a 2.
+    for (const [i, n] of [2, 1, 2].entries())
+      for (let k = 0; k < n; k++) await cluster.clients[i].tail(TENANT, [], none);
+    for (const c of cluster.clients) await c.tail('other-tenant', [], none);
+
+    expect(await sut.tailersCount(TENANT)).toBe(2);
+    expect(await sut.tailersCount('other-tenant')).toBe(1);
+    cluster.clients[2].failure = new LogsvcError('unavailable', 'connection refused');
+    expect(await sut.tailersCount(TENANT)).toBe(2);
+    cluster.clients[0].failure = new LogsvcError('unavailable', 'connection refused');
+    await expect(sut.tailersCount(TENANT)).rejects.toMatchObject({ kind: 'unavailable' });
+
+    const leaving = new FakeTokenRing(
+      ring.instances.map((i) => ({ ...i, state: 'LEAVING' as const })),
+      3,
+    );
+    const noneActive = new RingIngesterClient({
+      ring: () => leaving,
+      clientFor: cluster.clientFor,
+    });
+    await expect(noneActive.tailersCount(TENANT)).rejects.toMatchObject({
+      kind: 'internal',
+      message: 'no active ingester found',
+    });
+  });
+
   it('takes the largest volume of a stream over replicas that diverged', async () => {
     await setup();
     // Straight to the ingesters: replica 0 missed a write the others took.

@@ -143,17 +143,45 @@ export class RingIngesterClient implements IngesterClient {
     return tail;
   }
 
+  /**
+   * The largest count of the tenant's tails over the healthy ingesters, within the read set's
+   * error budget, as Loki's querier asks (`IngesterQuerier.TailersCount`): it too refuses when
+   * no ingester is ACTIVE.
+   */
+  async tailersCount(tenant: string): Promise<number> {
+    const replicas = this.readSet();
+    if (!replicas.instances.some((i) => i.state === 'ACTIVE'))
+      throw new LogsvcError('internal', 'no active ingester found');
+    const counts = await this.readAll(
+      tenant,
+      'tailersCount',
+      (c) => c.tailersCount(tenant),
+      replicas,
+    );
+    return counts.reduce((max, n) => Math.max(max, n), 0);
+  }
+
+  /** The ring's read set; an empty or unhealthy ring is `unavailable`. */
+  private readSet(): ReplicationSet {
+    try {
+      return this.opts.ring().readSet();
+    } catch (err) {
+      throw new LogsvcError('unavailable', messageOf(err), { cause: err });
+    }
+  }
+
   /** `read` on the ring's read set, tolerating its error budget (`readFromReplicas`). */
   private readAll<T>(
     tenant: string,
     what: string,
     read: (client: IngesterClient) => Promise<T>,
+    set?: ReplicationSet,
   ): Promise<T[]> {
     let replicas: ReplicationSet;
     try {
-      replicas = this.opts.ring().readSet();
+      replicas = set ?? this.readSet();
     } catch (err) {
-      return Promise.reject(new LogsvcError('unavailable', messageOf(err), { cause: err }));
+      return Promise.reject(err);
     }
     return readFromReplicas(
       replicas,

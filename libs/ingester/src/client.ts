@@ -88,6 +88,12 @@ export interface IngesterClient {
     onEntries: TailListener,
     onEnd?: (err: Error) => void,
   ): Promise<TailSubscription>;
+  /**
+   * The tenant's open tails as the ingesters count them (Loki's `TailersCount`): every tail a
+   * querier opens subscribes on each ingester, so the largest count over the ingesters is the
+   * tenant's open tails across all queriers.
+   */
+  tailersCount(tenant: string): Promise<number>;
 }
 
 /** No ingester can take a push (none runs in this process, or none is reachable). */
@@ -125,6 +131,10 @@ export class LocalIngesterClient implements IngesterClient {
     onEntries: TailListener,
   ): Promise<TailSubscription> {
     return this.tails.subscribe(tenant, matchers, onEntries);
+  }
+
+  async tailersCount(tenant: string): Promise<number> {
+    return this.tails.count(tenant);
   }
 
   push(tenant: string, request: PushRequest): Promise<PushOutcome> {

@@ -15,7 +15,7 @@ import type {
   TailSubscription,
 } from '@logsvc/ingester';
 import { ChunkStore, FilesystemObjectClient } from '@logsvc/storage';
-import type { LogsvcError } from '@logsvc/errors';
+import { LogsvcError } from '@logsvc/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Querier } from './querier';
 import type { QueryRequest } from './query-executor';
@@ -40,6 +40,10 @@ class RecordingIngesters implements IngesterClient {
   }
 
   tail(): Promise<TailSubscription> {
+    throw new Error('not used');
+  }
+
+  tailersCount(): Promise<number> {
     throw new Error('not used');
   }
 
@@ -209,5 +213,94 @@ describe('Querier: errors of the read path', () => {
       404,
       'not found',
     ]);
+  });
+});
+
+/** Ingesters that report a tail count for the tenant (other queriers' tails) and record tails. */
+class CountingTailIngesters extends RecordingIngesters {
+  tailsOpened = 0;
+  constructor(private readonly count: () => Promise<number>) {
+    super();
+  }
+  override async tail(): Promise<TailSubscription> {
+    this.tailsOpened++;
+    return { close: () => {} };
+  }
+  override tailersCount(): Promise<number> {
+    return this.count();
+  }
+}
+
+describe('Querier: max_concurrent_tail_requests counted on the ingesters', () => {
+  const querier = (ingesters: IngesterClient) =>
+    new Querier({
+      store: new ChunkStore({
+        schema: defaultConfig().schema_config,
+        objectClients: { filesystem: new FilesystemObjectClient(join(tmpdir(), 'logsvc-none')) },
+        uploader: 'test',
+      }),
+      ingesters,
+      window: { query_ingesters_within: 0, query_store_only: false, query_ingester_only: false },
+      overrides: new Overrides(
+        { ...defaultConfig().limits_config, max_concurrent_tail_requests: 2 },
+        { file: '', periodMs: 10_000 },
+      ),
+      now: () => NOW,
+      scanWorkers: -1,
+    });
+  const tailRequest = { tenant: 't', query: '{app="api"}', startNs: NOW, limit: 10, delayForMs: 0 };
+  /** Opens a tail and waits until it failed or reached the ingesters. */
+  async function openTail(sut: Querier, ingesters: CountingTailIngesters) {
+    let failure: Error | undefined;
+    const opened = ingesters.tailsOpened;
+    const tailer = sut.tail(tailRequest, {
+      bufferedBytes: () => 0,
+      send: () => {},
+      fail: (err) => (failure = err),
+    });
+    for (let i = 0; i < 50 && failure === undefined && ingesters.tailsOpened === opened; i++)
+      await new Promise((r) => setTimeout(r, 1));
+    return { tailer, failure };
+  }
+
+  it("refuses a tail when an ingester holds the limit's worth of the tenant's tails", async () => {
+    const ingesters = new CountingTailIngesters(async () => 2);
+    const sut = querier(ingesters);
+    const { tailer, failure } = await openTail(sut, ingesters);
+    expect(failure?.message).toBe(
+      'max concurrent tail requests limit exceeded, count > limit (3 > 2)',
+    );
+    expect(ingesters.tailsOpened).toBe(0);
+    expect(tailer.isClosed).toBe(true);
+    // Its slot on this querier is free again.
+    expect(sut.openTails('t')).toBe(0);
+  });
+
+  it("starts a tail below the limit, and counts this querier's tails the ingesters miss", async () => {
+    // Ingesters that see one tail (another querier's), whatever this one opens.
+    const ingesters = new CountingTailIngesters(async () => 1);
+    const sut = querier(ingesters);
+    const first = await openTail(sut, ingesters);
+    expect(first.failure).toBeUndefined();
+    expect(ingesters.tailsOpened).toBe(1);
+    const second = await openTail(sut, ingesters);
+    expect(second.failure).toBeUndefined();
+    // Two open here: the third is refused by this querier's own count.
+    const third = await openTail(sut, ingesters);
+    expect(third.failure?.message).toBe(
+      'max concurrent tail requests limit exceeded, count > limit (3 > 2)',
+    );
+    expect(ingesters.tailsOpened).toBe(2);
+    first.tailer.close();
+    second.tailer.close();
+  });
+
+  it('ends the tail with the error when the ingesters cannot be asked', async () => {
+    const ingesters = new CountingTailIngesters(() =>
+      Promise.reject(new LogsvcError('internal', 'no active ingester found')),
+    );
+    const { failure } = await openTail(querier(ingesters), ingesters);
+    expect(failure?.message).toBe('no active ingester found');
+    expect(ingesters.tailsOpened).toBe(0);
   });
 });

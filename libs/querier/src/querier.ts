@@ -30,6 +30,7 @@ import {
 import type { DetectedField } from './detected-fields';
 import type { DetectedLabel } from './detected-labels';
 import { Tailer, type TailerLimits } from './tail/tailer';
+import { TailLimitError } from './tail/tail-errors';
 import { TailSlots } from './tail/tail-slots';
 import type { TailOutput, TailRequest } from './tail/tail-types';
 
@@ -335,16 +336,41 @@ export class Querier {
       },
       () => release(),
     );
+    let limit: number;
     try {
-      const limit = this.overrides.forTenant(request.tenant).max_concurrent_tail_requests;
+      limit = this.overrides.forTenant(request.tenant).max_concurrent_tail_requests;
       release = this.tailSlots.acquire(request.tenant, limit);
     } catch (err) {
       output.fail(err as Error);
       tailer.close();
       return tailer;
     }
-    void tailer.start();
+    void this.startTail(tailer, output, request.tenant, limit);
     return tailer;
+  }
+
+  /**
+   * Starts the tail if the ingesters' count allows it, as Loki's `checkTailRequestLimit` does:
+   * each ingester counts the tenant's tails of every querier. This querier's own slots count
+   * too, for its tails still on their way to the ingesters.
+   */
+  private async startTail(
+    tailer: Tailer,
+    output: TailOutput,
+    tenant: string,
+    limit: number,
+  ): Promise<void> {
+    try {
+      const onIngesters = await this.options.ingesters.tailersCount(tenant);
+      const open = Math.max(onIngesters, this.tailSlots.count(tenant) - 1);
+      if (open >= limit) throw new TailLimitError(open + 1, limit);
+    } catch (err) {
+      if (tailer.isClosed) return;
+      output.fail(err instanceof Error ? err : new Error(String(err)));
+      tailer.close();
+      return;
+    }
+    if (!tailer.isClosed) await tailer.start();
   }
 
   /** Open tails of a tenant on this querier. */

@@ -40,6 +40,8 @@ export const QUERIER_SERVICE = {
   GetVolume: method('logproto.Querier', 'GetVolume'),
   /** A server stream of the live entries of the selected streams, until the caller cancels. */
   Tail: method('logproto.Querier', 'Tail', true),
+  /** The tenant's open tails on the ingester, for `max_concurrent_tail_requests`. */
+  TailersCount: method('logproto.Querier', 'TailersCount'),
 } satisfies ServiceDefinition;
 
 /**

@@ -100,6 +100,8 @@ export class FaultyClient implements IngesterClient {
     this.fault() ?? this.inner.labelValues(...args);
   series: IngesterClient['series'] = (...args) => this.fault() ?? this.inner.series(...args);
   volume: IngesterClient['volume'] = (...args) => this.fault() ?? this.inner.volume(...args);
+  tailersCount: IngesterClient['tailersCount'] = (tenant) =>
+    this.fault() ?? this.inner.tailersCount(tenant);
   /** Ends of open tails, to make this ingester's tail streams break (`breakTails`). */
   private readonly tailEnds = new Set<() => void>();
   tail: IngesterClient['tail'] = async (tenant, matchers, onEntries, onEnd) => {

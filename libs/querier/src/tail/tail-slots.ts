@@ -1,9 +1,9 @@
 import { TailLimitError } from './tail-errors';
 
 /**
- * Open tails per tenant, for `max_concurrent_tail_requests`. Loki counts the tailers of the
- * tenant on each ingester and takes the largest count; here each querier counts its own, which
- * is the same with one querier.
+ * This querier's open tails per tenant, for `max_concurrent_tail_requests`. Taken at once when
+ * a tail arrives, so that tails opened together cannot all pass; the querier then also asks
+ * the ingesters for their counts, which see the tails of every querier (Loki's only check).
  */
 export class TailSlots {
   private readonly open = new Map<string, number>();

@@ -333,6 +333,21 @@ describe('GrpcIngesterClient against a real ingester', () => {
     expect(ended).toBeUndefined();
   });
 
+  it("counts a tenant's open tails over TailersCount, as the ingester holds them", async () => {
+    expect(await sut.tailersCount('t')).toBe(0);
+    const first = await sut.tail('t', [eq('app', 'api')], () => {});
+    const second = await sut.tail('t', [eq('app', 'db')], () => {});
+    const other = await sut.tail('u', [eq('app', 'api')], () => {});
+    expect(await sut.tailersCount('t')).toBe(2);
+    expect(await sut.tailersCount('u')).toBe(1);
+    expect(await sut.tailersCount('nobody')).toBe(0);
+    first.close();
+    await waitUntil(() => local.tails.count('t') === 1);
+    expect(await sut.tailersCount('t')).toBe(1);
+    second.close();
+    other.close();
+  });
+
   it('tells the tail when the ingester ends it', async () => {
     let ended: Error | undefined;
     await sut.tail(

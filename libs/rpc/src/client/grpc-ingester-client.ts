@@ -21,6 +21,7 @@ import {
   RANGE_REQUEST,
   STREAM_VOLUME_RESPONSE,
   TAIL_REQUEST,
+  TAILERS_COUNT_RESPONSE,
 } from '../wire/messages';
 import { decodeQueryBatch } from '../wire/query-batch';
 import { decodePushOutcome, encodePushRequest } from '../wire/push';
@@ -122,6 +123,16 @@ export class GrpcIngesterClient implements IngesterClient {
         bytes: Number(v.bytes),
       })),
     );
+  }
+
+  /** `TailersCount`: the request is empty, the tenant travels in the metadata. */
+  async tailersCount(tenant: string): Promise<number> {
+    const response = await this.querier.unary(
+      QUERIER_SERVICE.TailersCount,
+      tenant,
+      Buffer.alloc(0),
+    );
+    return decoded('tailersCount', () => TAILERS_COUNT_RESPONSE.decode(response).count);
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   RANGE_REQUEST,
   SERIES_REQUEST,
   STREAM_VOLUME_RESPONSE,
+  TAILERS_COUNT_RESPONSE,
 } from '../wire/messages';
 import { encodeSeriesResponse } from '../wire/series';
 import { decodePushRequest, encodePushOutcome } from '../wire/push';
@@ -83,6 +84,10 @@ export function querierImplementation(
       });
     }),
     Tail: tailHandler(ingester, logger),
+    // Loki's request is empty; any bytes sent are ignored, as protobuf skips unknown fields.
+    TailersCount: unaryHandler(QUERIER_SERVICE.TailersCount.path, logger, async (tenant) =>
+      TAILERS_COUNT_RESPONSE.encode({ count: await ingester.tailersCount(tenant) }),
+    ),
   };
 }
 

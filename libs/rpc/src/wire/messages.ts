@@ -74,6 +74,10 @@ export interface WireSeriesResponse {
   readonly series: readonly { readonly labels: readonly WireLabelPair[] }[];
 }
 
+export interface WireTailersCountResponse {
+  readonly count: number;
+}
+
 export interface WireTailRequest {
   readonly matchers: readonly WireMatcher[];
 }
@@ -148,6 +152,8 @@ export const SERIES_REQUEST = messageCodec<WireSeriesRequest>('SeriesRequest');
 export const SERIES_RESPONSE = messageCodec<WireSeriesResponse>('SeriesResponse');
 export const RANGE_REQUEST = messageCodec<WireRangeRequest>('RangeRequest');
 export const TAIL_REQUEST = messageCodec<WireTailRequest>('TailRequest');
+export const TAILERS_COUNT_RESPONSE =
+  messageCodec<WireTailersCountResponse>('TailersCountResponse');
 export const STREAM_VOLUME_RESPONSE =
   messageCodec<WireStreamVolumeResponse>('StreamVolumeResponse');
 export const GET_CHUNK_REF_RESPONSE = messageCodec<WireGetChunkRefResponse>('GetChunkRefResponse');

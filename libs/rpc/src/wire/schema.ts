@@ -125,6 +125,10 @@ const SCHEMA: INamespace = {
         TailRequest: {
           fields: { matchers: { rule: 'repeated', type: 'LabelMatcher', id: 1 } },
         },
+        /** Loki's: the tenant's open tails on an ingester (the request is empty, as Loki's). */
+        TailersCountResponse: {
+          fields: { count: { type: 'uint32', id: 1 } },
+        },
         /** The matchers and range of an index or volume read. */
         RangeRequest: {
           fields: {
