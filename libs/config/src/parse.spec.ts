@@ -145,6 +145,9 @@ ingester:
     ).toContain(
       'config error: frontend_worker: frontend address and scheduler address are mutually exclusive',
     );
+    expect(errorOf({ ruler: { evaluation: { mode: 'remote' } } })).toContain(
+      'config error: ruler.evaluation.query_frontend.address: must be set when ruler.evaluation.mode is remote',
+    );
     expect(
       errorOf({
         schema_config: { configs: [{ from: '2024-02-01' }, { from: '2024-01-01' }] },

@@ -50,6 +50,16 @@ export function validateConfig(config: Config): void {
     );
   }
 
+  if (
+    config.ruler.evaluation.mode === 'remote' &&
+    config.ruler.evaluation.query_frontend.address === ''
+  ) {
+    bad(
+      'ruler.evaluation.query_frontend.address',
+      'must be set when ruler.evaluation.mode is remote',
+    );
+  }
+
   const periods = config.schema_config.configs;
   if (periods.length === 0) bad('schema_config.configs', 'at least one period config is needed');
   let previous = -Infinity;

@@ -7,6 +7,7 @@ export {
 export { SILENT_RPC_LOGGER, type RpcLogger } from './server/handler';
 export { GrpcIngesterClient } from './client/grpc-ingester-client';
 export { GrpcPatternClient } from './client/grpc-pattern-client';
+export { GrpcHttpClient } from './client/grpc-http-client';
 export {
   GrpcRulerClient,
   rulerImplementation,
@@ -20,6 +21,7 @@ export { QuerierWorker, type QuerierWorkerOptions } from './client/querier-worke
 export { GatewayIndexReader, type GatewayAddresses } from './client/gateway-index-reader';
 export type { RpcClientOptions } from './client/rpc-channel';
 export {
+  HTTPGRPC_SERVICE,
   INDEX_GATEWAY_SERVICE,
   PATTERN_SERVICE,
   PUSHER_SERVICE,

@@ -103,3 +103,11 @@ export const FRONTEND_SERVICE = {
 export const SCHEDULER_FOR_FRONTEND_SERVICE = {
   Submit: method('schedulerpb.SchedulerForFrontend', 'Submit'),
 } satisfies ServiceDefinition;
+
+/**
+ * Loki's `httpgrpc.HTTP/Handle`: an HTTP request carried whole over gRPC and its answer, served
+ * by query frontends for rulers whose `ruler.evaluation.mode` is `remote`.
+ */
+export const HTTPGRPC_SERVICE = {
+  Handle: method('httpgrpc.HTTP', 'Handle'),
+} satisfies ServiceDefinition;

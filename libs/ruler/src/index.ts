@@ -20,6 +20,7 @@ export * from './scheduler';
 export * from './manager';
 export * from './notifier';
 export * from './remote-write';
+export * from './remote-evaluation';
 export * from './jitter';
 export * from './prometheus-json';
 export * from './sharding';

@@ -59,8 +59,12 @@ export const rulerSection = section({
       .default(() => ({})),
   }),
   evaluation: section({
-    mode: flag('ruler.evaluation.mode', oneOf(['local'], 'local')),
+    mode: flag('ruler.evaluation.mode', oneOf(['local', 'remote'], 'local')),
     max_jitter: flag('ruler.evaluation.max-jitter', duration(0)),
+    /** `remote`: rules are evaluated by query frontends, over gRPC (`httpgrpc.HTTP/Handle`). */
+    query_frontend: section({
+      address: flag('ruler.evaluation.query-frontend.address', str('')),
+    }),
   }),
   ring: rulerRingSection(),
 });

@@ -133,6 +133,10 @@ export const limitsSection = section({
   shard_aggregations: flag('limits.shard-aggregations', stringList([])),
   ruler_max_rules_per_rule_group: flag('ruler.max-rules-per-rule-group', int(0)),
   ruler_max_rule_groups_per_tenant: flag('ruler.max-rule-groups-per-tenant', int(0)),
+  /** Remote rule evaluation's timeout; 0: `query_timeout` (as Loki, YAML only). */
+  ruler_remote_evaluation_timeout: duration(0),
+  /** Largest answer a remote rule evaluation takes, in bytes; 0: any (YAML only). */
+  ruler_remote_evaluation_max_response_size: int(0),
 });
 
 /** The effective limits of one tenant: `limits_config` with that tenant's overrides applied. */

@@ -1,10 +1,11 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import type { JobDispatcher, JobQueue } from '@logsvc/frontend';
+import type { JobDispatcher, JobExecutor, JobQueue } from '@logsvc/frontend';
 import type { IngesterClient } from '@logsvc/ingester';
 import type { PatternIngesterClient } from '@logsvc/pattern';
 import type { IndexReader } from '@logsvc/storage';
 import {
   FRONTEND_SERVICE,
+  HTTPGRPC_SERVICE,
   INDEX_GATEWAY_SERVICE,
   PATTERN_SERVICE,
   PUSHER_SERVICE,
@@ -15,6 +16,7 @@ import {
 } from '../services';
 import { type RulerRulesSource, rulerImplementation } from '../ruler';
 import { SILENT_RPC_LOGGER, type RpcLogger } from './handler';
+import { httpImplementation } from './http-service';
 import { indexGatewayImplementation } from './index-gateway-service';
 import {
   frontendImplementation,
@@ -47,6 +49,8 @@ export interface GrpcServerOptions {
   readonly jobDispatcher?: JobDispatcher;
   /** Serves `SchedulerForFrontend/Submit` (a query scheduler) when given. */
   readonly schedulerQueue?: JobQueue;
+  /** This process's HTTP routes, for `httpgrpc.HTTP/Handle` (a query frontend's, for rulers). */
+  readonly httpHandler?: JobExecutor;
   readonly logger?: RpcLogger;
   /** Size a `Query` answer's messages are cut at; default 1 MiB (below any message limit). */
   readonly queryBatchBytes?: number;
@@ -107,6 +111,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
       SCHEDULER_FOR_FRONTEND_SERVICE,
       schedulerForFrontendImplementation(options.schedulerQueue, logger),
     );
+  }
+  if (options.httpHandler) {
+    server.addService(HTTPGRPC_SERVICE, httpImplementation(options.httpHandler, logger));
   }
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(

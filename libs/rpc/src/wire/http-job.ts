@@ -44,6 +44,7 @@ interface WireJobRequest {
 export const SCHEDULER_TO_QUERIER = messageCodec<WireSchedulerToQuerier>('SchedulerToQuerier');
 export const QUERIER_TO_SCHEDULER = messageCodec<WireQuerierToScheduler>('QuerierToScheduler');
 const JOB_REQUEST = messageCodec<WireJobRequest>('JobRequest');
+const HTTP_REQUEST = messageCodec<WireHttpRequest>('HttpRequest');
 const HTTP_RESPONSE = messageCodec<WireHttpResponse>('HttpResponse');
 export const NOTIFY_SHUTDOWN = messageCodec<{ querierId: string }>('NotifyShutdownRequest');
 
@@ -97,10 +98,20 @@ export function decodeJobRequest(bytes: Buffer): { actorPath: string[]; job: Htt
   return { actorPath: [...m.actorPath], job: jobFromWire(m.request) };
 }
 
+/** A job's answer: Loki's httpgrpc.HTTPResponse. */
 export function encodeJobResult(result: HttpJobResult): Buffer {
   return HTTP_RESPONSE.encode(resultToWire(result));
 }
 
 export function decodeJobResult(bytes: Buffer): HttpJobResult {
   return resultFromWire(HTTP_RESPONSE.decode(bytes));
+}
+
+/** Loki's httpgrpc.HTTPRequest (a header's several values arrive as its last one). */
+export function encodeHttpRequest(job: HttpJob): Buffer {
+  return HTTP_REQUEST.encode(jobToWire(job));
+}
+
+export function decodeHttpRequest(bytes: Buffer): HttpJob {
+  return jobFromWire(HTTP_REQUEST.decode(bytes));
 }

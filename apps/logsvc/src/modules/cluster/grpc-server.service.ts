@@ -3,12 +3,16 @@ import { LocalIngesterClient } from '@logsvc/ingester';
 import { type RunningGrpcServer, startGrpcServer } from '@logsvc/rpc';
 import type { ChunkStore } from '@logsvc/storage';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { JobExecutor } from '@logsvc/frontend';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, LOGGER } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
+import { routeExecutor } from '../../http/route-executor';
 import { sharesRing } from './cluster-mode';
 import { LocalJobQueue } from './local-job-queue';
 import { LocalPatternIngester } from './local-pattern-ingester';
@@ -16,7 +20,8 @@ import { LocalRuler } from './local-ruler';
 
 /**
  * The gRPC server (`server.grpc_listen_port`) through which other processes reach this one's
- * ingester, index gateway, pattern ingester, ruler and query queue. Runs only when a peer can need it: with a shared ring, or for an
+ * ingester, index gateway, pattern ingester, ruler, query queue and (for rulers in remote
+ * evaluation mode) query frontend. Runs only when a peer can need it: with a shared ring, or for an
  * index gateway; the single binary on its in-memory ring listens on HTTP only.
  */
 @Injectable()
@@ -34,6 +39,7 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
     @Inject(LocalPatternIngester) private readonly patterns: LocalPatternIngester,
     @Inject(LocalRuler) private readonly ruler: LocalRuler,
     @Inject(LocalJobQueue) private readonly jobs: LocalJobQueue,
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'grpc-server' });
@@ -62,6 +68,14 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
     return this.servesJobQueue && this.components.includes('query-scheduler');
   }
 
+  /** Rulers in remote evaluation mode send their queries here (`httpgrpc.HTTP/Handle`). */
+  private get servesHttp(): boolean {
+    return this.components.includes('query-frontend') && sharesRing(this.config);
+  }
+
+  /** This process's HTTP routes, for `servesHttp`; set before the server is ready. */
+  private http: JobExecutor | undefined;
+
   private get servesIndexGateway(): boolean {
     return this.components.includes('index-gateway');
   }
@@ -72,9 +86,14 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
       this.servesIndexGateway ||
       this.servesPatternIngester ||
       this.servesRuler ||
-      this.servesJobQueue
+      this.servesJobQueue ||
+      this.servesHttp
     ) {
       this.registry.register(this);
+    }
+    if (this.servesHttp) {
+      const fastify = this.adapterHost.httpAdapter.getInstance() as unknown as FastifyInstance;
+      this.http = routeExecutor(fastify);
     }
   }
 
@@ -97,6 +116,7 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
       ...(this.servesRuler ? { ruler: this.ruler } : {}),
       ...(this.servesJobQueue ? { jobDispatcher: this.jobs.dispatcher } : {}),
       ...(this.servesScheduler ? { schedulerQueue: this.jobs.dispatcher } : {}),
+      ...(this.http ? { httpHandler: this.http } : {}),
       logger: this.logger,
     });
     this.logger.info({ port: this.handle.port }, 'gRPC server listening');

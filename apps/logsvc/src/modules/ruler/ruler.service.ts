@@ -29,6 +29,7 @@ import { memberLifecycler } from '../cluster/ring-member';
 import { RingsService } from '../cluster/rings.service';
 import { RULER_METRICS } from './ruler-metrics.provider';
 import { RULER_QUERIER, querierQueryFn } from './ruler-query';
+import { remoteEvaluation } from './remote-evaluation';
 import { RULE_STORE } from './rule-store.provider';
 
 /** Loki's ruler checks its ring for changes this often (RingCheckPeriod). */
@@ -60,6 +61,8 @@ export class RulerService implements LifecycleService, OnModuleInit {
   });
   private readonly logger: Logger;
   private readonly peers: ClientPool<GrpcRulerClient>;
+  /** The query frontends' client, in remote evaluation mode. */
+  private readonly remote: ReturnType<typeof remoteEvaluation> | undefined;
 
   constructor(
     @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
@@ -102,8 +105,9 @@ export class RulerService implements LifecycleService, OnModuleInit {
       metrics,
       onError,
     });
+    this.remote = c.evaluation.mode === 'remote' ? remoteEvaluation(config, overrides) : undefined;
     const query = withJitter(
-      querierQueryFn(querier, 60_000),
+      this.remote?.query ?? querierQueryFn(querier, 60_000),
       c.evaluation.max_jitter,
       SYSTEM_CLOCK,
     );
@@ -155,6 +159,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
     await this.lifecycler?.stop();
     this.local.attach(undefined);
     this.peers.closeAll();
+    this.remote?.close();
     await this.notifier.flush();
   }
 

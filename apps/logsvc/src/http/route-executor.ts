@@ -1,0 +1,24 @@
+import { ORG_ID_HEADER } from '@logsvc/api';
+import type { JobExecutor } from '@logsvc/frontend';
+import type { FastifyInstance } from 'fastify';
+import { jobHeaders } from './job-headers';
+
+/**
+ * Runs a request carried over gRPC (`httpgrpc.HTTP/Handle`) on this process's routes as if it
+ * had come over HTTP: a query frontend here splits and queues it as it would any client's.
+ * (A querier worker's jobs go through `injectExecutor`, which marks them as already queued.)
+ */
+export function routeExecutor(fastify: FastifyInstance): JobExecutor {
+  return async (tenant, job) => {
+    const headers = jobHeaders(job.headers);
+    const orgId = ORG_ID_HEADER.toLowerCase();
+    if (headers[orgId] === undefined) headers[orgId] = tenant;
+    const res = await fastify.inject({
+      method: job.method as 'GET' | 'POST',
+      url: job.url,
+      headers,
+      ...(job.body.length > 0 ? { payload: job.body } : {}),
+    });
+    return { status: res.statusCode, headers: jobHeaders(res.headers), body: res.rawPayload };
+  };
+}

@@ -1,0 +1,141 @@
+// Remote rule evaluation (`ruler.evaluation.mode: remote`), as Loki's: a `-target=ruler`
+// process sends its rules' queries to a query frontend over gRPC (`httpgrpc.HTTP/Handle`), and
+// the frontend runs them on its querier. Separate processes on one etcd ring; the ruler's
+// alert fires from the frontend's answers, and with the frontend gone its rules fail.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { Cluster, type Member } from '../support/cluster';
+import { nowNs } from '../support/loki-api';
+import { eventually } from '../support/server';
+
+const GROUP = `name: remote
+interval: 1s
+rules:
+  - alert: RemoteErrors
+    expr: sum by (app) (count_over_time({app="remote"} |= "error" [10m])) > 2
+    labels:
+      severity: page
+`;
+
+interface ApiAlert {
+  labels: Record<string, string>;
+  state: string;
+  value: string;
+}
+
+interface ApiRule {
+  name: string;
+  health: string;
+  lastError?: string;
+}
+
+async function firing(ruler: Member): Promise<ApiAlert[]> {
+  const res = await fetch(`${ruler.process.url}/prometheus/api/v1/alerts`);
+  const body = (await res.json()) as { data: { alerts: ApiAlert[] } };
+  return body.data.alerts.filter((a) => a.state === 'firing');
+}
+
+async function rules(ruler: Member): Promise<ApiRule[]> {
+  const res = await fetch(`${ruler.process.url}/prometheus/api/v1/rules`);
+  const body = (await res.json()) as { data: { groups: { rules: ApiRule[] }[] } };
+  return body.data.groups.flatMap((g) => g.rules);
+}
+
+/** Instant queries POSTed to the frontend's routes (`logsvc_requests_total`). */
+async function frontendQueries(frontend: Member): Promise<number> {
+  const text = await (await fetch(`${frontend.process.url}/metrics`)).text();
+  let total = 0;
+  for (const m of text.matchAll(
+    /^logsvc_requests_total\{method="POST",route="loki_api_v1_query",[^}]*\} (\S+)$/gm,
+  ))
+    total += Number(m[1]);
+  return total;
+}
+
+describe('remote rule evaluation through a query frontend', () => {
+  let etcd: EtcdServer;
+  let cluster: Cluster;
+  let write: Member;
+  let frontend: Member;
+  let ruler: Member;
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+    cluster = new Cluster({
+      etcd: etcd.endpoint,
+      replicationFactor: 1,
+      config: {
+        query_scheduler: { use_scheduler_ring: true },
+        ruler: { evaluation_interval: '1s', poll_interval: '1s' },
+      },
+    });
+    write = await cluster.add('write-1', 'write');
+    await cluster.add('scheduler-1', 'query-scheduler');
+    frontend = await cluster.add('frontend-1', 'query-frontend');
+    await cluster.add('querier-1', 'querier');
+    ruler = await cluster.add('ruler-1', 'ruler', {
+      config: {
+        ruler: {
+          evaluation: {
+            mode: 'remote',
+            query_frontend: { address: `dns:///127.0.0.1:${frontend.grpcPort}` },
+          },
+        },
+      },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await cluster?.dispose();
+    await etcd?.stop();
+  });
+
+  it("fires an alert from the frontend's answers, and fails its rules without the frontend", async () => {
+    const t = nowNs() - 60_000_000_000n;
+    const push = await fetch(`${write.process.url}/loki/api/v1/push`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        streams: [
+          {
+            stream: { app: 'remote' },
+            values: [0, 1, 2, 3].map((i) => [String(t + BigInt(i)), `level=error n=${i}`]),
+          },
+        ],
+      }),
+    });
+    expect(push.status).toBe(204);
+    const before = await frontendQueries(frontend);
+    const posted = await fetch(`${ruler.process.url}/loki/api/v1/rules/ns`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/yaml' },
+      body: GROUP,
+    });
+    expect(posted.status).toBe(202);
+
+    const alerts = await eventually(
+      async () => {
+        const list = await firing(ruler);
+        return list.length > 0 ? list : undefined;
+      },
+      'the alert firing',
+      20_000,
+    );
+    expect(alerts.map((a) => [a.labels.alertname, a.labels.app, Number(a.value)])).toEqual([
+      ['RemoteErrors', 'remote', 4],
+    ]);
+    // The frontend answered them.
+    expect(await frontendQueries(frontend)).toBeGreaterThan(before);
+
+    await frontend.process.stop();
+    const failed = await eventually(
+      async () => {
+        const [rule] = await rules(ruler);
+        return rule?.health === 'err' ? rule : undefined;
+      },
+      'the rule failing',
+      20_000,
+    );
+    expect(failed.lastError).toMatch(/^rule evaluation failed: /);
+  });
+});

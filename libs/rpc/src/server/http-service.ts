@@ -1,0 +1,23 @@
+import type { UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { JobExecutor } from '@logsvc/frontend';
+import { HTTPGRPC_SERVICE } from '../services';
+import { decodeHttpRequest, encodeJobResult } from '../wire/http-job';
+import { decodeRequest, unaryHandler, type RpcLogger } from './handler';
+
+/**
+ * `httpgrpc.HTTP/Handle` over this process's own HTTP routes (`execute`): what a ruler in
+ * `remote` evaluation mode sends a query frontend. The tenant comes with the call's metadata,
+ * as Loki's ruler sends it (and in the request's `X-Scope-OrgID`, which the routes read).
+ */
+export function httpImplementation(
+  execute: JobExecutor,
+  logger: RpcLogger,
+): UntypedServiceImplementation {
+  const path = HTTPGRPC_SERVICE.Handle.path;
+  return {
+    Handle: unaryHandler(path, logger, async (tenant, request) => {
+      const job = decodeRequest(path, () => decodeHttpRequest(request));
+      return encodeJobResult(await execute(tenant, job, new AbortController().signal));
+    }),
+  };
+}

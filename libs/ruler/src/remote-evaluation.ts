@@ -1,0 +1,137 @@
+import type { QueryFn, Sample } from './sample';
+
+/** An HTTP request carried whole to a query frontend (Loki's httpgrpc.HTTPRequest). */
+export interface RemoteRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+/** The frontend's answer (Loki's httpgrpc.HTTPResponse). */
+export interface RemoteAnswer {
+  readonly status: number;
+  readonly body: Buffer;
+}
+
+/** Sends a request to a query frontend (in the app: gRPC `httpgrpc.HTTP/Handle`). */
+export type RemoteTransport = (
+  tenant: string,
+  request: RemoteRequest,
+  signal: AbortSignal,
+) => Promise<RemoteAnswer>;
+
+/** A tenant's `ruler_remote_evaluation_timeout` (0 taken as `query_timeout` by the caller) and size cap. */
+export interface RemoteEvaluationLimits {
+  readonly timeoutMs: number;
+  /** `ruler_remote_evaluation_max_response_size`; 0: any size. */
+  readonly maxResponseSize: number;
+}
+
+const QUERY_PATH = '/loki/api/v1/query';
+/** Loki's body text in its errors is cut to this many bytes. */
+const BODY_EXCERPT = 1024;
+
+/**
+ * Loki's remote rule evaluation (`ruler.evaluation.mode: remote`): each rule query is an
+ * instant query POSTed to a query frontend's `/loki/api/v1/query`, whose JSON answer is read
+ * back as a vector or a scalar. Errors carry Loki's texts.
+ */
+export function remoteQueryFn(
+  transport: RemoteTransport,
+  limits: (tenant: string) => RemoteEvaluationLimits,
+): QueryFn {
+  return async (tenant, expr, tsMs) => {
+    const { timeoutMs, maxResponseSize } = limits(tenant);
+    // Go's url.Values.Encode: keys in order.
+    const body = Buffer.from(
+      new URLSearchParams([
+        ['direction', 'forward'],
+        ['query', expr],
+        ['time', rfc3339Nano(tsMs)],
+      ]).toString(),
+    );
+    const request: RemoteRequest = {
+      method: 'POST',
+      url: QUERY_PATH,
+      headers: {
+        'User-Agent': 'logsvc-ruler',
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Content-Length': String(body.length),
+        'X-Query-Tags': 'source=ruler',
+        'X-Scope-OrgID': tenant,
+      },
+      body,
+    };
+    const signal = AbortSignal.timeout(timeoutMs);
+    let answer: RemoteAnswer;
+    try {
+      answer = await transport(tenant, request, signal);
+    } catch (err) {
+      if (signal.aborted) {
+        throw new Error(
+          `remote rule evaluation exceeded deadline of ${(timeoutMs / 1000).toFixed(6)}s ` +
+            '(defined by ruler_remote_evaluation_timeout): context deadline exceeded',
+        );
+      }
+      throw new Error(
+        `rule evaluation failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    if (Math.floor(answer.status / 100) !== 2) {
+      throw new Error(`unsuccessful/unexpected response - status code ${answer.status}`);
+    }
+    if (maxResponseSize > 0 && answer.body.length >= maxResponseSize) {
+      throw new Error(
+        `${answer.body.length} bytes exceeds response size limit of ${maxResponseSize} ` +
+          '(defined by ruler_remote_evaluation_max_response_size)',
+      );
+    }
+    return samplesOf(answer.body);
+  };
+}
+
+interface QueryAnswer {
+  status?: unknown;
+  data?: { resultType?: unknown; result?: unknown };
+}
+
+/** The samples of a `/query` answer: a vector's, or a scalar as one sample without labels. */
+function samplesOf(body: Buffer): Sample[] {
+  const excerpt = body.subarray(0, BODY_EXCERPT).toString();
+  let answer: QueryAnswer;
+  try {
+    answer = JSON.parse(body.toString()) as QueryAnswer;
+  } catch (err) {
+    throw new Error(
+      `unexpected body encoding, not valid JSON: ${(err as Error).message}, body: ${excerpt}`,
+    );
+  }
+  if (answer.status !== 'success') {
+    throw new Error(`query response error: status "${String(answer.status)}", body: ${excerpt}`);
+  }
+  const type = answer.data?.resultType;
+  const result = answer.data?.result;
+  if (type === 'vector' && Array.isArray(result)) {
+    return result.map((s: { metric?: Record<string, string>; value?: [number, string] }) => ({
+      labels: s.metric ?? {},
+      value: promValue(s.value?.[1]),
+    }));
+  }
+  if (type === 'scalar' && Array.isArray(result)) {
+    return [{ labels: {}, value: promValue((result as [number, string])[1]) }];
+  }
+  throw new Error(`unsupported result type: "${String(type)}"`);
+}
+
+/** A sample value as Prometheus' JSON writes it ("+Inf", "-Inf" and "NaN" included). */
+function promValue(text: string | undefined): number {
+  if (text === '+Inf') return Infinity;
+  if (text === '-Inf') return -Infinity;
+  return Number(text);
+}
+
+/** Go's `time.RFC3339Nano` of a millisecond time: UTC, fraction without trailing zeros. */
+function rfc3339Nano(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.?0*Z$/, 'Z');
+}
