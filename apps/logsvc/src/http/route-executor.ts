@@ -1,7 +1,30 @@
 import { ORG_ID_HEADER } from '@logsvc/api';
-import type { JobExecutor } from '@logsvc/frontend';
+import type { HttpJob, HttpJobResult, JobExecutor } from '@logsvc/frontend';
 import type { FastifyInstance } from 'fastify';
 import { jobHeaders } from './job-headers';
+
+/**
+ * Runs a job (an HTTP request carried whole) on this process's routes with `fastify.inject`,
+ * no socket: `X-Scope-OrgID` is the tenant unless the request names one, `extraHeaders` are
+ * added.
+ */
+export async function injectJob(
+  fastify: FastifyInstance,
+  tenant: string,
+  job: HttpJob,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): Promise<HttpJobResult> {
+  const headers = { ...jobHeaders(job.headers), ...extraHeaders };
+  const orgId = ORG_ID_HEADER.toLowerCase();
+  if (headers[orgId] === undefined) headers[orgId] = tenant;
+  const res = await fastify.inject({
+    method: job.method as 'GET' | 'POST',
+    url: job.url,
+    headers,
+    ...(job.body.length > 0 ? { payload: job.body } : {}),
+  });
+  return { status: res.statusCode, headers: jobHeaders(res.headers), body: res.rawPayload };
+}
 
 /**
  * Runs a request carried over gRPC (`httpgrpc.HTTP/Handle`) on this process's routes as if it
@@ -9,16 +32,5 @@ import { jobHeaders } from './job-headers';
  * (A querier worker's jobs go through `injectExecutor`, which marks them as already queued.)
  */
 export function routeExecutor(fastify: FastifyInstance): JobExecutor {
-  return async (tenant, job) => {
-    const headers = jobHeaders(job.headers);
-    const orgId = ORG_ID_HEADER.toLowerCase();
-    if (headers[orgId] === undefined) headers[orgId] = tenant;
-    const res = await fastify.inject({
-      method: job.method as 'GET' | 'POST',
-      url: job.url,
-      headers,
-      ...(job.body.length > 0 ? { payload: job.body } : {}),
-    });
-    return { status: res.statusCode, headers: jobHeaders(res.headers), body: res.rawPayload };
-  };
+  return (tenant, job) => injectJob(fastify, tenant, job);
 }

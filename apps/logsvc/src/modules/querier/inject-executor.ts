@@ -1,9 +1,8 @@
-import { ORG_ID_HEADER } from '@logsvc/api';
 import type { HttpJobResult, JobExecutor } from '@logsvc/frontend';
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { INTERNAL_JOB_HEADER, INTERNAL_JOB_TOKEN } from '../../http/internal-job';
-import { jobHeaders } from '../../http/job-headers';
+import { injectJob } from '../../http/route-executor';
 
 /** Names a job's request so that the hook below finds its answer object. */
 const JOB_ID_HEADER = 'x-logsvc-job-id';
@@ -32,13 +31,6 @@ export function injectExecutor(fastify: FastifyInstance): JobExecutor {
   return async (tenant, job, signal) => {
     if (signal.aborted) return CANCELLED;
     const id = String(nextId++);
-    const headers: Record<string, string> = {
-      ...job.headers,
-      [INTERNAL_JOB_HEADER]: INTERNAL_JOB_TOKEN,
-      [JOB_ID_HEADER]: id,
-    };
-    const orgId = ORG_ID_HEADER.toLowerCase();
-    if (headers[orgId] === undefined) headers[orgId] = tenant;
     let onAbort = (): void => {};
     const aborted = new Promise<HttpJobResult>((resolve) => {
       onAbort = () => resolve(CANCELLED);
@@ -48,18 +40,10 @@ export function injectExecutor(fastify: FastifyInstance): JobExecutor {
       signal.addEventListener('abort', () => raw.emit('close'), { once: true });
     });
     try {
-      const response = fastify
-        .inject({
-          method: job.method as 'GET' | 'POST',
-          url: job.url,
-          headers,
-          ...(job.body.length > 0 ? { payload: job.body } : {}),
-        })
-        .then((res): HttpJobResult => ({
-          status: res.statusCode,
-          headers: jobHeaders(res.headers),
-          body: res.rawPayload,
-        }));
+      const response = injectJob(fastify, tenant, job, {
+        [INTERNAL_JOB_HEADER]: INTERNAL_JOB_TOKEN,
+        [JOB_ID_HEADER]: id,
+      });
       return await Promise.race([response, aborted]);
     } finally {
       running.delete(id);
