@@ -124,8 +124,11 @@ describe('remote rule evaluation through a query frontend', () => {
     expect(alerts.map((a) => [a.labels.alertname, a.labels.app, Number(a.value)])).toEqual([
       ['RemoteErrors', 'remote', 4],
     ]);
-    // The frontend answered them.
+    // The frontend answered them, and the ruler counted them as Loki's does.
     expect(await frontendQueries(frontend)).toBeGreaterThan(before);
+    const metrics = await (await fetch(`${ruler.process.url}/metrics`)).text();
+    expect(metrics).toMatch(/^loki_ruler_remote_eval_success_total\{user="fake"\} [1-9]/m);
+    expect(metrics).toMatch(/^loki_ruler_remote_eval_response_samples_count\{user="fake"\} [1-9]/m);
 
     await frontend.process.stop();
     const failed = await eventually(

@@ -13,6 +13,20 @@ export interface RulerMetrics {
   remoteWrite(tenant: string, samples: number, failed: boolean): void;
   /** One query run to restore alerts' `for` state after a start. */
   forStateEvaluated(tenant: string, ok: boolean): void;
+  /** One remote evaluation (`ruler.evaluation.mode: remote`), as Loki's evaluator counts it. */
+  remoteEvaluated(tenant: string, outcome: RemoteEvaluationOutcome): void;
+}
+
+/**
+ * What one remote evaluation reports (Loki's `loki_ruler_remote_eval_*`): the call's duration
+ * and answer size once the frontend answered or the call failed, the samples of a decoded
+ * answer, and either success (the answer was accepted) or the reason it failed.
+ */
+export interface RemoteEvaluationOutcome {
+  readonly seconds?: number;
+  readonly bytes?: number;
+  readonly samples?: number;
+  readonly result?: 'success' | 'timeout' | 'error' | 'upstream_error' | 'max_size';
 }
 
 export const NO_METRICS: RulerMetrics = {
@@ -25,4 +39,5 @@ export const NO_METRICS: RulerMetrics = {
   notificationQueueLength: () => undefined,
   remoteWrite: () => undefined,
   forStateEvaluated: () => undefined,
+  remoteEvaluated: () => undefined,
 };

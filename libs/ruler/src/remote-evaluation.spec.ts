@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { RemoteEvaluationOutcome } from './metrics';
 import { type RemoteAnswer, type RemoteRequest, remoteQueryFn } from './remote-evaluation';
 
 const LIMITS = { timeoutMs: 5_000, maxResponseSize: 0 };
@@ -102,5 +103,45 @@ describe('remoteQueryFn (ruler.evaluation.mode: remote)', () => {
     await expect(down('t', 'x', TS)).rejects.toThrow(
       'rule evaluation failed: connect ECONNREFUSED 127.0.0.1:9095',
     );
+  });
+
+  it("reports Loki's remote evaluation metrics: duration, bytes, samples, success or the reason", async () => {
+    const reported: RemoteEvaluationOutcome[] = [];
+    const metrics = {
+      remoteEvaluated: (_t: string, o: RemoteEvaluationOutcome) => reported.push(o),
+    };
+    const vector = JSON.stringify({
+      status: 'success',
+      data: { resultType: 'vector', result: [{ metric: {}, value: [1, '1'] }] },
+    });
+    const answer = (status: number) =>
+      remoteQueryFn(
+        async () => ({ status, body: Buffer.from(vector) }),
+        () => LIMITS,
+        metrics,
+      );
+    await answer(200)('t', 'x', TS);
+    await expect(answer(503)('t', 'x', TS)).rejects.toThrow('status code 503');
+    const small = remoteQueryFn(
+      async () => ({ status: 200, body: Buffer.from(vector) }),
+      () => ({ timeoutMs: 5_000, maxResponseSize: 10 }),
+      metrics,
+    );
+    await expect(small('t', 'x', TS)).rejects.toThrow('exceeds response size limit');
+    const down = remoteQueryFn(
+      () => Promise.reject(new Error('refused')),
+      () => LIMITS,
+      metrics,
+    );
+    await expect(down('t', 'x', TS)).rejects.toThrow('rule evaluation failed');
+    expect(
+      reported.map(({ seconds, ...rest }) => ({ timed: seconds !== undefined, ...rest })),
+    ).toEqual([
+      { timed: true, bytes: vector.length, result: 'success' },
+      { timed: false, samples: 1 },
+      { timed: true, bytes: vector.length, result: 'upstream_error' },
+      { timed: true, bytes: vector.length, result: 'max_size' },
+      { timed: true, result: 'error' },
+    ]);
   });
 });

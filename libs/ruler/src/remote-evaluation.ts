@@ -1,3 +1,4 @@
+import { NO_METRICS, type RemoteEvaluationOutcome, type RulerMetrics } from './metrics';
 import type { QueryFn, Sample } from './sample';
 
 /** An HTTP request carried whole to a query frontend (Loki's httpgrpc.HTTPRequest). */
@@ -40,6 +41,7 @@ const BODY_EXCERPT = 1024;
 export function remoteQueryFn(
   transport: RemoteTransport,
   limits: (tenant: string) => RemoteEvaluationLimits,
+  metrics: Pick<RulerMetrics, 'remoteEvaluated'> = NO_METRICS,
 ): QueryFn {
   return async (tenant, expr, tsMs) => {
     const { timeoutMs, maxResponseSize } = limits(tenant);
@@ -64,30 +66,44 @@ export function remoteQueryFn(
       body,
     };
     const signal = AbortSignal.timeout(timeoutMs);
+    const report = (outcome: RemoteEvaluationOutcome): void =>
+      metrics.remoteEvaluated(tenant, outcome);
+    const started = performance.now();
     let answer: RemoteAnswer;
     try {
       answer = await transport(tenant, request, signal);
     } catch (err) {
+      const seconds = (performance.now() - started) / 1000;
       if (signal.aborted) {
+        report({ seconds, result: 'timeout' });
         throw new Error(
           `remote rule evaluation exceeded deadline of ${(timeoutMs / 1000).toFixed(6)}s ` +
             '(defined by ruler_remote_evaluation_timeout): context deadline exceeded',
         );
       }
+      report({ seconds, result: 'error' });
       throw new Error(
         `rule evaluation failed: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
+    const seconds = (performance.now() - started) / 1000;
+    const bytes = answer.body.length;
     if (Math.floor(answer.status / 100) !== 2) {
+      report({ seconds, bytes, result: 'upstream_error' });
       throw new Error(`unsuccessful/unexpected response - status code ${answer.status}`);
     }
-    if (maxResponseSize > 0 && answer.body.length >= maxResponseSize) {
+    if (maxResponseSize > 0 && bytes >= maxResponseSize) {
+      report({ seconds, bytes, result: 'max_size' });
       throw new Error(
-        `${answer.body.length} bytes exceeds response size limit of ${maxResponseSize} ` +
+        `${bytes} bytes exceeds response size limit of ${maxResponseSize} ` +
           '(defined by ruler_remote_evaluation_max_response_size)',
       );
     }
-    return samplesOf(answer.body);
+    // As Loki's: a 2xx answer within the size limit is a success before it is decoded.
+    report({ seconds, bytes, result: 'success' });
+    const samples = samplesOf(answer.body);
+    report({ samples: samples.length });
+    return samples;
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Config, Overrides } from '@logsvc/config';
 import { GrpcHttpClient } from '@logsvc/rpc';
-import { remoteQueryFn, type QueryFn } from '@logsvc/ruler';
+import { remoteQueryFn, type QueryFn, type RulerMetrics } from '@logsvc/ruler';
 import { rpcClientOptions } from '../cluster/rpc-client-options';
 
 /** The gRPC call's own deadline: the tenant's evaluation timeout (its signal) ends it first. */
@@ -14,6 +14,7 @@ const CALL_DEADLINE_MS = 24 * 3600_000;
 export function remoteEvaluation(
   config: Config,
   overrides: Overrides,
+  metrics: RulerMetrics,
 ): { readonly query: QueryFn; close(): void } {
   const client = new GrpcHttpClient(config.ruler.evaluation.query_frontend.address, {
     ...rpcClientOptions(config),
@@ -31,6 +32,7 @@ export function remoteEvaluation(
         maxResponseSize: limits.ruler_remote_evaluation_max_response_size,
       };
     },
+    metrics,
   );
   return { query, close: () => client.close() };
 }

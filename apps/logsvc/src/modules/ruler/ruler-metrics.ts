@@ -1,5 +1,6 @@
 import type { RulerMetrics } from '@logsvc/ruler';
 import { Counter, Gauge, Summary, type Registry } from 'prom-client';
+import { remoteEvaluationMetrics } from './remote-eval-metrics';
 
 /** The ruler's metrics under Loki's names (Loki's ruler prefixes Prometheus' with `loki_`). */
 export function createRulerMetrics(registry: Registry): RulerMetrics {
@@ -114,5 +115,6 @@ export function createRulerMetrics(registry: Registry): RulerMetrics {
       (failed ? rwFailed : rwSamples).inc({ user }, samples);
     },
     forStateEvaluated: (tenant, ok) => forState.inc({ status: ok ? 'success' : 'failure', tenant }),
+    ...remoteEvaluationMetrics(registry),
   };
 }

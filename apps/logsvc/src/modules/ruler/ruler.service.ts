@@ -105,7 +105,8 @@ export class RulerService implements LifecycleService, OnModuleInit {
       metrics,
       onError,
     });
-    this.remote = c.evaluation.mode === 'remote' ? remoteEvaluation(config, overrides) : undefined;
+    this.remote =
+      c.evaluation.mode === 'remote' ? remoteEvaluation(config, overrides, metrics) : undefined;
     const query = withJitter(
       this.remote?.query ?? querierQueryFn(querier, 60_000),
       c.evaluation.max_jitter,
