@@ -208,5 +208,18 @@ describe('query frontend, query scheduler and querier workers in separate proces
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0].body).toBe('too many outstanding requests');
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(MAX_OUTSTANDING);
+
+    // The scheduler counted them under Loki's names.
+    const metrics = await (await fetch(`${scheduler.process.url}/metrics`)).text();
+    const value = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? NaN);
+    expect(value(/^loki_query_scheduler_discarded_requests_total\{user="fake"\} (\S+)$/m)).toBe(
+      refused.length,
+    );
+    expect(
+      value(/^loki_query_scheduler_enqueue_count\{user="fake",level="0"\} (\S+)$/m),
+    ).toBeGreaterThanOrEqual(answers.length - refused.length);
+    expect(value(/^loki_query_scheduler_queue_duration_seconds_count (\S+)$/m)).toBeGreaterThan(0);
+    expect(value(/^loki_query_scheduler_queue_length\{user="fake"\} (\S+)$/m)).toBe(0);
+    expect(value(/^loki_query_scheduler_connected_querier_clients (\S+)$/m)).toBeGreaterThan(0);
   });
 });

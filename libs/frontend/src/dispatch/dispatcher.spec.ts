@@ -156,6 +156,31 @@ describe('JobDispatcher', () => {
     expect(sut.queued).toBe(3);
   });
 
+  it("reports Loki's queue metrics: enqueued with the path's levels, discarded, time queued", async () => {
+    const events: string[] = [];
+    const sut = new JobDispatcher({
+      maxOutstandingPerTenant: 2,
+      maxQueueHierarchyLevels: 1,
+      metrics: {
+        enqueued: (tenant, level) => events.push(`enqueued ${tenant} ${level}`),
+        discarded: (tenant) => events.push(`discarded ${tenant}`),
+        dequeued: (tenant, seconds) => events.push(`dequeued ${tenant} ${seconds >= 0}`),
+      },
+    });
+    void sut.submit('A', ['grafana', 'dashboard'], job('1'), never());
+    void sut.submit('A', [], job('2'), never());
+    await expect(sut.submit('A', [], job('3'), never())).rejects.toMatchObject({ kind: 'limit' });
+    const first = sut.connect('q1');
+    const a = await first.next();
+    // Its querier goes away: the job is retried, not queued again.
+    first.close();
+    const second = sut.connect('q2');
+    sut.connect('q2');
+    expect(sut.connectionCount).toBe(2);
+    expect((await second.next()).id).toBe(a.id);
+    expect(events).toEqual(['enqueued A 1', 'enqueued A 0', 'discarded A', 'dequeued A true']);
+  });
+
   it('refuses to hand a connection a second job before it answered the first', async () => {
     const sut = new JobDispatcher({ maxOutstandingPerTenant: 10 });
     void sut.submit('acme', [], job('/1'), never());

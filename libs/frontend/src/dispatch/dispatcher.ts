@@ -1,6 +1,7 @@
 import { LogsvcError } from '@logsvc/errors';
 import type { HttpJob, HttpJobResult, JobQueue } from '../downstream';
 import { Fifo } from '../queue/fifo';
+import { DEFAULT_MAX_QUEUE_HIERARCHY_LEVELS, queuePathFor } from '../queue/actor-path';
 import { QUEUE_STOPPED, RequestQueue, type QuerierConnection } from '../queue/request-queue';
 import type { Assignment, DispatchConnection } from './job';
 
@@ -14,7 +15,28 @@ export interface JobDispatcherOptions {
   readonly maxQueueHierarchyLevels?: number;
   /** Times a job whose querier went away is handed to another one; default 5. */
   readonly maxRetries?: number;
+  /** Where the queue's events are counted (the app exports them under Loki's names). */
+  readonly metrics?: QueueMetrics;
 }
+
+/**
+ * What a dispatcher reports, as Loki's queue metrics count it (`queue_length`,
+ * `discarded_requests_total`, `enqueue_count`, `queue_duration_seconds`).
+ */
+export interface QueueMetrics {
+  /** A job joined the tenant's queue, under `level` levels of its actor path. */
+  enqueued(tenant: string, level: number): void;
+  /** A job was refused: the tenant had `max_outstanding` jobs queued. */
+  discarded(tenant: string): void;
+  /** A querier took a job out of the tenant's queue `seconds` after it joined. */
+  dequeued(tenant: string, seconds: number): void;
+}
+
+const NO_QUEUE_METRICS: QueueMetrics = {
+  enqueued: () => undefined,
+  discarded: () => undefined,
+  dequeued: () => undefined,
+};
 
 type JobState = 'queued' | 'running' | 'done';
 
@@ -27,6 +49,8 @@ interface PendingJob {
   readonly cancel: AbortController;
   retries: number;
   state: JobState;
+  /** When it joined the queue (`performance.now()`), until a querier first takes it. */
+  queuedAtMs: number | undefined;
   settle(outcome: { result: HttpJobResult } | { error: Error }): void;
 }
 
@@ -41,6 +65,8 @@ interface PendingJob {
 export class JobDispatcher implements JobQueue {
   private readonly queue: RequestQueue<PendingJob>;
   private readonly maxRetries: number;
+  private readonly maxLevels: number;
+  private readonly metrics: QueueMetrics;
   /** Jobs of broken connections, served before the fair queue. */
   private readonly retries = new Fifo<PendingJob>();
   private readonly retryWaiters = new Set<() => void>();
@@ -56,6 +82,8 @@ export class JobDispatcher implements JobQueue {
         : { maxQueueHierarchyLevels: options.maxQueueHierarchyLevels }),
     });
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.maxLevels = options.maxQueueHierarchyLevels ?? DEFAULT_MAX_QUEUE_HIERARCHY_LEVELS;
+    this.metrics = options.metrics ?? NO_QUEUE_METRICS;
   }
 
   /** Jobs waiting for a querier (queued or put back), not counting those running. */
@@ -66,6 +94,11 @@ export class JobDispatcher implements JobQueue {
   /** Queriers with an open connection. */
   get querierCount(): number {
     return this.queue.querierCount;
+  }
+
+  /** Open querier connections (each querier opens `querier.max_concurrent`). */
+  get connectionCount(): number {
+    return this.queue.connectionCount;
   }
 
   submit(
@@ -88,6 +121,7 @@ export class JobDispatcher implements JobQueue {
         cancel: new AbortController(),
         retries: 0,
         state: 'queued',
+        queuedAtMs: performance.now(),
         settle: (outcome) => {
           if (pending.state === 'done') return;
           pending.state = 'done';
@@ -98,7 +132,13 @@ export class JobDispatcher implements JobQueue {
         },
       };
       // Throws the queue's 429 (or "queue is stopped") at once: nothing was queued then.
-      this.queue.enqueue(tenant, actorPath, pending);
+      try {
+        this.queue.enqueue(tenant, actorPath, pending);
+      } catch (err) {
+        if (err instanceof LogsvcError && err.kind === 'limit') this.metrics.discarded(tenant);
+        throw err;
+      }
+      this.metrics.enqueued(tenant, queuePathFor(actorPath, this.maxLevels).length);
       this.live.add(pending);
       signal.addEventListener('abort', onAbort, { once: true });
     });
@@ -189,16 +229,25 @@ export class JobDispatcher implements JobQueue {
       const fromQueue = conn.next(stopWaiting.signal);
       try {
         const first = await Promise.race([fromQueue, retryReady]);
-        if (first !== 'retry') return first.item;
+        if (first !== 'retry') return this.leftQueue(first.item);
         stopWaiting.abort();
         // The queue may have handed this connection a job just before: keep it.
         const got = await fromQueue.catch(() => undefined);
-        if (got !== undefined) return got.item;
+        if (got !== undefined) return this.leftQueue(got.item);
       } finally {
         this.retryWaiters.delete(wake);
         signal.removeEventListener('abort', onAbort);
       }
     }
+  }
+
+  /** Counts a job's first way out of the fair queue (a retried job is not queued again). */
+  private leftQueue(pending: PendingJob): PendingJob {
+    if (pending.queuedAtMs !== undefined) {
+      this.metrics.dequeued(pending.tenant, (performance.now() - pending.queuedAtMs) / 1000);
+      pending.queuedAtMs = undefined;
+    }
+    return pending;
   }
 
   /** Puts a job back ahead of the queue; a broken connection counts as one retry. */

@@ -1,3 +1,8 @@
-export { DEFAULT_MAX_RETRIES, JobDispatcher, type JobDispatcherOptions } from './dispatcher';
+export {
+  DEFAULT_MAX_RETRIES,
+  JobDispatcher,
+  type JobDispatcherOptions,
+  type QueueMetrics,
+} from './dispatcher';
 export type { Assignment, DispatchConnection, JobExecutor } from './job';
 export { LocalWorkers, type LocalWorkersOptions } from './local-workers';

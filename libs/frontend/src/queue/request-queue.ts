@@ -118,6 +118,13 @@ export class RequestQueue<T> {
     return this.consumers.size;
   }
 
+  /** Open querier connections (Loki's connected consumers: one per querier worker). */
+  get connectionCount(): number {
+    let n = 0;
+    for (const c of this.consumers.values()) n += c.connections;
+    return n;
+  }
+
   /** Registers a querier connection (Loki's `RegisterConsumerConnection`). */
   connect(querierId: string): QuerierConnection<T> {
     const existing = this.consumers.get(querierId);

@@ -1,3 +1,4 @@
+import { HttpMetrics } from '../../http/http-metrics';
 import { Global, Module } from '@nestjs/common';
 import { ClientPoolsCloser } from './client-pools.closer';
 import { GrpcServerService } from './grpc-server.service';
@@ -51,9 +52,9 @@ import {
     { provide: LocalRuler, useValue: new LocalRuler() },
     {
       provide: LocalJobQueue,
-      useFactory: (config: Config, components: readonly Component[]) =>
-        new LocalJobQueue(config, components),
-      inject: [CONFIG, COMPONENTS],
+      useFactory: (config: Config, components: readonly Component[], metrics: HttpMetrics) =>
+        new LocalJobQueue(config, components, metrics.registry),
+      inject: [CONFIG, COMPONENTS, HttpMetrics],
     },
     PatternMetrics,
     patternPoolProvider,

@@ -1,7 +1,9 @@
 import type { Config } from '@logsvc/config';
 import { JobDispatcher } from '@logsvc/frontend';
+import type { Registry } from 'prom-client';
 import type { Component } from '../../targets';
 import { queryRouting } from './query-routing';
+import { queueMetrics } from './queue-metrics';
 
 /**
  * The query queue of this process, when it holds one (see QueryRouting.localQueue): the
@@ -11,14 +13,22 @@ import { queryRouting } from './query-routing';
 export class LocalJobQueue {
   readonly dispatcher: JobDispatcher | undefined;
 
-  constructor(config: Config, components: readonly Component[]) {
+  /** `registry`: where the queue's metrics go, under Loki's names (see queueMetrics). */
+  constructor(config: Config, components: readonly Component[], registry?: Registry) {
     if (!queryRouting(config, components).localQueue) return;
     const scheduler = components.includes('query-scheduler');
+    const metrics =
+      registry === undefined
+        ? undefined
+        : queueMetrics(registry, scheduler ? 'scheduler' : 'frontend', () =>
+            this.dispatcher === undefined ? 0 : this.dispatcher.connectionCount,
+          );
     this.dispatcher = new JobDispatcher({
       maxOutstandingPerTenant: scheduler
         ? config.query_scheduler.max_outstanding_requests_per_tenant
         : config.frontend.max_outstanding_per_tenant,
       maxQueueHierarchyLevels: config.query_scheduler.max_queue_hierarchy_levels,
+      ...(metrics === undefined ? {} : { metrics }),
     });
   }
 }
