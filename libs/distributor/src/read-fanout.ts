@@ -31,7 +31,7 @@ export function readFromReplicas<T>(
           answers.set(at, answer);
           if (answers.size < quorum) return;
           settled = true;
-          resolve([...answers.entries()].sort(([a], [b]) => a - b).map(([, v]) => v));
+          resolve(inSetOrder(answers));
         },
         (err: unknown) => {
           onFailure(instance, err);
@@ -78,12 +78,7 @@ function readFromZones<T>(
           completeZones.add(instance.zone);
           if (completeZones.size < required) return;
           settled = true;
-          resolve(
-            [...answers.entries()]
-              .filter(([i]) => completeZones.has(instances[i].zone))
-              .sort(([a], [b]) => a - b)
-              .map(([, v]) => v),
-          );
+          resolve(inSetOrder(answers, (at) => completeZones.has(instances[at].zone)));
         },
         (err: unknown) => {
           onFailure(instance, err);
@@ -96,6 +91,14 @@ function readFromZones<T>(
       );
     });
   });
+}
+
+/** Answers by their instance's place in the set (the merge's priority order), those kept. */
+function inSetOrder<T>(answers: Map<number, T>, keep: (at: number) => boolean = () => true): T[] {
+  return [...answers.entries()]
+    .filter(([at]) => keep(at))
+    .sort(([a], [b]) => a - b)
+    .map(([, v]) => v);
 }
 
 function readOne<T>(read: (instance: InstanceDesc) => Promise<T>, instance: InstanceDesc) {
