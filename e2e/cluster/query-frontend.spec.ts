@@ -4,7 +4,7 @@
 import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowNs } from '../support/loki-api';
-import { Cluster, type Member, ringPage } from '../support/cluster';
+import { Cluster, type Member, memberMetric, ringPage } from '../support/cluster';
 
 const PODS = 8;
 const LINES_PER_POD = 6_000;
@@ -210,16 +210,15 @@ describe('query frontend, query scheduler and querier workers in separate proces
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(MAX_OUTSTANDING);
 
     // The scheduler counted them under Loki's names.
-    const metrics = await (await fetch(`${scheduler.process.url}/metrics`)).text();
-    const value = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? NaN);
-    expect(value(/^loki_query_scheduler_discarded_requests_total\{user="fake"\} (\S+)$/m)).toBe(
-      refused.length,
+    const metric = (name: string, labels: Record<string, string> = {}) =>
+      memberMetric(scheduler, `loki_query_scheduler_${name}`, labels);
+    const user = { user: 'fake' };
+    expect(await metric('discarded_requests_total', user)).toBe(refused.length);
+    expect(await metric('enqueue_count', { ...user, level: '0' })).toBeGreaterThanOrEqual(
+      answers.length - refused.length,
     );
-    expect(
-      value(/^loki_query_scheduler_enqueue_count\{user="fake",level="0"\} (\S+)$/m),
-    ).toBeGreaterThanOrEqual(answers.length - refused.length);
-    expect(value(/^loki_query_scheduler_queue_duration_seconds_count (\S+)$/m)).toBeGreaterThan(0);
-    expect(value(/^loki_query_scheduler_queue_length\{user="fake"\} (\S+)$/m)).toBe(0);
-    expect(value(/^loki_query_scheduler_connected_querier_clients (\S+)$/m)).toBeGreaterThan(0);
+    expect(await metric('queue_duration_seconds_count')).toBeGreaterThan(0);
+    expect(await metric('queue_length', user)).toBe(0);
+    expect(await metric('connected_querier_clients')).toBeGreaterThan(0);
   });
 });

@@ -4,7 +4,7 @@
 // every line from the other two zones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
-import { Cluster, type Member } from '../support/cluster';
+import { Cluster, type Member, ringPage } from '../support/cluster';
 import { nowNs, queryRange } from '../support/loki-api';
 
 const LINES = 30;
@@ -59,10 +59,7 @@ describe('zone-aware reads', () => {
     expect(await count()).toBe(LINES);
 
     await ingesters[0].process.kill9();
-    const ring = await fetch(`${querier.process.url}/ring`, {
-      headers: { accept: 'application/json' },
-    });
-    const shards = ((await ring.json()) as { shards: { id: string; state: string }[] }).shards;
+    const { shards } = await ringPage(querier, '/ring');
     expect(shards.find((s) => s.id === 'ingester-a')?.state).toBe('ACTIVE');
     expect(await count()).toBe(LINES);
   });
