@@ -1,4 +1,4 @@
-import { template } from '@logsvc/logql';
+import * as template from '@logsvc/gotemplate';
 import { describe, expect, it } from 'vitest';
 import { helmFunctions } from './functions';
 import { toValue } from './values';

@@ -1,4 +1,4 @@
-import { template } from '@logsvc/logql';
+import * as template from '@logsvc/gotemplate';
 import { stringify } from 'yaml';
 import { fromValue } from './values';
 

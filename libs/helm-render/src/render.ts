@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { template } from '@logsvc/logql';
+import * as template from '@logsvc/gotemplate';
 import { parse, parseAllDocuments } from 'yaml';
 import { helmFunctions } from './functions';
 import { mergeValues, toValue } from './values';

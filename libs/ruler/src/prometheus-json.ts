@@ -7,7 +7,7 @@ import type {
   RulesAlertJson,
   RulesResponse,
 } from '@logsvc/api';
-import { template } from '@logsvc/logql';
+import * as template from '@logsvc/gotemplate';
 import type { Alert } from './alerting-rule';
 import type { Group } from './group';
 import { RuleGroupError } from './errors';

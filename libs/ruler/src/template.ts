@@ -2,7 +2,7 @@
 // `$externalLabels`, `$externalURL` and `$value` defined, and Prometheus' functions.
 import { isIP } from 'node:net';
 import { GoSyntaxError, modelParseDuration } from '@logsvc/gocompat';
-import { template as tpl } from '@logsvc/logql';
+import * as tpl from '@logsvc/gotemplate';
 import type { Sample } from './sample';
 
 type Value = tpl.Value;

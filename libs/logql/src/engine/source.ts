@@ -1,39 +1,10 @@
 import type { Labels, Matcher, ShardRef } from '@logsvc/api';
+import type { Direction, EntryCursor } from '@logsvc/chunk';
 import type { QueryStats } from './stats';
 
-export type Direction = 'forward' | 'backward';
-
-/**
- * A cursor over one stream's entries sorted by time in the requested direction, entries that
- * share a timestamp in insertion order (exactly reversed backward). Structurally
- * the same as `EntryCursor` of @logsvc/chunk, so chunk and ingester cursors fit as they are.
- * `line` is a view that is only valid until the next call to `next()`.
- */
-export interface EntryCursor {
-  next(): boolean;
-  readonly timestampNs: bigint;
-  readonly line: Buffer;
-  /**
-   * The current line as a range of a buffer, `lineSource[lineStart, lineEnd)`, without making a
-   * view: for readers that work on offsets (the JSON route, byte counts).
-   */
-  readonly lineSource: Buffer;
-  readonly lineStart: number;
-  readonly lineEnd: number;
-  readonly structuredMetadata: Labels;
-  /**
-   * Cursors that fetch their entries as they are read: after `next()` returned false, a
-   * promise that resolves when more can be read (call `next()` again), or null at the real
-   * end. Such a cursor only runs dry before an entry at a new timestamp. Absent on cursors
-   * that hold all their entries.
-   */
-  wait?(): Promise<void> | null;
-  /**
-   * Set on a cursor not started yet that knows where its entries begin: none comes before
-   * this timestamp in the cursor's direction. A merge starts it only once it reaches there.
-   */
-  readonly startNs?: bigint;
-}
+// One stream's cursor and the read direction are @logsvc/chunk's: chunk and ingester cursors
+// are what the engine reads.
+export type { Direction, EntryCursor } from '@logsvc/chunk';
 
 /** What the engine asks a source for: the streams of one tenant matching a selector. */
 export interface SelectParams {

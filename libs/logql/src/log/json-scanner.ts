@@ -4,7 +4,7 @@
  * values are located by scanning, object members are visited one by one, and trailing bytes
  * after the top-level object are ignored.
  */
-import { decodeUtf8AsGo } from '../template/go-utf8';
+import { decodeUtf8AsGo } from '@logsvc/gotemplate';
 
 export enum JsonType {
   String,

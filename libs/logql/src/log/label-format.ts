@@ -5,8 +5,8 @@
  * (Loki computes that map once per stage). A template error sets
  * `__error__=TemplateFormatErr` and leaves `dst` unset.
  */
-import type { CompiledTemplate } from '../template';
-import { TemplateError } from '../template';
+import type { CompiledTemplate } from '@logsvc/gotemplate';
+import { TemplateError } from '@logsvc/gotemplate';
 import { ERR_TEMPLATE_FORMAT, ERROR_LABEL, StageBuildError } from './errors';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
 import { compileStageTemplate } from './line-format';

@@ -3,7 +3,7 @@
  * data (missing keys read as empty) and `__line__` / `__timestamp__` for the entry. An
  * execution error keeps the line and sets `__error__=TemplateFormatErr` with the details.
  */
-import { compileTemplate, TemplateError, type CompiledTemplate } from '../template';
+import { compileTemplate, TemplateError, type CompiledTemplate } from '@logsvc/gotemplate';
 import { ERR_TEMPLATE_FORMAT, StageBuildError } from './errors';
 import type { LabelsBuilder } from './labels-builder';
 import type { Stage } from './pipeline';

@@ -9,7 +9,7 @@ import { isValidLabelName } from '@logsvc/api';
 import { ERR_LOGFMT, StageBuildError } from './errors';
 import type { ExtractionParam } from './json-expr';
 import { bytesToString, unescapeJson } from './json-scanner';
-import { decodeUtf8AsGo } from '../template/go-utf8';
+import { decodeUtf8AsGo } from '@logsvc/gotemplate';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
 import { LogfmtKeyNeedles } from './logfmt-key-needles';
 import type { ParserHints } from './parser-hints';

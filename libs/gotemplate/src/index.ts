@@ -16,6 +16,7 @@ export type { FuncDef, FuncMap } from './func-types';
 export { sprintf, formatValue } from './go-fmt';
 export { formatFloat } from './go-float';
 export { compileRegex, replaceAll } from './regex';
+export { decodeUtf8AsGo } from './go-utf8';
 
 export interface TemplateContext {
   line: string; // for __line__
