@@ -1,7 +1,8 @@
 /**
  * Test helper: a real single-member etcd on 127.0.0.1 (Debian's etcd-server), with its own
- * temp data dir and free ports. Built and exported as `@logsvc/ring/testing` for the ingest
- * benchmark's cluster mode; specs import it by relative path. Not used by the server.
+ * temp data dir and free ports: `@logsvc/ring/testing`, for specs, e2e and the ingest
+ * benchmark's cluster mode. Built apart from the library (tsconfig.testing.json, referenced by
+ * tools/bench only), so it is no part of the ring library's build. Not used by the server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, rmSync } from 'node:fs';
