@@ -2,24 +2,18 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import { boundariesPlugin } from './tools/scripts/eslint-boundaries.mjs';
 
 // Module boundaries (docs/architecture.md, "Boundaries"). The Nx tags in each project.json name
 // the kinds (type:lib, type:app, type:tool, scope:browser); @nx/eslint-plugin is not installed,
-// so ESLint's own rules enforce what the tags mean, per folder.
+// so ESLint's own rules enforce what the tags mean, per folder, and the local rule
+// `logsvc/boundaries` the layer table of tools/scripts/layers.mjs.
 
 /** What no library may import: the server app and its HTTP framework. */
 const LIBRARY_RESTRICTIONS = [
   {
     group: ['@nestjs/*', 'fastify', 'fastify/*', '@fastify/*'],
     message: 'Libraries do not use Nest or Fastify: HTTP belongs to apps/logsvc.',
-  },
-  {
-    group: ['@logsvc/server', '@logsvc/server/*'],
-    message: 'Libraries never import the server app.',
-  },
-  {
-    regex: '(^|/)apps/',
-    message: 'Libraries never import anything under apps/.',
   },
 ];
 
@@ -78,6 +72,12 @@ export default tseslint.config(
       ],
       'no-constant-condition': ['error', { checkLoops: false }],
     },
+  },
+  {
+    // Which project may import which (tools/scripts/layers.mjs), and only by package name.
+    files: ['libs/**/*.{ts,tsx}', 'apps/**/*.{ts,tsx}', 'tools/**/*.ts', 'e2e/**/*.ts'],
+    plugins: { logsvc: boundariesPlugin },
+    rules: { 'logsvc/boundaries': 'error' },
   },
   {
     files: ['libs/**/*.ts'],

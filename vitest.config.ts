@@ -1,11 +1,17 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { TESTING_ENTRIES } from './tools/scripts/layers.mjs';
 
 const libsDir = fileURLToPath(new URL('./libs', import.meta.url));
 // Tests import the libraries' TypeScript sources directly, so they need no build: `@logsvc/x`
-// and a subpath entry `@logsvc/x/sub` (package.json "exports", e.g. `@logsvc/api/browser`).
+// and a subpath entry `@logsvc/x/sub` (package.json "exports", e.g. `@logsvc/api/browser`,
+// or a `testing` entry); the testing entries of apps and tools are listed in layers.mjs.
 const alias = [
+  ...Object.entries(TESTING_ENTRIES).map(([name, file]) => ({
+    find: new RegExp(`^${name}$`),
+    replacement: fileURLToPath(new URL(`./${file}`, import.meta.url)),
+  })),
   { find: /^@logsvc\/([a-z-]+)\/([a-z-]+)$/, replacement: `${libsDir}/$1/src/$2/index.ts` },
   { find: /^@logsvc\/([a-z-]+)$/, replacement: `${libsDir}/$1/src/index.ts` },
 ];

@@ -1,9 +1,7 @@
 import { decodeLokiProtobuf, snappyUncompressSync } from '@logsvc/push';
 import { labelsToString, type LogEntry } from '@logsvc/api';
 import { describe, expect, it } from 'vitest';
-import { LogGenerator, Prng } from '../tools/bench/src/gen';
-import { prepareClientBodies } from '../tools/bench/src/ingest/batches';
-import { parseOptions } from '../tools/bench/src/ingest/options';
+import { LogGenerator, parseOptions, prepareClientBodies, Prng } from '@logsvc/bench/testing';
 
 // The benchmark's log generator and body preparation (tools/bench): the load the ingest
 // benchmark and the durability test send is only meaningful if it is reproducible and real.

@@ -1,7 +1,7 @@
 import { encodePushProtobuf } from '@logsvc/push';
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LogGenerator } from '../../tools/bench/src/gen';
+import { LogGenerator } from '@logsvc/bench/testing';
 import { nowNs, queryRange } from '../support/loki-api';
 import { type Cluster, type Member, startClassicCluster } from '../support/cluster';
 

@@ -1,4 +1,4 @@
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowNs } from '../support/loki-api';
 import { Cluster, type Member } from '../support/cluster';

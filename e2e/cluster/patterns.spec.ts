@@ -6,7 +6,7 @@
 import { labelsFromRecord, labelsToString } from '@logsvc/api';
 import { Ring, tokenFor, type RingDesc } from '@logsvc/ring';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { Cluster, type Member, memberMetric, ringPage } from '../support/cluster';
 import { nowNs } from '../support/loki-api';
 import { eventually } from '../support/server';

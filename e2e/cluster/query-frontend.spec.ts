@@ -1,7 +1,7 @@
 // The query frontend, the query scheduler and two queriers as separate processes on one etcd
 // ring: reads through the frontend answer what a querier answers, a querier killed while it runs
 // a query has its job run by the other one, and a tenant's full queue is a 429.
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowNs } from '../support/loki-api';
 import { Cluster, type Member, memberMetric, ringPage } from '../support/cluster';

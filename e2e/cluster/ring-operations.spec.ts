@@ -3,7 +3,7 @@
 // page. Heartbeats every 1s, a member silent for 3s is UNHEALTHY.
 import type { RingStatusShard } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { type Cluster, type Member, startClassicCluster, ringPage } from '../support/cluster';
 import { queryRange } from '../support/loki-api';
 import { eventually } from '../support/server';

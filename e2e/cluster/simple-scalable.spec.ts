@@ -3,7 +3,7 @@
 // the index gateway ring (`ring` mode).
 import type { RingStatus } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { Cluster, type ConfigTree, type Member } from '../support/cluster';
 import { nowNs } from '../support/loki-api';
 

@@ -1,7 +1,7 @@
 // Simple scalable mode as the operator configures it: write, backend and read processes on one
 // etcd, with `query_scheduler.use_scheduler_ring` so the read process's frontend queues on the
 // backend's scheduler and its querier pulls from it, as Loki's read and backend targets do.
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowNs } from '../support/loki-api';
 import { Cluster, type Member, ringPage } from '../support/cluster';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { Cluster, type Member } from '../support/cluster';
 import { LogcliTail } from '../support/logcli-tail';
 import { nowNs } from '../support/loki-api';

@@ -3,7 +3,7 @@
 // querier asks it; its failure is within the one zone a read may lose, so the query answers
 // every line from the other two zones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { Cluster, type Member, ringPage } from '../support/cluster';
 import { nowNs, queryRange } from '../support/loki-api';
 

@@ -5,7 +5,7 @@
 // processes the delete request that was waiting.
 import { FilesystemObjectClient } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { Cluster, type Member, memberMetric, ringPage } from '../support/cluster';
 import { nowNs } from '../support/loki-api';
 import { eventually } from '../support/server';

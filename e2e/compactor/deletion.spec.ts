@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilesystemObjectClient, type ObjectClient, S3ObjectClient } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type S3rverProcess, startS3rver } from '../../libs/storage/src/testing/s3rver-process';
+import { type S3rverProcess, startS3rver } from '@logsvc/storage/testing';
 import { type ServerProcess, eventually, startServer } from '../support/server';
 import { linesInChunkObjects } from '../support/store-reader';
 

@@ -1,6 +1,6 @@
 import { encodePushProtobuf } from '@logsvc/push';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LogGenerator } from '../../tools/bench/src/gen';
+import { LogGenerator } from '@logsvc/bench/testing';
 import { nowNs, queryRange } from '../support/loki-api';
 import { type ServerProcess, startServer } from '../support/server';
 import { readStoredEntries } from '../support/store-reader';

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LIFTED_LIMITS } from '../../tools/bench/src/server-flags';
+import { LIFTED_LIMITS } from '@logsvc/bench/testing';
 import { queryRange } from '../support/loki-api';
 import { type ServerProcess, startServer } from '../support/server';
 

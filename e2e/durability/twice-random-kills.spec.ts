@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Prng } from '../../tools/bench/src/gen';
+import { Prng } from '@logsvc/bench/testing';
 import { nowNs, queryRange } from '../support/loki-api';
 import { type ServerProcess, startServer } from '../support/server';
 

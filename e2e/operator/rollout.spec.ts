@@ -2,20 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
-import { Controller } from '../../apps/operator/src/controller/controller';
-import { DirectPodAccess } from '../../apps/operator/src/controller/pod-access';
-import { Reconciler } from '../../apps/operator/src/controller/reconciler';
-import type { KubeClient } from '../../apps/operator/src/kube/client';
-import { discoverCapabilities } from '../../apps/operator/src/kube/discovery';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import {
+  Controller,
+  DirectPodAccess,
+  discoverCapabilities,
   installCrd,
+  type KubeClient,
+  Reconciler,
   REPO_ROOT,
   skipMessage,
   startControlPlane,
   waitFor,
   type ControlPlane,
-} from '../../apps/operator/test/support/control-plane';
+} from '@logsvc/operator/testing';
 import { NodeAgent } from '../support/node-agent/agent';
 
 // Tier 3: a microservices LogService run by real logsvc processes (our node agent plays the

@@ -3,7 +3,7 @@
 // the frontend runs them on its querier. Separate processes on one etcd ring; the ruler's
 // alert fires from the frontend's answers, and with the frontend gone its rules fail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { Cluster, type Member, memberMetric } from '../support/cluster';
 import { nowNs } from '../support/loki-api';
 import { eventually } from '../support/server';

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AlertsResponse, RulesResponse } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { Cluster, type Member, ringPage } from '../support/cluster';
 import { eventually } from '../support/server';
 

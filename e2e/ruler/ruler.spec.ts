@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../tools/bench/src/ingest/server-process';
+import { freePort } from '@logsvc/bench/testing';
 import { type ServerProcess, eventually, startServer } from '../support/server';
 
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { RingStatus } from '@logsvc/api';
 import { expect } from 'vitest';
 import { stringify } from 'yaml';
-import { freePort } from '../../tools/bench/src/ingest/server-process';
+import { freePort } from '@logsvc/bench/testing';
 import { type ServerProcess, startServer } from './server';
 
 export interface ClusterOptions {

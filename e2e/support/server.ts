@@ -1,9 +1,5 @@
 import { existsSync } from 'node:fs';
-import {
-  SERVER_MAIN,
-  ServerProcess,
-  type ServerProcessOptions,
-} from '../../tools/bench/src/ingest/server-process';
+import { SERVER_MAIN, ServerProcess, type ServerProcessOptions } from '@logsvc/bench/testing';
 import { HttpStatusError } from './loki-api';
 
 export { ServerProcess };

@@ -1,7 +1,7 @@
 import { parseLabels } from '@logsvc/api';
 import { encodePushProtobuf } from '@logsvc/push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type S3rverProcess, startS3rver } from '../../../libs/storage/src/testing/s3rver-process';
+import { type S3rverProcess, startS3rver } from '@logsvc/storage/testing';
 import { type TestServer, readFromStore, startTestServer } from './harness';
 
 const BUCKET = 'logsvc-app';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KubeClient } from '../../../apps/operator/src/kube/client';
+import type { KubeClient } from '@logsvc/operator/testing';
 import {
   expandRefs,
   mountsOf,

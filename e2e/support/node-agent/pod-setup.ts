@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KubeClient } from '../../../apps/operator/src/kube/client';
+import type { KubeClient } from '@logsvc/operator/testing';
 
 // How the node agent lays a pod out on this machine: volumes as directories, paths of the
 // container rewritten to them (there is no mount namespace), env resolved like the kubelet.

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Prng } from '../../../tools/bench/src/gen';
-import { TimeFormatter } from '../../../tools/bench/src/gen/time-format';
-import { logfmtLine } from '../../../tools/bench/src/gen';
+import { logfmtLine, Prng, TimeFormatter } from '@logsvc/bench/testing';
 import { Drain, type DrainCounters } from './drain';
 import { DEFAULT_DRAIN_CONFIG } from './drain-config';
 import { detectLogFormat } from './log-format';

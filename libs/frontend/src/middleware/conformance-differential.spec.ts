@@ -7,10 +7,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS, Overrides, type TenantLimits } from '@logsvc/config';
 import { type MemorySource, runQuery } from '@logsvc/logql';
+import {
+  CONFORMANCE_TESTDATA,
+  EPOCH_NS,
+  type FixtureEval,
+  linesMatch,
+  parseFixture,
+  renderActual,
+  sourceOf,
+} from '@logsvc/logql/testing';
 import { describe, expect, it } from 'vitest';
-import { parseFixture, type FixtureEval } from '../../../logql/src/engine/conformance/fixture';
-import { EPOCH_NS, linesMatch, renderActual } from '../../../logql/src/engine/conformance/render';
-import { sourceOf } from '../../../logql/src/engine/conformance/run-eval';
 import { EmbeddedCache } from '@logsvc/storage';
 import { ResultsCacheStore } from '../cache/results-cache';
 import { memoryDownstream } from '../testing/memory-downstream';
@@ -18,7 +24,7 @@ import { AnswerCache, matrixCodec } from './answer-cache';
 import { type FrontendQueryRequest, QueryFrontend } from './query-frontend';
 import { alignStartEndToStep } from '../split/split';
 
-const dir = join(__dirname, '../../../logql/src/engine/conformance/testdata');
+const dir = CONFORMANCE_TESTDATA;
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.lqt'))
   .sort();
