@@ -16,6 +16,11 @@ const alias = [
   { find: /^@logsvc\/([a-z-]+)$/, replacement: `${libsDir}/$1/src/index.ts` },
 ];
 
+// Worker threads the libraries start from their sources (the query and scan pools, the OTLP
+// decoder) are `.ts` files there: every test process, and so each of its threads, loads
+// TypeScript through tsx's require hook (a build starts the `.js` files beside them).
+const execArgv = ['--require', 'tsx/cjs'];
+
 // Specs that assert latencies, parallel speed-ups or a real control plane's pace: they run one
 // at a time after the rest (in the sequential group with e2e), never beside another file.
 const timingSensitive = [
@@ -43,6 +48,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'libs',
+          execArgv,
           include: ['libs/*/src/**/*.spec.ts'],
           exclude: [...timingSensitive, '**/node_modules/**'],
           testTimeout: 20_000,
@@ -52,6 +58,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'apps',
+          execArgv,
           include: ['apps/*/src/**/*.spec.ts', 'apps/*/test/**/*.spec.ts'],
           exclude: [...timingSensitive, 'apps/admin-ui/**', '**/node_modules/**'],
           testTimeout: 60_000,
@@ -70,12 +77,13 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'tools', include: ['tools/**/*.spec.ts'], testTimeout: 60_000 },
+        test: { name: 'tools', include: ['tools/**/*.spec.ts'], testTimeout: 60_000, execArgv },
       },
       {
         resolve: { alias },
         test: {
           name: 'serial',
+          execArgv,
           include: timingSensitive,
           testTimeout: 60_000,
           hookTimeout: 60_000,

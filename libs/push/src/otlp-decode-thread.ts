@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PushStream, RejectedStream } from '@logsvc/api';
 import type { ErrorKind } from '@logsvc/errors';
@@ -88,15 +86,12 @@ export class OtlpDecodeThread {
   }
 }
 
-/** The compiled worker next to this file, or the TypeScript one loaded through tsx (tests). */
+/**
+ * The worker beside this module, in this module's own form: the compiled `.js` in a build, the
+ * `.ts` source where the sources run (tests, whose runner loads TypeScript in every thread).
+ */
 function startWorker(): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
-  const js = join(__dirname, 'otlp-worker.js');
-  if (existsSync(js)) return new Worker(js, { resourceLimits });
-  const tsx = createRequire(join(__dirname, 'otlp-decode-thread.ts')).resolve('tsx/cjs');
-  const ts = join(__dirname, 'otlp-worker.ts');
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(ts)});`, {
-    eval: true,
-    resourceLimits,
-  });
+  const file = join(__dirname, `otlp-worker${extname(__filename)}`);
+  return new Worker(file, { resourceLimits });
 }

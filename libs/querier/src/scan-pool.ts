@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ChunkFormatError } from '@logsvc/chunk';
 import type { ScanRange, ScanResult } from './chunk-scan';
@@ -40,16 +38,14 @@ interface PoolWorker {
   readonly inFlight: Map<number, Task>;
 }
 
-/** The compiled worker next to this file, or the TypeScript one loaded through tsx (tests). */
+/**
+ * The worker beside this module, in this module's own form: the compiled `.js` in a build, the
+ * `.ts` source where the sources run (tests, whose runner loads TypeScript in every thread).
+ */
 function startWorker(): Worker {
   sizeWorkerHeaps();
-  const js = join(__dirname, 'scan-worker.js');
-  if (existsSync(js)) return new Worker(js);
-  const tsx = createRequire(join(__dirname, 'scan-pool.ts')).resolve('tsx/cjs');
-  const ts = join(__dirname, 'scan-worker.ts');
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(ts)});`, {
-    eval: true,
-  });
+  const file = join(__dirname, `scan-worker${extname(__filename)}`);
+  return new Worker(file);
 }
 
 function replyError(e: { name: string; message: string }): Error {
