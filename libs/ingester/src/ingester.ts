@@ -10,6 +10,7 @@ import {
   type IngesterLimitsProvider,
   type RingShare,
 } from './config';
+import { checkpointWatch } from './checkpoint-budget';
 import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } from './errors';
 import { Flusher } from './flusher';
 import {
@@ -465,11 +466,17 @@ export class Ingester {
 
   /**
    * Stops the loops; with `flush`, flushes everything first. Writes a final checkpoint and
-   * closes the WAL after all pending records are on disk.
+   * closes the WAL after all pending records are on disk. With `budgetMs` (the graceful
+   * shutdown period), a final checkpoint that at its pace would not finish in what is left of
+   * it is given up early, with an error log that says so (checkpoint-budget.ts).
    */
-  async shutdown(options: { flush: boolean }): Promise<void> {
+  async shutdown(options: { flush: boolean; budgetMs?: number }): Promise<void> {
     if (this.state === 'stopped' || this.state === 'stopping') return;
     this.state = 'stopping';
+    const deadlineMs =
+      options.budgetMs !== undefined && options.budgetMs > 0
+        ? this.now() + options.budgetMs
+        : undefined;
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];
     let flushError: unknown = null;
@@ -477,9 +484,12 @@ export class Ingester {
       await this.flusher.idle();
       if (options.flush) await this.flushAll().catch((err) => (flushError = err));
       if (this.wal) {
-        await this.checkpoint().catch((err) =>
-          this.logger.error({ err }, 'final WAL checkpoint failed'),
-        );
+        const wal = this.wal;
+        const watch = deadlineMs === undefined ? undefined : checkpointWatch(deadlineMs, this.now);
+        this.logger.info({ streams: this.census.count }, 'writing the final WAL checkpoint');
+        await wal
+          .checkpoint(() => this.checkpointFrames(wal, watch))
+          .catch((err) => this.logger.error({ err }, 'final WAL checkpoint failed'));
         await this.wal.close();
       }
     } finally {
@@ -601,7 +611,10 @@ export class Ingester {
    * exactly its records below the mark. Streams that vanished (fully flushed) still get a
    * record, so replay skips their older records instead of re-creating flushed data.
    */
-  private async *checkpointFrames(wal: Wal): AsyncGenerator<Buffer> {
+  private async *checkpointFrames(
+    wal: Wal,
+    watch?: (done: number, total: number) => void,
+  ): AsyncGenerator<Buffer> {
     const keys: [string, string][] = [];
     for (const [tenant, inst] of this.instances) {
       for (const text of inst.streams.keys()) keys.push([tenant, text]);
@@ -622,7 +635,10 @@ export class Ingester {
         closedChunks: closed,
         headChunk: head,
       });
-      if (i % 64 === 63) await yieldToLoop();
+      if (i % 64 === 63) {
+        watch?.(i + 1, keys.length);
+        await yieldToLoop();
+      }
     }
   }
 

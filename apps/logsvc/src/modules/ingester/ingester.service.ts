@@ -165,8 +165,10 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     try {
       this.logger.info({ flush }, 'ingester shutting down');
       const ingester = this.ingester;
+      // The final checkpoint gets what the graceful shutdown period leaves (main.ts exits then).
+      const budgetMs = this.config.server.graceful_shutdown_timeout;
       const shutdown = async (): Promise<void> => {
-        await ingester?.shutdown({ flush });
+        await ingester?.shutdown({ flush, budgetMs });
       };
       // In the ring: LEAVING while flushing, then out of the ring (as Loki's lifecycler).
       if (this.lifecycler) await this.lifecycler.stop({ beforeLeave: shutdown });
