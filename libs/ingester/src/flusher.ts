@@ -37,6 +37,12 @@ export class Flusher {
    * `/flush` over many streams fails within one retry schedule rather than one per stream.
    */
   private failing = false;
+  /** Aborted when a forced flush begins: wakes the operations waiting between retries. */
+  private wake = new AbortController();
+  /** Forced flushes running: background operations give up instead of waiting to retry. */
+  private forced = 0;
+  /** Why the last operation that gave up failed (for the caller of a forced flush). */
+  lastError: unknown = null;
 
   constructor(private readonly opts: FlusherOptions) {
     this.limiter = new ConcurrencyLimiter(opts.concurrency);
@@ -57,6 +63,23 @@ export class Flusher {
       });
     this.inflight.add(op);
     return op;
+  }
+
+  /**
+   * Runs a forced flush (`/flush`, shutdown). Meanwhile background operations do not wait
+   * between retries: those waiting wake, try once more, and give up if that fails too (the
+   * forced flush takes their chunks over), so it answers within its own attempts rather than
+   * after their retry schedules of minutes.
+   */
+  async forcing<T>(work: () => Promise<T>): Promise<T> {
+    this.forced++;
+    this.wake.abort();
+    this.wake = new AbortController();
+    try {
+      return await work();
+    } finally {
+      this.forced--;
+    }
   }
 
   /** Waits for every queued or running flush operation. */
@@ -91,7 +114,7 @@ export class Flusher {
     const { counters, logger } = this.opts;
     try {
       const batch: FlushedChunk[] = due.map((c) => toFlushed(stream, c));
-      await this.putWithRetries(stream.tenant, batch);
+      await this.putWithRetries(stream.tenant, batch, force);
       const flushedAt = this.opts.now();
       for (let i = 0; i < due.length; i++) {
         due[i].flushedAtMs = flushedAt;
@@ -104,6 +127,7 @@ export class Flusher {
       this.dropRetained(stream);
       return true;
     } catch (err) {
+      this.lastError = err;
       const retryAt = this.opts.now() + this.opts.backoff.max_period;
       for (const c of due) {
         c.failures++;
@@ -119,7 +143,15 @@ export class Flusher {
     }
   }
 
-  private async putWithRetries(tenant: string, batch: FlushedChunk[]): Promise<void> {
+  /**
+   * Puts with `flush_op_backoff`'s retries. A forced flush gives up at once on a full disk (no
+   * retry within seconds frees it); a background one gives up while a forced flush runs.
+   */
+  private async putWithRetries(
+    tenant: string,
+    batch: FlushedChunk[],
+    force: boolean,
+  ): Promise<void> {
     const { backoff, counters } = this.opts;
     const attempts = this.failing ? 1 : Math.max(1, backoff.max_retries);
     let delay = backoff.min_period;
@@ -130,11 +162,13 @@ export class Flusher {
         return;
       } catch (err) {
         counters.flush_failures_total++;
-        if (attempt >= attempts) {
+        const yieldToForced = !force && this.forced > 0;
+        if (attempt >= attempts || yieldToForced || (force && isDiskFull(err))) {
           this.failing = true;
           throw err;
         }
-        await sleep(delay);
+        // Woken by a forced flush: one more try now, then the check above gives up.
+        await sleep(delay, undefined, { signal: this.wake.signal }).catch(() => {});
         delay = Math.min(delay * 2, backoff.max_period);
       }
     }
@@ -159,6 +193,16 @@ export class Flusher {
       clearTimeout(timer);
     }
   }
+}
+
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EROFS']);
+
+/** A full (or read-only) disk, also when wrapped as an error's cause. */
+export function isDiskFull(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (DISK_FULL.has((e as NodeJS.ErrnoException).code ?? '')) return true;
+  }
+  return false;
 }
 
 function toFlushed(stream: Stream, c: ClosedChunk): FlushedChunk {

@@ -429,12 +429,18 @@ export class Ingester {
    * FlushError if some chunks still fail after their retries; they stay in memory.
    */
   async flushAll(): Promise<void> {
+    await this.flusher.forcing(() => this.flushEverything());
+    this.removeEmptyStreams();
+  }
+
+  private async flushEverything(): Promise<void> {
     const now = this.now();
     for (const inst of this.instances.values()) {
       for (const s of inst.streams.values()) s.cutHead('forced', now, this.onCut);
     }
     // Chunks wait for their WAL records to settle before they are flushed.
     await this.wal?.durable().catch(() => {});
+    this.flusher.lastError = null;
     for (let round = 0; round < 3; round++) {
       await this.flusher.idle();
       const ops: Promise<boolean>[] = [];
@@ -447,10 +453,12 @@ export class Ingester {
       if (ops.length === 0) break;
       const results = await Promise.all(ops);
       if (results.includes(false)) {
-        throw new FlushError(`${results.filter((r) => !r).length} streams failed to flush`);
+        const why = this.flusher.lastError;
+        const reason = why instanceof Error ? `: ${why.message}` : '';
+        const failed = results.filter((r) => !r).length;
+        throw new FlushError(`${failed} streams failed to flush${reason}`, { cause: why });
       }
     }
-    this.removeEmptyStreams();
   }
 
   /**
