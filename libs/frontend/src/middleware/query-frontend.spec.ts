@@ -394,6 +394,7 @@ describe('shardFactor', () => {
     maxShards: 128,
     maxBytesPerShard: 600e6,
     maxCacheFreshnessMs: 0,
+    maxMemoryBytes: 0,
   };
   it("follows Loki's bytes per shard, in powers of two", () => {
     expect(shardFactor(100e6, limits)).toBe(1);
