@@ -242,6 +242,7 @@ export class QueryFrontend {
         kind: request.kind,
         signal: ctx.runner.signal,
         maxSeries: limits.max_query_series > 0 ? limits.max_query_series : Infinity,
+        budget: new MemoryBudget(ctx.limits.maxMemoryBytes),
       },
       answers,
       ctx.runner.stats,
