@@ -12,7 +12,7 @@ const MiB = 1024 * 1024;
  * and the garbage of the lines and labels built meanwhile. Before the budget, the query took
  * 3.4 GB and more, until V8 ran out of heap.
  */
-const MAX_PEAK_RSS = 1200 * MiB;
+const MAX_PEAK_RSS = 1500 * MiB;
 const LINES = 3000;
 const LIMIT_TEXT = 'max_query_memory_bytes';
 
