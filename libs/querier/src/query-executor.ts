@@ -46,7 +46,8 @@ export interface QueryRequest {
 
 /**
  * Runs LogQL queries under the tenants' query limits (`max_entries_limit_per_query`,
- * `max_query_length`, `max_query_lookback`, `max_query_series`, `query_timeout`), over the
+ * `max_query_length`, `max_query_lookback`, `max_query_series`, `query_timeout`,
+ * `max_query_memory_bytes`), over the
  * ingesters and the store.
  */
 export class QueryExecutor {
@@ -79,6 +80,7 @@ export class QueryExecutor {
         source: request.shard === undefined ? this.sources.all : this.sources.shard(request.shard),
         signal,
         maxSeries: limits.max_query_series > 0 ? limits.max_query_series : Infinity,
+        maxMemoryBytes: limits.max_query_memory_bytes,
         categorizeLabels: request.categorizeLabels,
       });
     } catch (err) {

@@ -15,6 +15,7 @@ const base = {
   max_query_series: 500,
   max_query_lookback: 0,
   query_timeout: 60_000,
+  max_query_memory_bytes: 256 * 1024 * 1024,
 };
 
 describe('query limits', () => {

@@ -10,6 +10,7 @@ export interface QueryLimits {
   max_query_series: number;
   max_query_lookback: number;
   query_timeout: number;
+  max_query_memory_bytes: number;
 }
 
 type LimitName = keyof QueryLimits;
@@ -25,6 +26,7 @@ export function queryLimits(perTenant: readonly TenantLimits[]): QueryLimits {
     max_query_series: smallest('max_query_series'),
     max_query_lookback: smallest('max_query_lookback'),
     query_timeout: smallest('query_timeout'),
+    max_query_memory_bytes: smallest('max_query_memory_bytes'),
   };
 }
 

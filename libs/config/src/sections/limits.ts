@@ -94,6 +94,11 @@ export const limitsSection = section({
   max_streams_matchers_per_query: flag('querier.max-streams-matcher-per-query', int(1000)),
   max_concurrent_tail_requests: flag('querier.max-concurrent-tail-requests', int(10)),
   max_entries_limit_per_query: flag('validation.max-entries-limit', int(5000)),
+  /**
+   * logsvc's own: what one query evaluation may hold of lines, labels, series and samples
+   * (its answer and working set), in every thread and process it runs in; 0 = no limit.
+   */
+  max_query_memory_bytes: flag('querier.max-query-memory-bytes', size(256 * MB)),
   max_cache_freshness_per_query: flag('frontend.max-cache-freshness', duration(10 * 60_000)),
   max_metadata_cache_freshness: flag('frontend.max-metadata-cache-freshness', duration(24 * HOUR)),
   max_stats_cache_freshness: flag('frontend.max-stats-cache-freshness', duration(10 * 60_000)),

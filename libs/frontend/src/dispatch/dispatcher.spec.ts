@@ -100,9 +100,50 @@ describe('JobDispatcher', () => {
     }
     await expect(result).rejects.toMatchObject({
       kind: 'unavailable',
-      message: 'the querier running the request went away 3 times',
+      message:
+        'the querier running the request went away 3 times; the request is not retried again',
     });
     expect(sut.queued).toBe(0);
+  });
+
+  it('retries a job whose querier died once, then fails it and logs its tenant and query', async () => {
+    const warnings: { obj: object; msg: string }[] = [];
+    const sut = new JobDispatcher({
+      maxOutstandingPerTenant: 10,
+      logger: { warn: (obj, msg) => warnings.push({ obj, msg }) },
+    });
+    const url = `/loki/api/v1/query_range?${new URLSearchParams({ query: '{app="x"} | line_format "big"', limit: '5000' })}`;
+    const result = sut.submit('acme', [], job(url), never());
+    const first = sut.connect('q1');
+    await first.next();
+    first.close();
+    const second = sut.connect('q2');
+    expect((await second.next()).retries).toBe(1);
+    second.close();
+    await expect(result).rejects.toMatchObject({
+      kind: 'unavailable',
+      message:
+        'the querier running the request went away 2 times; the request is not retried again',
+    });
+    // A third querier is not handed the job.
+    const third = sut.connect('q3');
+    const next = third.next(AbortSignal.timeout(50));
+    await expect(next).rejects.toThrow();
+    expect(warnings.map((w) => w.obj)).toEqual([
+      {
+        tenant: 'acme',
+        query: '{app="x"} | line_format "big"',
+        path: '/loki/api/v1/query_range',
+        retries: 1,
+      },
+      {
+        tenant: 'acme',
+        query: '{app="x"} | line_format "big"',
+        path: '/loki/api/v1/query_range',
+        retries: 2,
+      },
+    ]);
+    expect(warnings[1]!.msg).toMatch(/not retrying it again/);
   });
 
   it('drops a queued job whose caller aborted', async () => {

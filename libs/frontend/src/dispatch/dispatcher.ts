@@ -5,16 +5,27 @@ import { DEFAULT_MAX_QUEUE_HIERARCHY_LEVELS, queuePathFor } from '../queue/actor
 import { QUEUE_STOPPED, RequestQueue, type QuerierConnection } from '../queue/request-queue';
 import type { Assignment, DispatchConnection } from './job';
 
-/** Loki's `query_range.max_retries` default: a job is retried on at most this many queriers. */
-export const DEFAULT_MAX_RETRIES = 5;
+/**
+ * Times a job whose querier went away (killed, out of memory) is handed to another querier.
+ * Loki's frontend retries up to `query_range.max_retries` (5), so one query that exhausts a
+ * querier's memory can take down five; here a job is retried once, then answered with an error.
+ */
+export const DEFAULT_MAX_RETRIES = 1;
+
+/** Where the dispatcher reports a job whose querier went away (pino's `(obj, msg)` shape). */
+export interface DispatchLogger {
+  warn(obj: object, msg: string): void;
+}
 
 export interface JobDispatcherOptions {
   /** `query_scheduler.max_outstanding_requests_per_tenant` (or the frontend's own limit). */
   readonly maxOutstandingPerTenant: number;
   /** `query_scheduler.max_queue_hierarchy_levels`; default 3. */
   readonly maxQueueHierarchyLevels?: number;
-  /** Times a job whose querier went away is handed to another one; default 5. */
+  /** Times a job whose querier went away is handed to another one; default 1. */
   readonly maxRetries?: number;
+  /** Told of every job whose querier went away, with its tenant and query. */
+  readonly logger?: DispatchLogger;
   /** Where the queue's events are counted (the app exports them under Loki's names). */
   readonly metrics?: QueueMetrics;
 }
@@ -59,14 +70,16 @@ interface PendingJob {
  * without one): callers `submit` jobs, which wait in a `RequestQueue` (fair by tenant and actor
  * path, 429 over the tenant's limit); querier connections take one job at a time and answer
  * it. A connection that breaks while it holds a job (its querier was killed) puts the job back
- * ahead of everything queued, so that another querier runs it, at most `maxRetries` times. A
- * caller that gives up has its job dropped from the queue, or cancelled on its querier.
+ * ahead of everything queued, so that another querier runs it, at most `maxRetries` times (then
+ * the job fails, and the logger is told which tenant and query it was). A caller that gives up
+ * has its job dropped from the queue, or cancelled on its querier.
  */
 export class JobDispatcher implements JobQueue {
   private readonly queue: RequestQueue<PendingJob>;
   private readonly maxRetries: number;
   private readonly maxLevels: number;
   private readonly metrics: QueueMetrics;
+  private readonly logger: DispatchLogger | undefined;
   /** Jobs of broken connections, served before the fair queue. */
   private readonly retries = new Fifo<PendingJob>();
   private readonly retryWaiters = new Set<() => void>();
@@ -84,6 +97,7 @@ export class JobDispatcher implements JobQueue {
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.maxLevels = options.maxQueueHierarchyLevels ?? DEFAULT_MAX_QUEUE_HIERARCHY_LEVELS;
     this.metrics = options.metrics ?? NO_QUEUE_METRICS;
+    this.logger = options.logger;
   }
 
   /** Jobs waiting for a querier (queued or put back), not counting those running. */
@@ -255,11 +269,25 @@ export class JobDispatcher implements JobQueue {
     if (pending.state === 'done') return;
     if (broken) pending.retries++;
     if (this.stopped) return pending.settle({ error: stoppedError() });
-    if (pending.retries > this.maxRetries) {
+    const givingUp = pending.retries > this.maxRetries;
+    if (broken) {
+      this.logger?.warn(
+        {
+          tenant: pending.tenant,
+          query: jobQuery(pending.job),
+          path: pending.job.url.split('?')[0],
+          retries: pending.retries,
+        },
+        givingUp
+          ? 'queriers running a query went away (killed or out of memory); not retrying it again'
+          : 'the querier running a query went away (killed or out of memory); retrying it once on another querier',
+      );
+    }
+    if (givingUp) {
       return pending.settle({
         error: new LogsvcError(
           'unavailable',
-          `the querier running the request went away ${pending.retries} times`,
+          `the querier running the request went away ${pending.retries} times; the request is not retried again`,
         ),
       });
     }
@@ -282,6 +310,13 @@ function assignment(pending: PendingJob): Assignment {
     signal: pending.cancel.signal,
     retries: pending.retries,
   };
+}
+
+/** The LogQL query of a job (its `query` parameter), or '' for one without. */
+function jobQuery(job: HttpJob): string {
+  const at = job.url.indexOf('?');
+  if (at < 0) return '';
+  return new URLSearchParams(job.url.slice(at + 1)).get('query') ?? '';
 }
 
 function canceled(signal: AbortSignal): LogsvcError {

@@ -1,6 +1,7 @@
 export {
   DEFAULT_MAX_RETRIES,
   JobDispatcher,
+  type DispatchLogger,
   type JobDispatcherOptions,
   type QueueMetrics,
 } from './dispatcher';

@@ -1,6 +1,6 @@
 import { kindOf } from '@logsvc/errors';
 import { DEFAULT_LIMITS, Overrides, type TenantLimits } from '@logsvc/config';
-import type { QueryResult } from '@logsvc/api';
+import { type QueryResult, resultEntryCount } from '@logsvc/api';
 import { MemorySource, runQuery } from '@logsvc/logql';
 import { describe, expect, it } from 'vitest';
 import { EmbeddedCache } from '@logsvc/storage';
@@ -232,6 +232,19 @@ describe('QueryFrontend', () => {
     expect(Math.max(...sent.map((s) => Number(s.endNs - T0)))).toBe(Number(600n * S));
   });
 
+  it('holds the answers of a log query’s splits to max_query_memory_bytes together', async () => {
+    // Each split's answer is within any budget; ten of them at 10 KB a line are not.
+    const query = '{app=~".+"} | line_format "{{ repeat 10000 \\"x\\" }}"';
+    const limits = { max_query_memory_bytes: 8 << 20 };
+    const frontend = frontendOver(src, [], limits);
+    await expect(frontend.query(rangeRequest(query, { limit: 1000 }))).rejects.toMatchObject({
+      kind: 'bad_request',
+      message: expect.stringContaining('(limit: 8MiB, max_query_memory_bytes)'),
+    });
+    const small = await frontend.query(rangeRequest(query, { limit: 20 }));
+    expect(resultEntryCount(small.result)).toBe(20);
+  });
+
   it('fails the query with the first sub-query error, and cancels the others', async () => {
     const signals: AbortSignal[] = [];
     const failing: Downstream = {
@@ -394,6 +407,7 @@ describe('shardFactor', () => {
     maxShards: 128,
     maxBytesPerShard: 600e6,
     maxCacheFreshnessMs: 0,
+    maxMemoryBytes: 0,
   };
   it("follows Loki's bytes per shard, in powers of two", () => {
     expect(shardFactor(100e6, limits)).toBe(1);

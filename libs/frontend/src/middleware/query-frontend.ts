@@ -16,7 +16,9 @@ import {
   type MetricExpr,
   type RunQueryResult,
   logSelectors,
+  MemoryBudget,
   printStreamSelector,
+  streamsBytes,
   rangeReach,
 } from '@logsvc/logql';
 import {
@@ -173,6 +175,7 @@ export class QueryFrontend {
     const shardable =
       request.intervalNs === 0n && this.options.sharding && preservesStreams(expr) && !bounded;
     const answers: ResultStream[][] = [];
+    const held = new MemoryBudget(limits.maxMemoryBytes);
     let entries = 0;
     // Splits in the query's direction, a batch at a time, until the limit is reached.
     for (let i = 0; i < splits.length && entries < request.limit;) {
@@ -195,6 +198,8 @@ export class QueryFrontend {
         ctx.splits++;
         answers.push(streams);
         entries += streams.reduce((n, s) => n + s.entries.length, 0);
+        // Each sub-query kept within the budget where it ran; their answers together must too.
+        held.charge(streamsBytes(streams));
         if (entries >= request.limit) break;
       }
     }
@@ -237,6 +242,7 @@ export class QueryFrontend {
         kind: request.kind,
         signal: ctx.runner.signal,
         maxSeries: limits.max_query_series > 0 ? limits.max_query_series : Infinity,
+        budget: new MemoryBudget(ctx.limits.maxMemoryBytes),
       },
       answers,
       ctx.runner.stats,

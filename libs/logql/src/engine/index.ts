@@ -5,3 +5,4 @@ export * from './sources';
 export * from './logs';
 export * from './query';
 export * from './metrics';
+export * from './memory-budget';

@@ -7,6 +7,7 @@ import { resultEntryCount, type QueryResult } from '@logsvc/api';
 import type { Expr } from '../syntax/ast';
 import { parseExpr } from '../syntax/parser';
 import { evaluateLogQuery } from './logs/evaluate';
+import { MemoryBudget } from './memory-budget';
 import { ERR_INSTANT_LOG_QUERY, UnsupportedQueryError } from './logs/errors';
 import { evaluateMetricQuery } from './metrics';
 import type { Direction, LogSource } from './source';
@@ -35,6 +36,11 @@ export interface RunQueryParams {
   readonly signal?: AbortSignal;
   /** `max_query_series` for metric queries (default 500). */
   readonly maxSeries?: number;
+  /**
+   * `max_query_memory_bytes`: what the evaluation may hold of lines, labels, series and samples
+   * (see MemoryBudget); 0 or absent: no limit.
+   */
+  readonly maxMemoryBytes?: number;
   /** Log queries: group by stream labels and attach label categories to each entry. */
   readonly categorizeLabels?: boolean;
   /** Seconds the query waited before running (reported as `queueTime`). */
@@ -59,6 +65,7 @@ export async function runQuery(params: RunQueryParams): Promise<RunQueryResult> 
   const tenants = typeof params.tenants === 'string' ? [params.tenants] : [...params.tenants];
   const source = sourceFor(tenants, params.source);
   const tenant = tenants.join('|');
+  const budget = new MemoryBudget(params.maxMemoryBytes ?? 0);
 
   let result: QueryResult;
   if (expr.kind === 'LogSelectorExpr') {
@@ -72,6 +79,7 @@ export async function runQuery(params: RunQueryParams): Promise<RunQueryResult> 
         limit: params.limit,
         direction: params.direction,
         intervalNs: msToNs(params.intervalMs ?? 0),
+        budget,
         ...(params.signal === undefined ? {} : { signal: params.signal }),
         ...(params.categorizeLabels === undefined
           ? {}
@@ -95,6 +103,7 @@ export async function runQuery(params: RunQueryParams): Promise<RunQueryResult> 
         endNs: params.endNs,
         stepNs,
         kind: params.kind,
+        budget,
         ...(params.signal === undefined ? {} : { signal: params.signal }),
         ...(params.maxSeries === undefined ? {} : { maxSeries: params.maxSeries }),
       },

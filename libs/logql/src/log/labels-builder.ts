@@ -103,6 +103,12 @@ export const EMPTY_LABELS_RESULT = new LabelsResult([], '', [], [], []);
 
 /** Most entries of a stream produce few distinct label sets; bound the cache anyway. */
 const MAX_CACHED_RESULTS = 4096;
+/**
+ * Label sets longer than this (in characters of their key) are not cached: 4096 of them
+ * could hold gigabytes (`label_format x="{{ __line__ }}{{ repeat 500000 \"y\" }}"` makes each
+ * line's set distinct and half a megabyte), and such sets rarely repeat.
+ */
+const MAX_CACHED_KEY_CHARS = 16 * 1024;
 
 /** Prometheus `NormalizeLabel` (otlptranslator), which Loki applies to metadata names. */
 export function normalizeMetadataName(name: string): string {
@@ -414,6 +420,7 @@ export class LabelsBuilder {
     const known = this.byDelta.get(delta);
     if (known !== undefined) return known;
     const result = this.buildLabels();
+    if (delta.length > MAX_CACHED_KEY_CHARS) return result;
     if (this.byDelta.size >= MAX_CACHED_RESULTS) this.byDelta.clear();
     this.byDelta.set(delta, result);
     return result;
@@ -462,6 +469,7 @@ export class LabelsBuilder {
       if (value !== undefined) labels.push({ name, value });
     }
     result = new LabelsResult(labels, labelsKey(labels), labels, [], []);
+    if (key.length > MAX_CACHED_KEY_CHARS) return result;
     if (this.byGroupValues.size >= MAX_CACHED_RESULTS) this.byGroupValues.clear();
     this.byGroupValues.set(key, result);
     return result;
@@ -479,7 +487,7 @@ export class LabelsBuilder {
       const labels: LabelPair[] = value === undefined ? [] : [{ name, value }];
       result = new LabelsResult(labels, labelsKey(labels), labels, [], []);
       if (value === undefined) this.byOneMissing = result;
-      else {
+      else if (value.length <= MAX_CACHED_KEY_CHARS) {
         if (this.byOneValue.size >= MAX_CACHED_RESULTS) this.byOneValue.clear();
         this.byOneValue.set(value, result);
       }
@@ -553,7 +561,7 @@ export class LabelsBuilder {
     sm.sort(byName);
     parsed.sort(byName);
     const result = new LabelsResult(all, key, stream, sm, parsed);
-    this.cache.set(key, result);
+    if (key.length <= MAX_CACHED_KEY_CHARS) this.cache.set(key, result);
     return result;
   }
 }

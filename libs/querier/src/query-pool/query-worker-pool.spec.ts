@@ -106,7 +106,7 @@ describe('QueryWorkerPool', () => {
       ],
     });
     const overrides = new Overrides(
-      { ...defaultConfig().limits_config, max_query_series: 4 },
+      { ...defaultConfig().limits_config, max_query_series: 4, max_query_memory_bytes: 4 << 20 },
       { file: '', periodMs: 10_000 },
     );
     querier = new Querier({
@@ -185,6 +185,21 @@ describe('QueryWorkerPool', () => {
     }
     expect(streams).toBe(9);
     expect(entries).toBe(9 * (360 - 22));
+  });
+
+  it('holds a worker thread’s query to max_query_memory_bytes, as the main thread', async () => {
+    // 100 lines of 100 KB are 10 MB, over the tenant's 4 MiB.
+    const big = request({ query: '{app="api"} | line_format "{{ repeat 100000 \\"x\\" }}"' });
+    const here = await failure(querier.query(big));
+    const there = await failure(inPool(big));
+    expect([there.kind, there.httpStatus, there.message]).toEqual([
+      here.kind,
+      here.httpStatus,
+      here.message,
+    ]);
+    expect(there.message).toContain('(limit: 4MiB, max_query_memory_bytes)');
+    // The worker goes on answering.
+    expect(lines(await inPool(request({ limit: 3 })))).toHaveLength(3);
   });
 
   it('fails like the main thread: max_query_series, a bad regex, a parse error', async () => {

@@ -1,6 +1,16 @@
 import { EMPTY_LABELS, type Labels, type LogEntry, labelsToString } from '@logsvc/api';
 import { log } from '@logsvc/logql';
-import type { TailEntry } from './tail-types';
+import type { DroppedEntry, TailEntry } from './tail-types';
+
+/** What an entry waiting to be sent costs besides its line and labels (object, references). */
+export const ENTRY_OVERHEAD_BYTES = 96;
+
+/** What a kept entry holds: its line, its labels' characters, and the entry itself. */
+export function entryBytes(lineLength: number, labels: Labels): number {
+  let n = ENTRY_OVERHEAD_BYTES + lineLength;
+  for (const l of labels) n += l.name.length + l.value.length;
+  return n;
+}
 
 /** Streams whose pipeline state is kept; past this the cache starts over (bounded memory). */
 const MAX_CACHED_STREAMS = 4096;
@@ -28,11 +38,26 @@ export class LivePipeline {
 
   /**
    * The entries the pipeline keeps, with their labels and lines after it. Lines are copied out
-   * (as strings): the entries' buffers may be reused once this returns.
+   * (as strings): the entries' buffers may be reused once this returns. Once the kept entries
+   * hold `roomBytes` (see `entryBytes`), the rest go to `dropped` without their line being
+   * built (a `line_format` may make every line a megabyte). Returns the bytes kept.
    */
-  process(labels: Labels, entries: readonly LogEntry[], out: TailEntry[]): void {
+  process(
+    labels: Labels,
+    entries: readonly LogEntry[],
+    out: TailEntry[],
+    roomBytes = Infinity,
+    dropped: DroppedEntry[] = [],
+  ): number {
+    let kept = 0;
     if (this.streamLabelsOnly) {
       for (const e of entries) {
+        const bytes = entryBytes(e.line.length, labels);
+        if (kept + bytes > roomBytes) {
+          dropped.push({ labels, timestampNs: e.timestampNs });
+          continue;
+        }
+        kept += bytes;
         const line = e.line.toString();
         if (!this.categorize) out.push({ labels, timestampNs: e.timestampNs, line });
         else {
@@ -40,19 +65,27 @@ export class LivePipeline {
           out.push({ labels, timestampNs: e.timestampNs, line, categories });
         }
       }
-      return;
+      return kept;
     }
     const stream = this.streamPipeline(labels);
     for (const e of entries) {
       const r = stream.process(e.timestampNs, e.line, e.structuredMetadata);
       if (r === null) continue;
+      const entryLabels = this.categorize ? r.labels.stream : r.labels.labels;
+      const bytes = entryBytes(r.line.length, entryLabels);
+      if (kept + bytes > roomBytes) {
+        dropped.push({ labels: entryLabels, timestampNs: e.timestampNs });
+        continue;
+      }
+      kept += bytes;
       const line = r.line.toString();
-      if (!this.categorize) out.push({ labels: r.labels.labels, timestampNs: e.timestampNs, line });
+      if (!this.categorize) out.push({ labels: entryLabels, timestampNs: e.timestampNs, line });
       else {
         const categories = r.labels.categories();
-        out.push({ labels: r.labels.stream, timestampNs: e.timestampNs, line, categories });
+        out.push({ labels: entryLabels, timestampNs: e.timestampNs, line, categories });
       }
     }
+    return kept;
   }
 
   private streamPipeline(labels: Labels): log.StreamPipeline {

@@ -196,6 +196,30 @@ describe('Tailer', () => {
     sut.close();
   });
 
+  it.each([
+    ['formatted lines', '{app="a"} | line_format "{{ repeat 1000000 \\"x\\" }}"'],
+    ['formatted labels', '{app="a"} | label_format x="{{ repeat 500000 \\"y\\" }}"'],
+  ])('holds at most maxPendingBytes of %s from one push, dropping the rest', async (_, query) => {
+    vi.useFakeTimers();
+    const ingesters = new FakeTailIngesters();
+    const out = new RecordingOutput();
+    const limits = { maxBufferedBytes: 1 << 30, maxPendingBytes: 8 << 20 };
+    const sut = tailer({ query, delayForMs: 2000 }, ingesters, out, { limits });
+    await sut.start();
+    const entries: [bigint, string][] = [];
+    for (let i = 0; i < 200; i++) entries.push([NOW_NS + BigInt(i), `line ${i}`]);
+    ingesters.push('{app="a"}', ...entries);
+    expect(sut.heldBytes).toBeGreaterThan(0);
+    expect(sut.heldBytes).toBeLessThanOrEqual(limits.maxPendingBytes);
+    clock += 3000;
+    await vi.advanceTimersByTimeAsync(3000);
+    const sent = out.frames.flatMap((f) => f.entries).length;
+    const dropped = out.frames.flatMap((f) => f.dropped).length;
+    expect(sent).toBeLessThan(20);
+    expect(sent + dropped).toBe(200);
+    sut.close();
+  });
+
   it('sends at most 100 entries per message', async () => {
     vi.useFakeTimers();
     const ingesters = new FakeTailIngesters();

@@ -1,7 +1,7 @@
 import { type Labels, type LogEntry, type ResultStream, labelsToString } from '@logsvc/api';
 import type { IngesterClient, TailSubscription } from '@logsvc/ingester';
 import { compilePipeline, parseExpr } from '@logsvc/logql';
-import { LivePipeline } from './live-pipeline';
+import { entryBytes, LivePipeline } from './live-pipeline';
 import { TailMaxDurationError, TailMetricQueryError } from './tail-errors';
 import type { DroppedEntry, TailEntry, TailOutput, TailRequest } from './tail-types';
 
@@ -9,8 +9,6 @@ import type { DroppedEntry, TailEntry, TailOutput, TailRequest } from './tail-ty
 export const MAX_ENTRIES_PER_FRAME = 100;
 /** Dropped entries reported per message at most; more are dropped silently (Loki's). */
 export const MAX_DROPPED_PER_FRAME = 1000;
-/** What an entry waiting to be sent costs besides its line (object, labels reference). */
-const ENTRY_OVERHEAD_BYTES = 96;
 /** Longest single wait of the release timer; a later entry is looked at again then. */
 const MAX_TIMER_MS = 60_000;
 
@@ -49,7 +47,9 @@ interface Pending {
  * One live tail (Loki's querier `Tailer`): subscribes to the ingesters for the query's streams,
  * sends the past entries first, then live ones through the query's pipeline, in timestamp order
  * once they are `delay_for` old, up to 100 per message. Memory is bounded: entries waiting to
- * go out hold at most `maxPendingBytes`, and while the client has `maxBufferedBytes` unread,
+ * go out hold at most `maxPendingBytes` of lines and labels (a push's entries past it are
+ * dropped before their formatted lines are built; history is a query under the tenant's
+ * `max_query_memory_bytes`), and while the client has `maxBufferedBytes` unread,
  * entries are dropped and reported in the next message's `dropped_entries` instead.
  */
 export class Tailer {
@@ -156,14 +156,22 @@ export class Tailer {
   private readonly onLive = (labels: Labels, entries: readonly LogEntry[]): void => {
     if (this.closed || this.live === undefined) return;
     const kept: TailEntry[] = [];
-    this.live.process(labels, entries, kept);
+    const dropped: DroppedEntry[] = [];
+    this.live.process(
+      labels,
+      entries,
+      kept,
+      this.limits.maxPendingBytes - this.pendingBytes,
+      dropped,
+    );
     for (const entry of kept) this.hold(entry);
+    for (const entry of dropped) this.drop(entry);
     this.scheduleRelease();
   };
 
   /** Puts a live entry in time order among the waiting ones, or drops it when they are full. */
   private hold(entry: TailEntry): void {
-    const bytes = entry.line.length + ENTRY_OVERHEAD_BYTES;
+    const bytes = entryBytes(entry.line.length, entry.labels);
     if (this.pendingBytes + bytes > this.limits.maxPendingBytes) {
       this.drop(entry);
       return;
@@ -224,7 +232,7 @@ export class Tailer {
     }
   }
 
-  private drop(entry: TailEntry): void {
+  private drop(entry: DroppedEntry): void {
     if (this.dropped.length < MAX_DROPPED_PER_FRAME) {
       this.dropped.push({ labels: entry.labels, timestampNs: entry.timestampNs });
     }

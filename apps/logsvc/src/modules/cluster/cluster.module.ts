@@ -23,8 +23,9 @@ import { PatternMetrics } from './pattern-metrics';
 import { RingPagesController } from './ring-pages.controller';
 import { RingsService } from './rings.service';
 import type { Config } from '@logsvc/config';
+import type { Logger } from 'pino';
 import type { Component } from '../../targets';
-import { COMPONENTS, CONFIG, INDEX_READER, INGESTER_CLIENT } from '../../tokens';
+import { COMPONENTS, CONFIG, INDEX_READER, INGESTER_CLIENT, LOGGER } from '../../tokens';
 import {
   INDEX_GATEWAY_POOL,
   indexGatewayPoolProvider,
@@ -52,9 +53,13 @@ import {
     { provide: LocalRuler, useValue: new LocalRuler() },
     {
       provide: LocalJobQueue,
-      useFactory: (config: Config, components: readonly Component[], metrics: HttpMetrics) =>
-        new LocalJobQueue(config, components, metrics.registry),
-      inject: [CONFIG, COMPONENTS, HttpMetrics],
+      useFactory: (
+        config: Config,
+        components: readonly Component[],
+        metrics: HttpMetrics,
+        logger: Logger,
+      ) => new LocalJobQueue(config, components, metrics.registry, logger),
+      inject: [CONFIG, COMPONENTS, HttpMetrics, LOGGER],
     },
     PatternMetrics,
     patternPoolProvider,

@@ -1,5 +1,5 @@
 import type { Config } from '@logsvc/config';
-import { JobDispatcher } from '@logsvc/frontend';
+import { type DispatchLogger, JobDispatcher } from '@logsvc/frontend';
 import type { Registry } from 'prom-client';
 import type { Component } from '../../targets';
 import { queryRouting } from './query-routing';
@@ -13,8 +13,16 @@ import { queueMetrics } from './queue-metrics';
 export class LocalJobQueue {
   readonly dispatcher: JobDispatcher | undefined;
 
-  /** `registry`: where the queue's metrics go, under Loki's names (see queueMetrics). */
-  constructor(config: Config, components: readonly Component[], registry?: Registry) {
+  /**
+   * `registry`: where the queue's metrics go, under Loki's names (see queueMetrics); `logger`:
+   * where a job whose querier went away is reported, with its tenant and query.
+   */
+  constructor(
+    config: Config,
+    components: readonly Component[],
+    registry?: Registry,
+    logger?: DispatchLogger,
+  ) {
     if (!queryRouting(config, components).localQueue) return;
     const scheduler = components.includes('query-scheduler');
     const metrics =
@@ -29,6 +37,7 @@ export class LocalJobQueue {
         : config.frontend.max_outstanding_per_tenant,
       maxQueueHierarchyLevels: config.query_scheduler.max_queue_hierarchy_levels,
       ...(metrics === undefined ? {} : { metrics }),
+      ...(logger === undefined ? {} : { logger }),
     });
   }
 }

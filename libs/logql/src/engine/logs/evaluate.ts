@@ -12,6 +12,7 @@ import { compilePipeline } from '../compile';
 import { QueryCanceledError } from '../metrics/errors';
 import type { Direction, LogSource } from '../source';
 import { tenantPipeline } from '../sources/multi-tenant';
+import { ENTRY_OVERHEAD, type MemoryBudget, unlimitedBudget } from '../memory-budget';
 import type { QueryStats } from '../stats';
 import { TimeSlice } from '../time-slice';
 import { Heap } from './heap';
@@ -33,6 +34,8 @@ export interface LogQueryParams {
    * (`X-Loki-Response-Encoding-Flags: categorize-labels`).
    */
   readonly categorizeLabels?: boolean;
+  /** What the answer and the streams being merged may hold (`max_query_memory_bytes`). */
+  readonly budget?: MemoryBudget;
 }
 
 export interface StreamsResult {
@@ -78,9 +81,10 @@ export async function evaluateLogQuery(
   });
   const chunkStats = stats.querier.store.chunk;
   const budget = new TimeSlice();
+  const memory = params.budget ?? unlimitedBudget();
   for (const s of streams) {
     const sp = tenantPipeline(pipeline.forStream(s.labels), s.tenant);
-    const node = new StreamNode(s.entries, sp, chunkStats);
+    const node = new StreamNode(s.entries, sp, chunkStats, memory);
     let found = advance(node, budget, params.signal);
     if (typeof found !== 'boolean') found = await found;
     if (found) heap.push(node);
@@ -106,9 +110,11 @@ export async function evaluateLogQuery(
       let stream = out.get(key);
       if (stream === undefined) {
         const text = categorize ? labelsToString(group) : labels.toString();
+        memory.charge(2 * text.length);
         stream = { labels: group, text, entries: [] };
         out.set(key, stream);
       }
+      memory.charge(ENTRY_OVERHEAD + node.line.length);
       const line = node.line.toString('utf8');
       stream.entries.push(categorize ? [ts, line, labels.categories()] : [ts, line]);
       last = ts;

@@ -5,6 +5,7 @@
 import type { LabelsResult } from '../../log/labels-builder';
 import type { EntryCursor } from '../source';
 import type { EntryPipeline } from '../sources/multi-tenant';
+import type { MemoryBudget } from '../memory-budget';
 import type { TimeSlice } from '../time-slice';
 import type { ChunkStats } from '../stats';
 
@@ -19,10 +20,12 @@ export const enum Advance {
   Wait,
 }
 
+const EMPTY = Buffer.alloc(0);
+
 export class StreamNode {
   timestampNs = 0n;
   /** Valid until the next `advance` (it may be the cursor's view of its block). */
-  line: Buffer = Buffer.alloc(0);
+  line: Buffer = EMPTY;
   labels!: LabelsResult;
   /** After `Advance.Wait`: resolves when the cursor can go on. */
   waiting: Promise<void> | null = null;
@@ -31,6 +34,8 @@ export class StreamNode {
     private readonly cursor: EntryCursor,
     private readonly pipeline: EntryPipeline,
     private readonly stats: ChunkStats,
+    /** Counts the line this node holds (a formatted line may be a fresh, large Buffer). */
+    private readonly memory: MemoryBudget,
   ) {}
 
   /** Reads lines until the pipeline keeps one or the query's time slice is spent. */
@@ -38,6 +43,10 @@ export class StreamNode {
     const cursor = this.cursor;
     while (!slice.spent()) {
       if (!cursor.next()) {
+        if (this.line.length > 0) {
+          this.memory.charge(-this.line.length);
+          this.line = EMPTY;
+        }
         this.waiting = cursor.wait?.() ?? null;
         return this.waiting === null ? Advance.Done : Advance.Wait;
       }
@@ -45,6 +54,7 @@ export class StreamNode {
       if (r === null) continue;
       this.stats.postFilterLines++;
       this.timestampNs = cursor.timestampNs;
+      this.memory.charge(r.line.length - this.line.length);
       this.line = r.line;
       this.labels = r.labels;
       return Advance.Ready;

@@ -2,6 +2,7 @@
 import type { Matcher } from '@logsvc/api';
 import type { SampleExtractor } from '../../log/sample-extractor';
 import type { MetricExpr, RangeAggregation } from '../../syntax/ast';
+import type { MemoryBudget } from '../memory-budget';
 import type { LogSource } from '../source';
 import type { QueryStats } from '../stats';
 import { QueryCanceledError } from './errors';
@@ -55,6 +56,8 @@ export interface EvalContext {
   readonly source: LogSource;
   readonly stats: QueryStats;
   readonly signal?: AbortSignal;
+  /** What the query's series and samples may hold (`max_query_memory_bytes`). */
+  readonly budget: MemoryBudget;
   readonly buildExtractor: SampleExtractorBuilder;
   /**
    * The query frontend's results for sub-expressions it had evaluated downstream: a node it

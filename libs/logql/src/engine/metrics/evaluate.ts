@@ -6,6 +6,7 @@ import type { MetricExpr } from '../../syntax/ast';
 import { constantValue } from '../../syntax/validate';
 import type { LogSource } from '../source';
 import type { QueryStats } from '../stats';
+import { type MemoryBudget, unlimitedBudget } from '../memory-budget';
 import { TimeSlice } from '../time-slice';
 import { AnsweredEvaluator, type DownstreamAnswer } from './answered-evaluator';
 import { type EvalContext, StepGrid, throwIfAborted, type SampleExtractorBuilder } from './context';
@@ -45,9 +46,10 @@ export async function evaluateWithExtractor(
     source,
     stats,
     signal: params.signal,
+    budget: params.budget ?? unlimitedBudget(),
     buildExtractor,
   };
-  return collectResult(expr, buildEvaluator(expr, ctx), grid, params);
+  return collectResult(expr, buildEvaluator(expr, ctx), grid, params, ctx.budget);
 }
 
 /**
@@ -76,6 +78,7 @@ export async function evaluateOverDownstream(
     source: NO_SOURCE,
     stats,
     signal: params.signal,
+    budget: params.budget ?? unlimitedBudget(),
     buildExtractor: () => {
       throw new Error('a range aggregation without a downstream answer');
     },
@@ -84,7 +87,7 @@ export async function evaluateOverDownstream(
       return answer === undefined ? undefined : new AnsweredEvaluator(answer, grid);
     },
   };
-  return collectResult(query, buildEvaluator(query, ctx), grid, params);
+  return collectResult(query, buildEvaluator(query, ctx), grid, params, ctx.budget);
 }
 
 /** A source for evaluations that must not read any data. */
@@ -92,11 +95,17 @@ const NO_SOURCE: LogSource = {
   select: () => Promise.reject(new Error('the frontend evaluation reads no data')),
 };
 
+/** Bytes counted for a series of the answer (its labels are shared with the evaluators). */
+const SERIES_ENTRY_BYTES = 96;
+/** Bytes counted for one `[ts, value]` point of the answer. */
+const POINT_BYTES = 48;
+
 async function collectResult(
   expr: MetricExpr,
   root: StepEvaluator,
   grid: StepGrid,
   params: MetricQueryParams,
+  budget: MemoryBudget,
 ): Promise<MetricResult> {
   const instant = params.kind === 'instant';
   const maxSeries = params.maxSeries ?? DEFAULT_MAX_QUERY_SERIES;
@@ -129,11 +138,13 @@ async function collectResult(
       const m = vec.metrics[i];
       let series = index.get(m.key);
       if (series === undefined) {
+        budget.charge(SERIES_ENTRY_BYTES);
         series = { labels: m.labels, points: [] };
         index.set(m.key, series);
       }
       series.points.push([ts, vec.values[i]]);
     }
+    budget.charge(POINT_BYTES * vec.metrics.length);
     if (index.size > maxSeries) throw new SeriesLimitError(maxSeries);
   }
   const series = [...index.values()].sort((a, b) => compareLabels(a.labels, b.labels));

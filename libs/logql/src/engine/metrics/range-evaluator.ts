@@ -13,6 +13,7 @@ import { blockingError, compareLabels, metricOf } from './labels';
 import { rangeFunction, type RangeFunction, type WindowContext } from './range-functions';
 import { SampleSeries } from './sample-series';
 import { SegmentGrid, SegmentSeries } from './segment-series';
+import { type MemoryBudget, seriesBytes } from '../memory-budget';
 import { TimeSlice } from '../time-slice';
 import { tenantExtractor } from '../sources/multi-tenant';
 import type { StepEvaluator } from './step-evaluator';
@@ -143,16 +144,29 @@ export class RangeAggregationEvaluator implements StepEvaluator {
         const result = sample.labels;
         if (grid !== undefined) {
           if (result !== lastLabels || lastSegments === undefined) {
-            lastSegments = seriesFor(bySegmentKey, result, (m, e) => new SegmentSeries(m, e));
+            lastSegments = seriesFor(
+              bySegmentKey,
+              result,
+              ctx.budget,
+              (m, e) => new SegmentSeries(m, e),
+            );
             lastLabels = result;
           }
           segment = oneSegment < 0 ? grid.segmentOf(u, segment) : oneSegment;
           lastSegments.add(segment, sample.value);
         } else {
           if (result !== lastLabels || lastSamples === undefined) {
-            lastSamples = seriesFor(bySampleKey, result, (m, e) => new SampleSeries(m, e));
+            lastSamples = seriesFor(
+              bySampleKey,
+              result,
+              ctx.budget,
+              (m, e) => new SampleSeries(m, e),
+            );
             lastLabels = result;
           }
+          // Full: the push doubles its two arrays of doubles.
+          if (lastSamples.length === lastSamples.ts.length)
+            ctx.budget.charge(16 * lastSamples.length);
           lastSamples.push(u, sample.value);
         }
       }
@@ -204,14 +218,19 @@ export class RangeAggregationEvaluator implements StepEvaluator {
   }
 }
 
+/** Bytes counted for a new series' sample or segment arrays at their first capacity. */
+const SERIES_ARRAYS_BYTES = 256;
+
 function seriesFor<T>(
   byKey: Map<string, T>,
   result: LabelsResult,
+  budget: MemoryBudget,
   create: (metric: Metric, error: string | undefined) => T,
 ): T {
   let series = byKey.get(result.key);
   if (series === undefined) {
     const labels = result.labels;
+    budget.charge(seriesBytes(result.key, labels) + SERIES_ARRAYS_BYTES);
     series = create({ labels, key: result.key }, blockingError(labels));
     byKey.set(result.key, series);
   }

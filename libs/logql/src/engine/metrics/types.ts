@@ -5,6 +5,7 @@
  */
 import type { Labels } from '@logsvc/api';
 import { DEFAULT_LIMITS } from '@logsvc/config';
+import type { MemoryBudget } from '../memory-budget';
 
 /** A series' label set with its canonical key (equal sets have equal keys). */
 export interface Metric {
@@ -44,6 +45,8 @@ export interface MetricQueryParams {
   readonly signal?: AbortSignal;
   /** `max_query_series`; default 500. */
   readonly maxSeries?: number;
+  /** What the series and samples built may hold (`max_query_memory_bytes`); default: any. */
+  readonly budget?: MemoryBudget;
 }
 
 /** `limits_config.max_query_series` at its default. */
