@@ -120,7 +120,11 @@ function tlsConfig(pki: Pki): ConfigTree {
         client_ca_file: pki.ca,
       },
     },
+    // Distributors and queriers to ingesters, frontends to schedulers, queriers to schedulers.
     ingester_client: { grpc_client_config: client },
+    frontend: { grpc_client_config: client },
+    frontend_worker: { grpc_client_config: client },
+    query_scheduler: { use_scheduler_ring: true },
   };
 }
 
@@ -166,6 +170,7 @@ describe('a cluster with mutual TLS between its components', () => {
   let cluster: Cluster;
   let ingester: Member;
   let distributor: Member;
+  let frontend: Member;
   let querier: Member;
   const address = () => `127.0.0.1:${ingester.grpcPort}`;
 
@@ -175,6 +180,8 @@ describe('a cluster with mutual TLS between its components', () => {
     cluster = new Cluster({ etcd: etcd.endpoint, replicationFactor: 1, config: tlsConfig(pki) });
     ingester = await cluster.add('tls-ingester', 'ingester');
     distributor = await cluster.add('tls-distributor', 'distributor');
+    await cluster.add('tls-scheduler', 'query-scheduler');
+    frontend = await cluster.add('tls-frontend', 'query-frontend');
     querier = await cluster.add('tls-querier', 'querier');
   }, 180_000);
 
@@ -184,7 +191,7 @@ describe('a cluster with mutual TLS between its components', () => {
     if (pki) rmSync(pki.dir, { recursive: true, force: true });
   });
 
-  it('pushes through the distributor and queries through the querier over TLS', async () => {
+  it('pushes through the distributor and queries through the querier and the frontend over TLS', async () => {
     const ts = nowNs();
     const res = await fetch(`${distributor.process.url}/loki/api/v1/push`, {
       method: 'POST',
@@ -194,16 +201,20 @@ describe('a cluster with mutual TLS between its components', () => {
       }),
     });
     expect(res.status, await res.text()).toBe(204);
-    const streams = await eventually(async () => {
-      const got = await queryRange(querier.process.url, {
-        query: '{app="tls"}',
-        start: ts - 60_000_000_000n,
-        end: ts + 60_000_000_000n,
-        limit: 10,
-      });
-      return got.length > 0 ? got : undefined;
-    }, 'the pushed line from the querier');
-    expect(streams[0].entries.map((e) => e.line)).toEqual(['over mutual TLS']);
+    // The querier asks the ingester; the frontend's sub-queries go through the scheduler to the
+    // querier's workers.
+    for (const reader of [querier, frontend]) {
+      const streams = await eventually(async () => {
+        const got = await queryRange(reader.process.url, {
+          query: '{app="tls"}',
+          start: ts - 60_000_000_000n,
+          end: ts + 60_000_000_000n,
+          limit: 10,
+        });
+        return got.length > 0 ? got : undefined;
+      }, `the pushed line from ${reader.name}`);
+      expect(streams[0].entries.map((e) => e.line)).toEqual(['over mutual TLS']);
+    }
   });
 
   it("refuses a Push without the cluster's client certificate, and plaintext", async () => {
