@@ -1,5 +1,17 @@
-import type { Config, GrpcClientTlsConfig, ServerTlsConfig } from '@logsvc/config';
-import type { ClientTlsFiles, RpcClientOptions, ServerTlsFiles } from '@logsvc/rpc';
+import {
+  type Config,
+  ConfigError,
+  type GrpcClientTlsConfig,
+  type ServerTlsConfig,
+  grpcClientTlsConfigs,
+} from '@logsvc/config';
+import {
+  type ClientTlsFiles,
+  type RpcClientOptions,
+  type ServerTlsFiles,
+  clientCredentials,
+  serverCredentials,
+} from '@logsvc/rpc';
 
 /**
  * Options of a gRPC client this process opens to its peers, with the TLS of its
@@ -37,4 +49,26 @@ export function serverTls(tls: ServerTlsConfig): ServerTlsFiles | undefined {
     requireClientCert: tls.client_auth_type === 'RequireAndVerifyClientCert',
     clientCaFile: tls.client_ca_file,
   };
+}
+
+/**
+ * Reads every TLS file the config names once, so that a missing or unreadable one stops
+ * start-up with its key rather than failing the first call to a peer.
+ */
+export function checkTlsFiles(config: Config): void {
+  const problems: string[] = [];
+  const attempt = (key: string, read: () => unknown): void => {
+    try {
+      read();
+    } catch (err) {
+      problems.push(`config error: ${key}: ${(err as Error).message}`);
+    }
+  };
+  const server = serverTls(config.server.grpc_tls_config);
+  if (server) attempt('server.grpc_tls_config', () => serverCredentials(server));
+  for (const [key, block] of grpcClientTlsConfigs(config)) {
+    const tls = clientTls(block);
+    if (tls) attempt(key, () => clientCredentials(tls));
+  }
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
 }
