@@ -74,6 +74,8 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
           delete_request_cancel_period: '1h',
         },
         ruler: { evaluation_interval: '1s', poll_interval: '1s' },
+        // The UI changes the other process's log level, flush and prepare_shutdown.
+        ui: { cluster_actions: true },
       },
     });
     // As if the operator had started it: the UI offers its LogService view.

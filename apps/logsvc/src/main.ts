@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { LOGSERVICE_FILE_ENV } from '@logsvc/api';
 import { ConfigError, loadConfig } from '@logsvc/config';
 import { type LogsvcServer, type StartupFiles, createServer } from './app';
+import { checkTlsFiles } from './modules/cluster/rpc-client-options';
 import { TargetError } from './targets';
 
 /**
@@ -35,6 +36,7 @@ async function main(argv: readonly string[]): Promise<number> {
         return text;
       },
     });
+    checkTlsFiles(config);
     gracefulShutdownMs = config.server.graceful_shutdown_timeout;
     server = await createServer(config, { startupFiles });
   } catch (err) {

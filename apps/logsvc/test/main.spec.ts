@@ -104,6 +104,19 @@ describe('the built server binary', () => {
     );
   });
 
+  it('exits 1 naming the key of a TLS file it cannot read', async () => {
+    const r = run([
+      '-server.http-listen-port=0',
+      '-ingester.client.tls-enabled',
+      '-ingester.client.tls-ca-path=/nonexistent/ca.crt',
+    ]);
+    runs.push(r);
+    expect(await r.exited).toBe(1);
+    expect(r.stderr()).toContain(
+      'error: config error: ingester_client.grpc_client_config: cannot read the TLS CA file /nonexistent/ca.crt',
+    );
+  });
+
   it('exits 1 for an unknown target', async () => {
     const r = run(['-target=everything', '-server.http-listen-port=0']);
     runs.push(r);

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ClusterOverview, OverviewMessage } from '@logsvc/api';
+import type { ClusterOverview, OverviewMessage, TailTicket } from '@logsvc/api';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, startTestServer } from './harness';
@@ -100,15 +100,27 @@ describe('the ui component', () => {
     expect(await refusedStatus(`${sut.url.replace(/^http/, 'ws')}/nowhere`)).toBe(404);
   });
 
-  it('bridges a same-origin browser tail to the tail endpoint, and refuses other origins', async () => {
+  it('bridges a same-origin browser tail with a one-time ticket, and refuses other origins', async () => {
     const ws = sut.url.replace(/^http/, 'ws');
-    const query = new URLSearchParams({ tenant: 'fake', query: '{app="x"}' });
+    const ticket = async (): Promise<string> => {
+      const res = await fetch(`${sut.url}/ui/api/tail/ticket`, { method: 'POST' });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as TailTicket;
+      expect(body.expires_in).toBe(30);
+      return body.ticket;
+    };
+    const first = await ticket();
+    const query = new URLSearchParams({ ticket: first, query: '{app="x"}' });
     const bridged = await openTail(`${ws}/ui/api/tail?${query}`, { origin: sut.url });
     expect(bridged.socket.readyState).toBe(WebSocket.OPEN);
     bridged.socket.close();
-    const bad = new URLSearchParams({ tenant: 'fake', query: '{app=' });
+    // Spent: a ticket opens one socket.
+    expect(await refusedStatus(`${ws}/ui/api/tail?${query}`)).toBe(401);
+    expect(await refusedStatus(`${ws}/ui/api/tail?query=%7Bapp%3D%22x%22%7D`)).toBe(401);
+    const bad = new URLSearchParams({ ticket: await ticket(), query: '{app=' });
     expect(await refusedStatus(`${ws}/ui/api/tail?${bad}`)).toBe(400);
-    const foreign = new WebSocket(`${ws}/ui/api/tail?${query}`, { origin: 'http://evil.example' });
+    const other = new URLSearchParams({ ticket: await ticket(), query: '{app="x"}' });
+    const foreign = new WebSocket(`${ws}/ui/api/tail?${other}`, { origin: 'http://evil.example' });
     const status = await new Promise<number>((resolve) => {
       foreign.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
       foreign.on('error', () => {});

@@ -22,6 +22,8 @@ export {
 export { SECRET_KEYS, maskSecrets, maskSecretsInYaml } from './secrets';
 export { parseConfig, defaultConfig } from './parse';
 export { validateConfig } from './validate';
+export { grpcClientTlsConfigs } from './tls-configs';
+export { CLIENT_AUTH_TYPES } from './sections/tls';
 export { diffConfig } from './diff';
 export { renderConfigYaml } from './render';
 export { expandEnv } from './expand-env';

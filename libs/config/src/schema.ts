@@ -7,12 +7,14 @@ import {
   frontendSection,
   frontendWorkerSection,
   indexGatewaySection,
+  ingesterClientSection,
   patternIngesterSection,
   querierSection,
   queryRangeSection,
   querySchedulerSection,
   rulerSection,
   runtimeConfigSection,
+  uiSection,
 } from './sections/components';
 import { ingesterSection } from './sections/ingester';
 import { limitsSection } from './sections/limits';
@@ -28,6 +30,7 @@ export const configSchema = z.strictObject({
   common: commonSection,
   distributor: distributorSection,
   ingester: ingesterSection,
+  ingester_client: ingesterClientSection,
   querier: querierSection,
   query_range: queryRangeSection,
   frontend: frontendSection,
@@ -42,6 +45,7 @@ export const configSchema = z.strictObject({
   schema_config: schemaConfigSection,
   limits_config: limitsSection,
   runtime_config: runtimeConfigSection,
+  ui: uiSection,
 });
 
 /** A complete, validated configuration. Durations are milliseconds, sizes are bytes. */
@@ -63,3 +67,5 @@ export type RuntimeConfigConfig = Config['runtime_config'];
 export type DistributorConfig = Config['distributor'];
 export type LimitsConfig = Config['limits_config'];
 export type IndexGatewayConfig = Config['index_gateway'];
+export type ServerTlsConfig = Config['server']['grpc_tls_config'];
+export type GrpcClientTlsConfig = Config['ingester_client']['grpc_client_config'];

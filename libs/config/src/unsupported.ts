@@ -27,6 +27,7 @@ export const UNSUPPORTED_KEYS: readonly string[] = [
   'query_scheduler.scheduler_ring.instance_enable_ipv6',
   'server.http_server_write_timeout',
   'server.log_request_headers',
+  'server.http_tls_config',
   'ingester.query_store_max_look_back_period',
   'ingester.wal.replay_memory_ceiling',
   'querier.extra_query_delay',

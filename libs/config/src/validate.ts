@@ -1,5 +1,6 @@
 import { ConfigError } from './errors';
 import type { Config } from './schema';
+import { grpcClientTlsConfigs } from './tls-configs';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -60,6 +61,8 @@ export function validateConfig(config: Config): void {
     );
   }
 
+  validateTls(config, bad);
+
   const periods = config.schema_config.configs;
   if (periods.length === 0) bad('schema_config.configs', 'at least one period config is needed');
   let previous = -Infinity;
@@ -86,4 +89,27 @@ export function validateConfig(config: Config): void {
   }
 
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
+}
+
+function validateTls(config: Config, bad: (key: string, message: string) => void): void {
+  const server = config.server.grpc_tls_config;
+  const key = 'server.grpc_tls_config';
+  if ((server.cert_file === '') !== (server.key_file === '')) {
+    bad(key, 'cert_file and key_file must be set together');
+  }
+  const mutual = server.client_auth_type === 'RequireAndVerifyClientCert';
+  if (mutual && server.cert_file === '') {
+    bad(`${key}.client_auth_type`, 'RequireAndVerifyClientCert needs cert_file and key_file');
+  }
+  if (server.client_ca_file !== '' && !mutual) {
+    // dskit's (exporter-toolkit's) message.
+    bad(`${key}.client_ca_file`, "Client CA's have been configured without a Client Auth Policy");
+  }
+  for (const [name, client] of grpcClientTlsConfigs(config)) {
+    // dskit's tls.ClientConfig messages.
+    if (client.tls_cert_path !== '' && client.tls_key_path === '')
+      bad(name, 'certificate given but no key configured');
+    if (client.tls_key_path !== '' && client.tls_cert_path === '')
+      bad(name, 'key given but no certificate configured');
+  }
 }

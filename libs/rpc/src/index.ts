@@ -21,6 +21,12 @@ export { QuerierWorker, type QuerierWorkerOptions } from './client/querier-worke
 export { GatewayIndexReader, type GatewayAddresses } from './client/gateway-index-reader';
 export type { RpcClientOptions } from './client/rpc-channel';
 export {
+  clientCredentials,
+  serverCredentials,
+  type ClientTlsFiles,
+  type ServerTlsFiles,
+} from './tls';
+export {
   HTTPGRPC_SERVICE,
   INDEX_GATEWAY_SERVICE,
   PATTERN_SERVICE,

@@ -1,5 +1,6 @@
 // Calls to logsvc's own HTTP API, with the tenant of the tenant picker in X-Scope-OrgID.
 import { ORG_ID_HEADER } from '@logsvc/api/browser';
+import { storedTenant } from './tenant';
 
 /** A non-2xx answer, with the server's message (its plain-text or JSON `error`/`message`). */
 export class ApiError extends Error {
@@ -14,6 +15,7 @@ export class ApiError extends Error {
 
 export interface RequestOptions {
   method?: string;
+  /** X-Scope-OrgID; default the tenant of the tenant picker, so every request carries one. */
   tenant?: string;
   params?: Record<string, string | undefined>;
   body?: string;
@@ -44,7 +46,7 @@ export function urlOf(path: string, params?: Record<string, string | undefined>)
 /** The response of a request that succeeded; throws ApiError otherwise. */
 export async function request(path: string, options: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
-  if (options.tenant) headers[ORG_ID_HEADER] = options.tenant;
+  headers[ORG_ID_HEADER] = options.tenant || storedTenant();
   if (options.contentType) headers['content-type'] = options.contentType;
   if (options.accept) headers.accept = options.accept;
   const res = await fetch(urlOf(path, options.params), {

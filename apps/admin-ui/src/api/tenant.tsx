@@ -12,7 +12,8 @@ interface TenantState {
 
 const TenantContext = createContext<TenantState>({ tenant: DEFAULT_TENANT, setTenant: () => {} });
 
-function stored(): string {
+/** The tenant remembered in the browser (the picker's), or `fake`. */
+export function storedTenant(): string {
   try {
     return localStorage.getItem(STORAGE_KEY) || DEFAULT_TENANT;
   } catch {
@@ -21,7 +22,7 @@ function stored(): string {
 }
 
 export function TenantProvider({ children, initial }: { children: ReactNode; initial?: string }) {
-  const [tenant, setState] = useState(() => initial ?? stored());
+  const [tenant, setState] = useState(() => initial ?? storedTenant());
   const setTenant = (t: string) => {
     setState(t);
     try {

@@ -1,5 +1,6 @@
-import { UI_TAIL_SOCKET_PATH } from '@logsvc/api/browser';
+import { type TailTicket, UI_TAIL_SOCKET_PATH, UI_TAIL_TICKET_PATH } from '@logsvc/api/browser';
 import { useEffect, useRef, useState } from 'react';
+import { getJson } from '../api/http';
 
 interface TailMessage {
   streams?: Array<{ stream: Record<string, string>; values: Array<[string, string]> }>;
@@ -25,27 +26,42 @@ export function LiveTail({ tenant, query }: { tenant: string; query: string }) {
   const pausedRef = useRef(paused);
   pausedRef.current = paused;
   useEffect(() => {
-    const params = new URLSearchParams({ query, tenant, limit: '100' });
-    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const socket = new WebSocket(`${scheme}//${location.host}${UI_TAIL_SOCKET_PATH}?${params}`);
-    socket.onopen = () => setState('live');
-    socket.onclose = (e) =>
-      setState(e.code === 1000 || e.code === 1005 ? 'closed' : `closed (${e.code} ${e.reason})`);
-    socket.onmessage = (e) => {
-      const msg = JSON.parse(String(e.data)) as TailMessage;
-      const fresh: Line[] = [];
-      for (const s of msg.streams ?? []) {
-        const labels = Object.entries(s.stream)
-          .map(([k, v]) => `${k}="${v}"`)
-          .join(', ');
-        for (const [ts, line] of s.values) fresh.push({ ts, labels, line });
-      }
-      if (pausedRef.current) {
-        held.current.push(...fresh);
-        setHeldCount(held.current.length);
-      } else setLines((old) => [...old, ...fresh].slice(-MAX_LINES));
+    const open = (ticket: string): WebSocket => {
+      const params = new URLSearchParams({ query, ticket, limit: '100' });
+      const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+      const ws = new WebSocket(`${scheme}//${location.host}${UI_TAIL_SOCKET_PATH}?${params}`);
+      ws.onopen = () => setState('live');
+      ws.onclose = (e) =>
+        setState(e.code === 1000 || e.code === 1005 ? 'closed' : `closed (${e.code} ${e.reason})`);
+      ws.onmessage = (e) => {
+        const msg = JSON.parse(String(e.data)) as TailMessage;
+        const fresh: Line[] = [];
+        for (const s of msg.streams ?? []) {
+          const labels = Object.entries(s.stream)
+            .map(([k, v]) => `${k}="${v}"`)
+            .join(', ');
+          for (const [ts, line] of s.values) fresh.push({ ts, labels, line });
+        }
+        if (pausedRef.current) {
+          held.current.push(...fresh);
+          setHeldCount(held.current.length);
+        } else setLines((old) => [...old, ...fresh].slice(-MAX_LINES));
+      };
+      return ws;
     };
-    return () => socket.close();
+    // A WebSocket cannot carry X-Scope-OrgID: a one-time ticket, asked for with the header,
+    // names the tenant.
+    let socket: WebSocket | undefined;
+    let closed = false;
+    getJson<TailTicket>(UI_TAIL_TICKET_PATH, { method: 'POST', tenant })
+      .then(({ ticket }) => {
+        if (!closed) socket = open(ticket);
+      })
+      .catch((err: Error) => setState(`closed (${err.message})`));
+    return () => {
+      closed = true;
+      socket?.close();
+    };
   }, [tenant, query]);
   const toggle = () => {
     if (paused) {

@@ -86,10 +86,22 @@ export const RING_PAGES = [
 
 /**
  * The tail WebSocket for browsers, which cannot set headers on a WebSocket: the same as
- * `/loki/api/v1/tail` with the tenant in the `tenant` query parameter (sent on as
- * X-Scope-OrgID). Same-origin pages only.
+ * `/loki/api/v1/tail`, with a `ticket` from UI_TAIL_TICKET_PATH instead of X-Scope-OrgID (the
+ * ticket carries the tenant it was issued for). Same-origin pages only.
  */
 export const UI_TAIL_SOCKET_PATH = '/ui/api/tail';
+
+/**
+ * `POST` with X-Scope-OrgID answers a `TailTicket`: one use of UI_TAIL_SOCKET_PATH for that
+ * tenant, within its lifetime.
+ */
+export const UI_TAIL_TICKET_PATH = '/ui/api/tail/ticket';
+
+export interface TailTicket {
+  ticket: string;
+  /** Seconds within which the WebSocket must be opened with it. */
+  expires_in: number;
+}
 
 /**
  * `GET` answers the `LogServiceView` of a process the logsvc operator started (in Kubernetes),

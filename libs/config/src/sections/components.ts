@@ -7,6 +7,7 @@ import {
   lokiRingSection,
   rulerRingSection,
 } from './ring';
+import { grpcClientSection, grpcClientTlsFields } from './tls';
 
 export const rulerSection = section({
   enable_api: flag('ruler.enable-api', bool(true)),
@@ -64,9 +65,12 @@ export const rulerSection = section({
     /** `remote`: rules are evaluated by query frontends, over gRPC (`httpgrpc.HTTP/Handle`). */
     query_frontend: section({
       address: flag('ruler.evaluation.query-frontend.address', str('')),
+      ...grpcClientTlsFields('ruler.evaluation.query-frontend'),
     }),
   }),
   ring: rulerRingSection(),
+  // The client a ruler asks other rulers for their groups with.
+  ruler_client: grpcClientSection('ruler.client'),
 });
 
 export const compactorSection = section({
@@ -151,6 +155,8 @@ export const frontendSection = section({
   query_stats_enabled: flag('frontend.query-stats-enabled', bool(false)),
   scheduler_address: flag('frontend.scheduler-address', str('')),
   log_queries_longer_than: flag('frontend.log-queries-longer-than', duration(0)),
+  // The client a frontend submits sub-queries to the query schedulers with.
+  grpc_client_config: grpcClientSection('frontend.grpc-client-config'),
 });
 
 /** Loki's `frontend_worker`: where a querier pulls its jobs from (`-querier.*` flags). */
@@ -160,6 +166,8 @@ export const frontendWorkerSection = section({
   dns_lookup_duration: flag('querier.dns-lookup-period', duration(3_000)),
   // Empty means the host name, as in Loki.
   id: flag('querier.id', str('')),
+  // The client a querier pulls sub-queries from schedulers (or frontends) with.
+  grpc_client_config: grpcClientSection('querier.frontend-client'),
 });
 
 export const querySchedulerSection = section({
@@ -192,6 +200,21 @@ export const patternIngesterSection = section({
     flush_worker_count: flag('pattern-ingester.tee.flush-worker-count', int(100, 1)),
     stop_flush_timeout: flag('pattern-ingester.tee.stop-flush-timeout', duration(30_000)),
   }),
+  // The client distributors and queriers reach pattern ingesters with.
+  client_config: section({ grpc_client_config: grpcClientSection('pattern-ingester.client') }),
+});
+
+/** `ingester_client`: the client distributors and queriers reach ingesters with. */
+export const ingesterClientSection = section({
+  grpc_client_config: grpcClientSection('ingester.client'),
+});
+
+/**
+ * `ui` (logsvc's own): the admin UI. `cluster_actions` lets the UI change other processes (log
+ * level, flush, prepare_shutdown through `/ui/api/instances/<id>/...`); off, it only reads them.
+ */
+export const uiSection = section({
+  cluster_actions: flag('ui.cluster-actions', bool(false)),
 });
 
 export const runtimeConfigSection = section({

@@ -1,4 +1,5 @@
 import { bool, duration, int, oneOf, section, size, str, flag } from '../fields';
+import { serverTlsSection } from './tls';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -17,6 +18,10 @@ export const serverSection = section({
   grpc_server_max_recv_msg_size: flag('server.grpc-max-recv-msg-size-bytes', size(4 * 1024 * 1024)),
   grpc_server_max_send_msg_size: flag('server.grpc-max-send-msg-size-bytes', size(4 * 1024 * 1024)),
   grpc_server_max_concurrent_streams: flag('server.grpc-max-concurrent-streams', int(100)),
+  // TLS of the gRPC server, mutual with client_auth_type RequireAndVerifyClientCert.
+  grpc_tls_config: serverTlsSection('server.grpc-tls'),
+  // Accepted at its default only (see unsupported.ts): the HTTP port serves plain HTTP.
+  http_tls_config: serverTlsSection('server.http-tls'),
   log_level: flag('log.level', oneOf(LOG_LEVELS, 'info')),
   log_request_headers: flag('server.log-request-headers', bool(false)),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bool, duration, int, oneOf, section, str, flag } from '../fields';
+import { grpcClientSection } from './tls';
 
 /** `storage_config`: object store clients (filesystem, S3) and the TSDB index directories. */
 export const storageSection = section({
@@ -23,6 +24,7 @@ export const storageSection = section({
     index_gateway_client: section({
       // `host:port` of the index gateway queriers ask in `simple` mode; empty: none.
       server_address: flag('tsdb.shipper.index-gateway-client.server-address', str('')),
+      grpc_client_config: grpcClientSection('tsdb.shipper.index-gateway-client.grpc'),
     }),
   }),
 });

@@ -1,5 +1,4 @@
 import {
-  credentials,
   makeGenericClientConstructor,
   Metadata,
   type Client,
@@ -8,6 +7,7 @@ import {
 import type { HttpJobResult, JobExecutor } from '@logsvc/frontend';
 import type { RpcLogger } from '../server/handler';
 import { FRONTEND_SERVICE, SCHEDULER_FOR_QUERIER_SERVICE } from '../services';
+import { type ClientTlsFiles, clientCredentials } from '../tls';
 import {
   jobFromWire,
   NOTIFY_SHUTDOWN,
@@ -28,6 +28,8 @@ export interface QuerierWorkerOptions {
   /** Default 100 MiB each. */
   readonly maxRecvMsgSize?: number;
   readonly maxSendMsgSize?: number;
+  /** TLS to the schedulers (or frontends); absent: plaintext. */
+  readonly tls?: ClientTlsFiles;
   /** Reconnect backoff; defaults 100 ms doubling up to 5 s. */
   readonly minBackoffMs?: number;
   readonly maxBackoffMs?: number;
@@ -106,7 +108,9 @@ class AddressManager {
   ) {
     const service = options.peer === 'scheduler' ? SCHEDULER_FOR_QUERIER_SERVICE : FRONTEND_SERVICE;
     const Ctor = makeGenericClientConstructor(service, 'QuerierLoop');
-    this.client = new Ctor(address, credentials.createInsecure(), {
+    const tls = clientCredentials(options.tls);
+    this.client = new Ctor(address, tls.credentials, {
+      ...tls.options,
       'grpc.max_receive_message_length': options.maxRecvMsgSize ?? DEFAULT_MAX_MSG_SIZE,
       'grpc.max_send_message_length': options.maxSendMsgSize ?? DEFAULT_MAX_MSG_SIZE,
       // Notice a scheduler that vanished without closing the connection.

@@ -1,5 +1,4 @@
 import {
-  credentials,
   makeGenericClientConstructor,
   Metadata,
   type Client,
@@ -10,6 +9,7 @@ import {
 import { LogsvcError } from '@logsvc/errors';
 import { errorFromStatus } from '../error-status';
 import { TENANT_HEADER } from '../services';
+import { type ClientTlsFiles, clientCredentials } from '../tls';
 
 export interface RpcClientOptions {
   /** Deadline of every unary call, from its start; default 5 s (Loki's `remote_timeout`). */
@@ -23,6 +23,8 @@ export interface RpcClientOptions {
   readonly maxRecvMsgSize?: number;
   /** Default 100 MiB. */
   readonly maxSendMsgSize?: number;
+  /** TLS to the server; absent: plaintext. */
+  readonly tls?: ClientTlsFiles;
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -48,7 +50,9 @@ export class RpcChannel {
     options: RpcClientOptions = {},
   ) {
     const Ctor = makeGenericClientConstructor(service, serviceName);
-    this.client = new Ctor(address, credentials.createInsecure(), {
+    const tls = clientCredentials(options.tls);
+    this.client = new Ctor(address, tls.credentials, {
+      ...tls.options,
       'grpc.max_receive_message_length': options.maxRecvMsgSize ?? DEFAULT_MAX_MSG_SIZE,
       'grpc.max_send_message_length': options.maxSendMsgSize ?? DEFAULT_MAX_MSG_SIZE,
     });

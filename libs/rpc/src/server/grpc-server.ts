@@ -1,4 +1,4 @@
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Server } from '@grpc/grpc-js';
 import type { JobDispatcher, JobExecutor, JobQueue } from '@logsvc/frontend';
 import type { IngesterClient } from '@logsvc/ingester';
 import type { PatternIngesterClient } from '@logsvc/pattern';
@@ -25,6 +25,7 @@ import {
 } from './job-queue-services';
 import { pusherImplementation, querierImplementation } from './ingester-services';
 import { patternImplementation } from './pattern-service';
+import { type ServerTlsFiles, serverCredentials } from '../tls';
 
 export interface GrpcServerOptions {
   readonly host: string;
@@ -32,6 +33,8 @@ export interface GrpcServerOptions {
   readonly port: number;
   readonly maxRecvMsgSize: number;
   readonly maxSendMsgSize: number;
+  /** TLS (mutual with `requireClientCert`); absent: plaintext. */
+  readonly tls?: ServerTlsFiles;
   /** Concurrent streams (calls) per client connection; 0: no limit. */
   readonly maxConcurrentStreams?: number;
   /** Serves `logproto.Pusher` and `logproto.Querier` when given. */
@@ -70,6 +73,7 @@ export const DEFAULT_QUERY_BATCH_BYTES = 1 << 20;
 /** Starts the gRPC server of this process's components; services not given are UNIMPLEMENTED. */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
   const logger = options.logger ?? SILENT_RPC_LOGGER;
+  const creds = serverCredentials(options.tls);
   const server = new Server({
     'grpc.max_receive_message_length': options.maxRecvMsgSize,
     'grpc.max_send_message_length': options.maxSendMsgSize,
@@ -116,10 +120,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     server.addService(HTTPGRPC_SERVICE, httpImplementation(options.httpHandler, logger));
   }
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(
-      `${hostPort(options.host)}:${options.port}`,
-      ServerCredentials.createInsecure(),
-      (err, bound) => (err ? reject(err) : resolve(bound)),
+    server.bindAsync(`${hostPort(options.host)}:${options.port}`, creds, (err, bound) =>
+      err ? reject(err) : resolve(bound),
     ),
   );
   let stopped: Promise<void> | undefined;

@@ -17,6 +17,7 @@ import { sharesRing } from './cluster-mode';
 import { LocalJobQueue } from './local-job-queue';
 import { LocalPatternIngester } from './local-pattern-ingester';
 import { LocalRuler } from './local-ruler';
+import { serverTls } from './rpc-client-options';
 
 /**
  * The gRPC server (`server.grpc_listen_port`) through which other processes reach this one's
@@ -104,12 +105,14 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
 
   async starting(): Promise<void> {
     const server = this.config.server;
+    const tls = serverTls(server.grpc_tls_config);
     this.handle = await startGrpcServer({
       host: server.grpc_listen_address === '' ? '0.0.0.0' : server.grpc_listen_address,
       port: server.grpc_listen_port,
       maxRecvMsgSize: server.grpc_server_max_recv_msg_size,
       maxSendMsgSize: server.grpc_server_max_send_msg_size,
       maxConcurrentStreams: server.grpc_server_max_concurrent_streams,
+      ...(tls ? { tls } : {}),
       ...(this.servesIngester ? { ingester: this.ingester } : {}),
       ...(this.servesIndexGateway ? { indexGateway: this.store } : {}),
       ...(this.servesPatternIngester ? { patternIngester: this.patterns } : {}),
@@ -119,7 +122,13 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
       ...(this.http ? { httpHandler: this.http } : {}),
       logger: this.logger,
     });
-    this.logger.info({ port: this.handle.port }, 'gRPC server listening');
+    this.logger.info(
+      {
+        port: this.handle.port,
+        tls: tls === undefined ? 'off' : tls.requireClientCert ? 'mutual' : 'on',
+      },
+      'gRPC server listening',
+    );
   }
 
   async stopping(): Promise<void> {

@@ -18,7 +18,14 @@ export const indexGatewayPoolProvider: Provider = {
   inject: [CONFIG],
   useFactory: (config: Config) =>
     new ClientPool<GrpcIndexGatewayClient>(
-      (addr) => new GrpcIndexGatewayClient(addr, rpcClientOptions(config)),
+      (addr) =>
+        new GrpcIndexGatewayClient(
+          addr,
+          rpcClientOptions(
+            config,
+            config.storage_config.tsdb_shipper.index_gateway_client.grpc_client_config,
+          ),
+        ),
     ),
 };
 

@@ -18,7 +18,11 @@ export const ingesterPoolProvider: Provider = {
   inject: [CONFIG],
   useFactory: (config: Config) =>
     new ClientPool<GrpcIngesterClient>(
-      (addr) => new GrpcIngesterClient(addr, rpcClientOptions(config)),
+      (addr) =>
+        new GrpcIngesterClient(
+          addr,
+          rpcClientOptions(config, config.ingester_client.grpc_client_config),
+        ),
     ),
 };
 

@@ -33,7 +33,11 @@ export const patternPoolProvider: Provider = {
   inject: [CONFIG],
   useFactory: (config: Config) =>
     new ClientPool<GrpcPatternClient>(
-      (addr) => new GrpcPatternClient(addr, rpcClientOptions(config)),
+      (addr) =>
+        new GrpcPatternClient(
+          addr,
+          rpcClientOptions(config, config.pattern_ingester.client_config.grpc_client_config),
+        ),
     ),
 };
 

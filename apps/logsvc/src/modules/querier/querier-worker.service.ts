@@ -15,6 +15,7 @@ import { queryRouting, type WorkerSource } from '../cluster/query-routing';
 import { RingsService } from '../cluster/rings.service';
 import { schedulerAddresses } from '../cluster/scheduler-ring';
 import { injectExecutor } from './inject-executor';
+import { clientTls } from '../cluster/rpc-client-options';
 
 /**
  * The querier's workers (Loki's querier worker): `querier.max_concurrent` connections that
@@ -71,6 +72,7 @@ export class QuerierWorkerService implements LifecycleService, OnModuleInit {
       this.stopWorkers = () => workers.stop();
       return;
     }
+    const tls = clientTls(this.config.frontend_worker.grpc_client_config);
     const worker = new QuerierWorker({
       querierId,
       maxConcurrent: concurrency,
@@ -79,6 +81,7 @@ export class QuerierWorkerService implements LifecycleService, OnModuleInit {
       logger: this.logger,
       maxRecvMsgSize: this.config.server.grpc_server_max_recv_msg_size,
       maxSendMsgSize: this.config.server.grpc_server_max_send_msg_size,
+      ...(tls ? { tls } : {}),
     });
     this.stopWorkers = () => worker.stop();
     if (this.source === 'scheduler-ring') {

@@ -20,7 +20,7 @@ export const schedulerPoolProvider: Provider = {
     new ClientPool(
       (address) =>
         new GrpcSchedulerClient(address, {
-          ...rpcClientOptions(config),
+          ...rpcClientOptions(config, config.frontend.grpc_client_config),
           // A job's call lasts while it is queued and run: as long as a query may.
           timeoutMs: config.limits_config.query_timeout,
         }),

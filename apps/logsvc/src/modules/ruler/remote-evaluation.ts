@@ -17,7 +17,7 @@ export function remoteEvaluation(
   metrics: RulerMetrics,
 ): { readonly query: QueryFn; close(): void } {
   const client = new GrpcHttpClient(config.ruler.evaluation.query_frontend.address, {
-    ...rpcClientOptions(config),
+    ...rpcClientOptions(config, config.ruler.evaluation.query_frontend),
     timeoutMs: CALL_DEADLINE_MS,
   });
   const query = remoteQueryFn(

@@ -77,7 +77,9 @@ export class RulerService implements LifecycleService, OnModuleInit {
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'ruler' });
-    this.peers = new ClientPool((addr) => new GrpcRulerClient(addr, rpcClientOptions(config)));
+    this.peers = new ClientPool(
+      (addr) => new GrpcRulerClient(addr, rpcClientOptions(config, config.ruler.ruler_client)),
+    );
     const c = config.ruler;
     const onError = (message: string) => this.logger.warn(message);
     this.notifier = new AlertmanagerNotifier({

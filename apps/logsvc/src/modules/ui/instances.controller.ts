@@ -4,15 +4,19 @@ import {
   INSTANCE_PROXY_PREFIX,
   OVERVIEW_PATH,
 } from '@logsvc/api';
+import type { Config } from '@logsvc/config';
 import { All, Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { httpError } from '../../http/plain-error';
+import { CONFIG } from '../../tokens';
 import { InstanceDirectory } from '../cluster/instance-directory';
 import { OverviewService } from './overview.service';
 
 /** Request headers passed on to the instance. */
 const FORWARDED_HEADERS = ['accept', 'content-type', 'x-scope-orgid'] as const;
+/** Methods that only read an instance; the others are actions. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
 /** How long a proxied request may take (a flush of a big ingester takes a while). */
 const PROXY_TIMEOUT_MS = 60_000;
 
@@ -22,6 +26,7 @@ const PROXY_TIMEOUT_MS = 60_000;
  * level, flush, prepare_shutdown) through the process that served it, as the browser may not
  * reach the others. Only INSTANCE_PROXY_PATHS are forwarded, only to reporting instances, with
  * the query string and no body (every parameter of those endpoints may be a query parameter).
+ * Actions (any method but GET and HEAD) on another process need `ui.cluster_actions`.
  */
 @Controller()
 export class InstancesController {
@@ -29,6 +34,7 @@ export class InstancesController {
     @Inject(OverviewService) private readonly overview: OverviewService,
     @Inject(InstanceDirectory) private readonly directory: InstanceDirectory,
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   @Get(OVERVIEW_PATH)
@@ -62,6 +68,12 @@ export class InstancesController {
       if (typeof type === 'string') void reply.header('content-type', type);
       void reply.code(res.statusCode).send(res.rawPayload);
       return;
+    }
+    if (!READ_METHODS.has(request.method) && !this.config.ui.cluster_actions) {
+      throw httpError(
+        403,
+        `the admin UI does not change other processes: ${request.method} ${path} on instance ${id} needs ui.cluster_actions: true`,
+      );
     }
     const base = this.directory.httpUrlOf(id);
     if (!base) throw httpError(404, `no reporting instance ${id}`);

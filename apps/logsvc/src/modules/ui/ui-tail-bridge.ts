@@ -1,25 +1,41 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ROUTES, UI_TAIL_SOCKET_PATH, toLokiPath } from '@logsvc/api';
+import {
+  ORG_ID_HEADER,
+  ROUTES,
+  UI_TAIL_SOCKET_PATH,
+  UI_TAIL_TICKET_PATH,
+  toLokiPath,
+} from '@logsvc/api';
+import type { Config } from '@logsvc/config';
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { writeHttpError } from '../../http/raw-http-error';
 import { upgradeRouterOf } from '../../http/upgrade-router';
+import { CONFIG } from '../../tokens';
+import { TailTickets } from './tail-tickets';
 
 const TAIL_PATH = toLokiPath(ROUTES.tail.path);
+const HEADER = ORG_ID_HEADER.toLowerCase();
 
 /**
- * `/ui/api/tail?tenant=<id>&query=…`: the log explorer's live tail. A browser cannot put
- * X-Scope-OrgID on a WebSocket, so the tenant comes as a parameter and the upgrade is handed to
- * the tail endpoint (`/loki/api/v1/tail`) with the header set, and from there on it is that
- * endpoint's (with all its checks). Upgrades from another origin are refused (403), so a page
- * of another site cannot tail in the user's browser.
+ * `/ui/api/tail?ticket=<ticket>&query=…`: the log explorer's live tail. A browser cannot put
+ * X-Scope-OrgID on a WebSocket, so it first gets a one-time ticket with a normal request that
+ * carries the header (`POST /ui/api/tail/ticket`); the upgrade spends it and is handed to the
+ * tail endpoint (`/loki/api/v1/tail`) with the ticket's tenant as the header, and from there on
+ * it is that endpoint's (with all its checks). No parameter names the tenant: a `tenant` one is
+ * dropped, and a header on the upgrade itself must name the ticket's tenant. Upgrades from
+ * another origin are refused (403), so a page of another site cannot tail in the user's browser.
  */
 @Injectable()
 export class UiTailBridge implements OnModuleInit, OnModuleDestroy {
   private release: (() => void) | undefined;
 
-  constructor(@Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+    @Inject(TailTickets) private readonly tickets: TailTickets,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
 
   onModuleInit(): void {
     const router = upgradeRouterOf(this.adapterHost.httpAdapter.getHttpServer() as Server);
@@ -44,9 +60,28 @@ export class UiTailBridge implements OnModuleInit, OnModuleDestroy {
       return;
     }
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const tenant = url.searchParams.get('tenant');
+    const ticket = url.searchParams.get('ticket');
+    url.searchParams.delete('ticket');
     url.searchParams.delete('tenant');
-    if (tenant) request.headers['x-scope-orgid'] = tenant;
+    if (ticket === null || ticket === '') {
+      writeHttpError(
+        socket,
+        401,
+        `no tail ticket: POST ${UI_TAIL_TICKET_PATH} with ${ORG_ID_HEADER} first\n`,
+      );
+      return;
+    }
+    const tenant = this.tickets.spend(ticket);
+    if (tenant === undefined) {
+      writeHttpError(socket, 401, 'invalid or expired tail ticket\n');
+      return;
+    }
+    const header = request.headers[HEADER];
+    if (this.config.auth_enabled && header !== undefined && header !== tenant) {
+      writeHttpError(socket, 403, 'the tail ticket was issued for another tenant\n');
+      return;
+    }
+    request.headers[HEADER] = tenant;
     request.url = `${TAIL_PATH}${url.search}`;
     dispatch(request, socket, head);
   }

@@ -4,6 +4,8 @@ import { LogServiceController } from './logservice.controller';
 import { OverviewGateway } from './overview.gateway';
 import { OverviewService } from './overview.service';
 import { UiStaticController } from './ui-static.controller';
+import { TailTicketController } from './tail-ticket.controller';
+import { TailTickets } from './tail-tickets';
 import { UiTailBridge } from './ui-tail-bridge';
 
 /**
@@ -12,7 +14,17 @@ import { UiTailBridge } from './ui-tail-bridge';
  * for browsers, and in Kubernetes the LogService a process was rendered from.
  */
 @Module({
-  controllers: [InstancesController, LogServiceController, UiStaticController],
-  providers: [OverviewService, OverviewGateway, UiTailBridge],
+  controllers: [
+    InstancesController,
+    LogServiceController,
+    TailTicketController,
+    UiStaticController,
+  ],
+  providers: [
+    OverviewService,
+    OverviewGateway,
+    UiTailBridge,
+    { provide: TailTickets, useFactory: () => new TailTickets() },
+  ],
 })
 export class UiModule {}
