@@ -81,6 +81,7 @@ function plans(o: IngestBenchOptions): ClientPlan[] {
     lineBytes: (o.warmupBytes + o.totalBytes) / o.clients,
     streamsPerBatch: o.streamsPerBatch,
     linesPerStream: o.linesPerStream,
+    interleave: o.interleave,
   }));
 }
 

@@ -58,6 +58,8 @@ export interface IngestBenchOptions {
   warmupBytes: number;
   /** `auto`, `all` or a CPU list for the server (see cpu-affinity.ts). */
   serverCpus: string;
+  /** Every client sends lines of every stream (agents' way), rather than owning its streams. */
+  interleave: boolean;
   /** Directory for the server's `--cpu-prof` output. */
   cpuProfDir?: string;
   /** Extra flags passed to the server. */
@@ -84,6 +86,7 @@ export const DEFAULT_OPTIONS: IngestBenchOptions = {
   wal: true,
   warmupBytes: 64 * 1e6,
   serverCpus: 'auto',
+  interleave: true,
   serverFlags: [],
   json: false,
 };
@@ -120,6 +123,10 @@ export const USAGE = `usage: npm run bench:ingest -- [options]
   --server-cpus=CPUS     auto: server pinned to the last CPU, this load on the others (default,
                          when there are two or more CPUs and taskset exists); all: no pinning;
                          or a taskset CPU list for the server, e.g. 1 or 2-3
+  --interleave=false     each client owns its streams and sends them in order (default: every
+                         client sends every stream's lines in turn, as agents on several hosts
+                         do, so a stream's entries arrive from several clients, some out of
+                         order)
   --url=URL              push to a running server instead of starting one (no RSS then)
   --cpu-prof=DIR         run the server under node --cpu-prof, profile written to DIR
   --server-flag=FLAG     extra server flag, repeatable (e.g. --server-flag=-log.level=warn)
@@ -179,6 +186,9 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
         break;
       case 'wal':
         o.wal = bool(name, value);
+        break;
+      case 'interleave':
+        o.interleave = bool(name, value);
         break;
       case 'warmup-mb':
         o.warmupBytes = nonNegativeNumber(name, need()) * 1e6;
