@@ -16,9 +16,10 @@ const generator = {
 };
 
 /** Every (stream, timestamp) the clients' bodies carry, with the client that sent it. */
-function sent(interleave: boolean): Map<string, number[]> {
+function sent(interleave: boolean, linesPerStream = 100): Map<string, number[]> {
   const byStream = new Map<string, number[]>();
-  for (const plan of clientPlans(generator, 400_000, 5, interleave)) {
+  for (const base of clientPlans(generator, 400_000, 5, interleave)) {
+    const plan = { ...base, linesPerStream };
     for (const b of prepareClientBodies(plan)) {
       for (const s of decode(b.body).streams) {
         const key = JSON.stringify(s.labels);
@@ -55,5 +56,10 @@ describe('push bodies of the benchmarks', () => {
     for (const set of seen.values()) distinct += set.size;
     expect(distinct).toBe(total); // no (stream, timestamp) sent twice
     for (const clients of sent(true).values()) expect(new Set(clients).size).toBe(plans.length);
+  });
+
+  it('shares streams among all clients with fewer lines per stream and push than clients', () => {
+    // The tiny shape: 2 lines of each stream per push, 4 clients.
+    for (const clients of sent(true, 2).values()) expect(new Set(clients).size).toBe(4);
   });
 });

@@ -110,7 +110,7 @@ export function prepareClientBodies(plan: ClientPlan): PreparedBody[] {
 /**
  * The bodies of one client when every client sends every stream: all clients walk the
  * streams in the same batches and generate the same lines (each stream has its own PRNG), and
- * client c keeps the lines k of each batch with k % clients = c. The clients' bodies together hold every
+ * client c keeps the g-th line of each stream when g % clients = c. The clients' bodies together hold every
  * line once; a stream's consecutive lines come from different clients, so with clients
  * sending at once its entries reach the server interleaved and partly out of order.
  */
@@ -121,6 +121,9 @@ function prepareInterleavedBodies(plan: ClientPlan): PreparedBody[] {
   // linesPerStream: bodies carry as many lines as without interleaving, and every stream
   // advances by linesPerStream lines at a time, as it does then.
   const perBatch = Math.min(plan.streamsPerBatch * plan.clients, streams);
+  // How many lines of each stream were generated so far: line g of a stream goes to client
+  // g % clients, so the clients share every stream even with fewer lines per visit than clients.
+  const generated = new Array<number>(streams).fill(0);
   const bodies: PreparedBody[] = [];
   let prepared = 0;
   let cursor = 0;
@@ -131,12 +134,18 @@ function prepareInterleavedBodies(plan: ClientPlan): PreparedBody[] {
     const batch = gen.batch(ids, plan.linesPerStream);
     let lines = 0;
     let lineBytes = 0;
-    const kept = batch.request.streams.map((s) => {
-      const entries = s.entries.filter((_, k) => k % plan.clients === plan.client);
+    const kept = [];
+    for (let j = 0; j < ids.length; j++) {
+      const s = batch.request.streams[j];
+      const first = generated[ids[j]];
+      generated[ids[j]] = first + s.entries.length;
+      const entries = s.entries.filter((_, k) => (first + k) % plan.clients === plan.client);
+      if (entries.length === 0) continue;
       lines += entries.length;
       for (const e of entries) lineBytes += e.line.length;
-      return { ...s, entries };
-    });
+      kept.push({ ...s, entries });
+    }
+    if (kept.length === 0) continue;
     bodies.push({ body: encodePushProtobuf({ streams: kept }), lines, lineBytes });
     prepared += lineBytes;
   }

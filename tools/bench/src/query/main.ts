@@ -28,6 +28,7 @@ import { prepareAll } from '../ingest/prepare';
 import { type CpuPlacement, pinThisProcess, placeCpus } from '../cpu-affinity';
 import { ServerProcess } from '../ingest/server-process';
 import { settle } from './settle';
+import { dirBytes } from '../dir-bytes';
 import { findLokiBinary, LokiProcess, missingLokiMessage } from '../loki/loki-process';
 import {
   findVictoriaLogsBinary,
@@ -43,6 +44,7 @@ import {
   formatReport,
   type PhaseName,
   type PhaseResult,
+  type AtRest,
   type QueryBenchResult,
   toJson,
 } from './report';
@@ -230,6 +232,17 @@ async function toStore(
   }
 }
 
+/** Each target's data directory after the flush: all of it, and without its WAL. */
+function atRest(targets: readonly Target[], logsvcDir: string): AtRest[] {
+  return targets.map((t) => {
+    const dir =
+      t.server instanceof LokiProcess || t.server instanceof VictoriaLogsProcess
+        ? t.server.dir
+        : logsvcDir;
+    return { target: t.name, bytes: dirBytes(dir), withoutWal: dirBytes(dir, new Set(['wal'])) };
+  });
+}
+
 /**
  * The results cache (on by default) would answer every timed run of a metric query from what
  * its warm-up run stored; the per-query table measures the read path, so it is off there
@@ -350,6 +363,7 @@ async function run(o: QueryBenchOptions): Promise<void> {
     if (o.phase !== 'store') result.phases.push(await runPhase('ingester', targets, o, data!));
     if (o.phase !== 'ingester') {
       await toStore(targets, o, dataDir, cpus);
+      result.atRest = atRest(targets, dataDir);
       result.phases.push(await runPhase('store', targets, o, data!));
     }
     process.stdout.write(

@@ -97,3 +97,18 @@ describe('bench:query report with VictoriaLogs', () => {
     expect(text).not.toContain('DIFFER');
   });
 });
+
+describe('bench:query report of data at rest', () => {
+  it('prints every data directory after the flush, and without its WAL', () => {
+    const result = {
+      ...compared(runs([10], 5, 42), runs([10], 5, 42)),
+      atRest: [
+        { target: 'logsvc' as const, bytes: 30e6, withoutWal: 15e6 },
+        { target: 'loki' as const, bytes: 84e6, withoutWal: 84e6 },
+      ],
+    };
+    expect(formatReport(result)).toContain(
+      'data at rest after the flush, for 50.0 MB of lines: logsvc 30.0 MB (15.0 MB without its WAL), loki 84.0 MB',
+    );
+  });
+});

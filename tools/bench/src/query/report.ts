@@ -24,6 +24,16 @@ export interface QueryBenchResult {
   readonly spanMinutes: number;
   readonly targets: readonly TargetName[];
   readonly phases: PhaseResult[];
+  /** Data directories after the flush (store phase only). */
+  atRest?: readonly AtRest[];
+}
+
+/** A server's data directory after the flush, in bytes. */
+export interface AtRest {
+  readonly target: TargetName;
+  readonly bytes: number;
+  /** Without the WAL (a directory named `wal`), which logsvc and Loki keep until it is cut. */
+  readonly withoutWal: number;
 }
 
 export interface QuerySummary {
@@ -200,6 +210,16 @@ function compareTable(result: QueryBenchResult, phase: PhaseResult): string[] {
   return [header, ...rows];
 }
 
+function atRestLine(result: QueryBenchResult): string {
+  const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+  const parts = (result.atRest ?? []).map(
+    (a) =>
+      `${a.target} ${mb(a.bytes)}` +
+      (a.withoutWal !== a.bytes ? ` (${mb(a.withoutWal)} without its WAL)` : ''),
+  );
+  return `data at rest after the flush, for ${result.ingestedMB.toFixed(1)} MB of lines: ${parts.join(', ')}`;
+}
+
 export function formatReport(result: QueryBenchResult): string {
   const out = [dataLine(result)];
   const compare = result.targets.length > 1;
@@ -215,6 +235,7 @@ export function formatReport(result: QueryBenchResult): string {
     else out.push('');
     out.push(...(compare ? compareTable(result, phase) : singleTable(result, phase)));
   }
+  if (result.atRest !== undefined) out.push('', atRestLine(result));
   return [...out, ''].join('\n');
 }
 
