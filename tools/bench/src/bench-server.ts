@@ -15,4 +15,4 @@ export interface BenchServer {
 }
 
 /** Which server a measurement is of. */
-export type TargetName = 'logsvc' | 'loki';
+export type TargetName = 'logsvc' | 'loki' | 'victorialogs';

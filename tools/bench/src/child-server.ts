@@ -78,13 +78,18 @@ export abstract class ChildServer {
     await this.exitPromise;
   }
 
-  /** Polls `/ready` until it answers 200; throws if the process exits or time runs out. */
-  protected async waitReady(name: string, timeoutMs: number, pollMs: number): Promise<void> {
+  /** Polls `path` until it answers 200; throws if the process exits or time runs out. */
+  protected async waitReady(
+    name: string,
+    timeoutMs: number,
+    pollMs: number,
+    path = '/ready',
+  ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (!this.running) throw new Error(`${name} exited early:\n${this.stderrText}`);
       try {
-        if ((await fetch(`${this.url}/ready`)).status === 200) return;
+        if ((await fetch(`${this.url}${path}`)).status === 200) return;
       } catch {
         // not listening yet
       }

@@ -132,6 +132,30 @@ export function applyLokiOption(
   }
 }
 
+/** The options of the benchmarks that can run the reference VictoriaLogs beside logsvc. */
+export interface VictoriaLogsComparisonOptions {
+  compareVictoriaLogs: boolean;
+  vlBinary: string;
+}
+
+/** Applies `--compare-victorialogs` or `--victorialogs=PATH` (which implies it). */
+export function applyVictoriaLogsOption(
+  o: VictoriaLogsComparisonOptions,
+  { name, value, need }: OptionArg,
+): boolean {
+  switch (name) {
+    case 'compare-victorialogs':
+      o.compareVictoriaLogs = bool(name, value);
+      return true;
+    case 'victorialogs':
+      o.vlBinary = need();
+      o.compareVictoriaLogs = true;
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** Applies `arg` when it is one of the common options; false when it is not. */
 export function applyCommonOption(
   o: CommonBenchOptions,

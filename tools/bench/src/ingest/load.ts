@@ -10,6 +10,8 @@ export interface LoadOptions {
   readonly requestTimeoutMs?: number;
   /** Sent as X-Scope-OrgID when set. */
   readonly tenant?: string;
+  /** The push path (default Loki's `/loki/api/v1/push`). */
+  readonly path?: string;
 }
 
 export interface LoadResult {
@@ -69,7 +71,7 @@ export async function runLoad(
   opts: LoadOptions,
 ): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: perClient.length });
-  const url = new URL('/loki/api/v1/push', opts.url);
+  const url = new URL(opts.path ?? '/loki/api/v1/push', opts.url);
   const failures: Record<string, number> = {};
   let firstFailure: string | undefined;
   let requests = 0;

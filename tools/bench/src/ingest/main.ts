@@ -2,6 +2,12 @@ import { LIFTED_LIMITS } from '../server-flags';
 import { cpuSeconds } from '../proc-stat';
 import { runCli } from '../cli-options';
 import { pinThisProcess, placeCpus } from '../cpu-affinity';
+import {
+  findVictoriaLogsBinary,
+  missingVictoriaLogsMessage,
+  VictoriaLogsProcess,
+  VL_LOKI_PUSH_PATH,
+} from '../victorialogs/vl-process';
 /**
  * Ingest benchmark: `npm run bench:ingest -- [--help]`.
  *
@@ -40,7 +46,19 @@ const BENCH_TENANT = 'bench';
 
 const BENCH_SERVER_FLAGS = LIFTED_LIMITS;
 
-async function checkPush(url: string): Promise<void> {
+/** Where and as whom a target is pushed to (VictoriaLogs: Loki's API under /insert, no tenant). */
+interface PushTarget {
+  readonly path: string;
+  readonly tenant?: string;
+}
+
+function pushTarget(target: IngestTarget): PushTarget {
+  return target === 'victorialogs'
+    ? { path: VL_LOKI_PUSH_PATH }
+    : { path: '/loki/api/v1/push', tenant: BENCH_TENANT };
+}
+
+async function checkPush(url: string, push: PushTarget): Promise<void> {
   const body = encodePushProtobuf({
     streams: [
       {
@@ -55,12 +73,15 @@ async function checkPush(url: string): Promise<void> {
       },
     ],
   });
-  const res = await fetch(`${url}/loki/api/v1/push`, {
+  const res = await fetch(`${url}${push.path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-protobuf', 'x-scope-orgid': BENCH_TENANT },
+    headers: {
+      'content-type': 'application/x-protobuf',
+      ...(push.tenant === undefined ? {} : { 'x-scope-orgid': push.tenant }),
+    },
     body,
   });
-  if (res.status !== 204)
+  if (res.status !== 204 && res.status !== 200)
     throw new Error(`push is not accepted by ${url}: ${res.status} ${(await res.text()).trim()}`);
 }
 
@@ -81,6 +102,7 @@ function plans(o: IngestBenchOptions): ClientPlan[] {
     lineBytes: (o.warmupBytes + o.totalBytes) / o.clients,
     streamsPerBatch: o.streamsPerBatch,
     linesPerStream: o.linesPerStream,
+    interleave: o.interleave,
   }));
 }
 
@@ -121,12 +143,9 @@ async function warmUp(
   prepared: Prepared,
   o: IngestBenchOptions,
 ) {
-  await checkPush(url);
-  const warm = await runLoad(prepared.warmup, {
-    url,
-    durationMs: o.durationMs,
-    tenant: BENCH_TENANT,
-  });
+  const push = pushTarget(target);
+  await checkPush(url, push);
+  const warm = await runLoad(prepared.warmup, { url, durationMs: o.durationMs, ...push });
   if (warm.acceptedRequests < warm.requests)
     throw new Error(`${target} warm-up pushes failed: ${warm.firstFailure ?? 'unknown error'}`);
 }
@@ -215,6 +234,7 @@ async function measure(
   cpus: CpuPlacement,
   prepared: Prepared,
   lokiBinary: string | undefined,
+  vlBinary: string | undefined,
 ): Promise<IngestBenchResult> {
   const rf = clusterRf(target);
   if (rf !== undefined) return measureCluster(rf, o, cpus, prepared);
@@ -222,6 +242,8 @@ async function measure(
   try {
     if (target === 'loki')
       server = await LokiProcess.start({ binary: lokiBinary!, wal: o.wal, cpus: cpus.server });
+    else if (target === 'victorialogs')
+      server = await VictoriaLogsProcess.start({ binary: vlBinary!, cpus: cpus.server });
     else if (!o.url)
       server = await ServerProcess.start({
         flags: serverFlags(o),
@@ -235,7 +257,7 @@ async function measure(
 
     const sampler = server ? setInterval(() => server!.samplePeakRss(), 250) : undefined;
     const cpuBefore = server ? cpuSeconds(server.pid) : undefined;
-    const load = await runLoad(bodies, { url, durationMs: o.durationMs, tenant: BENCH_TENANT });
+    const load = await runLoad(bodies, { url, durationMs: o.durationMs, ...pushTarget(target) });
     const cpuAfter = server ? cpuSeconds(server.pid) : undefined;
     if (sampler) clearInterval(sampler);
     const peak = server?.samplePeakRss();
@@ -257,7 +279,12 @@ async function run(o: IngestBenchOptions): Promise<void> {
   const cpus = o.url ? { server: null, client: null } : placeCpus(o.serverCpus);
   const lokiBinary = o.compareLoki ? findLokiBinary(o.lokiBinary) : undefined;
   if (o.compareLoki && !lokiBinary) process.stderr.write(missingLokiMessage(o.lokiBinary));
-  const targets: IngestTarget[] = lokiBinary ? ['logsvc', 'loki'] : ['logsvc'];
+  const vlBinary = o.compareVictoriaLogs ? findVictoriaLogsBinary(o.vlBinary) : undefined;
+  if (o.compareVictoriaLogs && !vlBinary)
+    process.stderr.write(missingVictoriaLogsMessage(o.vlBinary));
+  const targets: IngestTarget[] = ['logsvc'];
+  if (lokiBinary) targets.push('loki');
+  if (vlBinary) targets.push('victorialogs');
   if (o.cluster) {
     for (const rf of o.replicationFactors) targets.push(`cluster-rf${rf}`);
     // A signal would end the bench without its exit hooks: turn it into an exit, so every
@@ -282,7 +309,7 @@ async function run(o: IngestBenchOptions): Promise<void> {
       measured.push({
         target,
         round: round + 1,
-        result: await measure(target, o, cpus, prepared, lokiBinary),
+        result: await measure(target, o, cpus, prepared, lokiBinary, vlBinary),
       });
     }
   if (o.json) {

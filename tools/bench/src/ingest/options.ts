@@ -2,6 +2,7 @@ import {
   OptionsError,
   applyCommonOption,
   applyLokiOption,
+  applyVictoriaLogsOption,
   bool,
   forEachOption,
   nonNegativeNumber,
@@ -9,6 +10,7 @@ import {
   positiveNumber,
 } from '../cli-options';
 import { DEFAULT_LOKI_BINARY } from '../loki/loki-process';
+import { DEFAULT_VL_BINARY } from '../victorialogs/vl-process';
 
 export { OptionsError };
 
@@ -31,6 +33,9 @@ export interface IngestBenchOptions {
   /** Also measure Loki with the same bodies, pinning and WAL setting, alternating. */
   compareLoki: boolean;
   lokiBinary: string;
+  /** Also measure VictoriaLogs on the same bodies (Loki's push API under /insert). */
+  compareVictoriaLogs: boolean;
+  vlBinary: string;
   /**
    * Also measure a cluster: one distributor and `ingesters` ingester processes on an etcd ring,
    * once per replication factor, alternating with the single binary.
@@ -58,6 +63,8 @@ export interface IngestBenchOptions {
   warmupBytes: number;
   /** `auto`, `all` or a CPU list for the server (see cpu-affinity.ts). */
   serverCpus: string;
+  /** Every client sends lines of every stream (agents' way), rather than owning its streams. */
+  interleave: boolean;
   /** Directory for the server's `--cpu-prof` output. */
   cpuProfDir?: string;
   /** Extra flags passed to the server. */
@@ -69,6 +76,8 @@ export const DEFAULT_OPTIONS: IngestBenchOptions = {
   shape: 'default',
   compareLoki: false,
   lokiBinary: DEFAULT_LOKI_BINARY,
+  compareVictoriaLogs: false,
+  vlBinary: DEFAULT_VL_BINARY,
   cluster: false,
   replicationFactors: [3],
   ingesters: 3,
@@ -84,6 +93,7 @@ export const DEFAULT_OPTIONS: IngestBenchOptions = {
   wal: true,
   warmupBytes: 64 * 1e6,
   serverCpus: 'auto',
+  interleave: true,
   serverFlags: [],
   json: false,
 };
@@ -97,6 +107,10 @@ export const USAGE = `usage: npm run bench:ingest -- [options]
                          setting, same CPU pinning, fresh data dir) on the same bodies, and
                          print both with the ratio; skipped with a note when it is missing
   --loki=PATH            the Loki binary for --compare-loki (implies it)
+  --compare-victorialogs also measure VictoriaLogs (~/.cache/vl-ref/victoria-logs, its Loki
+                         push API, same pinning, fresh data dir; it has no fsync before its
+                         answer); skipped with a note when it is missing
+  --victorialogs=PATH    the VictoriaLogs binary (implies --compare-victorialogs)
   --cluster              also measure a cluster on the same bodies, alternating with the single
                          binary: a real etcd, --ingesters ingester processes and one
                          distributor (WAL and CPU pinning as the single binary: with auto,
@@ -120,6 +134,10 @@ export const USAGE = `usage: npm run bench:ingest -- [options]
   --server-cpus=CPUS     auto: server pinned to the last CPU, this load on the others (default,
                          when there are two or more CPUs and taskset exists); all: no pinning;
                          or a taskset CPU list for the server, e.g. 1 or 2-3
+  --interleave=false     each client owns its streams and sends them in order (default: every
+                         client sends every stream's lines in turn, as agents on several hosts
+                         do, so a stream's entries arrive from several clients, some out of
+                         order)
   --url=URL              push to a running server instead of starting one (no RSS then)
   --cpu-prof=DIR         run the server under node --cpu-prof, profile written to DIR
   --server-flag=FLAG     extra server flag, repeatable (e.g. --server-flag=-log.level=warn)
@@ -134,7 +152,8 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
   const given = new Set<string>();
   forEachOption(argv, (arg) => {
     given.add(arg.name);
-    if (applyCommonOption(o, arg) || applyLokiOption(o, arg)) return true;
+    if (applyCommonOption(o, arg) || applyLokiOption(o, arg) || applyVictoriaLogsOption(o, arg))
+      return true;
     const { name, value, need } = arg;
     switch (name) {
       case 'shape': {
@@ -180,6 +199,9 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
       case 'wal':
         o.wal = bool(name, value);
         break;
+      case 'interleave':
+        o.interleave = bool(name, value);
+        break;
       case 'warmup-mb':
         o.warmupBytes = nonNegativeNumber(name, need()) * 1e6;
         break;
@@ -201,6 +223,10 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
   if (o.shape !== 'default' && !given.has('streams')) o.streams = o.clients * o.streamsPerBatch;
   if (o.url && o.compareLoki)
     throw new OptionsError('--compare-loki needs the bench to start the servers (no --url)');
+  if (o.url && o.compareVictoriaLogs)
+    throw new OptionsError(
+      '--compare-victorialogs needs the bench to start the servers (no --url)',
+    );
   if (o.url && o.cluster)
     throw new OptionsError('--cluster needs the bench to start the servers (no --url)');
   const tooLarge = o.replicationFactors.find((rf) => rf > o.ingesters);

@@ -152,26 +152,43 @@ export function formatComparison(
 ): string {
   const of = (t: IngestTarget) => measured.filter((m) => m.target === t).map((m) => m.result);
   const logsvc = of('logsvc');
-  const loki = of('loki');
+  const peers = (['loki', 'victorialogs'] as const).filter((t) => of(t).length > 0);
+  const short = { loki: 'loki', victorialogs: 'vl' } as const;
   const o = measured[0].result.options;
   const lines = [
     `comparison, ${o.shape} shape: ${o.clients} clients, ${o.streams} streams, ` +
       `${o.streamsPerBatch}×${o.linesPerStream} lines/request, WAL ${o.wal ? 'on' : 'off'}`,
-    'round  logsvc MB/s  loki MB/s  logsvc/loki  logsvc MB/CPU-s  loki MB/CPU-s',
+    [
+      'round',
+      ' logsvc MB/s',
+      ...peers.map((p) => `${short[p]} MB/s`.padStart(10)),
+      ' logsvc MB/CPU-s',
+      ...peers.map((p) => `${short[p]} MB/CPU-s`.padStart(14)),
+      ...peers.map((p) => `logsvc/${short[p]} per CPU-s`.padStart(21)),
+      ' logsvc RSS',
+      ...peers.map((p) => `${short[p]} RSS`.padStart(9)),
+    ].join(' '),
   ];
   const cell = (n: number | undefined, w: number) =>
     (n === undefined ? '-' : n.toFixed(1)).padStart(w);
-  for (let i = 0; i < Math.min(logsvc.length, loki.length); i++) {
+  const mib = (b: number | undefined, w: number) =>
+    (b === undefined ? '-' : `${(b / 1048576).toFixed(0)} MiB`).padStart(w);
+  const ratio = (a: number | undefined, b: number | undefined, w: number) =>
+    (a === undefined || b === undefined || b === 0 ? '-' : `${(a / b).toFixed(2)}×`).padStart(w);
+  const rounds = Math.min(logsvc.length, ...peers.map((p) => of(p).length));
+  for (let i = 0; i < rounds; i++) {
     const a = logsvc[i];
-    const b = loki[i];
+    const b = peers.map((p) => of(p)[i]);
     lines.push(
       [
         String(i + 1).padEnd(5),
         cell(a.mbPerSecond, 12),
-        cell(b.mbPerSecond, 10),
-        `${(b.mbPerSecond > 0 ? a.mbPerSecond / b.mbPerSecond : 0).toFixed(2)}×`.padStart(12),
+        ...b.map((r) => cell(r.mbPerSecond, 10)),
         cell(a.mbPerCpuSecond, 16),
-        cell(b.mbPerCpuSecond, 14),
+        ...b.map((r) => cell(r.mbPerCpuSecond, 14)),
+        ...b.map((r) => ratio(a.mbPerCpuSecond, r.mbPerCpuSecond, 21)),
+        mib(a.peakRssBytes, 11),
+        ...b.map((r) => mib(r.peakRssBytes, 9)),
       ].join(' '),
     );
   }

@@ -25,10 +25,17 @@ import { LogGenerator, type GeneratorOptions } from '../gen';
 import { clientPlans, spreadGenerator, type PreparedBody } from '../ingest/batches';
 import { runLoad } from '../ingest/load';
 import { prepareAll } from '../ingest/prepare';
-import { placeCpus } from '../cpu-affinity';
+import { type CpuPlacement, pinThisProcess, placeCpus } from '../cpu-affinity';
 import { ServerProcess } from '../ingest/server-process';
 import { settle } from './settle';
+import { dirBytes } from '../dir-bytes';
 import { findLokiBinary, LokiProcess, missingLokiMessage } from '../loki/loki-process';
+import {
+  findVictoriaLogsBinary,
+  missingVictoriaLogsMessage,
+  VictoriaLogsProcess,
+  VL_LOKI_PUSH_PATH,
+} from '../victorialogs/vl-process';
 import { USAGE, parseOptions, type QueryBenchOptions } from './options';
 import { type FrontendBenchResult, formatFrontendReport, frontendJson } from './frontend-report';
 import { runFrontendModes } from './frontend-run';
@@ -37,10 +44,11 @@ import {
   formatReport,
   type PhaseName,
   type PhaseResult,
+  type AtRest,
   type QueryBenchResult,
   toJson,
 } from './report';
-import { runQuery, timedRun, type QueryRun } from './run-query';
+import { runLogsql, runQuery, timedRun, type QueryRun } from './run-query';
 
 /** Tenant the benchmark pushes and queries as (X-Scope-OrgID). */
 const BENCH_TENANT = 'bench';
@@ -75,7 +83,7 @@ async function postOk(url: string, init: RequestInit, what: string): Promise<voi
 }
 
 /** One line containing the needle in each of the first streams, newer than all other data. */
-async function pushNeedles(url: string, generator: GeneratorOptions): Promise<number> {
+async function pushNeedles(url: string, vl: boolean, generator: GeneratorOptions): Promise<number> {
   const gen = new LogGenerator({ ...generator, linePool: 1 });
   const baseNs = BigInt(Date.now() - 2 * 60_000) * 1_000_000n;
   const streams = gen.streams.slice(0, NEEDLE_LINES).map((s, k) => ({
@@ -89,10 +97,13 @@ async function pushNeedles(url: string, generator: GeneratorOptions): Promise<nu
     ],
   }));
   await postOk(
-    `${url}/loki/api/v1/push`,
+    `${url}${vl ? VL_LOKI_PUSH_PATH : '/loki/api/v1/push'}`,
     {
       method: 'POST',
-      headers: { 'content-type': 'application/x-protobuf', 'x-scope-orgid': BENCH_TENANT },
+      headers: {
+        'content-type': 'application/x-protobuf',
+        ...(vl ? {} : { 'x-scope-orgid': BENCH_TENANT }),
+      },
       body: encodePushProtobuf({ streams }),
     },
     'pushing the needle lines',
@@ -115,10 +126,12 @@ async function ingestInto(
   bodies: PreparedBody[][],
   generator: GeneratorOptions,
 ): Promise<Ingested> {
+  const vl = target.name === 'victorialogs';
   const load = await runLoad(bodies, {
     url: target.server.url,
     durationMs: o.ingestDurationMs,
-    tenant: BENCH_TENANT,
+    // VictoriaLogs reads X-Scope-OrgID as a numeric account id: it gets none.
+    ...(vl ? { path: VL_LOKI_PUSH_PATH } : { tenant: BENCH_TENANT }),
   });
   if (load.acceptedRequests === 0)
     throw new Error(
@@ -132,7 +145,7 @@ async function ingestInto(
     );
   // --frontend leaves them out: they are newer than the data and only the needle query uses them.
   const needles =
-    o.data === 'default' && !o.frontend ? await pushNeedles(target.server.url, generator) : 0;
+    o.data === 'default' && !o.frontend ? await pushNeedles(target.server.url, vl, generator) : 0;
   process.stderr.write(
     `${target.name}: ingested ${(load.acceptedLineBytes / 1e6).toFixed(0)} MB ` +
       `(${load.acceptedLines} lines) in ${(load.elapsedMs / 1000).toFixed(1)} s\n`,
@@ -152,16 +165,19 @@ async function timeQuery(
   o: QueryBenchOptions,
 ): Promise<Partial<Record<TargetName, QueryRun[]>>> {
   const runs: Partial<Record<TargetName, QueryRun[]>> = {};
-  for (const t of targets) {
-    await runQuery({ url: t.server.url, tenant: BENCH_TENANT }, spec); // index cached, code optimized
+  const active = targets.filter((t) => t.name !== 'victorialogs' || spec.logsql !== undefined);
+  for (const t of active) {
+    // index cached, code optimized
+    if (t.name === 'victorialogs') await runLogsql(t.server.url, spec);
+    else await runQuery({ url: t.server.url, tenant: BENCH_TENANT }, spec);
     runs[t.name] = [];
   }
   const deadline = performance.now() + o.queryBudgetMs;
   const servers = targets.map((t) => t.server);
   for (let i = 0; i < o.runs && performance.now() < deadline; i++)
-    for (const t of targets) {
+    for (const t of active) {
       await settle(servers);
-      runs[t.name]!.push(await timedRun(t.server, BENCH_TENANT, spec));
+      runs[t.name]!.push(await timedRun(t.server, BENCH_TENANT, spec, t.name === 'victorialogs'));
     }
   return runs;
 }
@@ -196,18 +212,35 @@ async function runPhase(
  * Moves every target's data out of memory: logsvc flushes, stops and restarts store-only on
  * the same data directory; Loki flushes and waits until no chunk is left in its ingester.
  */
-async function toStore(targets: Target[], o: QueryBenchOptions, dataDir: string): Promise<void> {
+async function toStore(
+  targets: Target[],
+  o: QueryBenchOptions,
+  dataDir: string,
+  cpus: CpuPlacement,
+): Promise<void> {
   for (const t of targets) {
     const started = performance.now();
     if (t.server instanceof LokiProcess) await t.server.flushAndWait();
+    else if (t.server instanceof VictoriaLogsProcess) await t.server.flush();
     else {
       await postOk(`${t.server.url}/flush`, { method: 'POST' }, 'flushing');
       await t.server.stop(120_000);
-      t.server = await startLogsvc(o, dataDir, ['-querier.query-store-only=true']);
+      t.server = await startLogsvc(o, dataDir, ['-querier.query-store-only=true'], cpus.server);
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     process.stderr.write(`${t.name}: flushed in ${seconds} s\n`);
   }
+}
+
+/** Each target's data directory after the flush: all of it, and without its WAL. */
+function atRest(targets: readonly Target[], logsvcDir: string): AtRest[] {
+  return targets.map((t) => {
+    const dir =
+      t.server instanceof LokiProcess || t.server instanceof VictoriaLogsProcess
+        ? t.server.dir
+        : logsvcDir;
+    return { target: t.name, bytes: dirBytes(dir), withoutWal: dirBytes(dir, new Set(['wal'])) };
+  });
 }
 
 /**
@@ -281,16 +314,32 @@ async function run(o: QueryBenchOptions): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'logsvc-query-bench-'));
   const lokiBinary = o.compareLoki ? findLokiBinary(o.lokiBinary) : undefined;
   if (o.compareLoki && !lokiBinary) process.stderr.write(missingLokiMessage(o.lokiBinary));
+  const vlBinary = o.compareVictoriaLogs ? findVictoriaLogsBinary(o.vlBinary) : undefined;
+  if (o.compareVictoriaLogs && !vlBinary)
+    process.stderr.write(missingVictoriaLogsMessage(o.vlBinary));
+  // Every server on the same CPU (they are timed one at a time, each once all are idle);
+  // --frontend places its server per mode.
+  const cpus = o.frontend ? placeCpus('all') : placeCpus(o.serverCpus);
+  if (!o.frontend && o.serverCpus === 'auto' && cpus.server === null)
+    process.stderr.write('note: servers not pinned (needs taskset and two or more CPUs)\n');
   const targets: Target[] = [];
   try {
-    targets.push({ name: 'logsvc', server: await startLogsvc(o, dataDir) });
+    targets.push({ name: 'logsvc', server: await startLogsvc(o, dataDir, [], cpus.server) });
     if (lokiBinary)
       targets.push({
         name: 'loki',
-        server: await LokiProcess.start({ binary: lokiBinary, wal: true }),
+        server: await LokiProcess.start({ binary: lokiBinary, wal: true, cpus: cpus.server }),
+      });
+    if (vlBinary)
+      targets.push({
+        name: 'victorialogs',
+        server: await VictoriaLogsProcess.start({ binary: vlBinary, cpus: cpus.server }),
       });
     const generator = generatorOptions(o, Date.now());
-    const bodies = await prepareAll(clientPlans(generator, o.totalBytes));
+    const bodies = await prepareAll(
+      clientPlans(generator, o.totalBytes, undefined, o.interleave && !o.frontend),
+    );
+    if (cpus.client !== null) pinThisProcess(cpus.client);
     let data: Ingested | undefined;
     for (const t of targets) data = await ingestInto(t, o, bodies, generator);
     if (o.frontend) {
@@ -313,7 +362,8 @@ async function run(o: QueryBenchOptions): Promise<void> {
     };
     if (o.phase !== 'store') result.phases.push(await runPhase('ingester', targets, o, data!));
     if (o.phase !== 'ingester') {
-      await toStore(targets, o, dataDir);
+      await toStore(targets, o, dataDir, cpus);
+      result.atRest = atRest(targets, dataDir);
       result.phases.push(await runPhase('store', targets, o, data!));
     }
     process.stdout.write(

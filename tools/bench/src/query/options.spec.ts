@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOKI_BINARY } from '../loki/loki-process';
+import { DEFAULT_VL_BINARY } from '../victorialogs/vl-process';
 import { OptionsError, parseOptions } from './options';
 
 describe('bench:query options', () => {
@@ -27,6 +28,27 @@ describe('bench:query options', () => {
     expect(
       parseOptions(['--mb=10', '--phase=ingester', '--data=mixed', '--streams=40']),
     ).toMatchObject({ data: 'mixed', totalBytes: 10e6, streams: 40, phase: 'ingester' });
+  });
+
+  it('pins the servers and interleaves streams across clients unless told otherwise', () => {
+    expect(parseOptions([])).toMatchObject({ serverCpus: 'auto', interleave: true });
+    expect(parseOptions(['--server-cpus=all', '--interleave=false'])).toMatchObject({
+      serverCpus: 'all',
+      interleave: false,
+    });
+    expect(() => parseOptions(['--server-cpus=one'])).toThrow(OptionsError);
+  });
+
+  it('turns the VictoriaLogs comparison on with --compare-victorialogs or --victorialogs=PATH', () => {
+    expect(parseOptions(['--compare-victorialogs'])).toMatchObject({
+      compareVictoriaLogs: true,
+      vlBinary: DEFAULT_VL_BINARY,
+    });
+    expect(parseOptions(['--victorialogs=/opt/vl'])).toMatchObject({
+      compareVictoriaLogs: true,
+      vlBinary: '/opt/vl',
+    });
+    expect(() => parseOptions(['--frontend', '--compare-victorialogs'])).toThrow(OptionsError);
   });
 
   it('turns the Loki comparison on with --compare-loki or --loki=PATH', () => {

@@ -2,12 +2,14 @@ import {
   OptionsError,
   applyCommonOption,
   applyLokiOption,
+  applyVictoriaLogsOption,
   bool,
   forEachOption,
   positiveInt,
   positiveNumber,
 } from '../cli-options';
 import { DEFAULT_LOKI_BINARY } from '../loki/loki-process';
+import { DEFAULT_VL_BINARY } from '../victorialogs/vl-process';
 import { FRONTEND_MODE_NAMES, type FrontendModeName } from './frontend-modes';
 
 export { OptionsError };
@@ -25,6 +27,13 @@ export interface QueryBenchOptions {
   compareLoki: boolean;
   /** The Loki binary for compareLoki. */
   lokiBinary: string;
+  /** Also run VictoriaLogs with the same data and the queries' LogsQL equivalents. */
+  compareVictoriaLogs: boolean;
+  vlBinary: string;
+  /** `auto` (every server on the last CPU, the load on the others), `all`, or a CPU list. */
+  serverCpus: string;
+  /** Every push client sends lines of every stream (agents' way); false: each owns its own. */
+  interleave: boolean;
   /** Raw line bytes prepared and pushed before querying. */
   totalBytes: number;
   /** Upper bound of the ingest phase. */
@@ -62,6 +71,10 @@ export const DEFAULT_OPTIONS: QueryBenchOptions = {
   phase: 'store',
   compareLoki: false,
   lokiBinary: DEFAULT_LOKI_BINARY,
+  compareVictoriaLogs: false,
+  vlBinary: DEFAULT_VL_BINARY,
+  serverCpus: 'auto',
+  interleave: true,
   totalBytes: 300 * 1e6,
   ingestDurationMs: 60_000,
   streams: 200,
@@ -101,6 +114,18 @@ export const USAGE = `usage: npm run bench:query -- [options]
                          3 s); prints both and the ratio. Skipped with a note when the binary is
                          missing
   --loki=PATH            the Loki binary for --compare-loki (implies it)
+  --compare-victorialogs also start VictoriaLogs (~/.cache/vl-ref/victoria-logs), push it the
+                         same bodies on /insert/loki/api/v1/push, and time each query's LogsQL
+                         equivalent (see queries.ts) alternating with the others; checks the
+                         answers agree (line counts, sums of counts). Skipped with a note when
+                         the binary is missing
+  --victorialogs=PATH    the VictoriaLogs binary (implies --compare-victorialogs)
+  --server-cpus=CPUS     auto: every server pinned to the last CPU, the push load on the others
+                         (default, with two or more CPUs and taskset); all: no pinning; or a
+                         taskset CPU list for the servers
+  --interleave=false     each push client owns its streams (default: every client sends every
+                         stream's lines in turn, so a stream's entries arrive from several
+                         clients, some out of order, as from agents)
   --mb=MB                raw log line megabytes to ingest before querying (default 300)
   --ingest-duration=S    stop ingesting after this long (default 60)
   --streams=N            distinct streams (default 200)
@@ -135,9 +160,20 @@ export function parseOptions(argv: readonly string[]): QueryBenchOptions {
   const given = new Set<string>();
   forEachOption(argv, (arg) => {
     given.add(arg.name);
-    if (applyCommonOption(o, arg) || applyLokiOption(o, arg)) return true;
+    if (applyCommonOption(o, arg) || applyLokiOption(o, arg) || applyVictoriaLogsOption(o, arg))
+      return true;
     const { name, need } = arg;
     switch (name) {
+      case 'server-cpus':
+        o.serverCpus = need();
+        if (!/^(auto|all|\d+(-\d+)?(,\d+(-\d+)?)*)$/.test(o.serverCpus))
+          throw new OptionsError(
+            `--server-cpus must be auto, all or a CPU list, got "${o.serverCpus}"`,
+          );
+        break;
+      case 'interleave':
+        o.interleave = bool(name, arg.value);
+        break;
       case 'data': {
         const v = need();
         if (v !== 'default' && v !== 'mixed')
@@ -211,6 +247,8 @@ export function parseModes(text: string): FrontendModeName[] {
 function checkFrontend(o: QueryBenchOptions, given: ReadonlySet<string>): void {
   if (o.data !== 'default') throw new OptionsError('--frontend runs on --data=default only');
   if (o.compareLoki) throw new OptionsError('--frontend does not compare with Loki');
+  if (o.compareVictoriaLogs)
+    throw new OptionsError('--frontend does not compare with VictoriaLogs');
   if (given.has('phase') && o.phase !== 'store')
     throw new OptionsError('--frontend queries flushed chunks only (--phase=store)');
   if (!given.has('span')) o.spanMs = FRONTEND_DEFAULTS.spanMs;

@@ -16,6 +16,22 @@ export interface QuerySpec {
   readonly stepSeconds?: number;
   /** Log queries only. */
   readonly limit?: number;
+  /** The nearest VictoriaLogs request, for --compare-victorialogs. */
+  readonly logsql?: LogsqlSpec;
+}
+
+/**
+ * A LogsQL request standing for a LogQL query: `query` at /select/logsql/query (log lines,
+ * with the spec's limit and range), `stats_query` at the spec's end (instant), or
+ * `stats_query_range` over its range and step. `check` says how its answer is compared with
+ * logsvc's: `count` the number of lines (log queries) or series, `sum` the sum of every value
+ * returned (counts of lines, whatever the grouping), `none` when the two answer different
+ * questions (rates over VictoriaLogs' step buckets against LogQL's sliding windows).
+ */
+export interface LogsqlSpec {
+  readonly endpoint: 'query' | 'stats_query' | 'stats_query_range';
+  readonly query: string;
+  readonly check: 'count' | 'sum' | 'none';
 }
 
 /** Apps whose lines the generator writes as JSON (formats go round-robin over apps). */
@@ -29,24 +45,40 @@ export function benchQueries(startNs: bigint, endNs: bigint): QuerySpec[] {
       name: 'line filter (rare needle)',
       query: `{env=~".+"} |= "${NEEDLE}"`,
       limit: 100,
+      logsql: { endpoint: 'query', query: `{env=~".+"} "${NEEDLE}"`, check: 'count' },
       ...range,
     },
     {
       name: 'json field filter',
       query: `{app=~"${JSON_APPS}"} | json | user_id="u-4242"`,
       limit: 100,
+      logsql: {
+        endpoint: 'query',
+        query: `{app=~"${JSON_APPS}"} | unpack_json fields (user_id) | filter user_id:="u-4242"`,
+        check: 'count',
+      },
       ...range,
     },
     {
       name: 'sum by rate',
       query: 'sum by (app) (rate({env=~".+"}[1m]))',
       stepSeconds: 60,
+      logsql: {
+        endpoint: 'stats_query_range',
+        query: '{env=~".+"} | stats by (app) rate()',
+        check: 'none',
+      },
       ...range,
     },
     {
       name: 'topk count_over_time',
       query: 'topk(5, sum by (pod) (count_over_time({env=~".+"}[1m])))',
       stepSeconds: 60,
+      logsql: {
+        endpoint: 'stats_query_range',
+        query: '{env=~".+"} | stats by (pod) count()',
+        check: 'none',
+      },
       ...range,
     },
   ];
@@ -65,32 +97,68 @@ export function mixedQueries(startNs: bigint, endNs: bigint): QuerySpec[] {
     {
       name: 'logfmt grouped count',
       query: `sum by (level) (count_over_time(${ALL} | logfmt [3h]))`,
+      logsql: {
+        endpoint: 'stats_query',
+        query: `${ALL} _time:3h | unpack_logfmt fields (level) | stats by (level) count()`,
+        check: 'sum',
+      },
       ...instant,
     },
     {
       name: 'json latency_ms > 500',
       query: `sum by (level) (count_over_time(${ALL} | json | latency_ms > 500 [3h]))`,
+      logsql: {
+        endpoint: 'stats_query',
+        query:
+          `${ALL} _time:3h | unpack_json fields (level, latency_ms) ` +
+          '| filter latency_ms:>500 | stats by (level) count()',
+        check: 'sum',
+      },
       ...instant,
     },
     {
       name: 'line filter |= count',
       query: `sum(count_over_time(${ALL} |= "upstream timeout" [3h]))`,
+      logsql: {
+        endpoint: 'stats_query',
+        query: `${ALL} _time:3h "upstream timeout" | stats count()`,
+        check: 'sum',
+      },
       ...instant,
     },
     {
       name: 'regex filter |~ count',
       query: `sum(count_over_time(${ALL} |~ "timeout|declined" [3h]))`,
+      logsql: {
+        endpoint: 'stats_query',
+        query: `${ALL} _time:3h ~"timeout|declined" | stats count()`,
+        check: 'sum',
+      },
       ...instant,
     },
     {
       name: 'topk sum by pod rate',
       query: `topk(5, sum by (pod) (rate(${ALL}[5m])))`,
       stepSeconds: 60,
+      // VictoriaLogs has no sliding windows: rate() per pod over each 60 s step bucket, every
+      // pod returned (the top 5 of 100 series is picked by the client).
+      logsql: {
+        endpoint: 'stats_query_range',
+        query: `${ALL} | stats by (pod) rate()`,
+        check: 'none',
+      },
       startNs,
       endNs,
       scansAll: true,
     },
-    { name: 'log lines, limit 1000', query: ALL, limit: 1000, startNs, endNs },
+    {
+      name: 'log lines, limit 1000',
+      query: ALL,
+      limit: 1000,
+      logsql: { endpoint: 'query', query: ALL, check: 'count' },
+      startNs,
+      endNs,
+    },
   ];
 }
 

@@ -24,6 +24,16 @@ export interface QueryBenchResult {
   readonly spanMinutes: number;
   readonly targets: readonly TargetName[];
   readonly phases: PhaseResult[];
+  /** Data directories after the flush (store phase only). */
+  atRest?: readonly AtRest[];
+}
+
+/** A server's data directory after the flush, in bytes. */
+export interface AtRest {
+  readonly target: TargetName;
+  readonly bytes: number;
+  /** Without the WAL (a directory named `wal`), which logsvc and Loki keep until it is cut. */
+  readonly withoutWal: number;
 }
 
 export interface QuerySummary {
@@ -79,12 +89,13 @@ function pad(text: string, width: number, right = true): string {
   return right ? text.padStart(width) : text.padEnd(width);
 }
 
-function phaseText(phase: PhaseName, compare: boolean): string {
+function phaseText(phase: PhaseName, targets: readonly TargetName[]): string {
   if (phase === 'ingester') return 'data still in the ingesters (no flush, no restart)';
-  const logsvc = 'flushed; logsvc restarted with -querier.query-store-only (store-only reads)';
-  return compare
-    ? `${logsvc}, Loki reads its flushed chunks (after /flush, no chunk left in memory)`
-    : logsvc;
+  let text = 'flushed; logsvc restarted with -querier.query-store-only (store-only reads)';
+  if (targets.includes('loki'))
+    text += ', Loki reads its flushed chunks (after /flush, no chunk left in memory)';
+  if (targets.includes('victorialogs')) text += ', VictoriaLogs after /internal/force_flush';
+  return text;
 }
 
 function dataLine(result: QueryBenchResult): string {
@@ -135,53 +146,96 @@ export function sameAnswer(a: QuerySummary, b: QuerySummary): boolean {
   return a.results === b.results && sameSum(a, b);
 }
 
+/** Short column names of the servers. */
+const SHORT: Record<TargetName, string> = { logsvc: 'logsvc', loki: 'loki', victorialogs: 'vl' };
+
+/** Median server CPU seconds of a query's runs, when measured. */
+function medianCpu(runs: readonly QueryRun[]): number | undefined {
+  const cpu = runs.filter((r) => r.cpuSeconds !== undefined).map((r) => r.cpuSeconds!);
+  return cpu.length > 0 ? median(cpu) : undefined;
+}
+
+/** How a peer's answer compares with logsvc's; `unchecked` when they answer different questions. */
+function answerText(spec: QuerySpec, a: QuerySummary, b: QuerySummary, peer: TargetName): string {
+  if (peer === 'victorialogs' && spec.logsql?.check === 'none')
+    return `${b.results} (not compared)`;
+  if (peer === 'victorialogs' && spec.logsql?.check === 'sum')
+    return sameSum(a, b) ? `same Σ ${a.valueSum}` : `DIFFER: Σ ${a.valueSum} / ${b.valueSum}`;
+  if (sameAnswer(a, b)) return `same (${a.results})`;
+  if (sameSum(a, b)) return `same Σ, ${a.results} / ${b.results} series (ties ranked apart)`;
+  return `DIFFER: ${a.results} / ${b.results} results, Σ ${a.valueSum} / ${b.valueSum}`;
+}
+
 function compareTable(result: QueryBenchResult, phase: PhaseResult): string[] {
+  const peers = result.targets.filter((t) => t !== 'logsvc');
   const header = [
     pad('query', 24, false),
     pad('runs', 5),
     pad('logsvc ms', 10),
-    pad('loki ms', 9),
-    pad('loki/logsvc', 12),
+    ...peers.flatMap((p) => [pad(`${SHORT[p]} ms`, 9), pad(`${SHORT[p]}/logsvc`, 12)]),
     pad('logsvc MB/s', 12),
-    pad('loki MB/s', 10),
+    ...peers.map((p) => pad(`${SHORT[p]} MB/s`, 10)),
     pad('CPU logsvc', 11),
-    pad('CPU loki', 9),
-    '  answers (logsvc / loki)',
+    ...peers.map((p) => pad(`CPU ${SHORT[p]}`, 9)),
+    ...peers.map((p) => pad(`${SHORT[p]}/logsvc CPU-s`, 17)),
+    `  answers (logsvc / ${peers.map((p) => SHORT[p]).join(', ')})`,
   ].join(' ');
+  const cores = (s: QuerySummary) => (s.cores === undefined ? '-' : s.cores.toFixed(2));
   const rows = phase.queries.map((q) => {
     const a = summarizeQuery(q.spec, q.runs.logsvc ?? [], result.ingestedMB);
-    const b = summarizeQuery(q.spec, q.runs.loki ?? [], result.ingestedMB);
-    const cores = (s: QuerySummary) => (s.cores === undefined ? '-' : s.cores.toFixed(2));
-    const answers = sameAnswer(a, b)
-      ? `  same (${a.results})`
-      : sameSum(a, b)
-        ? `  same Σ, ${a.results} / ${b.results} series (ties ranked apart)`
-        : `  DIFFER: ${a.results} / ${b.results} results, Σ ${a.valueSum} / ${b.valueSum}`;
+    const cpuA = medianCpu(q.runs.logsvc ?? []);
+    const b = peers.map((p) => summarizeQuery(q.spec, q.runs[p] ?? [], result.ingestedMB));
+    const cpuRatio = peers.map((p) => {
+      const cpuB = medianCpu(q.runs[p] ?? []);
+      return cpuA === undefined || cpuB === undefined || cpuA === 0
+        ? '-'
+        : `${(cpuB / cpuA).toFixed(2)}×`;
+    });
     return [
       pad(a.name, 24, false),
       pad(`${a.runs}`, 5),
       pad(a.medianMs.toFixed(0), 10),
-      pad(b.medianMs.toFixed(0), 9),
-      pad(`${(b.medianMs / a.medianMs).toFixed(2)}×`, 12),
+      ...b.flatMap((s) => [
+        pad(s.medianMs.toFixed(0), 9),
+        pad(`${(s.medianMs / a.medianMs).toFixed(2)}×`, 12),
+      ]),
       pad(a.mbPerSecond.toFixed(1), 12),
-      pad(b.mbPerSecond.toFixed(1), 10),
+      ...b.map((s) => pad(s.mbPerSecond.toFixed(1), 10)),
       pad(cores(a), 11),
-      pad(cores(b), 9),
-      answers,
+      ...b.map((s) => pad(cores(s), 9)),
+      ...cpuRatio.map((r) => pad(r, 17)),
+      `  ${peers.map((p, i) => answerText(q.spec, a, b[i], p)).join('; ')}`,
     ].join(' ');
   });
   return [header, ...rows];
 }
 
+function atRestLine(result: QueryBenchResult): string {
+  const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+  const parts = (result.atRest ?? []).map(
+    (a) =>
+      `${a.target} ${mb(a.bytes)}` +
+      (a.withoutWal !== a.bytes ? ` (${mb(a.withoutWal)} without its WAL)` : ''),
+  );
+  return `data at rest after the flush, for ${result.ingestedMB.toFixed(1)} MB of lines: ${parts.join(', ')}`;
+}
+
 export function formatReport(result: QueryBenchResult): string {
   const out = [dataLine(result)];
-  const compare = result.targets.includes('loki');
+  const compare = result.targets.length > 1;
+  const peers = result.targets.filter((t) => t !== 'logsvc').map((t) => SHORT[t]);
   for (const phase of result.phases) {
-    out.push('', `phase ${phase.phase}: ${phaseText(phase.phase, compare)}`);
-    if (compare) out.push('loki/logsvc > 1: logsvc is faster; MB/s of lines at the median run', '');
+    out.push('', `phase ${phase.phase}: ${phaseText(phase.phase, result.targets)}`);
+    if (compare)
+      out.push(
+        `${peers.map((p) => `${p}/logsvc`).join(', ')} > 1: logsvc is faster (wall time, and ` +
+          'server CPU seconds); MB/s of lines at the median run',
+        '',
+      );
     else out.push('');
     out.push(...(compare ? compareTable(result, phase) : singleTable(result, phase)));
   }
+  if (result.atRest !== undefined) out.push('', atRestLine(result));
   return [...out, ''].join('\n');
 }
 

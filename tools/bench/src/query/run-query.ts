@@ -82,14 +82,62 @@ export async function runQuery(
   };
 }
 
-/** `runQuery` with the server process's CPU time (all threads) during the request. */
+/** Seconds since the epoch, as VictoriaLogs reads `start`, `end` and `time`. */
+function unixSeconds(ns: bigint): string {
+  return (Number(ns / 1000n) / 1e6).toFixed(6);
+}
+
+/**
+ * The spec's LogsQL request on VictoriaLogs (`spec.logsql`): log lines (JSON lines, counted),
+ * or stats in Prometheus' query format. VictoriaLogs reports no bytes or lines scanned (0).
+ */
+export async function runLogsql(url: string, spec: QuerySpec): Promise<QueryRun> {
+  const l = spec.logsql;
+  if (l === undefined) throw new Error(`${spec.name}: no LogsQL equivalent`);
+  const params = new URLSearchParams({ query: l.query });
+  if (l.endpoint === 'stats_query') params.set('time', unixSeconds(spec.endNs));
+  else {
+    params.set('start', unixSeconds(spec.startNs));
+    params.set('end', unixSeconds(spec.endNs));
+  }
+  if (l.endpoint === 'query' && spec.limit !== undefined) params.set('limit', String(spec.limit));
+  if (l.endpoint === 'stats_query_range') params.set('step', `${spec.stepSeconds ?? 60}s`);
+  const started = performance.now();
+  const res = await fetch(`${url}/select/logsql/${l.endpoint}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: params.toString(),
+  });
+  const text = await res.text();
+  const wallMs = performance.now() - started;
+  if (res.status !== 200)
+    throw new Error(`${spec.name} (LogsQL): HTTP ${res.status} ${text.trim().slice(0, 500)}`);
+  if (l.endpoint === 'query') {
+    const results = text.split('\n').filter((line) => line.trim() !== '').length;
+    return { wallMs, bytesProcessed: 0, linesProcessed: 0, results, valueSum: 0 };
+  }
+  const body = JSON.parse(text) as QueryResponse;
+  if (body.status !== 'success') throw new Error(`${spec.name} (LogsQL): ${text.slice(0, 500)}`);
+  return {
+    wallMs,
+    bytesProcessed: 0,
+    linesProcessed: 0,
+    results: body.data.result.length,
+    valueSum: sumOfValues(body.data.result, body.data.resultType),
+  };
+}
+
+/** `runQuery` (or `runLogsql` with `logsql`) with the server's CPU time (all threads) during the request. */
 export async function timedRun(
   server: BenchServer,
   tenant: string,
   spec: QuerySpec,
+  logsql = false,
 ): Promise<QueryRun> {
   const cpuBefore = cpuSeconds(server.pid);
-  const run = await runQuery({ url: server.url, tenant }, spec);
+  const run = logsql
+    ? await runLogsql(server.url, spec)
+    : await runQuery({ url: server.url, tenant }, spec);
   const cpuAfter = cpuSeconds(server.pid);
   return {
     ...run,
