@@ -21,6 +21,8 @@ export interface ObservedWorkload {
 
 export type Outcome =
   | { readonly kind: 'InvalidSpec'; readonly message: string }
+  /** A check before apply failed (a missing Secret or StorageClass, a bad version). */
+  | { readonly kind: 'Blocked'; readonly reason: string; readonly message: string }
   | { readonly kind: 'ApplyFailed'; readonly message: string }
   | {
       readonly kind: 'Applied';
@@ -75,7 +77,7 @@ export function componentStatuses(
   return out;
 }
 
-function rolloutStatus(decision: RolloutDecision): RolloutStatus {
+export function rolloutStatus(decision: RolloutDecision): RolloutStatus {
   switch (decision.kind) {
     case 'Idle':
       return { phase: 'Idle' };
@@ -109,14 +111,16 @@ export function computeStatus(
     condition(before, type, status, reason, message, generation, at);
 
   if (outcome.kind !== 'Applied') {
+    const reason = outcome.kind === 'Blocked' ? outcome.reason : outcome.kind;
     return {
       ...(previous?.version !== undefined ? { version: previous.version } : {}),
       ...(previous?.components !== undefined ? { components: previous.components } : {}),
       observedGeneration: generation,
+      lastObservedTime: at,
       conditions: [
-        make('Ready', 'False', outcome.kind, outcome.message),
-        make('Progressing', 'False', outcome.kind, outcome.message),
-        make('Degraded', 'True', outcome.kind, outcome.message),
+        make('Ready', 'False', reason, outcome.message),
+        make('Progressing', 'False', reason, outcome.message),
+        make('Degraded', 'True', reason, outcome.message),
       ],
     };
   }
@@ -161,6 +165,7 @@ export function computeStatus(
   ];
   return {
     observedGeneration: generation,
+    lastObservedTime: at,
     // The version every pod runs: the spec's once all are up to date, else what ran before.
     ...(settled
       ? { version: outcome.version }

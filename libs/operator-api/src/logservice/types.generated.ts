@@ -436,6 +436,8 @@ export interface RolloutSpecInput {
 export interface LogServiceStatus {
   /** The spec generation this status describes. */
   observedGeneration?: number;
+  /** When the operator last read this LogService and its objects (RFC 3339); refreshed at least every resync period, so an older one means no operator is watching. */
+  lastObservedTime?: string;
   /** The logsvc version every pod runs once the rollout is over. */
   version?: string;
   /** Ready, Progressing, Degraded. */
