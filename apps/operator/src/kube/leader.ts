@@ -70,7 +70,7 @@ export class LeaderElector {
     signal: AbortSignal,
     onStartedLeading: () => void,
     onStoppedLeading: () => void,
-    releaseOnStop = true,
+    releaseOnStop: boolean | (() => boolean) = true,
   ): Promise<void> {
     while (!signal.aborted && !(await this.tryAcquireOrRenew()))
       await sleep(this.retryPeriodMs * (1 + Math.random() * 0.2), signal);
@@ -91,7 +91,8 @@ export class LeaderElector {
       }
     }
     this.leading = false;
-    if (signal.aborted && releaseOnStop) await this.release();
+    const release = typeof releaseOnStop === 'function' ? releaseOnStop() : releaseOnStop;
+    if (signal.aborted && release) await this.release();
     onStoppedLeading();
   }
 
