@@ -84,6 +84,16 @@ export interface ComponentSpec {
   replicas: number;
   /** Container resources, as in a Pod spec. */
   resources: ResourcesSpec;
+  /** Node labels the pods must match. */
+  nodeSelector?: Record<string, string>;
+  /** Taints the pods tolerate, as in a Pod spec. */
+  tolerations?: Record<string, unknown>[];
+  /** Node and pod (anti-)affinity, as in a Pod spec. */
+  affinity?: Record<string, unknown>;
+  /** How the pods spread over nodes and zones, as in a Pod spec. Unset for ingesters (also write and single-binary pods): spread over `kubernetes.io/hostname` and `topology.kubernetes.io/zone` (maxSkew 1, ScheduleAnyway); `[]`: none. */
+  topologySpreadConstraints?: Record<string, unknown>[];
+  /** The pods' PriorityClass. */
+  priorityClassName?: string;
 }
 
 /** Container resources, as in a Pod spec. */
@@ -300,6 +310,16 @@ export interface ComponentSpecInput {
   replicas?: number;
   /** Container resources, as in a Pod spec. */
   resources?: ResourcesSpecInput;
+  /** Node labels the pods must match. */
+  nodeSelector?: Record<string, string>;
+  /** Taints the pods tolerate, as in a Pod spec. */
+  tolerations?: Record<string, unknown>[];
+  /** Node and pod (anti-)affinity, as in a Pod spec. */
+  affinity?: Record<string, unknown>;
+  /** How the pods spread over nodes and zones, as in a Pod spec. Unset for ingesters (also write and single-binary pods): spread over `kubernetes.io/hostname` and `topology.kubernetes.io/zone` (maxSkew 1, ScheduleAnyway); `[]`: none. */
+  topologySpreadConstraints?: Record<string, unknown>[];
+  /** The pods' PriorityClass. */
+  priorityClassName?: string;
 }
 
 /** Container resources, as in a Pod spec. */
