@@ -244,7 +244,7 @@ describe.skipIf(skip !== undefined)(
         await client.call('DELETE', `${LS}/${name}`);
     }, 120_000);
 
-    it('keeps lastObservedTime fresh while the operator watches', async () => {
+    it('keeps lastObservedTime fresh while the operator watches, and changes nothing while paused', async () => {
       await create('fresh', { version: '0.1.0' });
       const first = await waitFor(
         'a status',
@@ -260,8 +260,33 @@ describe.skipIf(skip !== undefined)(
         30_000,
       );
       expect(Date.parse(later) - Date.parse(first)).toBeGreaterThanOrEqual(1000);
+
+      // Paused: a new version changes nothing until it is unpaused.
+      const sts = `/apis/apps/v1/namespaces/${NS}/statefulsets/fresh-single-binary`;
+      const versionOf = async () =>
+        (
+          await client.get<{
+            spec: { template: { metadata: { labels: Record<string, string> } } };
+          }>(sts)
+        )?.spec.template.metadata.labels['app.kubernetes.io/version'];
+      await waitFor('the StatefulSet', async () => (await versionOf()) === '0.1.0', 30_000);
+      await patch('fresh', { spec: { paused: true, version: '0.2.0' } });
+      await waitFor(
+        'Paused',
+        async () => {
+          const ls = await get('fresh');
+          return ls?.status?.conditions?.some((c) => c.reason === 'Paused');
+        },
+        30_000,
+      );
+      await new Promise((r) => setTimeout(r, 4000)); // more than a resync
+      expect(await versionOf()).toBe('0.1.0');
+      await patch('fresh', { spec: { paused: false } });
+      await waitFor('the new version applied', async () => (await versionOf()) === '0.2.0', 30_000);
+      const reasons = (await eventsOf('fresh')).map((e) => e.reason);
+      expect(reasons).toEqual(expect.arrayContaining(['Paused', 'Resumed']));
       await client.call('DELETE', `${LS}/fresh`);
-    }, 60_000);
+    }, 120_000);
 
     it('is called by the API server and refuses guarded and immutable changes, naming the field', async () => {
       const port = await freePort();

@@ -125,6 +125,10 @@ export class Reconciler {
       } as Outcome);
       return {};
     }
+    if (parsed.spec.paused) {
+      await this.writeStatus(resource, subject, { kind: 'Paused' });
+      return {};
+    }
     let outcome: Outcome;
     let requeueAfterMs: number | undefined;
     try {
@@ -374,6 +378,14 @@ export class Reconciler {
         'Resolved',
         `${was.reason} resolved: applying the spec`,
       );
+
+    const progressing = (s: LogServiceStatus | undefined) =>
+      s?.conditions?.find((c) => c.type === 'Progressing')?.reason;
+    const [p0, p1] = [progressing(before), progressing(after)];
+    if (p1 === 'Paused' && p0 !== 'Paused')
+      this.events.record(subject, 'Normal', 'Paused', 'spec.paused: the operator changes nothing');
+    if (p0 === 'Paused' && p1 !== 'Paused')
+      this.events.record(subject, 'Normal', 'Resumed', 'spec.paused is false again: managing');
 
     const [r0, r1] = [before?.rollout, after.rollout];
     if (r1 === undefined) return;

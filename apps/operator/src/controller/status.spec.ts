@@ -132,3 +132,23 @@ describe('computeStatus, blocked and observed', () => {
     expect(applied.lastObservedTime).toBe('2026-01-01T00:00:00Z');
   });
 });
+
+describe('computeStatus, paused', () => {
+  it('keeps what was seen and says it is paused', () => {
+    const ready = computeStatus(
+      undefined,
+      1,
+      { kind: 'Applied', workloads: [ingesters(3)], rollout: { kind: 'Idle' }, version: '1.0.0' },
+      t0,
+    );
+    const paused = computeStatus(ready, 2, { kind: 'Paused' }, t1);
+    expect(paused).toMatchObject({
+      observedGeneration: 2,
+      version: '1.0.0',
+      rollout: { phase: 'Idle' },
+      lastObservedTime: '2026-01-01T00:05:00Z',
+    });
+    expect(cond(paused, 'Ready')).toEqual(cond(ready, 'Ready'));
+    expect(cond(paused, 'Progressing')).toMatchObject({ status: 'False', reason: 'Paused' });
+  });
+});

@@ -21,6 +21,8 @@ export interface ObservedWorkload {
 
 export type Outcome =
   | { readonly kind: 'InvalidSpec'; readonly message: string }
+  /** `spec.paused`: nothing was applied. */
+  | { readonly kind: 'Paused' }
   /** A check before apply failed (a missing Secret or StorageClass, a bad version). */
   | { readonly kind: 'Blocked'; readonly reason: string; readonly message: string }
   | { readonly kind: 'ApplyFailed'; readonly message: string }
@@ -110,6 +112,22 @@ export function computeStatus(
   const make = (type: string, status: ConditionStatus, reason: string, message: string) =>
     condition(before, type, status, reason, message, generation, at);
 
+  if (outcome.kind === 'Paused') {
+    const kept = (type: string) => before.find((c) => c.type === type);
+    const message = 'spec.paused is true: the operator changes nothing';
+    return {
+      ...(previous?.version !== undefined ? { version: previous.version } : {}),
+      ...(previous?.components !== undefined ? { components: previous.components } : {}),
+      ...(previous?.rollout !== undefined ? { rollout: previous.rollout } : {}),
+      observedGeneration: generation,
+      lastObservedTime: at,
+      conditions: [
+        kept('Ready') ?? make('Ready', 'Unknown', 'Paused', message),
+        make('Progressing', 'False', 'Paused', message),
+        kept('Degraded') ?? make('Degraded', 'False', 'Paused', message),
+      ],
+    };
+  }
   if (outcome.kind !== 'Applied') {
     const reason = outcome.kind === 'Blocked' ? outcome.reason : outcome.kind;
     return {

@@ -1,6 +1,13 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-export const ROLLOUT_PHASES = ['Idle', 'Replacing', 'Waiting', 'Halted', 'Blocked'] as const;
+export const ROLLOUT_PHASES = [
+  'Idle',
+  'Replacing',
+  'Waiting',
+  'Halted',
+  'Blocked',
+  'Paused',
+] as const;
 export type RolloutPhase = (typeof ROLLOUT_PHASES)[number];
 
 const CONTROLLER = 'logservice';
@@ -38,7 +45,7 @@ export class OperatorMetrics {
   });
   private readonly phase = new Gauge({
     name: 'logsvc_operator_rollout_phase',
-    help: 'The rollout phase of each LogService: 1 for the current phase, 0 for the others (Blocked: the spec or a check before apply stopped it).',
+    help: 'The rollout phase of each LogService: 1 for the current phase, 0 for the others (Blocked: the spec or a check before apply stopped it; Paused: spec.paused).',
     labelNames: ['namespace', 'name', 'phase'],
     registers: [this.registry],
   });

@@ -249,6 +249,10 @@ export const specSchema = s.object(
       },
       'Ruler switch.',
     ),
+    paused: s.bool(
+      'Stop managing this LogService: while true the operator applies, deletes and replaces nothing (e.g. during an operator upgrade, or by hand); its status and Events still say what it sees.',
+      { default: false },
+    ),
     rollout: defaulted(
       {
         podReadyTimeout: s.format(

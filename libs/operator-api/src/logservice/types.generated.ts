@@ -36,6 +36,8 @@ export interface LogServiceSpec {
     /** `ruler.alertmanager_url`. */
     alertmanagerURL?: string;
   };
+  /** Stop managing this LogService: while true the operator applies, deletes and replaces nothing (e.g. during an operator upgrade, or by hand); its status and Events still say what it sees. */
+  paused: boolean;
   /** Rollout settings. */
   rollout: RolloutSpec;
 }
@@ -262,6 +264,8 @@ export interface LogServiceSpecInput {
     /** `ruler.alertmanager_url`. */
     alertmanagerURL?: string;
   };
+  /** Stop managing this LogService: while true the operator applies, deletes and replaces nothing (e.g. during an operator upgrade, or by hand); its status and Events still say what it sees. */
+  paused?: boolean;
   /** Rollout settings. */
   rollout?: RolloutSpecInput;
 }
