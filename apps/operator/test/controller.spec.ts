@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { Controller } from '../src/controller/controller';
-import type { PodAccess } from '../src/controller/pod-access';
 import { Reconciler } from '../src/controller/reconciler';
 import type { KubeClient } from '../src/kube/client';
 import { discoverCapabilities } from '../src/kube/discovery';
-import type { RingView } from '../src/rollout/decide';
 import { FakeKubelet } from './support/fake-kubelet';
+import { FakeRing } from './support/fake-ring';
 import {
   installCrd,
   readExample,
@@ -38,28 +37,6 @@ type Obj = {
     updateRevision?: string;
   };
 };
-
-/** The ring logsvc would show: every Ready, not terminating ingester pod is ACTIVE. */
-class FakeRing implements PodAccess {
-  readonly prepared: string[] = [];
-  constructor(private readonly client: KubeClient) {}
-
-  async readRing(namespace: string): Promise<RingView> {
-    const pods = await this.client.call<{
-      items: (Obj & { metadata: { deletionTimestamp?: string } })[];
-    }>('GET', `/api/v1/namespaces/${namespace}/pods`);
-    const members = pods.items
-      .filter((p) => p.metadata.labels?.['controller-revision-hash'] !== undefined)
-      .filter((p) => p.metadata.deletionTimestamp === undefined)
-      .filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
-      .map((p) => ({ id: p.metadata.name, state: 'ACTIVE', healthy: true, heartbeatAgeMs: 0 }));
-    return { ok: true, members };
-  }
-
-  async prepareShutdown(_namespace: string, pod: string): Promise<void> {
-    this.prepared.push(pod);
-  }
-}
 
 const skip = skipMessage();
 
@@ -206,6 +183,11 @@ describe.skipIf(skip !== undefined)('operator against a real API server (Kuberne
   });
 
   it('runs the microservices example: Deployments, ReplicaSets, StatefulSets, etcd, PDBs', async () => {
+    // The example's S3 Secret: the operator checks it before applying anything.
+    await client.call('POST', `/api/v1/namespaces/${NS}/secrets`, {
+      metadata: { name: 'logs-s3' },
+      stringData: { AWS_ACCESS_KEY_ID: 'logsvc', AWS_SECRET_ACCESS_KEY: 'logsvc-secret' },
+    });
     await create(readExample('microservices.yaml') as Record<string, unknown>);
     const owned = (items: Obj[]) =>
       items.filter((o) => o.metadata.labels?.['app.kubernetes.io/instance'] === 'logs');

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { renderChart } from '@logsvc/helm-render';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,16 @@ import {
 } from './support/control-plane';
 
 const CHART = join(REPO_ROOT, 'charts', 'logsvc-operator');
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 const RELEASE = { name: 'logsvc-operator', namespace: 'logsvc-system' };
 
 /** The operator Deployment's pod spec, as far as the tests read it. */
@@ -46,11 +57,70 @@ describe('charts/logsvc-operator rendered', () => {
       'ClusterRole/logsvc-operator',
       'ClusterRoleBinding/logsvc-operator',
       'Deployment/logsvc-operator',
+      'Role/logsvc-operator',
+      'RoleBinding/logsvc-operator',
+      'Service/logsvc-operator',
       'ServiceAccount/logsvc-operator',
+      'ValidatingWebhookConfiguration/logsvc-operator',
     ]);
     const deployment = byKind('Deployment')[0] as unknown as DeploymentObj;
     expect(deployment.spec.template.spec.serviceAccountName).toBe('logsvc-operator');
     expect(deployment.spec.template.spec.containers[0].image).toBe('logsvc/logsvc-operator:0.1.0');
+  });
+
+  it('runs 2 replicas with leader election, probes and the webhook with a self-signed CA', () => {
+    const deployment = byKind('Deployment')[0] as unknown as DeploymentObj & {
+      spec: { replicas: number };
+    };
+    expect(deployment.spec.replicas).toBe(2);
+    const container = deployment.spec.template.spec.containers[0] as unknown as {
+      args: string[];
+      livenessProbe: unknown;
+      readinessProbe: unknown;
+    };
+    expect(container.args).toEqual(
+      expect.arrayContaining([
+        '--leader-elect',
+        '--leader-election-namespace=logsvc-system',
+        '--webhook-config=logsvc-operator',
+        '--webhook-secret=logsvc-system/logsvc-operator-webhook-tls',
+        '--webhook-hosts=logsvc-operator.logsvc-system.svc',
+      ]),
+    );
+    expect(container.livenessProbe).toMatchObject({ httpGet: { path: '/healthz', port: 'http' } });
+    expect(container.readinessProbe).toMatchObject({ httpGet: { path: '/readyz', port: 'http' } });
+    const webhook = byKind('ValidatingWebhookConfiguration')[0] as unknown as {
+      webhooks: { clientConfig: unknown; rules: unknown[] }[];
+    };
+    expect(webhook.webhooks[0].clientConfig).toEqual({
+      service: {
+        name: 'logsvc-operator',
+        namespace: 'logsvc-system',
+        path: '/validate-logsvc-io-v1alpha1-logservice',
+        port: 443,
+      },
+    });
+  });
+
+  it('mounts a given certificate Secret instead, and runs one replica without leader election', () => {
+    const custom = renderChart(CHART, {
+      ...RELEASE,
+      values: { webhook: { certSecret: 'op-cert' }, leaderElection: { enabled: false } },
+    });
+    const deployment = custom.objects.find((o) => o.kind === 'Deployment') as unknown as {
+      spec: {
+        replicas: number;
+        template: { spec: { containers: { args: string[] }[]; volumes: unknown[] } };
+      };
+    };
+    expect(deployment.spec.replicas).toBe(1);
+    expect(deployment.spec.template.spec.containers[0].args).toContain(
+      '--webhook-cert-dir=/etc/logsvc-operator/webhook',
+    );
+    expect(deployment.spec.template.spec.containers[0].args).not.toContain('--leader-elect');
+    expect(deployment.spec.template.spec.volumes).toEqual([
+      { name: 'webhook-tls', secret: { secretName: 'op-cert' } },
+    ]);
   });
 
   it('takes values: a watched namespace, another release name, no RBAC', () => {
@@ -63,10 +133,11 @@ describe('charts/logsvc-operator rendered', () => {
       (o) => o.kind === 'Deployment',
     ) as unknown as DeploymentObj;
     expect(deployment.metadata.name).toBe('ops-logsvc-operator');
-    expect(deployment.spec.template.spec.containers[0].args).toEqual([
+    expect(deployment.spec.template.spec.containers[0].args.slice(0, 4)).toEqual([
       '--resync=30',
       '--pod-access=proxy',
       '--namespace=team-a',
+      '--http-port=8080',
     ]);
     expect(deployment.spec.template.spec.containers[0].image).toBe('logsvc/logsvc-operator:dev');
     expect(custom.objects.some((o) => o.kind === 'ClusterRole')).toBe(false);
@@ -98,6 +169,7 @@ describe.skipIf(skip !== undefined)(
     let operator: ChildProcess | undefined;
     let kubelet: FakeKubelet;
     let output = '';
+    let httpPort = 0;
 
     beforeAll(async () => {
       const main = join(REPO_ROOT, 'apps', 'operator', 'dist', 'main.js');
@@ -106,7 +178,26 @@ describe.skipIf(skip !== undefined)(
       const admin = cp.client;
       await admin.call('POST', '/api/v1/namespaces', { metadata: { name: RELEASE.namespace } });
       await installCrd(admin); // the chart's crds/ holds the same file (generate.spec.ts)
-      for (const object of renderChart(CHART, RELEASE).objects) await apply(admin, object as Obj);
+      const rendered = renderChart(CHART, RELEASE).objects as Obj[];
+      for (const object of rendered) await apply(admin, object);
+      // No pods run here: the API server calls this process's webhook at 127.0.0.1 instead of
+      // the Service.
+      const webhookPort = await freePort();
+      httpPort = await freePort();
+      await admin.call(
+        'PATCH',
+        '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/logsvc-operator',
+        [
+          {
+            op: 'replace',
+            path: '/webhooks/0/clientConfig',
+            value: {
+              url: `https://127.0.0.1:${webhookPort}/validate-logsvc-io-v1alpha1-logservice`,
+            },
+          },
+        ],
+        'application/json-patch+json',
+      );
 
       // Kubernetes 1.20's token controller gives the ServiceAccount a token Secret.
       const token = await waitFor('the ServiceAccount token', async () => {
@@ -133,9 +224,25 @@ describe.skipIf(skip !== undefined)(
           '',
         ].join('\n'),
       );
-      operator = spawn(process.execPath, [main, `--kubeconfig=${kubeconfig}`, '--resync=3'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      // The chart's arguments, but for the host names and ports of this machine.
+      const chartArgs = (
+        rendered.find((o) => o.kind === 'Deployment') as unknown as DeploymentObj
+      ).spec.template.spec.containers[0].args.filter(
+        (a) => !/^--(resync|webhook-hosts|webhook-port|http-port)=/.test(a),
+      );
+      operator = spawn(
+        process.execPath,
+        [
+          main,
+          `--kubeconfig=${kubeconfig}`,
+          ...chartArgs,
+          '--resync=3',
+          '--webhook-hosts=127.0.0.1',
+          `--webhook-port=${webhookPort}`,
+          `--http-port=${httpPort}`,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POD_NAME: 'operator-0' } },
+      );
       operator.stdout!.on('data', (d: Buffer) => (output += d.toString()));
       operator.stderr!.on('data', (d: Buffer) => (output += d.toString()));
       await waitFor(
@@ -159,8 +266,25 @@ describe.skipIf(skip !== undefined)(
     it('reconciles a LogService with only the chart RBAC: objects, status, pod replacement', async () => {
       const admin = cp.client;
       const ls = '/apis/logsvc.io/v1alpha1/namespaces/default/logservices';
+      await admin.call('POST', '/api/v1/namespaces/default/secrets', {
+        metadata: { name: 'logs-s3' },
+        stringData: { AWS_ACCESS_KEY_ID: 'logsvc', AWS_SECRET_ACCESS_KEY: 'logsvc-secret' },
+      });
       const example = readExample('microservices.yaml');
-      await admin.call('POST', ls, example);
+      // Through the webhook, which the operator serves with the certificate it keeps.
+      await waitFor(
+        'the webhook to admit the example',
+        async () => (await admin.raw('POST', ls, example)).status === 201,
+        30_000,
+      );
+      const refused = await admin.raw(
+        'PATCH',
+        `${ls}/logs`,
+        { spec: { mode: 'SingleBinary' } },
+        'application/merge-patch+json',
+      );
+      expect(refused.status).toBe(422);
+      expect(refused.text).toContain('spec.mode: changing it from');
       const status = await waitFor(
         'a status',
         async () => {
@@ -221,6 +345,23 @@ describe.skipIf(skip !== undefined)(
       );
       expect(waiting).not.toMatch(/forbidden/i);
       expect(output).not.toMatch(/forbidden/i);
+      // Events were written with the chart's RBAC, the Lease taken, the probes answer.
+      const events = await admin.call<{ items: { reason: string }[] }>(
+        'GET',
+        '/api/v1/namespaces/default/events',
+      );
+      expect(events.items.map((e) => e.reason)).toEqual(
+        expect.arrayContaining(['Created', 'ReplacingPod']),
+      );
+      const lease = await admin.get<{ spec: { holderIdentity: string } }>(
+        `/apis/coordination.k8s.io/v1/namespaces/${RELEASE.namespace}/leases/logsvc-operator`,
+      );
+      expect(lease!.spec.holderIdentity).toBe('operator-0');
+      const ready = await fetch(`http://127.0.0.1:${httpPort}/readyz`);
+      expect(ready.status).toBe(200);
+      const metrics = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+      expect(metrics).toContain('controller_runtime_reconcile_total{controller="logservice"');
+      expect(metrics).toContain('leader_election_master_status{name="logsvc-operator"} 1');
     }, 120_000);
   },
 );

@@ -5,9 +5,10 @@ import { durationSeconds } from './duration';
 import { LOGSERVICE_FILE, LOGSERVICE_FILE_ENV } from './logservice-file';
 import { ANNOTATION_CONFIG_HASH, LABEL_VERSION, LABEL_ZONE, selectorLabels } from './labels';
 import type { Owner } from './manifest';
+import { placement } from './placement';
 
 export const DATA_VOLUME = 'data';
-export const ZONE_NODE_LABEL = 'topology.kubernetes.io/zone';
+export { ZONE_NODE_LABEL } from './placement';
 /** uid/gid of the logsvc image (Dockerfile). */
 export const LOGSVC_UID = 10001;
 
@@ -129,7 +130,7 @@ export function podTemplate(
         fsGroup: LOGSVC_UID,
         runAsNonRoot: true,
       },
-      ...(plan.zone === undefined ? {} : { nodeSelector: { [ZONE_NODE_LABEL]: plan.zone } }),
+      ...placement(owner, spec, plan),
       containers: [container],
       volumes,
     },

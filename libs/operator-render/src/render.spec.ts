@@ -452,3 +452,80 @@ describe('renderAll: zones and S3', () => {
     );
   });
 });
+
+describe('renderAll: placement per component', () => {
+  const base = {
+    mode: 'Microservices',
+    storage: { sharedClaimName: 'shared' },
+  };
+  const podSpec = (manifests: Manifest[], kind: string, name: string) =>
+    find(manifests, kind, name).spec.template.spec;
+
+  it('spreads ingesters over nodes and zones by default, and nothing else', () => {
+    const { manifests } = renderAll(owner, specOf(base), v1beta1);
+    const selector = {
+      matchLabels: {
+        'app.kubernetes.io/name': 'logsvc',
+        'app.kubernetes.io/instance': 'logs',
+        'app.kubernetes.io/component': 'ingester',
+      },
+    };
+    expect(podSpec(manifests, 'StatefulSet', 'logs-ingester').topologySpreadConstraints).toEqual([
+      {
+        maxSkew: 1,
+        topologyKey: 'kubernetes.io/hostname',
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: selector,
+      },
+      {
+        maxSkew: 1,
+        topologyKey: 'topology.kubernetes.io/zone',
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: selector,
+      },
+    ]);
+    const querier = podSpec(manifests, 'Deployment', 'logs-querier');
+    expect(querier.topologySpreadConstraints).toBeUndefined();
+    expect(querier.nodeSelector).toBeUndefined();
+  });
+
+  it('takes nodeSelector, tolerations, affinity, spread and priority class per component', () => {
+    const toleration = { key: 'dedicated', operator: 'Equal', value: 'logs', effect: 'NoSchedule' };
+    const affinity = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { a: 'b' } } },
+        ],
+      },
+    };
+    const { manifests } = renderAll(
+      owner,
+      specOf({
+        ...base,
+        zones: ['zone-a', 'zone-b', 'zone-c'],
+        replicationFactor: 3,
+        components: {
+          ingester: {
+            replicas: 1,
+            nodeSelector: { pool: 'logs' },
+            tolerations: [toleration],
+            topologySpreadConstraints: [],
+            priorityClassName: 'logs-critical',
+          },
+          queryFrontend: { affinity },
+        },
+      }),
+      v1beta1,
+    );
+    const ingester = podSpec(manifests, 'StatefulSet', 'logs-ingester-zone-b');
+    expect(ingester.nodeSelector).toEqual({
+      pool: 'logs',
+      'topology.kubernetes.io/zone': 'zone-b',
+    });
+    expect(ingester.tolerations).toEqual([toleration]);
+    expect(ingester.topologySpreadConstraints).toBeUndefined();
+    expect(ingester.priorityClassName).toBe('logs-critical');
+    expect(podSpec(manifests, 'Deployment', 'logs-query-frontend').affinity).toEqual(affinity);
+    expect(podSpec(manifests, 'Deployment', 'logs-querier').affinity).toBeUndefined();
+  });
+});

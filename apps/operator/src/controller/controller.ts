@@ -1,6 +1,7 @@
 import { LABEL_INSTANCE, LABEL_NAME } from '@logsvc/operator-render';
 import type { KubeClient, WatchEvent } from '../kube/client';
 import { collectionPath, LOGSERVICE_API_VERSION } from '../kube/paths';
+import type { OperatorMetrics } from '../observe/metrics';
 import { WorkQueue } from './queue';
 import type { Reconciler } from './reconciler';
 
@@ -11,6 +12,7 @@ export interface ControllerOptions {
   readonly resyncMs: number;
   readonly workers: number;
   readonly log: (message: string) => void;
+  readonly metrics?: OperatorMetrics;
 }
 
 /**
@@ -108,12 +110,19 @@ export class Controller {
       const key = await this.queue.next();
       if (key === undefined) return;
       const [namespace, name] = key.split('/');
+      const started = performance.now();
+      const took = () => (performance.now() - started) / 1000;
       try {
         const result = await this.reconciler.reconcile(namespace, name);
         if (result.requeueAfterMs !== undefined) this.queue.addAfter(key, result.requeueAfterMs);
+        this.options.metrics?.reconciled(
+          result.requeueAfterMs !== undefined ? 'requeue_after' : 'success',
+          took(),
+        );
       } catch (err) {
         this.options.log(`reconcile ${key}: ${(err as Error).message}`);
         this.queue.addAfter(key, 5000);
+        this.options.metrics?.reconciled('error', took());
       } finally {
         this.queue.done(key);
       }

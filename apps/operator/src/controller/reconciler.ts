@@ -3,6 +3,7 @@ import {
   parseSpec,
   type LogServiceResource,
   type LogServiceSpec,
+  type LogServiceStatus,
 } from '@logsvc/operator-api';
 import {
   LABEL_COMPONENT,
@@ -17,15 +18,18 @@ import {
   type Owner,
 } from '@logsvc/operator-render';
 import type { KubeClient } from '../kube/client';
-import { collectionPath, logServicePath, objectPath } from '../kube/paths';
+import { collectionPath, LOGSERVICE_API_VERSION, logServicePath, objectPath } from '../kube/paths';
 import {
   decideRollout,
   type ObservedPod,
   type ObservedSet,
   type RolloutDecision,
 } from '../rollout/decide';
+import { NO_EVENTS, type EventSink, type EventSubject } from '../observe/events';
+import type { OperatorMetrics, RolloutPhase } from '../observe/metrics';
 import type { PodAccess } from './pod-access';
-import { computeStatus, type ObservedWorkload, type Outcome } from './status';
+import { preflight } from './preflight';
+import { computeStatus, rolloutStatus, type ObservedWorkload, type Outcome } from './status';
 
 export const FIELD_MANAGER = 'logsvc-operator';
 
@@ -40,6 +44,14 @@ export interface ReconcilerDeps {
   readonly capabilities: ClusterCapabilities;
   readonly now?: () => Date;
   readonly log?: (message: string) => void;
+  /** Where decisions are recorded (core/v1 Events). */
+  readonly events?: EventSink;
+  readonly metrics?: OperatorMetrics;
+  /**
+   * A status that would not change otherwise is still written when its `lastObservedTime`
+   * is older than this (default 30s), so a live operator keeps it fresh.
+   */
+  readonly statusHeartbeatMs?: number;
 }
 
 type KubeObject = Record<string, unknown> & {
@@ -72,57 +84,98 @@ const OWNED_KINDS = (caps: ClusterCapabilities) =>
 export class Reconciler {
   private readonly now: () => Date;
   private readonly log: (message: string) => void;
+  private readonly events: EventSink;
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.now = deps.now ?? (() => new Date());
     this.log = deps.log ?? (() => {});
+    this.events = deps.events ?? NO_EVENTS;
   }
 
   async reconcile(namespace: string, name: string): Promise<ReconcileResult> {
     const { client } = this.deps;
     const resource = await client.get<LogServiceResource>(logServicePath(namespace, name));
     // Gone: the garbage collector deletes what it owned (ownerReferences).
-    if (resource === undefined || resource.metadata.deletionTimestamp !== undefined) return {};
+    if (resource === undefined || resource.metadata.deletionTimestamp !== undefined) {
+      this.deps.metrics?.rolloutPhase(namespace, name, undefined);
+      return {};
+    }
     const owner: Owner = {
       name,
       namespace,
       uid: resource.metadata.uid,
       generation: resource.metadata.generation,
     };
+    const subject: EventSubject = {
+      apiVersion: resource.apiVersion ?? LOGSERVICE_API_VERSION,
+      kind: 'LogService',
+      namespace,
+      name,
+      uid: resource.metadata.uid,
+    };
 
     const parsed = parseSpec(resource.spec);
     if (!parsed.ok) {
-      await this.writeStatus(resource, {
-        kind: 'InvalidSpec',
+      const onlyVersion = parsed.issues.every((i) => i.path === 'spec.version');
+      await this.writeStatus(resource, subject, {
+        ...(onlyVersion
+          ? { kind: 'Blocked', reason: 'InvalidVersion' }
+          : { kind: 'InvalidSpec' as const }),
         message: formatIssues(parsed.issues),
-      });
+      } as Outcome);
+      return {};
+    }
+    if (parsed.spec.paused) {
+      await this.writeStatus(resource, subject, { kind: 'Paused' });
       return {};
     }
     let outcome: Outcome;
     let requeueAfterMs: number | undefined;
     try {
-      const { workloads, rollout } = await this.converge(owner, parsed.spec, resource.spec);
-      outcome = { kind: 'Applied', workloads, rollout, version: parsed.spec.version };
-      requeueAfterMs = requeueFor(rollout, workloads);
+      const blocked = await preflight(client, namespace, parsed.spec);
+      if (blocked !== undefined) {
+        outcome = { kind: 'Blocked', ...blocked };
+        // Secrets and StorageClasses are not watched: look again soon.
+        requeueAfterMs = 15_000;
+      } else {
+        const { workloads, rollout } = await this.converge(
+          owner,
+          subject,
+          parsed.spec,
+          resource.spec,
+        );
+        outcome = { kind: 'Applied', workloads, rollout, version: parsed.spec.version };
+        requeueAfterMs = requeueFor(rollout, workloads);
+      }
     } catch (err) {
       outcome = { kind: 'ApplyFailed', message: (err as Error).message };
       requeueAfterMs = 15_000;
     }
-    await this.writeStatus(resource, outcome);
+    await this.writeStatus(resource, subject, outcome);
     return requeueAfterMs === undefined ? {} : { requeueAfterMs };
   }
 
   private async converge(
     owner: Owner,
+    subject: EventSubject,
     spec: LogServiceSpec,
     storedSpec: unknown,
   ): Promise<{ workloads: ObservedWorkload[]; rollout: RolloutDecision }> {
     const rendered = renderAll(owner, spec, this.deps.capabilities, storedSpec);
+    const existing = await this.listOwned(owner);
     const applied = new Map<string, KubeObject>();
     for (const manifest of rendered.manifests) {
-      applied.set(`${manifest.kind}/${manifest.metadata.name}`, await this.apply(manifest));
+      const key = `${manifest.kind}/${manifest.metadata.name}`;
+      applied.set(key, await this.apply(manifest));
+      if (!existing.has(key))
+        this.events.record(
+          subject,
+          'Normal',
+          'Created',
+          `created ${manifest.kind} ${manifest.metadata.name}`,
+        );
     }
-    await this.prune(owner, rendered.manifests);
+    await this.prune(owner, subject, rendered.manifests, existing);
 
     const workloads = rendered.components.map((plan) =>
       observeWorkload(plan, applied.get(`${plan.kind}/${plan.name}`)!),
@@ -148,33 +201,49 @@ export class Reconciler {
     );
   }
 
-  /** Deletes owned objects the spec no longer renders (a removed zone, a disabled ruler). */
-  private async prune(owner: Owner, manifests: Manifest[]): Promise<void> {
-    const wanted = new Set(manifests.map((m) => `${m.kind}/${m.metadata.name}`));
+  /** The objects this LogService owns, by `Kind/name`, with their apiVersion. */
+  private async listOwned(owner: Owner): Promise<Map<string, string>> {
     const selector = encodeURIComponent(
       `${LABEL_INSTANCE}=${owner.name},${LABEL_MANAGED_BY}=${MANAGED_BY}`,
     );
+    const owned = new Map<string, string>();
     for (const [apiVersion, kind] of OWNED_KINDS(this.deps.capabilities)) {
       const list = await this.deps.client.call<{ items: KubeObject[] }>(
         'GET',
         `${collectionPath(apiVersion, kind, owner.namespace)}?labelSelector=${selector}`,
       );
-      for (const item of list.items) {
-        const ours = item.metadata.ownerReferences?.some((r) => r.uid === owner.uid);
-        if (!ours || wanted.has(`${kind}/${item.metadata.name}`)) continue;
-        this.log(
-          `deleting ${kind} ${owner.namespace}/${item.metadata.name}: no longer in the spec`,
-        );
-        const res = await this.deps.client.raw(
-          'DELETE',
-          objectPath(apiVersion, kind, owner.namespace, item.metadata.name),
-          { propagationPolicy: 'Background' },
-        );
-        if (res.status >= 300 && res.status !== 404)
-          throw new Error(
-            `deleting ${kind} ${item.metadata.name}: ${res.status} ${res.text.slice(0, 200)}`,
-          );
-      }
+      for (const item of list.items)
+        if (item.metadata.ownerReferences?.some((r) => r.uid === owner.uid))
+          owned.set(`${kind}/${item.metadata.name}`, apiVersion);
+    }
+    return owned;
+  }
+
+  /** Deletes owned objects the spec no longer renders (a removed zone, a disabled ruler). */
+  private async prune(
+    owner: Owner,
+    subject: EventSubject,
+    manifests: Manifest[],
+    existing: Map<string, string>,
+  ): Promise<void> {
+    const wanted = new Set(manifests.map((m) => `${m.kind}/${m.metadata.name}`));
+    for (const [key, apiVersion] of existing) {
+      if (wanted.has(key)) continue;
+      const [kind, name] = key.split('/');
+      this.log(`deleting ${kind} ${owner.namespace}/${name}: no longer in the spec`);
+      const res = await this.deps.client.raw(
+        'DELETE',
+        objectPath(apiVersion, kind, owner.namespace, name),
+        { propagationPolicy: 'Background' },
+      );
+      if (res.status >= 300 && res.status !== 404)
+        throw new Error(`deleting ${kind} ${name}: ${res.status} ${res.text.slice(0, 200)}`);
+      this.events.record(
+        subject,
+        'Normal',
+        'Deleted',
+        `deleted ${kind} ${name}: no longer in the spec`,
+      );
     }
   }
 
@@ -238,28 +307,107 @@ export class Reconciler {
     );
     if (res.status >= 300 && res.status !== 404 && res.status !== 409)
       throw new Error(`deleting pod ${decision.pod}: ${res.status} ${res.text.slice(0, 200)}`);
+    if (res.status < 300)
+      this.events.record(
+        {
+          apiVersion: LOGSERVICE_API_VERSION,
+          kind: 'LogService',
+          namespace: owner.namespace,
+          name: owner.name,
+          uid: owner.uid,
+        },
+        'Normal',
+        'ReplacingPod',
+        `replacing pod ${decision.pod}: ${decision.reason}`,
+      );
     return decision;
   }
 
-  private async writeStatus(resource: LogServiceResource, outcome: Outcome): Promise<void> {
-    const status = computeStatus(
-      resource.status,
-      resource.metadata.generation ?? 0,
-      outcome,
-      this.now(),
+  private async writeStatus(
+    resource: LogServiceResource,
+    subject: EventSubject,
+    outcome: Outcome,
+  ): Promise<void> {
+    const previous = resource.status;
+    const status = computeStatus(previous, resource.metadata.generation ?? 0, outcome, this.now());
+    this.recordDecisions(subject, previous, status);
+    this.deps.metrics?.rolloutPhase(
+      subject.namespace,
+      subject.name,
+      outcome.kind === 'Applied'
+        ? (rolloutStatus(outcome.rollout).phase as RolloutPhase)
+        : 'Blocked',
     );
-    if (JSON.stringify(status) === JSON.stringify(resource.status)) return;
+    const withoutTime = (s: LogServiceStatus | undefined) =>
+      JSON.stringify({ ...s, lastObservedTime: undefined });
+    const age = this.now().getTime() - (Date.parse(previous?.lastObservedTime ?? '') || 0);
+    if (
+      withoutTime(status) === withoutTime(previous) &&
+      age < (this.deps.statusHeartbeatMs ?? 30_000)
+    )
+      return;
     await this.deps.client.call(
       'PATCH',
       `${logServicePath(resource.metadata.namespace, resource.metadata.name)}/status`,
       {
         status: statusPatch(
-          resource.status as Record<string, unknown> | undefined,
+          previous as Record<string, unknown> | undefined,
           status as Record<string, unknown>,
         ),
       },
       'application/merge-patch+json',
     );
+  }
+
+  /** Events for what changed between two statuses: waits, halts, resumes, refusals. */
+  private recordDecisions(
+    subject: EventSubject,
+    before: LogServiceStatus | undefined,
+    after: LogServiceStatus,
+  ): void {
+    const degraded = (s: LogServiceStatus | undefined) =>
+      s?.conditions?.find((c) => c.type === 'Degraded');
+    const [was, is] = [degraded(before), degraded(after)];
+    if (is?.status === 'True' && is.reason !== 'RolloutHalted')
+      if (was?.status !== 'True' || was.reason !== is.reason || was.message !== is.message)
+        this.events.record(subject, 'Warning', is.reason, is.message);
+    if (was?.status === 'True' && was.reason !== 'RolloutHalted' && is?.status !== 'True')
+      this.events.record(
+        subject,
+        'Normal',
+        'Resolved',
+        `${was.reason} resolved: applying the spec`,
+      );
+
+    const progressing = (s: LogServiceStatus | undefined) =>
+      s?.conditions?.find((c) => c.type === 'Progressing')?.reason;
+    const [p0, p1] = [progressing(before), progressing(after)];
+    if (p1 === 'Paused' && p0 !== 'Paused')
+      this.events.record(subject, 'Normal', 'Paused', 'spec.paused: the operator changes nothing');
+    if (p0 === 'Paused' && p1 !== 'Paused')
+      this.events.record(subject, 'Normal', 'Resumed', 'spec.paused is false again: managing');
+
+    const [r0, r1] = [before?.rollout, after.rollout];
+    if (r1 === undefined) return;
+    const same = r0?.phase === r1.phase && r0?.pod === r1.pod && r0?.message === r1.message;
+    if (same) return;
+    if (r1.phase === 'Waiting') this.events.record(subject, 'Normal', 'Waiting', r1.message ?? '');
+    if (r1.phase === 'Halted')
+      this.events.record(subject, 'Warning', 'RolloutHalted', r1.message ?? '');
+    if (r0?.phase === 'Halted' && r1.phase !== 'Halted')
+      this.events.record(
+        subject,
+        'Normal',
+        'RolloutResumed',
+        `rollout resumed: ${r1.message ?? r1.phase}`,
+      );
+    if (r0 !== undefined && r0.phase !== 'Idle' && r1.phase === 'Idle')
+      this.events.record(
+        subject,
+        'Normal',
+        'RolloutFinished',
+        'every ingester runs the current revision',
+      );
   }
 }
 

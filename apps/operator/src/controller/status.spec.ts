@@ -108,3 +108,47 @@ describe('computeStatus', () => {
     });
   });
 });
+
+describe('computeStatus, blocked and observed', () => {
+  it('stamps when it was observed and names the reason of a check before apply', () => {
+    const s = computeStatus(
+      undefined,
+      2,
+      { kind: 'Blocked', reason: 'S3SecretMissing', message: 'Secret ns/logs-s3 does not exist' },
+      t1,
+    );
+    expect(s.lastObservedTime).toBe('2026-01-01T00:05:00Z');
+    expect(cond(s, 'Degraded')).toMatchObject({
+      status: 'True',
+      reason: 'S3SecretMissing',
+      message: 'Secret ns/logs-s3 does not exist',
+    });
+    const applied = computeStatus(
+      s,
+      2,
+      { kind: 'Applied', workloads: [ingesters(3)], rollout: { kind: 'Idle' }, version: '1' },
+      t0,
+    );
+    expect(applied.lastObservedTime).toBe('2026-01-01T00:00:00Z');
+  });
+});
+
+describe('computeStatus, paused', () => {
+  it('keeps what was seen and says it is paused', () => {
+    const ready = computeStatus(
+      undefined,
+      1,
+      { kind: 'Applied', workloads: [ingesters(3)], rollout: { kind: 'Idle' }, version: '1.0.0' },
+      t0,
+    );
+    const paused = computeStatus(ready, 2, { kind: 'Paused' }, t1);
+    expect(paused).toMatchObject({
+      observedGeneration: 2,
+      version: '1.0.0',
+      rollout: { phase: 'Idle' },
+      lastObservedTime: '2026-01-01T00:05:00Z',
+    });
+    expect(cond(paused, 'Ready')).toEqual(cond(ready, 'Ready'));
+    expect(cond(paused, 'Progressing')).toMatchObject({ status: 'False', reason: 'Paused' });
+  });
+});

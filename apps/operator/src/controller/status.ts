@@ -21,6 +21,10 @@ export interface ObservedWorkload {
 
 export type Outcome =
   | { readonly kind: 'InvalidSpec'; readonly message: string }
+  /** `spec.paused`: nothing was applied. */
+  | { readonly kind: 'Paused' }
+  /** A check before apply failed (a missing Secret or StorageClass, a bad version). */
+  | { readonly kind: 'Blocked'; readonly reason: string; readonly message: string }
   | { readonly kind: 'ApplyFailed'; readonly message: string }
   | {
       readonly kind: 'Applied';
@@ -75,7 +79,7 @@ export function componentStatuses(
   return out;
 }
 
-function rolloutStatus(decision: RolloutDecision): RolloutStatus {
+export function rolloutStatus(decision: RolloutDecision): RolloutStatus {
   switch (decision.kind) {
     case 'Idle':
       return { phase: 'Idle' };
@@ -108,15 +112,33 @@ export function computeStatus(
   const make = (type: string, status: ConditionStatus, reason: string, message: string) =>
     condition(before, type, status, reason, message, generation, at);
 
+  if (outcome.kind === 'Paused') {
+    const kept = (type: string) => before.find((c) => c.type === type);
+    const message = 'spec.paused is true: the operator changes nothing';
+    return {
+      ...(previous?.version !== undefined ? { version: previous.version } : {}),
+      ...(previous?.components !== undefined ? { components: previous.components } : {}),
+      ...(previous?.rollout !== undefined ? { rollout: previous.rollout } : {}),
+      observedGeneration: generation,
+      lastObservedTime: at,
+      conditions: [
+        kept('Ready') ?? make('Ready', 'Unknown', 'Paused', message),
+        make('Progressing', 'False', 'Paused', message),
+        kept('Degraded') ?? make('Degraded', 'False', 'Paused', message),
+      ],
+    };
+  }
   if (outcome.kind !== 'Applied') {
+    const reason = outcome.kind === 'Blocked' ? outcome.reason : outcome.kind;
     return {
       ...(previous?.version !== undefined ? { version: previous.version } : {}),
       ...(previous?.components !== undefined ? { components: previous.components } : {}),
       observedGeneration: generation,
+      lastObservedTime: at,
       conditions: [
-        make('Ready', 'False', outcome.kind, outcome.message),
-        make('Progressing', 'False', outcome.kind, outcome.message),
-        make('Degraded', 'True', outcome.kind, outcome.message),
+        make('Ready', 'False', reason, outcome.message),
+        make('Progressing', 'False', reason, outcome.message),
+        make('Degraded', 'True', reason, outcome.message),
       ],
     };
   }
@@ -161,6 +183,7 @@ export function computeStatus(
   ];
   return {
     observedGeneration: generation,
+    lastObservedTime: at,
     // The version every pod runs: the spec's once all are up to date, else what ran before.
     ...(settled
       ? { version: outcome.version }

@@ -6,6 +6,7 @@ const PLURALS: Readonly<Record<string, string>> = {
   Service: 'services',
   Pod: 'pods',
   Deployment: 'deployments',
+  Secret: 'secrets',
   StatefulSet: 'statefulsets',
   PodDisruptionBudget: 'poddisruptionbudgets',
   LogService: PLURAL,

@@ -1,6 +1,7 @@
 export * from './spec';
 export * from './status';
-export { checkSpecRules } from './rules';
+export { checkSpecRules, isLabelValue } from './rules';
+export * from './admission';
 export { parseSpec, formatIssues, type ParsedSpec } from './parse';
 export * from './crd';
 export * from './resource';

@@ -104,6 +104,8 @@ describe('parseSpec', () => {
       'spec.retention.enabled: retention runs in the compactor',
     ],
     [{ ring: { managed: { replicas: 2 } } }, 'spec.ring.managed.replicas: must be 1 or 3'],
+    [{ version: 'v1.0+build' }, 'spec.version: "v1.0+build" is not a label value'],
+    [{ version: `1.${'0'.repeat(62)}` }, 'is not a label value'],
   ])('reports the cross-field rule broken by %j', (raw, message) => {
     expect(issuesOf({ version: '1', ...raw })).toContain(message);
   });

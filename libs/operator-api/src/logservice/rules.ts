@@ -12,6 +12,13 @@ export function checkSpecRules(spec: LogServiceSpec): SchemaIssue[] {
   const multiPod = spec.mode !== 'SingleBinary';
   const c = spec.components;
 
+  // The version is the pods' `app.kubernetes.io/version` label: it must be a label value.
+  if (!isLabelValue(spec.version))
+    bad(
+      'version',
+      `${JSON.stringify(spec.version)} is not a label value (at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit)`,
+    );
+
   if (spec.storage.type === 's3' && spec.storage.s3 === undefined)
     bad('storage.s3', 'is required with storage.type s3');
   if (multiPod && spec.storage.type === 'filesystem' && spec.storage.sharedClaimName === undefined)
@@ -57,4 +64,9 @@ export function checkSpecRules(spec: LogServiceSpec): SchemaIssue[] {
       `is ${spec.replicationFactor} but only ${ingesters} ingester${ingesters === 1 ? '' : 's'} would run`,
     );
   return issues;
+}
+
+/** A Kubernetes label value: empty, or up to 63 of [A-Za-z0-9-_.] with alphanumeric ends. */
+export function isLabelValue(value: string): boolean {
+  return value.length <= 63 && /^(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/.test(value);
 }

@@ -13,6 +13,20 @@ const resources = defaulted(
   'ResourcesSpec',
 );
 
+const placement = {
+  nodeSelector: s.map('label', s.string('Label value.'), 'Node labels the pods must match.'),
+  tolerations: s.array(
+    s.opaque('A toleration, as in a Pod spec.'),
+    'Taints the pods tolerate, as in a Pod spec.',
+  ),
+  affinity: s.opaque('Node and pod (anti-)affinity, as in a Pod spec.'),
+  topologySpreadConstraints: s.array(
+    s.opaque('A topology spread constraint, as in a Pod spec.'),
+    'How the pods spread over nodes and zones, as in a Pod spec. Unset for ingesters (also write and single-binary pods): spread over `kubernetes.io/hostname` and `topology.kubernetes.io/zone` (maxSkew 1, ScheduleAnyway); `[]`: none.',
+  ),
+  priorityClassName: s.string("The pods' PriorityClass."),
+};
+
 const component = (what: string, replicas: number, maximum?: number) =>
   defaulted(
     {
@@ -22,6 +36,7 @@ const component = (what: string, replicas: number, maximum?: number) =>
         ...(maximum === undefined ? {} : { maximum }),
       }),
       resources,
+      ...placement,
     },
     `The ${what} pods.`,
     'ComponentSpec',
@@ -233,6 +248,10 @@ export const specSchema = s.object(
         alertmanagerURL: s.string('`ruler.alertmanager_url`.'),
       },
       'Ruler switch.',
+    ),
+    paused: s.bool(
+      'Stop managing this LogService: while true the operator applies, deletes and replaces nothing (e.g. during an operator upgrade, or by hand); its status and Events still say what it sees.',
+      { default: false },
     ),
     rollout: defaulted(
       {

@@ -30,6 +30,9 @@ const componentStatus = s.object(
 export const statusSchema = s.object(
   {
     observedGeneration: s.int('The spec generation this status describes.'),
+    lastObservedTime: s.string(
+      'When the operator last read this LogService and its objects (RFC 3339); refreshed at least every resync period, so an older one means no operator is watching.',
+    ),
     version: s.string('The logsvc version every pod runs once the rollout is over.'),
     conditions: s.array(condition, 'Ready, Progressing, Degraded.'),
     components: s.map('component', componentStatus, 'Replicas per component.'),

@@ -36,6 +36,8 @@ export interface LogServiceSpec {
     /** `ruler.alertmanager_url`. */
     alertmanagerURL?: string;
   };
+  /** Stop managing this LogService: while true the operator applies, deletes and replaces nothing (e.g. during an operator upgrade, or by hand); its status and Events still say what it sees. */
+  paused: boolean;
   /** Rollout settings. */
   rollout: RolloutSpec;
 }
@@ -84,6 +86,16 @@ export interface ComponentSpec {
   replicas: number;
   /** Container resources, as in a Pod spec. */
   resources: ResourcesSpec;
+  /** Node labels the pods must match. */
+  nodeSelector?: Record<string, string>;
+  /** Taints the pods tolerate, as in a Pod spec. */
+  tolerations?: Record<string, unknown>[];
+  /** Node and pod (anti-)affinity, as in a Pod spec. */
+  affinity?: Record<string, unknown>;
+  /** How the pods spread over nodes and zones, as in a Pod spec. Unset for ingesters (also write and single-binary pods): spread over `kubernetes.io/hostname` and `topology.kubernetes.io/zone` (maxSkew 1, ScheduleAnyway); `[]`: none. */
+  topologySpreadConstraints?: Record<string, unknown>[];
+  /** The pods' PriorityClass. */
+  priorityClassName?: string;
 }
 
 /** Container resources, as in a Pod spec. */
@@ -252,6 +264,8 @@ export interface LogServiceSpecInput {
     /** `ruler.alertmanager_url`. */
     alertmanagerURL?: string;
   };
+  /** Stop managing this LogService: while true the operator applies, deletes and replaces nothing (e.g. during an operator upgrade, or by hand); its status and Events still say what it sees. */
+  paused?: boolean;
   /** Rollout settings. */
   rollout?: RolloutSpecInput;
 }
@@ -300,6 +314,16 @@ export interface ComponentSpecInput {
   replicas?: number;
   /** Container resources, as in a Pod spec. */
   resources?: ResourcesSpecInput;
+  /** Node labels the pods must match. */
+  nodeSelector?: Record<string, string>;
+  /** Taints the pods tolerate, as in a Pod spec. */
+  tolerations?: Record<string, unknown>[];
+  /** Node and pod (anti-)affinity, as in a Pod spec. */
+  affinity?: Record<string, unknown>;
+  /** How the pods spread over nodes and zones, as in a Pod spec. Unset for ingesters (also write and single-binary pods): spread over `kubernetes.io/hostname` and `topology.kubernetes.io/zone` (maxSkew 1, ScheduleAnyway); `[]`: none. */
+  topologySpreadConstraints?: Record<string, unknown>[];
+  /** The pods' PriorityClass. */
+  priorityClassName?: string;
 }
 
 /** Container resources, as in a Pod spec. */
@@ -436,6 +460,8 @@ export interface RolloutSpecInput {
 export interface LogServiceStatus {
   /** The spec generation this status describes. */
   observedGeneration?: number;
+  /** When the operator last read this LogService and its objects (RFC 3339); refreshed at least every resync period, so an older one means no operator is watching. */
+  lastObservedTime?: string;
   /** The logsvc version every pod runs once the rollout is over. */
   version?: string;
   /** Ready, Progressing, Degraded. */

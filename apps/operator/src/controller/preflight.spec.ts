@@ -1,0 +1,47 @@
+import { parseSpec } from '@logsvc/operator-api';
+import { describe, expect, it } from 'vitest';
+import type { KubeClient } from '../kube/client';
+import { preflight } from './preflight';
+
+const clientWith = (objects: Record<string, unknown>) =>
+  ({ get: async (path: string) => objects[path] }) as unknown as KubeClient;
+
+const spec = (storage: Record<string, unknown>) => {
+  const parsed = parseSpec({ version: '1', storage });
+  if (!parsed.ok) throw new Error('bad spec');
+  return parsed.spec;
+};
+const s3 = { type: 's3', s3: { bucket: 'logs', secret: { name: 'logs-s3' } } };
+const SECRET = '/api/v1/namespaces/ns/secrets/logs-s3';
+
+describe('preflight', () => {
+  it('blocks on a missing S3 Secret, and on one without both keys', async () => {
+    expect(await preflight(clientWith({}), 'ns', spec(s3))).toEqual({
+      reason: 'S3SecretMissing',
+      message: 'spec.storage.s3.secret.name: Secret ns/logs-s3 does not exist',
+    });
+    const partial = clientWith({
+      [SECRET]: { data: { AWS_ACCESS_KEY_ID: 'YQ==', AWS_SECRET_ACCESS_KEY: '' } },
+    });
+    expect(await preflight(partial, 'ns', spec(s3))).toEqual({
+      reason: 'S3SecretIncomplete',
+      message:
+        'spec.storage.s3.secret: Secret ns/logs-s3 has no (or an empty) AWS_SECRET_ACCESS_KEY',
+    });
+  });
+
+  it('blocks on a StorageClass that does not exist, and passes when all is there', async () => {
+    const full = {
+      [SECRET]: { data: { AWS_ACCESS_KEY_ID: 'YQ==', AWS_SECRET_ACCESS_KEY: 'Yg==' } },
+    };
+    const withClass = spec({ ...s3, storageClassName: 'fast' });
+    expect(await preflight(clientWith(full), 'ns', withClass)).toEqual({
+      reason: 'StorageClassMissing',
+      message: 'spec.storage.storageClassName: StorageClass fast does not exist',
+    });
+    const all = { ...full, '/apis/storage.k8s.io/v1/storageclasses/fast': { metadata: {} } };
+    expect(await preflight(clientWith(all), 'ns', withClass)).toBeUndefined();
+    // No Secret named (IAM roles): nothing to check.
+    expect(await preflight(clientWith({}), 'ns', spec({ type: 'filesystem' }))).toBeUndefined();
+  });
+});

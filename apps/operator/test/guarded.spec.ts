@@ -1,0 +1,472 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALLOW_CHANGES_ANNOTATION } from '@logsvc/operator-api';
+import { Controller } from '../src/controller/controller';
+import { Reconciler } from '../src/controller/reconciler';
+import type { KubeClient } from '../src/kube/client';
+import { discoverCapabilities } from '../src/kube/discovery';
+import { LeaderElector } from '../src/kube/leader';
+import { EventRecorder } from '../src/observe/events';
+import { OperatorMetrics } from '../src/observe/metrics';
+import { startWebhook, type RunningWebhook } from '../src/webhook/start';
+import { WEBHOOK_PATH } from '../src/webhook/server';
+import { FakeKubelet } from './support/fake-kubelet';
+import { FakeRing } from './support/fake-ring';
+import {
+  installCrd,
+  skipMessage,
+  startControlPlane,
+  waitFor,
+  type ControlPlane,
+} from './support/control-plane';
+
+// Tier 2 on a real Kubernetes 1.20 API server: the checks before apply, the admission webhook
+// the API server calls, Events, the status heartbeat, and leader election handing a rollout
+// from a killed leader to the other replica.
+
+const NS = 'default';
+const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
+const WEBHOOK_CONFIG = 'logsvc-operator';
+
+type Condition = { type: string; status: string; reason: string; message: string };
+type LogService = {
+  metadata: { name: string; uid: string; annotations?: Record<string, string> };
+  spec: Record<string, unknown>;
+  status?: {
+    lastObservedTime?: string;
+    conditions?: Condition[];
+    rollout?: { phase: string; pod?: string };
+  };
+};
+type EventItem = {
+  reason: string;
+  type: string;
+  message: string;
+  count: number;
+  involvedObject: { name: string };
+};
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const skip = skipMessage();
+
+describe.skipIf(skip !== undefined)(
+  'guarded changes and a trustworthy operator (Kubernetes 1.20)',
+  () => {
+    let cp: ControlPlane;
+    let client: KubeClient;
+    let kubelet: FakeKubelet;
+    let webhook: RunningWebhook | undefined;
+    const ring = { current: undefined as FakeRing | undefined };
+    const logs: string[] = [];
+    const log = (m: string) => logs.push(m);
+    const operators: {
+      stop: (release: boolean) => Promise<void>;
+      elector: LeaderElector;
+      name: string;
+    }[] = [];
+
+    /** One operator replica: a candidate that runs the controller while it leads. */
+    const startReplica = async (name: string) => {
+      const capabilities = await discoverCapabilities(client);
+      const events = new EventRecorder(client, {
+        component: 'logsvc-operator',
+        instance: name,
+        log,
+      });
+      const reconciler = new Reconciler({
+        client,
+        pods: ring.current!,
+        capabilities,
+        log: (m) => log(`${name}: ${m}`),
+        events,
+        metrics: new OperatorMetrics({ processMetrics: false }),
+        statusHeartbeatMs: 2000,
+      });
+      const controller = new Controller(client, reconciler, { resyncMs: 3000, workers: 2, log });
+      const elector = new LeaderElector(client, {
+        namespace: NS,
+        name: 'logsvc-operator',
+        identity: name,
+        log,
+      });
+      const abort = new AbortController();
+      let release = true;
+      const done = elector.run(
+        abort.signal,
+        () => controller.start(),
+        () => undefined,
+        true,
+      );
+      // release=false: as a SIGKILL, the Lease is left to expire.
+      const stop = async (releaseLease: boolean) => {
+        release = releaseLease;
+        if (!release) {
+          // Stop renewing at once and do not clear the holder.
+          (elector as unknown as { release: () => Promise<void> }).release = async () => {};
+        }
+        abort.abort();
+        await done;
+        await controller.stop();
+        await events.flush();
+      };
+      operators.push({ stop, elector, name });
+      return { stop, elector };
+    };
+
+    const get = (name: string) => client.get<LogService>(`${LS}/${name}`);
+    const degraded = (ls: LogService | undefined) =>
+      ls?.status?.conditions?.find((c) => c.type === 'Degraded');
+    const eventsOf = async (name: string) =>
+      (
+        await client.call<{ items: EventItem[] }>(
+          'GET',
+          `/api/v1/namespaces/${NS}/events?fieldSelector=${encodeURIComponent(`involvedObject.name=${name},involvedObject.kind=LogService`)}`,
+        )
+      ).items;
+    const create = (
+      name: string,
+      spec: Record<string, unknown>,
+      annotations?: Record<string, string>,
+    ) =>
+      client.raw('POST', LS, {
+        apiVersion: 'logsvc.io/v1alpha1',
+        kind: 'LogService',
+        metadata: { name, ...(annotations ? { annotations } : {}) },
+        spec,
+      });
+    const patch = (name: string, body: Record<string, unknown>) =>
+      client.raw('PATCH', `${LS}/${name}`, body, 'application/merge-patch+json');
+    const s3 = { type: 's3', size: '1Gi', s3: { bucket: 'logs', secret: { name: 'creds' } } };
+
+    beforeAll(async () => {
+      cp = await startControlPlane();
+      client = cp.client;
+      await installCrd(client);
+      await waitFor('the default ServiceAccount', () =>
+        client.get(`/api/v1/namespaces/${NS}/serviceaccounts/default`),
+      );
+      ring.current = new FakeRing(client);
+      kubelet = new FakeKubelet(client, NS);
+      kubelet.start();
+      await startReplica('operator-a');
+      await waitFor('operator-a to lead', async () => operators[0].elector.isLeader, 30_000);
+    }, 180_000);
+
+    afterAll(async () => {
+      kubelet?.stop();
+      for (const o of operators) await o.stop(true).catch(() => undefined);
+      await webhook?.stop();
+      await cp?.stop();
+    });
+
+    it('checks the S3 Secret, the StorageClass and the version before applying anything', async () => {
+      const spec = { version: '0.1.0', storage: s3 };
+      expect((await create('checked', spec)).status).toBe(201);
+      const blocked = async (reason: string) =>
+        waitFor(
+          reason,
+          async () => {
+            const ls = await get('checked');
+            return degraded(ls)?.reason === reason ? degraded(ls) : undefined;
+          },
+          30_000,
+        );
+      expect(await blocked('S3SecretMissing')).toMatchObject({
+        status: 'True',
+        message: `spec.storage.s3.secret.name: Secret ${NS}/creds does not exist`,
+      });
+      const configMap = () => client.get(`/api/v1/namespaces/${NS}/configmaps/checked-config`);
+      expect(await configMap()).toBeUndefined();
+
+      await client.call('POST', `/api/v1/namespaces/${NS}/secrets`, {
+        metadata: { name: 'creds' },
+        stringData: { AWS_ACCESS_KEY_ID: 'id' },
+      });
+      expect((await blocked('S3SecretIncomplete')).message).toContain('AWS_SECRET_ACCESS_KEY');
+      expect(await configMap()).toBeUndefined();
+      await client.call(
+        'PATCH',
+        `/api/v1/namespaces/${NS}/secrets/creds`,
+        { stringData: { AWS_SECRET_ACCESS_KEY: 'key' } },
+        'application/merge-patch+json',
+      );
+      await waitFor('the ConfigMap', configMap, 30_000);
+
+      // Without the webhook (not registered yet) these get as far as the operator.
+      await create('classless', { version: '0.1.0', storage: { storageClassName: 'fast' } });
+      await waitFor(
+        'StorageClassMissing',
+        async () => degraded(await get('classless'))?.reason === 'StorageClassMissing',
+        30_000,
+      );
+      await create('badversion', { version: 'v1.0+build.7' });
+      const bad = await waitFor(
+        'InvalidVersion',
+        async () => {
+          const d = degraded(await get('badversion'));
+          return d?.reason === 'InvalidVersion' ? d : undefined;
+        },
+        30_000,
+      );
+      expect(bad.message).toContain('spec.version: "v1.0+build.7" is not a label value');
+      expect(
+        await client.get(`/apis/apps/v1/namespaces/${NS}/statefulsets/badversion-single-binary`),
+      ).toBeUndefined();
+
+      // Each decision is an Event on the LogService.
+      const events = await waitFor(
+        'the Events',
+        async () => {
+          const items = await eventsOf('checked');
+          const reasons = items.map((e) => e.reason);
+          return reasons.includes('S3SecretIncomplete') && reasons.includes('Created')
+            ? items
+            : undefined;
+        },
+        30_000,
+      );
+      expect(events.find((e) => e.reason === 'S3SecretMissing')).toMatchObject({ type: 'Warning' });
+      expect(
+        events.some(
+          (e) => e.reason === 'Created' && e.message === 'created ConfigMap checked-config',
+        ),
+      ).toBe(true);
+      for (const name of ['checked', 'classless', 'badversion'])
+        await client.call('DELETE', `${LS}/${name}`);
+    }, 120_000);
+
+    it('keeps lastObservedTime fresh while the operator watches, and changes nothing while paused', async () => {
+      await create('fresh', { version: '0.1.0' });
+      const first = await waitFor(
+        'a status',
+        async () => (await get('fresh'))?.status?.lastObservedTime,
+        30_000,
+      );
+      const later = await waitFor(
+        'a newer lastObservedTime',
+        async () => {
+          const t = (await get('fresh'))?.status?.lastObservedTime;
+          return t !== undefined && t > first ? t : undefined;
+        },
+        30_000,
+      );
+      expect(Date.parse(later) - Date.parse(first)).toBeGreaterThanOrEqual(1000);
+
+      // Paused: a new version changes nothing until it is unpaused.
+      const sts = `/apis/apps/v1/namespaces/${NS}/statefulsets/fresh-single-binary`;
+      const versionOf = async () =>
+        (
+          await client.get<{
+            spec: { template: { metadata: { labels: Record<string, string> } } };
+          }>(sts)
+        )?.spec.template.metadata.labels['app.kubernetes.io/version'];
+      await waitFor('the StatefulSet', async () => (await versionOf()) === '0.1.0', 30_000);
+      await patch('fresh', { spec: { paused: true, version: '0.2.0' } });
+      await waitFor(
+        'Paused',
+        async () => {
+          const ls = await get('fresh');
+          return ls?.status?.conditions?.some((c) => c.reason === 'Paused');
+        },
+        30_000,
+      );
+      await new Promise((r) => setTimeout(r, 4000)); // more than a resync
+      expect(await versionOf()).toBe('0.1.0');
+      await patch('fresh', { spec: { paused: false } });
+      await waitFor('the new version applied', async () => (await versionOf()) === '0.2.0', 30_000);
+      const reasons = (await eventsOf('fresh')).map((e) => e.reason);
+      expect(reasons).toEqual(expect.arrayContaining(['Paused', 'Resumed']));
+      await client.call('DELETE', `${LS}/fresh`);
+    }, 120_000);
+
+    it('is called by the API server and refuses guarded and immutable changes, naming the field', async () => {
+      const port = await freePort();
+      await client.call(
+        'POST',
+        '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+        {
+          metadata: { name: WEBHOOK_CONFIG },
+          webhooks: [
+            {
+              name: 'logservices.logsvc.io',
+              admissionReviewVersions: ['v1'],
+              sideEffects: 'NoneOnDryRun',
+              failurePolicy: 'Fail',
+              timeoutSeconds: 10,
+              clientConfig: { url: `https://127.0.0.1:${port}${WEBHOOK_PATH}` },
+              rules: [
+                {
+                  apiGroups: ['logsvc.io'],
+                  apiVersions: ['*'],
+                  operations: ['CREATE', 'UPDATE'],
+                  resources: ['logservices'],
+                },
+              ],
+            },
+          ],
+        },
+      );
+      webhook = await startWebhook(
+        client,
+        {
+          port,
+          secret: { namespace: NS, name: 'webhook-tls' },
+          hosts: ['127.0.0.1'],
+          config: WEBHOOK_CONFIG,
+        },
+        {
+          events: new EventRecorder(client, {
+            component: 'logsvc-operator',
+            instance: 'webhook',
+            log,
+          }),
+          log,
+        },
+      );
+      expect(webhook.notReady()).toBeUndefined();
+      const stored = await client.get<{ webhooks: { clientConfig: { caBundle?: string } }[] }>(
+        `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${WEBHOOK_CONFIG}`,
+      );
+      expect(stored!.webhooks[0].clientConfig.caBundle).toBeTruthy();
+
+      const micro = {
+        version: '0.1.0',
+        mode: 'Microservices',
+        storage: s3,
+        ring: { store: 'etcd', etcdEndpoints: ['etcd:2379'] },
+      };
+      // The API server may take a moment to trust the new CA bundle.
+      await waitFor(
+        'the webhook to admit',
+        async () => (await create('guarded', micro)).status === 201,
+        30_000,
+      );
+
+      const refused = await patch('guarded', { spec: { mode: 'SingleBinary' } });
+      expect(refused.status).toBe(422);
+      expect(refused.text).toContain(
+        'admission webhook \\"logservices.logsvc.io\\" denied the request',
+      );
+      expect(refused.text).toContain(
+        'spec.mode: changing it from \\"Microservices\\" to \\"SingleBinary\\" is refused',
+      );
+      expect((await get('guarded'))!.spec.mode).toBe('Microservices');
+
+      const resize = await patch('guarded', { spec: { storage: { size: '2Gi' } } });
+      expect(resize.status).toBe(422);
+      expect(resize.text).toContain('spec.storage.size: is immutable');
+
+      const bucket = await patch('guarded', { spec: { storage: { s3: { bucket: 'other' } } } });
+      expect(bucket.text).toContain('spec.storage.s3.bucket: changing it from');
+
+      // Rules across fields are refused at create, not only reported in status.
+      const nofs = await create('nofs', { version: '1', mode: 'Microservices' });
+      expect(nofs.status).toBe(422);
+      expect(nofs.text).toContain('spec.storage.sharedClaimName: is required');
+
+      // Asked for explicitly: allowed.
+      const allowed = await patch('guarded', {
+        metadata: { annotations: { [ALLOW_CHANGES_ANNOTATION]: 'spec.storage.s3.bucket' } },
+        spec: { storage: { s3: { bucket: 'other' } } },
+      });
+      expect(allowed.status, allowed.text).toBe(200);
+
+      const events = await waitFor(
+        'a Refused Event',
+        async () => {
+          const items = (await eventsOf('guarded')).filter((e) => e.reason === 'Refused');
+          return items.length >= 2 ? items : undefined;
+        },
+        30_000,
+      );
+      expect(events[0]).toMatchObject({ type: 'Warning' });
+      expect(events.map((e) => e.message).join('\n')).toContain('spec.mode');
+      await client.call('DELETE', `${LS}/guarded`);
+    }, 90_000);
+
+    it('hands a rollout over when the leader is killed: the other replica replaces the next pod', async () => {
+      const b = await startReplica('operator-b');
+      await client.call('POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
+        metadata: { name: 'shared' },
+        spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } },
+      });
+      const spec = {
+        version: '0.1.0',
+        mode: 'Microservices',
+        replicationFactor: 3,
+        components: {
+          distributor: { replicas: 1 },
+          querier: { replicas: 1 },
+          queryFrontend: { replicas: 0 },
+        },
+        compactor: { enabled: false },
+        storage: { type: 'filesystem', sharedClaimName: 'shared', size: '1Gi' },
+        ring: { store: 'etcd', etcdEndpoints: ['etcd:2379'] },
+      };
+      expect((await create('ha', spec)).status).toBe(201);
+      await waitFor(
+        'Ready',
+        async () => {
+          const ls = await get('ha');
+          return ls?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+        },
+        90_000,
+      );
+      expect(operators[0].elector.isLeader).toBe(true);
+      expect(b.elector.isLeader).toBe(false);
+
+      const fake = ring.current!;
+      fake.prepared.length = 0;
+      // Every new pod waits a while before it is Ready, so the kill lands mid-rollout.
+      kubelet.held.add('ha-ingester-2');
+      expect((await patch('ha', { spec: { version: '0.2.0' } })).status).toBe(200);
+      await waitFor(
+        'the first replacement',
+        async () => fake.prepared.includes('ha-ingester-2'),
+        60_000,
+      );
+      const killedAt = Date.now();
+      await operators[0].stop(false);
+      kubelet.held.delete('ha-ingester-2');
+
+      await waitFor('operator-b to lead', async () => b.elector.isLeader, 40_000);
+      const tookOverMs = Date.now() - killedAt;
+      // The Lease is 15s: the other replica waits it out, not much longer.
+      expect(tookOverMs).toBeGreaterThanOrEqual(13_000);
+      expect(tookOverMs).toBeLessThan(35_000);
+      const done = await waitFor(
+        'the rollout to finish under operator-b',
+        async () => {
+          const ls = await get('ha');
+          const ready = ls?.status?.conditions?.some(
+            (c) => c.type === 'Ready' && c.status === 'True',
+          );
+          return ready && fake.prepared.length === 3 ? ls : undefined;
+        },
+        120_000,
+      );
+      expect(fake.prepared).toEqual(['ha-ingester-2', 'ha-ingester-1', 'ha-ingester-0']);
+      expect(done.status!.rollout).toEqual({ phase: 'Idle' });
+      expect(logs.some((l) => l.startsWith('operator-b: rollout: replacing ha-ingester-1'))).toBe(
+        true,
+      );
+      const lease = await client.get<{
+        spec: { holderIdentity: string; leaseTransitions: number };
+      }>(`/apis/coordination.k8s.io/v1/namespaces/${NS}/leases/logsvc-operator`);
+      expect(lease!.spec).toMatchObject({ holderIdentity: 'operator-b', leaseTransitions: 1 });
+      const reasons = (await eventsOf('ha')).map((e) => e.reason);
+      expect(reasons).toEqual(
+        expect.arrayContaining(['Created', 'ReplacingPod', 'Waiting', 'RolloutFinished']),
+      );
+    }, 240_000);
+  },
+);
