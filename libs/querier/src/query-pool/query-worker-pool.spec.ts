@@ -344,7 +344,12 @@ describe('QueryWorkerPool', () => {
   });
 
   it('fails the queries of a worker that dies, and replaces the worker', async () => {
-    const lonely = new QueryWorkerPool({ store: filesystemStoreSettings(dir), size: 1 });
+    const died: [string, string[]][] = [];
+    const lonely = new QueryWorkerPool({
+      store: filesystemStoreSettings(dir),
+      size: 1,
+      onWorkerDied: (why, queries) => died.push([why, queries.map((q) => q.query)]),
+    });
     try {
       const query = (await querier.poolQuery(
         request({ query: 'sum by (pod) (count_over_time({app="api"}[1s]))', stepNs: S, limit: 0 }),
@@ -361,6 +366,9 @@ describe('QueryWorkerPool', () => {
       // The third waited in the queue: a new worker answers it.
       const answer = await waiting;
       expect(answer.result).toEqual((await querier.query(request(queryRequestOf(query)))).result);
+      // The two that died with the worker were reported, once.
+      expect(died).toHaveLength(1);
+      expect(died[0]![1]).toEqual([query.query, query.query]);
     } finally {
       await lonely.close();
     }

@@ -33,6 +33,11 @@ export interface QueryWorkerPoolOptions {
   readonly queriesPerWorker?: number;
   /** `querier.block_cache_mb` of each worker (see `ChunkDecoder`). */
   readonly blockCacheMb?: number;
+  /**
+   * Told when a worker dies (killed, out of memory) with the queries it was running: they fail
+   * and are not run again, so that one query cannot take down every worker in turn.
+   */
+  readonly onWorkerDied?: (why: string, queries: readonly PoolQuery[]) => void;
 }
 
 interface Task {
@@ -239,6 +244,8 @@ export class QueryWorkerPool {
       const i = this.workers.indexOf(pw);
       if (i < 0) return;
       this.workers.splice(i, 1);
+      const lost = [...pw.inFlight.values()].filter((t) => !t.settled).map((t) => t.query);
+      if (lost.length > 0 && !this.closed) this.options.onWorkerDied?.(why, lost);
       for (const t of pw.inFlight.values()) this.settle(t, new QueryWorkerExitedError(why));
       pw.inFlight.clear();
       // A replacement starts when the queue needs one.

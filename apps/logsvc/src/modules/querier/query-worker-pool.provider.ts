@@ -2,7 +2,8 @@ import type { Config } from '@logsvc/config';
 import { type QueryWorkerPool, queryPoolFor } from '@logsvc/querier';
 import type { Provider } from '@nestjs/common';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
-import { CONFIG, INDEX_READER } from '../../tokens';
+import type { Logger } from 'pino';
+import { CONFIG, INDEX_READER, LOGGER } from '../../tokens';
 import { CHUNK_STORE, chunkStoreSettings } from '../core/chunk-store.provider';
 
 /**
@@ -16,8 +17,13 @@ export const QUERY_WORKER_POOL = Symbol('logsvc.queryWorkerPool');
 
 export const queryWorkerPoolProvider: Provider = {
   provide: QUERY_WORKER_POOL,
-  inject: [CONFIG, INDEX_READER, CHUNK_STORE],
-  useFactory: (config: Config, index: IndexReader, store: ChunkStore): QueryWorkerPool | null =>
+  inject: [CONFIG, INDEX_READER, CHUNK_STORE, LOGGER],
+  useFactory: (
+    config: Config,
+    index: IndexReader,
+    store: ChunkStore,
+    logger: Logger,
+  ): QueryWorkerPool | null =>
     // Workers read the index from the object store: not for a querier told to read it from
     // index gateways, whose queries must fail, not quietly succeed, when no gateway answers.
     index !== store
@@ -26,5 +32,13 @@ export const queryWorkerPoolProvider: Provider = {
         queryPoolFor(config.querier.query_workers, {
           store: chunkStoreSettings(config, 'query-worker'),
           blockCacheMb: config.querier.block_cache_mb,
+          onWorkerDied: (why, queries) =>
+            logger.warn(
+              {
+                why,
+                queries: queries.map((q) => ({ tenant: q.tenants.join('|'), query: q.query })),
+              },
+              'a query worker thread died (killed or out of memory); its queries failed and are not retried',
+            ),
         }),
 };
