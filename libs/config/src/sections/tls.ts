@@ -34,7 +34,7 @@ export function grpcClientSection(prefix: string) {
   return section(grpcClientTlsFields(prefix));
 }
 
-/** The same fields, to put inline in a block that has others (`ruler.evaluation.query_frontend`). */
+/** The same fields, inline in a block that has others (`ruler.evaluation.query_frontend`). */
 export function grpcClientTlsFields(prefix: string) {
   return {
     tls_enabled: flag(`${prefix}.tls-enabled`, bool(false)),
