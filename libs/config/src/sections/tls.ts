@@ -16,10 +16,10 @@ export function serverTlsSection(flagPrefix: string) {
     client_auth_type: flag(
       `${flagPrefix}-client-auth`,
       oneOf(CLIENT_AUTH_TYPES, '', {
-        RequestClientCert: `client_auth_type RequestClientCert ${REFUSED_CLIENT_AUTH}`,
-        RequireAnyClientCert: `client_auth_type RequireAnyClientCert ${REFUSED_CLIENT_AUTH}`,
-        RequireClientCert: `client_auth_type RequireClientCert ${REFUSED_CLIENT_AUTH}`,
-        VerifyClientCertIfGiven: `client_auth_type VerifyClientCertIfGiven ${REFUSED_CLIENT_AUTH}`,
+        RequestClientCert: `RequestClientCert ${REFUSED_CLIENT_AUTH}`,
+        RequireAnyClientCert: `RequireAnyClientCert ${REFUSED_CLIENT_AUTH}`,
+        RequireClientCert: `RequireClientCert ${REFUSED_CLIENT_AUTH}`,
+        VerifyClientCertIfGiven: `VerifyClientCertIfGiven ${REFUSED_CLIENT_AUTH}`,
       }),
     ),
     client_ca_file: flag(`${flagPrefix}-ca-path`, str('')),
