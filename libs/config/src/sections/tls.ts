@@ -16,10 +16,10 @@ export function serverTlsSection(flagPrefix: string) {
     client_auth_type: flag(
       `${flagPrefix}-client-auth`,
       oneOf(CLIENT_AUTH_TYPES, '', {
-        RequestClientCert: `client_auth_type RequestClientCert ${REFUSED_CLIENT_AUTH}`,
-        RequireAnyClientCert: `client_auth_type RequireAnyClientCert ${REFUSED_CLIENT_AUTH}`,
-        RequireClientCert: `client_auth_type RequireClientCert ${REFUSED_CLIENT_AUTH}`,
-        VerifyClientCertIfGiven: `client_auth_type VerifyClientCertIfGiven ${REFUSED_CLIENT_AUTH}`,
+        RequestClientCert: `RequestClientCert ${REFUSED_CLIENT_AUTH}`,
+        RequireAnyClientCert: `RequireAnyClientCert ${REFUSED_CLIENT_AUTH}`,
+        RequireClientCert: `RequireClientCert ${REFUSED_CLIENT_AUTH}`,
+        VerifyClientCertIfGiven: `VerifyClientCertIfGiven ${REFUSED_CLIENT_AUTH}`,
       }),
     ),
     client_ca_file: flag(`${flagPrefix}-ca-path`, str('')),
@@ -34,7 +34,7 @@ export function grpcClientSection(prefix: string) {
   return section(grpcClientTlsFields(prefix));
 }
 
-/** The same fields, to put inline in a block that has others (`ruler.evaluation.query_frontend`). */
+/** The same fields, inline in a block that has others (`ruler.evaluation.query_frontend`). */
 export function grpcClientTlsFields(prefix: string) {
   return {
     tls_enabled: flag(`${prefix}.tls-enabled`, bool(false)),

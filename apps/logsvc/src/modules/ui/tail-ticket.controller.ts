@@ -3,7 +3,10 @@ import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { TenantId } from '../../http/tenancy';
 import { TAIL_TICKET_TTL_MS, TailTickets } from './tail-tickets';
 
-/** `POST /ui/api/tail/ticket`: a one-time ticket for the browser's tail socket, for the header's tenant. */
+/**
+ * `POST /ui/api/tail/ticket`: a one-time ticket for the browser's tail socket, bound to the
+ * header's tenant.
+ */
 @Controller()
 export class TailTicketController {
   constructor(@Inject(TailTickets) private readonly tickets: TailTickets) {}
