@@ -17,7 +17,7 @@ export class CheckpointAbandonedError extends Error {
   }
 }
 
-/** Judged once this share of the streams is written, or this long has passed. */
+/** Judged once this share of the streams is written, or this long has passed, since the first. */
 const JUDGE_AFTER_SHARE = 0.05;
 const JUDGE_AFTER_MS = 300;
 /** Given up only when the projection exceeds the budget by this factor (pace varies). */
@@ -25,7 +25,8 @@ const MARGIN = 1.2;
 
 /**
  * Watches a checkpoint's progress against a deadline: `progress(done, total)` throws
- * CheckpointAbandonedError once the projected end is past the deadline by the margin.
+ * CheckpointAbandonedError once the end projected at the pace since its first call (after the
+ * checkpoint's set-up) is past the budget by the margin, or the deadline has passed.
  */
 export function checkpointWatch(
   deadlineMs: number,
@@ -33,13 +34,20 @@ export function checkpointWatch(
 ): (done: number, total: number) => void {
   const startMs = now();
   const budgetMs = deadlineMs - startMs;
+  let first: { atMs: number; done: number } | null = null;
   return (done, total) => {
-    if (done === 0 || done >= total) return;
-    const elapsed = now() - startMs;
-    if (done < total * JUDGE_AFTER_SHARE && elapsed < JUDGE_AFTER_MS) return;
-    const projected = (elapsed / done) * total;
-    if (projected > budgetMs * MARGIN || elapsed > budgetMs)
-      throw new CheckpointAbandonedError(total, projected, budgetMs);
+    const atMs = now();
+    if (first === null) {
+      first = { atMs, done };
+      return;
+    }
+    const spent = atMs - first.atMs;
+    const progressed = done - first.done;
+    if (progressed <= 0 || (progressed < total * JUDGE_AFTER_SHARE && spent < JUDGE_AFTER_MS))
+      return;
+    const projectedMs = atMs - startMs + (spent / progressed) * (total - done);
+    if (projectedMs > budgetMs * MARGIN || atMs > deadlineMs)
+      throw new CheckpointAbandonedError(total, projectedMs, budgetMs);
   };
 }
 
