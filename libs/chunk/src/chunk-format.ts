@@ -25,10 +25,37 @@ export interface ChunkContents {
   readonly symbols: SymbolTable;
 }
 
+/** A compressed symbol table and its checksum. */
+interface CompressedSymbols {
+  readonly raw: Buffer;
+  readonly data: Buffer;
+  readonly crc: number;
+}
+
+/** Tables up to this size are remembered: most chunks of a WAL checkpoint share a tiny one. */
+const REMEMBERED_SYMBOLS_BYTES = 64;
+const lastSymbols = new Map<ChunkEncoding, CompressedSymbols>();
+
+/**
+ * The table compressed, reusing the last small table's result when the bytes are the same
+ * (compression is deterministic): a checkpoint of many streams without structured metadata
+ * then compresses it once, not once per stream.
+ */
+function compressSymbols(encoding: ChunkEncoding, raw: Buffer): CompressedSymbols {
+  const last = lastSymbols.get(encoding);
+  if (last !== undefined && last.raw.equals(raw)) return last;
+  const data = compress(encoding, raw);
+  const compressed = { raw, data, crc: crc32(data) };
+  if (raw.length <= REMEMBERED_SYMBOLS_BYTES)
+    lastSymbols.set(encoding, { ...compressed, raw: Buffer.from(raw) });
+  return compressed;
+}
+
 /** Writes the chunk bytes; the layout is documented in the library's README.md. */
 export function encodeChunk({ encoding, blocks, symbols }: ChunkContents): Buffer {
   const symbolsRaw = symbols.encode();
-  const symbolsData = compress(encoding, symbolsRaw);
+  const compressedSymbols = compressSymbols(encoding, symbolsRaw);
+  const symbolsData = compressedSymbols.data;
   let blocksSize = 0;
   for (const b of blocks) blocksSize += b.data.length;
   const symbolsOffset = HEADER_SIZE + blocksSize;
@@ -65,7 +92,7 @@ export function encodeChunk({ encoding, blocks, symbols }: ChunkContents): Buffe
   pos = out.writeUInt32LE(symbolsOffset, pos);
   pos = out.writeUInt32LE(symbolsData.length, pos);
   pos = out.writeUInt32LE(symbolsRaw.length, pos);
-  pos = out.writeUInt32LE(crc32(symbolsData), pos);
+  pos = out.writeUInt32LE(compressedSymbols.crc, pos);
 
   // The meta checksum also covers the header, so a flipped encoding or version byte is caught.
   const metaCrc = crc32(out.subarray(metaOffset, pos), crc32(out.subarray(0, HEADER_SIZE)));

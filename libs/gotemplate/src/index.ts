@@ -75,18 +75,7 @@ export function compileTemplate(text: string, options: CompileOptions = {}): Com
   return {
     usesLine: refs.usesLine,
     referencedFields: [...refs.fields],
-    execute(data, ctx) {
-      const state = new ExecState(ctx);
-      const dot = new LabelMap(data);
-      state.vars.push({ name: '$', value: dot });
-      try {
-        emit(state, dot);
-      } catch (err) {
-        if (err instanceof RangeError) throw fromEngineLimit(err);
-        throw err;
-      }
-      return state.out;
-    },
+    execute: (data, ctx) => runCompiled(emit, new LabelMap(data), ctx),
   };
 }
 
@@ -180,8 +169,12 @@ export function compileGoTemplate(text: string, name: string, funcs: FuncMap): G
 }
 
 /** Runs a compiled template on `dot` with a fresh state; engine limits become Go's errors. */
-function runCompiled(emit: (s: ExecState, dot: Value) => void, dot: Value): string {
-  const state = new ExecState({ line: '', timestampNs: 0n });
+function runCompiled(
+  emit: (s: ExecState, dot: Value) => void,
+  dot: Value,
+  ctx: TemplateContext = { line: '', timestampNs: 0n },
+): string {
+  const state = new ExecState(ctx);
   state.vars.push({ name: '$', value: dot });
   try {
     emit(state, dot);

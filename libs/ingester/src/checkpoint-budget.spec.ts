@@ -12,18 +12,44 @@ const STREAMS = 4_000;
 const BASE_NS = 1_704_067_200_000_000_000n;
 
 describe('checkpointWatch', () => {
-  it('gives up once the pace so far cannot finish before the deadline', () => {
+  it('warns once the pace since its set-up cannot finish in time, and gives up at the deadline', () => {
     let now = 0;
-    const sut = checkpointWatch(10_000, () => now);
-    now = 100;
-    expect(() => sut(100, 10_000)).not.toThrow(); // 1%, 100 ms: too early to judge
-    now = 1_000;
-    expect(() => sut(1_000, 10_000)).not.toThrow(); // on pace for 10 s: within the margin
-    now = 2_000;
-    expect(() => sut(1_000, 10_000)).toThrow(CheckpointAbandonedError); // 20 s projected
-    expect(() => sut(1_000, 10_000)).toThrow(
-      /final WAL checkpoint of 10000 streams given up: at its pace it needs about 20\.0 s, more than the 10\.0 s left of server\.graceful_shutdown_timeout/,
+    const warned: string[] = [];
+    const sut = checkpointWatch(
+      10_000,
+      (p, b) => warned.push(`${p} of ${b}`),
+      () => now,
     );
+    now = 500; // the set-up (a new segment, the temp file) is not the pace
+    sut(64, 10_000);
+    now = 600;
+    sut(128, 10_000); // 100 ms: too early to judge (2.5 s)
+    now = 3_000;
+    sut(2_564, 10_000); // 1 ms a stream: 10.4 s, more than the 10 s
+    now = 4_000;
+    sut(3_000, 10_000); // judged once only
+    expect(warned).toEqual(['10436 of 10000']);
+    now = 8_999;
+    expect(() => sut(9_000, 10_000)).not.toThrow();
+    now = 9_000; // the deadline less its reserve (10 %)
+    expect(() => sut(9_064, 10_000)).toThrow(CheckpointAbandonedError);
+    expect(() => sut(9_064, 10_000)).toThrow(
+      'final WAL checkpoint given up at the end of server.graceful_shutdown_timeout (10.0 s left for it): 9064 of 10000 streams written; raise it for this many streams; the next start replays the WAL segments instead',
+    );
+  });
+
+  it('stays silent when the pace finishes in time', () => {
+    let now = 0;
+    const warned: number[] = [];
+    const sut = checkpointWatch(
+      10_000,
+      (p) => warned.push(p),
+      () => now,
+    );
+    sut(64, 10_000);
+    now = 3_000;
+    sut(5_064, 10_000); // 0.6 ms a stream: 6 s
+    expect(warned).toEqual([]);
   });
 });
 
@@ -69,7 +95,7 @@ describe('the final checkpoint within the graceful shutdown period', () => {
     expect(outcome.appended).toBe(STREAMS);
   }
 
-  it('gives a checkpoint that cannot finish up at once, says why, and loses nothing', async () => {
+  it('gives a checkpoint still running at the deadline up, says why, and loses nothing', async () => {
     errors.length = 0;
     const sut = ingester();
     await sut.start();
@@ -79,7 +105,7 @@ describe('the final checkpoint within the graceful shutdown period', () => {
     expect(Date.now() - startedAt).toBeLessThan(10_000);
     expect(errors).toEqual([
       expect.stringMatching(
-        /^final WAL checkpoint failed: final WAL checkpoint of 4000 streams given up: .* server\.graceful_shutdown_timeout .* the next start replays the WAL segments instead$/,
+        /^final WAL checkpoint failed: final WAL checkpoint given up at the end of server\.graceful_shutdown_timeout \(0\.0 s left for it\): \d+ of 4000 streams written; .* the next start replays the WAL segments instead$/,
       ),
     ]);
     // No checkpoint (nor a temp file of one): the segments are replayed on the next start.

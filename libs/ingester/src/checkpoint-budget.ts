@@ -1,48 +1,73 @@
 /**
- * The final WAL checkpoint's time budget: what is left of the graceful shutdown period. A
- * checkpoint that, at its own pace so far, would not finish in it is given up at once, with a
- * message that says so, instead of being cut off by the process's exit at the deadline. Nothing
- * is lost either way: the WAL segments it would have replaced stay, and the next start replays
- * them.
+ * The final WAL checkpoint's time budget: what is left of the graceful shutdown period. Once
+ * the checkpoint has run long enough to show its pace, a projected end past the budget is
+ * logged at once; a checkpoint still running at the deadline (less a small reserve to close the
+ * WAL) is given up with a message that says so, instead of being cut off by the process's exit.
+ * Nothing is lost either way: the WAL segments it would have replaced stay, and the next start
+ * replays them.
  */
 export class CheckpointAbandonedError extends Error {
-  constructor(streams: number, projectedMs: number, budgetMs: number) {
+  constructor(done: number, streams: number, budgetMs: number) {
     super(
-      `final WAL checkpoint of ${streams} streams given up: at its pace it needs about ` +
-        `${seconds(projectedMs)}, more than the ${seconds(budgetMs)} left of ` +
-        'server.graceful_shutdown_timeout (raise it for this many streams); ' +
-        'the next start replays the WAL segments instead',
+      `final WAL checkpoint given up at the end of server.graceful_shutdown_timeout ` +
+        `(${seconds(budgetMs)} left for it): ${done} of ${streams} streams written; raise it ` +
+        'for this many streams; the next start replays the WAL segments instead',
     );
     this.name = 'CheckpointAbandonedError';
   }
 }
 
-/** Judged once this share of the streams is written, or this long has passed. */
-const JUDGE_AFTER_SHARE = 0.05;
+/**
+ * The pace is judged once this share of the budget (at least JUDGE_AFTER_MS) has passed since
+ * the first call: the first streams run before the code is optimised, so an earlier
+ * projection overshoots.
+ */
+const JUDGE_AFTER_BUDGET_SHARE = 0.25;
 const JUDGE_AFTER_MS = 300;
-/** Given up only when the projection exceeds the budget by this factor (pace varies). */
-const MARGIN = 1.2;
+/**
+ * Left at the deadline to give up and close the WAL before the process exits: a tenth of the
+ * budget, 0.5-3 s (a full garbage collection of a large ingester's heap can take a few hundred
+ * milliseconds between two progress calls).
+ */
+const RESERVE_SHARE = 0.1;
+const RESERVE_MIN_MS = 500;
+const RESERVE_MAX_MS = 3_000;
 
 /**
- * Watches a checkpoint's progress against a deadline: `progress(done, total)` throws
- * CheckpointAbandonedError once the projected end is past the deadline by the margin.
+ * Watches a checkpoint's progress against a deadline: `progress(done, total)` calls `warn`
+ * once with the projected duration when the pace since its first call (after the checkpoint's
+ * set-up) would end past the budget, and throws CheckpointAbandonedError at the deadline.
  */
 export function checkpointWatch(
   deadlineMs: number,
+  warn: (projectedMs: number, budgetMs: number) => void,
   now: () => number = Date.now,
 ): (done: number, total: number) => void {
   const startMs = now();
   const budgetMs = deadlineMs - startMs;
+  const judgeAfterMs = Math.max(JUDGE_AFTER_MS, budgetMs * JUDGE_AFTER_BUDGET_SHARE);
+  const reserveMs = Math.min(RESERVE_MAX_MS, Math.max(RESERVE_MIN_MS, budgetMs * RESERVE_SHARE));
+  const giveUpAtMs = deadlineMs - Math.min(reserveMs, budgetMs / 2);
+  let first: { atMs: number; done: number } | null = null;
+  let judged = false;
   return (done, total) => {
-    if (done === 0 || done >= total) return;
-    const elapsed = now() - startMs;
-    if (done < total * JUDGE_AFTER_SHARE && elapsed < JUDGE_AFTER_MS) return;
-    const projected = (elapsed / done) * total;
-    if (projected > budgetMs * MARGIN || elapsed > budgetMs)
-      throw new CheckpointAbandonedError(total, projected, budgetMs);
+    const atMs = now();
+    if (atMs >= giveUpAtMs && done < total)
+      throw new CheckpointAbandonedError(done, total, budgetMs);
+    if (first === null) {
+      first = { atMs, done };
+      return;
+    }
+    const spent = atMs - first.atMs;
+    const progressed = done - first.done;
+    if (judged || progressed <= 0 || spent < judgeAfterMs) return;
+    judged = true;
+    const projectedMs = atMs - startMs + (spent / progressed) * (total - done);
+    if (projectedMs > budgetMs) warn(projectedMs, budgetMs);
   };
 }
 
-function seconds(ms: number): string {
+/** `12.3 s` */
+export function seconds(ms: number): string {
   return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
 }

@@ -10,7 +10,7 @@ import {
   type IngesterLimitsProvider,
   type RingShare,
 } from './config';
-import { checkpointWatch } from './checkpoint-budget';
+import { checkpointWatch, seconds } from './checkpoint-budget';
 import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } from './errors';
 import { Flusher } from './flusher';
 import {
@@ -475,8 +475,9 @@ export class Ingester {
   /**
    * Stops the loops; with `flush`, flushes everything first. Writes a final checkpoint and
    * closes the WAL after all pending records are on disk. With `budgetMs` (the graceful
-   * shutdown period), a final checkpoint that at its pace would not finish in what is left of
-   * it is given up early, with an error log that says so (checkpoint-budget.ts).
+   * shutdown period), the final checkpoint warns as soon as its pace shows it will not finish
+   * in what is left of it, and is given up at the deadline with an error log that says so
+   * (checkpoint-budget.ts).
    */
   async shutdown(options: { flush: boolean; budgetMs?: number }): Promise<void> {
     if (this.state === 'stopped' || this.state === 'stopping') return;
@@ -493,8 +494,17 @@ export class Ingester {
       if (options.flush) await this.flushAll().catch((err) => (flushError = err));
       if (this.wal) {
         const wal = this.wal;
-        const watch = deadlineMs === undefined ? undefined : checkpointWatch(deadlineMs, this.now);
-        this.logger.info({ streams: this.census.count }, 'writing the final WAL checkpoint');
+        const streams = this.census.count;
+        const warn = (projectedMs: number, budgetMs: number): void =>
+          this.logger.warn(
+            { streams, projected_ms: Math.round(projectedMs), budget_ms: Math.round(budgetMs) },
+            `final WAL checkpoint of ${streams} streams needs about ${seconds(projectedMs)} at ` +
+              `its pace, more than the ${seconds(budgetMs)} left of ` +
+              'server.graceful_shutdown_timeout: it is given up at the deadline unless it speeds up',
+          );
+        const watch =
+          deadlineMs === undefined ? undefined : checkpointWatch(deadlineMs, warn, this.now);
+        this.logger.info({ streams }, 'writing the final WAL checkpoint');
         await wal
           .checkpoint(() => this.checkpointFrames(wal, watch))
           .catch((err) => this.logger.error({ err }, 'final WAL checkpoint failed'));

@@ -8,7 +8,7 @@ export const ingesterSection = section({
   chunk_target_size: flag('ingester.chunk-target-size', size(1_572_864)),
   // Loki's default is 256KB. Snappy compresses in 64 KiB fragments, so smaller blocks cost ~2 %
   // of compression while a log query decodes a quarter of the bytes per stream (see
-  // docs/benchmarks.md, "Smaller blocks").
+  // docs/benchmarks-history.md, "Smaller blocks").
   chunk_block_size: flag('ingester.chunks-block-size', size(65_536)),
   chunk_encoding: flag('ingester.chunk-encoding', oneOf(CHUNK_ENCODINGS, 'snappy')),
   chunk_idle_period: flag('ingester.chunks-idle-period', duration(30 * 60_000)),
