@@ -123,7 +123,9 @@ export interface ScanCounters {
  * order, then its head), each run in insertion order — or exactly the reverse backward. An
  * entry equal in timestamp and line to one inserted before it is dropped. Runs whose time
  * ranges do not overlap are walked one after another and loaded only when reached; overlapping
- * runs go through a heap.
+ * runs go through a heap, each loaded and added to it only once the merge reaches the start of
+ * its time range (so a log query that stops early loads the blocks it reached, also when the
+ * blocks of a chunk overlap, as when a stream's entries come from several clients).
  */
 export class MergeCursor implements ChunkCursor {
   private ts = 0n;
@@ -141,7 +143,10 @@ export class MergeCursor implements ChunkCursor {
   /** `onePair`'s cache, for the symbol table it was built from. */
   private readonly pairs = new Map<number, Labels>();
   private pairSymbols: readonly string[] | null = null;
-  /** Sequential mode: sources still to open (with their ranks), in output order. */
+  /**
+   * Sources still to open (with their ranks), the next to open last: sequential mode, in
+   * output order; heap mode, by where their time range starts in walking order.
+   */
   private readonly pending: { source: RunSource; rank: number }[];
   private current: RunState | null = null;
   /** Heap mode: open runs, best first; null in sequential mode. */
@@ -176,13 +181,34 @@ export class MergeCursor implements ChunkCursor {
       this.pending = this.forward ? inRange.reverse() : inRange;
       this.heap = null;
     } else {
-      this.pending = [];
+      // Forward, a source's entries start at its minTs; backward, at its maxTs.
+      this.pending = this.forward
+        ? inRange.reverse()
+        : inRange.sort((a, b) =>
+            a.source.maxTs < b.source.maxTs ? -1 : a.source.maxTs > b.source.maxTs ? 1 : 0,
+          );
       this.heap = [];
-      for (const { source, rank } of inRange) {
-        const state = this.open(source, rank);
-        if (!state.done) this.heap.push(state);
+    }
+  }
+
+  /**
+   * Heap mode: opens pending sources while the heap is empty or the next one's time range
+   * starts at or before the heap top's timestamp in walking order (it may hold an entry
+   * before or at it), and adds them to the heap.
+   */
+  private admit(heap: RunState[]): void {
+    const pending = this.pending;
+    while (pending.length > 0) {
+      const { source, rank } = pending[pending.length - 1];
+      if (heap.length > 0) {
+        const ts = heap[0].ts;
+        if (this.forward ? source.minTs > ts : source.maxTs < ts) return;
       }
-      for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
+      pending.pop();
+      const state = this.open(source, rank);
+      if (state.done) continue;
+      heap.push(state);
+      this.siftUp(heap.length - 1);
     }
   }
 
@@ -236,7 +262,10 @@ export class MergeCursor implements ChunkCursor {
   }
 
   private nextMerged(heap: RunState[]): boolean {
-    while (heap.length > 0) {
+    for (;;) {
+      // Every source that may hold an entry before or at the top's must be in the heap first.
+      this.admit(heap);
+      if (heap.length === 0) break;
       const state = heap[0];
       const { run, row, pos } = state;
       const ts = run.ts[row];
@@ -335,6 +364,18 @@ export class MergeCursor implements ChunkCursor {
     const tb = b.ts;
     if (ta !== tb) return ta < tb === this.forward;
     return a.rank < b.rank === this.forward;
+  }
+
+  private siftUp(i: number): void {
+    const heap = this.heap!;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(heap[i], heap[parent])) return;
+      const tmp = heap[i];
+      heap[i] = heap[parent];
+      heap[parent] = tmp;
+      i = parent;
+    }
   }
 
   private siftDown(i: number): void {

@@ -1,6 +1,6 @@
 import { EMPTY_LABELS } from '@logsvc/api';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemChunk } from './mem-chunk';
 
 interface Seen {
@@ -91,6 +91,39 @@ describe('MemChunk iterator with lineContains', () => {
       const { out } = drainAll(chunk, 0n, 10n, dir, ['abcd', 'ab']);
       const want = ['xxab', 'abcd', 'qab'];
       expect(out.map((e) => e.line)).toEqual(dir === 'forward' ? want : [...want].reverse());
+    }
+  });
+
+  it('in a head block filled out of time order, finds matches row by row, never across lines', () => {
+    const chunk = new MemChunk({ encoding: 'none' });
+    // Arrival order (the head's row order) is the reverse of time order.
+    const lines = ['qab', 'abcd', 'zzz', 'cdyy', 'xxab'];
+    lines.forEach((l, i) => chunk.append(BigInt(10 - i), Buffer.from(l), EMPTY_LABELS));
+    for (const dir of ['forward', 'backward'] as const) {
+      const { out } = drainAll(chunk, 0n, 20n, dir, ['abcd', 'ab']);
+      const want = ['xxab', 'abcd', 'qab'];
+      expect(out.map((e) => e.line)).toEqual(dir === 'forward' ? want : [...want].reverse());
+      const single = drainAll(chunk, 0n, 20n, dir, 'abcdyy');
+      expect(single.out).toEqual([]); // "ab" + "cdyy" only meet across two lines
+    }
+  });
+
+  it('searches an out-of-order head block once, not once per line', () => {
+    const chunk = new MemChunk({ encoding: 'none', blockSize: 1 << 20 });
+    for (let i = 0; i < 1000; i++) {
+      const ts = BigInt(i % 2 === 0 ? i : 2000 - i); // arrival order is not time order
+      chunk.append(ts, Buffer.from(`line ${i} ${i === 500 ? 'rare' : 'common'}`), EMPTY_LABELS);
+    }
+    const searches = vi.spyOn(Buffer.prototype, 'indexOf');
+    try {
+      for (const dir of ['forward', 'backward'] as const) {
+        searches.mockClear();
+        const { out } = drainAll(chunk, 0n, 5000n, dir, 'rare');
+        expect(out.map((e) => e.line)).toEqual(['line 500 rare']);
+        expect(searches.mock.calls.length).toBeLessThanOrEqual(4);
+      }
+    } finally {
+      searches.mockRestore();
     }
   });
 

@@ -460,3 +460,38 @@ describe('MemChunk buffer reuse', () => {
     expect(sut.append(t0 + 50n, line(50), EMPTY_LABELS)).toBe(true);
   });
 });
+
+describe('MemChunk iterator over overlapping blocks', () => {
+  // In time order but for one late entry, cut into the newest block, which then overlaps all.
+  function lateEntryChunk(): MemChunk {
+    const chunk = new MemChunk({ encoding: 'snappy', blockSize: 64 });
+    for (let i = 10; i < 100; i++) {
+      chunk.append(BigInt(i), Buffer.from(`line ${i}`), EMPTY_LABELS);
+      if (i === 95) chunk.append(5n, Buffer.from('late line'), EMPTY_LABELS);
+    }
+    return MemChunk.decode(chunk.encode());
+  }
+
+  it('loads only the blocks a merge reaches, in either direction', () => {
+    for (const dir of ['backward', 'forward'] as const) {
+      const it = lateEntryChunk().iterator(0n, 1000n, dir);
+      const got: string[] = [];
+      for (let k = 0; k < 3 && it.next(); k++) got.push(it.line.toString());
+      expect(got).toEqual(
+        dir === 'backward'
+          ? ['line 99', 'line 98', 'line 97']
+          : ['late line', 'line 10', 'line 11'],
+      );
+      // Backward: the newest block alone; forward: the oldest block and the late entry's.
+      expect(it.scanned.lines).toBeLessThan(30);
+    }
+  });
+
+  it('still returns every entry once, in order', () => {
+    const it = lateEntryChunk().iterator(0n, 1000n, 'forward');
+    const ts: bigint[] = [];
+    while (it.next()) ts.push(it.timestampNs);
+    expect(ts).toEqual([5n, ...Array.from({ length: 90 }, (_, i) => BigInt(i + 10))]);
+    expect(it.scanned.lines).toBe(91);
+  });
+});

@@ -12,6 +12,8 @@ export class RunState {
   groupLo = 0;
   /** ... and where that position's flag sits in the group's keep mask. */
   groupBase = 0;
+  /** A run not in stored order: 1 for each row whose line holds a needle, made on first seek. */
+  private matches: Uint8Array | null = null;
 
   constructor(
     readonly run: EntryRun,
@@ -87,11 +89,15 @@ export class RunState {
     this.row = this.pos === this.stop ? -1 : rowAt(this.run, this.pos);
   }
 
+  // A head block's rows are in arrival order, not time order. Their lines still lie back to
+  // back in row order, so one forward search over all of them marks the rows that match;
+  // walking the positions then reads a flag per row. (Searching row by row ran one search
+  // per line, each to the next match wherever it was: with a rare needle, far past the line.)
   private seekRowByRow(needles: LineNeedles): void {
-    const { lines, lineOffsets } = this.run;
+    const matches = (this.matches ??= matchingRows(this.run, needles));
+    const { run } = this;
     while (this.pos !== this.stop) {
-      const row = rowAt(this.run, this.pos);
-      if (needles.within(lines, lineOffsets[row], lineOffsets[row + 1])) return;
+      if (matches[rowAt(run, this.pos)] === 1) return;
       this.pos += this.step;
     }
   }
@@ -141,7 +147,27 @@ export class RunState {
   }
 }
 
-/** The row r in [lo, hi) with lineOffsets[r] <= at < lineOffsets[r + 1] (runs in stored order). */
+/** 1 for every row of `run` whose line holds one of the needles, searched in row order. */
+function matchingRows(run: EntryRun, needles: LineNeedles): Uint8Array {
+  const { lines, lineOffsets, count } = run;
+  const out = new Uint8Array(count);
+  const end = lineOffsets[count];
+  let from = lineOffsets[0];
+  while (from < end) {
+    const at = needles.first(lines, from);
+    if (at < 0 || at >= end) break;
+    const row = rowContaining(lineOffsets, at, 0, count);
+    const rowEnd = lineOffsets[row + 1];
+    // A match that runs past its line: another needle may still match inside the line.
+    if (at + needles.length <= rowEnd || (needles.count > 1 && needles.within(lines, at, rowEnd))) {
+      out[row] = 1;
+    }
+    from = rowEnd;
+  }
+  return out;
+}
+
+/** The row r in [lo, hi) with lineOffsets[r] <= at < lineOffsets[r + 1] (rows in line order). */
 function rowContaining(lineOffsets: Uint32Array, at: number, lo: number, hi: number): number {
   while (hi - lo > 1) {
     const mid = (lo + hi) >>> 1;
