@@ -6,6 +6,7 @@ import {
   type LogServiceStatus,
 } from '@logsvc/operator-api';
 import {
+  ANNOTATION_TEMPLATE_HASH,
   LABEL_COMPONENT,
   LABEL_INSTANCE,
   LABEL_MANAGED_BY,
@@ -29,6 +30,7 @@ import { NO_EVENTS, type EventSink, type EventSubject } from '../observe/events'
 import type { OperatorMetrics, RolloutPhase } from '../observe/metrics';
 import type { PodAccess } from './pod-access';
 import { preflight } from './preflight';
+import { UpgradeGate } from './upgrade-gate';
 import { computeStatus, rolloutStatus, type ObservedWorkload, type Outcome } from './status';
 
 export const FIELD_MANAGER = 'logsvc-operator';
@@ -60,6 +62,7 @@ type KubeObject = Record<string, unknown> & {
     uid?: string;
     generation?: number;
     labels?: Record<string, string>;
+    annotations?: Record<string, string>;
     creationTimestamp?: string;
     deletionTimestamp?: string;
     ownerReferences?: { uid: string; name: string; kind: string }[];
@@ -85,6 +88,7 @@ export class Reconciler {
   private readonly now: () => Date;
   private readonly log: (message: string) => void;
   private readonly events: EventSink;
+  private readonly gate = new UpgradeGate();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -96,8 +100,10 @@ export class Reconciler {
     const { client } = this.deps;
     const resource = await client.get<LogServiceResource>(logServicePath(namespace, name));
     // Gone: the garbage collector deletes what it owned (ownerReferences).
+    const key = `${namespace}/${name}`;
     if (resource === undefined || resource.metadata.deletionTimestamp !== undefined) {
       this.deps.metrics?.rolloutPhase(namespace, name, undefined);
+      this.gate.leave(key);
       return {};
     }
     const owner: Owner = {
@@ -115,6 +121,7 @@ export class Reconciler {
     };
 
     const parsed = parseSpec(resource.spec);
+    if (!parsed.ok || parsed.spec.paused) this.gate.leave(key);
     if (!parsed.ok) {
       const onlyVersion = parsed.issues.every((i) => i.path === 'spec.version');
       await this.writeStatus(resource, subject, {
@@ -134,18 +141,24 @@ export class Reconciler {
     try {
       const blocked = await preflight(client, namespace, parsed.spec);
       if (blocked !== undefined) {
+        this.gate.leave(key);
         outcome = { kind: 'Blocked', ...blocked };
         // Secrets and StorageClasses are not watched: look again soon.
         requeueAfterMs = 15_000;
       } else {
-        const { workloads, rollout } = await this.converge(
-          owner,
-          subject,
-          parsed.spec,
-          resource.spec,
-        );
-        outcome = { kind: 'Applied', workloads, rollout, version: parsed.spec.version };
-        requeueAfterMs = requeueFor(rollout, workloads);
+        const converged = await this.converge(owner, subject, parsed.spec, resource);
+        if ('deferred' in converged) {
+          outcome = { kind: 'Deferred', message: converged.deferred };
+          requeueAfterMs = 10_000;
+        } else {
+          const { workloads, rollout } = converged;
+          outcome = { kind: 'Applied', workloads, rollout, version: parsed.spec.version };
+          requeueAfterMs = requeueFor(rollout, workloads);
+          const settled =
+            rollout.kind === 'Idle' &&
+            workloads.every((w) => w.observed && w.readyReplicas === w.replicas);
+          if (settled) this.gate.leave(key);
+        }
       }
     } catch (err) {
       outcome = { kind: 'ApplyFailed', message: (err as Error).message };
@@ -159,10 +172,27 @@ export class Reconciler {
     owner: Owner,
     subject: EventSubject,
     spec: LogServiceSpec,
-    storedSpec: unknown,
-  ): Promise<{ workloads: ObservedWorkload[]; rollout: RolloutDecision }> {
-    const rendered = renderAll(owner, spec, this.deps.capabilities, storedSpec);
+    resource: LogServiceResource,
+  ): Promise<{ workloads: ObservedWorkload[]; rollout: RolloutDecision } | { deferred: string }> {
+    const rendered = renderAll(owner, spec, this.deps.capabilities, resource.spec);
     const existing = await this.listOwned(owner);
+    // Workloads that render differently although the spec did not change since the cluster
+    // was last Ready on it: this operator renders them differently (an upgrade of it).
+    const settledOnSpec =
+      resource.status?.observedGeneration === resource.metadata.generation &&
+      resource.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+    const drifted = rendered.manifests.filter((m) => {
+      const hash = m.metadata.annotations?.[ANNOTATION_TEMPLATE_HASH];
+      const before = existing.get(`${m.kind}/${m.metadata.name}`);
+      return hash !== undefined && before !== undefined && before.templateHash !== hash;
+    });
+    if (settledOnSpec && drifted.length > 0) {
+      const entered = this.gate.enter(`${owner.namespace}/${owner.name}`);
+      if (!entered.pass)
+        return {
+          deferred: `the operator renders ${drifted.map((m) => m.metadata.name).join(', ')} anew (an operator upgrade): waiting for LogService ${entered.holder} to finish rolling first`,
+        };
+    }
     const applied = new Map<string, KubeObject>();
     for (const manifest of rendered.manifests) {
       const key = `${manifest.kind}/${manifest.metadata.name}`;
@@ -202,11 +232,13 @@ export class Reconciler {
   }
 
   /** The objects this LogService owns, by `Kind/name`, with their apiVersion. */
-  private async listOwned(owner: Owner): Promise<Map<string, string>> {
+  private async listOwned(
+    owner: Owner,
+  ): Promise<Map<string, { apiVersion: string; templateHash?: string }>> {
     const selector = encodeURIComponent(
       `${LABEL_INSTANCE}=${owner.name},${LABEL_MANAGED_BY}=${MANAGED_BY}`,
     );
-    const owned = new Map<string, string>();
+    const owned = new Map<string, { apiVersion: string; templateHash?: string }>();
     for (const [apiVersion, kind] of OWNED_KINDS(this.deps.capabilities)) {
       const list = await this.deps.client.call<{ items: KubeObject[] }>(
         'GET',
@@ -214,7 +246,10 @@ export class Reconciler {
       );
       for (const item of list.items)
         if (item.metadata.ownerReferences?.some((r) => r.uid === owner.uid))
-          owned.set(`${kind}/${item.metadata.name}`, apiVersion);
+          owned.set(`${kind}/${item.metadata.name}`, {
+            apiVersion,
+            templateHash: item.metadata.annotations?.[ANNOTATION_TEMPLATE_HASH],
+          });
     }
     return owned;
   }
@@ -224,10 +259,10 @@ export class Reconciler {
     owner: Owner,
     subject: EventSubject,
     manifests: Manifest[],
-    existing: Map<string, string>,
+    existing: Map<string, { apiVersion: string }>,
   ): Promise<void> {
     const wanted = new Set(manifests.map((m) => `${m.kind}/${m.metadata.name}`));
-    for (const [key, apiVersion] of existing) {
+    for (const [key, { apiVersion }] of existing) {
       if (wanted.has(key)) continue;
       const [kind, name] = key.split('/');
       this.log(`deleting ${kind} ${owner.namespace}/${name}: no longer in the spec`);
@@ -384,6 +419,13 @@ export class Reconciler {
     const [p0, p1] = [progressing(before), progressing(after)];
     if (p1 === 'Paused' && p0 !== 'Paused')
       this.events.record(subject, 'Normal', 'Paused', 'spec.paused: the operator changes nothing');
+    if (p1 === 'UpgradeQueued' && p0 !== 'UpgradeQueued')
+      this.events.record(
+        subject,
+        'Normal',
+        'UpgradeQueued',
+        after.conditions?.find((c) => c.type === 'Progressing')?.message ?? '',
+      );
     if (p0 === 'Paused' && p1 !== 'Paused')
       this.events.record(subject, 'Normal', 'Resumed', 'spec.paused is false again: managing');
 
