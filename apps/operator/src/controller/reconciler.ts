@@ -298,6 +298,7 @@ export class Reconciler {
         generation: sts.metadata.generation ?? 0,
         observedGeneration: status.observedGeneration ?? 0,
         updateRevision: status.updateRevision,
+        ...(plan.zone !== undefined ? { zone: plan.zone } : {}),
       };
     });
     const components = [...new Set(plans.map((p) => p.component))];
@@ -322,39 +323,42 @@ export class Reconciler {
       pods,
       ring,
       podReadyTimeoutMs: durationSeconds(spec.rollout.podReadyTimeout) * 1000,
+      maxUnavailablePerZone: spec.rollout.maxUnavailablePerZone,
     });
     if (decision.kind !== 'Replace') return decision;
 
-    const pod = list.items.find((p) => p.metadata.name === decision.pod)!;
-    if (decision.prepare) {
-      try {
-        await this.deps.pods.prepareShutdown(owner.namespace, decision.pod);
-      } catch (err) {
-        return { kind: 'Wait', pod: decision.pod, reason: (err as Error).message };
+    for (const name of [decision.pod, ...(decision.also ?? [])]) {
+      const pod = list.items.find((p) => p.metadata.name === name)!;
+      if (decision.prepare) {
+        try {
+          await this.deps.pods.prepareShutdown(owner.namespace, name);
+        } catch (err) {
+          return { kind: 'Wait', pod: name, reason: (err as Error).message };
+        }
       }
-    }
-    this.log(`rollout: ${decision.reason}`);
-    const res = await this.deps.client.raw(
-      'DELETE',
-      objectPath('v1', 'Pod', owner.namespace, decision.pod),
-      // Only this pod: if it was already replaced meanwhile, its uid differs.
-      { preconditions: { uid: pod.metadata.uid } },
-    );
-    if (res.status >= 300 && res.status !== 404 && res.status !== 409)
-      throw new Error(`deleting pod ${decision.pod}: ${res.status} ${res.text.slice(0, 200)}`);
-    if (res.status < 300)
-      this.events.record(
-        {
-          apiVersion: LOGSERVICE_API_VERSION,
-          kind: 'LogService',
-          namespace: owner.namespace,
-          name: owner.name,
-          uid: owner.uid,
-        },
-        'Normal',
-        'ReplacingPod',
-        `replacing pod ${decision.pod}: ${decision.reason}`,
+      this.log(`rollout: ${name === decision.pod ? decision.reason : `replacing ${name} too`}`);
+      const res = await this.deps.client.raw(
+        'DELETE',
+        objectPath('v1', 'Pod', owner.namespace, name),
+        // Only this pod: if it was already replaced meanwhile, its uid differs.
+        { preconditions: { uid: pod.metadata.uid } },
       );
+      if (res.status >= 300 && res.status !== 404 && res.status !== 409)
+        throw new Error(`deleting pod ${name}: ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.status < 300)
+        this.events.record(
+          {
+            apiVersion: LOGSERVICE_API_VERSION,
+            kind: 'LogService',
+            namespace: owner.namespace,
+            name: owner.name,
+            uid: owner.uid,
+          },
+          'Normal',
+          'ReplacingPod',
+          `replacing pod ${name}: ${decision.reason}`,
+        );
+    }
     return decision;
   }
 
