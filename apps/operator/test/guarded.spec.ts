@@ -469,7 +469,7 @@ describe.skipIf(skip !== undefined)(
       );
     }, 240_000);
 
-    it('rolls a zone-aware LogService zone by zone, up to maxUnavailablePerZone pods at once', async () => {
+    it('rolls a zone-aware LogService zone by zone, up to maxUnavailablePerZone pods at once, and drains ingesters it scales down', async () => {
       const spec = {
         version: '0.1.0',
         mode: 'Microservices',
@@ -527,6 +527,31 @@ describe.skipIf(skip !== undefined)(
       }>(`/apis/apps/v1/namespaces/${NS}/statefulsets/zoned-ingester-b`);
       expect(sts!.spec.template.spec.nodeSelector).toEqual({ 'topology.kubernetes.io/zone': 'b' });
       expect(sts!.spec.template.spec.topologySpreadConstraints).toHaveLength(2);
+
+      // Scaling down: the removed ingesters are drained one at a time, then go.
+      fake.prepared.length = 0;
+      expect(
+        (await patch('zoned', { spec: { components: { ingester: { replicas: 1 } } } })).status,
+      ).toBe(200);
+      const replicasOf = async (zone: string) =>
+        (
+          await client.get<{ spec: { replicas: number } }>(
+            `/apis/apps/v1/namespaces/${NS}/statefulsets/zoned-ingester-${zone}`,
+          )
+        )?.spec.replicas;
+      await waitFor(
+        'one ingester per zone, Ready',
+        async () =>
+          (await replicasOf('a')) === 1 &&
+          (await replicasOf('b')) === 1 &&
+          (await client.get(`/api/v1/namespaces/${NS}/pods/zoned-ingester-b-1`)) === undefined &&
+          (await ready()),
+        120_000,
+      );
+      expect(fake.prepared).toEqual(['zoned-ingester-a-1', 'zoned-ingester-b-1']);
+      expect(logs.some((l) => l.includes('scale down: scaling zoned-ingester-a down to 1'))).toBe(
+        true,
+      );
       await client.call('DELETE', `${LS}/zoned`);
     }, 240_000);
   },

@@ -29,6 +29,7 @@ import {
 import { NO_EVENTS, type EventSink, type EventSubject } from '../observe/events';
 import type { OperatorMetrics, RolloutPhase } from '../observe/metrics';
 import type { PodAccess } from './pod-access';
+import { decideScaleDown, type ScaleDownStep } from '../rollout/scale-down';
 import { preflight } from './preflight';
 import { UpgradeGate } from './upgrade-gate';
 import { computeStatus, rolloutStatus, type ObservedWorkload, type Outcome } from './status';
@@ -193,6 +194,17 @@ export class Reconciler {
           deferred: `the operator renders ${drifted.map((m) => m.metadata.name).join(', ')} anew (an operator upgrade): waiting for LogService ${entered.holder} to finish rolling first`,
         };
     }
+    // Fewer ingesters: they leave one at a time, drained first; the sets are held meanwhile.
+    const scaling = await this.scaleDown(owner, rendered.components, existing);
+    if (scaling.kind !== 'None')
+      for (const [name, replicas] of Object.entries(scaling.replicas)) {
+        const sts = rendered.manifests.find(
+          (m) => m.kind === 'StatefulSet' && m.metadata.name === name,
+        ) as (Manifest & { spec: { replicas: number } }) | undefined;
+        if (sts !== undefined) sts.spec.replicas = replicas;
+      }
+    if (scaling.kind === 'Drain')
+      this.events.record(subject, 'Normal', 'ScalingDown', scaling.reason);
     const applied = new Map<string, KubeObject>();
     for (const manifest of rendered.manifests) {
       const key = `${manifest.kind}/${manifest.metadata.name}`;
@@ -210,9 +222,58 @@ export class Reconciler {
     const workloads = rendered.components.map((plan) =>
       observeWorkload(plan, applied.get(`${plan.kind}/${plan.name}`)!),
     );
+    if (scaling.kind !== 'None')
+      return {
+        workloads,
+        rollout: {
+          kind: 'Wait',
+          ...(scaling.pod ? { pod: scaling.pod } : {}),
+          reason: scaling.reason,
+        },
+      };
     const rolloutPlans = rendered.components.filter((p) => p.ringRollout);
     const rollout = await this.rollout(owner, spec, rolloutPlans, applied);
     return { workloads, rollout };
+  }
+
+  /** The next step of scaling ingester sets down (prepare_shutdown done here). */
+  private async scaleDown(
+    owner: Owner,
+    components: ComponentPlan[],
+    existing: Map<string, { replicas?: number }>,
+  ): Promise<ScaleDownStep> {
+    const plans = components.filter((p) => p.ringRollout);
+    const sets = plans.map((p) => ({
+      name: p.name,
+      current: existing.get(`StatefulSet/${p.name}`)?.replicas ?? p.replicas,
+      desired: p.replicas,
+    }));
+    if (!sets.some((s) => s.current > s.desired)) return { kind: 'None' };
+    const names = new Set(plans.map((p) => p.name));
+    const selector = encodeURIComponent(
+      `${LABEL_INSTANCE}=${owner.name},${LABEL_COMPONENT} in (${[...new Set(plans.map((p) => p.component))].join(',')})`,
+    );
+    const list = await this.deps.client.call<{ items: KubeObject[] }>(
+      'GET',
+      `${collectionPath('v1', 'Pod', owner.namespace)}?labelSelector=${selector}`,
+    );
+    const step = decideScaleDown(
+      sets,
+      list.items.map(observePod).filter((p) => names.has(p.set)),
+    );
+    if (step.kind !== 'Drain') return step;
+    try {
+      await this.deps.pods.prepareShutdown(owner.namespace, step.pod);
+    } catch (err) {
+      return {
+        kind: 'Wait',
+        replicas: Object.fromEntries(sets.map((s) => [s.name, Math.max(s.current, s.desired)])),
+        pod: step.pod,
+        reason: `scaling ingesters down: prepare_shutdown on ${step.pod}: ${(err as Error).message}`,
+      };
+    }
+    this.log(`scale down: ${step.reason}`);
+    return step;
   }
 
   /** Server-side apply: the operator owns the fields it sets, others' fields are kept. */
@@ -234,11 +295,14 @@ export class Reconciler {
   /** The objects this LogService owns, by `Kind/name`, with their apiVersion. */
   private async listOwned(
     owner: Owner,
-  ): Promise<Map<string, { apiVersion: string; templateHash?: string }>> {
+  ): Promise<Map<string, { apiVersion: string; templateHash?: string; replicas?: number }>> {
     const selector = encodeURIComponent(
       `${LABEL_INSTANCE}=${owner.name},${LABEL_MANAGED_BY}=${MANAGED_BY}`,
     );
-    const owned = new Map<string, { apiVersion: string; templateHash?: string }>();
+    const owned = new Map<
+      string,
+      { apiVersion: string; templateHash?: string; replicas?: number }
+    >();
     for (const [apiVersion, kind] of OWNED_KINDS(this.deps.capabilities)) {
       const list = await this.deps.client.call<{ items: KubeObject[] }>(
         'GET',
@@ -249,6 +313,7 @@ export class Reconciler {
           owned.set(`${kind}/${item.metadata.name}`, {
             apiVersion,
             templateHash: item.metadata.annotations?.[ANNOTATION_TEMPLATE_HASH],
+            replicas: (item.spec as { replicas?: number } | undefined)?.replicas,
           });
     }
     return owned;
