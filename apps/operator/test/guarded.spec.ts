@@ -468,5 +468,91 @@ describe.skipIf(skip !== undefined)(
         expect.arrayContaining(['Created', 'ReplacingPod', 'Waiting', 'RolloutFinished']),
       );
     }, 240_000);
+
+    it('rolls a zone-aware LogService zone by zone, up to maxUnavailablePerZone pods at once, and drains ingesters it scales down', async () => {
+      const spec = {
+        version: '0.1.0',
+        mode: 'Microservices',
+        replicationFactor: 2,
+        zones: ['a', 'b'],
+        components: {
+          distributor: { replicas: 1 },
+          ingester: { replicas: 2 },
+          querier: { replicas: 1 },
+          queryFrontend: { replicas: 0 },
+        },
+        compactor: { enabled: false },
+        storage: { type: 'filesystem', sharedClaimName: 'shared', size: '1Gi' },
+        ring: { store: 'etcd', etcdEndpoints: ['etcd:2379'] },
+        rollout: { maxUnavailablePerZone: 2 },
+      };
+      expect((await create('zoned', spec)).status).toBe(201);
+      const ready = async () => {
+        const ls = await get('zoned');
+        return ls?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')
+          ? ls
+          : undefined;
+      };
+      await waitFor('Ready', ready, 90_000);
+      const fake = ring.current!;
+      fake.prepared.length = 0;
+      expect((await patch('zoned', { spec: { version: '0.2.0' } })).status).toBe(200);
+      await waitFor(
+        'every ingester replaced',
+        async () => fake.prepared.length === 4 && (await ready()),
+        120_000,
+      );
+      expect(fake.prepared).toEqual([
+        'zoned-ingester-a-1',
+        'zoned-ingester-a-0',
+        'zoned-ingester-b-1',
+        'zoned-ingester-b-0',
+      ]);
+      // Two per step: both pods of a zone went together.
+      expect(
+        logs.some((l) =>
+          l.includes('rollout: replacing zoned-ingester-a-1, zoned-ingester-a-0 of zone a'),
+        ),
+      ).toBe(true);
+      expect(
+        logs.some((l) =>
+          l.includes('rollout: replacing zoned-ingester-b-1, zoned-ingester-b-0 of zone b'),
+        ),
+      ).toBe(true);
+      // Spread by default, pinned to its zone, accepted by the API server.
+      const sts = await client.get<{
+        spec: {
+          template: { spec: { nodeSelector: unknown; topologySpreadConstraints: unknown[] } };
+        };
+      }>(`/apis/apps/v1/namespaces/${NS}/statefulsets/zoned-ingester-b`);
+      expect(sts!.spec.template.spec.nodeSelector).toEqual({ 'topology.kubernetes.io/zone': 'b' });
+      expect(sts!.spec.template.spec.topologySpreadConstraints).toHaveLength(2);
+
+      // Scaling down: the removed ingesters are drained one at a time, then go.
+      fake.prepared.length = 0;
+      expect(
+        (await patch('zoned', { spec: { components: { ingester: { replicas: 1 } } } })).status,
+      ).toBe(200);
+      const replicasOf = async (zone: string) =>
+        (
+          await client.get<{ spec: { replicas: number } }>(
+            `/apis/apps/v1/namespaces/${NS}/statefulsets/zoned-ingester-${zone}`,
+          )
+        )?.spec.replicas;
+      await waitFor(
+        'one ingester per zone, Ready',
+        async () =>
+          (await replicasOf('a')) === 1 &&
+          (await replicasOf('b')) === 1 &&
+          (await client.get(`/api/v1/namespaces/${NS}/pods/zoned-ingester-b-1`)) === undefined &&
+          (await ready()),
+        120_000,
+      );
+      expect(fake.prepared).toEqual(['zoned-ingester-a-1', 'zoned-ingester-b-1']);
+      expect(logs.some((l) => l.includes('scale down: scaling zoned-ingester-a down to 1'))).toBe(
+        true,
+      );
+      await client.call('DELETE', `${LS}/zoned`);
+    }, 240_000);
   },
 );

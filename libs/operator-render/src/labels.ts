@@ -10,6 +10,8 @@ export const LABEL_VERSION = 'app.kubernetes.io/version';
 export const LABEL_ZONE = 'logsvc.io/zone';
 /** On pod templates: the hash of config.yaml, so that a config change replaces the pods. */
 export const ANNOTATION_CONFIG_HASH = 'logsvc.io/config-hash';
+/** On a workload: sha256 of the pod template it was rendered with (what this operator makes). */
+export const ANNOTATION_TEMPLATE_HASH = 'logsvc.io/template-hash';
 
 /** Labels that select one component's pods of one LogService (stable across versions). */
 export function selectorLabels(owner: Owner, component: string): Record<string, string> {

@@ -529,3 +529,25 @@ describe('renderAll: placement per component', () => {
     expect(podSpec(manifests, 'Deployment', 'logs-querier').affinity).toBeUndefined();
   });
 });
+
+describe('renderAll: template hashes', () => {
+  it('annotates each workload with the hash of its pod template, changing with it', () => {
+    const spec = { mode: 'Microservices', storage: { sharedClaimName: 'shared' } };
+    const hashOf = (raw: Record<string, unknown>, kind: string, name: string) =>
+      find(renderAll(owner, specOf(raw), v1beta1).manifests, kind, name).metadata.annotations?.[
+        'logsvc.io/template-hash'
+      ];
+    const before = hashOf(spec, 'StatefulSet', 'logs-ingester');
+    expect(before).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashOf(spec, 'StatefulSet', 'logs-ingester')).toBe(before);
+    expect(hashOf({ ...spec, version: '0.2.0' }, 'StatefulSet', 'logs-ingester')).not.toBe(before);
+    // Replicas are not in the template.
+    expect(
+      hashOf(
+        { ...spec, components: { ingester: { replicas: 4 } } },
+        'StatefulSet',
+        'logs-ingester',
+      ),
+    ).toBe(before);
+  });
+});

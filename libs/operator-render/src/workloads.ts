@@ -1,7 +1,8 @@
 import type { LogServiceSpec } from '@logsvc/operator-api';
 import type { ComponentPlan } from './components';
 import { GRPC_PORT, HTTP_PORT } from './config';
-import { LABEL_ZONE, ownedMeta } from './labels';
+import { createHash } from 'node:crypto';
+import { ANNOTATION_TEMPLATE_HASH, LABEL_ZONE, ownedMeta } from './labels';
 import type { ClusterCapabilities, Manifest, Owner } from './manifest';
 import { DATA_VOLUME, podSelector, podTemplate } from './pod';
 
@@ -16,10 +17,15 @@ export function workload(
   plan: ComponentPlan,
   configHash: string,
 ): Manifest {
+  const template = podTemplate(owner, spec, plan, configHash);
   const meta = ownedMeta(owner, plan.name, plan.component, {
     labels: plan.zone === undefined ? {} : { [LABEL_ZONE]: plan.zone },
+    annotations: {
+      [ANNOTATION_TEMPLATE_HASH]: createHash('sha256')
+        .update(JSON.stringify(template))
+        .digest('hex'),
+    },
   });
-  const template = podTemplate(owner, spec, plan, configHash);
   const selector = { matchLabels: podSelector(owner, plan) };
   if (plan.kind === 'Deployment') {
     return {

@@ -63,11 +63,16 @@ export class Controller {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.abort.signal.addEventListener('abort', () => {
+      const signal = this.abort.signal;
+      if (signal.aborted) return resolve();
+      // The listener goes with the timer: one per sleep would pile up over a long run.
+      const done = () => {
         clearTimeout(timer);
+        signal.removeEventListener('abort', done);
         resolve();
-      });
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done);
     });
   }
 

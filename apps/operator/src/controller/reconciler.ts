@@ -6,6 +6,7 @@ import {
   type LogServiceStatus,
 } from '@logsvc/operator-api';
 import {
+  ANNOTATION_TEMPLATE_HASH,
   LABEL_COMPONENT,
   LABEL_INSTANCE,
   LABEL_MANAGED_BY,
@@ -28,7 +29,9 @@ import {
 import { NO_EVENTS, type EventSink, type EventSubject } from '../observe/events';
 import type { OperatorMetrics, RolloutPhase } from '../observe/metrics';
 import type { PodAccess } from './pod-access';
+import { decideScaleDown, type ScaleDownStep } from '../rollout/scale-down';
 import { preflight } from './preflight';
+import { UpgradeGate } from './upgrade-gate';
 import { computeStatus, rolloutStatus, type ObservedWorkload, type Outcome } from './status';
 
 export const FIELD_MANAGER = 'logsvc-operator';
@@ -60,6 +63,7 @@ type KubeObject = Record<string, unknown> & {
     uid?: string;
     generation?: number;
     labels?: Record<string, string>;
+    annotations?: Record<string, string>;
     creationTimestamp?: string;
     deletionTimestamp?: string;
     ownerReferences?: { uid: string; name: string; kind: string }[];
@@ -85,6 +89,7 @@ export class Reconciler {
   private readonly now: () => Date;
   private readonly log: (message: string) => void;
   private readonly events: EventSink;
+  private readonly gate = new UpgradeGate();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -96,8 +101,10 @@ export class Reconciler {
     const { client } = this.deps;
     const resource = await client.get<LogServiceResource>(logServicePath(namespace, name));
     // Gone: the garbage collector deletes what it owned (ownerReferences).
+    const key = `${namespace}/${name}`;
     if (resource === undefined || resource.metadata.deletionTimestamp !== undefined) {
       this.deps.metrics?.rolloutPhase(namespace, name, undefined);
+      this.gate.leave(key);
       return {};
     }
     const owner: Owner = {
@@ -115,6 +122,7 @@ export class Reconciler {
     };
 
     const parsed = parseSpec(resource.spec);
+    if (!parsed.ok || parsed.spec.paused) this.gate.leave(key);
     if (!parsed.ok) {
       const onlyVersion = parsed.issues.every((i) => i.path === 'spec.version');
       await this.writeStatus(resource, subject, {
@@ -134,18 +142,24 @@ export class Reconciler {
     try {
       const blocked = await preflight(client, namespace, parsed.spec);
       if (blocked !== undefined) {
+        this.gate.leave(key);
         outcome = { kind: 'Blocked', ...blocked };
         // Secrets and StorageClasses are not watched: look again soon.
         requeueAfterMs = 15_000;
       } else {
-        const { workloads, rollout } = await this.converge(
-          owner,
-          subject,
-          parsed.spec,
-          resource.spec,
-        );
-        outcome = { kind: 'Applied', workloads, rollout, version: parsed.spec.version };
-        requeueAfterMs = requeueFor(rollout, workloads);
+        const converged = await this.converge(owner, subject, parsed.spec, resource);
+        if ('deferred' in converged) {
+          outcome = { kind: 'Deferred', message: converged.deferred };
+          requeueAfterMs = 10_000;
+        } else {
+          const { workloads, rollout } = converged;
+          outcome = { kind: 'Applied', workloads, rollout, version: parsed.spec.version };
+          requeueAfterMs = requeueFor(rollout, workloads);
+          const settled =
+            rollout.kind === 'Idle' &&
+            workloads.every((w) => w.observed && w.readyReplicas === w.replicas);
+          if (settled) this.gate.leave(key);
+        }
       }
     } catch (err) {
       outcome = { kind: 'ApplyFailed', message: (err as Error).message };
@@ -159,10 +173,38 @@ export class Reconciler {
     owner: Owner,
     subject: EventSubject,
     spec: LogServiceSpec,
-    storedSpec: unknown,
-  ): Promise<{ workloads: ObservedWorkload[]; rollout: RolloutDecision }> {
-    const rendered = renderAll(owner, spec, this.deps.capabilities, storedSpec);
+    resource: LogServiceResource,
+  ): Promise<{ workloads: ObservedWorkload[]; rollout: RolloutDecision } | { deferred: string }> {
+    const rendered = renderAll(owner, spec, this.deps.capabilities, resource.spec);
     const existing = await this.listOwned(owner);
+    // Workloads that render differently although the spec did not change since the cluster
+    // was last Ready on it: this operator renders them differently (an upgrade of it).
+    const settledOnSpec =
+      resource.status?.observedGeneration === resource.metadata.generation &&
+      resource.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+    const drifted = rendered.manifests.filter((m) => {
+      const hash = m.metadata.annotations?.[ANNOTATION_TEMPLATE_HASH];
+      const before = existing.get(`${m.kind}/${m.metadata.name}`);
+      return hash !== undefined && before !== undefined && before.templateHash !== hash;
+    });
+    if (settledOnSpec && drifted.length > 0) {
+      const entered = this.gate.enter(`${owner.namespace}/${owner.name}`);
+      if (!entered.pass)
+        return {
+          deferred: `the operator renders ${drifted.map((m) => m.metadata.name).join(', ')} anew (an operator upgrade): waiting for LogService ${entered.holder} to finish rolling first`,
+        };
+    }
+    // Fewer ingesters: they leave one at a time, drained first; the sets are held meanwhile.
+    const scaling = await this.scaleDown(owner, rendered.components, existing);
+    if (scaling.kind !== 'None')
+      for (const [name, replicas] of Object.entries(scaling.replicas)) {
+        const sts = rendered.manifests.find(
+          (m) => m.kind === 'StatefulSet' && m.metadata.name === name,
+        ) as (Manifest & { spec: { replicas: number } }) | undefined;
+        if (sts !== undefined) sts.spec.replicas = replicas;
+      }
+    if (scaling.kind === 'Drain')
+      this.events.record(subject, 'Normal', 'ScalingDown', scaling.reason);
     const applied = new Map<string, KubeObject>();
     for (const manifest of rendered.manifests) {
       const key = `${manifest.kind}/${manifest.metadata.name}`;
@@ -180,9 +222,58 @@ export class Reconciler {
     const workloads = rendered.components.map((plan) =>
       observeWorkload(plan, applied.get(`${plan.kind}/${plan.name}`)!),
     );
+    if (scaling.kind !== 'None')
+      return {
+        workloads,
+        rollout: {
+          kind: 'Wait',
+          ...(scaling.pod ? { pod: scaling.pod } : {}),
+          reason: scaling.reason,
+        },
+      };
     const rolloutPlans = rendered.components.filter((p) => p.ringRollout);
     const rollout = await this.rollout(owner, spec, rolloutPlans, applied);
     return { workloads, rollout };
+  }
+
+  /** The next step of scaling ingester sets down (prepare_shutdown done here). */
+  private async scaleDown(
+    owner: Owner,
+    components: ComponentPlan[],
+    existing: Map<string, { replicas?: number }>,
+  ): Promise<ScaleDownStep> {
+    const plans = components.filter((p) => p.ringRollout);
+    const sets = plans.map((p) => ({
+      name: p.name,
+      current: existing.get(`StatefulSet/${p.name}`)?.replicas ?? p.replicas,
+      desired: p.replicas,
+    }));
+    if (!sets.some((s) => s.current > s.desired)) return { kind: 'None' };
+    const names = new Set(plans.map((p) => p.name));
+    const selector = encodeURIComponent(
+      `${LABEL_INSTANCE}=${owner.name},${LABEL_COMPONENT} in (${[...new Set(plans.map((p) => p.component))].join(',')})`,
+    );
+    const list = await this.deps.client.call<{ items: KubeObject[] }>(
+      'GET',
+      `${collectionPath('v1', 'Pod', owner.namespace)}?labelSelector=${selector}`,
+    );
+    const step = decideScaleDown(
+      sets,
+      list.items.map(observePod).filter((p) => names.has(p.set)),
+    );
+    if (step.kind !== 'Drain') return step;
+    try {
+      await this.deps.pods.prepareShutdown(owner.namespace, step.pod);
+    } catch (err) {
+      return {
+        kind: 'Wait',
+        replicas: Object.fromEntries(sets.map((s) => [s.name, Math.max(s.current, s.desired)])),
+        pod: step.pod,
+        reason: `scaling ingesters down: prepare_shutdown on ${step.pod}: ${(err as Error).message}`,
+      };
+    }
+    this.log(`scale down: ${step.reason}`);
+    return step;
   }
 
   /** Server-side apply: the operator owns the fields it sets, others' fields are kept. */
@@ -202,11 +293,16 @@ export class Reconciler {
   }
 
   /** The objects this LogService owns, by `Kind/name`, with their apiVersion. */
-  private async listOwned(owner: Owner): Promise<Map<string, string>> {
+  private async listOwned(
+    owner: Owner,
+  ): Promise<Map<string, { apiVersion: string; templateHash?: string; replicas?: number }>> {
     const selector = encodeURIComponent(
       `${LABEL_INSTANCE}=${owner.name},${LABEL_MANAGED_BY}=${MANAGED_BY}`,
     );
-    const owned = new Map<string, string>();
+    const owned = new Map<
+      string,
+      { apiVersion: string; templateHash?: string; replicas?: number }
+    >();
     for (const [apiVersion, kind] of OWNED_KINDS(this.deps.capabilities)) {
       const list = await this.deps.client.call<{ items: KubeObject[] }>(
         'GET',
@@ -214,7 +310,11 @@ export class Reconciler {
       );
       for (const item of list.items)
         if (item.metadata.ownerReferences?.some((r) => r.uid === owner.uid))
-          owned.set(`${kind}/${item.metadata.name}`, apiVersion);
+          owned.set(`${kind}/${item.metadata.name}`, {
+            apiVersion,
+            templateHash: item.metadata.annotations?.[ANNOTATION_TEMPLATE_HASH],
+            replicas: (item.spec as { replicas?: number } | undefined)?.replicas,
+          });
     }
     return owned;
   }
@@ -224,10 +324,10 @@ export class Reconciler {
     owner: Owner,
     subject: EventSubject,
     manifests: Manifest[],
-    existing: Map<string, string>,
+    existing: Map<string, { apiVersion: string }>,
   ): Promise<void> {
     const wanted = new Set(manifests.map((m) => `${m.kind}/${m.metadata.name}`));
-    for (const [key, apiVersion] of existing) {
+    for (const [key, { apiVersion }] of existing) {
       if (wanted.has(key)) continue;
       const [kind, name] = key.split('/');
       this.log(`deleting ${kind} ${owner.namespace}/${name}: no longer in the spec`);
@@ -263,6 +363,7 @@ export class Reconciler {
         generation: sts.metadata.generation ?? 0,
         observedGeneration: status.observedGeneration ?? 0,
         updateRevision: status.updateRevision,
+        ...(plan.zone !== undefined ? { zone: plan.zone } : {}),
       };
     });
     const components = [...new Set(plans.map((p) => p.component))];
@@ -287,39 +388,42 @@ export class Reconciler {
       pods,
       ring,
       podReadyTimeoutMs: durationSeconds(spec.rollout.podReadyTimeout) * 1000,
+      maxUnavailablePerZone: spec.rollout.maxUnavailablePerZone,
     });
     if (decision.kind !== 'Replace') return decision;
 
-    const pod = list.items.find((p) => p.metadata.name === decision.pod)!;
-    if (decision.prepare) {
-      try {
-        await this.deps.pods.prepareShutdown(owner.namespace, decision.pod);
-      } catch (err) {
-        return { kind: 'Wait', pod: decision.pod, reason: (err as Error).message };
+    for (const name of [decision.pod, ...(decision.also ?? [])]) {
+      const pod = list.items.find((p) => p.metadata.name === name)!;
+      if (decision.prepare) {
+        try {
+          await this.deps.pods.prepareShutdown(owner.namespace, name);
+        } catch (err) {
+          return { kind: 'Wait', pod: name, reason: (err as Error).message };
+        }
       }
-    }
-    this.log(`rollout: ${decision.reason}`);
-    const res = await this.deps.client.raw(
-      'DELETE',
-      objectPath('v1', 'Pod', owner.namespace, decision.pod),
-      // Only this pod: if it was already replaced meanwhile, its uid differs.
-      { preconditions: { uid: pod.metadata.uid } },
-    );
-    if (res.status >= 300 && res.status !== 404 && res.status !== 409)
-      throw new Error(`deleting pod ${decision.pod}: ${res.status} ${res.text.slice(0, 200)}`);
-    if (res.status < 300)
-      this.events.record(
-        {
-          apiVersion: LOGSERVICE_API_VERSION,
-          kind: 'LogService',
-          namespace: owner.namespace,
-          name: owner.name,
-          uid: owner.uid,
-        },
-        'Normal',
-        'ReplacingPod',
-        `replacing pod ${decision.pod}: ${decision.reason}`,
+      this.log(`rollout: ${name === decision.pod ? decision.reason : `replacing ${name} too`}`);
+      const res = await this.deps.client.raw(
+        'DELETE',
+        objectPath('v1', 'Pod', owner.namespace, name),
+        // Only this pod: if it was already replaced meanwhile, its uid differs.
+        { preconditions: { uid: pod.metadata.uid } },
       );
+      if (res.status >= 300 && res.status !== 404 && res.status !== 409)
+        throw new Error(`deleting pod ${name}: ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.status < 300)
+        this.events.record(
+          {
+            apiVersion: LOGSERVICE_API_VERSION,
+            kind: 'LogService',
+            namespace: owner.namespace,
+            name: owner.name,
+            uid: owner.uid,
+          },
+          'Normal',
+          'ReplacingPod',
+          `replacing pod ${name}: ${decision.reason}`,
+        );
+    }
     return decision;
   }
 
@@ -384,6 +488,13 @@ export class Reconciler {
     const [p0, p1] = [progressing(before), progressing(after)];
     if (p1 === 'Paused' && p0 !== 'Paused')
       this.events.record(subject, 'Normal', 'Paused', 'spec.paused: the operator changes nothing');
+    if (p1 === 'UpgradeQueued' && p0 !== 'UpgradeQueued')
+      this.events.record(
+        subject,
+        'Normal',
+        'UpgradeQueued',
+        after.conditions?.find((c) => c.type === 'Progressing')?.message ?? '',
+      );
     if (p0 === 'Paused' && p1 !== 'Paused')
       this.events.record(subject, 'Normal', 'Resumed', 'spec.paused is false again: managing');
 

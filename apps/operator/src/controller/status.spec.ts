@@ -152,3 +152,21 @@ describe('computeStatus, paused', () => {
     expect(cond(paused, 'Progressing')).toMatchObject({ status: 'False', reason: 'Paused' });
   });
 });
+
+describe('computeStatus, deferred by an operator upgrade', () => {
+  it('is Progressing, UpgradeQueued, and keeps Ready as it was', () => {
+    const ready = computeStatus(
+      undefined,
+      1,
+      { kind: 'Applied', workloads: [ingesters(3)], rollout: { kind: 'Idle' }, version: '1.0.0' },
+      t0,
+    );
+    const queued = computeStatus(ready, 1, { kind: 'Deferred', message: 'waiting for ns/a' }, t1);
+    expect(cond(queued, 'Progressing')).toMatchObject({
+      status: 'True',
+      reason: 'UpgradeQueued',
+      message: 'waiting for ns/a',
+    });
+    expect(cond(queued, 'Ready')).toEqual(cond(ready, 'Ready'));
+  });
+});

@@ -23,6 +23,8 @@ export type Outcome =
   | { readonly kind: 'InvalidSpec'; readonly message: string }
   /** `spec.paused`: nothing was applied. */
   | { readonly kind: 'Paused' }
+  /** Operator-driven workload changes wait for another LogService (UpgradeGate). */
+  | { readonly kind: 'Deferred'; readonly message: string }
   /** A check before apply failed (a missing Secret or StorageClass, a bad version). */
   | { readonly kind: 'Blocked'; readonly reason: string; readonly message: string }
   | { readonly kind: 'ApplyFailed'; readonly message: string }
@@ -112,9 +114,11 @@ export function computeStatus(
   const make = (type: string, status: ConditionStatus, reason: string, message: string) =>
     condition(before, type, status, reason, message, generation, at);
 
-  if (outcome.kind === 'Paused') {
+  if (outcome.kind === 'Paused' || outcome.kind === 'Deferred') {
     const kept = (type: string) => before.find((c) => c.type === type);
-    const message = 'spec.paused is true: the operator changes nothing';
+    const paused = outcome.kind === 'Paused';
+    const message = paused ? 'spec.paused is true: the operator changes nothing' : outcome.message;
+    const reason = paused ? 'Paused' : 'UpgradeQueued';
     return {
       ...(previous?.version !== undefined ? { version: previous.version } : {}),
       ...(previous?.components !== undefined ? { components: previous.components } : {}),
@@ -122,9 +126,9 @@ export function computeStatus(
       observedGeneration: generation,
       lastObservedTime: at,
       conditions: [
-        kept('Ready') ?? make('Ready', 'Unknown', 'Paused', message),
-        make('Progressing', 'False', 'Paused', message),
-        kept('Degraded') ?? make('Degraded', 'False', 'Paused', message),
+        kept('Ready') ?? make('Ready', 'Unknown', reason, message),
+        make('Progressing', paused ? 'False' : 'True', reason, message),
+        kept('Degraded') ?? make('Degraded', 'False', reason, message),
       ],
     };
   }

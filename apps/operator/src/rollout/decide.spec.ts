@@ -24,7 +24,9 @@ class SimCluster {
   stopMs = 20_000;
   readyMs = 30_000;
 
-  constructor(sets: { name: string; replicas: number }[]) {
+  maxUnavailablePerZone = 1;
+
+  constructor(sets: { name: string; replicas: number; zone?: string }[]) {
     this.sets = sets.map((s) => ({
       ...s,
       generation: 1,
@@ -90,18 +92,21 @@ class SimCluster {
       pods: [...this.pods.values()],
       ring: { ok: true, members: [...this.ring.values()] },
       podReadyTimeoutMs: TIMEOUT,
+      maxUnavailablePerZone: this.maxUnavailablePerZone,
     });
   }
 
   /** Carries a decision out, as the controller does. */
   act(decision: RolloutDecision) {
     if (decision.kind !== 'Replace') return;
-    if (decision.prepare) this.prepared.push(decision.pod);
-    this.deleted.push(decision.pod);
-    const pod = this.pods.get(decision.pod)!;
-    this.pods.set(pod.name, { ...pod, terminating: true, stopAt: this.now + this.stopMs });
-    const member = this.ring.get(pod.name);
-    if (member) this.ring.set(pod.name, { ...member, state: 'LEAVING' });
+    for (const name of [decision.pod, ...(decision.also ?? [])]) {
+      if (decision.prepare) this.prepared.push(name);
+      this.deleted.push(name);
+      const pod = this.pods.get(name)!;
+      this.pods.set(pod.name, { ...pod, terminating: true, stopAt: this.now + this.stopMs });
+      const member = this.ring.get(pod.name);
+      if (member) this.ring.set(pod.name, { ...member, state: 'LEAVING' });
+    }
   }
 
   /** Runs reconcile every 2s of fake time until Idle or Halted; returns the decisions seen. */
@@ -112,10 +117,12 @@ class SimCluster {
       seen.push(d);
       if (d.kind === 'Idle' || d.kind === 'Halted') return seen;
       this.act(d);
-      // Invariant the whole design is for: never two ingesters down at once.
-      const down = [...this.pods.values()].filter((p) => !p.ready || p.terminating).length;
+      // Invariant the whole design is for: never two ingesters down at once; with zones, at
+      // most maxUnavailablePerZone, all of one zone.
+      const downPods = [...this.pods.values()].filter((p) => !p.ready || p.terminating);
       const missing = this.sets.reduce((n, s) => n + s.replicas, 0) - this.pods.size;
-      expect(down + missing).toBeLessThanOrEqual(1);
+      expect(downPods.length + missing).toBeLessThanOrEqual(this.maxUnavailablePerZone);
+      expect(new Set(downPods.map((p) => p.set)).size).toBeLessThanOrEqual(1);
       this.tick(2000);
     }
     throw new Error('rollout did not finish');
@@ -150,6 +157,35 @@ describe('decideRollout', () => {
     sim.update('rev-2');
     sim.run();
     expect(sim.deleted).toEqual(['ls-ingester-a-1', 'ls-ingester-a-0', 'ls-ingester-b-0']);
+  });
+
+  it('replaces up to maxUnavailablePerZone pods of one zone at a time, zone by zone', () => {
+    const sim = new SimCluster([
+      { name: 'ls-ingester-a', replicas: 3, zone: 'a' },
+      { name: 'ls-ingester-b', replicas: 3, zone: 'b' },
+    ]);
+    sim.maxUnavailablePerZone = 2;
+    sim.update('rev-2');
+    const seen = sim.run();
+    const batches = seen
+      .filter((d) => d.kind === 'Replace')
+      .map((d) => (d.kind === 'Replace' ? [d.pod, ...(d.also ?? [])] : []));
+    expect(batches).toEqual([
+      ['ls-ingester-a-2', 'ls-ingester-a-1'],
+      ['ls-ingester-a-0'],
+      ['ls-ingester-b-2', 'ls-ingester-b-1'],
+      ['ls-ingester-b-0'],
+    ]);
+    expect(sim.prepared).toEqual(sim.deleted);
+    expect(seen.at(-1)).toEqual({ kind: 'Idle' });
+  });
+
+  it('keeps one pod at a time in sets without a zone, whatever maxUnavailablePerZone says', () => {
+    const sim = new SimCluster([{ name: 'ls-ingester', replicas: 3 }]);
+    sim.maxUnavailablePerZone = 3;
+    sim.update('rev-2');
+    sim.run();
+    expect(sim.deleted).toEqual(['ls-ingester-2', 'ls-ingester-1', 'ls-ingester-0']);
   });
 
   it('halts when a new pod is not Ready within the timeout, and resumes once it is', () => {

@@ -10,6 +10,8 @@ export interface ObservedSet {
   readonly observedGeneration: number;
   /** `status.updateRevision`: the revision new pods get. */
   readonly updateRevision: string | undefined;
+  /** The zone of a zone-aware set: its pods may be replaced several at a time. */
+  readonly zone?: string;
 }
 
 export interface ObservedPod {
@@ -44,6 +46,11 @@ export interface RolloutInput {
   readonly ring: RingView;
   /** How long a new pod may take to be Ready, and a ring member to be unhealthy. */
   readonly podReadyTimeoutMs: number;
+  /**
+   * Pods of one zone-aware set replaced in one step (default 1), as rollout-operator's
+   * maxUnavailable: with zone-aware replication every stream also lives in the other zones.
+   */
+  readonly maxUnavailablePerZone?: number;
 }
 
 export type RolloutDecision =
@@ -53,6 +60,8 @@ export type RolloutDecision =
   | {
       readonly kind: 'Replace';
       readonly pod: string;
+      /** More pods of the same zone replaced in the same step (prepared and deleted alike). */
+      readonly also?: readonly string[];
       readonly prepare: boolean;
       readonly reason: string;
     }
@@ -144,9 +153,25 @@ export function decideRollout(input: RolloutInput): RolloutDecision {
     return { kind: 'Wait', pod: member.id, reason: `ring member ${member.id} is ${why}` };
   }
 
-  // 5. One old pod at a time, the highest ordinal of the first set first.
+  // 5. One old pod at a time, the highest ordinal of the first set first; in a zone-aware
+  // set up to maxUnavailablePerZone of its pods at once (one zone at a time).
   const next = outdated[0];
   if (next === undefined) return { kind: 'Idle' };
+  const zone = setByName.get(next.set)?.zone;
+  const batch =
+    zone === undefined
+      ? [next]
+      : outdated
+          .filter((p) => p.set === next.set)
+          .slice(0, Math.max(1, input.maxUnavailablePerZone ?? 1));
+  if (batch.length > 1)
+    return {
+      kind: 'Replace',
+      pod: next.name,
+      also: batch.slice(1).map((p) => p.name),
+      prepare: true,
+      reason: `replacing ${batch.map((p) => p.name).join(', ')} of zone ${zone} (${outdated.length} ingesters left on the old revision)`,
+    };
   return {
     kind: 'Replace',
     pod: next.name,

@@ -265,6 +265,10 @@ export const specSchema = s.object(
           'Grace period of stateful pods: time to flush on shutdown.',
           { default: '5m' },
         ),
+        maxUnavailablePerZone: s.int(
+          'With `zones`: how many ingesters of one zone are replaced at once (zone by zone; every stream also lives in the other zones). Without zones: one at a time.',
+          { default: 1, minimum: 1 },
+        ),
       },
       'Rollout settings.',
       'RolloutSpec',

@@ -226,6 +226,8 @@ export interface RolloutSpec {
   podReadyTimeout: string;
   /** Grace period of stateful pods: time to flush on shutdown. */
   terminationGracePeriod: string;
+  /** With `zones`: how many ingesters of one zone are replaced at once (zone by zone; every stream also lives in the other zones). Without zones: one at a time. */
+  maxUnavailablePerZone: number;
 }
 
 /** The desired logsvc cluster. */
@@ -454,6 +456,8 @@ export interface RolloutSpecInput {
   podReadyTimeout?: string;
   /** Grace period of stateful pods: time to flush on shutdown. */
   terminationGracePeriod?: string;
+  /** With `zones`: how many ingesters of one zone are replaced at once (zone by zone; every stream also lives in the other zones). Without zones: one at a time. */
+  maxUnavailablePerZone?: number;
 }
 
 /** What the operator observed. */
