@@ -1,11 +1,12 @@
-// Settings the schema accepts (so that Loki config files load) but that nothing in logsvc
-// reads yet. Leaving one at its default is fine; any other value stops start-up, so that no
-// setting is silently ignored. Wiring a setting means removing it from this list.
+// Schema keys that logsvc accepts (so that Loki config files and `/config` output load) but
+// does not act on. Each has a class in key-classes.ts: `warn` keys are logged at start when
+// written; `refused` keys stop start-up when they change something (a value other than the
+// default, and other than what `common` copies in). Wiring a setting means removing it here.
 import { isDeepStrictEqual } from 'node:util';
+import { ruleFor } from './key-classes';
+import { refusal } from './refusal';
 
-export const UNSUPPORTED_KEYS: readonly string[] = [
-  // Cluster keys nothing reads: logsvc advertises an address rather than reading interfaces,
-  // has no gossip or IPv6 lookup, and does not run these rings' components yet.
+export const NOT_WIRED: ReadonlySet<string> = new Set([
   'common.instance_interface_names',
   'common.compactor_address',
   'common.compactor_grpc_address',
@@ -35,7 +36,10 @@ export const UNSUPPORTED_KEYS: readonly string[] = [
   'query_range.align_queries_with_step',
   'query_range.max_retries',
   'query_range.results_cache.cache.default_validity',
-  'query_range.results_cache.cache.memcached_client',
+  'query_range.results_cache.cache.memcached_client.addresses',
+  'query_range.results_cache.cache.memcached_client.host',
+  'query_range.results_cache.cache.memcached_client.service',
+  'query_range.results_cache.cache.memcached_client.timeout',
   'query_range.results_cache.compression',
   'frontend.compress_responses',
   'frontend.query_stats_enabled',
@@ -51,7 +55,6 @@ export const UNSUPPORTED_KEYS: readonly string[] = [
     'use_owned_stream_count',
     'max_chunks_per_query',
     'max_query_range',
-
     'cardinality_limit',
     'max_streams_matchers_per_query',
     'max_metadata_cache_freshness',
@@ -67,7 +70,12 @@ export const UNSUPPORTED_KEYS: readonly string[] = [
     'max_querier_bytes_read',
     'shard_aggregations',
   ].map((key) => `limits_config.${key}`),
-];
+]);
+
+/** The NOT_WIRED keys that stop start-up when they change something. */
+export const UNSUPPORTED_KEYS: readonly string[] = [...NOT_WIRED].filter(
+  (key) => ruleFor(key)?.class !== 'warn',
+);
 
 /** A copy of a raw config document without the unsupported keys. */
 export function withoutUnsupportedKeys(doc: unknown): unknown {
@@ -92,7 +100,7 @@ function valueAt(doc: unknown, dotted: string): unknown {
 }
 
 /**
- * The `config error: <key> is not supported yet` lines for every unsupported key whose value
+ * The `config error: <key>: not supported by logsvc: ...` lines for every refused key whose value
  * in `config` differs from its value in `defaults` (both complete configs, or both sections
  * when `section` names the section, as for per-tenant overrides; `shownAs` names the key).
  */
@@ -108,7 +116,8 @@ export function unsupportedSettings(
     if (section !== '' && !key.startsWith(`${section}.`)) continue;
     const path = section === '' ? key : key.slice(section.length + 1);
     if (!isDeepStrictEqual(valueAt(config, path), valueAt(defaults, path))) {
-      problems.push(`${errorPrefix}: ${shownAs(key)} is not supported yet`);
+      const rule = ruleFor(key);
+      problems.push(`${errorPrefix}: ${shownAs(key)}: ${refusal(rule?.reason, rule?.instead)}`);
     }
   }
   return problems;
