@@ -120,6 +120,23 @@ export const KEY_RULES: readonly KeyRule[] = [
     (name) => refuse(`storage_config.${name}.**`, NO_BACKEND(name), BACKEND_INSTEAD),
   ),
   refuse('storage_config.gcs.**', NO_BACKEND('gcs'), BACKEND_INSTEAD),
+  ...[
+    'use_managed_identity',
+    'use_federated_token',
+    'user_assigned_id',
+    'use_service_principal',
+    'client_id',
+    'client_secret',
+    'tenant_id',
+  ].map((key) =>
+    refuse(
+      `**.azure.${key}`,
+      'logsvc signs Azure requests with the account key only',
+      'set account_name and account_key, or connection_string',
+    ),
+  ),
+  warn('**.azure.chunk_delimiter', 'logsvc names Azure blobs as it names every object'),
+  warn('**.azure.*_buffer_*', 'transfer tuning: logsvc uses its own settings'),
   refuse('**.azure.**', NO_BACKEND('azure'), BACKEND_INSTEAD),
   refuse(
     'storage_config.boltdb_shipper.**',
@@ -198,11 +215,6 @@ export const KEY_RULES: readonly KeyRule[] = [
   ),
   refuse('common.storage.hedging.**', 'logsvc does not hedge requests', 'leave it out'),
   refuse('common.storage.congestion_control.**', 'logsvc does not pace requests', 'leave it out'),
-  refuse(
-    'common.storage.s3.**',
-    'common.storage.s3 is not copied to storage_config yet',
-    'write the S3 settings under storage_config.aws',
-  ),
   warn(
     'common.compactor_address',
     'logsvc forwards no delete requests: every process with the compactor runs them itself',
@@ -225,11 +237,6 @@ export const KEY_RULES: readonly KeyRule[] = [
   warn('query_range.cache_*_results', CACHE_REASON),
   warn('query_range.instant_metric_query_split_align', 'only changes how instant queries are cut'),
   warn('query_range.shard_aggregations', 'only changes how metric queries are sharded'),
-  refuse(
-    'query_range.align_queries_with_step',
-    'not wired yet: metric query answers would not be aligned to the step',
-    'align start and end to the step in the client',
-  ),
   warn('query_range.max_retries', 'retries of failed sub-queries; logsvc does not retry'),
 
   // Ruler.

@@ -112,6 +112,14 @@ export function parseConfigReport(raw: unknown, options: ParseOptions = {}): Par
     problems.push(...formatIssues(result.error.issues).split('\n'));
     throw fail();
   }
+  for (const [id, client] of Object.entries(result.data.ruler.remote_write.clients)) {
+    if (client.queue_config !== undefined) {
+      warnings.push({
+        key: `ruler.remote_write.clients.${id}.queue_config`,
+        reason: 'queue tuning: logsvc sends each evaluation’s samples as they come',
+      });
+    }
+  }
   const written = resolvePaths(result.data);
   // Defaults with the same path_prefix, so that directories written out in full still match.
   const defaults = resolvePaths(
@@ -119,6 +127,10 @@ export function parseConfigReport(raw: unknown, options: ParseOptions = {}): Par
   );
   const withCommon = (config: Config, d: unknown) => resolvePaths(applyCommonConfig(config, d));
   const config = withCommon(structuredClone(written), doc);
+  // Loki's `aws` is another name of the `s3` object store.
+  for (const period of config.schema_config.configs) {
+    if (period.object_store === 'aws') period.object_store = 's3';
+  }
   // A refused setting of the schema counts only when it changes something: its value differs
   // from the default and from what leaving it out gives once `common` is copied in (so that
   // `/config` output, which shows the copies, loads again).

@@ -33,7 +33,6 @@ export const NOT_WIRED: ReadonlySet<string> = new Set([
   'querier.extra_query_delay',
   'querier.per_request_limits_enabled',
   'querier.engine.max_look_back_period',
-  'query_range.align_queries_with_step',
   'query_range.max_retries',
   'query_range.results_cache.cache.default_validity',
   'query_range.results_cache.cache.memcached_client.addresses',

@@ -3,7 +3,7 @@ import { type LogSource, MemorySource, type SelectParams } from '@logsvc/logql';
 import { describe, expect, it } from 'vitest';
 import type { QuerySources } from './query-sources';
 import { QueryAbortedError } from './errors';
-import { QueryExecutor, type QueryRequest } from './query-executor';
+import { QueryExecutor, type QueryRequest, prepareQuery } from './query-executor';
 
 const NOW = 10_000n * 1_000_000_000n;
 
@@ -123,5 +123,30 @@ describe('QueryExecutor', () => {
         9_907_000,
       ]);
     });
+  });
+});
+
+describe('prepareQuery with query_range.align_queries_with_step', () => {
+  const overrides = new Overrides(defaultConfig().limits_config, { file: '', periodMs: 10_000 });
+  const S = 1_000_000_000n;
+  const metric = request({
+    query: 'count_over_time({app="api"}[1m])',
+    startNs: 1007n * S,
+    endNs: 1250n * S,
+    stepNs: 60n * S,
+  });
+
+  it('rounds the end up to the step without it, as Loki’s split middleware does', () => {
+    const prepared = prepareQuery(metric, overrides, NOW);
+    expect(prepared.empty).toBe(false);
+    if (prepared.empty) return;
+    expect(prepared.bounds).toEqual({ startNs: 960n * S, endNs: 1260n * S, stepNs: 60n * S });
+  });
+
+  it('rounds the end down first with it, as Loki’s step_align middleware does', () => {
+    const prepared = prepareQuery(metric, overrides, NOW, { alignQueriesWithStep: true });
+    expect(prepared.empty).toBe(false);
+    if (prepared.empty) return;
+    expect(prepared.bounds).toEqual({ startNs: 960n * S, endNs: 1200n * S, stepNs: 60n * S });
   });
 });

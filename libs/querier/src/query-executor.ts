@@ -109,6 +109,7 @@ export function prepareQuery(
   request: QueryRequest,
   overrides: Overrides,
   nowNs: bigint,
+  options: PrepareOptions = {},
 ): PreparedQuery {
   const expr = parseExpr(request.query);
   const isLogQuery = expr.kind === 'LogSelectorExpr';
@@ -122,9 +123,30 @@ export function prepareQuery(
   if (clamped === null) return { empty: true, isLogQuery };
   const bounds =
     request.kind === 'range' && !isLogQuery
-      ? alignToStep(clamped.startNs, clamped.endNs, request.stepNs)
+      ? alignToStep(
+          clamped.startNs,
+          options.alignQueriesWithStep === true
+            ? stepFloor(clamped.endNs, request.stepNs)
+            : clamped.endNs,
+          request.stepNs,
+        )
       : { ...clamped, stepNs: request.stepNs };
   return { empty: false, expr, isLogQuery, limits, bounds };
+}
+
+export interface PrepareOptions {
+  /**
+   * `query_range.align_queries_with_step`: the frontend's step_align middleware, which rounds
+   * the end down to a multiple of the step (in milliseconds) before splitting rounds it up.
+   */
+  readonly alignQueriesWithStep?: boolean;
+}
+
+/** Loki's StepAlignMiddleware on the end: `(end_ms / step_ms) * step_ms`. */
+function stepFloor(endNs: bigint, stepNs: bigint): bigint {
+  const stepMs = stepNs / 1_000_000n;
+  if (stepMs <= 0n) return endNs;
+  return (endNs / 1_000_000n / stepMs) * stepMs * 1_000_000n;
 }
 
 /** Loki's answer to a query wholly older than `max_query_lookback`: an empty result. */

@@ -71,6 +71,8 @@ export interface QueryFrontendOptions {
   readonly now: () => bigint;
   /** `query_range.parallelise_shardable_queries`. */
   readonly sharding: boolean;
+  /** `query_range.align_queries_with_step`: round a metric query's end down to the step. */
+  readonly alignQueriesWithStep?: boolean;
   /** Sizes shards; without it every shardable part gets `tsdb_max_query_parallelism` shards. */
   readonly indexBytes?: IndexBytes;
   /** `query_range.cache_results` with its cache; null = no results cache. */
@@ -110,7 +112,9 @@ export class QueryFrontend {
   async query(request: FrontendQueryRequest): Promise<FrontendQueryResult> {
     const started = performance.now();
     const { overrides, now } = this.options;
-    const prepared = prepareQuery(request, overrides, now());
+    const prepared = prepareQuery(request, overrides, now(), {
+      alignQueriesWithStep: this.options.alignQueriesWithStep,
+    });
     if (prepared.empty) {
       return { ...emptyAnswer(request, prepared.isLogQuery), resultCache: newCacheStats() };
     }
