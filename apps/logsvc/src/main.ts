@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LOGSERVICE_FILE_ENV } from '@logsvc/api';
 import { ConfigError, loadConfigReport, maskSecretsInYaml, renderConfigYaml } from '@logsvc/config';
-import { type LogsvcServer, type StartupFiles, createServer } from './app';
+import type { LogsvcServer, StartupFiles } from './app';
 import { TargetError } from './targets';
 
 /**
@@ -47,6 +47,9 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`${maskSecretsInYaml(renderConfigYaml(config))}\n`);
     }
     gracefulShutdownMs = config.server.graceful_shutdown_timeout;
+    // Loaded only now, so that `-verify-config` and config errors answer without loading the
+    // server's modules (seconds on a small machine).
+    const { createServer } = await import('./app.js');
     server = await createServer(config, { startupFiles });
     for (const w of warnings) {
       server.logger.warn({ key: w.key, reason: w.reason }, 'config key has no effect in logsvc');

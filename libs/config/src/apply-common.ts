@@ -140,15 +140,25 @@ function applyTokenFiles(config: Config, raw: unknown): void {
 
 function applyStorage(config: Config, raw: unknown): void {
   // common.storage.s3 / azure: Loki's aws_storage_config / azure_storage_config for every store.
-  for (const [from, to] of [
-    ['common.storage.s3', 'storage_config.aws'],
-    ['common.storage.azure', 'storage_config.azure'],
+  // As Loki's applyStorageConfig, the ruler's store follows (S3 only: logsvc's ruler has no
+  // Azure store).
+  for (const [from, to, ruler] of [
+    ['common.storage.s3', 'storage_config.aws', 's3'],
+    ['common.storage.azure', 'storage_config.azure', undefined],
   ] as const) {
     const written = valueAt(raw, from);
     if (!isMap(written)) continue;
     for (const key of Object.keys(written)) {
-      fillUnwritten(config, raw, `${to}.${key}`, valueAt(config, `${from}.${key}`));
+      const value = valueAt(config, `${from}.${key}`);
+      fillUnwritten(config, raw, `${to}.${key}`, value);
+      if (ruler !== undefined && isMap(valueAt(config, `ruler.storage.${ruler}`))) {
+        const rulerStore = valueAt(config, `ruler.storage.${ruler}`) as Doc;
+        if (Object.hasOwn(rulerStore, key)) {
+          fillUnwritten(config, raw, `ruler.storage.${ruler}.${key}`, value);
+        }
+      }
     }
+    if (ruler !== undefined) fillUnwritten(config, raw, 'ruler.storage.type', ruler);
   }
   applyS3Url(config.storage_config.aws, raw, 'storage_config.aws');
   const { chunks_directory, rules_directory } = config.common.storage.filesystem;
