@@ -150,3 +150,44 @@ describe('prepareQuery with query_range.align_queries_with_step', () => {
     expect(prepared.bounds).toEqual({ startNs: 960n * S, endNs: 1200n * S, stepNs: 60n * S });
   });
 });
+
+describe('prepareQuery with Loki limits on the query itself', () => {
+  const limited = new Overrides(
+    {
+      ...defaultConfig().limits_config,
+      max_query_range: 3_600_000,
+      max_streams_matchers_per_query: 2,
+    },
+    { file: '', periodMs: 10_000 },
+  );
+  const errorOf = (over: Partial<QueryRequest>) => {
+    try {
+      prepareQuery(request(over), limited, NOW);
+    } catch (err) {
+      return {
+        status: (err as { httpStatus?: number }).httpStatus,
+        message: (err as Error).message,
+      };
+    }
+    return undefined;
+  };
+
+  it('answers a range query over a window longer than max_query_range with Loki’s 500', () => {
+    expect(errorOf({ query: 'count_over_time({app="api"}[2h])' })).toEqual({
+      status: 500,
+      message: '[interval] value exceeds limit: [2h] > [1h]',
+    });
+    expect(errorOf({ query: 'count_over_time({app="api"}[1h])' })).toBeUndefined();
+    // Loki's frontend splits instant queries first, so each split is within the limit.
+    expect(errorOf({ kind: 'instant', query: 'count_over_time({app="api"}[2h])' })).toBeUndefined();
+  });
+
+  it('refuses more stream matchers than max_streams_matchers_per_query with Loki’s 400', () => {
+    expect(errorOf({ query: '{app="api", env="prod", zone="a"}' })).toEqual({
+      status: 400,
+      message: 'max streams matchers per query exceeded, matchers-count > limit (3 > 2)',
+    });
+    expect(errorOf({ query: 'rate({app="api", env="prod", zone="a"}[1m])' })?.status).toBe(400);
+    expect(errorOf({ query: '{app="api", env="prod"}' })).toBeUndefined();
+  });
+});

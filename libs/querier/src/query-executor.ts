@@ -11,6 +11,8 @@ import {
 import {
   checkEntriesLimit,
   checkQueryLength,
+  checkQueryRange,
+  checkStreamMatchers,
   clampLookback,
   type QueryLimits,
   queryLimits,
@@ -119,6 +121,8 @@ export function prepareQuery(
   const limits = queryLimits(request.tenants.map((t) => overrides.forTenant(t)));
   if (isLogQuery) checkEntriesLimit(limits, request.limit);
   if (request.kind === 'range') checkQueryLength(limits, request.startNs, request.endNs);
+  checkStreamMatchers(limits, expr);
+  if (request.kind === 'range' && !isLogQuery) checkQueryRange(limits, expr);
   const clamped = clampLookback(limits, request.startNs, request.endNs, nowNs);
   if (clamped === null) return { empty: true, isLogQuery };
   const bounds =

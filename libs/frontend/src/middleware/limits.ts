@@ -12,6 +12,8 @@ export interface FrontendLimits {
   readonly maxBytesPerShard: number;
   /** `max_cache_freshness_per_query` in ms: newer results are not cached. */
   readonly maxCacheFreshnessMs: number;
+  /** `max_query_bytes_read`: the bytes (per the index) a whole query may read; 0 = any. */
+  readonly maxQueryBytesRead?: number;
 }
 
 function smallestNonZero(values: readonly number[]): number {
@@ -28,6 +30,7 @@ export function frontendLimits(overrides: Overrides, tenants: readonly string[])
     maxShards: Math.max(1, smallestNonZero(all.map((l) => l.tsdb_max_query_parallelism))),
     maxBytesPerShard: smallestNonZero(all.map((l) => l.tsdb_max_bytes_per_shard)),
     maxCacheFreshnessMs: Math.max(...all.map((l) => l.max_cache_freshness_per_query), 0),
+    maxQueryBytesRead: smallestNonZero(all.map((l) => l.max_query_bytes_read)),
   };
 }
 

@@ -19,8 +19,10 @@ import {
   printStreamSelector,
   rangeReach,
 } from '@logsvc/logql';
+import { humanizeIBytes } from '@logsvc/gocompat';
 import {
   emptyAnswer,
+  ParamError,
   prepareQuery,
   QueryAbortedError,
   type QueryLimits,
@@ -137,6 +139,7 @@ export class QueryFrontend {
       splits: 0,
       shards: 0,
     };
+    await this.checkQueryBytes(ctx, expr);
     let result: QueryResult;
     try {
       result =
@@ -392,6 +395,32 @@ export class QueryFrontend {
       ...(shard === undefined ? {} : { shard }),
       ...(request.categorizeLabels ? { categorizeLabels: true } : {}),
     };
+  }
+
+  /**
+   * `max_query_bytes_read`: Loki's query size limiter, which asks the index how many bytes the
+   * whole query would read and refuses it with a 400 above the limit.
+   */
+  private async checkQueryBytes(ctx: QueryContext, expr: Expr): Promise<void> {
+    const limit = ctx.limits.maxQueryBytesRead ?? 0;
+    const indexBytes = this.options.indexBytes;
+    if (limit <= 0 || indexBytes === undefined) return;
+    const selectors = logSelectors(expr).map((s) => ({
+      matchers: s.selector.matchers,
+      text: printStreamSelector(s.selector),
+    }));
+    const bytes = await indexBytes(
+      ctx.request.tenants,
+      selectors,
+      ctx.request.startNs - maxRangeNs(expr),
+      ctx.request.endNs,
+      expr.kind === 'LogSelectorExpr',
+    );
+    if (bytes > limit) {
+      throw new ParamError(
+        `the query would read too many bytes (query: ${humanizeIBytes(bytes)}, limit: ${humanizeIBytes(limit)}); consider adding more specific stream selectors or reduce the time range of the query`,
+      );
+    }
   }
 
   /** How many shards a part of the query over `range` is cut into. */
