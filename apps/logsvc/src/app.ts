@@ -10,6 +10,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { registerBodyParsers } from './http/body-parsers';
 import { LokiExceptionFilter } from './http/exception-filter';
 import { installResponseCompression } from './http/compress-responses';
+import { installSlowQueryLog } from './http/slow-queries';
 import { HttpMetrics, installRequestHooks } from './http/http-metrics';
 import { SharedPortWsAdapter } from './http/shared-port-ws-adapter';
 import { installTenancy } from './http/tenancy';
@@ -107,8 +108,11 @@ export async function createServer(
     multiTenantQueriesEnabled: config.querier.multi_tenant_queries_enabled,
   });
   installRequestHooks(fastify, metrics, logger);
-  if (config.frontend.compress_responses && components.includes('query-frontend')) {
-    installResponseCompression(fastify);
+  if (components.includes('query-frontend')) {
+    if (config.frontend.compress_responses) installResponseCompression(fastify);
+    if (config.frontend.log_queries_longer_than > 0) {
+      installSlowQueryLog(fastify, logger, config.frontend.log_queries_longer_than);
+    }
   }
   app.useGlobalFilters(new LokiExceptionFilter(logger, bodyLimit));
   // WebSocket gateways (the admin UI's live overview) share the HTTP port with the tail.

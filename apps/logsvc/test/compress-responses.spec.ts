@@ -41,12 +41,16 @@ async function pushLines(sut: TestServer, count: number): Promise<void> {
 const query = (sut: TestServer, limit: number) =>
   `${sut.url}/loki/api/v1/query_range?query=${encodeURIComponent('{app="gz"}')}&limit=${limit}&since=1h`;
 
-describe('frontend.compress_responses', () => {
+describe('frontend.compress_responses and log_queries_longer_than', () => {
   let on: TestServer;
   let off: TestServer;
   beforeAll(async () => {
     on = await startTestServer({
-      config: { auth_enabled: false, frontend: { compress_responses: true } },
+      config: {
+        auth_enabled: false,
+        server: { log_level: 'info' },
+        frontend: { compress_responses: true, log_queries_longer_than: '1ns' },
+      },
     });
     off = await startTestServer({ config: { auth_enabled: false } });
     await Promise.all([pushLines(on, 200), pushLines(off, 200)]);
@@ -78,5 +82,17 @@ describe('frontend.compress_responses', () => {
     const offAnswer = await rawGet(query(off, 200), { 'accept-encoding': 'gzip' });
     expect(offAnswer.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(offAnswer.body.toString('utf8')).data.result[0].values).toHaveLength(200);
+  });
+
+  it('logs each query that took longer than log_queries_longer_than, with its parameters', () => {
+    const slow = on.logs.filter((l) => l.msg === 'slow query detected');
+    expect(slow.length).toBeGreaterThan(0);
+    expect(slow[0]).toMatchObject({
+      method: 'GET',
+      path: '/loki/api/v1/query_range',
+      param_query: '{app="gz"}',
+    });
+    expect(slow[0].time_taken).toMatch(/^\d+(\.\d+)?(ns|µs|ms|s)$/);
+    expect(off.logs.some((l) => l.msg === 'slow query detected')).toBe(false);
   });
 });

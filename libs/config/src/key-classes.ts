@@ -339,7 +339,6 @@ export const KEY_RULES: readonly KeyRule[] = [
   warn('frontend.scheduler_dns_lookup_period', 'addresses are used as given'),
   warn('frontend.scheduler_worker_concurrency', 'queue tuning'),
   warn('frontend.query_stats_enabled', 'query statistics logging'),
-  warn('frontend.log_queries_longer_than', 'slow queries are not logged separately'),
   refuse('frontend.max_body_size', 'logsvc does not limit query request bodies', 'leave it out'),
   refuse(
     'frontend.downstream_url',

@@ -41,7 +41,6 @@ export const NOT_WIRED: ReadonlySet<string> = new Set([
   'query_range.results_cache.cache.memcached_client.timeout',
   'query_range.results_cache.compression',
   'frontend.query_stats_enabled',
-  'frontend.log_queries_longer_than',
   'query_scheduler.querier_forget_delay',
   'frontend_worker.dns_lookup_duration',
   'ruler.rule_path',

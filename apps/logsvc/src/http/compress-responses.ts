@@ -4,15 +4,12 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { isFrontendPath } from './frontend-paths';
 
 const gzipAsync = promisify(gzip);
 
 /** gziphandler's DefaultMinSize. */
 export const MIN_COMPRESSED_BYTES = 1400;
-
-/** The read endpoints the query frontend serves, under Loki's and logsvc's API prefixes. */
-const FRONTEND_PATH =
-  /^\/(?:loki\/api\/v1|logsvc\/api\/v1|api\/prom|prometheus\/api\/v1)\/(?:query|query_range|labels|label\/[^/]+\/values|series|index\/stats|index\/volume|index\/volume_range|detected_fields|detected_field\/[^/]+\/values|detected_labels|patterns)$/;
 
 function acceptsGzip(header: string | string[] | undefined): boolean {
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
@@ -26,8 +23,7 @@ function acceptsGzip(header: string | string[] | undefined): boolean {
 
 export function installResponseCompression(fastify: FastifyInstance): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
-    const path = request.url.split('?')[0];
-    if (!FRONTEND_PATH.test(path)) return payload;
+    if (!isFrontendPath(request.url)) return payload;
     reply.header('vary', 'Accept-Encoding');
     if (reply.getHeader('content-encoding') !== undefined) return payload;
     if (!acceptsGzip(request.headers['accept-encoding'])) return payload;
