@@ -420,6 +420,14 @@ export const KEY_RULES: readonly KeyRule[] = [
   warn('limits_config.split_ingester_queries_by_interval', 'only changes how queries are cut'),
   warn('limits_config.min_sharding_lookback', 'only changes how queries are cut'),
   warn('limits_config.shard_aggregations', 'only changes how metric queries are sharded'),
+  warn(
+    'limits_config.max_chunks_per_query',
+    'Loki 3.4 does not enforce it either: its store reads the limit as 0',
+  ),
+  warn(
+    'limits_config.cardinality_limit',
+    "a limit of Loki's BoltDB index cache; the TSDB index never applies it",
+  ),
   warn('limits_config.max_queriers_per_tenant', 'only changes how queries spread over queriers'),
   warn('limits_config.max_query_capacity', 'only changes how queries spread over queriers'),
   refuse(
