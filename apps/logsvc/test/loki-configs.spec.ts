@@ -38,7 +38,7 @@ function run(args: string[]): Run {
 }
 
 async function waitReady(url: string, r: Run): Promise<void> {
-  const deadline = Date.now() + 50_000;
+  const deadline = Date.now() + 100_000;
   for (;;) {
     if (r.child.exitCode !== null) throw new Error(`server exited early: ${r.stderr()}`);
     if (Date.now() > deadline) throw new Error(`not ready in time: ${r.stderr()}`);
@@ -105,7 +105,7 @@ describe("the built binary with Loki 3.4's example configs", () => {
     expect(local.stderr).toContain(
       'warning: frontend.encoding: has no effect in logsvc: logsvc passes sub-queries',
     );
-  });
+  }, 150_000);
 
   it('reports every problem of a file in one run, each with its line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'logsvc-loki-configs-'));
@@ -135,7 +135,7 @@ describe("the built binary with Loki 3.4's example configs", () => {
       `config error: limits_config.max_query_series: expected an integer, got "lots" (at ${file}:3)`,
     );
     expect(r.stderr()).toContain(`(at ${file}:6)`);
-  });
+  }, 150_000);
 
   it('starts the filesystem ones unchanged and answers /ready, logging each key without effect', async () => {
     const started = await Promise.all(
@@ -169,5 +169,5 @@ describe("the built binary with Loki 3.4's example configs", () => {
     for (const { r } of started) r.child.kill('SIGTERM');
     for (const { file, r } of started)
       expect({ file, code: await r.exited }).toEqual({ file, code: 0 });
-  });
+  }, 150_000);
 });
