@@ -13,10 +13,23 @@ export interface KeyRow {
 }
 
 const SCHEMA = new Set(schemaLeafPaths());
+const SCHEMA_PARENTS: ReadonlySet<string> = new Set(
+  [...SCHEMA].flatMap((leaf) => {
+    const parts = leaf.split('.');
+    return parts.slice(1).map((_, i) =>
+      parts
+        .slice(0, i + 1)
+        .join('.')
+        .replace(/\[\]$/, ''),
+    );
+  }),
+);
 
 /** What logsvc does with one key (reference form). Undefined: a reference key with no rule. */
 export function classify(path: string): { class: KeyClass | 'logsvc'; note: string } | undefined {
-  if (SCHEMA.has(path) && !NOT_WIRED.has(path)) {
+  // A list or map the schema has element by element (`limits_config.retention_stream`).
+  const inSchema = SCHEMA.has(path) || SCHEMA_PARENTS.has(path);
+  if (inSchema && !NOT_WIRED.has(path)) {
     return { class: LOKI_KEYS.has(path) ? 'wired' : 'logsvc', note: '' };
   }
   const rule = ruleFor(path);
@@ -28,7 +41,9 @@ export function classify(path: string): { class: KeyClass | 'logsvc'; note: stri
 
 /** Every key, in reference order (logsvc's own keys after), with blocks of one class folded. */
 export function keyTable(): KeyRow[] {
-  const paths = [...LOKI_KEYS.keys(), ...[...SCHEMA].filter((p) => !LOKI_KEYS.has(p))];
+  // logsvc's own keys: schema leaves that are neither Loki's nor inside a list Loki has.
+  const own = [...SCHEMA].filter((p) => !LOKI_KEYS.has(p) && !LOKI_KEYS.has(p.split('[]')[0]));
+  const paths = [...LOKI_KEYS.keys(), ...own];
   const leaves = paths.map((key) => {
     const c = classify(key);
     return { key, class: c?.class ?? 'refused', note: c?.note ?? 'not classified' } as KeyRow;
