@@ -9,6 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { registerBodyParsers } from './http/body-parsers';
 import { LokiExceptionFilter } from './http/exception-filter';
+import { installResponseCompression } from './http/compress-responses';
+import { installSlowQueryLog } from './http/slow-queries';
 import { HttpMetrics, installRequestHooks } from './http/http-metrics';
 import { SharedPortWsAdapter } from './http/shared-port-ws-adapter';
 import { installTenancy } from './http/tenancy';
@@ -106,6 +108,12 @@ export async function createServer(
     multiTenantQueriesEnabled: config.querier.multi_tenant_queries_enabled,
   });
   installRequestHooks(fastify, metrics, logger);
+  if (components.includes('query-frontend')) {
+    if (config.frontend.compress_responses) installResponseCompression(fastify);
+    if (config.frontend.log_queries_longer_than > 0) {
+      installSlowQueryLog(fastify, logger, config.frontend.log_queries_longer_than);
+    }
+  }
   app.useGlobalFilters(new LokiExceptionFilter(logger, bodyLimit));
   // WebSocket gateways (the admin UI's live overview) share the HTTP port with the tail.
   app.useWebSocketAdapter(new SharedPortWsAdapter(app));

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { LOGSERVICE_FILE_ENV } from '@logsvc/api';
-import { ConfigError, loadConfig } from '@logsvc/config';
-import { type LogsvcServer, type StartupFiles, createServer } from './app';
-import { checkTlsFiles } from './modules/cluster/rpc-client-options';
+import { ConfigError, loadConfigReport, maskSecretsInYaml, renderConfigYaml } from '@logsvc/config';
+import type { LogsvcServer, StartupFiles } from './app';
 import { TargetError } from './targets';
 
 /**
  * `node dist/main.js [-config.file=x.yaml] [-target=all] [...Loki flags]`: loads the config,
  * runs the selected components, and on SIGTERM/SIGINT stops them (Stopping → Terminated) and
- * exits 0.
+ * exits 0. With `-verify-config` it only loads and validates the config: `config is valid`
+ * and exit 0, or the problems and exit 1.
  */
 async function main(argv: readonly string[]): Promise<number> {
   // Signal handlers come first: a SIGTERM while the config loads or the modules are built must
@@ -28,7 +28,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const startupFiles: StartupFiles = {
       logServiceFile: process.env[LOGSERVICE_FILE_ENV] || undefined,
     };
-    const config = loadConfig(argv, {
+    const { config, warnings, args } = loadConfigReport(argv, {
       // Kept as read, for the admin UI's LogService view (the operator's rendered file).
       readFile: (path) => {
         const text = readFileSync(path, 'utf8');
@@ -36,9 +36,26 @@ async function main(argv: readonly string[]): Promise<number> {
         return text;
       },
     });
-    checkTlsFiles(config);
+    if (args.verifyConfig) {
+      for (const w of warnings) {
+        process.stderr.write(`warning: ${w.key}: has no effect in logsvc: ${w.reason}\n`);
+      }
+      process.stderr.write('config is valid\n');
+      return 0;
+    }
+    if (args.printConfigStderr) {
+      process.stderr.write(`${maskSecretsInYaml(renderConfigYaml(config))}\n`);
+    }
     gracefulShutdownMs = config.server.graceful_shutdown_timeout;
+    // Loaded only now, so that `-verify-config` and config errors answer without loading the
+    // server's modules (seconds on a small machine).
+    const { checkTlsFiles } = await import('./modules/cluster/rpc-client-options.js');
+    checkTlsFiles(config);
+    const { createServer } = await import('./app.js');
     server = await createServer(config, { startupFiles });
+    for (const w of warnings) {
+      server.logger.warn({ key: w.key, reason: w.reason }, 'config key has no effect in logsvc');
+    }
   } catch (err) {
     if (err instanceof ConfigError || err instanceof TargetError) {
       process.stderr.write(`error: ${err.message}\n`);

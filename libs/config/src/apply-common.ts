@@ -139,12 +139,67 @@ function applyTokenFiles(config: Config, raw: unknown): void {
 }
 
 function applyStorage(config: Config, raw: unknown): void {
+  // common.storage.s3 / azure: Loki's aws_storage_config / azure_storage_config for every store.
+  // As Loki's applyStorageConfig, the ruler's store follows (S3 only: logsvc's ruler has no
+  // Azure store).
+  for (const [from, to, ruler] of [
+    ['common.storage.s3', 'storage_config.aws', 's3'],
+    ['common.storage.azure', 'storage_config.azure', undefined],
+  ] as const) {
+    const written = valueAt(raw, from);
+    if (!isMap(written)) continue;
+    for (const key of Object.keys(written)) {
+      const value = valueAt(config, `${from}.${key}`);
+      fillUnwritten(config, raw, `${to}.${key}`, value);
+      if (ruler !== undefined && isMap(valueAt(config, `ruler.storage.${ruler}`))) {
+        const rulerStore = valueAt(config, `ruler.storage.${ruler}`) as Doc;
+        if (Object.hasOwn(rulerStore, key)) {
+          fillUnwritten(config, raw, `ruler.storage.${ruler}.${key}`, value);
+        }
+      }
+    }
+    if (ruler !== undefined) fillUnwritten(config, raw, 'ruler.storage.type', ruler);
+  }
+  applyS3Url(config.storage_config.aws, raw, 'storage_config.aws');
   const { chunks_directory, rules_directory } = config.common.storage.filesystem;
   if (chunks_directory !== '')
     fillUnwritten(config, raw, 'storage_config.filesystem.directory', chunks_directory);
   if (rules_directory !== '') {
     fillUnwritten(config, raw, 'ruler.storage.type', 'local');
     fillUnwritten(config, raw, 'ruler.storage.local.directory', rules_directory);
+  }
+}
+
+/**
+ * Loki's `s3: s3://<key>:<secret>@<host>/<bucket>` form (dskit's ConfigFromURL): the user
+ * part gives the credentials, the path the bucket; a host with a dot is the endpoint (path
+ * style, plain http), one without is the AWS region. Fields written out win.
+ */
+function applyS3Url(aws: Config['storage_config']['aws'], raw: unknown, at: string): void {
+  if (aws.s3 === '') return;
+  let url: URL;
+  try {
+    url = new URL(aws.s3);
+  } catch {
+    return; // validateConfig names the key
+  }
+  const fill = <K extends keyof typeof aws>(key: K, value: (typeof aws)[K]) => {
+    if (valueAt(raw, `${at}.${key}`) === undefined) aws[key] = value;
+  };
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  if (user !== '' || password !== '') {
+    fill('access_key_id', user);
+    fill('secret_access_key', password);
+  }
+  const bucket = url.pathname.replace(/^\//, '');
+  if (bucket !== '') fill('bucketnames', bucket);
+  fill('s3forcepathstyle', true);
+  if (url.host.includes('.')) {
+    fill('endpoint', url.host);
+    fill('insecure', true);
+  } else if (url.host !== '') {
+    fill('region', url.host);
   }
 }
 

@@ -2,6 +2,7 @@ import { datasizeParseString, strconvParseBool } from '@logsvc/gocompat';
 import { parseDuration } from './duration';
 import { ConfigError } from './errors';
 import { FLAG_TABLE, type FlagSpec } from './flag-table';
+import { LOKI_KEYS } from './loki-reference';
 
 /** A flag value ready to be merged into the raw YAML document at `path`. */
 export interface FlagSetting {
@@ -14,6 +15,12 @@ export interface FlagSetting {
 export interface ParsedArgs {
   configFile?: string;
   expandEnv: boolean;
+  /** `-verify-config`: load and validate the config, print the outcome and exit. */
+  verifyConfig: boolean;
+  /** `-print-config-stderr`: print the loaded config to stderr at start. */
+  printConfigStderr: boolean;
+  /** `-log-config-reverse-order`: print it with the keys in reverse order. */
+  logConfigReverseOrder: boolean;
   settings: FlagSetting[];
 }
 
@@ -21,7 +28,25 @@ export interface ParsedArgs {
 const LOADER_FLAGS: Readonly<Record<string, 'string' | 'bool'>> = {
   'config.file': 'string',
   'config.expand-env': 'bool',
+  'verify-config': 'bool',
+  'print-config-stderr': 'bool',
+  'log-config-reverse-order': 'bool',
 };
+
+/**
+ * Flags of Loki's reference keys that logsvc's schema does not have (`-tracing.enabled`): their
+ * text goes to the key, which the loader then accepts with a warning or refuses.
+ */
+const REFERENCE_FLAGS: ReadonlyMap<string, string> = (() => {
+  const flags = new Map<string, string>();
+  for (const key of LOKI_KEYS.values()) {
+    const name = key.flag.replace(/^-/, '');
+    if (name !== '' && !name.includes('<') && !key.path.includes('[]') && !flags.has(name)) {
+      flags.set(name, key.path);
+    }
+  }
+  return flags;
+})();
 
 const flagError = (flag: string, value: string, why: string) =>
   new ConfigError(`invalid value ${JSON.stringify(value)} for flag -${flag}: ${why}`);
@@ -66,7 +91,13 @@ function convert(flag: string, spec: FlagSpec, value: string): unknown {
  * booleans. Unknown flags and bad values throw ConfigError.
  */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const result: ParsedArgs = { expandEnv: false, settings: [] };
+  const result: ParsedArgs = {
+    expandEnv: false,
+    verifyConfig: false,
+    printConfigStderr: false,
+    logConfigReverseOrder: false,
+    settings: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith('-') || arg === '-' || arg === '--') {
@@ -80,8 +111,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     let value: string | undefined = eq >= 0 ? body.slice(eq + 1) : undefined;
     const loaderKind = LOADER_FLAGS[name];
     const spec = FLAG_TABLE[name];
-    if (!loaderKind && !spec) throw new ConfigError(`flag provided but not defined: -${name}`);
-    const isBool = loaderKind === 'bool' || spec?.kind === 'bool';
+    const referencePath = spec === undefined ? REFERENCE_FLAGS.get(name) : undefined;
+    if (!loaderKind && !spec && referencePath === undefined) {
+      throw new ConfigError(`flag provided but not defined: -${name}`);
+    }
+    const isBool =
+      loaderKind === 'bool' ||
+      spec?.kind === 'bool' ||
+      (referencePath !== undefined && LOKI_KEYS.get(referencePath)?.type === 'boolean');
     if (value === undefined) {
       if (isBool) {
         value = 'true';
@@ -93,7 +130,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     if (name === 'config.file') result.configFile = value;
     else if (name === 'config.expand-env') result.expandEnv = parseBool(name, value);
-    else result.settings.push({ flag: name, path: spec.path, value: convert(name, spec, value) });
+    else if (name === 'verify-config') result.verifyConfig = parseBool(name, value);
+    else if (name === 'print-config-stderr') result.printConfigStderr = parseBool(name, value);
+    else if (name === 'log-config-reverse-order') {
+      result.logConfigReverseOrder = parseBool(name, value);
+    } else if (referencePath !== undefined) {
+      result.settings.push({ flag: name, path: referencePath, value });
+    } else result.settings.push({ flag: name, path: spec.path, value: convert(name, spec, value) });
   }
   return result;
 }

@@ -20,7 +20,13 @@ export {
   type RingName,
 } from './ring-config';
 export { SECRET_KEYS, maskSecrets, maskSecretsInYaml } from './secrets';
-export { parseConfig, defaultConfig } from './parse';
+export {
+  parseConfig,
+  parseConfigReport,
+  defaultConfig,
+  type KeyWarning,
+  type ParsedConfig,
+} from './parse';
 export { validateConfig } from './validate';
 export { grpcClientTlsConfigs } from './tls-configs';
 export { CLIENT_AUTH_TYPES } from './sections/tls';
@@ -29,7 +35,7 @@ export { renderConfigYaml } from './render';
 export { expandEnv } from './expand-env';
 export { FLAG_TABLE, type FlagKind, type FlagSpec } from './flag-table';
 export { parseArgs, type ParsedArgs, type FlagSetting } from './flags';
-export { loadConfig, type LoadOptions } from './load';
+export { loadConfig, loadConfigReport, type LoadOptions } from './load';
 export {
   Overrides,
   parseRuntimeConfig,
@@ -37,7 +43,10 @@ export {
   type TenantOverrides,
 } from './overrides';
 export { DEFAULT_CONFIG, DEFAULT_LIMITS } from './defaults';
-export { UNSUPPORTED_KEYS } from './unsupported';
+export { NOT_WIRED, UNSUPPORTED_KEYS } from './unsupported';
+export { KEY_RULES, ruleFor, type KeyClass, type KeyRule } from './key-classes';
+export { classify, keyTable, renderKeyTable, type KeyRow } from './key-table';
+export { LOKI_KEYS, LOKI_REFERENCE_VERSION, type ReferenceKey } from './loki-reference';
 export {
   drilldownLimits,
   type DrilldownLimits,

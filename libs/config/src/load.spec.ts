@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from './errors';
 import { expandEnv } from './expand-env';
 import { parseArgs } from './flags';
-import { loadConfig } from './load';
+import { loadConfig, loadConfigReport } from './load';
 
 const files = (content: Record<string, string>) => (p: string) => {
   if (!(p in content)) throw new Error(`ENOENT: no such file, open '${p}'`);
@@ -125,5 +125,21 @@ describe('loadConfig', () => {
 describe('expandEnv', () => {
   it('uses the default when the variable is unset or empty', () => {
     expect(expandEnv('${A:-x} ${B:-y} ${C}', { A: '', B: 'b' })).toBe('x b ');
+  });
+});
+
+describe("Loki's flags for keys logsvc does not wire", () => {
+  it('are accepted like their keys: with a warning, or refused unless at Loki’s default', () => {
+    const { warnings } = loadConfigReport(['-tracing.enabled=false', '-reporting.enabled']);
+    expect(warnings.map((w) => w.key)).toEqual(['tracing.enabled', 'analytics.reporting_enabled']);
+    expect(() => loadConfigReport(['-server.path-prefix=/loki'])).toThrow(
+      'config error: server.http_path_prefix: not supported by logsvc: logsvc serves its API at the root path',
+    );
+    expect(() => loadConfigReport(['-server.path-prefix='])).not.toThrow();
+  });
+
+  it('-verify-config and -print-config-stderr are loader flags', () => {
+    const { args } = loadConfigReport(['-verify-config', '-print-config-stderr=true']);
+    expect(args).toMatchObject({ verifyConfig: true, printConfigStderr: true });
   });
 });

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './errors';
 import { expandEnv } from './expand-env';
-import { parseArgs, setPath } from './flags';
-import { parseConfig } from './parse';
+import { type ParsedArgs, parseArgs, setPath } from './flags';
+import { type ParsedConfig, parseConfigReport } from './parse';
 import type { Config } from './schema';
+import { parseYamlWithLines } from './yaml-lines';
 
 export interface LoadOptions {
   /** Environment for `-config.expand-env`; defaults to process.env. */
@@ -15,18 +15,24 @@ export interface LoadOptions {
 
 /** Parses YAML text into a raw document, turning syntax errors into ConfigError. */
 export function parseYamlDocument(text: string, source: string): Record<string, unknown> {
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (err) {
-    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new ConfigError(`config error: ${source}: invalid YAML: ${why}`);
+  return parseYamlDocumentWithLines(text, source).doc;
+}
+
+function parseYamlDocumentWithLines(
+  text: string,
+  source: string,
+): { doc: Record<string, unknown>; lines: Map<string, number> } {
+  const parsed = parseYamlWithLines(text);
+  if (parsed.error !== undefined) {
+    throw new ConfigError(`config error: ${source}: invalid YAML: ${parsed.error}`);
   }
-  if (doc === null || doc === undefined) return {};
+  const doc = parsed.value;
+  const lines = parsed.lines;
+  if (doc === null || doc === undefined) return { doc: {}, lines };
   if (typeof doc !== 'object' || Array.isArray(doc)) {
     throw new ConfigError(`config error: ${source}: expected a YAML map at the top level`);
   }
-  return doc as Record<string, unknown>;
+  return { doc: doc as Record<string, unknown>, lines };
 }
 
 /**
@@ -34,8 +40,17 @@ export function parseYamlDocument(text: string, source: string): Record<string, 
  * `${VAR}` expansion when `-config.expand-env=true`), then the flags given on the command line.
  */
 export function loadConfig(argv: readonly string[], options: LoadOptions = {}): Config {
+  return loadConfigReport(argv, options).config;
+}
+
+/** loadConfig, also returning the keys accepted without effect and the parsed arguments. */
+export function loadConfigReport(
+  argv: readonly string[],
+  options: LoadOptions = {},
+): ParsedConfig & { readonly args: ParsedArgs } {
   const args = parseArgs(argv);
   let doc: Record<string, unknown> = {};
+  let lines = new Map<string, number>();
   if (args.configFile !== undefined) {
     let text: string;
     try {
@@ -45,8 +60,11 @@ export function loadConfig(argv: readonly string[], options: LoadOptions = {}): 
       throw new ConfigError(`config error: cannot read config file ${args.configFile}: ${why}`);
     }
     if (args.expandEnv) text = expandEnv(text, options.env ?? process.env);
-    doc = parseYamlDocument(text, args.configFile);
+    ({ doc, lines } = parseYamlDocumentWithLines(text, args.configFile));
   }
-  for (const setting of args.settings) setPath(doc, setting.path, setting.value);
-  return parseConfig(doc);
+  for (const setting of args.settings) {
+    setPath(doc, setting.path, setting.value);
+    lines.delete(setting.path);
+  }
+  return { ...parseConfigReport(doc, { lines, source: args.configFile }), args };
 }

@@ -1,13 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './load';
+import { ConfigError } from './errors';
+import { loadConfig, loadConfigReport } from './load';
 
 const fromYaml = (text: string) => loadConfig(['-config.file=loki.yaml'], { readFile: () => text });
 
 describe('gossip and other ring stores', () => {
-  it('refuse a memberlist block that sets anything', () => {
-    expect(() => fromYaml('memberlist:\n  join_members: [loki-gossip:7946]\n')).toThrow(
-      'config error: memberlist is not supported by logsvc, use etcd',
+  it('refuse members to join with one message that names etcd and the migration guide', () => {
+    const yaml = [
+      'common:',
+      '  ring:',
+      '    kvstore:',
+      '      store: memberlist',
+      'memberlist:',
+      '  bind_port: 7946',
+      '  join_members: [loki-gossip:7946]',
+      '',
+    ].join('\n');
+    expect(() => fromYaml(yaml)).toThrowError(
+      new ConfigError(
+        'config error: memberlist.join_members: logsvc has no gossip ring store: use etcd (set ' +
+          'common.ring.kvstore.store: etcd and common.ring.kvstore.etcd.endpoints; see ' +
+          'docs/migrating-from-loki.md, "Rings") (at loki.yaml:7)',
+      ),
     );
+  });
+
+  it('run a single process with memberlist and nobody to join on the in-memory ring', () => {
+    const { config, warnings } = loadConfigReport(['-config.file=loki.yaml'], {
+      readFile: () =>
+        'common:\n  ring:\n    kvstore:\n      store: memberlist\nmemberlist:\n  bind_port: 7946\n',
+    });
+    expect(config.common.ring.kvstore.store).toBe('inmemory');
+    expect(config.ingester.lifecycler.ring.kvstore.store).toBe('inmemory');
+    expect(warnings.map((w) => w.key)).toEqual([
+      'common.ring.kvstore.store',
+      'memberlist.bind_port',
+    ]);
   });
 
   it('accept an empty memberlist block, and leave it out of the config', () => {
@@ -15,11 +43,7 @@ describe('gossip and other ring stores', () => {
     expect(fromYaml('memberlist: {}\n')).not.toHaveProperty('memberlist');
   });
 
-  it('refuse memberlist, consul and multi as a ring store, naming the key', () => {
-    expect(() => fromYaml('common:\n  ring:\n    kvstore:\n      store: memberlist\n')).toThrow(
-      'config error: common.ring.kvstore.store: kvstore store memberlist is not supported by ' +
-        'logsvc: use etcd (or inmemory for a single process)',
-    );
+  it('refuse consul and multi as a ring store, naming the key', () => {
     expect(() => loadConfig(['-distributor.ring.store=consul'])).toThrow(
       'config error: distributor.ring.kvstore.store: kvstore store consul is not supported',
     );

@@ -1,20 +1,51 @@
-// Loki's top-level `memberlist:` block configures gossip for rings. logsvc keeps rings in etcd
-// only, so a config that sets up memberlist is refused instead of silently not gossiping.
+// Loki's `memberlist:` block configures gossip for rings. logsvc has no gossip: rings live in
+// etcd, or in memory in a single process. A Loki config for one process (memberlist as the
+// ring store, nobody to join) therefore runs on the in-memory ring; one with members to join
+// is a cluster, and stops with one message that names etcd.
 
 export const MEMBERLIST_REFUSED =
-  'config error: memberlist is not supported by logsvc, use etcd: set common.ring.kvstore.store: ' +
-  'etcd and common.ring.kvstore.etcd.endpoints';
+  'logsvc has no gossip ring store: use etcd (set common.ring.kvstore.store: etcd and ' +
+  'common.ring.kvstore.etcd.endpoints; see docs/migrating-from-loki.md, "Rings")';
+
+const isMap = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function hasMembersToJoin(doc: Record<string, unknown>): boolean {
+  const block = doc.memberlist;
+  if (!isMap(block)) return false;
+  const members = block.join_members;
+  return Array.isArray(members)
+    ? members.length > 0
+    : typeof members === 'string' && members !== '';
+}
+
+/** The refusal for `memberlist.join_members` with members in it. */
+export function memberlistProblem(ref: string, value: unknown): string | undefined {
+  if (ref !== 'memberlist.join_members') return undefined;
+  const some = Array.isArray(value) ? value.length > 0 : typeof value === 'string' && value !== '';
+  return some ? MEMBERLIST_REFUSED : undefined;
+}
 
 /**
- * Removes an empty `memberlist` block from the raw document (YAML nulls already dropped) and
- * returns the refusal message when the block sets anything.
+ * Turns every `kvstore.store: memberlist` of `doc` (in place) into `inmemory` and returns the
+ * keys it changed. With members to join it returns none: the join_members refusal is then the
+ * one message about memberlist.
  */
-export function takeMemberlist(doc: Record<string, unknown>): string | undefined {
-  if (!Object.hasOwn(doc, 'memberlist')) return undefined;
-  const block = doc.memberlist;
-  delete doc.memberlist;
-  const empty =
-    block === undefined ||
-    (typeof block === 'object' && block !== null && Object.keys(block).length === 0);
-  return empty ? undefined : MEMBERLIST_REFUSED;
+export function memberlistToInmemory(doc: Record<string, unknown>): string[] {
+  const cluster = hasMembersToJoin(doc);
+  const changed: string[] = [];
+  const visit = (node: unknown, path: string) => {
+    if (!isMap(node)) return;
+    for (const [key, child] of Object.entries(node)) {
+      const at = path === '' ? key : `${path}.${key}`;
+      if (key === 'kvstore' && isMap(child) && child.store === 'memberlist') {
+        child.store = 'inmemory';
+        changed.push(`${at}.store`);
+      } else {
+        visit(child, at);
+      }
+    }
+  };
+  visit(doc, '');
+  return cluster ? [] : changed;
 }

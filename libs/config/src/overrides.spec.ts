@@ -91,3 +91,41 @@ describe('Overrides', () => {
     expect(fixed.forTenant('b')).toEqual(defaults);
   });
 });
+
+describe("Loki's limits in per-tenant overrides", () => {
+  it('accepts those without effect with a warning, and refuses the rest naming the key', () => {
+    const warnings: string[] = [];
+    const overrides = parseRuntimeConfig(
+      [
+        'overrides:',
+        '  team-a:',
+        '    max_line_size: 1MB',
+        '    shard_streams:',
+        '      enabled: true',
+        '    bloom_creation_enabled: true',
+        '',
+      ].join('\n'),
+      'rt.yaml',
+      (w) => warnings.push(w.key),
+    );
+    expect(overrides.get('team-a')).toEqual({ max_line_size: 1024 * 1024 });
+    expect(warnings).toEqual([
+      'overrides.team-a.shard_streams',
+      'overrides.team-a.bloom_creation_enabled',
+    ]);
+    expect(() =>
+      parseRuntimeConfig('overrides:\n  team-a:\n    required_labels: [app]\n', 'rt.yaml'),
+    ).toThrow(
+      'runtime config error: rt.yaml: overrides.team-a.required_labels: not supported by logsvc: a limit logsvc does not enforce',
+    );
+    // At Loki's default, a refused limit changes nothing.
+    expect(
+      parseRuntimeConfig('overrides:\n  team-a:\n    required_labels: []\n', 'rt.yaml').get(
+        'team-a',
+      ),
+    ).toEqual({});
+    expect(() =>
+      parseRuntimeConfig('overrides:\n  team-a:\n    max_line_sise: 1\n', 'rt.yaml'),
+    ).toThrow('overrides.team-a.max_line_sise: unknown key');
+  });
+});

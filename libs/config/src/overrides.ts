@@ -3,6 +3,11 @@ import { ConfigError } from './errors';
 import { formatIssues } from './parse';
 import { parseYamlDocument } from './load';
 import { limitsSection, type TenantLimits } from './sections/limits';
+import { ruleFor } from './key-classes';
+import { type KeyWarning, atLokiDefault } from './key-walk';
+import { LOKI_KEYS, isReferenceBlock } from './loki-reference';
+import { refusal } from './refusal';
+import { SCHEMA_TREE } from './schema-tree';
 import { unsupportedSettings } from './unsupported';
 
 /** Per-tenant `limits_config` overrides, as read from a runtime config file. */
@@ -14,7 +19,43 @@ export type TenantOverrides = ReadonlyMap<string, Partial<TenantLimits>>;
  */
 const LIMIT_DEFAULTS = limitsSection.parse(undefined);
 
-export function parseRuntimeConfig(text: string, source: string): TenantOverrides {
+/**
+ * Takes the keys of a tenant's overrides that `limits_config` has in Loki but not in logsvc out
+ * of `input` (in place): warn-class ones are reported to `onWarning`, refused ones (unless at
+ * Loki's default) returned as problems. Unknown keys stay, for the schema to name.
+ */
+function sortLokiLimits(
+  input: Record<string, unknown>,
+  tenant: string,
+  source: string,
+  onWarning: (warning: KeyWarning) => void,
+): string[] {
+  const problems: string[] = [];
+  const limits = SCHEMA_TREE.kind === 'map' ? SCHEMA_TREE.children.get('limits_config') : undefined;
+  const own = limits?.kind === 'map' ? limits.children : new Map();
+  for (const key of Object.keys(input)) {
+    if (own.has(key)) continue;
+    const path = `limits_config.${key}`;
+    const known = LOKI_KEYS.get(path);
+    if (known === undefined && !isReferenceBlock(path)) continue;
+    const shown = `overrides.${tenant}.${key}`;
+    const rule = ruleFor(path);
+    if (rule?.class === 'warn') onWarning({ key: shown, reason: rule.reason });
+    else if (known === undefined || !atLokiDefault(input[key], known.default)) {
+      problems.push(
+        `runtime config error: ${source}: ${shown}: ${refusal(rule?.reason, rule?.instead)}`,
+      );
+    }
+    delete input[key];
+  }
+  return problems;
+}
+
+export function parseRuntimeConfig(
+  text: string,
+  source: string,
+  onWarning: (warning: KeyWarning) => void = () => {},
+): TenantOverrides {
   const doc = parseYamlDocument(text, source);
   const result = new Map<string, Partial<TenantLimits>>();
   for (const key of Object.keys(doc)) {
@@ -29,6 +70,10 @@ export function parseRuntimeConfig(text: string, source: string): TenantOverride
   }
   for (const [tenant, raw] of Object.entries(overrides)) {
     const input = raw ?? {};
+    if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
+      const refused = sortLokiLimits(input as Record<string, unknown>, tenant, source, onWarning);
+      if (refused.length > 0) throw new ConfigError(refused.join('\n'));
+    }
     const parsed = limitsSection.safeParse(input, { reportInput: true });
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({
@@ -61,6 +106,8 @@ export interface OverridesOptions {
   periodMs: number;
   /** Called when a reload fails; the previous overrides stay in force. */
   onReloadError?: (err: Error) => void;
+  /** Called for each Loki key of a tenant's overrides that has no effect in logsvc. */
+  onWarning?: (warning: KeyWarning) => void;
   readFile?: (path: string) => Promise<string>;
 }
 
@@ -97,7 +144,7 @@ export class Overrides {
       const why = err instanceof Error ? err.message : String(err);
       throw new ConfigError(`runtime config error: cannot read ${this.options.file}: ${why}`);
     }
-    this.overrides = parseRuntimeConfig(text, this.options.file);
+    this.overrides = parseRuntimeConfig(text, this.options.file, this.options.onWarning);
     this.cache.clear();
   }
 

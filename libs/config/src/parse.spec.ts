@@ -137,8 +137,8 @@ ingester:
     expect(errorOf({ server: { http_listen_port: 70000 } })).toContain(
       'server.http_listen_port: must be a TCP port',
     );
-    expect(errorOf({ query_scheduler: { querier_forget_delay: '1m' } })).toContain(
-      'config error: query_scheduler.querier_forget_delay is not supported yet',
+    expect(errorOf({ limits_config: { max_querier_bytes_read: '1GB' } })).toContain(
+      'config error: limits_config.max_querier_bytes_read: not supported by logsvc',
     );
     expect(
       errorOf({ frontend_worker: { frontend_address: 'a:1', scheduler_address: 'b:2' } }),

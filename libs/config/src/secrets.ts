@@ -15,6 +15,13 @@ const KVSTORE_SECTIONS = [
 
 export const SECRET_KEYS: readonly string[] = [
   'storage_config.aws.secret_access_key',
+  'storage_config.aws.s3',
+  'storage_config.azure.account_key',
+  'storage_config.azure.connection_string',
+  'common.storage.s3.secret_access_key',
+  'common.storage.s3.s3',
+  'common.storage.azure.account_key',
+  'common.storage.azure.connection_string',
   'ruler.storage.s3.secret_access_key',
   ...KVSTORE_SECTIONS.map((ring) => `${ring}.kvstore.etcd.password`),
 ];

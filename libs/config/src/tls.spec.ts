@@ -76,7 +76,7 @@ describe('TLS between components and ui.cluster_actions', () => {
       'ruler.ruler_client: key given but no certificate configured',
     );
     expect(errorOf({ server: { http_tls_config: { cert_file: 'a.crt' } } })).toContain(
-      'server.http_tls_config is not supported yet',
+      'server.http_tls_config.cert_file: not supported by logsvc',
     );
   });
 });

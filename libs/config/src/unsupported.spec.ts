@@ -1,36 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './load';
+import { loadConfig, loadConfigReport } from './load';
 import { parseRuntimeConfig } from './overrides';
 import { configSchema } from './schema';
-import { UNSUPPORTED_KEYS } from './unsupported';
+import { ruleFor } from './key-classes';
+import { NOT_WIRED } from './unsupported';
 
 const fromYaml = (text: string) => loadConfig(['-config.file=loki.yaml'], { readFile: () => text });
 
-describe('settings that are not supported yet', () => {
-  it('stop start-up when a YAML file sets one to another value than its default', () => {
-    expect(() => fromYaml('ruler:\n  rule_path: /tmp/rules-temp\n')).toThrow(
-      'config error: ruler.rule_path is not supported yet',
-    );
-    expect(() => fromYaml('limits_config:\n  max_query_range: 744h\n')).toThrow(
-      'config error: limits_config.max_query_range is not supported yet',
-    );
-    expect(() => fromYaml('ingester:\n  lifecycler:\n    observe_period: 10s\n')).toThrow(
-      'config error: ingester.lifecycler.observe_period is not supported yet',
-    );
-  });
+const REFUSED = 'not supported by logsvc: ';
 
-  it('name every such key in one message', () => {
+describe('schema keys that are not wired', () => {
+  it('stop start-up when a YAML file sets a refused one to another value than its default', () => {
+    expect(() => fromYaml('limits_config:\n  max_querier_bytes_read: 1GB\n')).toThrow(
+      `config error: limits_config.max_querier_bytes_read: ${REFUSED}a limit logsvc does not enforce`,
+    );
     expect(() =>
-      fromYaml('compactor:\n  retention_delete_worker_count: 10\nquery_range:\n  max_retries: 3\n'),
-    ).toThrow(
-      'config error: query_range.max_retries is not supported yet\n' +
-        'config error: compactor.retention_delete_worker_count is not supported yet',
-    );
+      fromYaml('ingester:\n  lifecycler:\n    ring:\n      excluded_zones: [a]\n'),
+    ).toThrow(`config error: ingester.lifecycler.ring.excluded_zones: ${REFUSED}`);
   });
 
-  it('stop start-up when a flag sets one', () => {
-    expect(() => loadConfig(['-querier.extra-query-delay=1s'])).toThrow(
-      'config error: querier.extra_query_delay is not supported yet',
+  it('load with a warning when they have no effect', () => {
+    const { warnings } = loadConfigReport(['-config.file=loki.yaml'], {
+      readFile: () => 'ruler:\n  rule_path: /tmp/rules-temp\nquery_range:\n  max_retries: 3\n',
+    });
+    expect(warnings.map((w) => w.key)).toEqual(['ruler.rule_path', 'query_range.max_retries']);
+    expect(warnings[0].reason).toContain('not a temporary directory');
+  });
+
+  it('name every refused key in one message', () => {
+    expect(() =>
+      fromYaml(
+        'limits_config:\n  max_querier_bytes_read: 1GB\n  increment_duplicate_timestamp: true\n',
+      ),
+    ).toThrow(`config error: limits_config.increment_duplicate_timestamp: ${REFUSED}`);
+    expect(() =>
+      fromYaml(
+        'limits_config:\n  max_querier_bytes_read: 1GB\n  increment_duplicate_timestamp: true\n',
+      ),
+    ).toThrow(`config error: limits_config.max_querier_bytes_read: ${REFUSED}`);
+  });
+
+  it('stop start-up when a flag sets a refused one', () => {
+    expect(() => loadConfig(['-querier.per-request-limits-enabled=true'])).toThrow(
+      `config error: querier.per_request_limits_enabled: ${REFUSED}`,
     );
   });
 
@@ -60,14 +72,13 @@ describe('settings that are not supported yet', () => {
     expect(config.common.path_prefix).toBe('/tmp/loki');
   });
 
-  it('include cluster keys nothing reads, refused only when they change something', () => {
+  it('accept cluster keys nothing reads; refuse others only when they change something', () => {
     expect(() =>
       fromYaml('query_scheduler:\n  scheduler_ring:\n    instance_enable_ipv6: true\n'),
-    ).toThrow(
-      'config error: query_scheduler.scheduler_ring.instance_enable_ipv6 is not supported yet',
-    );
-    expect(() => loadConfig(['-common.storage.ring.instance-interface-names=eth1'])).toThrow(
-      'config error: common.ring.instance_interface_names is not supported yet',
+    ).not.toThrow();
+    expect(() => loadConfig(['-common.storage.ring.instance-interface-names=eth1'])).not.toThrow();
+    expect(() => fromYaml('common:\n  ring:\n    replication_factor: 2\n')).toThrow(
+      `config error: common.ring.replication_factor: ${REFUSED}`,
     );
     // At their defaults, or at the values `common` gives them, they load.
     const config = fromYaml(
@@ -90,10 +101,8 @@ describe('settings that are not supported yet', () => {
 
   it('are refused in per-tenant overrides too', () => {
     expect(() =>
-      parseRuntimeConfig('overrides:\n  team-a:\n    max_query_range: 30d\n', 'rt.yaml'),
-    ).toThrow(
-      'runtime config error: rt.yaml: overrides.team-a.max_query_range is not supported yet',
-    );
+      parseRuntimeConfig('overrides:\n  team-a:\n    max_querier_bytes_read: 1GB\n', 'rt.yaml'),
+    ).toThrow(`runtime config error: rt.yaml: overrides.team-a.max_querier_bytes_read: ${REFUSED}`);
     expect(
       parseRuntimeConfig('overrides:\n  team-a:\n    max_line_size: 1MB\n', 'rt.yaml').get(
         'team-a',
@@ -101,9 +110,10 @@ describe('settings that are not supported yet', () => {
     ).toEqual({ max_line_size: 1024 * 1024 });
   });
 
-  it('are all keys the schema has', () => {
+  it('are all keys the schema has, each with a class', () => {
     const defaults = configSchema.parse({}) as unknown as Record<string, Record<string, unknown>>;
-    for (const key of UNSUPPORTED_KEYS) {
+    for (const key of NOT_WIRED) {
+      expect(ruleFor(key), key).toBeDefined();
       const parts = key.split('.');
       let node: unknown = defaults;
       for (const part of parts) {

@@ -1,11 +1,12 @@
-// Settings the schema accepts (so that Loki config files load) but that nothing in logsvc
-// reads yet. Leaving one at its default is fine; any other value stops start-up, so that no
-// setting is silently ignored. Wiring a setting means removing it from this list.
+// Schema keys that logsvc accepts (so that Loki config files and `/config` output load) but
+// does not act on. Each has a class in key-classes.ts: `warn` keys are logged at start when
+// written; `refused` keys stop start-up when they change something (a value other than the
+// default, and other than what `common` copies in). Wiring a setting means removing it here.
 import { isDeepStrictEqual } from 'node:util';
+import { ruleFor } from './key-classes';
+import { refusal } from './refusal';
 
-export const UNSUPPORTED_KEYS: readonly string[] = [
-  // Cluster keys nothing reads: logsvc advertises an address rather than reading interfaces,
-  // has no gossip or IPv6 lookup, and does not run these rings' components yet.
+export const NOT_WIRED: ReadonlySet<string> = new Set([
   'common.instance_interface_names',
   'common.compactor_address',
   'common.compactor_grpc_address',
@@ -27,20 +28,23 @@ export const UNSUPPORTED_KEYS: readonly string[] = [
   'query_scheduler.scheduler_ring.instance_enable_ipv6',
   'server.http_server_write_timeout',
   'server.log_request_headers',
-  'server.http_tls_config',
+  'server.http_tls_config.cert_file',
+  'server.http_tls_config.key_file',
+  'server.http_tls_config.client_auth_type',
+  'server.http_tls_config.client_ca_file',
   'ingester.query_store_max_look_back_period',
   'ingester.wal.replay_memory_ceiling',
   'querier.extra_query_delay',
   'querier.per_request_limits_enabled',
   'querier.engine.max_look_back_period',
-  'query_range.align_queries_with_step',
   'query_range.max_retries',
   'query_range.results_cache.cache.default_validity',
-  'query_range.results_cache.cache.memcached_client',
+  'query_range.results_cache.cache.memcached_client.addresses',
+  'query_range.results_cache.cache.memcached_client.host',
+  'query_range.results_cache.cache.memcached_client.service',
+  'query_range.results_cache.cache.memcached_client.timeout',
   'query_range.results_cache.compression',
-  'frontend.compress_responses',
   'frontend.query_stats_enabled',
-  'frontend.log_queries_longer_than',
   'query_scheduler.querier_forget_delay',
   'frontend_worker.dns_lookup_duration',
   'ruler.rule_path',
@@ -51,10 +55,7 @@ export const UNSUPPORTED_KEYS: readonly string[] = [
     'increment_duplicate_timestamp',
     'use_owned_stream_count',
     'max_chunks_per_query',
-    'max_query_range',
-
     'cardinality_limit',
-    'max_streams_matchers_per_query',
     'max_metadata_cache_freshness',
     'max_stats_cache_freshness',
     'max_queriers_per_tenant',
@@ -64,11 +65,15 @@ export const UNSUPPORTED_KEYS: readonly string[] = [
     'split_recent_metadata_queries_by_interval',
     'split_ingester_queries_by_interval',
     'min_sharding_lookback',
-    'max_query_bytes_read',
     'max_querier_bytes_read',
     'shard_aggregations',
   ].map((key) => `limits_config.${key}`),
-];
+]);
+
+/** The NOT_WIRED keys that stop start-up when they change something. */
+export const UNSUPPORTED_KEYS: readonly string[] = [...NOT_WIRED].filter(
+  (key) => ruleFor(key)?.class !== 'warn',
+);
 
 /** A copy of a raw config document without the unsupported keys. */
 export function withoutUnsupportedKeys(doc: unknown): unknown {
@@ -93,7 +98,7 @@ function valueAt(doc: unknown, dotted: string): unknown {
 }
 
 /**
- * The `config error: <key> is not supported yet` lines for every unsupported key whose value
+ * The `config error: <key>: not supported by logsvc: ...` lines for every refused key whose value
  * in `config` differs from its value in `defaults` (both complete configs, or both sections
  * when `section` names the section, as for per-tenant overrides; `shownAs` names the key).
  */
@@ -109,7 +114,8 @@ export function unsupportedSettings(
     if (section !== '' && !key.startsWith(`${section}.`)) continue;
     const path = section === '' ? key : key.slice(section.length + 1);
     if (!isDeepStrictEqual(valueAt(config, path), valueAt(defaults, path))) {
-      problems.push(`${errorPrefix}: ${shownAs(key)} is not supported yet`);
+      const rule = ruleFor(key);
+      problems.push(`${errorPrefix}: ${shownAs(key)}: ${refusal(rule?.reason, rule?.instead)}`);
     }
   }
   return problems;

@@ -81,11 +81,31 @@ export function validateConfig(config: Config): void {
     if (period.index.period !== DAY_MS)
       bad(`${key}.index.period`, 'must be 24h for the tsdb store');
   });
-  if (
-    periods.some((p) => p.object_store === 's3') &&
-    config.storage_config.aws.bucketnames === ''
-  ) {
+  const aws = config.storage_config.aws;
+  if (aws.s3 !== '' && !/^s3:\/\/[^/]*\/?/.test(aws.s3)) {
+    bad(
+      'storage_config.aws.s3',
+      `expected a URL like s3://key:secret@region/bucket, got ${JSON.stringify(aws.s3)}`,
+    );
+  }
+  if (periods.some((p) => p.object_store === 's3') && aws.bucketnames === '') {
     bad('storage_config.aws.bucketnames', 'is required when a period uses object_store s3');
+  }
+  const azure = config.storage_config.azure;
+  if (periods.some((p) => p.object_store === 'azure')) {
+    if (azure.connection_string === '' && azure.account_name === '') {
+      bad(
+        'storage_config.azure.account_name',
+        'is required (or connection_string) when a period uses object_store azure',
+      );
+    }
+    if (azure.connection_string === '' && azure.account_key === '') {
+      bad(
+        'storage_config.azure.account_key',
+        'is required (or connection_string): logsvc signs Azure requests with the account key ' +
+          '(managed identities and service principals are not supported)',
+      );
+    }
   }
 
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));

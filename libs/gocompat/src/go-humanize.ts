@@ -69,3 +69,13 @@ export function humanizeBytes(bytes: number): string {
   const val = Math.floor((bytes / 1000 ** e) * 10 + 0.5) / 10;
   return `${goFixed(val, val < 10 ? 1 : 0)} ${SI_SIZES[e]}`;
 }
+
+const IEC_SIZES = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+
+/** `humanize.IBytes`: IEC units of 1024, one decimal below 10 (`1.5 KiB`, `20 MiB`, `9 B`). */
+export function humanizeIBytes(bytes: number): string {
+  if (bytes < 10) return `${bytes} B`;
+  const e = Math.floor(Math.log(bytes) / Math.log(1024));
+  const val = Math.floor((bytes / 1024 ** e) * 10 + 0.5) / 10;
+  return `${goFixed(val, val < 10 ? 1 : 0)} ${IEC_SIZES[e]}`;
+}

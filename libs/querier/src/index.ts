@@ -5,7 +5,13 @@ export {
   type VolumeRequest,
   type VolumeSample,
 } from './querier';
-export { type PreparedQuery, type QueryRequest, emptyAnswer, prepareQuery } from './query-executor';
+export {
+  type PrepareOptions,
+  type PreparedQuery,
+  type QueryRequest,
+  emptyAnswer,
+  prepareQuery,
+} from './query-executor';
 export type { QueryLimits } from './query-limits';
 export { ParamError, QueryAbortedError, VolumesDisabledError } from './errors';
 export { type AggregateBy, VolumeLimitError, volumeMetric } from './volume';

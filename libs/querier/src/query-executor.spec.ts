@@ -3,7 +3,7 @@ import { type LogSource, MemorySource, type SelectParams } from '@logsvc/logql';
 import { describe, expect, it } from 'vitest';
 import type { QuerySources } from './query-sources';
 import { QueryAbortedError } from './errors';
-import { QueryExecutor, type QueryRequest } from './query-executor';
+import { QueryExecutor, type QueryRequest, prepareQuery } from './query-executor';
 
 const NOW = 10_000n * 1_000_000_000n;
 
@@ -123,5 +123,71 @@ describe('QueryExecutor', () => {
         9_907_000,
       ]);
     });
+  });
+});
+
+describe('prepareQuery with query_range.align_queries_with_step', () => {
+  const overrides = new Overrides(defaultConfig().limits_config, { file: '', periodMs: 10_000 });
+  const S = 1_000_000_000n;
+  const metric = request({
+    query: 'count_over_time({app="api"}[1m])',
+    startNs: 1007n * S,
+    endNs: 1250n * S,
+    stepNs: 60n * S,
+  });
+
+  it('rounds the end up to the step without it, as Loki’s split middleware does', () => {
+    const prepared = prepareQuery(metric, overrides, NOW);
+    expect(prepared.empty).toBe(false);
+    if (prepared.empty) return;
+    expect(prepared.bounds).toEqual({ startNs: 960n * S, endNs: 1260n * S, stepNs: 60n * S });
+  });
+
+  it('rounds the end down first with it, as Loki’s step_align middleware does', () => {
+    const prepared = prepareQuery(metric, overrides, NOW, { alignQueriesWithStep: true });
+    expect(prepared.empty).toBe(false);
+    if (prepared.empty) return;
+    expect(prepared.bounds).toEqual({ startNs: 960n * S, endNs: 1200n * S, stepNs: 60n * S });
+  });
+});
+
+describe('prepareQuery with Loki limits on the query itself', () => {
+  const limited = new Overrides(
+    {
+      ...defaultConfig().limits_config,
+      max_query_range: 3_600_000,
+      max_streams_matchers_per_query: 2,
+    },
+    { file: '', periodMs: 10_000 },
+  );
+  const errorOf = (over: Partial<QueryRequest>) => {
+    try {
+      prepareQuery(request(over), limited, NOW);
+    } catch (err) {
+      return {
+        status: (err as { httpStatus?: number }).httpStatus,
+        message: (err as Error).message,
+      };
+    }
+    return undefined;
+  };
+
+  it('answers a range query over a window longer than max_query_range with Loki’s 500', () => {
+    expect(errorOf({ query: 'count_over_time({app="api"}[2h])' })).toEqual({
+      status: 500,
+      message: '[interval] value exceeds limit: [2h] > [1h]',
+    });
+    expect(errorOf({ query: 'count_over_time({app="api"}[1h])' })).toBeUndefined();
+    // Loki's frontend splits instant queries first, so each split is within the limit.
+    expect(errorOf({ kind: 'instant', query: 'count_over_time({app="api"}[2h])' })).toBeUndefined();
+  });
+
+  it('refuses more stream matchers than max_streams_matchers_per_query with Loki’s 400', () => {
+    expect(errorOf({ query: '{app="api", env="prod", zone="a"}' })).toEqual({
+      status: 400,
+      message: 'max streams matchers per query exceeded, matchers-count > limit (3 > 2)',
+    });
+    expect(errorOf({ query: 'rate({app="api", env="prod", zone="a"}[1m])' })?.status).toBe(400);
+    expect(errorOf({ query: '{app="api", env="prod"}' })).toBeUndefined();
   });
 });

@@ -11,6 +11,8 @@ import {
 import {
   checkEntriesLimit,
   checkQueryLength,
+  checkQueryRange,
+  checkStreamMatchers,
   clampLookback,
   type QueryLimits,
   queryLimits,
@@ -111,6 +113,7 @@ export function prepareQuery(
   request: QueryRequest,
   overrides: Overrides,
   nowNs: bigint,
+  options: PrepareOptions = {},
 ): PreparedQuery {
   const expr = parseExpr(request.query);
   const isLogQuery = expr.kind === 'LogSelectorExpr';
@@ -120,13 +123,36 @@ export function prepareQuery(
   const limits = queryLimits(request.tenants.map((t) => overrides.forTenant(t)));
   if (isLogQuery) checkEntriesLimit(limits, request.limit);
   if (request.kind === 'range') checkQueryLength(limits, request.startNs, request.endNs);
+  checkStreamMatchers(limits, expr);
+  if (request.kind === 'range' && !isLogQuery) checkQueryRange(limits, expr);
   const clamped = clampLookback(limits, request.startNs, request.endNs, nowNs);
   if (clamped === null) return { empty: true, isLogQuery };
   const bounds =
     request.kind === 'range' && !isLogQuery
-      ? alignToStep(clamped.startNs, clamped.endNs, request.stepNs)
+      ? alignToStep(
+          clamped.startNs,
+          options.alignQueriesWithStep === true
+            ? stepFloor(clamped.endNs, request.stepNs)
+            : clamped.endNs,
+          request.stepNs,
+        )
       : { ...clamped, stepNs: request.stepNs };
   return { empty: false, expr, isLogQuery, limits, bounds };
+}
+
+export interface PrepareOptions {
+  /**
+   * `query_range.align_queries_with_step`: the frontend's step_align middleware, which rounds
+   * the end down to a multiple of the step (in milliseconds) before splitting rounds it up.
+   */
+  readonly alignQueriesWithStep?: boolean;
+}
+
+/** Loki's StepAlignMiddleware on the end: `(end_ms / step_ms) * step_ms`. */
+function stepFloor(endNs: bigint, stepNs: bigint): bigint {
+  const stepMs = stepNs / 1_000_000n;
+  if (stepMs <= 0n) return endNs;
+  return (endNs / 1_000_000n / stepMs) * stepMs * 1_000_000n;
 }
 
 /** Loki's answer to a query wholly older than `max_query_lookback`: an empty result. */

@@ -1,6 +1,7 @@
 import type { TenantLimits } from '@logsvc/config';
-import { formatDuration } from '@logsvc/logql';
+import { type Expr, formatDuration, logSelectors, walk } from '@logsvc/logql';
 import { goDurationString } from '@logsvc/gocompat';
+import { LogsvcError } from '@logsvc/errors';
 import { ParamError } from './errors';
 
 /** The query limits of a request: for several tenants, the strictest non-zero of each. */
@@ -11,6 +12,10 @@ export interface QueryLimits {
   max_query_lookback: number;
   query_timeout: number;
   max_query_memory_bytes: number;
+  /** 0 or absent: no limit. */
+  max_query_range?: number;
+  /** 0 or absent: no limit. */
+  max_streams_matchers_per_query?: number;
 }
 
 type LimitName = keyof QueryLimits;
@@ -27,7 +32,43 @@ export function queryLimits(perTenant: readonly TenantLimits[]): QueryLimits {
     max_query_lookback: smallest('max_query_lookback'),
     query_timeout: smallest('query_timeout'),
     max_query_memory_bytes: smallest('max_query_memory_bytes'),
+    max_query_range: smallest('max_query_range'),
+    max_streams_matchers_per_query: smallest('max_streams_matchers_per_query'),
   };
+}
+
+/**
+ * A range aggregation over a window longer than `max_query_range` in a range query: Loki's
+ * engine (`checkIntervalLimit`), `[interval] value exceeds limit: [2h] > [1h]`, which Loki
+ * answers with a 500 (the error is of no kind its handler maps to 400). Instant queries are
+ * not checked: Loki's frontend splits them by `split_instant_metric_queries_by_interval`
+ * first, so each split's window is within the limit and the query is answered.
+ */
+export function checkQueryRange(limits: QueryLimits, expr: Expr): void {
+  const maxMs = limits.max_query_range ?? 0;
+  if (maxMs <= 0) return;
+  walk(expr, (node) => {
+    if (node.kind === 'LogRange' && node.rangeNs > maxMs * 1e6) {
+      throw new LogsvcError(
+        'internal',
+        `[interval] value exceeds limit: [${formatDuration(node.rangeNs)}] > [${formatDuration(maxMs * 1e6)}]`,
+      );
+    }
+  });
+}
+
+/** More label matchers in a stream selector than `max_streams_matchers_per_query`: Loki's 400. */
+export function checkStreamMatchers(limits: QueryLimits, expr: Expr): void {
+  const max = limits.max_streams_matchers_per_query ?? 0;
+  if (max <= 0) return;
+  for (const selector of logSelectors(expr)) {
+    const count = selector.selector.matchers.length;
+    if (count > max) {
+      throw new ParamError(
+        `max streams matchers per query exceeded, matchers-count > limit (${count} > ${max})`,
+      );
+    }
+  }
 }
 
 /** `limit` above `max_entries_limit_per_query` (log queries): Loki's 400. */

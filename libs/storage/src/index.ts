@@ -4,6 +4,7 @@ export * from './object-client';
 export * from './object-key';
 export * from './filesystem-object-client';
 export * from './s3-object-client';
+export * from './azure-object-client';
 export * from './schema-config';
 export * from './key-layout';
 export * from './series-identity';

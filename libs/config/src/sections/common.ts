@@ -1,5 +1,6 @@
 import { bool, int, section, str, stringList, flag } from '../fields';
 import { lokiRingSection } from './ring';
+import { awsSection, azureSection } from './storage';
 
 /** `common`: settings shared by every component; a component's own setting wins over these. */
 export const commonSection = section({
@@ -12,6 +13,9 @@ export const commonSection = section({
       chunks_directory: flag('common.storage.filesystem.chunk-directory', str('')),
       rules_directory: flag('common.storage.filesystem.rules-directory', str('')),
     }),
+    // Copied into storage_config.aws / storage_config.azure where those are not written.
+    s3: awsSection('common.storage.'),
+    azure: azureSection('common.storage.'),
   }),
   // Stores each ring's tokens under path_prefix (`ingester.tokens`, ...).
   persist_tokens: bool(false),

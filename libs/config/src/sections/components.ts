@@ -55,6 +55,8 @@ export const rulerSection = section({
           name: z.string().optional(),
           headers: z.record(z.string(), z.string()).optional(),
           remote_timeout: z.string().optional(),
+          // Prometheus' queue tuning: accepted with a warning (parse.ts), logsvc sends as it goes.
+          queue_config: z.record(z.string(), z.unknown()).optional(),
         }),
       )
       .default(() => ({})),

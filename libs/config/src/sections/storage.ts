@@ -2,21 +2,55 @@ import { z } from 'zod';
 import { bool, duration, int, oneOf, section, str, flag } from '../fields';
 import { grpcClientSection } from './tls';
 
-/** `storage_config`: object store clients (filesystem, S3) and the TSDB index directories. */
+/** Loki's `aws_storage_config` (S3 part), with flags `-<prefix>s3.*`. */
+export function awsSection(prefix: string) {
+  return section({
+    // Loki's URL form `s3://<key>:<secret>@<region or host>/<bucket>` (see object-store-urls.ts).
+    s3: flag(`${prefix}s3.url`, str('')),
+    endpoint: flag(`${prefix}s3.endpoint`, str('')),
+    region: flag(`${prefix}s3.region`, str('')),
+    bucketnames: flag(`${prefix}s3.buckets`, str('')),
+    access_key_id: flag(`${prefix}s3.access-key-id`, str('')),
+    secret_access_key: flag(`${prefix}s3.secret-access-key`, str('')),
+    s3forcepathstyle: flag(`${prefix}s3.force-path-style`, bool(false)),
+    insecure: flag(`${prefix}s3.insecure`, bool(false)),
+  });
+}
+
+/** Loki's `azure_storage_config`, with flags `-<prefix>azure.*`. */
+export function azureSection(prefix: string) {
+  const f = `${prefix}azure.`;
+  return section({
+    environment: flag(
+      `${f}environment`,
+      oneOf(
+        ['AzureGlobal', 'AzureChinaCloud', 'AzureGermanCloud', 'AzureUSGovernment'],
+        'AzureGlobal',
+      ),
+    ),
+    account_name: flag(`${f}account-name`, str('')),
+    account_key: flag(`${f}account-key`, str('')),
+    // Wins over account_name, account_key and endpoint_suffix (also how Azurite is reached).
+    connection_string: flag(`${f}connection-string`, str('')),
+    container_name: flag(`${f}container-name`, str('loki')),
+    // Empty: the environment's suffix (blob.core.windows.net for AzureGlobal).
+    endpoint_suffix: flag(`${f}endpoint-suffix`, str('')),
+    // 0: the client's own timeout.
+    request_timeout: flag(`${f}request-timeout`, duration(0)),
+    max_retries: flag(`${f}max-retries`, int(5)),
+    min_retry_delay: flag(`${f}min-retry-delay`, duration(10)),
+    max_retry_delay: flag(`${f}max-retry-delay`, duration(500)),
+  });
+}
+
+/** `storage_config`: object store clients (filesystem, S3, Azure) and the TSDB index directories. */
 export const storageSection = section({
   filesystem: section({
     // Empty means `<common.path_prefix>/chunks`.
     directory: flag('local.chunk-directory', str('')),
   }),
-  aws: section({
-    endpoint: flag('s3.endpoint', str('')),
-    region: flag('s3.region', str('')),
-    bucketnames: flag('s3.buckets', str('')),
-    access_key_id: flag('s3.access-key-id', str('')),
-    secret_access_key: flag('s3.secret-access-key', str('')),
-    s3forcepathstyle: flag('s3.force-path-style', bool(false)),
-    insecure: flag('s3.insecure', bool(false)),
-  }),
+  aws: awsSection(''),
+  azure: azureSection(''),
   tsdb_shipper: section({
     // Empty means `<common.path_prefix>/tsdb-index` and `<common.path_prefix>/tsdb-cache`.
     active_index_directory: flag('tsdb.shipper.active-index-directory', str('')),
@@ -43,12 +77,57 @@ export const chunkStoreSection = section({
   }),
 });
 
+const NO_INDEX = (name: string) =>
+  `not supported by logsvc: logsvc has no ${name} index (only tsdb); instead: add a period ` +
+  'from a later date with store: tsdb and schema: v13 (older data stays readable by Loki only)';
+
+const REFUSED_INDEX_STORES: Readonly<Record<string, string>> = Object.fromEntries(
+  [
+    'boltdb-shipper',
+    'boltdb',
+    'aws',
+    'aws-dynamo',
+    'bigtable',
+    'bigtable-hashed',
+    'cassandra',
+    'gcp',
+    'gcp-columnkey',
+    'grpc-store',
+  ].map((name) => [name, NO_INDEX(name)]),
+);
+
+const REFUSED_SCHEMAS: Readonly<Record<string, string>> = Object.fromEntries(
+  ['v9', 'v10', 'v11', 'v12'].map((name) => [
+    name,
+    `not supported by logsvc: logsvc reads and writes schema v13 only; instead: add a period ` +
+      'from a later date with schema: v13',
+  ]),
+);
+
+const REFUSED_OBJECT_STORES: Readonly<Record<string, string>> = Object.fromEntries(
+  [
+    'gcs',
+    'swift',
+    'cos',
+    'bos',
+    'alibabacloud',
+    'bigtable',
+    'cassandra',
+    'grpc-store',
+    'inmemory',
+  ].map((name) => [
+    name,
+    `not supported by logsvc: logsvc has no ${name} object store client; instead: use ` +
+      'filesystem, s3 (or an S3-compatible gateway) or azure',
+  ]),
+);
+
 /** One period of `schema_config.configs`. */
 export const periodConfig = z.strictObject({
   from: str(''),
-  store: oneOf(['tsdb'], 'tsdb'),
-  object_store: oneOf(['filesystem', 's3'], 'filesystem'),
-  schema: oneOf(['v13'], 'v13'),
+  store: oneOf(['tsdb'], 'tsdb', REFUSED_INDEX_STORES),
+  object_store: oneOf(['filesystem', 's3', 'aws', 'azure'], 'filesystem', REFUSED_OBJECT_STORES),
+  schema: oneOf(['v13'], 'v13', REFUSED_SCHEMAS),
   index: section({
     prefix: str('index_'),
     period: duration(24 * 3600_000),

@@ -14,6 +14,8 @@ export interface FrontendLimits {
   readonly maxCacheFreshnessMs: number;
   /** `max_query_memory_bytes`: what the answers of a query's sub-queries may hold here. */
   readonly maxMemoryBytes: number;
+  /** `max_query_bytes_read`: the bytes (per the index) a whole query may read; 0 = any. */
+  readonly maxQueryBytesRead?: number;
 }
 
 function smallestNonZero(values: readonly number[]): number {
@@ -31,6 +33,7 @@ export function frontendLimits(overrides: Overrides, tenants: readonly string[])
     maxBytesPerShard: smallestNonZero(all.map((l) => l.tsdb_max_bytes_per_shard)),
     maxCacheFreshnessMs: Math.max(...all.map((l) => l.max_cache_freshness_per_query), 0),
     maxMemoryBytes: smallestNonZero(all.map((l) => l.max_query_memory_bytes)),
+    maxQueryBytesRead: smallestNonZero(all.map((l) => l.max_query_bytes_read)),
   };
 }
 

@@ -21,8 +21,10 @@ import {
   streamsBytes,
   rangeReach,
 } from '@logsvc/logql';
+import { humanizeIBytes } from '@logsvc/gocompat';
 import {
   emptyAnswer,
+  ParamError,
   prepareQuery,
   QueryAbortedError,
   type QueryLimits,
@@ -73,6 +75,8 @@ export interface QueryFrontendOptions {
   readonly now: () => bigint;
   /** `query_range.parallelise_shardable_queries`. */
   readonly sharding: boolean;
+  /** `query_range.align_queries_with_step`: round a metric query's end down to the step. */
+  readonly alignQueriesWithStep?: boolean;
   /** Sizes shards; without it every shardable part gets `tsdb_max_query_parallelism` shards. */
   readonly indexBytes?: IndexBytes;
   /** `query_range.cache_results` with its cache; null = no results cache. */
@@ -112,7 +116,9 @@ export class QueryFrontend {
   async query(request: FrontendQueryRequest): Promise<FrontendQueryResult> {
     const started = performance.now();
     const { overrides, now } = this.options;
-    const prepared = prepareQuery(request, overrides, now());
+    const prepared = prepareQuery(request, overrides, now(), {
+      alignQueriesWithStep: this.options.alignQueriesWithStep,
+    });
     if (prepared.empty) {
       return { ...emptyAnswer(request, prepared.isLogQuery), resultCache: newCacheStats() };
     }
@@ -135,6 +141,7 @@ export class QueryFrontend {
       splits: 0,
       shards: 0,
     };
+    await this.checkQueryBytes(ctx, expr);
     let result: QueryResult;
     try {
       result =
@@ -394,6 +401,32 @@ export class QueryFrontend {
       ...(shard === undefined ? {} : { shard }),
       ...(request.categorizeLabels ? { categorizeLabels: true } : {}),
     };
+  }
+
+  /**
+   * `max_query_bytes_read`: Loki's query size limiter, which asks the index how many bytes the
+   * whole query would read and refuses it with a 400 above the limit.
+   */
+  private async checkQueryBytes(ctx: QueryContext, expr: Expr): Promise<void> {
+    const limit = ctx.limits.maxQueryBytesRead ?? 0;
+    const indexBytes = this.options.indexBytes;
+    if (limit <= 0 || indexBytes === undefined) return;
+    const selectors = logSelectors(expr).map((s) => ({
+      matchers: s.selector.matchers,
+      text: printStreamSelector(s.selector),
+    }));
+    const bytes = await indexBytes(
+      ctx.request.tenants,
+      selectors,
+      ctx.request.startNs - maxRangeNs(expr),
+      ctx.request.endNs,
+      expr.kind === 'LogSelectorExpr',
+    );
+    if (bytes > limit) {
+      throw new ParamError(
+        `the query would read too many bytes (query: ${humanizeIBytes(bytes)}, limit: ${humanizeIBytes(limit)}); consider adding more specific stream selectors or reduce the time range of the query`,
+      );
+    }
   }
 
   /** How many shards a part of the query over `range` is cut into. */

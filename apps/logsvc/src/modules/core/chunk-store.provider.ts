@@ -22,6 +22,7 @@ export function chunkStoreSettings(config: Config, uploader: string): ChunkStore
     schema: config.schema_config,
     filesystemDirectory: chunksDirectory(config),
     s3: config.storage_config.aws,
+    azure: config.storage_config.azure,
     uploader,
     chunkCache: chunkCacheConfig(config),
   };

@@ -50,6 +50,11 @@ export class CoreModule {
       file: deps.config.runtime_config.file,
       periodMs: deps.config.runtime_config.period,
       onReloadError: (err) => deps.logger.error({ err }, 'reloading the runtime config failed'),
+      onWarning: (w) =>
+        deps.logger.warn(
+          { key: w.key, reason: w.reason },
+          'runtime config key has no effect in logsvc',
+        ),
     });
     const chunkStore = chunkStoreOf(deps.config, uploaderName(deps.config));
     const providers = [

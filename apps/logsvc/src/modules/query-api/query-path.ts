@@ -111,6 +111,7 @@ export function createQueryPath(
     overrides,
     now: () => BigInt(Date.now()) * 1_000_000n,
     sharding: config.query_range.parallelise_shardable_queries,
+    alignQueriesWithStep: config.query_range.align_queries_with_step,
     ...(indexBytes === undefined ? {} : { indexBytes }),
     cache: answerCache(config),
     parallelism,
