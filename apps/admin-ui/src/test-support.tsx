@@ -1,5 +1,5 @@
 // Helpers of the component tests: the app's providers and a fake of logsvc's HTTP API.
-import type { InstanceOverview } from '@logsvc/api/browser';
+import type { InstanceOverview, UiFeatures } from '@logsvc/api/browser';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type RenderResult, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
@@ -69,6 +69,18 @@ export function instanceOverview(over: Partial<InstanceOverview> = {}): Instance
     services: [],
     updated_at: '2026-01-01T00:00:00Z',
     rings: [],
+    ...over,
+  };
+}
+
+/** The `/ui/api/features` answer of a single binary, with `over` changed. */
+export function uiFeatures(over: Partial<UiFeatures> = {}): UiFeatures {
+  return {
+    rings: ['ingester'],
+    logservice: false,
+    config_file: false,
+    auth_enabled: true,
+    multi_tenant_queries: false,
     ...over,
   };
 }

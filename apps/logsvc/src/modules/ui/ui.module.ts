@@ -4,6 +4,7 @@ import { LogServiceController } from './logservice.controller';
 import { OverviewGateway } from './overview.gateway';
 import { OverviewService } from './overview.service';
 import { UiStaticController } from './ui-static.controller';
+import { UiFeaturesController } from './ui-features.controller';
 import { UiTailBridge } from './ui-tail-bridge';
 
 /**
@@ -12,7 +13,12 @@ import { UiTailBridge } from './ui-tail-bridge';
  * for browsers, and in Kubernetes the LogService a process was rendered from.
  */
 @Module({
-  controllers: [InstancesController, LogServiceController, UiStaticController],
+  controllers: [
+    InstancesController,
+    LogServiceController,
+    UiFeaturesController,
+    UiStaticController,
+  ],
   providers: [OverviewService, OverviewGateway, UiTailBridge],
 })
 export class UiModule {}
