@@ -23,6 +23,7 @@ export const INSTANCE_PROXY_PATHS = [
   '/ui/api/features',
   '/ui/api/config-file',
   '/metrics',
+  '/loki/api/v1/status/buildinfo',
 ] as const;
 
 /**
