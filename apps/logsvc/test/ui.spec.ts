@@ -175,6 +175,11 @@ describe('the ui component', () => {
       await fetch(`${sut.url}/ui/api/overrides`)
     ).json()) as TenantOverridesView;
     expect(overrides).toEqual({ runtime_config_file: '', tenants: [] });
+    // No rule groups: Loki's API answers 404, the UI's copy an empty map.
+    expect((await fetch(`${sut.url}/loki/api/v1/rules`)).status).toBe(404);
+    const rules = await fetch(`${sut.url}/ui/api/rules`);
+    expect(rules.status).toBe(200);
+    expect(await rules.text()).toBe('{}\n');
   });
 });
 

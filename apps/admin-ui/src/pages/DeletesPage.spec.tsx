@@ -77,7 +77,9 @@ describe('DeletesPage', () => {
     });
     renderPage(<DeletesPage />);
     const row = (await screen.findByText('abc123')).closest('tr')!;
-    expect(row.textContent).toContain('2/4 tables, 17 lines deleted');
+    expect(row.textContent).toContain(
+      '2/4 tables, 5 chunks processed (1 rewritten, 2 deleted), 17 lines deleted',
+    );
     fireEvent.click(within(row).getByRole('button', { name: 'Cancel' }));
     fireEvent.click(
       within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel request' }),
@@ -94,5 +96,35 @@ describe('DeletesPage', () => {
         true,
       ),
     );
+  });
+
+  it('says when a received request becomes eligible for processing', async () => {
+    const createdAt = Math.floor(Date.now() / 1000);
+    const waiting: DeleteRequestProgress = {
+      ...progress,
+      status: 'received',
+      cancelable: true,
+      process_after: createdAt + 3600,
+      tables_total: 0,
+      tables_done: 0,
+      chunks_processed: 0,
+      chunks_rewritten: 0,
+      chunks_deleted: 0,
+      lines_deleted: 0,
+    };
+    fakeApi({
+      'GET /loki/api/v1/delete': () =>
+        json([{ ...item, status: 'received', created_at: createdAt }]),
+      'GET /logsvc/api/v1/delete/progress': () => json([waiting]),
+    });
+    renderPage(<DeletesPage />);
+    const row = (await screen.findByText('abc123')).closest('tr')!;
+    await within(row).findByText(/^Eligible for processing at/);
+    expect(row.textContent).toContain(
+      `Eligible for processing at ${new Date((createdAt + 3600) * 1000).toLocaleString()} (in `,
+    );
+    expect(row.textContent).toMatch(/\(in (59m \d+s|1h 0m)\)/);
+    expect(row.textContent).not.toContain('0/0 tables');
+    expect(within(row).queryByRole('button', { name: 'Force cancel' })).toBeNull();
   });
 });

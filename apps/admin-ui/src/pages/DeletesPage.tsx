@@ -6,7 +6,8 @@ import { countLines, queryProblem } from '../api/queries';
 import { useTenant } from '../api/tenant';
 import { Confirm } from '../components/Confirm';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { formatTime, fromLocalInput, toLocalInput } from '../lib/time';
+import { formatNumber } from '../lib/format';
+import { formatDuration, formatTime, fromLocalInput, toLocalInput } from '../lib/time';
 import { useTitle } from '../router';
 import { rereadAfterChange } from '../api/reread';
 
@@ -15,12 +16,31 @@ interface Cancel {
   force: boolean;
 }
 
-function Progress({ p }: { p?: DeleteRequestProgress }) {
+/**
+ * Where a request is: waiting out its cancel period (and when that ends), waiting for the
+ * compactor, or processing: tables done of the total, chunks and lines removed so far.
+ */
+function Progress({ p, now }: { p?: DeleteRequestProgress; now: number }) {
   if (!p) return <>—</>;
+  const eligibleMs = p.process_after * 1000;
+  const started = p.tables_total > 0 || p.status !== 'received';
+  if (!started && now < eligibleMs)
+    return (
+      <>
+        Eligible for processing at {formatTime(p.process_after)} (in{' '}
+        {formatDuration(eligibleMs - now)}); it can be canceled until then.
+      </>
+    );
+  if (!started)
+    return <>Eligible since {formatTime(p.process_after)}: waiting for the compactor.</>;
+  const chunks =
+    p.chunks_processed > 0
+      ? `, ${formatNumber(p.chunks_processed)} chunks processed (${formatNumber(p.chunks_rewritten)} rewritten, ${formatNumber(p.chunks_deleted)} deleted)`
+      : '';
   return (
     <>
       <progress max={Math.max(1, p.tables_total)} value={p.tables_done} aria-label="tables done" />{' '}
-      {p.tables_done}/{p.tables_total} tables, {p.lines_deleted} lines deleted
+      {p.tables_done}/{p.tables_total} tables{chunks}, {formatNumber(p.lines_deleted)} lines deleted
     </>
   );
 }
@@ -186,7 +206,7 @@ export function DeletesPage() {
                   <td>{formatTime(item.created_at)}</td>
                   <td>{item.status}</td>
                   <td>
-                    <Progress p={progress} />
+                    <Progress p={progress} now={Date.now()} />
                   </td>
                   <td>
                     {/* A picked-up request is canceled only with force; a plain cancel of it

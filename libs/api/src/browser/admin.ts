@@ -37,6 +37,12 @@ export const UI_FEATURES_PATH = '/ui/api/features';
  */
 export const CONFIG_FILE_PATH = '/ui/api/config-file';
 
+/**
+ * `GET` answers the tenant's rule groups as `GET /loki/api/v1/rules` does, but `{}` (200) for a
+ * tenant without any, where Loki's API answers 404.
+ */
+export const UI_RULES_PATH = '/ui/api/rules';
+
 /** `GET` answers the `TenantOverridesView` of the process (its runtime config's overrides). */
 export const TENANT_OVERRIDES_PATH = '/ui/api/overrides';
 

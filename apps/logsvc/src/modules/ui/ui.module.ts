@@ -5,6 +5,7 @@ import { OverviewGateway } from './overview.gateway';
 import { OverviewService } from './overview.service';
 import { UiStaticController } from './ui-static.controller';
 import { UiFeaturesController } from './ui-features.controller';
+import { UiRulesController } from './ui-rules.controller';
 import { UiTailBridge } from './ui-tail-bridge';
 
 /**
@@ -17,6 +18,7 @@ import { UiTailBridge } from './ui-tail-bridge';
     InstancesController,
     LogServiceController,
     UiFeaturesController,
+    UiRulesController,
     UiStaticController,
   ],
   providers: [OverviewService, OverviewGateway, UiTailBridge],
