@@ -1,3 +1,4 @@
+import { KnownTenants } from './api/known-tenants';
 import { TenantPicker } from './api/tenant';
 import { ConfigPage } from './pages/ConfigPage';
 import { DeletesPage } from './pages/DeletesPage';
@@ -41,6 +42,7 @@ export function App() {
           ))}
         </nav>
         <TenantPicker />
+        <KnownTenants />
       </header>
       <main id="main">
         {node ? (

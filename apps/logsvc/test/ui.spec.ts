@@ -181,6 +181,21 @@ describe('the ui component', () => {
     expect(rules.status).toBe(200);
     expect(await rules.text()).toBe('{}\n');
   });
+
+  it('lists the tenants it knows, for the tenant picker', async () => {
+    const push = await fetch(`${sut.url}/loki/api/v1/push`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        streams: [{ stream: { app: 'ui' }, values: [[String(Date.now() * 1e6), 'hello']] }],
+      }),
+    });
+    expect(push.status).toBe(204);
+    const body = (await (await fetch(`${sut.url}/ui/api/tenants`)).json()) as {
+      tenants: string[];
+    };
+    expect(body.tenants).toContain('fake');
+  });
 });
 
 describe('the ui component, with ring IDs that differ from the host name', () => {
@@ -221,6 +236,10 @@ describe('the ui component, with ring IDs that differ from the host name', () =>
     const overrides = (await (
       await fetch(`${sut.url}/ui/api/overrides`)
     ).json()) as TenantOverridesView;
+    const known = (await (await fetch(`${sut.url}/ui/api/tenants`)).json()) as {
+      tenants: string[];
+    };
+    expect(known.tenants).toContain('team-a');
     expect(overrides.tenants).toEqual([
       {
         tenant: 'team-a',

@@ -43,6 +43,12 @@ export const CONFIG_FILE_PATH = '/ui/api/config-file';
  */
 export const UI_RULES_PATH = '/ui/api/rules';
 
+/**
+ * `GET` answers `{ tenants: string[] }`: the tenants this process knows (in object storage, in
+ * its ingester's memory, with overrides in its runtime config), sorted.
+ */
+export const UI_TENANTS_PATH = '/ui/api/tenants';
+
 /** `GET` answers the `TenantOverridesView` of the process (its runtime config's overrides). */
 export const TENANT_OVERRIDES_PATH = '/ui/api/overrides';
 

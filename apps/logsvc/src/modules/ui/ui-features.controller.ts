@@ -4,6 +4,7 @@ import {
   TENANT_OVERRIDES_PATH,
   type TenantOverridesView,
   UI_FEATURES_PATH,
+  UI_TENANTS_PATH,
   type UiFeatures,
 } from '@logsvc/api';
 import { type Config, type Overrides, maskSecretsInYaml } from '@logsvc/config';
@@ -11,14 +12,18 @@ import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { httpError } from '../../http/plain-error';
 import type { StartupFiles } from '../../startup-files';
 import type { Component } from '../../targets';
+import { LocalIngesterClient } from '@logsvc/ingester';
+import type { ChunkStore } from '@logsvc/storage';
 import { COMPONENTS, CONFIG, OVERRIDES, STARTUP_FILES } from '../../tokens';
+import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { RingsService } from '../cluster/rings.service';
 
 /**
  * `GET /ui/api/features`: what the admin UI may ask this process (its ring pages, its
  * LogService view, its config file, the tenancy), so the UI asks nothing that answers 404; and
  * `GET /ui/api/config-file`: the config file it started with, as written; and
- * `GET /ui/api/overrides`: each tenant's limits that its runtime config changes.
+ * `GET /ui/api/overrides`: each tenant's limits that its runtime config changes; and
+ * `GET /ui/api/tenants`: the tenants it knows, for the tenant picker.
  */
 @Controller()
 export class UiFeaturesController {
@@ -28,6 +33,8 @@ export class UiFeaturesController {
     @Inject(STARTUP_FILES) private readonly files: StartupFiles,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(OVERRIDES) private readonly overrides: Overrides,
+    @Inject(CHUNK_STORE) private readonly store: ChunkStore,
+    @Inject(LocalIngesterClient) private readonly ingester: LocalIngesterClient,
   ) {}
 
   @Get(UI_FEATURES_PATH)
@@ -75,5 +82,16 @@ export class UiFeaturesController {
         return { tenant, changes };
       }),
     };
+  }
+
+  @Get(UI_TENANTS_PATH)
+  async tenants(): Promise<{ tenants: string[] }> {
+    const stored = await this.store.maintenance.tenants().catch(() => [] as string[]);
+    const known = new Set([
+      ...stored,
+      ...(this.ingester.ingester?.tenants() ?? []),
+      ...this.overrides.tenants(),
+    ]);
+    return { tenants: [...known].sort() };
   }
 }
