@@ -79,6 +79,7 @@ export function uiFeatures(over: Partial<UiFeatures> = {}): UiFeatures {
     rings: ['ingester'],
     logservice: false,
     config_file: false,
+    deletes: false,
     auth_enabled: true,
     multi_tenant_queries: false,
     ...over,

@@ -156,6 +156,7 @@ describe('the ui component', () => {
       rings: expect.arrayContaining(['ingester', 'distributor', 'compactor']),
       logservice: false,
       config_file: false,
+      deletes: false,
       auth_enabled: false,
       multi_tenant_queries: false,
     });

@@ -16,9 +16,13 @@ export const SOURCE_TITLES: Record<ConfigSource, string> = {
   spec: 'LogService spec',
 };
 
-/** The sources an instance has: a config file only if it started with one, a spec in Kubernetes. */
-export function useSources(id: string | undefined): ConfigSource[] {
-  const features = useFeatures(id).data;
+/**
+ * The sources an instance has: a config file only if it started with one, a spec in Kubernetes;
+ * both are served by the `ui` component, so an instance without it (`servesUi` false) has
+ * neither and is not asked.
+ */
+export function useSources(id: string | undefined, servesUi: boolean): ConfigSource[] {
+  const features = useFeatures(id, !!id && servesUi).data;
   const out: ConfigSource[] = [];
   if (features?.config_file) out.push('file');
   out.push('running', 'defaults', 'changed');
@@ -43,10 +47,9 @@ async function fetchSource(id: string, source: ConfigSource): Promise<string> {
 
 /** One source's text; asked only when the instance has it (`sources`). */
 export function useSource(id: string | undefined, source: ConfigSource, sources: ConfigSource[]) {
-  const { data: features } = useFeatures(id);
   return useQuery({
     queryKey: ['config-source', id, source],
     queryFn: () => fetchSource(id!, source),
-    enabled: !!id && features !== undefined && sources.includes(source),
+    enabled: !!id && sources.includes(source),
   });
 }

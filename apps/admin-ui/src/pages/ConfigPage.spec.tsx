@@ -14,11 +14,11 @@ import {
 import { ConfigPage } from './ConfigPage';
 
 function instance(id: string, self: boolean): InstanceOverview {
-  return instanceOverview({ id, self, targets: ['backend'] });
+  return instanceOverview({ id, self, targets: ['backend', 'ui'] });
 }
 
 const overview: ClusterOverview = {
-  now: '2026-01-01T00:00:00Z',
+  now: '2026-01-01T00:00:05Z',
   mode: 'cluster',
   instances: [instance('logs-write-0', false), instance('logs-backend-0', true)],
 };

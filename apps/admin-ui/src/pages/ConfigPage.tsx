@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { type ConfigSource, SOURCE_TITLES, useSource, useSources } from '../api/config-sources';
 import { useFeatures } from '../api/features';
-import { useReportingInstances } from '../api/instances';
+import { useLiveInstances } from '../api/instances';
 import { DiffView } from '../components/DiffView';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { useTitle } from '../router';
@@ -42,8 +42,8 @@ function Picker(props: {
 }
 
 /** Every source of one instance in columns: file as written, running, defaults, spec. */
-function SideBySide({ id }: { id: string }) {
-  const sources = useSources(id);
+function SideBySide({ id, servesUi }: { id: string; servesUi: boolean }) {
+  const sources = useSources(id, servesUi);
   const shown = sources.filter((s) => s !== 'changed');
   return (
     <div className="side-by-side" style={{ gridTemplateColumns: `repeat(${shown.length}, 1fr)` }}>
@@ -105,8 +105,12 @@ function SourceDiff(props: {
  */
 export function ConfigPage() {
   useTitle('Configuration');
-  const instances = useReportingInstances();
-  const ids = instances.data?.map((i) => i.id) ?? [];
+  // A process that stopped reporting answers nothing: it is not offered.
+  const instances = useLiveInstances();
+  const live = instances.data ?? [];
+  const ids = live.map((i) => i.id);
+  const servesUi = (id: string | undefined) =>
+    live.find((i) => i.id === id)?.targets.includes('ui') ?? false;
   // The LogService view is offered where the process that served the page has one.
   const served = useFeatures();
   const inKubernetes = served.data?.logservice === true;
@@ -119,8 +123,8 @@ export function ConfigPage() {
   const self = instances.data?.find((i) => i.self)?.id;
   const a = left ?? (view === 'logservice' ? (self ?? ids[0]) : ids[0]);
   const b = right ?? (view === 'any' ? a : (ids[1] ?? ids[0]));
-  const leftSources = useSources(a);
-  const rightSources = useSources(b);
+  const leftSources = useSources(a, servesUi(a));
+  const rightSources = useSources(b, servesUi(b));
   const views = [...VIEWS, ...(inKubernetes ? [LOGSERVICE_VIEW] : []), OVERRIDES_VIEW];
   const pair = (() => {
     if (a === undefined || b === undefined) return undefined;
@@ -192,7 +196,7 @@ export function ConfigPage() {
         </p>
       )}
       <ErrorMessage error={instances.error ?? served.error} />
-      {view === 'side' && a !== undefined && <SideBySide id={a} />}
+      {view === 'side' && a !== undefined && <SideBySide id={a} servesUi={servesUi(a)} />}
       {pair && (
         <SourceDiff
           {...pair}

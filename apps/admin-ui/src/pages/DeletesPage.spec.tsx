@@ -1,7 +1,7 @@
 import type { DeleteRequestListItem, DeleteRequestProgress } from '@logsvc/api/browser';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, json, paramsOf, renderPage, text } from '../test-support';
+import { fakeApi, json, paramsOf, renderPage, text, uiFeatures } from '../test-support';
 import { DeletesPage } from './DeletesPage';
 
 const item: DeleteRequestListItem = {
@@ -34,6 +34,7 @@ describe('DeletesPage', () => {
 
   it('previews the matching lines, and creates the request only once confirmed', async () => {
     const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ deletes: true })),
       'GET /loki/api/v1/delete': () => json([]),
       'GET /logsvc/api/v1/delete/progress': () => json([]),
       'GET /loki/api/v1/format_query': () => json({ status: 'success', data: 'x' }),
@@ -45,7 +46,7 @@ describe('DeletesPage', () => {
       'POST /loki/api/v1/delete': () => new Response(null, { status: 204 }),
     });
     renderPage(<DeletesPage />);
-    fireEvent.change(screen.getByLabelText('Stream selector'), {
+    fireEvent.change(await screen.findByLabelText('Stream selector'), {
       target: { value: '{app="web"}' },
     });
     fireEvent.change(screen.getByLabelText('Line contains (optional)'), {
@@ -68,6 +69,7 @@ describe('DeletesPage', () => {
 
   it('lists progress, offers force-cancel once picked up, and shows why a cancel is refused', async () => {
     const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ deletes: true })),
       'GET /loki/api/v1/delete': () => json([item]),
       'GET /logsvc/api/v1/delete/progress': () => json([progress]),
       'DELETE /loki/api/v1/delete': (call) =>
@@ -113,6 +115,7 @@ describe('DeletesPage', () => {
       lines_deleted: 0,
     };
     fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ deletes: true })),
       'GET /loki/api/v1/delete': () =>
         json([{ ...item, status: 'received', created_at: createdAt }]),
       'GET /logsvc/api/v1/delete/progress': () => json([waiting]),
@@ -126,5 +129,14 @@ describe('DeletesPage', () => {
     expect(row.textContent).toMatch(/\(in (59m \d+s|1h 0m)\)/);
     expect(row.textContent).not.toContain('0/0 tables');
     expect(within(row).queryByRole('button', { name: 'Force cancel' })).toBeNull();
+  });
+
+  it('says when this process serves no delete API, and asks nothing of it', async () => {
+    const calls = fakeApi({ 'GET /ui/api/features': () => json(uiFeatures({ deletes: false })) });
+    renderPage(<DeletesPage />);
+    expect((await screen.findByRole('note')).textContent).toContain(
+      'compactor.retention_enabled: true',
+    );
+    expect(calls.map((c) => c.url)).toEqual(['/ui/api/features']);
   });
 });

@@ -1,6 +1,7 @@
 import type { DeleteRequestListItem, DeleteRequestProgress } from '@logsvc/api/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useFeatures } from '../api/features';
 import { getJson, request } from '../api/http';
 import { countLines, queryProblem } from '../api/queries';
 import { useTenant } from '../api/tenant';
@@ -144,8 +145,12 @@ export function DeletesPage() {
   useTitle('Delete requests');
   const { tenant } = useTenant();
   const client = useQueryClient();
+  // The delete API is there only with a compactor that has retention enabled (as in Loki).
+  const features = useFeatures();
+  const enabled = features.data?.deletes === true;
   const list = useQuery({
     queryKey: ['deletes', tenant],
+    enabled,
     queryFn: async ({ signal }) => {
       const [items, progress] = await Promise.all([
         getJson<DeleteRequestListItem[]>('/loki/api/v1/delete', { tenant, signal }),
@@ -174,7 +179,14 @@ export function DeletesPage() {
   return (
     <section>
       <h1>Delete requests of {tenant}</h1>
-      <CreateForm tenant={tenant} />
+      <ErrorMessage error={features.error} />
+      {features.data && !enabled && (
+        <p role="note">
+          This process serves no delete API: it needs the compactor with{' '}
+          <code>compactor.retention_enabled: true</code>, as in Loki.
+        </p>
+      )}
+      {enabled && <CreateForm tenant={tenant} />}
       <ErrorMessage error={list.error} />
       <ErrorMessage error={cancelMutation.error} prefix="Cancel refused" />
       {list.data && list.data.length === 0 && <p>No delete requests.</p>}

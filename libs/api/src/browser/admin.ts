@@ -76,6 +76,11 @@ export interface UiFeatures {
   logservice: boolean;
   /** `/ui/api/config-file` answers (started with `-config.file`). */
   config_file: boolean;
+  /**
+   * The delete API (`/loki/api/v1/delete`, `/logsvc/api/v1/delete/progress`) answers: a
+   * compactor with `compactor.retention_enabled`, as Loki registers it.
+   */
+  deletes: boolean;
   /** `auth_enabled`: false means every request acts for the single tenant `fake`. */
   auth_enabled: boolean;
   /** `querier.multi_tenant_queries_enabled`: a query may name tenants `a|b`. */

@@ -55,6 +55,7 @@ export class UiFeaturesController {
       rings,
       logservice,
       config_file: this.files.configFile !== undefined,
+      deletes: this.components.includes('compactor') && this.config.compactor.retention_enabled,
       auth_enabled: this.config.auth_enabled,
       multi_tenant_queries: this.config.querier.multi_tenant_queries_enabled,
     };
