@@ -37,3 +37,25 @@ export async function screenshots(page: Page, dir: string, name: string): Promis
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
+
+/**
+ * Collects what the page logs as an error (console errors, failed loads, uncaught exceptions),
+ * each with its URL. A LogQL check the test makes fail on purpose (`format_query`, 400) is
+ * the page working, so it may be left out with `except`.
+ */
+export function consoleErrors(page: Page): { take(except?: RegExp): string[] } {
+  let errors: Array<{ text: string; url: string }> = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push({ text: m.text(), url: m.location().url });
+  });
+  page.on('pageerror', (err) => errors.push({ text: String(err), url: '' }));
+  return {
+    take(except?: RegExp) {
+      const out = errors
+        .filter((e) => !(except && except.test(e.url)))
+        .map((e) => `${e.text} (${e.url})`);
+      errors = [];
+      return out;
+    },
+  };
+}
