@@ -402,7 +402,9 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     await screenshots(page, shots, 'explore');
 
     // Dragging over the histogram zooms into what was dragged over.
+    // (Drawn again after the screenshots' change of theme.)
     const over = histogram.locator('.u-over');
+    await over.waitFor();
     const box = (await over.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
     await page.mouse.down();

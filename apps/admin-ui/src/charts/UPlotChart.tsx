@@ -1,8 +1,9 @@
 // A uPlot chart as a React component: created on mount, given new data on change, resized with
 // its box, destroyed on unmount. Legends and tables are React's; uPlot draws the canvas only.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { withThemeColors } from './theme';
 
 export interface UPlotChartProps {
   /** uPlot's options without width and height (taken from the box). */
@@ -14,6 +15,20 @@ export interface UPlotChartProps {
   className?: string;
 }
 
+/** The browser's colour scheme, followed as it changes. */
+function useColorScheme(): 'light' | 'dark' {
+  const query =
+    typeof matchMedia === 'undefined' ? undefined : matchMedia('(prefers-color-scheme: dark)');
+  const [dark, setDark] = useState(query?.matches ?? false);
+  useEffect(() => {
+    if (!query) return;
+    const onChange = () => setDark(query.matches);
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, [query?.media]);
+  return dark ? 'dark' : 'light';
+}
+
 export function UPlotChart({ options, data, height, layoutKey, className }: UPlotChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -21,14 +36,16 @@ export function UPlotChart({ options, data, height, layoutKey, className }: UPlo
   optionsRef.current = options;
   const dataRef = useRef(data);
   dataRef.current = data;
+  const theme = useColorScheme();
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     const width = () => Math.max(200, el.clientWidth || 600);
     try {
+      const options = optionsRef.current;
       plot.current = new uPlot(
-        { ...optionsRef.current, width: width(), height },
+        { ...options, axes: options.axes?.map(withThemeColors), width: width(), height },
         dataRef.current,
         el,
       );
@@ -46,7 +63,8 @@ export function UPlotChart({ options, data, height, layoutKey, className }: UPlo
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [layoutKey, height]);
+    // The axes take the theme's colours when drawn: a change of theme draws the chart again.
+  }, [layoutKey, height, theme]);
 
   useEffect(() => {
     plot.current?.setData(data);
