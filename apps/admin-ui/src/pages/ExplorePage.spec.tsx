@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, json, paramsOf, renderPage } from '../test-support';
+import { fakeApi, json, paramsOf, renderPage, uiFeatures } from '../test-support';
 import { ExplorePage } from './ExplorePage';
 
 const streams = {
@@ -88,7 +88,7 @@ describe('ExplorePage', () => {
     const chart = await screen.findByRole('img', { name: /^8 lines from .* error 3, info 5$/ });
     // The histogram spans the chosen range, whatever the data.
     const figure = chart.closest('figure')!;
-    const volumeCall = calls.find((c) => paramsOf(c).get('query')!.startsWith('sum by'))!;
+    const volumeCall = calls.find((c) => (paramsOf(c).get('query') ?? '').startsWith('sum by'))!;
     const logCallParams = paramsOf(calls.find((c) => c.url.includes('limit='))!);
     expect(figure.dataset.start).toBe(String(Number(logCallParams.get('start')) / 1e6));
     expect(figure.dataset.end).toBe(String(Number(logCallParams.get('end')) / 1e6));
@@ -116,9 +116,9 @@ describe('ExplorePage', () => {
     expect(legend.textContent).toContain('{app="web"} last 2.5, max 16');
     expect(legend.textContent).toContain('{app="api"} last 1, max 1');
     // No request counts lines of a metric query.
-    expect(calls.some((c) => paramsOf(c).get('query')!.startsWith('sum by (detected_level)'))).toBe(
-      false,
-    );
+    expect(
+      calls.some((c) => (paramsOf(c).get('query') ?? '').startsWith('sum by (detected_level)')),
+    ).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Table' }));
     const table = screen.getByRole('table');
     const rows = within(table).getAllByRole('row');
@@ -133,5 +133,29 @@ describe('ExplorePage', () => {
         .getAllByRole('cell')
         .map((c) => c.textContent),
     ).toEqual(['2.5', '1']);
+  });
+
+  it('queries several tenants at once where multi-tenant queries are enabled', async () => {
+    const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ multi_tenant_queries: true })),
+      'GET /loki/api/v1/format_query': () => json({ status: 'success', data: 'x' }),
+      'GET /loki/api/v1/query_range': () => json(metric),
+    });
+    renderPage(<ExplorePage />);
+    const tenants = await screen.findByLabelText('Tenants (a|b, empty for team-a)');
+    fireEvent.change(tenants, { target: { value: 'team-a|bad/' } });
+    await screen.findByText("tenant ID 'bad/' contains unsupported character '/'");
+    expect((screen.getByRole('button', { name: 'Run query' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    fireEvent.change(tenants, { target: { value: 'team-a|team-b' } });
+    fireEvent.change(screen.getByLabelText('LogQL'), {
+      target: { value: 'sum(rate({a="b"}[1m]))' },
+    });
+    await waitFor(() => expect(calls.some((c) => c.url.includes('format_query'))).toBe(true));
+    fireEvent.click(screen.getByRole('button', { name: 'Run query' }));
+    await screen.findByRole('img', { name: /^Time series chart/ });
+    const call = calls.find((c) => c.url.startsWith('/loki/api/v1/query_range'))!;
+    expect(call.headers['X-Scope-OrgID']).toBe('team-a|team-b');
   });
 });

@@ -3,8 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { getJson } from '../api/http';
 import { queryProblem } from '../api/queries';
+import { useFeatures } from '../api/features';
 import { useTenant } from '../api/tenant';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { tenantListProblem } from '../lib/tenant-list';
 import { fromLocalInput, toLocalInput } from '../lib/time';
 import { navigate, useLocation, useTitle } from '../router';
 import { LiveTail } from './LiveTail';
@@ -143,7 +145,12 @@ function LogLines({ streams }: { streams: StreamItem[] }) {
 /** LogQL with validation, a time range, the volume histogram, results, and live tail. */
 export function ExplorePage() {
   useTitle('Explore');
-  const { tenant } = useTenant();
+  const { tenant: picked } = useTenant();
+  // With querier.multi_tenant_queries_enabled a query may read several tenants (`a|b`).
+  const multiTenant = useFeatures().data?.multi_tenant_queries === true;
+  const [tenants, setTenants] = useState('');
+  const tenantsProblem = multiTenant ? tenantListProblem(tenants) : undefined;
+  const tenant = multiTenant && tenants.trim() !== '' && !tenantsProblem ? tenants.trim() : picked;
   const { search: params } = useLocation();
   const [query, setQuery] = useState(params.get('query') ?? '{app=~".+"}');
   const [problem, setProblem] = useState<string>();
@@ -197,6 +204,23 @@ export function ExplorePage() {
         <p id="query-problem" className="error" aria-live="polite">
           {problem ?? ''}
         </p>
+        {multiTenant && (
+          <p>
+            <label>
+              Tenants (a|b, empty for {picked}){' '}
+              <input
+                value={tenants}
+                onChange={(e) => setTenants(e.target.value)}
+                aria-invalid={tenantsProblem ? true : undefined}
+                aria-describedby="tenants-problem"
+                list="known-tenants"
+              />
+            </label>{' '}
+            <span id="tenants-problem" className="error" aria-live="polite">
+              {tenantsProblem ?? ''}
+            </span>
+          </p>
+        )}
         <p className="row">
           {RANGES.map(([label, ms]) => (
             <button
@@ -218,12 +242,12 @@ export function ExplorePage() {
           <label>
             To <input type="datetime-local" value={end} onChange={(e) => setEnd(e.target.value)} />
           </label>
-          <button type="submit" disabled={!!problem}>
+          <button type="submit" disabled={!!problem || !!tenantsProblem}>
             Run query
           </button>
           <button
             type="button"
-            disabled={!!problem}
+            disabled={!!problem || tenant.includes('|')}
             onClick={() => setTailing(!tailing)}
             aria-pressed={tailing}
           >
