@@ -74,6 +74,9 @@ export default defineConfig({
           name: 'admin-ui',
           include: ['apps/admin-ui/src/**/*.spec.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['apps/admin-ui/src/test-setup.ts'],
+          // Renders in jsdom take seconds on a loaded 2-core machine.
+          testTimeout: 30_000,
         },
       },
       {

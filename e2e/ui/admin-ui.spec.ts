@@ -7,11 +7,13 @@ import { renderLogServiceFile } from '@logsvc/operator-render';
 import { type Kv, createKv, decodeRing, encodeRing, withInstance } from '@logsvc/ring';
 import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, type Member } from '../support/cluster';
-import { eventually } from '../support/server';
-import { launchChromium, screenshotDir, screenshots } from './browser';
+import { type ServerProcess, eventually, startServer } from '../support/server';
+import { consoleErrors, launchChromium, screenshotDir, screenshots } from './browser';
 
+/** The KV key where every process writes its report (as the server's InstanceDirectory). */
+const INSTANCES_KEY = 'logsvc/instances';
 const NOW_NS = () => BigInt(Date.now()) * 1_000_000n;
 /** Lines pushed before the tests: ten `error` lines among thirty. */
 const ERROR_LINES = 10;
@@ -60,6 +62,7 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
   let page: Page;
   let kv: Kv;
   let shots: string;
+  let errors: ReturnType<typeof consoleErrors>;
   const url = () => main.process.url;
 
   beforeAll(async () => {
@@ -105,8 +108,15 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     );
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    errors = consoleErrors(page);
     shots = screenshotDir();
   }, 120_000);
+
+  // Every page in every step: nothing in the console (no 404 polled, no exception), except the
+  // 400 of a LogQL check made to fail on purpose.
+  afterEach(() => {
+    expect(errors.take(/\/loki\/api\/v1\/format_query/)).toEqual([]);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -122,7 +132,8 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
 
   it('shows every instance live, and changes log level, flush and prepare_shutdown', async () => {
     await goto('/');
-    const row = (id: string) => page.locator('tr', { has: page.locator(`th:text-is("${id}")`) });
+    const row = (id: string) =>
+      page.locator('tr', { has: page.getByRole('link', { name: id, exact: true }) });
     await row('logsvc-2').getByText('querier: Running').waitFor();
     await row('logsvc-1').getByText('ui: Running').waitFor();
     await row('logsvc-1').getByText('ready', { exact: true }).waitFor();
@@ -176,7 +187,53 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     );
     await row('dead-distributor').getByText('not reporting').waitFor();
     await row('dead-distributor').getByText('distributor: UNHEALTHY').waitFor();
+
+    // A process killed without leaving: its last report, a minute old, said Running.
+    const minuteAgo = new Date(Date.now() - 60_000).toISOString();
+    await kv.cas(INSTANCES_KEY, (current) => {
+      const reports = JSON.parse(current?.toString('utf8') ?? '{}') as Record<string, unknown>;
+      reports['killed-querier'] = {
+        id: 'killed-querier',
+        http_url: 'http://127.0.0.1:1',
+        targets: ['querier'],
+        version: '0.1.0',
+        started_at: new Date(Date.now() - 3_600_000).toISOString(),
+        ready: true,
+        ready_message: 'ready',
+        services: [{ name: 'querier', state: 'Running' }],
+        updated_at: minuteAgo,
+      };
+      return Buffer.from(JSON.stringify(reports));
+    });
+    const killed = row('killed-querier');
+    await killed.getByText(/^dead: silent for/).waitFor();
+    await killed.getByText('querier: Failed').waitFor();
+    expect(await killed.getByText(/Running/).count()).toBe(0);
     await screenshots(page, shots, 'overview');
+  });
+
+  it('shows a node page with its services, rings and live charts, and a dead node as dead', async () => {
+    await goto('/node?id=logsvc-1');
+    await page.getByRole('heading', { name: 'Node logsvc-1' }).waitFor();
+    await page.getByText('alive', { exact: true }).waitFor();
+    await page.getByRole('img', { name: /^Memory \(RSS\): \d/ }).waitFor();
+    await page.getByRole('img', { name: /^Streams in memory: \d/ }).waitFor();
+    // The rates need two reads, 5 s apart.
+    await page
+      .getByRole('img', { name: /^Ingest rate \(lines\/s\): \d/ })
+      .waitFor({ timeout: 20_000 });
+    expect(await page.locator('.spark-card canvas').count()).toBeGreaterThan(2);
+    const services = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Services' }),
+    });
+    await services.getByRole('row', { name: /ingester Running/ }).waitFor();
+    await screenshots(page, shots, 'node');
+
+    await goto('/node?id=killed-querier');
+    await page.getByText(/^dead: no report for/).waitFor();
+    await page.getByRole('row', { name: /querier Failed/ }).waitFor();
+    expect(await page.getByText('Running', { exact: true }).count()).toBe(0);
+    await screenshots(page, shots, 'node-dead');
   });
 
   it('shows each ring, highlights an unhealthy member, and forgets it after confirmation', async () => {
@@ -209,7 +266,18 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     await page.locator('td.ins', { hasText: 'max_query_series: 123' }).waitFor();
     await page.locator('td.ins', { hasText: 'target: querier' }).waitFor();
     await page.getByLabel('Only differing lines').check();
+    // The section of a differing setting stays above it.
+    await page
+      .locator('td.code', { hasText: /^limits_config:$/ })
+      .first()
+      .waitFor();
     await screenshots(page, shots, 'config');
+    await page.getByLabel('Side by side').check();
+    await page.getByRole('heading', { name: 'Defaults' }).waitFor();
+    await page.getByRole('heading', { name: 'Running config of logsvc-1' }).waitFor();
+    await page.getByRole('heading', { name: 'LogService spec' }).waitFor();
+    await page.getByRole('heading', { name: 'Config file as written' }).waitFor();
+    await screenshots(page, shots, 'config-side-by-side');
     await page.getByLabel('Diff against the defaults').check();
     await page.getByLabel('Instance', { exact: true }).selectOption('logsvc-2');
     await page.locator('td.ins', { hasText: 'max_query_series: 123' }).waitFor();
@@ -272,7 +340,7 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
       .waitFor({ timeout: 20_000 });
     await page
       .locator('tr', { hasText: 'WebErrors' })
-      .getByText(/^firing since/)
+      .getByText(/^firing, active since/)
       .waitFor({ timeout: 20_000 });
     await screenshots(page, shots, 'rules');
 
@@ -316,10 +384,52 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     expect(await page.getByRole('button', { name: 'Run query' }).isDisabled()).toBe(true);
     await input.fill('{app="web"} |= "error"');
     await page.getByRole('button', { name: 'Run query' }).click();
-    await page.getByRole('img', { name: new RegExp(`^${ERROR_LINES} lines in`) }).waitFor();
+    await page.getByRole('button', { name: 'Last 7d' }).click();
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await page
+      .getByRole('img', {
+        name: new RegExp(`^${ERROR_LINES} lines from .*: error ${ERROR_LINES}$`),
+      })
+      .waitFor();
     await page.getByText('level=error request 27 failed').waitFor();
     await page.locator('.label.meta', { hasText: 'trace_id=t27' }).waitFor();
+    // The histogram spans the chosen range (Last 7d), not the hour that has data.
+    const histogram = page.locator('figure.histogram');
+    const from = Date.parse(await page.getByLabel('From', { exact: true }).inputValue());
+    const to = Date.parse(await page.getByLabel('To', { exact: true }).inputValue());
+    expect(to - from).toBe(7 * 86_400_000 + 60_000);
+    expect(Number(await histogram.getAttribute('data-start'))).toBe(from);
+    expect(Number(await histogram.getAttribute('data-end'))).toBe(to);
+    expect(await histogram.locator('canvas').count()).toBe(1);
     await screenshots(page, shots, 'explore');
+
+    // Dragging over the histogram zooms into what was dragged over.
+    // (Drawn again after the screenshots' change of theme.)
+    const over = histogram.locator('.u-over');
+    await over.waitFor();
+    const box = (await over.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await eventually(async () => {
+      const start = Number(await histogram.getAttribute('data-start'));
+      const end = Number(await histogram.getAttribute('data-end'));
+      return start > from && end < to ? true : undefined;
+    }, 'the histogram to zoom into the dragged range');
+
+    // A metric query is drawn as a chart with a legend, and can be read as a table.
+    await input.fill('sum by (app) (count_over_time({app="web"} [1m]))');
+    await page.getByRole('button', { name: 'Last 1h' }).click();
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await page.getByRole('img', { name: /^Time series chart of 1 series/ }).waitFor();
+    expect(await page.locator('.metric-chart canvas').count()).toBe(1);
+    await page.getByRole('list', { name: 'Legend' }).getByText('{app="web"}').waitFor();
+    await screenshots(page, shots, 'explore-metric');
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    await page.getByRole('columnheader', { name: '{app="web"}' }).waitFor();
+
+    await input.fill('{app="web"} |= "error"');
 
     await page.getByRole('button', { name: 'Live tail' }).click();
     await page.getByText('Tail: live').waitFor();
@@ -334,5 +444,58 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     expect(await page.getByText('level=error tailed while paused').count()).toBe(0);
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.getByText('level=error tailed while paused').waitFor();
+  });
+});
+
+describe('the admin UI in chromium, against a single binary', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+  let errors: ReturnType<typeof consoleErrors>;
+
+  beforeAll(async () => {
+    server = await startServer();
+    await push(server.url, [['level=warn single binary line']]);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    errors = consoleErrors(page);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  it('loads every page with nothing in the console: no 404 polled, no exception', async () => {
+    const overview = (await (await fetch(`${server.url}/ui/api/overview`)).json()) as {
+      instances: Array<{ id: string }>;
+    };
+    expect(overview.instances).toHaveLength(1);
+    const self = overview.instances[0]!.id;
+    const pages: Array<[string, string | RegExp]> = [
+      ['/', 'Cluster overview'],
+      [`/node?id=${encodeURIComponent(self)}`, `Node ${self}`],
+      ['/rings', 'Rings'],
+      ['/config', 'Configuration'],
+      ['/rules', 'Rule groups of fake'],
+      ['/deletes', /^Delete requests/],
+      ['/explore', 'Explore logs of fake'],
+    ];
+    for (const [path, heading] of pages) {
+      await page.goto(`${server.url}/ui${path}`);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      // Past the first refresh of the pages that poll (5 s).
+      await page.waitForTimeout(path === '/rings' ? 6_000 : 1_000);
+      expect(errors.take(), path).toEqual([]);
+    }
+    await page.goto(`${server.url}/ui/rings`);
+    await page
+      .getByRole('navigation', { name: 'Rings' })
+      .getByRole('link', { name: 'Ingester' })
+      .waitFor();
+    await page.goto(`${server.url}/ui/explore`);
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await page.getByRole('img', { name: /^1 lines from .*: warn 1$/ }).waitFor();
+    expect(errors.take()).toEqual([]);
   });
 });

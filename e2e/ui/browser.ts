@@ -33,7 +33,33 @@ export function screenshotDir(): string {
 export async function screenshots(page: Page, dir: string, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
+    // Two frames: the charts draw themselves again in the new theme's colours.
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
     await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
   }
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * Collects what the page logs as an error (console errors, failed loads, uncaught exceptions),
+ * each with its URL. A LogQL check the test makes fail on purpose (`format_query`, 400) is
+ * the page working, so it may be left out with `except`.
+ */
+export function consoleErrors(page: Page): { take(except?: RegExp): string[] } {
+  let errors: Array<{ text: string; url: string }> = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push({ text: m.text(), url: m.location().url });
+  });
+  page.on('pageerror', (err) => errors.push({ text: String(err), url: '' }));
+  return {
+    take(except?: RegExp) {
+      const out = errors
+        .filter((e) => !(except && except.test(e.url)))
+        .map((e) => `${e.text} (${e.url})`);
+      errors = [];
+      return out;
+    },
+  };
 }

@@ -1,7 +1,9 @@
+import { KnownTenants } from './api/known-tenants';
 import { TenantPicker } from './api/tenant';
 import { ConfigPage } from './pages/ConfigPage';
 import { DeletesPage } from './pages/DeletesPage';
 import { ExplorePage } from './pages/ExplorePage';
+import { NodePage } from './pages/NodePage';
 import { OverviewPage } from './pages/OverviewPage';
 import { RingsPage } from './pages/RingsPage';
 import { RulesPage } from './pages/RulesPage';
@@ -19,6 +21,8 @@ export const PAGES = [
 export function App() {
   const { path } = useLocation();
   const page = PAGES.find((p) => p.path === path);
+  // A node's page is reached from the cluster overview, which stays the current page in the nav.
+  const node = path === '/node';
   return (
     <>
       <a className="skip" href="#main">
@@ -28,15 +32,22 @@ export function App() {
         <strong className="brand">logsvc admin</strong>
         <nav aria-label="Pages">
           {PAGES.map((p) => (
-            <Link key={p.path} to={p.path} aria-current={p === page ? 'page' : undefined}>
+            <Link
+              key={p.path}
+              to={p.path}
+              aria-current={p === page || (node && p.path === '/') ? 'page' : undefined}
+            >
               {p.title}
             </Link>
           ))}
         </nav>
         <TenantPicker />
+        <KnownTenants />
       </header>
       <main id="main">
-        {page ? (
+        {node ? (
+          <NodePage />
+        ) : page ? (
           <page.Page />
         ) : (
           <section>

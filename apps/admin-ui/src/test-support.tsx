@@ -1,7 +1,7 @@
 // Helpers of the component tests: the app's providers and a fake of logsvc's HTTP API.
-import type { InstanceOverview } from '@logsvc/api/browser';
+import type { ClusterOverview, InstanceOverview, UiFeatures } from '@logsvc/api/browser';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type RenderResult, render } from '@testing-library/react';
+import { type RenderResult, act, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { vi } from 'vitest';
 import { TenantProvider } from './api/tenant';
@@ -71,4 +71,32 @@ export function instanceOverview(over: Partial<InstanceOverview> = {}): Instance
     rings: [],
     ...over,
   };
+}
+
+/** The `/ui/api/features` answer of a single binary, with `over` changed. */
+export function uiFeatures(over: Partial<UiFeatures> = {}): UiFeatures {
+  return {
+    rings: ['ingester'],
+    logservice: false,
+    config_file: false,
+    deletes: false,
+    auth_enabled: true,
+    multi_tenant_queries: false,
+    ...over,
+  };
+}
+
+/** The sockets the page opened; a test plays the server on them. */
+export class FakeSocket {
+  static opened: FakeSocket[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((e: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.opened.push(this);
+  }
+  close(): void {}
+  send(data: ClusterOverview): void {
+    act(() => this.onmessage?.({ data: JSON.stringify({ event: 'overview', data }) }));
+  }
 }

@@ -1,7 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ClusterOverview, OverviewMessage, TailTicket } from '@logsvc/api';
+import {
+  type ClusterOverview,
+  type OverviewMessage,
+  type TailTicket,
+  RING_PAGES,
+  type TenantOverridesView,
+  type UiFeatures,
+} from '@logsvc/api';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, startTestServer } from './harness';
@@ -142,7 +149,11 @@ describe('the ui component', () => {
     const config = await fetch(`${base}/config?mode=diff`);
     expect(config.status).toBe(200);
     expect(await config.text()).toContain('auth_enabled: false');
-    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    // The node page's live charts read an instance's own metrics.
+    const metrics = await fetch(`${base}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^process_resident_memory_bytes /m);
+    expect((await fetch(`${base}/loki/api/v1/push`, { method: 'POST' })).status).toBe(404);
     // Outside Kubernetes there is no LogService, through the proxy as directly.
     for (const url of [`${sut.url}/ui/api/logservice`, `${base}/ui/api/logservice`]) {
       const none = await fetch(url);
@@ -150,5 +161,104 @@ describe('the ui component', () => {
       expect(await none.text()).toContain('not started by the logsvc operator');
     }
     expect((await fetch(`${sut.url}/ui/api/instances/nobody/config`)).status).toBe(404);
+  });
+
+  it('tells the UI what this process serves, so it asks nothing that answers 404', async () => {
+    const features = (await (await fetch(`${sut.url}/ui/api/features`)).json()) as UiFeatures;
+    expect(features).toEqual({
+      rings: expect.arrayContaining(['ingester', 'distributor', 'compactor']),
+      logservice: false,
+      config_file: false,
+      deletes: false,
+      auth_enabled: false,
+      multi_tenant_queries: false,
+    });
+    for (const ring of features.rings) {
+      const page = RING_PAGES.find((p) => p.ring === ring)!;
+      const res = await fetch(sut.url + page.path, { headers: { accept: 'application/json' } });
+      expect(res.status, page.path).toBe(200);
+    }
+    for (const page of RING_PAGES.filter((p) => !features.rings.includes(p.ring))) {
+      const res = await fetch(sut.url + page.path, { headers: { accept: 'application/json' } });
+      expect(res.status, page.path).toBe(404);
+    }
+    const file = await fetch(`${sut.url}/ui/api/config-file`);
+    expect(file.status).toBe(404);
+    expect(await file.text()).toContain('started without -config.file');
+    const overrides = (await (
+      await fetch(`${sut.url}/ui/api/overrides`)
+    ).json()) as TenantOverridesView;
+    expect(overrides).toEqual({ runtime_config_file: '', tenants: [] });
+    // No rule groups: Loki's API answers 404, the UI's copy an empty map.
+    expect((await fetch(`${sut.url}/loki/api/v1/rules`)).status).toBe(404);
+    const rules = await fetch(`${sut.url}/ui/api/rules`);
+    expect(rules.status).toBe(200);
+    expect(await rules.text()).toBe('{}\n');
+  });
+
+  it('lists the tenants it knows, for the tenant picker', async () => {
+    const push = await fetch(`${sut.url}/loki/api/v1/push`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        streams: [{ stream: { app: 'ui' }, values: [[String(Date.now() * 1e6), 'hello']] }],
+      }),
+    });
+    expect(push.status).toBe(204);
+    const body = (await (await fetch(`${sut.url}/ui/api/tenants`)).json()) as {
+      tenants: string[];
+    };
+    expect(body.tenants).toContain('fake');
+  });
+});
+
+describe('the ui component, with ring IDs that differ from the host name', () => {
+  let sut: TestServer;
+  let runtimeDir: string;
+
+  beforeAll(async () => {
+    runtimeDir = mkdtempSync(join(tmpdir(), 'logsvc-ui-runtime-'));
+    const runtime = join(runtimeDir, 'runtime.yaml');
+    writeFileSync(runtime, 'overrides:\n  team-a:\n    max_query_series: 7\n');
+    sut = await startTestServer({
+      config: {
+        // The report takes the distributor's ID (its first ring), the ingester has its own.
+        distributor: { ring: { instance_id: 'distributor-ring-id' } },
+        ingester: { lifecycler: { id: 'ingester-ring-id' } },
+        runtime_config: { file: runtime },
+      },
+    });
+  });
+  afterAll(async () => {
+    await sut.close();
+    rmSync(runtimeDir, { recursive: true, force: true });
+  });
+
+  it('shows the process once, with the members of every ring under any of its IDs', async () => {
+    const overview = (await (await fetch(`${sut.url}/ui/api/overview`)).json()) as ClusterOverview;
+    expect(overview.instances.map((i) => [i.id, i.reported])).toEqual([
+      ['distributor-ring-id', true],
+    ]);
+    const [self] = overview.instances;
+    expect(self.ring_ids).toEqual(
+      expect.arrayContaining(['distributor-ring-id', 'ingester-ring-id']),
+    );
+    expect(self.rings.map((r) => r.ring).sort()).toEqual(['compactor', 'distributor', 'ingester']);
+  });
+
+  it('lists the limits each tenant override changes from the defaults', async () => {
+    const overrides = (await (
+      await fetch(`${sut.url}/ui/api/overrides`)
+    ).json()) as TenantOverridesView;
+    const known = (await (await fetch(`${sut.url}/ui/api/tenants`)).json()) as {
+      tenants: string[];
+    };
+    expect(known.tenants).toContain('team-a');
+    expect(overrides.tenants).toEqual([
+      {
+        tenant: 'team-a',
+        changes: [{ setting: 'max_query_series', default: 500, value: 7 }],
+      },
+    ]);
   });
 });

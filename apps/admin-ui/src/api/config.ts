@@ -13,18 +13,6 @@ export function useConfig(id: string | undefined, mode: '' | 'defaults' | 'diff'
   });
 }
 
-/**
- * The LogService of the process that served the page: it answers only when the logsvc
- * operator started it, so this also tells whether to offer the LogService view.
- */
-export function useServedLogService() {
-  return useQuery({
-    queryKey: ['logservice', 'served'],
-    queryFn: () => getJson<LogServiceView>(LOGSERVICE_PATH),
-    retry: false,
-  });
-}
-
 /** The LogService an instance was rendered from, with the config file it started with. */
 export function useLogService(id: string | undefined) {
   return useQuery({

@@ -1,12 +1,13 @@
 import { type ClusterOverview, OVERVIEW_PATH } from '@logsvc/api/browser';
 import { useQuery } from '@tanstack/react-query';
+import { livenessOf } from '../lib/liveness';
 import { getJson } from './http';
 
-/** The instances that report their status (their config and actions can be reached). */
-export function useReportingInstances() {
+/** The reporting instances that report still (not dead), as of the overview's own time. */
+export function useLiveInstances() {
   return useQuery({
     queryKey: ['overview'],
     queryFn: () => getJson<ClusterOverview>(OVERVIEW_PATH),
-    select: (o) => o.instances.filter((i) => i.reported),
+    select: (o) => o.instances.filter((i) => livenessOf(i, Date.parse(o.now)) === 'live'),
   });
 }

@@ -1,6 +1,11 @@
 // The ruler's APIs: the stored groups (YAML, Loki's rules API) and their live state (JSON,
 // the Prometheus-style API).
-import type { AlertingRuleJson, RecordingRuleJson, RulesResponse } from '@logsvc/api/browser';
+import {
+  type AlertingRuleJson,
+  type RecordingRuleJson,
+  type RulesResponse,
+  UI_RULES_PATH,
+} from '@logsvc/api/browser';
 import { parse, stringify } from 'yaml';
 import { ApiError, getJson, getText, request } from './http';
 
@@ -18,10 +23,11 @@ export type LiveRule = AlertingRuleJson | RecordingRuleJson;
 /** `signal`: React Query's, so a read made stale by a change is aborted (`rereadAfterChange`). */
 export async function fetchNamespaces(tenant: string, signal?: AbortSignal): Promise<Namespaces> {
   try {
-    const text = await getText('/loki/api/v1/rules', { tenant, signal });
+    // The UI's own copy of `GET /loki/api/v1/rules`, which answers {} rather than 404.
+    const text = await getText(UI_RULES_PATH, { tenant, signal });
     return (parse(text) as Namespaces | null) ?? {};
   } catch (err) {
-    // Loki answers 404 `no rule groups found` for a tenant without rules.
+    // An older server: Loki's API answers 404 `no rule groups found` for a tenant without rules.
     if (err instanceof ApiError && err.status === 404) return {};
     throw err;
   }

@@ -57,6 +57,7 @@ export function TenantPicker() {
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
           aria-invalid={problem ? true : undefined}
+          list="known-tenants"
           size={12}
         />
       </label>{' '}

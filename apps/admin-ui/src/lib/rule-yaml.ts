@@ -85,3 +85,12 @@ export function serverErrorLine(message: string, text: string): number {
   }
   return 1;
 }
+
+/**
+ * A LogQL parse message without its own line number (Loki counts lines of the expression, from
+ * 0 in some messages): the editor gives the line, so only the column within the expression is
+ * kept. `parse error at line 1, col 30: x` → `parse error at col 30 of the expression: x`.
+ */
+export function withoutQueryLine(message: string): string {
+  return message.replace(/ at line \d+, col (\d+)/g, ' at col $1 of the expression');
+}

@@ -9,15 +9,16 @@ import {
   paramsOf,
   renderPage,
   text,
+  uiFeatures,
 } from '../test-support';
 import { ConfigPage } from './ConfigPage';
 
 function instance(id: string, self: boolean): InstanceOverview {
-  return instanceOverview({ id, self, targets: ['backend'] });
+  return instanceOverview({ id, self, targets: ['backend', 'ui'] });
 }
 
 const overview: ClusterOverview = {
-  now: '2026-01-01T00:00:00Z',
+  now: '2026-01-01T00:00:05Z',
   mode: 'cluster',
   instances: [instance('logs-write-0', false), instance('logs-backend-0', true)],
 };
@@ -56,6 +57,10 @@ const backend = '/ui/api/instances/logs-backend-0';
 function kubernetesApi(view: LogServiceView = logService) {
   return fakeApi({
     'GET /ui/api/overview': () => json(overview),
+    'GET /ui/api/features': () => json(uiFeatures({ logservice: true, config_file: true })),
+    [`GET ${backend}/ui/api/features`]: () =>
+      json(uiFeatures({ logservice: true, config_file: true })),
+    'GET /ui/api/instances/logs-write-0/ui/api/features': () => json(uiFeatures()),
     'GET /ui/api/logservice': () => json(view),
     [`GET ${backend}/ui/api/logservice`]: () => json(view),
     [`GET ${backend}/config`]: configOf,
@@ -74,19 +79,26 @@ describe('ConfigPage: the LogService view', () => {
   });
 
   it('is not offered outside Kubernetes', async () => {
-    fakeApi({
+    const calls = fakeApi({
       'GET /ui/api/overview': () => json(overview),
-      'GET /ui/api/logservice': () =>
-        text('no LogService: this process was not started by the logsvc operator\n', 404),
+      'GET /ui/api/features': () => json(uiFeatures()),
+      'GET /ui/api/instances/logs-write-0/ui/api/features': () => json(uiFeatures()),
       'GET /ui/api/instances/logs-write-0/config': configOf,
     });
     renderPage(<ConfigPage />);
     await screen.findByText('Running config of logs-write-0');
     expect(screen.getAllByRole('radio').map((r) => r.parentElement!.textContent!.trim())).toEqual([
-      'Running config',
+      'Side by side',
+      'Diff of any two',
       'Diff against the defaults',
       'Diff between two instances',
+      'Per-tenant overrides',
     ]);
+    // Nothing is asked that answers 404: no LogService, no config file of a process without.
+    expect(calls.some((c) => c.url.includes('logservice') || c.url.includes('config-file'))).toBe(
+      false,
+    );
+    await screen.findByRole('heading', { name: 'Defaults' });
   });
 
   it('shows the spec beside the rendered config, highlighting what differs from the defaults', async () => {
@@ -165,5 +177,78 @@ describe('ConfigPage: the LogService view', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(
       'logs-write-0 has no LogService view: it does not run the ui component',
     );
+  });
+});
+
+describe('ConfigPage: diffs and overrides', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('diffs the file as written against the running config, keeping section paths', async () => {
+    const file = 'ingester:\n  lifecycler:\n    heartbeat_period: 2s\n';
+    const running =
+      'ingester:\n  lifecycler:\n    heartbeat_period: 5s\n    id: vm\ndistributor:\n  ring:\n    heartbeat_period: 5s\n';
+    fakeApi({
+      'GET /ui/api/overview': () => json(overview),
+      'GET /ui/api/features': () => json(uiFeatures()),
+      'GET /ui/api/instances/logs-write-0/ui/api/features': () =>
+        json(uiFeatures({ config_file: true })),
+      'GET /ui/api/instances/logs-write-0/ui/api/config-file': () => text(file),
+      'GET /ui/api/instances/logs-write-0/config': () => text(running),
+    });
+    renderPage(<ConfigPage />);
+    fireEvent.click(await screen.findByRole('radio', { name: 'Diff of any two' }));
+    await within(screen.getByLabelText('Left source')).findByRole('option', {
+      name: 'Config file as written',
+    });
+    fireEvent.change(screen.getByLabelText('Left source'), { target: { value: 'file' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Only differing lines' }));
+    const table = await screen.findByRole('table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Config file as written of logs-write-0', 'Running config of logs-write-0']);
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => [...r.querySelectorAll('td.code')].map((c) => c.textContent!.trim()));
+    // The changed heartbeat_period keeps ingester: / lifecycler: above it; the distributor's
+    // section is all new, so it shows whole.
+    expect(rows).toEqual([
+      ['ingester:', 'ingester:'],
+      ['lifecycler:', 'lifecycler:'],
+      ['heartbeat_period: 2s', 'heartbeat_period: 5s'],
+      ['', 'id: vm'],
+      ['', 'distributor:'],
+      ['', 'ring:'],
+      ['', 'heartbeat_period: 5s'],
+    ]);
+  });
+
+  it('lists each tenant override with the default it changes', async () => {
+    fakeApi({
+      'GET /ui/api/overview': () => json(overview),
+      'GET /ui/api/features': () => json(uiFeatures()),
+      'GET /ui/api/instances/logs-write-0/ui/api/features': () => json(uiFeatures()),
+      'GET /ui/api/instances/logs-write-0/config': () => text(''),
+      'GET /ui/api/overrides': () =>
+        json({
+          runtime_config_file: '/etc/logsvc/runtime.yaml',
+          tenants: [
+            {
+              tenant: 'team-a',
+              changes: [{ setting: 'ingestion_rate_mb', default: 4, value: 16 }],
+            },
+          ],
+        }),
+    });
+    renderPage(<ConfigPage />);
+    fireEvent.click(await screen.findByRole('radio', { name: 'Per-tenant overrides' }));
+    const table = await screen.findByRole('table', { name: 'Tenant team-a: 1 limit changed' });
+    const row = within(table).getByRole('rowheader', { name: 'ingestion_rate_mb' }).closest('tr')!;
+    expect([...row.querySelectorAll('td')].map((c) => c.textContent)).toEqual(['4', '16']);
   });
 });

@@ -1,7 +1,7 @@
 import type { DeleteRequestListItem, DeleteRequestProgress } from '@logsvc/api/browser';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, json, paramsOf, renderPage, text } from '../test-support';
+import { fakeApi, json, paramsOf, renderPage, text, uiFeatures } from '../test-support';
 import { DeletesPage } from './DeletesPage';
 
 const item: DeleteRequestListItem = {
@@ -34,6 +34,7 @@ describe('DeletesPage', () => {
 
   it('previews the matching lines, and creates the request only once confirmed', async () => {
     const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ deletes: true })),
       'GET /loki/api/v1/delete': () => json([]),
       'GET /logsvc/api/v1/delete/progress': () => json([]),
       'GET /loki/api/v1/format_query': () => json({ status: 'success', data: 'x' }),
@@ -45,7 +46,7 @@ describe('DeletesPage', () => {
       'POST /loki/api/v1/delete': () => new Response(null, { status: 204 }),
     });
     renderPage(<DeletesPage />);
-    fireEvent.change(screen.getByLabelText('Stream selector'), {
+    fireEvent.change(await screen.findByLabelText('Stream selector'), {
       target: { value: '{app="web"}' },
     });
     fireEvent.change(screen.getByLabelText('Line contains (optional)'), {
@@ -68,6 +69,7 @@ describe('DeletesPage', () => {
 
   it('lists progress, offers force-cancel once picked up, and shows why a cancel is refused', async () => {
     const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ deletes: true })),
       'GET /loki/api/v1/delete': () => json([item]),
       'GET /logsvc/api/v1/delete/progress': () => json([progress]),
       'DELETE /loki/api/v1/delete': (call) =>
@@ -77,7 +79,9 @@ describe('DeletesPage', () => {
     });
     renderPage(<DeletesPage />);
     const row = (await screen.findByText('abc123')).closest('tr')!;
-    expect(row.textContent).toContain('2/4 tables, 17 lines deleted');
+    expect(row.textContent).toContain(
+      '2/4 tables, 5 chunks processed (1 rewritten, 2 deleted), 17 lines deleted',
+    );
     fireEvent.click(within(row).getByRole('button', { name: 'Cancel' }));
     fireEvent.click(
       within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel request' }),
@@ -94,5 +98,45 @@ describe('DeletesPage', () => {
         true,
       ),
     );
+  });
+
+  it('says when a received request becomes eligible for processing', async () => {
+    const createdAt = Math.floor(Date.now() / 1000);
+    const waiting: DeleteRequestProgress = {
+      ...progress,
+      status: 'received',
+      cancelable: true,
+      process_after: createdAt + 3600,
+      tables_total: 0,
+      tables_done: 0,
+      chunks_processed: 0,
+      chunks_rewritten: 0,
+      chunks_deleted: 0,
+      lines_deleted: 0,
+    };
+    fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ deletes: true })),
+      'GET /loki/api/v1/delete': () =>
+        json([{ ...item, status: 'received', created_at: createdAt }]),
+      'GET /logsvc/api/v1/delete/progress': () => json([waiting]),
+    });
+    renderPage(<DeletesPage />);
+    const row = (await screen.findByText('abc123')).closest('tr')!;
+    await within(row).findByText(/^Eligible for processing at/);
+    expect(row.textContent).toContain(
+      `Eligible for processing at ${new Date((createdAt + 3600) * 1000).toLocaleString()} (in `,
+    );
+    expect(row.textContent).toMatch(/\(in (59m \d+s|1h 0m)\)/);
+    expect(row.textContent).not.toContain('0/0 tables');
+    expect(within(row).queryByRole('button', { name: 'Force cancel' })).toBeNull();
+  });
+
+  it('says when this process serves no delete API, and asks nothing of it', async () => {
+    const calls = fakeApi({ 'GET /ui/api/features': () => json(uiFeatures({ deletes: false })) });
+    renderPage(<DeletesPage />);
+    expect((await screen.findByRole('note')).textContent).toContain(
+      'compactor.retention_enabled: true',
+    );
+    expect(calls.map((c) => c.url)).toEqual(['/ui/api/features']);
   });
 });

@@ -1,12 +1,14 @@
 import type { DeleteRequestListItem, DeleteRequestProgress } from '@logsvc/api/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useFeatures } from '../api/features';
 import { getJson, request } from '../api/http';
 import { countLines, queryProblem } from '../api/queries';
 import { useTenant } from '../api/tenant';
 import { Confirm } from '../components/Confirm';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { formatTime, fromLocalInput, toLocalInput } from '../lib/time';
+import { formatNumber } from '../lib/format';
+import { formatDuration, formatTime, fromLocalInput, toLocalInput } from '../lib/time';
 import { useTitle } from '../router';
 import { rereadAfterChange } from '../api/reread';
 
@@ -15,12 +17,31 @@ interface Cancel {
   force: boolean;
 }
 
-function Progress({ p }: { p?: DeleteRequestProgress }) {
+/**
+ * Where a request is: waiting out its cancel period (and when that ends), waiting for the
+ * compactor, or processing: tables done of the total, chunks and lines removed so far.
+ */
+function Progress({ p, now }: { p?: DeleteRequestProgress; now: number }) {
   if (!p) return <>—</>;
+  const eligibleMs = p.process_after * 1000;
+  const started = p.tables_total > 0 || p.status !== 'received';
+  if (!started && now < eligibleMs)
+    return (
+      <>
+        Eligible for processing at {formatTime(p.process_after)} (in{' '}
+        {formatDuration(eligibleMs - now)}); it can be canceled until then.
+      </>
+    );
+  if (!started)
+    return <>Eligible since {formatTime(p.process_after)}: waiting for the compactor.</>;
+  const chunks =
+    p.chunks_processed > 0
+      ? `, ${formatNumber(p.chunks_processed)} chunks processed (${formatNumber(p.chunks_rewritten)} rewritten, ${formatNumber(p.chunks_deleted)} deleted)`
+      : '';
   return (
     <>
       <progress max={Math.max(1, p.tables_total)} value={p.tables_done} aria-label="tables done" />{' '}
-      {p.tables_done}/{p.tables_total} tables, {p.lines_deleted} lines deleted
+      {p.tables_done}/{p.tables_total} tables{chunks}, {formatNumber(p.lines_deleted)} lines deleted
     </>
   );
 }
@@ -124,8 +145,12 @@ export function DeletesPage() {
   useTitle('Delete requests');
   const { tenant } = useTenant();
   const client = useQueryClient();
+  // The delete API is there only with a compactor that has retention enabled (as in Loki).
+  const features = useFeatures();
+  const enabled = features.data?.deletes === true;
   const list = useQuery({
     queryKey: ['deletes', tenant],
+    enabled,
     queryFn: async ({ signal }) => {
       const [items, progress] = await Promise.all([
         getJson<DeleteRequestListItem[]>('/loki/api/v1/delete', { tenant, signal }),
@@ -154,7 +179,14 @@ export function DeletesPage() {
   return (
     <section>
       <h1>Delete requests of {tenant}</h1>
-      <CreateForm tenant={tenant} />
+      <ErrorMessage error={features.error} />
+      {features.data && !enabled && (
+        <p role="note">
+          This process serves no delete API: it needs the compactor with{' '}
+          <code>compactor.retention_enabled: true</code>, as in Loki.
+        </p>
+      )}
+      {enabled && <CreateForm tenant={tenant} />}
       <ErrorMessage error={list.error} />
       <ErrorMessage error={cancelMutation.error} prefix="Cancel refused" />
       {list.data && list.data.length === 0 && <p>No delete requests.</p>}
@@ -186,7 +218,7 @@ export function DeletesPage() {
                   <td>{formatTime(item.created_at)}</td>
                   <td>{item.status}</td>
                   <td>
-                    <Progress p={progress} />
+                    <Progress p={progress} now={Date.now()} />
                   </td>
                   <td>
                     {/* A picked-up request is canceled only with force; a plain cancel of it

@@ -3,12 +3,16 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { getJson } from '../api/http';
 import { queryProblem } from '../api/queries';
+import { useFeatures } from '../api/features';
 import { useTenant } from '../api/tenant';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { tenantListProblem } from '../lib/tenant-list';
 import { fromLocalInput, toLocalInput } from '../lib/time';
 import { navigate, useLocation, useTitle } from '../router';
 import { LiveTail } from './LiveTail';
-import { VolumeHistogram } from './VolumeHistogram';
+import { MetricChart } from '../charts/MetricChart';
+import { bucketEnds } from '../charts/histogram-data';
+import { VolumeHistogram } from '../charts/VolumeHistogram';
 
 const RANGES = [
   ['5m', 5 * 60_000],
@@ -27,8 +31,18 @@ interface Search {
   endMs: number;
 }
 
-function Results({ tenant, search }: { tenant: string; search: Search }) {
+function Results({
+  tenant,
+  search,
+  onZoom,
+}: {
+  tenant: string;
+  search: Search;
+  onZoom: (startMs: number, endMs: number) => void;
+}) {
   const step = Math.max(1, Math.ceil((search.endMs - search.startMs) / 1000 / BARS));
+  // The buckets end every step back from the end of the range, so each is whole and inside it.
+  const buckets = bucketEnds(search.startMs / 1000, search.endMs / 1000, step);
   const range = { start: String(search.startMs * 1e6), end: String(search.endMs * 1e6) };
   const logs = useQuery({
     queryKey: ['explore', tenant, search],
@@ -41,7 +55,7 @@ function Results({ tenant, search }: { tenant: string; search: Search }) {
       }),
   });
   const isLogs = logs.data?.data.resultType === 'streams';
-  // Only a log query has lines to count; a metric query shows its own result.
+  // Only a log query has lines to count, by level; a metric query shows its own result.
   const volume = useQuery({
     queryKey: ['explore-volume', tenant, search],
     enabled: isLogs,
@@ -49,8 +63,9 @@ function Results({ tenant, search }: { tenant: string; search: Search }) {
       getJson<QueryResponse>('/loki/api/v1/query_range', {
         tenant,
         params: {
-          query: `sum(count_over_time(${search.query} [${step}s]))`,
-          ...range,
+          query: `sum by (detected_level) (count_over_time(${search.query} [${step}s]))`,
+          start: String(Math.round(buckets[0]! * 1e9)),
+          end: String(Math.round(buckets[buckets.length - 1]! * 1e9)),
           step: `${step}s`,
         },
       }),
@@ -59,16 +74,26 @@ function Results({ tenant, search }: { tenant: string; search: Search }) {
     <>
       <ErrorMessage error={volume.error} prefix="Volume" />
       {volume.data && (
-        <VolumeHistogram series={volume.data.data.result as MatrixItem[]} stepSeconds={step} />
+        <VolumeHistogram
+          series={volume.data.data.result as MatrixItem[]}
+          startMs={search.startMs}
+          endMs={search.endMs}
+          stepSeconds={step}
+          onZoom={onZoom}
+        />
       )}
       <ErrorMessage error={logs.error} />
       {logs.isPending && <p>Running…</p>}
-      {logs.data && !isLogs && (
-        <pre className="code-block">{JSON.stringify(logs.data.data.result, null, 2)}</pre>
-      )}
+      {logs.data && !isLogs && <MetricResult response={logs.data} />}
       {logs.data && isLogs && <LogLines streams={logs.data.data.result as StreamItem[]} />}
     </>
   );
+}
+
+function MetricResult({ response }: { response: QueryResponse }) {
+  const { resultType, result } = response.data;
+  if (resultType === 'matrix') return <MetricChart series={result as MatrixItem[]} />;
+  return <pre className="code-block">{JSON.stringify(result, null, 2)}</pre>;
 }
 
 function LogLines({ streams }: { streams: StreamItem[] }) {
@@ -120,7 +145,12 @@ function LogLines({ streams }: { streams: StreamItem[] }) {
 /** LogQL with validation, a time range, the volume histogram, results, and live tail. */
 export function ExplorePage() {
   useTitle('Explore');
-  const { tenant } = useTenant();
+  const { tenant: picked } = useTenant();
+  // With querier.multi_tenant_queries_enabled a query may read several tenants (`a|b`).
+  const multiTenant = useFeatures().data?.multi_tenant_queries === true;
+  const [tenants, setTenants] = useState('');
+  const tenantsProblem = multiTenant ? tenantListProblem(tenants) : undefined;
+  const tenant = multiTenant && tenants.trim() !== '' && !tenantsProblem ? tenants.trim() : picked;
   const { search: params } = useLocation();
   const [query, setQuery] = useState(params.get('query') ?? '{app=~".+"}');
   const [problem, setProblem] = useState<string>();
@@ -139,10 +169,16 @@ export function ExplorePage() {
       abort.abort();
     };
   }, [query]);
-  const run = () => {
+  const runOver = (startMs: number, endMs: number) => {
     setTailing(false);
-    setSearch({ query, startMs: fromLocalInput(start), endMs: fromLocalInput(end) });
+    setSearch({ query, startMs, endMs });
     navigate(`/explore?query=${encodeURIComponent(query)}`, true);
+  };
+  const run = () => runOver(fromLocalInput(start), fromLocalInput(end));
+  const zoom = (startMs: number, endMs: number) => {
+    setStart(toLocalInput(startMs));
+    setEnd(toLocalInput(endMs));
+    runOver(startMs, endMs);
   };
   return (
     <section>
@@ -168,6 +204,23 @@ export function ExplorePage() {
         <p id="query-problem" className="error" aria-live="polite">
           {problem ?? ''}
         </p>
+        {multiTenant && (
+          <p>
+            <label>
+              Tenants (a|b, empty for {picked}){' '}
+              <input
+                value={tenants}
+                onChange={(e) => setTenants(e.target.value)}
+                aria-invalid={tenantsProblem ? true : undefined}
+                aria-describedby="tenants-problem"
+                list="known-tenants"
+              />
+            </label>{' '}
+            <span id="tenants-problem" className="error" aria-live="polite">
+              {tenantsProblem ?? ''}
+            </span>
+          </p>
+        )}
         <p className="row">
           {RANGES.map(([label, ms]) => (
             <button
@@ -189,12 +242,12 @@ export function ExplorePage() {
           <label>
             To <input type="datetime-local" value={end} onChange={(e) => setEnd(e.target.value)} />
           </label>
-          <button type="submit" disabled={!!problem}>
+          <button type="submit" disabled={!!problem || !!tenantsProblem}>
             Run query
           </button>
           <button
             type="button"
-            disabled={!!problem}
+            disabled={!!problem || tenant.includes('|')}
             onClick={() => setTailing(!tailing)}
             aria-pressed={tailing}
           >
@@ -205,7 +258,7 @@ export function ExplorePage() {
       {tailing ? (
         <LiveTail tenant={tenant} query={query} />
       ) : (
-        search && <Results tenant={tenant} search={search} />
+        search && <Results tenant={tenant} search={search} onZoom={zoom} />
       )}
     </section>
   );

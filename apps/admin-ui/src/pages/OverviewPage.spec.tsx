@@ -1,23 +1,8 @@
-import type { ClusterOverview, InstanceOverview } from '@logsvc/api/browser';
+import type { InstanceOverview } from '@logsvc/api/browser';
 import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { instanceOverview, renderPage } from '../test-support';
+import { FakeSocket, instanceOverview, renderPage } from '../test-support';
 import { OverviewPage } from './OverviewPage';
-
-/** The sockets the page opened; a test plays the server on them. */
-class FakeSocket {
-  static opened: FakeSocket[] = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((e: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
-  constructor(readonly url: string) {
-    FakeSocket.opened.push(this);
-  }
-  close(): void {}
-  send(data: ClusterOverview): void {
-    act(() => this.onmessage?.({ data: JSON.stringify({ event: 'overview', data }) }));
-  }
-}
 
 function instance(over: Partial<InstanceOverview>): InstanceOverview {
   return instanceOverview({
@@ -77,5 +62,38 @@ describe('OverviewPage', () => {
     const gone = screen.getByRole('rowheader', { name: /^gone/ }).closest('tr')!;
     expect(within(gone).getByText('not reporting')).toBeTruthy();
     expect(FakeSocket.opened).toHaveLength(1);
+  });
+
+  it('shows a process that stopped reporting as dead: no Running service, no uptime', () => {
+    renderPage(<OverviewPage />);
+    const socket = FakeSocket.opened[0];
+    act(() => socket.onopen?.());
+    socket.send({
+      now: '2026-01-01T01:00:40Z',
+      mode: 'cluster',
+      instances: [
+        instance({}),
+        instance({
+          id: 'killed',
+          self: false,
+          services: [
+            { name: 'ingester', state: 'Running' },
+            { name: 'ui', state: 'Terminated' },
+          ],
+        }),
+      ],
+    });
+    const row = screen.getByRole('rowheader', { name: /^killed/ }).closest('tr')!;
+    expect(row.className).toBe('alert');
+    expect(within(row).getByText('dead: silent for 40s')).toBeTruthy();
+    expect(within(row).getByText('ingester: Failed').className).toContain('bad');
+    expect(within(row).getByText('ui: Terminated')).toBeTruthy();
+    expect(within(row).queryByText(/Running/)).toBeNull();
+    // Its uptime stops; no action is offered on it.
+    expect(row.querySelectorAll('td')[2]!.textContent).toBe('—');
+    expect(within(row).queryByRole('button')).toBeNull();
+    expect(within(row).getByRole('link', { name: 'killed' }).getAttribute('href')).toBe(
+      '/ui/node?id=killed',
+    );
   });
 });

@@ -1,26 +1,16 @@
-import type { InstanceOverview, ServiceState } from '@logsvc/api/browser';
+import type { InstanceOverview } from '@logsvc/api/browser';
 import { useState } from 'react';
 import { useOverview } from '../api/overview-socket';
-import { useTitle } from '../router';
+import { livenessOf, servicesNow, uptimeMs } from '../lib/liveness';
+import { Link, useTitle } from '../router';
 import { formatDuration } from '../lib/time';
 import { InstanceActions } from './InstanceActions';
+import { STATE_CLASS } from './service-states';
 
-/** A report older than this means the process stopped reporting. */
-const SILENT_AFTER_MS = 30_000;
-
-const STATE_CLASS: Record<ServiceState, string> = {
-  New: 'muted',
-  Starting: 'warn',
-  Running: 'ok',
-  Stopping: 'warn',
-  Terminated: 'muted',
-  Failed: 'bad',
-};
-
-function Services({ instance }: { instance: InstanceOverview }) {
+function Services({ instance, now }: { instance: InstanceOverview; now: number }) {
   return (
     <ul className="services" aria-label={`services of ${instance.id}`}>
-      {instance.services.map((s) => (
+      {servicesNow(instance, now).map((s) => (
         <li key={s.name} className={`badge ${STATE_CLASS[s.state]}`}>
           {s.name}: {s.state}
         </li>
@@ -31,20 +21,21 @@ function Services({ instance }: { instance: InstanceOverview }) {
 
 function InstanceRow({ instance, now }: { instance: InstanceOverview; now: number }) {
   const [open, setOpen] = useState(false);
-  const silent =
-    instance.reported && !instance.self && now - Date.parse(instance.updated_at) > SILENT_AFTER_MS;
+  const liveness = livenessOf(instance, now);
+  const silent = liveness === 'dead';
+  const uptime = uptimeMs(instance, now);
   const unhealthy = instance.rings.some((r) => !r.healthy);
   return (
     <>
       <tr className={unhealthy || silent || (instance.reported && !instance.ready) ? 'alert' : ''}>
         <th scope="row">
-          {instance.id}
+          <Link to={`/node?id=${encodeURIComponent(instance.id)}`}>{instance.id}</Link>
           {instance.self && <span className="badge muted"> this process</span>}
           <div className="small">{instance.http_url}</div>
         </th>
         <td>{instance.reported ? instance.targets.join(', ') : '—'}</td>
         <td>{instance.version || '—'}</td>
-        <td>{instance.started_at ? formatDuration(now - Date.parse(instance.started_at)) : '—'}</td>
+        <td>{uptime === undefined ? '—' : formatDuration(uptime)}</td>
         <td>
           {!instance.reported ? (
             <span className="badge muted" title="known only from the rings">
@@ -52,7 +43,7 @@ function InstanceRow({ instance, now }: { instance: InstanceOverview; now: numbe
             </span>
           ) : silent ? (
             <span className="badge bad">
-              silent since {formatDuration(now - Date.parse(instance.updated_at))}
+              dead: silent for {formatDuration(now - Date.parse(instance.updated_at))}
             </span>
           ) : instance.ready ? (
             <span className="badge ok">ready</span>
@@ -63,7 +54,7 @@ function InstanceRow({ instance, now }: { instance: InstanceOverview; now: numbe
           )}
         </td>
         <td>
-          <Services instance={instance} />
+          <Services instance={instance} now={now} />
         </td>
         <td>
           <ul className="services">
@@ -75,7 +66,7 @@ function InstanceRow({ instance, now }: { instance: InstanceOverview; now: numbe
           </ul>
         </td>
         <td>
-          {instance.reported && (
+          {liveness === 'live' && (
             <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
               {open ? 'Hide actions' : 'Actions'}
             </button>

@@ -1,7 +1,7 @@
 import type { RingStatus, RingStatusShard } from '@logsvc/api/browser';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, json, renderPage } from '../test-support';
+import { fakeApi, json, renderPage, uiFeatures } from '../test-support';
 import { RingsPage } from './RingsPage';
 
 function shard(id: string, healthy: boolean, ownership: number): RingStatusShard {
@@ -33,8 +33,9 @@ describe('RingsPage', () => {
     vi.unstubAllGlobals();
   });
 
-  it('shows only the rings the server answers for, the scheduler once it exists', async () => {
-    fakeApi({
+  it('asks only for the rings the server answers for, the scheduler once it exists', async () => {
+    const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ rings: ['ingester', 'scheduler'] })),
       'GET /ring': () => json(ingesters),
       'GET /scheduler/ring': () => json({ shards: [shard('scheduler-1', true, 100)], now: '' }),
     });
@@ -47,10 +48,17 @@ describe('RingsPage', () => {
         .map((a) => a.textContent),
     ).toEqual(['Ingester', 'Query scheduler']);
     expect(screen.getByRole('img', { name: /ingester-1 60\.0%, ingester-2 40\.0%/ })).toBeTruthy();
+    // No request for a ring this server does not serve (it would answer 404).
+    expect(calls.map((c) => c.url).sort()).toEqual([
+      '/ring',
+      '/scheduler/ring',
+      '/ui/api/features',
+    ]);
   });
 
   it('highlights the unhealthy member and forgets it only after confirmation', async () => {
     const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures()),
       'GET /ring': () => json(ingesters),
       'POST /ring': () => json({ ...ingesters, shards: [ingesters.shards[0]] }),
     });

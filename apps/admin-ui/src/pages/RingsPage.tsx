@@ -1,6 +1,7 @@
 import { RING_PAGES, type RingStatus } from '@logsvc/api/browser';
 import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useFeatures } from '../api/features';
 import { ApiError, getJson, request } from '../api/http';
 import { Confirm } from '../components/Confirm';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -11,7 +12,7 @@ import { rereadAfterChange } from '../api/reread';
 
 type RingPage = (typeof RING_PAGES)[number];
 
-/** A ring page's JSON, or null when this server has no such ring (404). */
+/** A ring page's JSON, or null when this server no longer has that ring (404). */
 async function fetchRing(page: RingPage, signal: AbortSignal): Promise<RingStatus | null> {
   try {
     return await getJson<RingStatus>(page.path, { signal });
@@ -102,21 +103,29 @@ function RingView({ page, status }: { page: RingPage; status: RingStatus }) {
   );
 }
 
-/** Every ring this server answers for (a page answering 404 is left out), one at a time. */
+/**
+ * Every ring this server answers for, one at a time: only the rings its features name are
+ * asked for, so no page that answers 404 is polled.
+ */
 export function RingsPage() {
   useTitle('Rings');
   const { search } = useLocation();
+  const features = useFeatures();
+  const served = features.data?.rings;
   const results = useQueries({
     queries: RING_PAGES.map((page) => ({
       queryKey: ['ring', page.ring],
       queryFn: ({ signal }: { signal: AbortSignal }) => fetchRing(page, signal),
+      enabled: served?.includes(page.ring) ?? false,
       refetchInterval: 5000,
     })),
   });
   const available = RING_PAGES.filter((_, i) => results[i].data);
   const selected = available.find((p) => p.ring === search.get('ring')) ?? available[0];
-  const loading = results.some((r) => r.isPending);
-  const error = results.find((r) => r.error)?.error;
+  const loading =
+    features.isPending ||
+    RING_PAGES.some((p, i) => served?.includes(p.ring) && results[i].isPending);
+  const error = features.error ?? results.find((r) => r.error)?.error;
   return (
     <section>
       <h1>Rings</h1>

@@ -4,7 +4,12 @@ import { ApiError } from '../api/http';
 import { queryProblem } from '../api/queries';
 import { saveGroup } from '../api/rules';
 import { YamlEditor } from '../components/YamlEditor';
-import { type LineProblem, readRuleGroup, serverErrorLine } from '../lib/rule-yaml';
+import {
+  type LineProblem,
+  readRuleGroup,
+  serverErrorLine,
+  withoutQueryLine,
+} from '../lib/rule-yaml';
 import { rereadAfterChange } from '../api/reread';
 
 /** How long typing must pause before the expressions are sent to the server's parser. */
@@ -35,7 +40,7 @@ function useProblems(text: string): LineProblem[] {
       for (const { line, expr } of read.expressions) {
         try {
           const problem = await queryProblem(expr, abort.signal);
-          if (problem) found.push({ line, message: problem });
+          if (problem) found.push({ line, message: withoutQueryLine(problem) });
         } catch {
           return; // Aborted, or the server is unreachable: the save will tell.
         }
@@ -70,7 +75,13 @@ export function RuleGroupEditor(props: {
   });
   const serverError = save.error instanceof ApiError ? save.error.message : undefined;
   const shown: LineProblem[] = serverError
-    ? [...problems, { line: serverErrorLine(serverError, text), message: `server: ${serverError}` }]
+    ? [
+        ...problems,
+        {
+          line: serverErrorLine(serverError, text),
+          message: `server: ${withoutQueryLine(serverError)}`,
+        },
+      ]
     : problems;
   return (
     <form

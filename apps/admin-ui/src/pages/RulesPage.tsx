@@ -1,3 +1,4 @@
+import type { RulesAlertJson } from '@logsvc/api/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
@@ -10,14 +11,42 @@ import {
 import { useTenant } from '../api/tenant';
 import { Confirm } from '../components/Confirm';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { formatTime } from '../lib/time';
+import { formatNumber } from '../lib/format';
+import { formatDuration, formatTime } from '../lib/time';
 import { Link, useLocation, useTitle } from '../router';
 import { NEW_GROUP_YAML, RuleGroupEditor } from './RuleGroupEditor';
 import { rereadAfterChange } from '../api/reread';
 
+function Labels({ labels, title }: { labels: Record<string, string>; title: string }) {
+  const entries = Object.entries(labels);
+  if (entries.length === 0) return null;
+  return (
+    <div className="small">
+      <span className="muted">{title}: </span>
+      {entries.map(([k, v]) => (
+        <span key={k} className="label">
+          {k}={v}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** When an alert fired: `for` after it became active (at the first evaluation after that). */
+function alertTimes(a: RulesAlertJson, forSeconds: number): string {
+  const active = Date.parse(a.activeAt);
+  if (a.state === 'pending') return `pending since ${formatTime(a.activeAt)}`;
+  if (Number.isNaN(active)) return a.state;
+  const fired =
+    forSeconds > 0 ? `, firing since about ${formatTime((active + forSeconds * 1000) / 1000)}` : '';
+  return `firing, active since ${formatTime(a.activeAt)}${fired}`;
+}
+
 function RuleRow({ name, expr, live }: { name: string; expr: string; live?: LiveRule }) {
   const alerts = live?.type === 'alerting' ? live.alerts : [];
   const health = live?.health ?? 'unknown';
+  const forSeconds = live?.type === 'alerting' ? live.duration : 0;
+  const evaluated = live && !live.lastEvaluation.startsWith('0001');
   return (
     <tr className={health === 'err' ? 'alert' : ''}>
       <th scope="row">
@@ -25,6 +54,14 @@ function RuleRow({ name, expr, live }: { name: string; expr: string; live?: Live
       </th>
       <td>
         <code>{expr}</code>
+        {live?.type === 'alerting' && (
+          <div className="small">
+            <span className="muted">for: </span>
+            {forSeconds > 0 ? formatDuration(forSeconds * 1000) : '0s (fires at once)'}
+          </div>
+        )}
+        {live && <Labels labels={live.labels} title="labels" />}
+        {live?.type === 'alerting' && <Labels labels={live.annotations} title="annotations" />}
       </td>
       <td>{live?.type === 'alerting' ? live.state : '—'}</td>
       <td>
@@ -33,22 +70,34 @@ function RuleRow({ name, expr, live }: { name: string; expr: string; live?: Live
         </span>
       </td>
       <td>
-        {live && !live.lastEvaluation.startsWith('0001')
-          ? formatTime(live.lastEvaluation)
-          : 'never'}
+        {evaluated ? (
+          <>
+            {formatTime(live.lastEvaluation)}
+            <div className="small muted">took {formatSeconds(live.evaluationTime)}</div>
+          </>
+        ) : (
+          'never'
+        )}
       </td>
       <td className="error">{live?.lastError ?? ''}</td>
       <td>
         {alerts.length === 0
           ? '—'
           : alerts.map((a, i) => (
-              <div key={i}>
-                {a.state} since {formatTime(a.activeAt)} (value {a.value})
+              <div key={i} className="alert-instance">
+                <div>{alertTimes(a, forSeconds)}</div>
+                <div className="small">value {formatNumber(a.value)}</div>
+                <Labels labels={a.labels} title="labels" />
               </div>
             ))}
       </td>
     </tr>
   );
+}
+
+/** An evaluation's duration (s) as `3 ms`, `1.2 s`. */
+function formatSeconds(s: number): string {
+  return s < 1 ? `${formatNumber(Math.round(s * 1000 * 10) / 10)} ms` : `${formatNumber(s)} s`;
 }
 
 type Editing = { namespace?: string; yaml: string } | undefined;

@@ -20,7 +20,72 @@ export const INSTANCE_PROXY_PATHS = [
   '/services',
   '/ready',
   '/ui/api/logservice',
+  '/ui/api/features',
+  '/ui/api/config-file',
+  '/metrics',
+  '/loki/api/v1/status/buildinfo',
 ] as const;
+
+/**
+ * `GET` answers the `UiFeatures` of the process: what the admin UI may ask it, so that it never
+ * asks for a page this process does not serve (a 404 in the browser's console).
+ */
+export const UI_FEATURES_PATH = '/ui/api/features';
+/**
+ * `GET` answers the `-config.file` the process started with, as written (before `${VAR}`
+ * expansion, secrets masked), as YAML; 404 when it started without one.
+ */
+export const CONFIG_FILE_PATH = '/ui/api/config-file';
+
+/**
+ * `GET` answers the tenant's rule groups as `GET /loki/api/v1/rules` does, but `{}` (200) for a
+ * tenant without any, where Loki's API answers 404.
+ */
+export const UI_RULES_PATH = '/ui/api/rules';
+
+/**
+ * `GET` answers `{ tenants: string[] }`: the tenants this process knows (in object storage, in
+ * its ingester's memory, with overrides in its runtime config), sorted.
+ */
+export const UI_TENANTS_PATH = '/ui/api/tenants';
+
+/** `GET` answers the `TenantOverridesView` of the process (its runtime config's overrides). */
+export const TENANT_OVERRIDES_PATH = '/ui/api/overrides';
+
+/** One limit a tenant's override changes. */
+export interface TenantLimitChange {
+  /** Its name under `limits_config` (and under `overrides.<tenant>` of the runtime config). */
+  setting: string;
+  /** The value every other tenant has (`limits_config`). */
+  default: unknown;
+  /** This tenant's. */
+  value: unknown;
+}
+
+export interface TenantOverridesView {
+  /** `runtime_config.file`, '' when none is set (then no tenant has overrides). */
+  runtime_config_file: string;
+  /** Every tenant with overrides, by name, with the limits that differ from the defaults. */
+  tenants: { tenant: string; changes: TenantLimitChange[] }[];
+}
+
+export interface UiFeatures {
+  /** The rings whose page (RING_PAGES) this process answers, by RING_PAGES' `ring`. */
+  rings: string[];
+  /** `/ui/api/logservice` answers (started by the operator, its LogService file readable). */
+  logservice: boolean;
+  /** `/ui/api/config-file` answers (started with `-config.file`). */
+  config_file: boolean;
+  /**
+   * The delete API (`/loki/api/v1/delete`, `/logsvc/api/v1/delete/progress`) answers: a
+   * compactor with `compactor.retention_enabled`, as Loki registers it.
+   */
+  deletes: boolean;
+  /** `auth_enabled`: false means every request acts for the single tenant `fake`. */
+  auth_enabled: boolean;
+  /** `querier.multi_tenant_queries_enabled`: a query may name tenants `a|b`. */
+  multi_tenant_queries: boolean;
+}
 
 /** An instance's membership of one ring, as that ring's page shows it. */
 export interface InstanceRingMembership {
@@ -56,6 +121,12 @@ export interface InstanceOverview {
   services: ServiceStatus[];
   /** RFC 3339, when it last reported. */
   updated_at: string;
+  /**
+   * Every ID the process has in a ring (one per ring it joins; they differ when, say,
+   * `-ingester.lifecycler.ID` is set and the other rings use the host name). Absent in reports
+   * of older processes: then `id` alone.
+   */
+  ring_ids?: string[];
   rings: InstanceRingMembership[];
 }
 

@@ -62,6 +62,8 @@ function parseReports(value: Buffer | null): Reports {
 @Injectable()
 export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestroy {
   readonly instanceId: string;
+  /** Its ID in every ring it joins (the same unless one ring's ID is set on its own). */
+  readonly ringIds: string[];
   private readonly startedAt = new Date().toISOString();
   private readonly version = readBuildInfo().version;
   private readonly kv: Kv | undefined;
@@ -89,6 +91,10 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
     const ring = components.map((c) => RING_OF_COMPONENT[c]).find((r) => r) ?? 'ingester';
     const settings = resolveRingConfig(config, ring);
     this.instanceId = settings.instanceId;
+    const own = components.map((c) => RING_OF_COMPONENT[c]).filter((r) => r !== undefined);
+    this.ringIds = [
+      ...new Set([this.instanceId, ...own.map((r) => resolveRingConfig(config, r).instanceId)]),
+    ];
     if (sharesRing(config)) this.kv = createKv(resolveRingConfig(config, 'ingester').kvstore);
   }
 
@@ -153,6 +159,7 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
       ready,
       ready_message: message.trim(),
       services: this.registry.states(),
+      ring_ids: this.ringIds,
       updated_at: new Date().toISOString(),
     };
   }

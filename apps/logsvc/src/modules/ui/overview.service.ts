@@ -71,14 +71,20 @@ export class OverviewService implements LifecycleService, OnModuleInit {
         memberships.set(s.id, list);
       }
     }
-    const instances: InstanceOverview[] = this.directory.reports().map((r) => ({
-      ...r,
-      self: r.id === this.directory.instanceId,
-      reported: true,
-      rings: memberships.get(r.id) ?? [],
-    }));
+    // A process is one instance under every ID it has in a ring: no phantom row for the others.
+    const claimed = new Set<string>();
+    const instances: InstanceOverview[] = this.directory.reports().map((r) => {
+      const ids = [...new Set([r.id, ...(r.ring_ids ?? [])])];
+      for (const id of ids) claimed.add(id);
+      return {
+        ...r,
+        self: r.id === this.directory.instanceId,
+        reported: true,
+        rings: ids.flatMap((id) => memberships.get(id) ?? []),
+      };
+    });
     for (const [id, rings] of memberships) {
-      if (instances.some((i) => i.id === id)) continue;
+      if (claimed.has(id)) continue;
       instances.push({
         id,
         self: false,

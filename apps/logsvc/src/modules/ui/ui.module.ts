@@ -6,6 +6,8 @@ import { OverviewService } from './overview.service';
 import { UiStaticController } from './ui-static.controller';
 import { TailTicketController } from './tail-ticket.controller';
 import { TailTickets } from './tail-tickets';
+import { UiFeaturesController } from './ui-features.controller';
+import { UiRulesController } from './ui-rules.controller';
 import { UiTailBridge } from './ui-tail-bridge';
 
 /**
@@ -18,6 +20,8 @@ import { UiTailBridge } from './ui-tail-bridge';
     InstancesController,
     LogServiceController,
     TailTicketController,
+    UiFeaturesController,
+    UiRulesController,
     UiStaticController,
   ],
   providers: [
