@@ -241,6 +241,7 @@ export class LogfmtParserStage implements Stage {
     }
     const dec = this.dec;
     dec.reset(line);
+    const mark = lbs.parsedMark();
     while (!dec.eol()) {
       if (!dec.scanKeyval()) {
         if (this.strict) break;
@@ -258,7 +259,8 @@ export class LogfmtParserStage implements Stage {
       }
       if (sanitized.length === 0) continue;
       const name = lbs.extractedName(sanitized);
-      if (!lbs.wants(name) || !lbs.shouldExtract(name)) continue;
+      // A repeated key keeps its last value, as in Loki 3.4 (unless the hints stopped the scan).
+      if (!lbs.wants(name) || lbs.extractedBefore(name, mark)) continue;
       lbs.set(LabelCategory.Parsed, name, dec.value());
       // As Loki, the rest of the line is not read once the hints' labels are all there.
       if (lbs.allRequiredExtracted()) break;
