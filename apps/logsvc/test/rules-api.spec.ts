@@ -112,11 +112,10 @@ describe('rules API', () => {
         404,
         'group does not exist',
       );
-      await expectError(
-        await call(tenant, 'DELETE', `${prefix}/ns1/nope`),
-        404,
-        'group does not exist',
-      );
+      // As Loki on filesystem and S3 stores: deleting a missing group is accepted.
+      const del = await call(tenant, 'DELETE', `${prefix}/ns1/nope`);
+      expect(del.status).toBe(202);
+      expect(await del.json()).toEqual(ACCEPTED);
     });
 
     it('refuses bad YAML and bad LogQL with 400 and stores nothing', async () => {
@@ -158,6 +157,8 @@ describe('rules API', () => {
         'group does not exist',
       );
       expect((await call(tenant, 'GET', `${prefix}/ns1/volume`)).status).toBe(200);
+      // Deleting it again is accepted too (Loki answers 202).
+      expect((await call(tenant, 'DELETE', `${prefix}/ns1/errors`)).status).toBe(202);
 
       const delNs = await call(tenant, 'DELETE', `${prefix}/ns1`);
       expect(delNs.status).toBe(202);
