@@ -1,5 +1,5 @@
 import type { Labels, Matcher, ShardRef } from '@logsvc/api';
-import type { QueryStats } from './stats';
+import type { ChunkStats, QueryStats } from './stats';
 
 export type Direction = 'forward' | 'backward';
 
@@ -79,6 +79,12 @@ export interface SourceStream {
    * to the labels the query's pipeline yields for it.
    */
   readonly tenant?: string;
+  /**
+   * Where the lines the query keeps from this stream count (`postFilterLines`): an ingester
+   * source's `stats.ingester.store.chunk`, as Loki counts them in the ingester. Default: the
+   * querier's store stats.
+   */
+  readonly stats?: ChunkStats;
 }
 
 /**

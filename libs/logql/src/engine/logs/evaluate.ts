@@ -80,7 +80,7 @@ export async function evaluateLogQuery(
   const budget = new TimeSlice();
   for (const s of streams) {
     const sp = tenantPipeline(pipeline.forStream(s.labels), s.tenant);
-    const node = new StreamNode(s.entries, sp, chunkStats);
+    const node = new StreamNode(s.entries, sp, s.stats ?? chunkStats);
     let found = advance(node, budget, params.signal);
     if (typeof found !== 'boolean') found = await found;
     if (found) heap.push(node);
