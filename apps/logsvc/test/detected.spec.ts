@@ -111,7 +111,7 @@ describe('detected fields, field values, detected labels and drilldown limits', 
       limit: '3',
       ...range,
     });
-    expect((await res.clone().json()).limit).toBe(3);
+    expect(((await res.clone().json()) as { limit: number }).limit).toBe(3);
     expect(Object.keys(await fieldsOf(res))).toEqual([
       'app_extracted',
       'detected_level',

@@ -105,15 +105,15 @@ describe('index stats and volume', () => {
     const end = nowNs();
     const range = { query: '{app="span"}', start: String(end - 60n * MINUTE_NS), end: String(end) };
     const whole = await getAs(sut, 'acme3', '/loki/api/v1/index/volume', range);
-    const total = Number(((await whole.json()) as QueryResponse).data.result[0].value[1]);
+    const wholeResult = ((await whole.json()) as QueryResponse).data.result as VectorItem[];
+    const total = Number(wholeResult[0].value[1]);
     expect(total).toBe(21 * 50);
     const res = await getAs(sut, 'acme3', '/loki/api/v1/index/volume_range', {
       ...range,
       step: '5m',
     });
-    const values = ((await res.json()) as QueryResponse).data.result[0].values.map((v) =>
-      Number(v[1]),
-    );
+    const matrix = ((await res.json()) as QueryResponse).data.result as MatrixItem[];
+    const values = matrix[0].values.map((v) => Number(v[1]));
     // Each 5-minute step holds about a quarter of the chunk's 20 minutes, not all of it.
     expect(values.length).toBeGreaterThanOrEqual(4);
     for (const v of values) expect(v).toBeLessThanOrEqual(total * 0.3);
