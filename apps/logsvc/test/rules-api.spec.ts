@@ -339,6 +339,11 @@ rules:
       ],
     });
     expect(alerts.rules[1]).toMatchObject({ type: 'recording', health: 'ok', lastError: '' });
+    // Each query as Loki's parser prints it again, not as posted.
+    expect(alerts.rules.map((r) => r.query)).toEqual([
+      '(sum by (app)(count_over_time({app="api"} |= "error"[5m])) > 0)',
+      'sum by (app)(count_over_time({app="api"} |= "error"[5m]))',
+    ]);
   });
 
   it('filters by type, file, rule_group and rule_name (with and without [])', async () => {
