@@ -407,3 +407,34 @@ rules:
     expect((await fetch(`${sut.url}/compat/api/v1/alerts`)).status).toBe(200);
   });
 });
+
+describe('a rule whose expression is a log query', () => {
+  let sut: TestServer;
+  beforeAll(async () => {
+    sut = await startTestServer({ config: { auth_enabled: false } });
+    const res = await fetch(`${sut.url}/loki/api/v1/rules/logs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/yaml' },
+      body: 'name: logs\ninterval: 1s\nrules:\n  - alert: Lines\n    expr: \'{app="api"} |= "x"\'\n',
+    });
+    expect(res.status).toBe(202);
+  });
+  afterAll(() => sut.close());
+
+  it("fails each evaluation with Loki's text", async () => {
+    const deadline = Date.now() + 20_000;
+    let rule: { health?: string; lastError?: string } | undefined;
+    while (Date.now() < deadline) {
+      const body = (await (
+        await fetch(`${sut.url}/prometheus/api/v1/rules`)
+      ).json()) as RulesResponse;
+      rule = body.data?.groups[0]?.rules[0];
+      if (rule?.health === 'err') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(rule).toMatchObject({
+      health: 'err',
+      lastError: 'rule result is not a vector or scalar',
+    });
+  });
+});
