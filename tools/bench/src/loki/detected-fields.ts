@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodePushJson } from '@logsvc/push';
-import { forEachOption, positiveInt, runCli } from '../cli-options';
+import { bool, forEachOption, positiveInt, runCli } from '../cli-options';
 import { LogGenerator } from '../gen';
 import { ServerProcess } from '../ingest/server-process';
 import {
@@ -14,12 +14,13 @@ import {
   missingLokiMessage,
 } from './loki-process';
 
-const USAGE = `usage: npm run bench:detected-fields -- [--loki=PATH] [--lines=N] [--rounds=N] [--cpus=LIST]
+const USAGE = `usage: npm run bench:detected-fields -- [--loki=PATH] [--lines=N] [--rounds=N] [--cpus=LIST] [--flushed]
   Starts logsvc (this checkout's build) and Loki (default ${DEFAULT_LOKI_BINARY}), pushes N
   (default 4000) mixed nginx/JSON/logfmt lines over 30 minutes to both, then asks each for
   /loki/api/v1/detected_fields of a few queries, --rounds times (default 5) in turn, and prints
   the median and best time per query and server. --cpus pins both servers to the same CPUs
-  (default: not pinned). Stops by itself.`;
+  (default: not pinned). --flushed flushes both servers' ingesters first, so the lines are read
+  from their stores. Stops by itself.`;
 
 const TENANT = 'bench-detected';
 const SPAN_MS = 30 * 60_000;
@@ -38,6 +39,7 @@ interface Options {
   readonly lines: number;
   readonly rounds: number;
   readonly cpus: string | null;
+  readonly flushed: boolean;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -45,15 +47,17 @@ function parseOptions(argv: readonly string[]): Options {
   let lines = 4000;
   let rounds = 5;
   let cpus: string | null = null;
+  let flushed = false;
   forEachOption(argv, (arg) => {
     if (arg.name === 'loki') loki = arg.need();
     else if (arg.name === 'lines') lines = positiveInt(arg.name, arg.need());
     else if (arg.name === 'rounds') rounds = positiveInt(arg.name, arg.need());
     else if (arg.name === 'cpus') cpus = arg.need();
+    else if (arg.name === 'flushed') flushed = bool(arg.name, arg.value);
     else return false;
     return true;
   });
-  return { loki, lines, rounds, cpus };
+  return { loki, lines, rounds, cpus, flushed };
 }
 
 function pushBody(startMs: number, lines: number): Buffer {
@@ -126,6 +130,11 @@ async function run(o: Options): Promise<void> {
     const body = pushBody(startMs, o.lines);
     await push(logsvc.url, body);
     await push(loki.url, body);
+    if (o.flushed) {
+      const res = await fetch(`${logsvc.url}/flush`, { method: 'POST' });
+      if (res.status !== 204 && res.status !== 200) throw new Error(`logsvc /flush: ${res.status}`);
+      await loki.flushAndWait();
+    }
     const range = new URLSearchParams({
       start: String(BigInt(startMs - 60_000) * 1_000_000n),
       end: String(BigInt(endMs + 60_000) * 1_000_000n),
@@ -136,7 +145,8 @@ async function run(o: Options): Promise<void> {
     ] as const;
     process.stdout.write(
       `detected_fields over ${o.lines} lines in ${STREAMS} streams, ${o.rounds} rounds` +
-        `${o.cpus === null ? '' : `, servers on CPUs ${o.cpus}`}\n`,
+        `${o.cpus === null ? '' : `, servers on CPUs ${o.cpus}`}` +
+        `${o.flushed ? ', read from the stores after a flush' : ''}\n`,
     );
     for (const query of QUERIES) {
       // One warm-up request each (compiles the query's code paths), not timed.
