@@ -104,6 +104,13 @@ describe('query and query_range', () => {
     const flushed = await stats({ query: '{app="api"}' });
     expect(flushed.querier.store.chunk.postFilterLines).toBe(3);
     expect(flushed.ingester.store.chunk.postFilterLines).toBe(0);
+    // Metric queries count the lines their pipeline kept too.
+    const metric = await stats({
+      query: 'count_over_time({app="web"} |= "level" [5m])',
+      step: '60',
+    });
+    expect(metric.ingester.store.chunk.postFilterLines).toBeGreaterThanOrEqual(2);
+    expect(metric.querier.store.chunk.postFilterLines).toBe(0);
   });
 
   it('keeps the oldest entries in forward direction under a limit', async () => {
