@@ -105,6 +105,20 @@ describe('detected fields, field values, detected labels and drilldown limits', 
     ]);
   });
 
+  it('keeps the first fields by name under a small limit', async () => {
+    const res = await getAs(sut, 'team-a', '/loki/api/v1/detected_fields', {
+      query: '{app="api"}',
+      limit: '3',
+      ...range,
+    });
+    expect(((await res.clone().json()) as { limit: number }).limit).toBe(3);
+    expect(Object.keys(await fieldsOf(res))).toEqual([
+      'app_extracted',
+      'detected_level',
+      'duration',
+    ]);
+  });
+
   it('merges a parsed field with structured metadata of the same name, across streams', async () => {
     const form = new URLSearchParams({ query: '{env=~".+"}', field_limit: '500', ...range });
     const res = await postFormAs(sut, 'team-a', '/loki/api/v1/detected_fields', form);

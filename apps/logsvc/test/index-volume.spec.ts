@@ -86,6 +86,42 @@ describe('index stats and volume', () => {
     expect(batch.values[0][0]).toBeLessThan(batch.values[1][0]);
   });
 
+  it('volume with aggregateBy=labels lists every label of the matching streams, as Loki', async () => {
+    const res = await getAs(sut, 'acme', '/loki/api/v1/index/volume', {
+      query: '{app="api"}',
+      aggregateBy: 'labels',
+    });
+    const result = ((await res.json()) as QueryResponse).data.result as VectorItem[];
+    expect(result.map((r) => [r.metric, r.value[1]])).toEqual([
+      [{ app: '' }, '26'],
+      [{ env: '' }, '26'],
+    ]);
+  });
+
+  it('volume_range of a flushed chunk splits its bytes over the steps it spans', async () => {
+    const lines: Array<[bigint, string]> = [];
+    for (let i = 0n; i <= 20n; i++) lines.push([t0 + i * MINUTE_NS, 'z'.repeat(50)]);
+    await storeChunk(sut, 'acme3', '{app="span"}', lines);
+    const end = nowNs();
+    const range = { query: '{app="span"}', start: String(end - 60n * MINUTE_NS), end: String(end) };
+    const whole = await getAs(sut, 'acme3', '/loki/api/v1/index/volume', range);
+    const wholeResult = ((await whole.json()) as QueryResponse).data.result as VectorItem[];
+    const total = Number(wholeResult[0].value[1]);
+    expect(total).toBe(21 * 50);
+    const res = await getAs(sut, 'acme3', '/loki/api/v1/index/volume_range', {
+      ...range,
+      step: '5m',
+    });
+    const matrix = ((await res.json()) as QueryResponse).data.result as MatrixItem[];
+    const values = matrix[0].values.map((v) => Number(v[1]));
+    // Each 5-minute step holds about a quarter of the chunk's 20 minutes, not all of it.
+    expect(values.length).toBeGreaterThanOrEqual(4);
+    for (const v of values) expect(v).toBeLessThanOrEqual(total * 0.3);
+    const sum = values.reduce((a, b) => a + b, 0);
+    expect(sum).toBeGreaterThan(total * 0.95);
+    expect(sum).toBeLessThanOrEqual(total);
+  });
+
   it('volume with one sample per series is a vector, as in Loki', async () => {
     const res = await getAs(sut, 'acme', '/loki/api/v1/index/volume_range', {
       query: '{env="prod"}',

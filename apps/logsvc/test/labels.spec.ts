@@ -148,6 +148,12 @@ describe('labels, label values and series', () => {
     expect(((await values.json()) as SeriesResponse).data).toEqual(['team-a', 'team-b']);
   });
 
+  it('leaves out an empty tenant between separators (a|b|), as Loki does', async () => {
+    const values = await getAs(sut, 'team-a|team-b|', '/loki/api/v1/label/__tenant_id__/values');
+    expect(values.status).toBe(200);
+    expect(((await values.json()) as SeriesResponse).data).toEqual(['team-a', 'team-b']);
+  });
+
   it('requires the org id', async () => {
     const res = await fetch(sut.url + '/loki/api/v1/labels');
     expect(res.status).toBe(401);

@@ -83,6 +83,36 @@ describe('query and query_range', () => {
     expect(body.data.stats.querier.store.totalChunksRef).toBe(1);
   });
 
+  it('counts the lines read from the ingester under ingester stats, as Loki', async () => {
+    type Chunk = { postFilterLines: number; headChunkLines: number };
+    type Full = {
+      data: {
+        stats: {
+          ingester: { totalLinesSent: number; store: { chunk: Chunk } };
+          querier: { store: { chunk: Chunk } };
+        };
+      };
+    };
+    const stats = async (params: Record<string, string>) =>
+      ((await (await queryRange(params)).json()) as Full).data.stats;
+    // A limited query reads fewer lines than the stream holds: they are counted all the same.
+    const recent = await stats({ query: '{app="web"}', limit: '1' });
+    expect(recent.ingester.totalLinesSent).toBeGreaterThanOrEqual(1);
+    expect(recent.ingester.store.chunk.headChunkLines).toBe(recent.ingester.totalLinesSent);
+    expect(recent.ingester.store.chunk.postFilterLines).toBeGreaterThanOrEqual(1);
+    expect(recent.querier.store.chunk.postFilterLines).toBe(0);
+    const flushed = await stats({ query: '{app="api"}' });
+    expect(flushed.querier.store.chunk.postFilterLines).toBe(3);
+    expect(flushed.ingester.store.chunk.postFilterLines).toBe(0);
+    // Metric queries count the lines their pipeline kept too.
+    const metric = await stats({
+      query: 'count_over_time({app="web"} |= "level" [5m])',
+      step: '60',
+    });
+    expect(metric.ingester.store.chunk.postFilterLines).toBeGreaterThanOrEqual(2);
+    expect(metric.querier.store.chunk.postFilterLines).toBe(0);
+  });
+
   it('keeps the oldest entries in forward direction under a limit', async () => {
     const body = (await (
       await queryRange({ query: '{env="prod"}', direction: 'forward', limit: '2' })

@@ -112,11 +112,10 @@ describe('rules API', () => {
         404,
         'group does not exist',
       );
-      await expectError(
-        await call(tenant, 'DELETE', `${prefix}/ns1/nope`),
-        404,
-        'group does not exist',
-      );
+      // As Loki on filesystem and S3 stores: deleting a missing group is accepted.
+      const del = await call(tenant, 'DELETE', `${prefix}/ns1/nope`);
+      expect(del.status).toBe(202);
+      expect(await del.json()).toEqual(ACCEPTED);
     });
 
     it('refuses bad YAML and bad LogQL with 400 and stores nothing', async () => {
@@ -158,6 +157,8 @@ describe('rules API', () => {
         'group does not exist',
       );
       expect((await call(tenant, 'GET', `${prefix}/ns1/volume`)).status).toBe(200);
+      // Deleting it again is accepted too (Loki answers 202).
+      expect((await call(tenant, 'DELETE', `${prefix}/ns1/errors`)).status).toBe(202);
 
       const delNs = await call(tenant, 'DELETE', `${prefix}/ns1`);
       expect(delNs.status).toBe(202);
@@ -338,6 +339,11 @@ rules:
       ],
     });
     expect(alerts.rules[1]).toMatchObject({ type: 'recording', health: 'ok', lastError: '' });
+    // Each query as Loki's parser prints it again, not as posted.
+    expect(alerts.rules.map((r) => r.query)).toEqual([
+      '(sum by (app)(count_over_time({app="api"} |= "error"[5m])) > 0)',
+      'sum by (app)(count_over_time({app="api"} |= "error"[5m]))',
+    ]);
   });
 
   it('filters by type, file, rule_group and rule_name (with and without [])', async () => {
@@ -399,5 +405,36 @@ rules:
       'team-a/quiet: NeverFires',
     ]);
     expect((await fetch(`${sut.url}/compat/api/v1/alerts`)).status).toBe(200);
+  });
+});
+
+describe('a rule whose expression is a log query', () => {
+  let sut: TestServer;
+  beforeAll(async () => {
+    sut = await startTestServer({ config: { auth_enabled: false } });
+    const res = await fetch(`${sut.url}/loki/api/v1/rules/logs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/yaml' },
+      body: 'name: logs\ninterval: 1s\nrules:\n  - alert: Lines\n    expr: \'{app="api"} |= "x"\'\n',
+    });
+    expect(res.status).toBe(202);
+  });
+  afterAll(() => sut.close());
+
+  it("fails each evaluation with Loki's text", async () => {
+    const deadline = Date.now() + 20_000;
+    let rule: { health?: string; lastError?: string } | undefined;
+    while (Date.now() < deadline) {
+      const body = (await (
+        await fetch(`${sut.url}/prometheus/api/v1/rules`)
+      ).json()) as RulesResponse;
+      rule = body.data?.groups[0]?.rules[0];
+      if (rule?.health === 'err') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(rule).toMatchObject({
+      health: 'err',
+      lastError: 'rule result is not a vector or scalar',
+    });
   });
 });

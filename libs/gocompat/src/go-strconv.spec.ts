@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { strconvQuote } from './go-quote';
 import {
+  goParseFloat,
   goFormatFloat,
   strconvParseBool,
   strconvParseFloat,
@@ -74,5 +76,27 @@ describe('strconvQuote', () => {
     expect(strconvQuote('é\u0085')).toBe('"é\\u0085"');
     expect(strconvQuote('\ud800x')).toBe('"\\ufffdx"');
     expect(strconvQuote('😀')).toBe('"😀"');
+  });
+});
+
+describe('goParseFloat', () => {
+  it('accepts exactly what strconvParseFloat accepts (its shortcut refuses only the rest)', () => {
+    const piece = fc.constantFrom(
+      ...['0', '1', '9', '.', '_', '-', '+', 'e', 'E', 'x', 'X', 'p', 'P', 'a', 'f', 'g', ' '],
+      ...['inf', 'Inf', 'inity', 'nan', 'NaN', '0x', '1e', '١'],
+    );
+    const text = fc.array(piece, { maxLength: 7 }).map((ps) => ps.join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        let want: number | undefined;
+        try {
+          want = strconvParseFloat(t);
+        } catch {
+          want = undefined;
+        }
+        expect(goParseFloat(t)).toBe(want);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -67,8 +67,16 @@ export function strconvParseFloat(text: string): number {
   throw floatError(text, 'invalid syntax');
 }
 
+/**
+ * What `strconv.ParseFloat` may accept: a decimal (with `_`), a `0x` hex float, or inf/nan.
+ * Anything else is refused without building an error (most label values, e.g. hex IDs).
+ */
+const FLOAT_LIKE =
+  /^[+-]?(?:[0-9_.]+(?:e[+-]?[0-9_]*)?|0x[0-9a-f_.]*(?:p[+-]?[0-9_]*)?|inf|infinity|nan)$/i;
+
 /** `strconv.ParseFloat(text, 64)`; undefined where Go returns an error. */
 export function goParseFloat(text: string): number | undefined {
+  if (!FLOAT_LIKE.test(text)) return undefined;
   try {
     return strconvParseFloat(text);
   } catch {

@@ -68,9 +68,7 @@ export class DeletionFilteringSource implements LogSource {
     if (tenant === null) return streams;
     return streams.map((s) => {
       const deleted = tenant.forStream(s.labels);
-      return deleted === null
-        ? s
-        : { labels: s.labels, entries: new DeletionFilterCursor(s.entries, deleted) };
+      return deleted === null ? s : { ...s, entries: new DeletionFilterCursor(s.entries, deleted) };
     });
   }
 }

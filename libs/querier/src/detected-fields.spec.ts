@@ -108,9 +108,11 @@ describe('detectFields', () => {
     ]);
   });
 
-  it('keeps the first `limit` fields found', () => {
+  it('keeps the first `limit` fields by name, whichever entry had them first', () => {
     const fields = detectFields([api], 2);
-    expect(fields.map((f) => f.label)).toEqual(['count', 'flag']);
+    expect(fields.map((f) => f.label)).toEqual(['_path_x', 'app_extracted']);
+    const late = stream('{app="x"}', [['zeta=1 yak=2'], ['alpha=3']]);
+    expect(detectFields([late], 2).map((f) => f.label)).toEqual(['alpha', 'yak']);
   });
 
   it('finds nothing in lines without fields', () => {

@@ -24,15 +24,15 @@ interface FieldState {
 }
 
 /**
- * The fields of `streams`, at most `limit` of them (the first found, streams and entries in
- * the order the query returned them), sorted by name. A field's type is that of the last
- * entry that has it: Loki assumes one type per stream and re-detects it on every entry.
+ * The fields of `streams`, sorted by name, at most `limit` of them: the first by name. A
+ * field's type is that of the last entry that has it: Loki assumes one type per stream and
+ * re-detects it on every entry.
  */
 export function detectFields(streams: readonly ResultStream[], limit: number): DetectedField[] {
   const fields = new Map<string, FieldState>();
   const fieldFor = (name: string): FieldState | undefined => {
     let field = fields.get(name);
-    if (field === undefined && fields.size < limit) {
+    if (field === undefined) {
       field = { type: 'string', values: new Set(), parsers: [] };
       fields.set(name, field);
     }
@@ -62,6 +62,7 @@ export function detectFields(streams: readonly ResultStream[], limit: number): D
 
   return [...fields]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, limit)
     .map(([label, f]) => ({
       label,
       type: f.type,

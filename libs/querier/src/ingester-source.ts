@@ -9,7 +9,6 @@ import {
 } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
 import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
-import { CountingCursor } from './counting-cursor';
 import { ForwardingCursor } from './forwarding-cursor';
 import { ChunkLoader, LazyChunkCursor } from './lazy-chunks';
 import { POOL_DEFAULTS, PoolPayoff, scanInPool } from './pool-scan';
@@ -94,24 +93,25 @@ export class IngesterLogSource implements LogSource {
       const range: ScanRange = { fromNs, throughNs, direction, needle };
       return this.splitStreams(params, results, range, pool);
     }
-    chunk.headChunkBytes += found.headChunkBytes;
-    chunk.headChunkLines += found.headChunkLines;
+    // Lines are counted as they are read (a limited query stops early), the first
+    // `headChunkLines` the ingesters found as head lines, the rest as lines of closed chunks.
     const headLines = found.headChunkLines;
     let sent = 0;
-    // Lines from closed (compressed) chunks count as decompressed; the head's are counted above.
-    const countLines = (lines: number, bytes: number): void => {
-      stats.totalLinesSent += lines;
-      const before = sent;
-      sent += lines;
-      const fromClosed = Math.max(0, sent - Math.max(headLines, before));
-      if (fromClosed > 0) {
-        chunk.decompressedLines += fromClosed;
-        chunk.decompressedBytes += lines > 0 ? Math.round((bytes * fromClosed) / lines) : 0;
+    const countLine = (bytes: number): void => {
+      stats.totalLinesSent++;
+      if (++sent <= headLines) {
+        chunk.headChunkLines++;
+        chunk.headChunkBytes += bytes;
+      } else {
+        chunk.decompressedLines++;
+        chunk.decompressedBytes += bytes;
       }
     };
+    const chunkStats = stats.store.chunk;
     return results.map((r) => ({
       labels: r.labels,
-      entries: new CountingCursor(r.entries, countLines),
+      entries: new SentCountingCursor(r.entries, countLine),
+      stats: chunkStats,
     }));
   }
 
@@ -165,7 +165,7 @@ export class IngesterLogSource implements LogSource {
       }
       if (cursors.length === 0) continue;
       const merged = cursors.length === 1 ? cursors[0] : new MergedCursor(cursors, range.direction);
-      out.push({ labels: r.labels, entries: new LinesSentCursor(merged, stats) });
+      out.push({ labels: r.labels, entries: new LinesSentCursor(merged, stats), stats: chunk });
     }
     return out;
   }
@@ -236,6 +236,26 @@ class LinesSentCursor extends ForwardingCursor {
   next(): boolean {
     if (!this.inner.next()) return false;
     this.stats.totalLinesSent++;
+    return true;
+  }
+
+  wait(): Promise<void> | null {
+    return this.inner.wait?.() ?? null;
+  }
+}
+
+/** Counts each line an ingester sent as it is read, with its bytes. */
+class SentCountingCursor extends ForwardingCursor {
+  constructor(
+    inner: EntryCursor,
+    private readonly count: (bytes: number) => void,
+  ) {
+    super(inner);
+  }
+
+  next(): boolean {
+    if (!this.inner.next()) return false;
+    this.count(this.inner.lineEnd - this.inner.lineStart);
     return true;
   }
 

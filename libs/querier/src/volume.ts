@@ -12,6 +12,8 @@ export interface VolumePlan {
   /** The matchers to select streams with (target labels add `=~".+"` matchers). */
   readonly matchers: readonly Matcher[];
   readonly aggregateBy: AggregateBy;
+  /** `labels` without target labels: every label name of the matching streams, as Loki. */
+  readonly everyLabel: boolean;
 }
 
 /** Loki's `PrepareLabelsAndMatchers`: what to aggregate into and which streams to read. */
@@ -30,6 +32,7 @@ export function planVolume(
       includeAll: false,
       matchers: [...matchers, ...extra],
       aggregateBy,
+      everyLabel: false,
     };
   }
   return {
@@ -37,6 +40,7 @@ export function planVolume(
     includeAll: matchers.length === 0,
     matchers,
     aggregateBy,
+    everyLabel: aggregateBy === 'labels',
   };
 }
 
@@ -59,7 +63,7 @@ export function accumulateVolumes(
 ): Map<string, number> {
   const out = new Map<string, number>();
   const keep = (name: string): boolean =>
-    (plan.includeAll && name !== TENANT_LABEL) || plan.by.has(name);
+    ((plan.includeAll || plan.everyLabel) && name !== TENANT_LABEL) || plan.by.has(name);
   const add = (name: string, bytes: number): void => {
     out.set(name, (out.get(name) ?? 0) + bytes);
     if (out.size > maxSeries) {

@@ -80,7 +80,8 @@ export class LocalRuleStore implements RuleStore {
     return this.mutex.run(`${tenant}/${namespace}`, async () => {
       const groups = await this.read(tenant, namespace);
       const i = groups?.findIndex((g) => g.name === name) ?? -1;
-      if (!groups || i < 0) throw new RuleNotFoundError(ERR_GROUP_NOT_FOUND);
+      // As Loki's object stores (filesystem, S3), deleting a missing group succeeds.
+      if (!groups || i < 0) return;
       groups.splice(i, 1);
       await this.write(tenant, namespace, groups);
     });

@@ -79,7 +79,8 @@ export class ObjectRuleStore implements RuleStore {
   async deleteGroup(tenant: string, namespace: string, name: string): Promise<void> {
     checkTenant(tenant);
     const key = this.groupKey(tenant, namespace, name);
-    if (!(await this.readKey(key))) throw new RuleNotFoundError(ERR_GROUP_NOT_FOUND);
+    // As Loki on filesystem and S3, whose deletes succeed for a missing object: 202.
+    if (!(await this.readKey(key))) return;
     await this.objects.delete(key);
   }
 

@@ -8,6 +8,7 @@ import type {
   RulesResponse,
 } from '@logsvc/api';
 import * as template from '@logsvc/gotemplate';
+import { lokiExprString, parseExpr } from '@logsvc/logql';
 import type { Alert } from './alerting-rule';
 import type { Group } from './group';
 import { RuleGroupError } from './errors';
@@ -16,6 +17,18 @@ import { RuleGroupError } from './errors';
 export function goTimeJson(ms: number): string {
   if (ms === 0) return '0001-01-01T00:00:00Z';
   return new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
+}
+
+/**
+ * A rule's query as Loki lists it: parsed and printed again by its LogQL parser
+ * (`(sum by (app)(rate({app="api"}[5m])) > 2)`). The stored rule keeps the text as posted.
+ */
+export function listedQuery(expr: string): string {
+  try {
+    return lokiExprString(parseExpr(expr));
+  } catch {
+    return expr;
+  }
 }
 
 /** strconv.FormatFloat(v, 'e', -1, 64). */
@@ -63,7 +76,7 @@ export function rulesResponse(groups: readonly Group[], filter: RulesFilter): Ru
         rules.push({
           state: r.alerting.state(),
           name,
-          query: r.rule.expr,
+          query: listedQuery(r.rule.expr),
           duration: r.rule.forMs / 1000,
           labels: r.rule.labels as Record<string, string>,
           annotations: r.rule.annotations as Record<string, string>,
@@ -78,7 +91,7 @@ export function rulesResponse(groups: readonly Group[], filter: RulesFilter): Ru
         if (filter.type === 'alert') continue;
         rules.push({
           name,
-          query: r.rule.expr,
+          query: listedQuery(r.rule.expr),
           labels: r.rule.labels as Record<string, string>,
           health: r.health,
           lastError: r.lastError,

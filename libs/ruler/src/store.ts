@@ -15,7 +15,7 @@ export interface RuleStore {
   getGroup(tenant: string, namespace: string, group: string): Promise<RuleGroup>;
   /** Creates the group, or replaces the group of the same name in place. */
   setGroup(tenant: string, namespace: string, group: RuleGroup): Promise<void>;
-  /** Throws RuleNotFoundError (`group does not exist`). */
+  /** Deletes the group; a missing group is no error (Loki's object stores answer 202). */
   deleteGroup(tenant: string, namespace: string, group: string): Promise<void>;
   /** Throws RuleNotFoundError (`group namespace does not exist`). */
   deleteNamespace(tenant: string, namespace: string): Promise<void>;

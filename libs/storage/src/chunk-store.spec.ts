@@ -9,7 +9,7 @@ import {
   type Matcher,
 } from '@logsvc/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChunkStore, type ChunkToStore } from './chunk-store';
+import { ChunkStore, type ChunkToStore, timeFactor } from './chunk-store';
 import { ChunkChecksumError, CorruptIndexError, InvalidTenantError, StorageError } from './errors';
 import { FilesystemObjectClient } from './filesystem-object-client';
 import type { ObjectClient } from './object-client';
@@ -173,6 +173,17 @@ describe('ChunkStore on the filesystem', () => {
       ['{app="api", env="prod"}', a.uncompressedSize, 1],
       ['{app="late", region="eu"}', late.uncompressedSize, 1],
     ]);
+    // A range holding half of a chunk's time span counts half of its bytes, as Loki's index.
+    const half = await sut.volume(
+      't',
+      [eq('app', 'api')],
+      at(DAY0, 1) + 1800n * 10n ** 9n,
+      through,
+    );
+    expect(half.map((v) => v.bytes)).toEqual([Math.trunc(a.uncompressedSize / 2)]);
+    expect(timeFactor(0n, 10n, 5n, 5n)).toBe(1);
+    expect(timeFactor(0n, 10n, 11n, 20n)).toBe(0);
+    expect(timeFactor(0n, 10n, 5n, 15n)).toBe(0.5);
   });
 
   it('keeps every flush of concurrent writers (several processes, one table)', async () => {

@@ -281,16 +281,23 @@ export class ChunkStore implements IndexReader {
     throughNs: bigint,
   ): Promise<IndexStats> {
     const out: IndexStats = { streams: 0, chunks: 0, entries: 0, bytes: 0 };
-    for (const v of await this.volume(tenant, matchers, fromNs, throughNs)) {
+    for (const s of await this.overlappingSeries(tenant, matchers, fromNs, throughNs)) {
       out.streams++;
-      out.chunks += v.chunks;
-      out.entries += v.entries;
-      out.bytes += v.bytes;
+      out.chunks += s.chunks.length;
+      for (const c of s.chunks) {
+        out.entries += c.entries;
+        out.bytes += c.uncompressedSize;
+      }
     }
     return out;
   }
 
-  /** Per selected series: uncompressed bytes, entries and chunks overlapping the range. */
+  /**
+   * Per selected series: uncompressed bytes, entries and chunks overlapping the range. As Loki's
+   * TSDB index (`ChunkStats.AddChunk`), a chunk partly in the range counts the share of its
+   * bytes and entries that its time span in the range is (Loki's `GetFactorOfTime`), so the
+   * buckets of `volume_range` split a chunk's bytes instead of each counting all of them.
+   */
   async volume(
     tenant: string,
     matchers: readonly Matcher[],
@@ -298,18 +305,28 @@ export class ChunkStore implements IndexReader {
     throughNs: bigint,
   ): Promise<SeriesVolume[]> {
     const out: SeriesVolume[] = [];
-    for (const s of mergeSeries([
-      [...(await this.collect(tenant, matchers, fromNs, throughNs)).values()].map(toSeries),
-    ])) {
+    for (const s of await this.overlappingSeries(tenant, matchers, fromNs, throughNs)) {
       let bytes = 0;
       let entries = 0;
       for (const c of s.chunks) {
-        bytes += c.uncompressedSize;
-        entries += c.entries;
+        const factor = timeFactor(fromNs, throughNs, c.fromNs, c.throughNs);
+        bytes += Math.trunc(c.uncompressedSize * factor);
+        entries += Math.trunc(c.entries * factor);
       }
       out.push({ labels: s.labels, bytes, entries, chunks: s.chunks.length });
     }
     return out;
+  }
+
+  private async overlappingSeries(
+    tenant: string,
+    matchers: readonly Matcher[],
+    fromNs: bigint,
+    throughNs: bigint,
+  ) {
+    return mergeSeries([
+      [...(await this.collect(tenant, matchers, fromNs, throughNs)).values()].map(toSeries),
+    ]);
   }
 
   /** Index tables the tenant has files in. */
@@ -426,4 +443,22 @@ function toSeries(s: SeriesAcc): SeriesChunkRefs {
 
 function hex(n: number): string {
   return n.toString(16).padStart(8, '0');
+}
+
+/**
+ * Loki's `util.GetFactorOfTime`: the share of a chunk's time span `[minNs, maxNs]` inside
+ * `[fromNs, throughNs]`; 1 for a chunk of one instant that overlaps.
+ */
+export function timeFactor(
+  fromNs: bigint,
+  throughNs: bigint,
+  minNs: bigint,
+  maxNs: bigint,
+): number {
+  if (fromNs > maxNs || throughNs < minNs) return 0;
+  if (minNs === maxNs) return 1;
+  const total = maxNs - minNs;
+  const leading = fromNs > minNs ? fromNs - minNs : 0n;
+  const trailing = maxNs > throughNs ? maxNs - throughNs : 0n;
+  return Number(total - leading - trailing) / Number(total);
 }

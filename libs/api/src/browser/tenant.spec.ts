@@ -28,6 +28,12 @@ describe('tenant IDs', () => {
     expect(parseTenantIds('b|a|b')).toEqual(['a', 'b']);
   });
 
+  it('leaves out empty IDs, as dskit does (`a|b|` queries a and b)', () => {
+    expect(parseTenantIds('a|b|')).toEqual(['a', 'b']);
+    expect(parseTenantIds('|a||a')).toEqual(['a']);
+    expect(() => parseTenantIds('|')).toThrow(new TenantError('invalid', 'tenant ID is empty'));
+  });
+
   it('refuses a missing header and an invalid member', () => {
     expect(() => parseTenantIds(undefined)).toThrow(new TenantError('missing', 'no org id'));
     expect(() => parseTenantIds('a|../x')).toThrow(
@@ -54,6 +60,10 @@ describe('resolveTenants', () => {
     }
     expect(err).toBeInstanceOf(TenantError);
     expect((err as TenantError).kind).toBe('too-many');
+    expect(resolveTenants('a|b|', { authEnabled: true, allowMultiple: true })).toEqual(['a', 'b']);
+    expect(() => resolveTenants('a|', { authEnabled: true, allowMultiple: false })).toThrow(
+      'multiple org IDs present',
+    );
   });
 });
 

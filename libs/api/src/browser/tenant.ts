@@ -62,18 +62,29 @@ export function isValidTenantId(id: string): boolean {
   return tenantIdProblem(id) === undefined;
 }
 
-/**
- * Parses an X-Scope-OrgID value into its tenant IDs, sorted and without duplicates
- * (`b|a|b` → `['a', 'b']`). Throws TenantError when the header is absent or an ID is invalid.
- */
-export function parseTenantIds(header: string | undefined): string[] {
+/** The distinct IDs of a header, sorted, and whether an empty one was among them. */
+function splitTenantIds(header: string | undefined): { ids: string[]; empty: boolean } {
   if (header === undefined || header === '') throw new TenantError('missing', 'no org id');
-  const ids = [...new Set(header.split(TENANT_SEPARATOR))].sort();
+  const all = new Set(header.split(TENANT_SEPARATOR));
+  // As dskit, an empty ID between separators (`a|b|`) is no error: it names a tenant without
+  // data, so it is left out. A header of separators only names no tenant at all.
+  const empty = all.delete('');
+  const ids = [...all].sort();
+  if (ids.length === 0) throw new TenantError('invalid', tenantIdProblem('') ?? '');
   for (const id of ids) {
     const problem = tenantIdProblem(id);
     if (problem) throw new TenantError('invalid', problem);
   }
-  return ids;
+  return { ids, empty };
+}
+
+/**
+ * Parses an X-Scope-OrgID value into its tenant IDs, sorted and without duplicates
+ * (`b|a|b` → `['a', 'b']`); empty IDs are left out (`a|b|` → `['a', 'b']`). Throws
+ * TenantError when the header is absent, names no tenant, or an ID is invalid.
+ */
+export function parseTenantIds(header: string | undefined): string[] {
+  return splitTenantIds(header).ids;
 }
 
 export interface TenancyOptions {
@@ -86,8 +97,9 @@ export interface TenancyOptions {
 /** The tenant(s) a request acts for, following `auth_enabled` and the endpoint's rules. */
 export function resolveTenants(header: string | undefined, options: TenancyOptions): string[] {
   if (!options.authEnabled) return [SINGLE_TENANT_ID];
-  const ids = parseTenantIds(header);
-  if (ids.length > 1 && !options.allowMultiple)
+  const { ids, empty } = splitTenantIds(header);
+  // An empty ID still counts here, as in dskit: `a|` is two org IDs to a one-tenant endpoint.
+  if ((ids.length > 1 || empty) && !options.allowMultiple)
     throw new TenantError('too-many', 'multiple org IDs present');
   return ids;
 }

@@ -1,6 +1,6 @@
 import type { Labels, Matcher, ShardRef } from '@logsvc/api';
 import type { Direction, EntryCursor } from '@logsvc/chunk';
-import type { QueryStats } from './stats';
+import type { ChunkStats, QueryStats } from './stats';
 
 // One stream's cursor and the read direction are @logsvc/chunk's: chunk and ingester cursors
 // are what the engine reads.
@@ -50,6 +50,12 @@ export interface SourceStream {
    * to the labels the query's pipeline yields for it.
    */
   readonly tenant?: string;
+  /**
+   * Where the lines the query keeps from this stream count (`postFilterLines`): an ingester
+   * source's `stats.ingester.store.chunk`, as Loki counts them in the ingester. Default: the
+   * querier's store stats.
+   */
+  readonly stats?: ChunkStats;
 }
 
 /**

@@ -232,16 +232,22 @@ export class LabelsBuilder {
    */
   addStructuredMetadata(metadata: Labels): void {
     for (const p of metadata) {
-      let name = this.normalizedNames.get(p.name);
-      if (name === undefined) {
-        name = normalizeMetadataName(p.name);
-        if (this.baseMap.has(name)) name += DUPLICATE_SUFFIX;
-        if (this.normalizedNames.size < MAX_CACHED_RESULTS) this.normalizedNames.set(p.name, name);
-      }
+      const name = this.metadataName(p.name);
       if (name === ERROR_LABEL) this.err = p.value;
       else if (name === ERROR_DETAILS_LABEL) this.errDetails = p.value;
       else this.set(LabelCategory.StructuredMetadata, name, p.value);
     }
+  }
+
+  /** The name a structured-metadata label is offered under: normalized, `_extracted` on a clash. */
+  metadataName(raw: string): string {
+    let name = this.normalizedNames.get(raw);
+    if (name === undefined) {
+      name = normalizeMetadataName(raw);
+      if (this.baseMap.has(name)) name += DUPLICATE_SUFFIX;
+      if (this.normalizedNames.size < MAX_CACHED_RESULTS) this.normalizedNames.set(raw, name);
+    }
+    return name;
   }
 
   baseHas(name: string): boolean {
@@ -342,6 +348,22 @@ export class LabelsBuilder {
    */
   shouldExtract(name: string): boolean {
     return !this.changed || !this.names[LabelCategory.Parsed].includes(name);
+  }
+
+  /** How many parsed labels the entry has: a stage's mark for `extractedBefore`. */
+  parsedMark(): number {
+    return this.changed ? this.names[LabelCategory.Parsed].length : 0;
+  }
+
+  /**
+   * Whether `name` was parsed on this entry before `mark` (by an earlier stage): a stage that
+   * sets a name itself again (a key repeated in a logfmt line) replaces its own value, as in
+   * Loki 3.4, while an earlier stage's value stays ("first extracted wins").
+   */
+  extractedBefore(name: string, mark: number): boolean {
+    if (mark === 0) return false;
+    const i = this.names[LabelCategory.Parsed].indexOf(name);
+    return i >= 0 && i < mark;
   }
 
   /** Deletes labels of every category; `__error__` / `__error_details__` clear the error. */

@@ -2,14 +2,17 @@
  * `| logfmt` under parser hints skips lines where no wanted name stands before `=`
  * (LogfmtKeyNeedles) and compares keys in place (ParserHints.mayWantKey). On random lines with
  * keys close to the wanted names, the wanted labels it extracts are those the parser extracts
- * without hints, and with `--strict` (no prefilter) the error is unhinted parsing's.
+ * without hints, and with `--strict` (no prefilter) the error is unhinted parsing's. (A wanted
+ * key repeated in the line is left out: as in Loki 3.4, unhinted parsing keeps its last value
+ * and hinted parsing stops at the first once every wanted label is there.)
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { labelsToRecord, parseLabels } from '@logsvc/api';
-import { LogfmtParserStage, type LogfmtOptions } from './logfmt';
+import { LogfmtDecoder, LogfmtParserStage, type LogfmtOptions } from './logfmt';
 import { NO_PARSER_HINTS, newParserHints, type ParserHints } from './parser-hints';
 import { StreamPipeline } from './pipeline';
+import { sanitizeLabelKey } from './sanitize';
 
 const hintsFor = (groups: string[]): ParserHints =>
   newParserHints({
@@ -29,6 +32,21 @@ function extract(
   const sp = new StreamPipeline(parseLabels(stream), [new LogfmtParserStage(opts)]);
   sp.builder.hints = hints;
   return labelsToRecord(sp.process(0n, line)!.labels.labels);
+}
+
+/** Whether a key the groups want (or its `_extracted` form) appears twice in the line. */
+function repeatsWanted(line: Buffer, groups: readonly string[]): boolean {
+  const dec = new LogfmtDecoder();
+  dec.reset(line);
+  const seen = new Set<string>();
+  while (!dec.eol()) {
+    if (!dec.scanKeyval() || !dec.hasKey()) continue;
+    const name = sanitizeLabelKey(dec.key(), true);
+    if (!groups.includes(name) && !groups.includes(name + '_extracted')) continue;
+    if (seen.has(name)) return true;
+    seen.add(name);
+  }
+  return false;
 }
 
 const key = fc.oneof(
@@ -57,6 +75,7 @@ describe('| logfmt under hints', () => {
   it('extracts the wanted labels unhinted parsing extracts', () => {
     fc.assert(
       fc.property(line, groups, fc.boolean(), fc.boolean(), (l, g, keepEmpty, level) => {
+        fc.pre(!repeatsWanted(l, g));
         const opts = { keepEmpty };
         // With `level` a stream label too, a parsed `level` is stored as `level_extracted`.
         const stream = level ? '{app="web", level="warn"}' : '{app="web"}';

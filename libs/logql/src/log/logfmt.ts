@@ -216,6 +216,8 @@ const MAX_CACHED_KEYS = 1024;
 export class LogfmtParserStage implements Stage {
   private readonly dec = new LogfmtDecoder();
   private readonly names = new Map<string, string>();
+  /** The raw key that set each label on the current line. */
+  private readonly setBy = new Map<string, string>();
   private readonly strict: boolean;
   private readonly keepEmpty: boolean;
   /** The line prefilter of the hints it was made for (see LogfmtKeyNeedles). */
@@ -241,6 +243,9 @@ export class LogfmtParserStage implements Stage {
     }
     const dec = this.dec;
     dec.reset(line);
+    const mark = lbs.parsedMark();
+    const setBy = this.setBy;
+    setBy.clear();
     while (!dec.eol()) {
       if (!dec.scanKeyval()) {
         if (this.strict) break;
@@ -258,7 +263,12 @@ export class LogfmtParserStage implements Stage {
       }
       if (sanitized.length === 0) continue;
       const name = lbs.extractedName(sanitized);
-      if (!lbs.wants(name) || !lbs.shouldExtract(name)) continue;
+      // A repeated key keeps its last value, as in Loki 3.4 (unless the hints stopped the scan);
+      // another key of the same sanitized name (`k-ey`, `k.ey`) does not replace the first.
+      if (!lbs.wants(name) || lbs.extractedBefore(name, mark)) continue;
+      const by = setBy.get(name);
+      if (by !== undefined && by !== raw) continue;
+      if (by === undefined) setBy.set(name, raw);
       lbs.set(LabelCategory.Parsed, name, dec.value());
       // As Loki, the rest of the line is not read once the hints' labels are all there.
       if (lbs.allRequiredExtracted()) break;

@@ -17,7 +17,12 @@ import {
   parseHumanBytes,
 } from './conversions';
 import { ERR_SAMPLE_EXTRACTION } from './errors';
-import { NO_GROUPING, type LabelGrouping, type LabelsResult } from './labels-builder';
+import {
+  NO_GROUPING,
+  type LabelGrouping,
+  type LabelsBuilder,
+  type LabelsResult,
+} from './labels-builder';
 import type { LabelFilter } from './label-filter';
 import { NO_PARSER_HINTS, type ParserHints } from './parser-hints';
 import { StreamPipeline, type Stage } from './pipeline';
@@ -76,9 +81,16 @@ function groupedNames(g: LabelGrouping): ReadonlySet<string> | null {
   return new Set(g.names);
 }
 
-function namesAny(labels: Labels | undefined, names: ReadonlySet<string>): boolean {
+/** Whether an entry's metadata holds one of `names`, under the name the builder gives it. */
+function namesAny(
+  labels: Labels | undefined,
+  names: ReadonlySet<string>,
+  lbs: LabelsBuilder,
+): boolean {
   if (labels === undefined || names.size === 0) return false;
-  for (let i = 0; i < labels.length; i++) if (names.has(labels[i].name)) return true;
+  for (let i = 0; i < labels.length; i++) {
+    if (names.has(lbs.metadataName(labels[i].name))) return true;
+  }
   return false;
 }
 
@@ -118,7 +130,7 @@ export class LineSampleExtractor implements SampleExtractor {
     const direct = this.jsonFields?.forStream(labels);
     /** Everything after the direct route: the stream's grouped labels or the pipeline. */
     const rest = (ts: bigint, line: Buffer, sm: Labels | undefined): Sample | null => {
-      if (shortcut !== null && !namesAny(sm, shortcut)) {
+      if (shortcut !== null && !namesAny(sm, shortcut, lbs)) {
         // No stage and no grouped label in the entry's metadata: the stream's grouped labels.
         if (streamGrouped === undefined) {
           pipeline.run(ts, line, undefined);

@@ -19,6 +19,7 @@ export {
   printNumber,
 } from './printer';
 export { formatQuery } from './format';
+export { lokiExprString } from './loki-string';
 export { prettyExpr, MAX_CHARS_PER_LINE } from './pretty';
 export { walk, children, logSelectors, conjuncts, rangeReach } from './walk';
 export {

@@ -33,6 +33,11 @@ export interface LokiProcessOptions {
   readonly readyTimeoutMs?: number;
   /** Further Loki flags (e.g. a querier option the generated config leaves at its default). */
   readonly flags?: readonly string[];
+  /**
+   * A rule store that takes writes (the rules API): Loki's object-store client on the
+   * filesystem (`-use-thanos-objstore`), its legacy `local` store being read-only.
+   */
+  readonly writableRules?: boolean;
 }
 
 /** Loki as a child process on 127.0.0.1 with a generated config and its own temporary dir. */
@@ -58,6 +63,14 @@ export class LokiProcess extends ChildServer implements BenchServer {
     const [command, args] = onCpus(options.cpus ?? null, options.binary, [
       `-config.file=${config}`,
       '-target=all',
+      ...(options.writableRules === true
+        ? [
+            '-use-thanos-objstore=true',
+            '-ruler-storage.backend=filesystem',
+            `-ruler-storage.filesystem.dir=${join(dir, 'rules')}`,
+            `-object-store.filesystem.dir=${join(dir, 'data', 'objects')}`,
+          ]
+        : []),
       ...(options.flags ?? []),
     ]);
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });

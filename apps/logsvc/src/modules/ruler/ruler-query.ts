@@ -1,6 +1,7 @@
 import { type QueryFn, type Sample } from '@logsvc/ruler';
 import type { Querier } from '@logsvc/querier';
 import { labelsToRecord } from '@logsvc/api';
+import { parseExpr } from '@logsvc/logql';
 
 /**
  * The ruler's own Querier (rules run in `backend`, without a querier component); a token of its
@@ -16,6 +17,10 @@ const NS_PER_MS = 1_000_000n;
  */
 export function querierQueryFn(querier: Querier, timeoutMs: number): QueryFn {
   return async (tenant, expr, tsMs) => {
+    // Loki's engine answers a log query with streams, which its ruler then refuses.
+    if (parseExpr(expr).kind === 'LogSelectorExpr') {
+      throw new Error('rule result is not a vector or scalar');
+    }
     const at = BigInt(tsMs) * NS_PER_MS;
     let result;
     try {

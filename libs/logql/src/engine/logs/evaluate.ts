@@ -84,7 +84,7 @@ export async function evaluateLogQuery(
   const memory = params.budget ?? unlimitedBudget();
   for (const s of streams) {
     const sp = tenantPipeline(pipeline.forStream(s.labels), s.tenant);
-    const node = new StreamNode(s.entries, sp, chunkStats, memory);
+    const node = new StreamNode(s.entries, sp, s.stats ?? chunkStats, memory);
     let found = advance(node, budget, params.signal);
     if (typeof found !== 'boolean') found = await found;
     if (found) heap.push(node);

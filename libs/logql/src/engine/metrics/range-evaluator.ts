@@ -110,6 +110,8 @@ export class RangeAggregationEvaluator implements StepEvaluator {
       let lastSegments: SegmentSeries | undefined;
       let lastSamples: SampleSeries | undefined;
       let segment = 0;
+      // Lines the pipeline kept, counted where the stream's source counts them (as Loki).
+      let kept = 0;
       for (;;) {
         if (!cursor.next()) {
           // A source may fetch entries as they are read (chunks searched off the event loop).
@@ -141,6 +143,7 @@ export class RangeAggregationEvaluator implements StepEvaluator {
               )
             : sx.process(ts, readsLine ? cursor.line : NO_LINE, cursor.structuredMetadata);
         if (sample === null) continue;
+        kept++;
         const result = sample.labels;
         if (grid !== undefined) {
           if (result !== lastLabels || lastSegments === undefined) {
@@ -170,6 +173,7 @@ export class RangeAggregationEvaluator implements StepEvaluator {
           lastSamples.push(u, sample.value);
         }
       }
+      (stream.stats ?? ctx.stats.querier.store.chunk).postFilterLines += kept;
     }
     // Label order makes vectors deterministic (ties in topk/bottomk, error reporting).
     this.segmented = sortedSeries(bySegmentKey);

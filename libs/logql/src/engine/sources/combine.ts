@@ -13,12 +13,18 @@ export function combineSources(...sources: LogSource[]): LogSource {
     async select(params: SelectParams): Promise<SourceStream[]> {
       const answers = await Promise.all(sources.map((s) => s.select(params)));
       const byLabels = new Map<string, { first: SourceStream; cursors: EntryCursor[] }>();
+      const streamsOf = new Map<SourceStream, SourceStream[]>();
       for (const streams of answers) {
         for (const stream of streams) {
           const key = labelsKey(stream.labels);
           const group = byLabels.get(key);
-          if (group === undefined) byLabels.set(key, { first: stream, cursors: [stream.entries] });
-          else group.cursors.push(stream.entries);
+          if (group === undefined) {
+            byLabels.set(key, { first: stream, cursors: [stream.entries] });
+            streamsOf.set(stream, [stream]);
+          } else {
+            group.cursors.push(stream.entries);
+            streamsOf.get(group.first)!.push(stream);
+          }
         }
       }
       const out: SourceStream[] = [];
@@ -28,6 +34,11 @@ export function combineSources(...sources: LogSource[]): LogSource {
             ? first
             : {
                 labels: first.labels,
+                // Lines of a stream several sources hold count where all of them count them.
+                ...(streamsOf.get(first)!.every((x) => x.stats === first.stats) &&
+                first.stats !== undefined
+                  ? { stats: first.stats }
+                  : {}),
                 entries: new DedupingMergeCursor(
                   cursors,
                   params.direction,

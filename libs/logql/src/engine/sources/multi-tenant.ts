@@ -66,7 +66,7 @@ export function multiTenantSource(
       const out: SourceStream[] = [];
       answers.forEach((streams, i) => {
         const tenant = split.tenants[i];
-        for (const s of streams) out.push({ labels: s.labels, entries: s.entries, tenant });
+        for (const s of streams) out.push({ ...s, tenant });
       });
       return out;
     },

@@ -14,6 +14,10 @@ export interface DiffQuery {
   readonly pushTenant?: boolean;
   /** Further request headers (e.g. Loki's response encoding flags). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The HTTP method of a query (default GET). */
+  readonly method?: 'GET' | 'DELETE';
+  /** Milliseconds to wait before asking (e.g. for both rulers to load a posted group). */
+  readonly waitMs?: number;
 }
 
 /** A push request sent alike to both servers, with the tenant of the pushes alone. */
@@ -113,10 +117,33 @@ function sortedJson(x: unknown): string {
   return x !== null && typeof x === 'object' && !Array.isArray(x) ? labelKey(x) : JSON.stringify(x);
 }
 
+/** What a rule evaluation changes from run to run: when and how it last ran. */
+const RULE_TIMING = ['lastEvaluation', 'evaluationTime', 'health', 'lastError', 'state', 'alerts'];
+
+/** Prometheus' rules listing without the fields that depend on when the rulers ran. */
+function withoutRuleTimings(data: Json): Json {
+  const groups = (data.groups as Json[]).map((g) => {
+    const rest: Json = { ...g };
+    delete rest.lastEvaluation;
+    delete rest.evaluationTime;
+    rest.rules = ((g.rules ?? []) as Json[]).map((r) => {
+      const rule: Json = { ...r };
+      for (const k of RULE_TIMING) delete rule[k];
+      return rule;
+    });
+    return rest;
+  });
+  return { ...data, groups };
+}
+
 /** Arrays whose order Loki leaves to Go map iteration, sorted; `stats` dropped. */
 function normalizeObject(body: Json): unknown {
   const out: Json = { ...body };
   delete out.stats;
+  const data = out.data as Json | null | undefined;
+  if (data && typeof data === 'object' && Array.isArray(data.groups)) {
+    out.data = withoutRuleTimings(data);
+  }
   for (const key of ['fields', 'detectedLabels', 'values', 'data']) {
     const list = out[key];
     if (Array.isArray(list)) out[key] = list.map(sortedJson).sort();

@@ -19,6 +19,7 @@ import { CATEGORIZED, DIFF_QUERIES } from './corpus';
 import { EDGE_PROBES } from './edge-lines';
 import { MULTI_TENANT_PROBES, OTHER_TENANT, otherTenantBody } from './multi-tenant';
 import { mutatedQueries } from './mutations';
+import { AFTER_FLUSH_PROBES, PARITY_PROBES, RULE_PROBES } from './parity-probes';
 import { OTLP_PROBES, PUSH_PROBES } from './push-probes';
 import { tailSession } from './tail-probe';
 
@@ -40,6 +41,8 @@ const PUSH = '/loki/api/v1/push';
 /** The path of a corpus request that names none. */
 const QUERY_RANGE = '/loki/api/v1/query_range';
 const SPAN_MS = 40 * 60_000;
+/** Both rulers load a posted rule group within seconds (the rules probes list it). */
+const RULER_POLL = '-ruler.poll-interval=1s';
 const LINES_PER_STREAM = 400;
 
 // Loki's limits as the bench's Loki config sets them, so neither server stops short and both
@@ -125,6 +128,14 @@ async function push(url: string, body: Buffer, tenant = TENANT): Promise<void> {
   if (res.status !== 204) throw new Error(`push to ${url}: ${res.status} ${await res.text()}`);
 }
 
+/** `POST /flush` on logsvc, which answers once its ingesters flushed. */
+async function flushLogsvc(url: string): Promise<void> {
+  const res = await fetchFrom(`${url}/flush`, 'flush logsvc', { method: 'POST' });
+  if (res.status !== 204 && res.status !== 200) {
+    throw new Error(`logsvc /flush: ${res.status} ${await res.text()}`);
+  }
+}
+
 /** fetch, with the server and the request named when it fails (a refused or reset connection). */
 async function fetchFrom(url: string, what: string, init?: RequestInit): Promise<Response> {
   try {
@@ -167,6 +178,7 @@ async function ask(
   nowNs: bigint,
 ): Promise<Answer> {
   if (q.push !== undefined) return sendPush(url, { ...q, push: q.push }, nowNs);
+  if (q.waitMs !== undefined) await new Promise((r) => setTimeout(r, q.waitMs));
   const path = q.path ?? QUERY_RANGE;
   const params: Record<string, string> = { start: range.start, end: range.end };
   if (path.endsWith('/query')) {
@@ -179,6 +191,7 @@ async function ask(
     `${url}${path}?${new URLSearchParams(params).toString()}`,
     describe(q),
     {
+      method: q.method ?? 'GET',
       headers: { 'X-Scope-OrgID': q.pushTenant === true ? PUSH_TENANT : TENANT, ...q.headers },
     },
   );
@@ -199,7 +212,8 @@ function describe(q: DiffQuery): string {
   const params = q.params === undefined ? '' : ` ${JSON.stringify(q.params)}`;
   const tenants = q.headers?.['X-Scope-OrgID'];
   const as = tenants === undefined ? '' : `[as ${tenants}] `;
-  return `${as}${q.path ?? QUERY_RANGE} ${q.query ?? ''}${params}`;
+  const method = q.method === undefined ? '' : `${q.method} `;
+  return `${as}${method}${q.path ?? QUERY_RANGE} ${q.query ?? ''}${params}`;
 }
 
 /** Tail queries: what each server streams while the same lines are pushed to both. */
@@ -299,8 +313,16 @@ async function run(o: Options): Promise<void> {
   const config = join(dir, 'logsvc.yaml');
   writeFileSync(config, LOGSVC_CONFIG);
   const [logsvc, loki] = await Promise.all([
-    ServerProcess.start({ dataDir: join(dir, 'data'), flags: [`-config.file=${config}`] }),
-    LokiProcess.start({ binary, wal: true, flags: ['-querier.multi-tenant-queries-enabled=true'] }),
+    ServerProcess.start({
+      dataDir: join(dir, 'data'),
+      flags: [`-config.file=${config}`, RULER_POLL],
+    }),
+    LokiProcess.start({
+      binary,
+      wal: true,
+      writableRules: true,
+      flags: ['-querier.multi-tenant-queries-enabled=true', RULER_POLL],
+    }),
   ]);
   try {
     const now = Date.now();
@@ -331,11 +353,20 @@ async function run(o: Options): Promise<void> {
       ...PUSH_PROBES,
       ...OTLP_PROBES,
       ...EDGE_PROBES,
+      ...PARITY_PROBES,
+      ...RULE_PROBES,
     ].filter((q) => o.only === undefined || describe(q).includes(o.only));
+    const afterFlush = AFTER_FLUSH_PROBES.filter(
+      (q) => o.only === undefined || `after flush ${describe(q)}`.includes(o.only),
+    );
     let same = 0;
     let known = 0;
     let different = 0;
-    for (const q of queries) {
+    for (const [i, q] of [...queries, ...afterFlush].entries()) {
+      if (i === queries.length) {
+        // The last phase reads what both servers flushed to their stores.
+        await Promise.all([flushLogsvc(logsvc.url), loki.flushAndWait()]);
+      }
       const r = q.pushTenant === true ? probeRange : range;
       const [a, b] = await Promise.all([ask(logsvc.url, q, r, nowNs), ask(loki.url, q, r, nowNs)]);
       const diff = firstDifference(a, b);
@@ -348,7 +379,8 @@ async function run(o: Options): Promise<void> {
       if (q.known !== undefined && !o.showKnown) continue;
       const [left, right] = aroundDifference(diff.left, diff.right);
       process.stdout.write(
-        `\n${q.known === undefined ? 'DIFFERENT' : `KNOWN (${q.known})`}: ${describe(q)}\n` +
+        `\n${q.known === undefined ? 'DIFFERENT' : `KNOWN (${q.known})`}: ` +
+          `${i >= queries.length ? 'after flush ' : ''}${describe(q)}\n` +
           `  logsvc ${a.status}: ${left}\n  loki   ${b.status}: ${right}\n`,
       );
     }
@@ -356,7 +388,7 @@ async function run(o: Options): Promise<void> {
     same += tails.same;
     different += tails.different;
     process.stdout.write(
-      `\n${queries.length + tails.total} requests (${tails.total} tail sessions): ${same} same, ` +
+      `\n${queries.length + afterFlush.length + tails.total} requests (${tails.total} tail sessions): ${same} same, ` +
         `${known} known differences, ${different} other differences\n`,
     );
     if (o.mutations > 0) await compareMutations(logsvc.url, loki.url, range, nowNs, o);
