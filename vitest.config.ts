@@ -98,6 +98,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'e2e',
+          execArgv,
           include: ['e2e/**/*.spec.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
