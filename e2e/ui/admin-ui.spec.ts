@@ -406,8 +406,10 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     // Dragging over the histogram zooms into what was dragged over.
     // (Drawn again after the screenshots' change of theme.)
     const over = histogram.locator('.u-over');
-    await over.waitFor();
-    const box = (await over.boundingBox())!;
+    const box = await eventually(
+      async () => (await over.boundingBox()) ?? undefined,
+      'the histogram drawn',
+    );
     await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2, { steps: 5 });

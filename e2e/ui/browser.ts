@@ -33,13 +33,18 @@ export function screenshotDir(): string {
 export async function screenshots(page: Page, dir: string, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    // Two frames: the charts draw themselves again in the new theme's colours.
-    await page.evaluate(
-      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-    );
+    await nextFrames(page);
     await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
   }
   await page.emulateMedia({ colorScheme: 'light' });
+  await nextFrames(page);
+}
+
+/** Two frames: the charts draw themselves again in the new theme's colours. */
+async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate(
+    'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))',
+  );
 }
 
 /**
