@@ -11,6 +11,7 @@ import { registerBodyParsers } from './http/body-parsers';
 import { LokiExceptionFilter } from './http/exception-filter';
 import { installResponseCompression } from './http/compress-responses';
 import { installSlowQueryLog } from './http/slow-queries';
+import { DeleteProxyModule } from './modules/compactor/delete-proxy.module';
 import { HttpMetrics, installRequestHooks } from './http/http-metrics';
 import { SharedPortWsAdapter } from './http/shared-port-ws-adapter';
 import { installTenancy } from './http/tenancy';
@@ -83,6 +84,9 @@ export async function createServer(
       ...components.map((c) => COMPONENT_MODULES[c]),
       ...(components.includes('querier') || components.includes('query-frontend')
         ? [QueryApiModule.forComponents(components)]
+        : []),
+      ...(!components.includes('compactor') && config.common.compactor_address !== ''
+        ? [DeleteProxyModule]
         : []),
       ...(options.extraModules ?? []),
     ],

@@ -44,7 +44,10 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (args.printConfigStderr) {
-      process.stderr.write(`${maskSecretsInYaml(renderConfigYaml(config))}\n`);
+      const text = maskSecretsInYaml(renderConfigYaml(config)).trimEnd();
+      // `-log-config-reverse-order`: last line first, for log viewers that show newest first.
+      const lines = args.logConfigReverseOrder ? text.split('\n').reverse() : [text];
+      process.stderr.write(`${lines.join('\n')}\n`);
     }
     gracefulShutdownMs = config.server.graceful_shutdown_timeout;
     // Loaded only now, so that `-verify-config` and config errors answer without loading the

@@ -217,12 +217,9 @@ export const KEY_RULES: readonly KeyRule[] = [
   refuse('common.storage.hedging.**', 'logsvc does not hedge requests', 'leave it out'),
   refuse('common.storage.congestion_control.**', 'logsvc does not pace requests', 'leave it out'),
   warn(
-    'common.compactor_address',
-    'queriers read delete requests from the object store, where the compactor keeps them',
-  ),
-  warn(
     'common.compactor_grpc_address',
-    'queriers read delete requests from the object store, where the compactor keeps them',
+    'the delete API is forwarded over HTTP to common.compactor_address; queriers read delete ' +
+      'requests from the object store, where the compactor keeps them',
   ),
   warn('index_gateway.ring.num_tokens', 'only changes how tenants spread over the gateways'),
   warn('common.ring.num_tokens', 'each ring has its own number of tokens'),

@@ -8,7 +8,6 @@ import { refusal } from './refusal';
 
 export const NOT_WIRED: ReadonlySet<string> = new Set([
   'common.instance_interface_names',
-  'common.compactor_address',
   'common.compactor_grpc_address',
   'common.ring.instance_interface_names',
   'common.ring.instance_enable_ipv6',
