@@ -372,6 +372,15 @@ describe.skipIf(skip !== undefined)(
       const nofs = await create('nofs', { version: '1', mode: 'Microservices' });
       expect(nofs.status).toBe(422);
       expect(nofs.text).toContain('spec.storage.sharedClaimName: is required');
+      // Keys the spec does not model, checked with logsvc's own config loader.
+      const overrides = await create('overrides', {
+        version: '1',
+        configOverrides: { ingester: { chunk_idle_priod: '1h' } },
+      });
+      expect(overrides.status).toBe(422);
+      expect(overrides.text).toContain(
+        'spec.configOverrides: ingester.chunk_idle_priod: unknown key',
+      );
 
       // Asked for explicitly: allowed.
       const allowed = await patch('guarded', {
