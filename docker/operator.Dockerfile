@@ -12,6 +12,10 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules ./node_modules
+# configOverrides are checked with logsvc's own config loader (and what it imports).
+COPY --from=build /src/libs/config ./libs/config
+COPY --from=build /src/libs/errors ./libs/errors
+COPY --from=build /src/libs/gocompat ./libs/gocompat
 COPY --from=build /src/libs/operator-api ./libs/operator-api
 COPY --from=build /src/libs/operator-render ./libs/operator-render
 COPY --from=build /src/apps/operator ./apps/operator

@@ -270,6 +270,27 @@ describe.skipIf(skip !== undefined)(
         expect(pod.metadata.uid).not.toBe(ingestersBefore.get(pod.metadata.name));
       expect(logs.filter((l) => l.startsWith('rollout: replacing'))).toHaveLength(3);
 
+      // Scale out to 4 ingesters and back to 3 under load: the removed one is drained
+      // (prepare_shutdown: flush, leave the ring) before it goes.
+      const ingesters = (replicas: number) =>
+        client.call(
+          'PATCH',
+          `${LS}/logs`,
+          { spec: { components: { ingester: { replicas } } } },
+          'application/merge-patch+json',
+        );
+      const readyIngesters = async (n: number) => {
+        const pods = await podsOf(client, 'ingester');
+        return pods.length === n && pods.every(isReady) && (await ready('0.2.0'));
+      };
+      await ingesters(4);
+      await waitFor('4 Ready ingesters', () => readyIngesters(4), 120_000).catch(fail);
+      await ingesters(3);
+      await waitFor('back to 3 Ready ingesters', () => readyIngesters(3), 180_000).catch(fail);
+      expect(logs.some((l) => l.startsWith('scale down: scaling logs-ingester down to 3'))).toBe(
+        true,
+      );
+
       await new Promise((r) => setTimeout(r, 2000));
       await load.stop();
       expect(

@@ -372,6 +372,15 @@ describe.skipIf(skip !== undefined)(
       const nofs = await create('nofs', { version: '1', mode: 'Microservices' });
       expect(nofs.status).toBe(422);
       expect(nofs.text).toContain('spec.storage.sharedClaimName: is required');
+      // Keys the spec does not model, checked with logsvc's own config loader.
+      const overrides = await create('overrides', {
+        version: '1',
+        configOverrides: { ingester: { chunk_idle_priod: '1h' } },
+      });
+      expect(overrides.status).toBe(422);
+      expect(overrides.text).toContain(
+        'spec.configOverrides: ingester.chunk_idle_priod: unknown key',
+      );
 
       // Asked for explicitly: allowed.
       const allowed = await patch('guarded', {
@@ -554,5 +563,97 @@ describe.skipIf(skip !== undefined)(
       );
       await client.call('DELETE', `${LS}/zoned`);
     }, 240_000);
+
+    it('after an operator upgrade rolls LogServices one at a time, from objects an older operator made', async () => {
+      const spec = {
+        version: '0.1.0',
+        mode: 'Microservices',
+        replicationFactor: 3,
+        components: {
+          distributor: { replicas: 1 },
+          querier: { replicas: 1 },
+          queryFrontend: { replicas: 0 },
+        },
+        compactor: { enabled: false },
+        storage: { type: 'filesystem', sharedClaimName: 'shared', size: '1Gi' },
+        ring: { store: 'etcd', etcdEndpoints: ['etcd:2379'] },
+      };
+      const isReady = async (name: string) =>
+        (await get(name))?.status?.conditions?.some(
+          (c) => c.type === 'Ready' && c.status === 'True',
+        );
+      for (const name of ['up1', 'up2']) expect((await create(name, spec)).status).toBe(201);
+      await waitFor(
+        'both Ready',
+        async () => (await isReady('up1')) && (await isReady('up2')),
+        90_000,
+      );
+      const fake = ring.current!;
+      fake.prepared.length = 0;
+      // The operator is replaced by a newer one. Meanwhile the pods run what an older one
+      // rendered: ingester sets without the template hash, with another config hash.
+      for (const o of operators) await o.stop(true);
+      for (const name of ['up1', 'up2']) {
+        await client.call(
+          'PATCH',
+          `/apis/apps/v1/namespaces/${NS}/statefulsets/${name}-ingester?fieldManager=older-operator`,
+          {
+            metadata: { annotations: { 'logsvc.io/template-hash': null } },
+            spec: { template: { metadata: { annotations: { 'logsvc.io/config-hash': 'older' } } } },
+          },
+          'application/merge-patch+json',
+        );
+        for (const i of [0, 1, 2])
+          await client.call('DELETE', `/api/v1/namespaces/${NS}/pods/${name}-ingester-${i}`);
+      }
+      await waitFor(
+        'the older pods Ready',
+        async () => {
+          const pods = await client.call<{
+            items: {
+              metadata: { annotations?: Record<string, string>; deletionTimestamp?: string };
+              status?: { conditions?: Condition[] };
+            }[];
+          }>(
+            'GET',
+            `/api/v1/namespaces/${NS}/pods?labelSelector=app.kubernetes.io%2Fcomponent%3Dingester`,
+          );
+          const older = pods.items.filter(
+            (p) =>
+              p.metadata.annotations?.['logsvc.io/config-hash'] === 'older' &&
+              p.metadata.deletionTimestamp === undefined &&
+              p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+          );
+          return older.length === 6;
+        },
+        60_000,
+      );
+      await startReplica('operator-c');
+      await waitFor(
+        'both rolled',
+        async () => fake.prepared.length === 6 && (await isReady('up1')) && (await isReady('up2')),
+        180_000,
+      ).catch(async (err: Error) => {
+        const statuses = await Promise.all(['up1', 'up2'].map(async (n) => (await get(n))?.status));
+        throw new Error(
+          `${err.message}; prepared ${fake.prepared.join(',')}; ${JSON.stringify(statuses)}; ${logs.slice(-15).join(' | ')}`,
+        );
+      });
+      const first = fake.prepared[0].split('-')[0];
+      const second = first === 'up1' ? 'up2' : 'up1';
+      expect(fake.prepared).toEqual([
+        `${first}-ingester-2`,
+        `${first}-ingester-1`,
+        `${first}-ingester-0`,
+        `${second}-ingester-2`,
+        `${second}-ingester-1`,
+        `${second}-ingester-0`,
+      ]);
+      const queued = (await eventsOf(second)).find((e) => e.reason === 'UpgradeQueued');
+      expect(queued?.message).toContain(
+        `waiting for LogService ${NS}/${first} to finish rolling first`,
+      );
+      for (const name of ['up1', 'up2']) await client.call('DELETE', `${LS}/${name}`);
+    }, 300_000);
   },
 );

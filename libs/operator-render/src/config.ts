@@ -150,7 +150,9 @@ export function configDocument(name: string, spec: LogServiceSpec): Record<strin
 
 /** config.yaml. */
 export function renderConfig(name: string, spec: LogServiceSpec): string {
-  return stringify(configDocument(name, spec), { lineWidth: 0 });
+  const doc = configDocument(name, spec);
+  const merged = spec.configOverrides === undefined ? doc : mergeConfig(doc, spec.configOverrides);
+  return stringify(merged, { lineWidth: 0 });
 }
 
 /** runtime.yaml: the per-tenant overrides, re-read by logsvc without a restart. */
@@ -161,4 +163,18 @@ export function renderRuntimeConfig(spec: LogServiceSpec): string {
   ))
     overrides[tenant] = limitsConfig(limits);
   return stringify({ overrides }, { lineWidth: 0 });
+}
+
+const isMap = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `over` merged into `base`: maps key by key, anything else replaced. */
+export function mergeConfig(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over))
+    out[key] = isMap(out[key]) && isMap(value) ? mergeConfig(out[key], value) : value;
+  return out;
 }

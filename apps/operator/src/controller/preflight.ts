@@ -1,9 +1,11 @@
 import type { LogServiceSpec } from '@logsvc/operator-api';
 import type { KubeClient } from '../kube/client';
+import { checkConfigOverrides } from './config-check';
 
 /** Why a spec cannot be applied yet: the Degraded reason and a message naming the object. */
 export interface Blocked {
-  readonly reason: 'S3SecretMissing' | 'S3SecretIncomplete' | 'StorageClassMissing';
+  readonly reason:
+    'S3SecretMissing' | 'S3SecretIncomplete' | 'StorageClassMissing' | 'InvalidConfigOverrides';
   readonly message: string;
 }
 
@@ -16,7 +18,10 @@ export async function preflight(
   client: KubeClient,
   namespace: string,
   spec: LogServiceSpec,
+  name = 'logs',
 ): Promise<Blocked | undefined> {
+  const overrides = checkConfigOverrides(name, spec);
+  if (overrides !== undefined) return { reason: 'InvalidConfigOverrides', message: overrides };
   const secretRef = spec.storage.type === 's3' ? spec.storage.s3?.secret : undefined;
   if (secretRef !== undefined) {
     const secret = await client.get<{ data?: Record<string, string> }>(

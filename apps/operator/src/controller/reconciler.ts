@@ -140,7 +140,7 @@ export class Reconciler {
     let outcome: Outcome;
     let requeueAfterMs: number | undefined;
     try {
-      const blocked = await preflight(client, namespace, parsed.spec);
+      const blocked = await preflight(client, namespace, parsed.spec, name);
       if (blocked !== undefined) {
         this.gate.leave(key);
         outcome = { kind: 'Blocked', ...blocked };

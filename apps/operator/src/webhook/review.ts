@@ -1,4 +1,5 @@
-import { admitLogService, formatIssues } from '@logsvc/operator-api';
+import { admitLogService, formatIssues, parseSpec } from '@logsvc/operator-api';
+import { checkConfigOverrides } from '../controller/config-check';
 
 /** The parts of an admission.k8s.io/v1 AdmissionReview request the webhook reads. */
 export interface AdmissionRequest {
@@ -44,8 +45,14 @@ export function reviewLogService(body: unknown): ReviewOutcome {
     request.object?.metadata?.annotations,
     request.operation === 'UPDATE' ? (request.oldObject?.spec ?? {}) : undefined,
   );
-  if (verdict.allowed) return { review: answer({ allowed: true }), request };
-  const refused = formatIssues(verdict.issues);
+  const parsed = verdict.allowed ? parseSpec(request.object?.spec) : undefined;
+  const overrides =
+    parsed?.ok === true
+      ? checkConfigOverrides(request.name ?? request.object?.metadata?.name ?? 'logs', parsed.spec)
+      : undefined;
+  if (verdict.allowed && overrides === undefined)
+    return { review: answer({ allowed: true }), request };
+  const refused = verdict.allowed ? overrides! : formatIssues(verdict.issues);
   return {
     review: answer({
       allowed: false,

@@ -249,6 +249,9 @@ export const specSchema = s.object(
       },
       'Ruler switch.',
     ),
+    configOverrides: s.opaque(
+      "logsvc (Loki) configuration keys the spec does not model, e.g. `{ ingester: { chunk_idle_period: 1h } }`: merged over what the operator renders into config.yaml (maps key by key, other values replaced), and checked with logsvc's own config loader for every target before anything is applied (unknown keys and bad values are refused).",
+    ),
     paused: s.bool(
       'Stop managing this LogService: while true the operator applies, deletes and replaces nothing (e.g. during an operator upgrade, or by hand); its status and Events still say what it sees.',
       { default: false },

@@ -36,6 +36,8 @@ export interface LogServiceSpec {
     /** `ruler.alertmanager_url`. */
     alertmanagerURL?: string;
   };
+  /** logsvc (Loki) configuration keys the spec does not model, e.g. `{ ingester: { chunk_idle_period: 1h } }`: merged over what the operator renders into config.yaml (maps key by key, other values replaced), and checked with logsvc's own config loader for every target before anything is applied (unknown keys and bad values are refused). */
+  configOverrides?: Record<string, unknown>;
   /** Stop managing this LogService: while true the operator applies, deletes and replaces nothing (e.g. during an operator upgrade, or by hand); its status and Events still say what it sees. */
   paused: boolean;
   /** Rollout settings. */
@@ -266,6 +268,8 @@ export interface LogServiceSpecInput {
     /** `ruler.alertmanager_url`. */
     alertmanagerURL?: string;
   };
+  /** logsvc (Loki) configuration keys the spec does not model, e.g. `{ ingester: { chunk_idle_period: 1h } }`: merged over what the operator renders into config.yaml (maps key by key, other values replaced), and checked with logsvc's own config loader for every target before anything is applied (unknown keys and bad values are refused). */
+  configOverrides?: Record<string, unknown>;
   /** Stop managing this LogService: while true the operator applies, deletes and replaces nothing (e.g. during an operator upgrade, or by hand); its status and Events still say what it sees. */
   paused?: boolean;
   /** Rollout settings. */
