@@ -7,7 +7,7 @@
 // the third querier is never given it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type EtcdServer, startEtcd } from '../../libs/ring/src/testing/etcd-server';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowNs } from '../support/loki-api';
 import { Cluster, type Member } from '../support/cluster';
