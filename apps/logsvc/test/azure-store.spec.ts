@@ -1,10 +1,7 @@
 import { parseLabels } from '@logsvc/api';
 import { encodePushProtobuf } from '@logsvc/push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AzuriteProcess,
-  startAzurite,
-} from '../../../libs/storage/src/testing/azurite-process';
+import { type AzuriteProcess, startAzurite } from '@logsvc/storage/testing';
 import { type TestServer, readFromStore, startTestServer } from './harness';
 
 const CONTAINER = 'logsvc-app';

@@ -1,3 +1,4 @@
-// `@logsvc/storage/testing`: an S3-compatible server (s3rver) in a child process, for tests
-// of other projects. Not part of the build.
+// `@logsvc/storage/testing`: S3- and Azure-compatible servers (s3rver, Azurite) in child
+// processes, for tests of other projects. Not part of the build.
 export { type S3rverProcess, startS3rver } from './s3rver-process';
+export { AZURITE_ACCOUNT, AZURITE_KEY, type AzuriteProcess, startAzurite } from './azurite-process';
