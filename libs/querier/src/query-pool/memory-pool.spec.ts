@@ -73,7 +73,9 @@ function request(over: Partial<QueryRequest>): QueryRequest {
   };
 }
 
-describe('QueryWorkerPool over the in-process ingester', () => {
+// Each test starts worker threads that load the engine from its TypeScript sources (tsx), which
+// takes seconds per thread on a loaded 2-core machine: the apps' 60 s budget, not the libs' 20 s.
+describe('QueryWorkerPool over the in-process ingester', { timeout: 60_000 }, () => {
   let dir: string;
   let ingester: Ingester;
   const local = new LocalIngesterClient();
