@@ -1,0 +1,142 @@
+import { grpcClientTlsConfigs, loadConfig, validateConfig } from '@logsvc/config';
+import { parseSpec, type LogServiceSpec } from '@logsvc/operator-api';
+import { describe, expect, it } from 'vitest';
+import type { Manifest } from './manifest';
+import { renderAll } from './render';
+
+const owner = { name: 'logs', namespace: 'team-a', uid: '6d1c0c1e-1111-2222-3333-444455556666' };
+const v1 = { pdbApiVersion: 'policy/v1' } as const;
+
+function specOf(raw: Record<string, unknown>): LogServiceSpec {
+  const parsed = parseSpec({ version: '0.1.0', ...raw });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  return parsed.spec;
+}
+const micro = (tls?: Record<string, unknown>) =>
+  specOf({
+    mode: 'Microservices',
+    storage: { sharedClaimName: 'shared' },
+    components: { indexGateway: { replicas: 1 } },
+    ruler: { enabled: true },
+    ...(tls === undefined ? {} : { tls }),
+  });
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk manifests freely
+type Loose = any;
+/** The logsvc workloads (not the managed etcd). */
+const logsvcWorkloads = (manifests: Manifest[]) =>
+  manifests.filter(
+    (m) => (m.kind === 'Deployment' || m.kind === 'StatefulSet') && m.metadata.name !== 'logs-etcd',
+  ) as Array<Manifest & { spec: Loose }>;
+
+/** Each workload's config, loaded and validated by logsvc's loader with the pod's arguments. */
+function loadedConfigs(manifests: Manifest[]) {
+  const configMap = manifests.find((m) => m.kind === 'ConfigMap') as Manifest & {
+    data: Record<string, string>;
+  };
+  return logsvcWorkloads(manifests).map((w) => {
+    const config = loadConfig(w.spec.template.spec.containers[0].args, {
+      readFile: () => configMap.data['config.yaml'],
+      env: { POD_IP: '10.0.0.1', POD_NAME: `${w.metadata.name}-0` },
+    });
+    validateConfig(config);
+    return { name: w.metadata.name, config };
+  });
+}
+
+describe('spec.tls', () => {
+  it('turns on mutual TLS for the gRPC server and every gRPC client of every target', () => {
+    const { manifests } = renderAll(owner, micro({ secretName: 'logs-tls' }), v1);
+    const loaded = loadedConfigs(manifests);
+    expect(loaded.map((l) => l.name)).toContain('logs-ruler');
+    for (const { config } of loaded) {
+      expect(config.server.grpc_tls_config).toEqual({
+        cert_file: '/etc/logsvc-tls/tls.crt',
+        key_file: '/etc/logsvc-tls/tls.key',
+        client_auth_type: 'RequireAndVerifyClientCert',
+        client_ca_file: '/etc/logsvc-tls/ca.crt',
+      });
+      const blocks = grpcClientTlsConfigs(config);
+      expect(blocks).toHaveLength(7);
+      for (const [key, block] of blocks) {
+        expect({ key, ...block }).toMatchObject({
+          key,
+          tls_enabled: true,
+          tls_cert_path: '/etc/logsvc-tls/tls.crt',
+          tls_key_path: '/etc/logsvc-tls/tls.key',
+          tls_ca_path: '/etc/logsvc-tls/ca.crt',
+          tls_server_name: 'logs-grpc',
+          tls_insecure_skip_verify: false,
+        });
+      }
+    }
+  });
+
+  it('without mutual: servers ask for no client certificate and clients present none', () => {
+    const { manifests } = renderAll(owner, micro({ secretName: 'logs-tls', mutual: false }), v1);
+    for (const { config } of loadedConfigs(manifests)) {
+      expect(config.server.grpc_tls_config).toMatchObject({
+        cert_file: '/etc/logsvc-tls/tls.crt',
+        client_auth_type: '',
+        client_ca_file: '',
+      });
+      for (const [, block] of grpcClientTlsConfigs(config)) {
+        expect(block).toMatchObject({
+          tls_enabled: true,
+          tls_cert_path: '',
+          tls_key_path: '',
+          tls_ca_path: '/etc/logsvc-tls/ca.crt',
+          tls_server_name: 'logs-grpc',
+        });
+      }
+    }
+  });
+
+  it('mounts the Secret read-only in every logsvc pod, and nothing without spec.tls', () => {
+    const { manifests } = renderAll(owner, micro({ secretName: 'logs-tls' }), v1);
+    const workloads = logsvcWorkloads(manifests);
+    expect(workloads.length).toBeGreaterThan(5);
+    for (const w of workloads) {
+      const pod = w.spec.template.spec;
+      expect(pod.volumes).toContainEqual({
+        name: 'tls',
+        secret: { secretName: 'logs-tls', defaultMode: 0o440 },
+      });
+      expect(pod.containers[0].volumeMounts).toContainEqual({
+        name: 'tls',
+        mountPath: '/etc/logsvc-tls',
+        readOnly: true,
+      });
+    }
+    const plain = renderAll(owner, micro(), v1);
+    for (const w of logsvcWorkloads(plain.manifests)) {
+      expect(w.spec.template.spec.volumes.map((v: Loose) => v.name)).not.toContain('tls');
+    }
+    for (const { config } of loadedConfigs(plain.manifests)) {
+      expect(config.server.grpc_tls_config.cert_file).toBe('');
+      for (const [, block] of grpcClientTlsConfigs(config)) expect(block.tls_enabled).toBe(false);
+    }
+  });
+
+  it('rolls the pods when TLS is switched on (config.yaml changes)', () => {
+    const plain = renderAll(owner, micro(), v1);
+    const tls = renderAll(owner, micro({ secretName: 'logs-tls' }), v1);
+    expect(tls.configHash).not.toBe(plain.configHash);
+  });
+
+  it('also applies to the single binary and SimpleScalable', () => {
+    for (const spec of [
+      specOf({ tls: { secretName: 'logs-tls' } }),
+      specOf({
+        mode: 'SimpleScalable',
+        storage: { sharedClaimName: 'x' },
+        tls: { secretName: 't' },
+      }),
+    ]) {
+      for (const { config } of loadedConfigs(renderAll(owner, spec, v1).manifests)) {
+        expect(config.server.grpc_tls_config.client_auth_type).toBe('RequireAndVerifyClientCert');
+        expect(config.ingester_client.grpc_client_config.tls_enabled).toBe(true);
+      }
+    }
+  });
+});
