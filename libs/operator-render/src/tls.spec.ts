@@ -1,4 +1,10 @@
-import { grpcClientTlsConfigs, loadConfig, validateConfig } from '@logsvc/config';
+import {
+  grpcClientTlsConfigs,
+  loadConfig,
+  resolveRingConfig,
+  RING_NAMES,
+  validateConfig,
+} from '@logsvc/config';
 import { parseSpec, type LogServiceSpec } from '@logsvc/operator-api';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from './manifest';
@@ -137,6 +143,92 @@ describe('spec.tls', () => {
         expect(config.server.grpc_tls_config.client_auth_type).toBe('RequireAndVerifyClientCert');
         expect(config.ingester_client.grpc_client_config.tls_enabled).toBe(true);
       }
+    }
+  });
+
+  const etcdOf = (manifests: Manifest[]) =>
+    (
+      manifests.find(
+        (m) => m.kind === 'StatefulSet' && m.metadata.name === 'logs-etcd',
+      ) as Manifest & {
+        spec: Loose;
+      }
+    ).spec.template.spec;
+
+  it('serves the managed etcd with TLS only, mutual, and dials it so from every ring', () => {
+    const { manifests } = renderAll(owner, micro({ secretName: 'logs-tls' }), v1);
+    const etcd = etcdOf(manifests);
+    const container = etcd.containers[0];
+    expect(container.command).toEqual(
+      expect.arrayContaining([
+        '--listen-client-urls=https://0.0.0.0:2379',
+        '--advertise-client-urls=https://$(POD_NAME).logs-etcd-headless:2379',
+        '--cert-file=/etc/etcd-tls/tls.crt',
+        '--key-file=/etc/etcd-tls/tls.key',
+        '--trusted-ca-file=/etc/etcd-tls/ca.crt',
+        '--client-cert-auth=true',
+        '--listen-metrics-urls=http://0.0.0.0:2381',
+      ]),
+    );
+    // The kubelet has no client certificate: /health on the plain metrics port.
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/health', port: 'metrics' });
+    expect(container.ports).toContainEqual({
+      name: 'metrics',
+      containerPort: 2381,
+      protocol: 'TCP',
+    });
+    expect(etcd.volumes).toEqual([
+      { name: 'tls', secret: { secretName: 'logs-tls', defaultMode: 0o440 } },
+    ]);
+    expect(container.volumeMounts).toContainEqual({
+      name: 'tls',
+      mountPath: '/etc/etcd-tls',
+      readOnly: true,
+    });
+    for (const { config } of loadedConfigs(manifests)) {
+      for (const ring of RING_NAMES) {
+        expect(resolveRingConfig(config, ring).kvstore.etcd).toMatchObject({
+          endpoints: ['logs-etcd:2379'],
+          tls: {
+            enabled: true,
+            certPath: '/etc/logsvc-tls/tls.crt',
+            keyPath: '/etc/logsvc-tls/tls.key',
+            caPath: '/etc/logsvc-tls/ca.crt',
+            serverName: 'logs-grpc',
+          },
+        });
+      }
+    }
+  });
+
+  it('leaves etcd alone without spec.tls, asks no client certificate without mutual', () => {
+    const plain = etcdOf(renderAll(owner, micro(), v1).manifests).containers[0];
+    expect(plain.command).toContain('--listen-client-urls=http://0.0.0.0:2379');
+    expect(plain.command.some((f: string) => f.startsWith('--cert-file'))).toBe(false);
+    expect(plain.readinessProbe.httpGet.port).toBe('client');
+
+    const oneWay = renderAll(owner, micro({ secretName: 'logs-tls', mutual: false }), v1);
+    const command: string[] = etcdOf(oneWay.manifests).containers[0].command;
+    expect(command).toContain('--cert-file=/etc/etcd-tls/tls.crt');
+    expect(command.some((f) => f.startsWith('--client-cert-auth'))).toBe(false);
+    const [{ config }] = loadedConfigs(oneWay.manifests);
+    expect(resolveRingConfig(config, 'ingester').kvstore.etcd.tls).toMatchObject({
+      enabled: true,
+      certPath: '',
+      caPath: '/etc/logsvc-tls/ca.crt',
+    });
+  });
+
+  it('does not touch the TLS of an existing etcd (ring.store: etcd)', () => {
+    const spec = specOf({
+      mode: 'Microservices',
+      storage: { sharedClaimName: 'shared' },
+      ring: { store: 'etcd', etcdEndpoints: ['etcd.infra:2379'] },
+      tls: { secretName: 'logs-tls' },
+    });
+    for (const { config } of loadedConfigs(renderAll(owner, spec, v1).manifests)) {
+      expect(config.ingester_client.grpc_client_config.tls_enabled).toBe(true);
+      expect(resolveRingConfig(config, 'ingester').kvstore.etcd.tls.enabled).toBe(false);
     }
   });
 });

@@ -27,6 +27,24 @@ export const GRPC_CLIENT_BLOCKS: readonly (readonly string[])[] = [
   ['ruler', 'evaluation', 'query_frontend'],
 ];
 
+/** Where the managed etcd mounts the same Secret. */
+export const ETCD_TLS_DIR = '/etc/etcd-tls';
+
+/**
+ * With `spec.tls` and the managed etcd: the keys of `common.ring.kvstore.etcd` that dial it with
+ * TLS (the other rings copy `common.ring`); {} otherwise.
+ */
+export function etcdClientTlsConfig(name: string, spec: LogServiceSpec): Record<string, unknown> {
+  const tls = spec.tls;
+  if (tls === undefined || spec.mode === 'SingleBinary' || spec.ring.store !== 'managed') return {};
+  return {
+    tls_enabled: true,
+    tls_ca_path: TLS_CA_FILE,
+    tls_server_name: tlsServerName(name),
+    ...(tls.mutual ? { tls_cert_path: TLS_CERT_FILE, tls_key_path: TLS_KEY_FILE } : {}),
+  };
+}
+
 /** The name every client expects on the certificate of the server it dials. */
 export function tlsServerName(name: string): string {
   return `${name}-grpc`;
@@ -53,6 +71,8 @@ export function tlsConfig(name: string, spec: LogServiceSpec): Record<string, un
       },
     },
   };
+  const etcd = etcdClientTlsConfig(name, spec);
+  if (Object.keys(etcd).length > 0) out.common = { ring: { kvstore: { etcd } } };
   for (const path of GRPC_CLIENT_BLOCKS) {
     let at = out;
     for (const key of path.slice(0, -1)) at = (at[key] ??= {}) as Record<string, unknown>;

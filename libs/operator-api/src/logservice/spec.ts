@@ -160,7 +160,7 @@ export const tlsSchema = s.object(
       { default: true },
     ),
   },
-  'TLS on every gRPC connection between the pods (unset: plaintext). HTTP (port 3100) stays plaintext.',
+  'TLS on every gRPC connection between the pods and to the managed etcd (unset: plaintext). HTTP (port 3100) stays plaintext.',
   { typeName: 'TlsSpec' },
 );
 

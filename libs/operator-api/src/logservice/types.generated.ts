@@ -20,7 +20,7 @@ export interface LogServiceSpec {
   storage: StorageSpec;
   /** Ring key-value store. */
   ring: RingSpec;
-  /** TLS on every gRPC connection between the pods (unset: plaintext). HTTP (port 3100) stays plaintext. */
+  /** TLS on every gRPC connection between the pods and to the managed etcd (unset: plaintext). HTTP (port 3100) stays plaintext. */
   tls?: TlsSpec;
   /** Ingestion and query limits. */
   limits: LimitsSpec;
@@ -172,7 +172,7 @@ export interface ManagedEtcdSpec {
   resources: ResourcesSpec;
 }
 
-/** TLS on every gRPC connection between the pods (unset: plaintext). HTTP (port 3100) stays plaintext. */
+/** TLS on every gRPC connection between the pods and to the managed etcd (unset: plaintext). HTTP (port 3100) stays plaintext. */
 export interface TlsSpec {
   /** A `kubernetes.io/tls` Secret in the LogService's namespace with `tls.crt`, `tls.key` and `ca.crt`: the certificate every pod serves gRPC with and dials its peers with; it must carry the DNS name `<logservice>-grpc` (e.g. `logs-grpc`) and be signed by `ca.crt`. */
   secretName: string;
@@ -262,7 +262,7 @@ export interface LogServiceSpecInput {
   storage?: StorageSpecInput;
   /** Ring key-value store. */
   ring?: RingSpecInput;
-  /** TLS on every gRPC connection between the pods (unset: plaintext). HTTP (port 3100) stays plaintext. */
+  /** TLS on every gRPC connection between the pods and to the managed etcd (unset: plaintext). HTTP (port 3100) stays plaintext. */
   tls?: TlsSpecInput;
   /** Ingestion and query limits. */
   limits?: LimitsSpecInput;
@@ -414,7 +414,7 @@ export interface ManagedEtcdSpecInput {
   resources?: ResourcesSpecInput;
 }
 
-/** TLS on every gRPC connection between the pods (unset: plaintext). HTTP (port 3100) stays plaintext. */
+/** TLS on every gRPC connection between the pods and to the managed etcd (unset: plaintext). HTTP (port 3100) stays plaintext. */
 export interface TlsSpecInput {
   /** A `kubernetes.io/tls` Secret in the LogService's namespace with `tls.crt`, `tls.key` and `ca.crt`: the certificate every pod serves gRPC with and dials its peers with; it must carry the DNS name `<logservice>-grpc` (e.g. `logs-grpc`) and be signed by `ca.crt`. */
   secretName: string;
