@@ -244,6 +244,71 @@ describe.skipIf(skip !== undefined)(
         await client.call('DELETE', `${LS}/${name}`);
     }, 120_000);
 
+    it('checks the TLS Secret before applying, then mounts it in every pod and the etcd', async () => {
+      const spec = {
+        version: '0.1.0',
+        mode: 'SimpleScalable',
+        storage: { size: '1Gi', sharedClaimName: 'shared' },
+        tls: { secretName: 'grpc-tls' },
+      };
+      expect((await create('tlsd', spec)).status).toBe(201);
+      const blocked = async (reason: string) =>
+        waitFor(
+          reason,
+          async () => {
+            const d = degraded(await get('tlsd'));
+            return d?.reason === reason ? d : undefined;
+          },
+          30_000,
+        );
+      expect((await blocked('TLSSecretMissing')).message).toBe(
+        `spec.tls.secretName: Secret ${NS}/grpc-tls does not exist`,
+      );
+      const configMap = () =>
+        client.get<{ data: Record<string, string> }>(
+          `/api/v1/namespaces/${NS}/configmaps/tlsd-config`,
+        );
+      expect(await configMap()).toBeUndefined();
+
+      // What `kubectl create secret tls` makes: no ca.crt.
+      await client.call('POST', `/api/v1/namespaces/${NS}/secrets`, {
+        metadata: { name: 'grpc-tls' },
+        type: 'kubernetes.io/tls',
+        stringData: { 'tls.crt': 'cert', 'tls.key': 'key' },
+      });
+      expect((await blocked('TLSSecretIncomplete')).message).toBe(
+        `spec.tls.secretName: Secret ${NS}/grpc-tls has no (or an empty) ca.crt`,
+      );
+      expect(await configMap()).toBeUndefined();
+      await client.call(
+        'PATCH',
+        `/api/v1/namespaces/${NS}/secrets/grpc-tls`,
+        { stringData: { 'ca.crt': 'ca' } },
+        'application/merge-patch+json',
+      );
+      const config = await waitFor('the ConfigMap', configMap, 30_000);
+      expect(config.data['config.yaml']).toContain('client_auth_type: RequireAndVerifyClientCert');
+      // The API server took every pod template with the Secret's volume.
+      type PodSpec = {
+        volumes: { name: string; secret?: { secretName: string } }[];
+        containers: { volumeMounts: { name: string; readOnly?: boolean }[] }[];
+      };
+      for (const name of ['tlsd-write', 'tlsd-backend', 'tlsd-etcd', 'tlsd-read']) {
+        const kind = name === 'tlsd-read' ? 'deployments' : 'statefulsets';
+        const workload = await waitFor(name, () =>
+          client.get<{ spec: { template: { spec: PodSpec } } }>(
+            `/apis/apps/v1/namespaces/${NS}/${kind}/${name}`,
+          ),
+        );
+        const pod = workload.spec.template.spec;
+        expect(pod.volumes.find((v) => v.name === 'tls')?.secret?.secretName).toBe('grpc-tls');
+        expect(pod.containers[0].volumeMounts).toContainEqual(
+          expect.objectContaining({ name: 'tls', readOnly: true }),
+        );
+      }
+      await client.call('DELETE', `${LS}/tlsd`);
+    }, 120_000);
+
     it('keeps lastObservedTime fresh while the operator watches, and changes nothing while paused', async () => {
       await create('fresh', { version: '0.1.0' });
       const first = await waitFor(

@@ -1,5 +1,6 @@
 import type { Limits, LogServiceSpec } from '@logsvc/operator-api';
 import { stringify } from 'yaml';
+import { tlsConfig } from './tls';
 
 // logsvc's configuration for a LogService, with Loki's keys (docs/configuration.md). One file
 // for every component (each pod picks its part with -target), with `${POD_IP}` and `${POD_NAME}`
@@ -115,7 +116,7 @@ export function configDocument(name: string, spec: LogServiceSpec): Record<strin
   } else {
     common.replication_factor = 1;
   }
-  return {
+  const doc: Record<string, unknown> = {
     auth_enabled: spec.authEnabled,
     server: { http_listen_port: HTTP_PORT, grpc_listen_port: GRPC_PORT },
     common,
@@ -146,6 +147,7 @@ export function configDocument(name: string, spec: LogServiceSpec): Record<strin
     runtime_config: { file: RUNTIME_FILE },
     limits_config: limitsConfig(spec.limits.global),
   };
+  return mergeConfig(doc, tlsConfig(name, spec));
 }
 
 /** config.yaml. */

@@ -2,8 +2,33 @@ import type { LogServiceSpec } from '@logsvc/operator-api';
 import { ETCD_CLIENT_PORT, ETCD_PEER_PORT } from './config';
 import { ownedMeta, selectorLabels } from './labels';
 import type { Manifest, Owner } from './manifest';
+import { ETCD_TLS_DIR, TLS_VOLUME } from './tls';
 
 export const ETCD_COMPONENT = 'etcd';
+/** Plain-HTTP /health and /metrics of a managed etcd whose client port takes TLS only. */
+export const ETCD_METRICS_PORT = 2381;
+
+/**
+ * With `spec.tls`: the client port takes TLS only, with the LogService's certificate (and with
+ * `mutual`, only clients whose certificate `ca.crt` signed); /health moves to a plain port for
+ * the probe. Peer traffic stays plaintext (the certificate carries no per-member names).
+ */
+function etcdTls(spec: LogServiceSpec) {
+  const tls = spec.tls;
+  if (tls === undefined) return undefined;
+  return {
+    flags: [
+      `--cert-file=${ETCD_TLS_DIR}/tls.crt`,
+      `--key-file=${ETCD_TLS_DIR}/tls.key`,
+      ...(tls.mutual
+        ? [`--trusted-ca-file=${ETCD_TLS_DIR}/ca.crt`, '--client-cert-auth=true']
+        : []),
+      `--listen-metrics-urls=http://0.0.0.0:${ETCD_METRICS_PORT}`,
+    ],
+    volume: { name: TLS_VOLUME, secret: { secretName: tls.secretName, defaultMode: 0o440 } },
+    mount: { name: TLS_VOLUME, mountPath: ETCD_TLS_DIR, readOnly: true },
+  };
+}
 
 /** The operator-managed etcd of the rings: a StatefulSet, its headless and client Services. */
 export function managedEtcd(owner: Owner, spec: LogServiceSpec): Manifest[] {
@@ -15,6 +40,8 @@ export function managedEtcd(owner: Owner, spec: LogServiceSpec): Manifest[] {
     { length: replicas },
     (_, i) => `${name}-${i}=http://${name}-${i}.${headless}:${ETCD_PEER_PORT}`,
   ).join(',');
+  const tls = etcdTls(spec);
+  const client = tls === undefined ? 'http' : 'https';
   const ports = [
     { name: 'client', port: ETCD_CLIENT_PORT, targetPort: 'client', protocol: 'TCP' },
     { name: 'peer', port: ETCD_PEER_PORT, targetPort: 'peer', protocol: 'TCP' },
@@ -53,12 +80,13 @@ export function managedEtcd(owner: Owner, spec: LogServiceSpec): Manifest[] {
                   'etcd',
                   '--name=$(POD_NAME)',
                   '--data-dir=/var/etcd/data',
-                  `--listen-client-urls=http://0.0.0.0:${ETCD_CLIENT_PORT}`,
-                  `--advertise-client-urls=http://$(POD_NAME).${headless}:${ETCD_CLIENT_PORT}`,
+                  `--listen-client-urls=${client}://0.0.0.0:${ETCD_CLIENT_PORT}`,
+                  `--advertise-client-urls=${client}://$(POD_NAME).${headless}:${ETCD_CLIENT_PORT}`,
                   `--listen-peer-urls=http://0.0.0.0:${ETCD_PEER_PORT}`,
                   `--initial-advertise-peer-urls=http://$(POD_NAME).${headless}:${ETCD_PEER_PORT}`,
                   `--initial-cluster=${peers}`,
                   '--initial-cluster-state=new',
+                  ...(tls?.flags ?? []),
                 ],
                 env: [
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
@@ -66,12 +94,22 @@ export function managedEtcd(owner: Owner, spec: LogServiceSpec): Manifest[] {
                 ports: [
                   { name: 'client', containerPort: ETCD_CLIENT_PORT, protocol: 'TCP' },
                   { name: 'peer', containerPort: ETCD_PEER_PORT, protocol: 'TCP' },
+                  ...(tls === undefined
+                    ? []
+                    : [{ name: 'metrics', containerPort: ETCD_METRICS_PORT, protocol: 'TCP' }]),
                 ],
-                readinessProbe: { httpGet: { path: '/health', port: 'client' }, periodSeconds: 5 },
-                volumeMounts: [{ name: 'data', mountPath: '/var/etcd' }],
+                readinessProbe: {
+                  httpGet: { path: '/health', port: tls === undefined ? 'client' : 'metrics' },
+                  periodSeconds: 5,
+                },
+                volumeMounts: [
+                  { name: 'data', mountPath: '/var/etcd' },
+                  ...(tls === undefined ? [] : [tls.mount]),
+                ],
                 resources,
               },
             ],
+            ...(tls === undefined ? {} : { volumes: [tls.volume] }),
           },
         },
         volumeClaimTemplates: [

@@ -6,6 +6,7 @@ import { LOGSERVICE_FILE, LOGSERVICE_FILE_ENV } from './logservice-file';
 import { ANNOTATION_CONFIG_HASH, LABEL_VERSION, LABEL_ZONE, selectorLabels } from './labels';
 import type { Owner } from './manifest';
 import { placement } from './placement';
+import { tlsVolume } from './tls';
 
 export const DATA_VOLUME = 'data';
 export { ZONE_NODE_LABEL } from './placement';
@@ -79,6 +80,11 @@ export function podTemplate(
       name: 'shared',
       persistentVolumeClaim: { claimName: spec.storage.sharedClaimName },
     });
+  }
+  const tls = tlsVolume(spec);
+  if (tls !== undefined) {
+    mounts.push(tls.mount);
+    volumes.push(tls.volume);
   }
   const container: Record<string, unknown> = {
     name: 'logsvc',

@@ -45,6 +45,25 @@ describe('configOverrides', () => {
     ).toContain(message);
   });
 
+  it('loads a TLS-enabled config with logsvc config loader, and refuses overrides that break it', () => {
+    const tls = { ...micro, tls: { secretName: 'logs-tls' } };
+    const spec = specOf({ ...tls, configOverrides: { server: { log_level: 'debug' } } });
+    expect(parse(renderConfig('logs', spec)).server.grpc_tls_config.client_auth_type).toBe(
+      'RequireAndVerifyClientCert',
+    );
+    expect(checkConfigOverrides('logs', spec)).toBeUndefined();
+    const unpaired = { server: { grpc_tls_config: { key_file: '' } } };
+    expect(checkConfigOverrides('logs', specOf({ ...tls, configOverrides: unpaired }))).toContain(
+      'spec.configOverrides: server.grpc_tls_config: cert_file and key_file must be set together',
+    );
+    const refused = {
+      server: { grpc_tls_config: { client_auth_type: 'VerifyClientCertIfGiven' } },
+    };
+    expect(checkConfigOverrides('logs', specOf({ ...tls, configOverrides: refused }))).toContain(
+      'VerifyClientCertIfGiven is not supported by logsvc',
+    );
+  });
+
   it('is refused by the webhook before anything is applied', () => {
     const outcome = reviewLogService({
       apiVersion: 'admission.k8s.io/v1',

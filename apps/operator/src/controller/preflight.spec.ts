@@ -6,8 +6,8 @@ import { preflight } from './preflight';
 const clientWith = (objects: Record<string, unknown>) =>
   ({ get: async (path: string) => objects[path] }) as unknown as KubeClient;
 
-const spec = (storage: Record<string, unknown>) => {
-  const parsed = parseSpec({ version: '1', storage });
+const spec = (storage: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+  const parsed = parseSpec({ version: '1', storage, ...extra });
   if (!parsed.ok) throw new Error('bad spec');
   return parsed.spec;
 };
@@ -43,5 +43,22 @@ describe('preflight', () => {
     expect(await preflight(clientWith(all), 'ns', withClass)).toBeUndefined();
     // No Secret named (IAM roles): nothing to check.
     expect(await preflight(clientWith({}), 'ns', spec({ type: 'filesystem' }))).toBeUndefined();
+  });
+
+  it('blocks on a missing TLS Secret, and on one without tls.crt, tls.key and ca.crt', async () => {
+    const tls = spec({ type: 'filesystem' }, { tls: { secretName: 'logs-tls' } });
+    const path = '/api/v1/namespaces/ns/secrets/logs-tls';
+    expect(await preflight(clientWith({}), 'ns', tls)).toEqual({
+      reason: 'TLSSecretMissing',
+      message: 'spec.tls.secretName: Secret ns/logs-tls does not exist',
+    });
+    // What `kubectl create secret tls` makes: no ca.crt.
+    const noCa = clientWith({ [path]: { data: { 'tls.crt': 'Yw==', 'tls.key': 'aw==' } } });
+    expect(await preflight(noCa, 'ns', tls)).toEqual({
+      reason: 'TLSSecretIncomplete',
+      message: 'spec.tls.secretName: Secret ns/logs-tls has no (or an empty) ca.crt',
+    });
+    const full = { data: { 'tls.crt': 'Yw==', 'tls.key': 'aw==', 'ca.crt': 'YQ==' } };
+    expect(await preflight(clientWith({ [path]: full }), 'ns', tls)).toBeUndefined();
   });
 });

@@ -1,17 +1,23 @@
 import type { LogServiceSpec } from '@logsvc/operator-api';
+import { TLS_SECRET_KEYS } from '@logsvc/operator-render';
 import type { KubeClient } from '../kube/client';
 import { checkConfigOverrides } from './config-check';
 
 /** Why a spec cannot be applied yet: the Degraded reason and a message naming the object. */
 export interface Blocked {
   readonly reason:
-    'S3SecretMissing' | 'S3SecretIncomplete' | 'StorageClassMissing' | 'InvalidConfigOverrides';
+    | 'S3SecretMissing'
+    | 'S3SecretIncomplete'
+    | 'TLSSecretMissing'
+    | 'TLSSecretIncomplete'
+    | 'StorageClassMissing'
+    | 'InvalidConfigOverrides';
   readonly message: string;
 }
 
 /**
  * What the API server cannot check but the pods need, looked at before anything is applied:
- * the S3 Secret with both keys, and the StorageClass of the volumes. A LogService blocked here
+ * the S3 Secret with both keys, the TLS Secret with its three, and the StorageClass of the volumes. A LogService blocked here
  * changes no object.
  */
 export async function preflight(
@@ -39,6 +45,23 @@ export async function preflight(
       return {
         reason: 'S3SecretIncomplete',
         message: `spec.storage.s3.secret: Secret ${namespace}/${secretRef.name} has no (or an empty) ${missing.join(' and ')}`,
+      };
+  }
+  if (spec.tls !== undefined) {
+    const tlsName = spec.tls.secretName;
+    const secret = await client.get<{ data?: Record<string, string> }>(
+      `/api/v1/namespaces/${namespace}/secrets/${encodeURIComponent(tlsName)}`,
+    );
+    if (secret === undefined)
+      return {
+        reason: 'TLSSecretMissing',
+        message: `spec.tls.secretName: Secret ${namespace}/${tlsName} does not exist`,
+      };
+    const missing = TLS_SECRET_KEYS.filter((key) => (secret.data?.[key] ?? '') === '');
+    if (missing.length > 0)
+      return {
+        reason: 'TLSSecretIncomplete',
+        message: `spec.tls.secretName: Secret ${namespace}/${tlsName} has no (or an empty) ${missing.join(' and ')}`,
       };
   }
   const className = spec.storage.storageClassName;

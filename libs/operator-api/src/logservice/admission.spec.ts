@@ -41,6 +41,7 @@ describe('admitLogService', () => {
       { ring: { store: 'managed', managed: { replicas: 3 } } },
       'spec.ring.managed.replicas: changing it from 1 to 3',
     ],
+    [{ tls: { secretName: 'logs-tls' } }, 'spec.tls: changing it from (unset) to "mutual"'],
   ])('refuses the guarded change %j, naming the field and the annotation', (change, message) => {
     const after = { ...microservices, ...change };
     const refused = refusal(after, microservices);
@@ -48,6 +49,19 @@ describe('admitLogService', () => {
     expect(refused).toContain(ALLOW_CHANGES_ANNOTATION);
     const field = message.split(':')[0];
     expect(refusal(after, microservices, { [ALLOW_CHANGES_ANNOTATION]: field })).toBeUndefined();
+  });
+
+  it('guards switching TLS on, off or to mutual, not its Secret, nor in the single binary', () => {
+    const tls = { ...microservices, tls: { secretName: 'logs-tls' } };
+    expect(refusal(microservices, tls)).toContain(
+      'spec.tls: changing it from "mutual" to (unset) is refused',
+    );
+    expect(refusal({ ...tls, tls: { secretName: 'logs-tls', mutual: false } }, tls)).toContain(
+      'spec.tls: changing it from "mutual" to "server-only"',
+    );
+    expect(refusal({ ...tls, tls: { secretName: 'renewed' } }, tls)).toBeUndefined();
+    const single = { version: '0.1.0' };
+    expect(refusal({ ...single, tls: { secretName: 'logs-tls' } }, single)).toBeUndefined();
   });
 
   it('accepts the annotation naming several fields, with or without spec.', () => {

@@ -11,7 +11,8 @@ export const ALLOW_CHANGES_ANNOTATION = 'logsvc.io/allow-changes';
 
 /**
  * Fields whose change loses data or strands it (every object of the old mode is pruned, the
- * data stays in the old store or bucket, an etcd cannot change its member count in place):
+ * data stays in the old store or bucket, an etcd cannot change its member count in place), or
+ * cuts the pods apart while they roll (TLS switched on, off or to mutual):
  * refused unless the annotation names them.
  */
 const GUARDED: readonly {
@@ -43,6 +44,12 @@ const GUARDED: readonly {
     applies: (s) => usesManagedEtcd(s),
     value: (s) => s.ring.managed.replicas,
     why: 'the managed etcd is recreated with the new member count and the ring starts empty',
+  },
+  {
+    path: 'spec.tls',
+    applies: (s) => s.mode !== 'SingleBinary',
+    value: (s) => (s.tls === undefined ? undefined : s.tls.mutual ? 'mutual' : 'server-only'),
+    why: 'while the pods roll, old and new ones cannot reach each other (or the managed etcd) over gRPC, so pushes and queries between them fail',
   },
 ];
 

@@ -72,6 +72,15 @@ describe('parseSpec', () => {
       { version: '1', ring: { etcdEndpoints: ['http://etcd:2379'] } },
       'spec.ring.etcdEndpoints[0]: expected host:port',
     ],
+    [{ version: '1', tls: {} }, 'spec.tls.secretName: is required'],
+    [
+      { version: '1', tls: { secretName: 'Logs_TLS' } },
+      'spec.tls.secretName: expected a DNS label',
+    ],
+    [
+      { version: '1', tls: { secretName: 'logs-tls', mutual: 'yes' } },
+      'spec.tls.mutual: expected true or false, got "yes"',
+    ],
   ])('refuses %j', (raw, message) => {
     expect(issuesOf(raw)).toContain(message);
   });
@@ -108,6 +117,15 @@ describe('parseSpec', () => {
     [{ version: `1.${'0'.repeat(62)}` }, 'is not a label value'],
   ])('reports the cross-field rule broken by %j', (raw, message) => {
     expect(issuesOf({ version: '1', ...raw })).toContain(message);
+  });
+
+  it('leaves TLS off unless spec.tls names a Secret, and makes it mutual by default', () => {
+    const plain = parseSpec({ version: '1' });
+    expect(plain.ok && plain.spec.tls).toBeUndefined();
+    const tls = parseSpec({ version: '1', tls: { secretName: 'logs-tls' } });
+    expect(tls.ok && tls.spec.tls).toEqual({ secretName: 'logs-tls', mutual: true });
+    const oneWay = parseSpec({ version: '1', tls: { secretName: 'logs-tls', mutual: false } });
+    expect(oneWay.ok && oneWay.spec.tls).toEqual({ secretName: 'logs-tls', mutual: false });
   });
 
   it('accepts zones when each zone holds enough ingesters for the replication factor', () => {

@@ -148,6 +148,22 @@ export const ringSchema = defaulted(
   'RingSpec',
 );
 
+export const tlsSchema = s.object(
+  {
+    secretName: s.format(
+      'dns-label',
+      "A `kubernetes.io/tls` Secret in the LogService's namespace with `tls.crt`, `tls.key` and `ca.crt`: the certificate every pod serves gRPC with and dials its peers with; it must carry the DNS name `<logservice>-grpc` (e.g. `logs-grpc`) and be signed by `ca.crt`.",
+      { required: true },
+    ),
+    mutual: s.bool(
+      'Mutual TLS: servers require a client certificate signed by `ca.crt` (`RequireAndVerifyClientCert`) and clients present `tls.crt`. false: servers ask for none.',
+      { default: true },
+    ),
+  },
+  'TLS on every gRPC connection between the pods and to the managed etcd (unset: plaintext). HTTP (port 3100) stays plaintext.',
+  { typeName: 'TlsSpec' },
+);
+
 export const limitsSchema = s.object(
   {
     ingestionRateMB: s.number('`ingestion_rate_mb`: per-tenant ingestion rate (MB/s).', {
@@ -225,6 +241,7 @@ export const specSchema = s.object(
     components: componentsSchema,
     storage: storageSchema,
     ring: ringSchema,
+    tls: tlsSchema,
     limits: defaulted(
       {
         global: limitsSchema,

@@ -20,6 +20,8 @@ export interface LogServiceSpec {
   storage: StorageSpec;
   /** Ring key-value store. */
   ring: RingSpec;
+  /** TLS on every gRPC connection between the pods and to the managed etcd (unset: plaintext). HTTP (port 3100) stays plaintext. */
+  tls?: TlsSpec;
   /** Ingestion and query limits. */
   limits: LimitsSpec;
   /** Retention (periods are limits: `limits.global.retentionPeriod`, per tenant too). */
@@ -170,6 +172,14 @@ export interface ManagedEtcdSpec {
   resources: ResourcesSpec;
 }
 
+/** TLS on every gRPC connection between the pods and to the managed etcd (unset: plaintext). HTTP (port 3100) stays plaintext. */
+export interface TlsSpec {
+  /** A `kubernetes.io/tls` Secret in the LogService's namespace with `tls.crt`, `tls.key` and `ca.crt`: the certificate every pod serves gRPC with and dials its peers with; it must carry the DNS name `<logservice>-grpc` (e.g. `logs-grpc`) and be signed by `ca.crt`. */
+  secretName: string;
+  /** Mutual TLS: servers require a client certificate signed by `ca.crt` (`RequireAndVerifyClientCert`) and clients present `tls.crt`. false: servers ask for none. */
+  mutual: boolean;
+}
+
 /** Ingestion and query limits. */
 export interface LimitsSpec {
   /** Limits (`limits_config` keys, camelCase); unset ones keep logsvc's defaults. */
@@ -252,6 +262,8 @@ export interface LogServiceSpecInput {
   storage?: StorageSpecInput;
   /** Ring key-value store. */
   ring?: RingSpecInput;
+  /** TLS on every gRPC connection between the pods and to the managed etcd (unset: plaintext). HTTP (port 3100) stays plaintext. */
+  tls?: TlsSpecInput;
   /** Ingestion and query limits. */
   limits?: LimitsSpecInput;
   /** Retention (periods are limits: `limits.global.retentionPeriod`, per tenant too). */
@@ -400,6 +412,14 @@ export interface ManagedEtcdSpecInput {
   size?: string | number;
   /** Container resources, as in a Pod spec. */
   resources?: ResourcesSpecInput;
+}
+
+/** TLS on every gRPC connection between the pods and to the managed etcd (unset: plaintext). HTTP (port 3100) stays plaintext. */
+export interface TlsSpecInput {
+  /** A `kubernetes.io/tls` Secret in the LogService's namespace with `tls.crt`, `tls.key` and `ca.crt`: the certificate every pod serves gRPC with and dials its peers with; it must carry the DNS name `<logservice>-grpc` (e.g. `logs-grpc`) and be signed by `ca.crt`. */
+  secretName: string;
+  /** Mutual TLS: servers require a client certificate signed by `ca.crt` (`RequireAndVerifyClientCert`) and clients present `tls.crt`. false: servers ask for none. */
+  mutual?: boolean;
 }
 
 /** Ingestion and query limits. */
