@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMPTY_LABELS, type PushRequest, parseLabels } from '@logsvc/api';
 import { kindOf } from '@logsvc/errors';
 import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { type ClientTlsFiles, GrpcIngesterClient } from '@logsvc/rpc';
+import { makeCa, signCert, writeExtensions } from '@logsvc/rpc/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, type ConfigTree, type Member } from '../support/cluster';
 import { nowNs, queryRange } from '../support/loki-api';
@@ -25,73 +25,17 @@ interface Pki {
   strangerKey: string;
 }
 
-function openssl(dir: string, ...args: string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-}
-
 /** A CA, a certificate it signs for 127.0.0.1 (server and client use), and a stranger's. */
 function makePki(): Pki {
   const dir = mkdtempSync(join(tmpdir(), 'logsvc-pki-'));
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  for (const name of ['ca', 'stranger-ca']) {
-    openssl(
-      dir,
-      'req',
-      '-x509',
-      ...ec,
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.crt`,
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${name}`,
-    );
-  }
-  writeFileSync(
-    join(dir, 'ext.cnf'),
-    [
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      'extendedKeyUsage=serverAuth,clientAuth',
-      'keyUsage=digitalSignature,keyEncipherment',
-    ].join('\n'),
-  );
-  for (const [name, ca] of [
-    ['node', 'ca'],
-    ['stranger', 'stranger-ca'],
-  ] as const) {
-    openssl(
-      dir,
-      'req',
-      '-new',
-      ...ec,
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.csr`,
-      '-subj',
-      `/CN=${name}`,
-    );
-    openssl(
-      dir,
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      `${ca}.crt`,
-      '-CAkey',
-      `${ca}.key`,
-      '-CAcreateserial',
-      '-days',
-      '1',
-      '-extfile',
-      'ext.cnf',
-      '-out',
-      `${name}.crt`,
-    );
-  }
+  for (const name of ['ca', 'stranger-ca']) makeCa(dir, name);
+  writeExtensions(dir, [
+    'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    'extendedKeyUsage=serverAuth,clientAuth',
+    'keyUsage=digitalSignature,keyEncipherment',
+  ]);
+  signCert(dir, 'node', 'ca');
+  signCert(dir, 'stranger', 'stranger-ca');
   return {
     dir,
     ca: join(dir, 'ca.crt'),

@@ -1,9 +1,9 @@
 // Helpers of the component tests: the app's providers and a fake of logsvc's HTTP API.
 import type { ClusterOverview, InstanceOverview, UiFeatures } from '@logsvc/api/browser';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type RenderResult, act, render } from '@testing-library/react';
+import { type RenderResult, act, cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { TenantProvider } from './api/tenant';
 
 export interface Call {
@@ -99,4 +99,19 @@ export class FakeSocket {
   send(data: ClusterOverview): void {
     act(() => this.onmessage?.({ data: JSON.stringify({ event: 'overview', data }) }));
   }
+}
+
+/**
+ * For a describe block: each test sees WebSocket as FakeSocket with none opened yet; after it,
+ * the page is unmounted and the real WebSocket is back.
+ */
+export function useFakeSockets(): void {
+  beforeEach(() => {
+    FakeSocket.opened = [];
+    vi.stubGlobal('WebSocket', FakeSocket);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
 }

@@ -1,8 +1,6 @@
-import { parseLabels } from '@logsvc/api';
-import { encodePushProtobuf } from '@logsvc/push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AzuriteProcess, startAzurite } from '@logsvc/storage/testing';
-import { type TestServer, readFromStore, startTestServer } from './harness';
+import { type TestServer, pushAndFlush, readFromStore, startTestServer } from './harness';
 
 const CONTAINER = 'logsvc-app';
 
@@ -31,27 +29,8 @@ describe('the server on the Azure object store (Azurite on 127.0.0.1)', () => {
   });
 
   it('flushes pushed entries to the container, where a fresh reader finds them', async () => {
-    const t = BigInt(Date.now()) * 1_000_000n;
     const lines = ['first to azure', 'second to azure'];
-    const body = encodePushProtobuf({
-      streams: [
-        {
-          labels: parseLabels('{app="azure-app"}'),
-          entries: lines.map((line, i) => ({
-            timestampNs: t + BigInt(i),
-            line: Buffer.from(line),
-            structuredMetadata: [],
-          })),
-        },
-      ],
-    });
-    const push = await fetch(`${sut.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-protobuf' },
-      body,
-    });
-    expect(push.status).toBe(204);
-    expect((await fetch(`${sut.url}/flush`, { method: 'POST' })).status).toBe(204);
+    expect(await pushAndFlush(sut, '{app="azure-app"}', lines)).toEqual({ push: 204, flush: 204 });
 
     expect(sut.config.storage_config.azure.container_name).toBe(CONTAINER);
     const stored = await readFromStore(sut.config, 'fake', '{app="azure-app"}');

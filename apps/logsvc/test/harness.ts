@@ -9,6 +9,7 @@ import type { Type } from '@nestjs/common';
 import { type LogsvcServer, type StartupFiles, createServer } from '../src/app';
 import { chunkStoreOf } from '../src/modules/core/chunk-store.provider';
 import { LocalIngesterClient } from '@logsvc/ingester';
+import { encodePushProtobuf } from '@logsvc/push';
 
 /** A server started on 127.0.0.1 with a free port and a temporary data directory. */
 export interface TestServer {
@@ -103,6 +104,37 @@ function collect(stream: string, cursor: EntryCursor, out: StoredEntry[]): void 
       metadata: labelsToRecord(cursor.structuredMetadata),
     });
   }
+}
+
+/**
+ * Pushes `lines` (protobuf, consecutive nanoseconds from now) to one stream, then POST /flush;
+ * returns both statuses for the test to assert.
+ */
+export async function pushAndFlush(
+  sut: TestServer,
+  selector: string,
+  lines: readonly string[],
+): Promise<{ push: number; flush: number }> {
+  const t = BigInt(Date.now()) * 1_000_000n;
+  const body = encodePushProtobuf({
+    streams: [
+      {
+        labels: parseLabels(selector),
+        entries: lines.map((line, i) => ({
+          timestampNs: t + BigInt(i),
+          line: Buffer.from(line),
+          structuredMetadata: [],
+        })),
+      },
+    ],
+  });
+  const push = await fetch(`${sut.url}/loki/api/v1/push`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-protobuf' },
+    body,
+  });
+  const flush = await fetch(`${sut.url}/flush`, { method: 'POST' });
+  return { push: push.status, flush: flush.status };
 }
 
 /**

@@ -1,62 +1,31 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseLabels } from '@logsvc/api';
 import { parseConfig } from '@logsvc/config';
 import { encodePushProtobuf } from '@logsvc/push';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type MainRun, assertBuilt, freePort, runMain, waitReady } from './binary';
 import { readFromStore } from './harness';
 
-// The root `npm test` builds first (`npm run build`), so dist/main.js exists here.
-const MAIN = resolve(__dirname, '..', 'dist', 'main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-  });
-}
-
-interface Run {
-  child: ChildProcess;
+interface Run extends MainRun {
   url: string;
-  exited: Promise<number | null>;
-  stderr: () => string;
 }
 
 async function run(dataDir: string, flags: readonly string[] = []): Promise<Run> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      MAIN,
+  const r = {
+    ...runMain([
       `-server.http-listen-port=${port}`,
       '-server.http-listen-address=127.0.0.1',
       `-common.path-prefix=${dataDir}`,
       '-auth.enabled=false',
       ...flags,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
-  const r = { child, url: `http://127.0.0.1:${port}`, exited, stderr: () => stderr };
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
-    try {
-      if ((await fetch(`${r.url}/ready`)).status === 200) return r;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((res) => setTimeout(res, 50));
-  }
+    ]),
+    url: `http://127.0.0.1:${port}`,
+  };
+  await waitReady(r.url, r, { pollMs: 50 });
+  return r;
 }
 
 function pushBody(batch: number, size: number): Buffer {
@@ -91,7 +60,7 @@ describe('the server binary: shutdown and crash recovery', () => {
     return d;
   };
   beforeAll(() => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
+    assertBuilt();
   });
   afterEach(() => {
     for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');

@@ -1,55 +1,13 @@
 // Loki 3.4.6's own example configs (libs/config/fixtures/loki-3.4) given to the built binary:
 // `-verify-config` accepts the ones logsvc can run and names the reason for the others; the
 // filesystem ones start unchanged (only directories and ports moved by flags) and get ready.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MainRun, assertBuilt, freePort, runMain, waitReady } from './binary';
 
-const MAIN = resolve(__dirname, '..', 'dist', 'main.js');
 const FIXTURES = resolve(__dirname, '../../../libs/config/fixtures/loki-3.4');
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-  });
-}
-
-interface Run {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  stderr: () => string;
-}
-
-function run(args: string[]): Run {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  child.stdout!.resume();
-  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
-  return { child, exited, stderr: () => stderr };
-}
-
-async function waitReady(url: string, r: Run): Promise<void> {
-  const deadline = Date.now() + 100_000;
-  for (;;) {
-    if (r.child.exitCode !== null) throw new Error(`server exited early: ${r.stderr()}`);
-    if (Date.now() > deadline) throw new Error(`not ready in time: ${r.stderr()}`);
-    try {
-      if ((await fetch(`${url}/ready`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((res) => setTimeout(res, 200));
-  }
-}
 
 const VALID = [
   '1-Local-Configuration-Example.yaml',
@@ -68,9 +26,9 @@ const REFUSED: Record<string, string> = {
 
 describe("the built binary with Loki 3.4's example configs", () => {
   const dirs: string[] = [];
-  const runs: Run[] = [];
+  const runs: MainRun[] = [];
   beforeAll(() => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
+    assertBuilt();
   });
   afterAll(() => {
     for (const r of runs) if (r.child.exitCode === null) r.child.kill('SIGKILL');
@@ -83,7 +41,7 @@ describe("the built binary with Loki 3.4's example configs", () => {
     const results: { file: string; code: number | null; stderr: string }[] = [];
     for (let i = 0; i < files.length; i += 4) {
       const batch = files.slice(i, i + 4).map(async (file) => {
-        const r = run(['-verify-config', `-config.file=${join(FIXTURES, file)}`]);
+        const r = runMain(['-verify-config', `-config.file=${join(FIXTURES, file)}`]);
         return { file, code: await r.exited, stderr: r.stderr() };
       });
       results.push(...(await Promise.all(batch)));
@@ -123,7 +81,7 @@ describe("the built binary with Loki 3.4's example configs", () => {
         '',
       ].join('\n'),
     );
-    const r = run(['-verify-config', `-config.file=${file}`]);
+    const r = runMain(['-verify-config', `-config.file=${file}`]);
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toContain(
       'config error: storage_config.bigtable.project: not supported by logsvc: logsvc has no bigtable object store client',
@@ -143,7 +101,7 @@ describe("the built binary with Loki 3.4's example configs", () => {
         const dir = mkdtempSync(join(tmpdir(), 'logsvc-loki-configs-'));
         dirs.push(dir);
         const [http, grpc] = [await freePort(), await freePort()];
-        const r = run([
+        const r = runMain([
           `-config.file=${join(FIXTURES, file)}`,
           `-server.http-listen-port=${http}`,
           `-server.grpc-listen-port=${grpc}`,
@@ -160,7 +118,7 @@ describe("the built binary with Loki 3.4's example configs", () => {
         return { file, r, url: `http://127.0.0.1:${http}` };
       }),
     );
-    for (const { r, url } of started) await waitReady(url, r);
+    for (const { r, url } of started) await waitReady(url, r, { pollMs: 200 });
     const local = started.find((s) => s.file === 'loki-local-config.yaml')!;
     expect(local.r.stderr()).toMatch(
       /"key":"frontend\.encoding".*"msg":"config key has no effect in logsvc"/,

@@ -1,55 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-
-// The root `npm test` builds first (`npm run build`), so dist/main.js exists here.
-const MAIN = resolve(__dirname, '..', 'dist', 'main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-  });
-}
-
-interface Run {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  stderr: () => string;
-}
-
-function run(args: string[]): Run {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
-  return { child, exited, stderr: () => stderr };
-}
-
-async function waitReady(url: string, run: Run): Promise<void> {
-  for (;;) {
-    if (run.child.exitCode !== null) throw new Error(`server exited early: ${run.stderr()}`);
-    try {
-      if ((await fetch(`${url}/ready`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { type MainRun, assertBuilt, freePort, runMain, waitReady } from './binary';
 
 describe('the built server binary', () => {
   const dirs: string[] = [];
-  const runs: Run[] = [];
+  const runs: MainRun[] = [];
   beforeAll(() => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
+    assertBuilt();
   });
   afterEach(() => {
     for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
@@ -60,7 +19,7 @@ describe('the built server binary', () => {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'logsvc-main-'));
     dirs.push(dataDir);
-    const r = run([
+    const r = runMain([
       `-server.http-listen-port=${port}`,
       '-server.http-listen-address=127.0.0.1',
       `-common.path-prefix=${dataDir}`,
@@ -80,7 +39,7 @@ describe('the built server binary', () => {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'logsvc-main-'));
     dirs.push(dataDir);
-    const r = run([
+    const r = runMain([
       `-server.http-listen-port=${port}`,
       '-server.http-listen-address=127.0.0.1',
       `-common.path-prefix=${dataDir}`,
@@ -96,7 +55,7 @@ describe('the built server binary', () => {
   });
 
   it('exits 1 with a message naming a bad flag', async () => {
-    const r = run(['-server.http-listen-port=abc']);
+    const r = runMain(['-server.http-listen-port=abc']);
     runs.push(r);
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toBe(
@@ -105,7 +64,7 @@ describe('the built server binary', () => {
   });
 
   it('exits 1 naming the key of a TLS file it cannot read', async () => {
-    const r = run([
+    const r = runMain([
       '-server.http-listen-port=0',
       '-ingester.client.tls-enabled',
       '-ingester.client.tls-ca-path=/nonexistent/ca.crt',
@@ -118,14 +77,14 @@ describe('the built server binary', () => {
   });
 
   it('exits 1 for an unknown target', async () => {
-    const r = run(['-target=everything', '-server.http-listen-port=0']);
+    const r = runMain(['-target=everything', '-server.http-listen-port=0']);
     runs.push(r);
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toContain('error: unrecognised target: "everything"');
   });
 
   it('exits 1 for a query frontend alone, which has no querier to reach', async () => {
-    const r = run(['-target=query-frontend', '-server.http-listen-port=0']);
+    const r = runMain(['-target=query-frontend', '-server.http-listen-port=0']);
     runs.push(r);
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toMatch(
@@ -134,7 +93,7 @@ describe('the built server binary', () => {
   });
 
   it('exits 1 for a distributor alone, which has no ingester to reach', async () => {
-    const r = run(['-target=distributor', '-server.http-listen-port=0']);
+    const r = runMain(['-target=distributor', '-server.http-listen-port=0']);
     runs.push(r);
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toMatch(

@@ -1,8 +1,6 @@
-import { parseLabels } from '@logsvc/api';
-import { encodePushProtobuf } from '@logsvc/push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type S3rverProcess, startS3rver } from '@logsvc/storage/testing';
-import { type TestServer, readFromStore, startTestServer } from './harness';
+import { type TestServer, pushAndFlush, readFromStore, startTestServer } from './harness';
 
 const BUCKET = 'logsvc-app';
 
@@ -36,27 +34,8 @@ describe('the server on the S3 object store (s3rver on 127.0.0.1)', () => {
   });
 
   it('flushes pushed entries to the bucket, where a fresh reader finds them', async () => {
-    const t = BigInt(Date.now()) * 1_000_000n;
     const lines = ['first to s3', 'second to s3'];
-    const body = encodePushProtobuf({
-      streams: [
-        {
-          labels: parseLabels('{app="s3-app"}'),
-          entries: lines.map((line, i) => ({
-            timestampNs: t + BigInt(i),
-            line: Buffer.from(line),
-            structuredMetadata: [],
-          })),
-        },
-      ],
-    });
-    const push = await fetch(`${sut.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-protobuf' },
-      body,
-    });
-    expect(push.status).toBe(204);
-    expect((await fetch(`${sut.url}/flush`, { method: 'POST' })).status).toBe(204);
+    expect(await pushAndFlush(sut, '{app="s3-app"}', lines)).toEqual({ push: 204, flush: 204 });
 
     const stored = await readFromStore(sut.config, 'fake', '{app="s3-app"}');
     expect(stored.map((e) => e.line)).toEqual(lines);

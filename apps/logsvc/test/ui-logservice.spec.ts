@@ -1,28 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { ClusterOverview, LogServiceView } from '@logsvc/api';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MainRun, assertBuilt, freePort, runMain, waitReady } from './binary';
 import { type TestServer, startTestServer } from './harness';
 
 // The LogService view of a process the operator would start: the built binary with
 // -config.file and LOGSVC_LOGSERVICE_FILE (set on that process only), as in a pod.
-const MAIN = resolve(__dirname, '..', 'dist', 'main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-  });
-}
-
 const logServiceFile = (generation: number, replicas: number) =>
   [
     'apiVersion: logsvc.io/v1alpha1',
@@ -45,15 +31,14 @@ const logServiceFile = (generation: number, replicas: number) =>
 
 describe('GET /ui/api/logservice of a process started by the operator', () => {
   let dir: string;
-  let child: ChildProcess;
+  let proc: MainRun | undefined;
   let url: string;
-  let stderr = '';
   const configPath = () => join(dir, 'config.yaml');
   const logServicePath = () => join(dir, 'logservice.yaml');
   let configText: string;
 
   beforeAll(async () => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
+    assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'logsvc-ls-'));
     const port = await freePort();
     configText = [
@@ -77,32 +62,19 @@ describe('GET /ui/api/logservice of a process started by the operator', () => {
     ].join('\n');
     writeFileSync(configPath(), configText);
     writeFileSync(logServicePath(), logServiceFile(3, 1));
-    child = spawn(
-      process.execPath,
-      [MAIN, `-config.file=${configPath()}`, '-config.expand-env=true'],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...process.env, HTTP_PORT: String(port), LOGSVC_LOGSERVICE_FILE: logServicePath() },
-      },
-    );
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    proc = runMain([`-config.file=${configPath()}`, '-config.expand-env=true'], {
+      ...process.env,
+      HTTP_PORT: String(port),
+      LOGSVC_LOGSERVICE_FILE: logServicePath(),
+    });
     url = `http://127.0.0.1:${port}`;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`logsvc exited: ${stderr}`);
-      try {
-        if ((await fetch(`${url}/ready`)).status === 200) break;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitReady(url, proc, { timeoutMs: 30_000 });
   }, 30_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+    if (proc && proc.child.exitCode === null) {
+      proc.child.kill('SIGTERM');
+      await proc.exited;
     }
     rmSync(dir, { recursive: true, force: true });
   });

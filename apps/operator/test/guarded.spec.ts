@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOW_CHANGES_ANNOTATION } from '@logsvc/operator-api';
 import { Controller } from '../src/controller/controller';
@@ -11,6 +10,7 @@ import { OperatorMetrics } from '../src/observe/metrics';
 import { startWebhook, type RunningWebhook } from '../src/webhook/start';
 import { WEBHOOK_PATH } from '../src/webhook/server';
 import { FakeKubelet } from './support/fake-kubelet';
+import { freePort } from './support/free-port';
 import { FakeRing } from './support/fake-ring';
 import {
   installCrd,
@@ -46,15 +46,20 @@ type EventItem = {
   involvedObject: { name: string };
 };
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+/** Microservices on the PVC `shared`, ring in etcd: what the rollout tests start from. */
+const SHARED_CLAIM_SPEC = {
+  version: '0.1.0',
+  mode: 'Microservices',
+  replicationFactor: 3,
+  components: {
+    distributor: { replicas: 1 },
+    querier: { replicas: 1 },
+    queryFrontend: { replicas: 0 },
+  },
+  compactor: { enabled: false },
+  storage: { type: 'filesystem', sharedClaimName: 'shared', size: '1Gi' },
+  ring: { store: 'etcd', etcdEndpoints: ['etcd:2379'] },
+};
 
 const skip = skipMessage();
 
@@ -123,6 +128,13 @@ describe.skipIf(skip !== undefined)(
     };
 
     const get = (name: string) => client.get<LogService>(`${LS}/${name}`);
+    /** The LogService when its Ready condition is True, else undefined. */
+    const ready = async (name: string) => {
+      const ls = await get(name);
+      return ls?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')
+        ? ls
+        : undefined;
+    };
     const degraded = (ls: LogService | undefined) =>
       ls?.status?.conditions?.find((c) => c.type === 'Degraded');
     const eventsOf = async (name: string) =>
@@ -348,7 +360,15 @@ describe.skipIf(skip !== undefined)(
       expect(await versionOf()).toBe('0.1.0');
       await patch('fresh', { spec: { paused: false } });
       await waitFor('the new version applied', async () => (await versionOf()) === '0.2.0', 30_000);
-      const reasons = (await eventsOf('fresh')).map((e) => e.reason);
+      // Events are posted after the change they report: the Resumed one may trail the apply.
+      const reasons = await waitFor(
+        'the Paused and Resumed events',
+        async () => {
+          const r = (await eventsOf('fresh')).map((e) => e.reason);
+          return r.includes('Paused') && r.includes('Resumed') ? r : undefined;
+        },
+        30_000,
+      );
       expect(reasons).toEqual(expect.arrayContaining(['Paused', 'Resumed']));
       await client.call('DELETE', `${LS}/fresh`);
     }, 120_000);
@@ -473,28 +493,8 @@ describe.skipIf(skip !== undefined)(
         metadata: { name: 'shared' },
         spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } },
       });
-      const spec = {
-        version: '0.1.0',
-        mode: 'Microservices',
-        replicationFactor: 3,
-        components: {
-          distributor: { replicas: 1 },
-          querier: { replicas: 1 },
-          queryFrontend: { replicas: 0 },
-        },
-        compactor: { enabled: false },
-        storage: { type: 'filesystem', sharedClaimName: 'shared', size: '1Gi' },
-        ring: { store: 'etcd', etcdEndpoints: ['etcd:2379'] },
-      };
-      expect((await create('ha', spec)).status).toBe(201);
-      await waitFor(
-        'Ready',
-        async () => {
-          const ls = await get('ha');
-          return ls?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
-        },
-        90_000,
-      );
+      expect((await create('ha', SHARED_CLAIM_SPEC)).status).toBe(201);
+      await waitFor('Ready', () => ready('ha'), 90_000);
       expect(operators[0].elector.isLeader).toBe(true);
       expect(b.elector.isLeader).toBe(false);
 
@@ -520,11 +520,8 @@ describe.skipIf(skip !== undefined)(
       const done = await waitFor(
         'the rollout to finish under operator-b',
         async () => {
-          const ls = await get('ha');
-          const ready = ls?.status?.conditions?.some(
-            (c) => c.type === 'Ready' && c.status === 'True',
-          );
-          return ready && fake.prepared.length === 3 ? ls : undefined;
+          const ls = await ready('ha');
+          return ls && fake.prepared.length === 3 ? ls : undefined;
         },
         120_000,
       );
@@ -561,19 +558,13 @@ describe.skipIf(skip !== undefined)(
         rollout: { maxUnavailablePerZone: 2 },
       };
       expect((await create('zoned', spec)).status).toBe(201);
-      const ready = async () => {
-        const ls = await get('zoned');
-        return ls?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')
-          ? ls
-          : undefined;
-      };
-      await waitFor('Ready', ready, 90_000);
+      await waitFor('Ready', () => ready('zoned'), 90_000);
       const fake = ring.current!;
       fake.prepared.length = 0;
       expect((await patch('zoned', { spec: { version: '0.2.0' } })).status).toBe(200);
       await waitFor(
         'every ingester replaced',
-        async () => fake.prepared.length === 4 && (await ready()),
+        async () => fake.prepared.length === 4 && (await ready('zoned')),
         120_000,
       );
       expect(fake.prepared).toEqual([
@@ -619,7 +610,7 @@ describe.skipIf(skip !== undefined)(
           (await replicasOf('a')) === 1 &&
           (await replicasOf('b')) === 1 &&
           (await client.get(`/api/v1/namespaces/${NS}/pods/zoned-ingester-b-1`)) === undefined &&
-          (await ready()),
+          (await ready('zoned')),
         120_000,
       );
       expect(fake.prepared).toEqual(['zoned-ingester-a-1', 'zoned-ingester-b-1']);
@@ -630,29 +621,9 @@ describe.skipIf(skip !== undefined)(
     }, 240_000);
 
     it('after an operator upgrade rolls LogServices one at a time, from objects an older operator made', async () => {
-      const spec = {
-        version: '0.1.0',
-        mode: 'Microservices',
-        replicationFactor: 3,
-        components: {
-          distributor: { replicas: 1 },
-          querier: { replicas: 1 },
-          queryFrontend: { replicas: 0 },
-        },
-        compactor: { enabled: false },
-        storage: { type: 'filesystem', sharedClaimName: 'shared', size: '1Gi' },
-        ring: { store: 'etcd', etcdEndpoints: ['etcd:2379'] },
-      };
-      const isReady = async (name: string) =>
-        (await get(name))?.status?.conditions?.some(
-          (c) => c.type === 'Ready' && c.status === 'True',
-        );
-      for (const name of ['up1', 'up2']) expect((await create(name, spec)).status).toBe(201);
-      await waitFor(
-        'both Ready',
-        async () => (await isReady('up1')) && (await isReady('up2')),
-        90_000,
-      );
+      for (const name of ['up1', 'up2'])
+        expect((await create(name, SHARED_CLAIM_SPEC)).status).toBe(201);
+      await waitFor('both Ready', async () => (await ready('up1')) && (await ready('up2')), 90_000);
       const fake = ring.current!;
       fake.prepared.length = 0;
       // The operator is replaced by a newer one. Meanwhile the pods run what an older one
@@ -696,7 +667,7 @@ describe.skipIf(skip !== undefined)(
       await startReplica('operator-c');
       await waitFor(
         'both rolled',
-        async () => fake.prepared.length === 6 && (await isReady('up1')) && (await isReady('up2')),
+        async () => fake.prepared.length === 6 && (await ready('up1')) && (await ready('up2')),
         180_000,
       ).catch(async (err: Error) => {
         const statuses = await Promise.all(['up1', 'up2'].map(async (n) => (await get(n))?.status));

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { renderChart } from '@logsvc/helm-render';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../src/kube/client';
 import { FakeKubelet } from './support/fake-kubelet';
+import { freePort } from './support/free-port';
 import {
   installCrd,
   readExample,
@@ -18,15 +18,6 @@ import {
 
 const CHART = join(REPO_ROOT, 'charts', 'logsvc-operator');
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 const RELEASE = { name: 'logsvc-operator', namespace: 'logsvc-system' };
 
 /** The operator Deployment's pod spec, as far as the tests read it. */

@@ -196,14 +196,9 @@ export function lex(input: string): Token[] {
           emit(c === '$' ? 'variable' : 'dot');
           continue;
         }
-        while (
-          pos < input.length &&
-          isAlphaNumeric(String.fromCodePoint(input.codePointAt(pos)!))
-        ) {
-          pos += input.codePointAt(pos)! > 0xffff ? 2 : 1;
-        }
-        if (!atTerminator())
+        if (!lexAlphaNumeric()) {
           return fail(`bad character ${formatRune(String.fromCodePoint(input.codePointAt(pos)!))}`);
+        }
         emit(c === '$' ? 'variable' : 'field');
       } else if (c === "'") {
         for (;;) {
@@ -218,14 +213,9 @@ export function lex(input: string): Token[] {
         if (!lexNumber()) return fail(`bad number syntax: "${input.slice(start, pos)}"`);
       } else if (isAlphaNumeric(String.fromCodePoint(input.codePointAt(pos - 1)!))) {
         if (input.codePointAt(pos - 1)! > 0xffff) pos++;
-        while (
-          pos < input.length &&
-          isAlphaNumeric(String.fromCodePoint(input.codePointAt(pos)!))
-        ) {
-          pos += input.codePointAt(pos)! > 0xffff ? 2 : 1;
-        }
-        if (!atTerminator())
+        if (!lexAlphaNumeric()) {
           return fail(`bad character ${formatRune(String.fromCodePoint(input.codePointAt(pos)!))}`);
+        }
         const word = input.slice(start, pos);
         if (KEYWORDS.has(word)) emit('keyword');
         else if (word === 'nil') emit('nil');
@@ -251,6 +241,14 @@ export function lex(input: string): Token[] {
    * A number as Go's lexer reads it (the parser validates it). A sign right after a number
    * starts the imaginary part of a complex constant (`1+2i`), so `2006-01` is one bad number.
    */
+  /** Moves past letters and digits; false unless a terminator follows them. */
+  function lexAlphaNumeric(): boolean {
+    while (pos < input.length && isAlphaNumeric(String.fromCodePoint(input.codePointAt(pos)!))) {
+      pos += input.codePointAt(pos)! > 0xffff ? 2 : 1;
+    }
+    return atTerminator();
+  }
+
   function lexNumber(): boolean {
     if (!scanNumber()) return false;
     if (input[pos] === '+' || input[pos] === '-') {

@@ -139,6 +139,8 @@ describe('parse errors', () => {
     ['{{ print 2006-01 }}', 'template: line:1: bad number syntax: "2006-01"'],
     ['{{ print -1-1 }}', 'template: line:1: bad number syntax: "-1-1"'],
     ['{{ @ }}', 'template: line:1: unexpected "@" in command'],
+    ['{{ .a@ }}', "template: line:1: bad character U+0040 '@'"],
+    ['{{ print@ }}', "template: line:1: bad character U+0040 '@'"],
     ['{{ 99999999999999999999 }}', 'template: line:1: integer overflow: "99999999999999999999"'],
     ['{{/* open', 'template: line:1: unclosed comment'],
     ['{{/* x */ .a }}', 'template: line:1: comment ends before closing delimiter'],

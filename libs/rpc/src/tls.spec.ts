@@ -1,53 +1,18 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kindOf } from '@logsvc/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcRulerClient } from './ruler';
 import { startGrpcServer, type RunningGrpcServer } from './server/grpc-server';
+import { makeCa, signCert, writeExtensions } from './testing';
 import { type ClientTlsFiles, clientCredentials, serverCredentials } from './tls';
-
-const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
 /** A CA in `dir` and a certificate it signs for `name` only (no IP address). */
 function makeCerts(dir: string, name: string): void {
-  const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  run(
-    'req',
-    '-x509',
-    ...EC,
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.crt',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=ca',
-  );
-  writeFileSync(
-    join(dir, 'ext.cnf'),
-    `subjectAltName=DNS:${name}\nextendedKeyUsage=serverAuth,clientAuth\n`,
-  );
-  run('req', '-new', ...EC, '-keyout', 'node.key', '-out', 'node.csr', '-subj', `/CN=${name}`);
-  run(
-    'x509',
-    '-req',
-    '-in',
-    'node.csr',
-    '-CA',
-    'ca.crt',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-days',
-    '1',
-    '-extfile',
-    'ext.cnf',
-    '-out',
-    'node.crt',
-  );
+  makeCa(dir, 'ca');
+  writeExtensions(dir, [`subjectAltName=DNS:${name}`, 'extendedKeyUsage=serverAuth,clientAuth']);
+  signCert(dir, 'node', 'ca');
 }
 
 describe('gRPC TLS', () => {

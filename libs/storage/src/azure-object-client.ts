@@ -1,6 +1,7 @@
 import type * as AzureSdk from '@azure/storage-blob';
 import { ObjectNotFoundError, StorageError, errorMessage } from './errors';
 import {
+  assertValidRange,
   compareKeys,
   type ListOptions,
   type ListResult,
@@ -115,14 +116,7 @@ export class AzureObjectClient implements ObjectClient {
   }
 
   async getRange(key: string, offset: number, length: number): Promise<Buffer> {
-    if (
-      !Number.isSafeInteger(offset) ||
-      offset < 0 ||
-      !Number.isSafeInteger(length) ||
-      length < 0
-    ) {
-      throw new StorageError(`getRange ${key}: invalid range offset=${offset} length=${length}`);
-    }
+    assertValidRange(key, offset, length);
     assertSafeObjectKey(key);
     if (length === 0) {
       if (!(await this.exists(key))) throw new ObjectNotFoundError(key);

@@ -3,6 +3,7 @@ import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { InvalidObjectKeyError, ObjectNotFoundError, StorageError, errorMessage } from './errors';
 import {
+  assertValidRange,
   compareKeys,
   type ListOptions,
   type ListResult,
@@ -60,14 +61,7 @@ export class FilesystemObjectClient implements ObjectClient {
   }
 
   async getRange(key: string, offset: number, length: number): Promise<Buffer> {
-    if (
-      !Number.isSafeInteger(offset) ||
-      offset < 0 ||
-      !Number.isSafeInteger(length) ||
-      length < 0
-    ) {
-      throw new StorageError(`getRange ${key}: invalid range offset=${offset} length=${length}`);
-    }
+    assertValidRange(key, offset, length);
     const file = this.pathFor(key);
     let handle: fs.FileHandle;
     try {

@@ -1,3 +1,5 @@
+import { StorageError } from './errors';
+
 /** One stored object as a listing returns it. */
 export interface ObjectInfo {
   readonly key: string;
@@ -42,4 +44,11 @@ export interface ObjectClient {
 /** Compares keys by their UTF-8 bytes, the order S3 lists in. */
 export function compareKeys(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** Throws StorageError unless `offset` and `length` of a getRange are whole numbers ≥ 0. */
+export function assertValidRange(key: string, offset: number, length: number): void {
+  if (!Number.isSafeInteger(offset) || offset < 0 || !Number.isSafeInteger(length) || length < 0) {
+    throw new StorageError(`getRange ${key}: invalid range offset=${offset} length=${length}`);
+  }
 }

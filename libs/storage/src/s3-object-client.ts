@@ -1,6 +1,7 @@
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import { ObjectNotFoundError, StorageError, errorMessage } from './errors';
 import {
+  assertValidRange,
   compareKeys,
   type ListOptions,
   type ListResult,
@@ -109,14 +110,7 @@ export class S3ObjectClient implements ObjectClient {
   }
 
   async getRange(key: string, offset: number, length: number): Promise<Buffer> {
-    if (
-      !Number.isSafeInteger(offset) ||
-      offset < 0 ||
-      !Number.isSafeInteger(length) ||
-      length < 0
-    ) {
-      throw new StorageError(`getRange ${key}: invalid range offset=${offset} length=${length}`);
-    }
+    assertValidRange(key, offset, length);
     if (length === 0) {
       assertSafeObjectKey(key);
       if (!(await this.exists(key))) throw new ObjectNotFoundError(key);

@@ -28,6 +28,13 @@ export function bool(name: string, text: string | undefined): boolean {
   throw new OptionsError(`--${name} must be true or false, got "${text}"`);
 }
 
+/** `auto`, `all` or a CPU list such as `0-1,3` (as taskset takes it). */
+export function cpusOption(name: string, text: string): string {
+  if (!/^(auto|all|\d+(-\d+)?(,\d+(-\d+)?)*)$/.test(text))
+    throw new OptionsError(`--${name} must be auto, all or a CPU list, got "${text}"`);
+  return text;
+}
+
 /** One `--name[=value]` argument: `need()` is its value, refusing a missing or empty one. */
 export interface OptionArg {
   readonly name: string;

@@ -1,7 +1,15 @@
 import type { InstanceOverview } from '@logsvc/api/browser';
-import { act, cleanup, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeSocket, fakeApi, instanceOverview, json, renderPage, text } from '../test-support';
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  FakeSocket,
+  fakeApi,
+  instanceOverview,
+  json,
+  renderPage,
+  text,
+  useFakeSockets,
+} from '../test-support';
 import { NodePage } from './NodePage';
 
 const METRICS = [
@@ -33,15 +41,8 @@ function node(over: Partial<InstanceOverview> = {}): InstanceOverview {
 }
 
 describe('NodePage', () => {
-  beforeEach(() => {
-    FakeSocket.opened = [];
-    vi.stubGlobal('WebSocket', FakeSocket);
-  });
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-    history.replaceState(null, '', '/');
-  });
+  useFakeSockets();
+  afterEach(() => history.replaceState(null, '', '/'));
 
   it('shows a live node: build, services, rings, config and charts of its own metrics', async () => {
     history.replaceState(null, '', '/ui/node?id=ingester-7');

@@ -1,7 +1,7 @@
 import type { InstanceOverview } from '@logsvc/api/browser';
-import { act, cleanup, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeSocket, instanceOverview, renderPage } from '../test-support';
+import { act, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FakeSocket, instanceOverview, renderPage, useFakeSockets } from '../test-support';
 import { OverviewPage } from './OverviewPage';
 
 function instance(over: Partial<InstanceOverview>): InstanceOverview {
@@ -22,14 +22,7 @@ function instance(over: Partial<InstanceOverview>): InstanceOverview {
 }
 
 describe('OverviewPage', () => {
-  beforeEach(() => {
-    FakeSocket.opened = [];
-    vi.stubGlobal('WebSocket', FakeSocket);
-  });
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  useFakeSockets();
 
   it('shows each instance from the socket and follows its changes without asking again', () => {
     renderPage(<OverviewPage />);

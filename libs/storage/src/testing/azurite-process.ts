@@ -1,9 +1,6 @@
 /** Test helper: Azurite's blob service as a child process on 127.0.0.1. Test-only. */
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import { BlobServiceClient } from '@azure/storage-blob';
+import { startChildStore } from './child-store';
 
 /** Azurite's well-known development account. */
 export const AZURITE_ACCOUNT = 'devstoreaccount1';
@@ -19,11 +16,10 @@ export interface AzuriteProcess {
 
 /** Starts Azurite's blob service on a free port with `containers` created; resolves once ready. */
 export async function startAzurite(containers: readonly string[]): Promise<AzuriteProcess> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'logsvc-azurite-'));
   const bin = require.resolve('azurite/dist/src/blob/main.js');
-  const child = spawn(
-    process.execPath,
-    [
+  const { port, stop } = await startChildStore({
+    name: 'azurite',
+    args: (dir) => [
       bin,
       '--blobHost',
       '127.0.0.1',
@@ -36,19 +32,11 @@ export async function startAzurite(containers: readonly string[]): Promise<Azuri
       '--silent',
       '--disableTelemetry',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
+    portFrom: (out) => {
       const m = /listens on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.once('exit', (code) => reject(new Error(`azurite exited with ${code}: ${err}${out}`)));
+      return m ? Number(m[1]) : undefined;
+    },
+    quit: (child) => child.kill('SIGTERM'),
   });
   const connectionString =
     `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY};` +
@@ -58,12 +46,6 @@ export async function startAzurite(containers: readonly string[]): Promise<Azuri
   return {
     port,
     connectionString,
-    stop: async () => {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-      await rm(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }

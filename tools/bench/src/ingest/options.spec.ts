@@ -38,6 +38,13 @@ describe('bench:ingest options', () => {
     });
   });
 
+  it('pins the server to the CPUs given with --server-cpus, and refuses what is not a CPU list', () => {
+    expect(parseOptions(['--server-cpus=0-1,3'])).toMatchObject({ serverCpus: '0-1,3' });
+    expect(() => parseOptions(['--server-cpus=one'])).toThrow(
+      '--server-cpus must be auto, all or a CPU list, got "one"',
+    );
+  });
+
   it('compares with Loki on request, but not against a server it did not start', () => {
     expect(parseOptions(['--compare-loki', '--rounds=3'])).toMatchObject({
       compareLoki: true,

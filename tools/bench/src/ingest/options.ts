@@ -4,6 +4,7 @@ import {
   applyLokiOption,
   applyVictoriaLogsOption,
   bool,
+  cpusOption,
   forEachOption,
   nonNegativeNumber,
   positiveInt,
@@ -206,11 +207,7 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
         o.warmupBytes = nonNegativeNumber(name, need()) * 1e6;
         break;
       case 'server-cpus':
-        o.serverCpus = need();
-        if (!/^(auto|all|\d+(-\d+)?(,\d+(-\d+)?)*)$/.test(o.serverCpus))
-          throw new OptionsError(
-            `--server-cpus must be auto, all or a CPU list, got "${o.serverCpus}"`,
-          );
+        o.serverCpus = cpusOption(name, need());
         break;
       default:
         return false;

@@ -7,12 +7,7 @@ import { encodePushJson } from '@logsvc/push';
 import { bool, forEachOption, positiveInt, runCli } from '../cli-options';
 import { LogGenerator } from '../gen';
 import { ServerProcess } from '../ingest/server-process';
-import {
-  DEFAULT_LOKI_BINARY,
-  LokiProcess,
-  findLokiBinary,
-  missingLokiMessage,
-} from './loki-process';
+import { DEFAULT_LOKI_BINARY, LokiProcess, requireLokiBinary } from './loki-process';
 
 const USAGE = `usage: npm run bench:detected-fields -- [--loki=PATH] [--lines=N] [--rounds=N] [--cpus=LIST] [--flushed]
   Starts logsvc (this checkout's build) and Loki (default ${DEFAULT_LOKI_BINARY}), pushes N
@@ -107,12 +102,8 @@ const median = (xs: readonly number[]): number => {
 };
 
 async function run(o: Options): Promise<void> {
-  const binary = findLokiBinary(o.loki);
-  if (binary === undefined) {
-    process.stderr.write(missingLokiMessage(o.loki));
-    process.exitCode = 2;
-    return;
-  }
+  const binary = requireLokiBinary(o.loki);
+  if (binary === undefined) return;
   const dir = mkdtempSync(join(tmpdir(), 'logsvc-detected-'));
   const config = join(dir, 'logsvc.yaml');
   writeFileSync(config, 'limits_config:\n  reject_old_samples: false\n');

@@ -24,6 +24,19 @@ export function missingLokiMessage(path: string): string {
   );
 }
 
+/**
+ * For a bench that cannot run without Loki: the binary at `path`, or undefined after printing
+ * why and setting exit code 2.
+ */
+export function requireLokiBinary(path: string): string | undefined {
+  const binary = findLokiBinary(path);
+  if (binary === undefined) {
+    process.stderr.write(missingLokiMessage(path));
+    process.exitCode = 2;
+  }
+  return binary;
+}
+
 export interface LokiProcessOptions {
   readonly binary: string;
   readonly wal: boolean;

@@ -4,6 +4,7 @@ import {
   applyLokiOption,
   applyVictoriaLogsOption,
   bool,
+  cpusOption,
   forEachOption,
   positiveInt,
   positiveNumber,
@@ -165,11 +166,7 @@ export function parseOptions(argv: readonly string[]): QueryBenchOptions {
     const { name, need } = arg;
     switch (name) {
       case 'server-cpus':
-        o.serverCpus = need();
-        if (!/^(auto|all|\d+(-\d+)?(,\d+(-\d+)?)*)$/.test(o.serverCpus))
-          throw new OptionsError(
-            `--server-cpus must be auto, all or a CPU list, got "${o.serverCpus}"`,
-          );
+        o.serverCpus = cpusOption(name, need());
         break;
       case 'interleave':
         o.interleave = bool(name, arg.value);

@@ -5,9 +5,10 @@ const PARSED_TRACE_ID =
 const TIES = 'ties at the cut: logsvc ranks them by labels, Loki by Go map order (docs/logql.md)';
 const AVG_SHARDING =
   'avg_over_time by () with unwrap: Loki 3.4 shards it with the unwrap left out of the count (docs/logql.md)';
-const VOLUME =
+/** Known differences the parity probes name too. */
+export const VOLUME =
   'volume of ingester data: Loki counts chunk sizes with structured metadata (docs/api.md)';
-const DETECTED =
+export const DETECTED =
   'detected_fields: Loki estimates cardinality (HyperLogLog) and keeps fields under a limit in map order (docs/api.md)';
 const LIMIT_CUT =
   'limit over streams that keep merges: Loki 3.4 returned an older entry instead of one of the newest (docs/logql.md)';

@@ -8,12 +8,7 @@ import { sortLabels } from '@logsvc/api';
 import { encodePushJson } from '@logsvc/push';
 import { LogGenerator } from '../../gen';
 import { ServerProcess } from '../../ingest/server-process';
-import {
-  DEFAULT_LOKI_BINARY,
-  LokiProcess,
-  findLokiBinary,
-  missingLokiMessage,
-} from '../loki-process';
+import { DEFAULT_LOKI_BINARY, LokiProcess, requireLokiBinary } from '../loki-process';
 import { type Answer, type DiffQuery, type PushProbe, firstDifference } from './compare';
 import { CATEGORIZED, DIFF_QUERIES } from './corpus';
 import { EDGE_PROBES } from './edge-lines';
@@ -303,12 +298,8 @@ async function compareTails(
 }
 
 async function run(o: Options): Promise<void> {
-  const binary = findLokiBinary(o.loki);
-  if (binary === undefined) {
-    process.stderr.write(missingLokiMessage(o.loki));
-    process.exitCode = 2;
-    return;
-  }
+  const binary = requireLokiBinary(o.loki);
+  if (binary === undefined) return;
   const dir = mkdtempSync(join(tmpdir(), 'logsvc-diff-'));
   const config = join(dir, 'logsvc.yaml');
   writeFileSync(config, LOGSVC_CONFIG);

@@ -2,14 +2,11 @@
 // listed queries, deletes), multi-tenant metadata (an empty tenant ID in `a|b|`, Drilldown and
 // volume over two tenants) and Drilldown answers under small limits.
 import type { DiffQuery } from './compare';
+import { DETECTED, VOLUME } from './corpus';
 import { OTHER_TENANT } from './multi-tenant';
 
 const BOTH_AND_EMPTY = { 'X-Scope-OrgID': `diff|${OTHER_TENANT}|` };
 const BOTH = { 'X-Scope-OrgID': `diff|${OTHER_TENANT}` };
-const DETECTED =
-  'detected_fields: Loki estimates cardinality (HyperLogLog) and keeps fields under a limit in map order (docs/api.md)';
-const VOLUME =
-  'volume of ingester data: Loki counts chunk sizes with structured metadata (docs/api.md)';
 
 /** Over the diff data: volume, Drilldown and multi-tenant metadata. */
 export const PARITY_PROBES: readonly DiffQuery[] = [
