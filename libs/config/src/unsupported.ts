@@ -64,7 +64,6 @@ export const NOT_WIRED: ReadonlySet<string> = new Set([
     'split_recent_metadata_queries_by_interval',
     'split_ingester_queries_by_interval',
     'min_sharding_lookback',
-    'max_querier_bytes_read',
     'shard_aggregations',
   ].map((key) => `limits_config.${key}`),
 ]);

@@ -16,6 +16,8 @@ export interface FrontendLimits {
   readonly maxMemoryBytes: number;
   /** `max_query_bytes_read`: the bytes (per the index) a whole query may read; 0 = any. */
   readonly maxQueryBytesRead?: number;
+  /** `max_querier_bytes_read`: the bytes (per the index) one sub-query may read; 0 = any. */
+  readonly maxQuerierBytesRead?: number;
 }
 
 function smallestNonZero(values: readonly number[]): number {
@@ -34,6 +36,7 @@ export function frontendLimits(overrides: Overrides, tenants: readonly string[])
     maxCacheFreshnessMs: Math.max(...all.map((l) => l.max_cache_freshness_per_query), 0),
     maxMemoryBytes: smallestNonZero(all.map((l) => l.max_query_memory_bytes)),
     maxQueryBytesRead: smallestNonZero(all.map((l) => l.max_query_bytes_read)),
+    maxQuerierBytesRead: smallestNonZero(all.map((l) => l.max_querier_bytes_read)),
   };
 }
 

@@ -39,6 +39,7 @@ import { mergeLogAnswers } from '../shard/log-merge';
 import { type DownstreamNode, planMetricQuery } from '../shard/plan';
 import { type AnswerCache, extractRange } from './answer-cache';
 import { type FrontendLimits, frontendLimits, type Parallelism, shardFactor } from './limits';
+import { checkQuerierBytes, type SizedPart } from './querier-size-limit';
 import { SubQueryRunner } from './sub-query-runner';
 
 export interface FrontendQueryRequest extends QueryRequest {
@@ -108,6 +109,8 @@ interface QueryContext {
   splits: number;
   shards: number;
   generation?: Promise<string>;
+  /** The index's bytes for the whole query, asked once. */
+  wholeBytes?: Promise<number>;
 }
 
 export class QueryFrontend {
@@ -142,6 +145,7 @@ export class QueryFrontend {
       shards: 0,
     };
     await this.checkQueryBytes(ctx, expr);
+    await this.checkQuerierBytes(ctx, expr);
     let result: QueryResult;
     try {
       result =
@@ -170,17 +174,8 @@ export class QueryFrontend {
     const splits =
       request.intervalNs > 0n || this.options.coalesceSplits === true
         ? [{ startNs: request.startNs, endNs: request.endNs }]
-        : splitLogQuery({
-            startNs: request.startNs,
-            endNs: request.endNs,
-            intervalNs: limits.splitIntervalNs,
-            direction: request.direction,
-          });
-    // On one machine a bare selector runs unsharded: it reads only its `limit` newest (or
-    // oldest) entries, and each shard would read as many; a pipeline may have to scan far.
-    const bounded = this.options.coalesceSplits === true && expr.stages.length === 0;
-    const shardable =
-      request.intervalNs === 0n && this.options.sharding && preservesStreams(expr) && !bounded;
+        : this.lokiSplits(ctx, expr);
+    const shardable = this.shardsLogQuery(request, expr);
     const answers: ResultStream[][] = [];
     const held = new MemoryBudget(limits.maxMemoryBytes);
     let entries = 0;
@@ -222,16 +217,7 @@ export class QueryFrontend {
   ): Promise<QueryResult> {
     const { request } = ctx;
     const nodes = planMetricQuery(expr, this.options.sharding);
-    const splits =
-      request.kind === 'instant'
-        ? [{ startNs: request.endNs, endNs: request.endNs }]
-        : splitMetricQuery({
-            startNs: request.startNs,
-            endNs: request.endNs,
-            stepNs: request.stepNs,
-            intervalNs: ctx.limits.splitIntervalNs,
-            maxRangeNs: maxRangeNs(expr),
-          });
+    const splits = this.lokiSplits(ctx, expr);
     ctx.splits = request.kind === 'instant' ? 0 : splits.length;
     const answers = new Map<MetricExpr, DownstreamAnswer>();
     await Promise.all(
@@ -255,6 +241,60 @@ export class QueryFrontend {
       ctx.runner.stats,
     );
     return metric;
+  }
+
+  /** Whether a log query is cut into shards. */
+  private shardsLogQuery(request: FrontendQueryRequest, expr: LogSelectorExpr): boolean {
+    // On one machine a bare selector runs unsharded: it reads only its `limit` newest (or
+    // oldest) entries, and each shard would read as many; a pipeline may have to scan far.
+    const bounded = this.options.coalesceSplits === true && expr.stages.length === 0;
+    return request.intervalNs === 0n && this.options.sharding && preservesStreams(expr) && !bounded;
+  }
+
+  /** The query's splits as Loki's split-by-interval middleware cuts them; instant: one. */
+  private lokiSplits(ctx: QueryContext, expr: Expr): TimeRange[] {
+    const { request, limits } = ctx;
+    if (expr.kind === 'LogSelectorExpr')
+      return splitLogQuery({
+        startNs: request.startNs,
+        endNs: request.endNs,
+        intervalNs: limits.splitIntervalNs,
+        direction: request.direction,
+      });
+    if (request.kind === 'instant') return [{ startNs: request.endNs, endNs: request.endNs }];
+    return splitMetricQuery({
+      startNs: request.startNs,
+      endNs: request.endNs,
+      stepNs: request.stepNs,
+      intervalNs: limits.splitIntervalNs,
+      maxRangeNs: maxRangeNs(expr),
+    });
+  }
+
+  /** `max_querier_bytes_read`, per split and shard as Loki's sharding middleware checks it. */
+  private async checkQuerierBytes(ctx: QueryContext, expr: Expr): Promise<void> {
+    const limit = ctx.limits.maxQuerierBytesRead ?? 0;
+    const indexBytes = this.options.indexBytes;
+    if (limit <= 0 || indexBytes === undefined) return;
+    const { request } = ctx;
+    const parts: SizedPart[] =
+      expr.kind === 'LogSelectorExpr'
+        ? [{ expr, sharded: this.shardsLogQuery(request, expr) }]
+        : planMetricQuery(expr, this.options.sharding).map((n) => ({
+            expr: n.node,
+            sharded: n.sharded,
+          }));
+    await checkQuerierBytes({
+      limit,
+      indexBytes,
+      tenants: request.tenants,
+      wholeBytes: () => this.wholeBytes(ctx, expr, indexBytes),
+      parts,
+      splits: this.lokiSplits(ctx, expr),
+      sharding: this.options.sharding,
+      limits: ctx.limits,
+      ...(this.options.parallelism === undefined ? {} : { parallelism: this.options.parallelism }),
+    });
   }
 
   /** The tenants' cache generation, asked once per query. */
@@ -411,22 +451,28 @@ export class QueryFrontend {
     const limit = ctx.limits.maxQueryBytesRead ?? 0;
     const indexBytes = this.options.indexBytes;
     if (limit <= 0 || indexBytes === undefined) return;
+    const bytes = await this.wholeBytes(ctx, expr, indexBytes);
+    if (bytes > limit) {
+      throw new ParamError(
+        `the query would read too many bytes (query: ${humanizeIBytes(bytes)}, limit: ${humanizeIBytes(limit)}); consider adding more specific stream selectors or reduce the time range of the query`,
+      );
+    }
+  }
+
+  /** The bytes the index holds for the whole query's selectors and range, asked once. */
+  private wholeBytes(ctx: QueryContext, expr: Expr, indexBytes: IndexBytes): Promise<number> {
     const selectors = logSelectors(expr).map((s) => ({
       matchers: s.selector.matchers,
       text: printStreamSelector(s.selector),
     }));
-    const bytes = await indexBytes(
+    ctx.wholeBytes ??= indexBytes(
       ctx.request.tenants,
       selectors,
       ctx.request.startNs - maxRangeNs(expr),
       ctx.request.endNs,
       expr.kind === 'LogSelectorExpr',
     );
-    if (bytes > limit) {
-      throw new ParamError(
-        `the query would read too many bytes (query: ${humanizeIBytes(bytes)}, limit: ${humanizeIBytes(limit)}); consider adding more specific stream selectors or reduce the time range of the query`,
-      );
-    }
+    return ctx.wholeBytes;
   }
 
   /** How many shards a part of the query over `range` is cut into. */
