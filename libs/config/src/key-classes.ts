@@ -415,7 +415,6 @@ export const KEY_RULES: readonly KeyRule[] = [
     'limits_config.split_recent_metadata_queries_by_interval',
     'only changes how queries are cut',
   ),
-  warn('limits_config.split_ingester_queries_by_interval', 'only changes how queries are cut'),
   warn('limits_config.min_sharding_lookback', 'only changes how queries are cut'),
   warn('limits_config.shard_aggregations', 'only changes how metric queries are sharded'),
   warn(

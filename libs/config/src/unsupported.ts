@@ -62,7 +62,6 @@ export const NOT_WIRED: ReadonlySet<string> = new Set([
     'split_instant_metric_queries_by_interval',
     'split_metadata_queries_by_interval',
     'split_recent_metadata_queries_by_interval',
-    'split_ingester_queries_by_interval',
     'min_sharding_lookback',
     'shard_aggregations',
   ].map((key) => `limits_config.${key}`),

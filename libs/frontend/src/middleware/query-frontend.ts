@@ -33,7 +33,12 @@ import {
 import { resultEntryCount, type QueryResult } from '@logsvc/api';
 import { newCacheStats, type CacheStats } from '@logsvc/api';
 import type { Downstream, SubQuery } from '../downstream';
-import { splitLogQuery, splitMetricQuery, type TimeRange } from '../split/split';
+import {
+  type IngesterSplit,
+  splitLogQuery,
+  splitMetricQuery,
+  type TimeRange,
+} from '../split/split';
 import { combineShards, concatSplits, divideAnswers } from '../shard/combine';
 import { mergeLogAnswers } from '../shard/log-merge';
 import { type DownstreamNode, planMetricQuery } from '../shard/plan';
@@ -76,6 +81,14 @@ export interface QueryFrontendOptions {
   readonly now: () => bigint;
   /** `query_range.parallelise_shardable_queries`. */
   readonly sharding: boolean;
+  /**
+   * `querier.query_ingesters_within` and `query_store_only`, for
+   * `split_ingester_queries_by_interval` (without it, that limit has no effect).
+   */
+  readonly ingesterWindow?: {
+    readonly queryIngestersWithinMs: number;
+    readonly queryStoreOnly: boolean;
+  };
   /** `query_range.align_queries_with_step`: round a metric query's end down to the step. */
   readonly alignQueriesWithStep?: boolean;
   /** Sizes shards; without it every shardable part gets `tsdb_max_query_parallelism` shards. */
@@ -104,6 +117,8 @@ const NS_PER_MS = 1_000_000n;
 interface QueryContext {
   readonly request: FrontendQueryRequest;
   readonly limits: FrontendLimits;
+  /** `split_ingester_queries_by_interval` as it applies now; undefined = not set. */
+  readonly ingester: IngesterSplit | undefined;
   readonly runner: SubQueryRunner;
   readonly cacheStats: CacheStats;
   splits: number;
@@ -134,6 +149,7 @@ export class QueryFrontend {
     const ctx: QueryContext = {
       request: { ...request, startNs: bounds.startNs, endNs: bounds.endNs, stepNs: bounds.stepNs },
       limits: frontend,
+      ingester: this.ingesterSplit(frontend),
       runner: new SubQueryRunner(
         this.options.downstream,
         frontend.maxQueryParallelism,
@@ -251,15 +267,38 @@ export class QueryFrontend {
     return request.intervalNs === 0n && this.options.sharding && preservesStreams(expr) && !bounded;
   }
 
+  /** `split_ingester_queries_by_interval` with the ingester window, when it applies. */
+  private ingesterSplit(limits: FrontendLimits): IngesterSplit | undefined {
+    const window = this.options.ingesterWindow;
+    const intervalNs = limits.ingesterSplitIntervalNs ?? 0n;
+    if (window === undefined || window.queryStoreOnly || intervalNs <= 0n) return undefined;
+    return {
+      windowStartNs: this.options.now() - BigInt(window.queryIngestersWithinMs) * NS_PER_MS,
+      intervalNs,
+    };
+  }
+
+  /**
+   * The split interval of a split for its results cache key (Loki's
+   * `SplitIntervalForTimeRange`): the ingester interval when the split ends inside the window.
+   */
+  private cacheSplitInterval(ctx: QueryContext, range: TimeRange): bigint {
+    const ingester = ctx.ingester;
+    return ingester !== undefined && range.endNs > ingester.windowStartNs
+      ? ingester.intervalNs
+      : ctx.limits.splitIntervalNs;
+  }
+
   /** The query's splits as Loki's split-by-interval middleware cuts them; instant: one. */
   private lokiSplits(ctx: QueryContext, expr: Expr): TimeRange[] {
-    const { request, limits } = ctx;
+    const { request, limits, ingester } = ctx;
     if (expr.kind === 'LogSelectorExpr')
       return splitLogQuery({
         startNs: request.startNs,
         endNs: request.endNs,
         intervalNs: limits.splitIntervalNs,
         direction: request.direction,
+        ...(ingester === undefined ? {} : { ingester }),
       });
     if (request.kind === 'instant') return [{ startNs: request.endNs, endNs: request.endNs }];
     return splitMetricQuery({
@@ -268,6 +307,7 @@ export class QueryFrontend {
       stepNs: request.stepNs,
       intervalNs: limits.splitIntervalNs,
       maxRangeNs: maxRangeNs(expr),
+      ...(ingester === undefined ? {} : { ingester }),
     });
   }
 
@@ -344,7 +384,7 @@ export class QueryFrontend {
         startMs: Number(range.startNs / NS_PER_MS),
         endMs: Number(range.endNs / NS_PER_MS),
         stepMs: Number(request.stepNs / NS_PER_MS),
-        splitIntervalNs: ctx.limits.splitIntervalNs,
+        splitIntervalNs: this.cacheSplitInterval(ctx, range),
         nowMs: Number(this.options.now() / NS_PER_MS),
         maxCacheFreshnessMs: ctx.limits.maxCacheFreshnessMs,
         generation: await this.generation(ctx),
