@@ -91,12 +91,11 @@ describe('limits_config.max_querier_bytes_read', () => {
     expect(err?.httpStatus).toBe(400);
   });
 
-  it('uses Loki’s text for a querier without sharding', async () => {
-    const err = await failure(
-      frontend({ max_querier_bytes_read: MiB }, [], { sharding: false }).query(
-        request('{app="api"}'),
-      ),
-    );
+  it('uses Loki’s text for a querier without sharding, and skips log queries without filters', async () => {
+    const unsharded = frontend({ max_querier_bytes_read: MiB }, [], { sharding: false });
+    for (const q of ['{app="api"}', '{app="api"} |= ""', '{app="api"} | logfmt'])
+      expect((await unsharded.query(request(q))).resultType).toBe('streams');
+    const err = await failure(unsharded.query(request('{app="api"} |= "hello"')));
     expect(err?.message).toBe(
       'query too large to execute on a single querier: (query: 3.0 MiB, limit: 1.0 MiB); ' +
         'consider adding more specific stream selectors, reduce the time range of the query, ' +

@@ -4,8 +4,16 @@
  * querysharding.go `checkQuerySizeLimit`, limits.go `NewQuerierSizeLimiterMiddleware`). With
  * sharding, a part's bytes are divided by its shard factor and the largest part counts; a query
  * none of whose parts is sharded, or one run with sharding off, counts its split's bytes whole.
+ * As in Loki, a log query without a filter is not checked when sharding is off (it takes Loki's
+ * "limited" path, which has no size limiter).
  */
-import { type Expr, logSelectors, printStreamSelector, rangeReach } from '@logsvc/logql';
+import {
+  type Expr,
+  type LogSelectorExpr,
+  logSelectors,
+  printStreamSelector,
+  rangeReach,
+} from '@logsvc/logql';
 import { humanizeIBytes } from '@logsvc/gocompat';
 import { ParamError } from '@logsvc/querier';
 import type { TimeRange } from '../split/split';
@@ -24,6 +32,7 @@ export interface QuerierSizeCheck {
   readonly tenants: readonly string[];
   /** The bytes of the whole query (they bound every split's: within the limit, no more). */
   readonly wholeBytes: () => Promise<number>;
+  readonly expr: Expr;
   readonly parts: readonly SizedPart[];
   /** The splits as Loki cuts the query. */
   readonly splits: readonly TimeRange[];
@@ -86,9 +95,20 @@ function tooLarge(template: string, bytes: number, limit: number): ParamError {
   return new ParamError(template.replace('%s', query).replace('%s', max));
 }
 
+/** Loki's `HasFilter`: a label filter, or a line filter other than `|= ""` / `|~ ""`. */
+export function hasFilter(expr: LogSelectorExpr): boolean {
+  return expr.stages.some(
+    (s) =>
+      s.kind === 'LabelFilterStage' ||
+      (s.kind === 'LineFilter' &&
+        !((s.op === '|=' || s.op === '|~') && s.values.every((v) => v.value === ''))),
+  );
+}
+
 /** Throws Loki's 400 when a sub-query of the query would read more than the limit. */
 export async function checkQuerierBytes(check: QuerierSizeCheck): Promise<void> {
   if (check.limit <= 0 || check.parts.length === 0) return;
+  if (!check.sharding && check.expr.kind === 'LogSelectorExpr' && !hasFilter(check.expr)) return;
   // A split reads a part of the whole query's range: within the limit as a whole, always within.
   if ((await check.wholeBytes()) <= check.limit) return;
   for (let i = 0; i < check.splits.length; i += CONCURRENT_INDEX_REQUESTS) {

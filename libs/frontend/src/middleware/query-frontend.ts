@@ -329,6 +329,7 @@ export class QueryFrontend {
       indexBytes,
       tenants: request.tenants,
       wholeBytes: () => this.wholeBytes(ctx, expr, indexBytes),
+      expr,
       parts,
       splits: this.lokiSplits(ctx, expr),
       sharding: this.options.sharding,
