@@ -6,6 +6,8 @@ export interface FrontendLimits {
   readonly splitIntervalNs: bigint;
   /** `split_ingester_queries_by_interval` in ns (largest over the tenants); 0 = not set. */
   readonly ingesterSplitIntervalNs?: bigint;
+  /** `split_instant_metric_queries_by_interval` in ns (smallest non-zero); 0 = no splitting. */
+  readonly instantSplitIntervalNs?: bigint;
   /** `max_query_parallelism`: sub-queries of one query running at once. */
   readonly maxQueryParallelism: number;
   /** `tsdb_max_query_parallelism`: the most shards a query part is cut into. */
@@ -34,6 +36,9 @@ export function frontendLimits(overrides: Overrides, tenants: readonly string[])
       BigInt(smallestNonZero(all.map((l) => l.split_queries_by_interval))) * 1_000_000n,
     ingesterSplitIntervalNs:
       BigInt(Math.max(0, ...all.map((l) => l.split_ingester_queries_by_interval))) * 1_000_000n,
+    instantSplitIntervalNs:
+      BigInt(smallestNonZero(all.map((l) => l.split_instant_metric_queries_by_interval))) *
+      1_000_000n,
     maxQueryParallelism: Math.max(1, smallestNonZero(all.map((l) => l.max_query_parallelism))),
     maxShards: Math.max(1, smallestNonZero(all.map((l) => l.tsdb_max_query_parallelism))),
     maxBytesPerShard: smallestNonZero(all.map((l) => l.tsdb_max_bytes_per_shard)),

@@ -39,6 +39,7 @@ import {
   splitMetricQuery,
   type TimeRange,
 } from '../split/split';
+import { combinePieces, splitInstantPart } from '../split/instant-split';
 import { combineShards, concatSplits, divideAnswers } from '../shard/combine';
 import { mergeLogAnswers } from '../shard/log-merge';
 import { type DownstreamNode, planMetricQuery } from '../shard/plan';
@@ -238,7 +239,10 @@ export class QueryFrontend {
     const answers = new Map<MetricExpr, DownstreamAnswer>();
     await Promise.all(
       nodes.map(async (node) =>
-        answers.set(node.node, await this.nodeOverSplits(node, splits, ctx)),
+        answers.set(
+          node.node,
+          (await this.instantPieces(node, ctx)) ?? (await this.nodeOverSplits(node, splits, ctx)),
+        ),
       ),
     );
     const metric = await evaluateOverDownstream(
@@ -257,6 +261,25 @@ export class QueryFrontend {
       ctx.runner.stats,
     );
     return metric;
+  }
+
+  /**
+   * `split_instant_metric_queries_by_interval`: an instant query's node computed over pieces of
+   * its range and joined; undefined when the node is not cut (see {@link splitInstantPart}).
+   */
+  private async instantPieces(
+    node: DownstreamNode,
+    ctx: QueryContext,
+  ): Promise<DownstreamAnswer | undefined> {
+    if (ctx.request.kind !== 'instant') return undefined;
+    const split = splitInstantPart(node.node, Number(ctx.limits.instantSplitIntervalNs ?? 0n));
+    if (split === undefined) return undefined;
+    const planned = split.pieces.map((p) => planMetricQuery(p, this.options.sharding));
+    if (planned.some((p) => p.length !== 1)) return undefined;
+    ctx.splits += planned.length;
+    const at = { startNs: ctx.request.endNs, endNs: ctx.request.endNs };
+    const answers = await Promise.all(planned.map((p) => this.computeNode(p[0]!, at, ctx)));
+    return combinePieces(answers, split.combine);
   }
 
   /** Whether a log query is cut into shards. */
