@@ -279,7 +279,7 @@ export class QueryFrontend {
     ctx.splits += planned.length;
     const at = { startNs: ctx.request.endNs, endNs: ctx.request.endNs };
     const answers = await Promise.all(planned.map((p) => this.computeNode(p[0]!, at, ctx)));
-    return combinePieces(answers, split.combine);
+    return combinePieces(answers, split.combine, split.divideBy);
   }
 
   /** Whether a log query is cut into shards. */

@@ -2,6 +2,8 @@
  * `split_instant_metric_queries_by_interval`: Loki's range mapper (pkg/logql/rangemapper.go)
  * for the downstream parts of an instant query, in the cases whose answer pieces recombine
  * exactly per series: `count_over_time`, `bytes_over_time`, `sum_over_time` (summed),
+ * `rate` and `bytes_rate` (as `count_over_time` / `sum_over_time` with `unwrap` /
+ * `bytes_over_time` pieces summed, divided by the range in seconds),
  * `max_over_time`, `min_over_time` (max / min), alone or under `sum` (for the summed ones),
  * `max` or `min` (for the same op) with any grouping; without `by` on the range aggregation and
  * without a parser in the pipeline (Loki splits those in other ways or not at all).
@@ -17,6 +19,8 @@ export interface InstantSplit {
   /** The part's expression over each piece of its range. */
   readonly pieces: readonly MetricExpr[];
   readonly combine: PieceCombine;
+  /** `rate`, `bytes_rate`: the joined values are divided by this (the range in seconds). */
+  readonly divideBy?: number;
 }
 
 const RANGE_COMBINE: Partial<Record<RangeAggregation['op'], PieceCombine>> = {
@@ -25,7 +29,17 @@ const RANGE_COMBINE: Partial<Record<RangeAggregation['op'], PieceCombine>> = {
   sum_over_time: 'sum',
   max_over_time: 'max',
   min_over_time: 'min',
+  rate: 'sum',
+  bytes_rate: 'sum',
 };
+
+/** The op each piece of a rate runs. */
+function pieceOp(range: RangeAggregation): RangeAggregation['op'] {
+  if (range.op === 'rate')
+    return range.range.unwrap === undefined ? 'count_over_time' : 'sum_over_time';
+  if (range.op === 'bytes_rate') return 'bytes_over_time';
+  return range.op;
+}
 
 const PARSERS = new Set(['JsonParser', 'LogfmtParser', 'RegexpParser', 'PatternParser']);
 
@@ -54,16 +68,22 @@ export function splitInstantPart(expr: MetricExpr, intervalNs: number): InstantS
   const combine = RANGE_COMBINE[range.op]!;
   if (expr.kind === 'VectorAggregation' && expr.op !== combine) return undefined;
   const pieces = pieceRanges(range.range.rangeNs, intervalNs, range.range.offsetNs).map((p) => {
-    const piece: RangeAggregation = { ...range, range: { ...range.range, ...p } };
+    const piece: RangeAggregation = {
+      ...range,
+      op: pieceOp(range),
+      range: { ...range.range, ...p },
+    };
     return expr.kind === 'VectorAggregation' ? { ...expr, expr: piece } : piece;
   });
-  return { pieces, combine };
+  const rate = range.op === 'rate' || range.op === 'bytes_rate';
+  return { pieces, combine, ...(rate ? { divideBy: range.range.rangeNs / 1e9 } : {}) };
 }
 
 /** The pieces' instant answers joined per series (by its labels). */
 export function combinePieces(
   answers: readonly DownstreamAnswer[],
   combine: PieceCombine,
+  divideBy = 1,
 ): DownstreamAnswer {
   const out = new Map<string, { labels: Parameters<typeof log.labelsKey>[0]; value: number }>();
   let timestampMs = 0;
@@ -81,6 +101,10 @@ export function combinePieces(
   }
   return {
     type: 'vector',
-    samples: [...out.values()].map((s) => ({ labels: s.labels, timestampMs, value: s.value })),
+    samples: [...out.values()].map((s) => ({
+      labels: s.labels,
+      timestampMs,
+      value: divideBy === 1 ? s.value : s.value / divideBy,
+    })),
   };
 }
