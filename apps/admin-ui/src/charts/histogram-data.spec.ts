@@ -22,6 +22,34 @@ describe('histogramData', () => {
     expect(data.levels[0]!.counts[58]).toBe(7);
   });
 
+  it('counts points the server aligned to the step past the range ends in the edge buckets', () => {
+    // The server evaluates at multiples of the step, here 0.7 of a step after the last bucket's
+    // end and 0.6 before the first's: both windows overlap the range, so both are counted.
+    const end = 1_700_000_000;
+    const step = 10_080;
+    const start = end - 60 * step;
+    const first = end - 59 * step;
+    const data = histogramData(
+      [
+        {
+          metric: { detected_level: 'error' },
+          values: [
+            [end + 0.7 * step, '10'],
+            [first - 0.6 * step, '2'],
+            [end + 1.2 * step, '99'],
+          ],
+        },
+      ],
+      start,
+      end,
+      step,
+    );
+    const counts = data.levels[0]!.counts;
+    expect(counts[59]).toBe(10);
+    expect(counts[0]).toBe(2);
+    expect(data.total).toBe(12);
+  });
+
   it('orders levels by severity and stacks them', () => {
     const data = histogramData(
       [

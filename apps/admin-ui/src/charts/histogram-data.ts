@@ -33,13 +33,18 @@ export function histogramData(
 ): HistogramData {
   const times = bucketEnds(startS, endS, stepS);
   const first = times[0]!;
+  const last = times[times.length - 1]!;
   const byLevel = new Map<string, number[]>();
   for (const s of series) {
     const level = s.metric.detected_level || 'unknown';
     const counts = byLevel.get(level) ?? times.map(() => 0);
     for (const [t, v] of s.values) {
-      const i = Math.round((t - first) / stepS);
-      if (i >= 0 && i < counts.length) counts[i]! += Number(v);
+      // The server evaluates a metric query at multiples of the step (Loki's split rounds the
+      // end up), up to a step away from these bucket ends: a point whose window (t - step, t]
+      // still overlaps the range counts in the nearest bucket, the first or last at the edges.
+      if (t <= first - stepS || t - stepS >= last) continue;
+      const i = Math.min(Math.max(Math.round((t - first) / stepS), 0), counts.length - 1);
+      counts[i]! += Number(v);
     }
     byLevel.set(level, counts);
   }
