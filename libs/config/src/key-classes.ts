@@ -406,16 +406,11 @@ export const KEY_RULES: readonly KeyRule[] = [
   warn('limits_config.max_metadata_cache_freshness', CACHE_REASON),
   warn('limits_config.max_stats_cache_freshness', CACHE_REASON),
   warn('limits_config.use_owned_stream_count', 'stream limits count every stream of the ingester'),
-  warn(
-    'limits_config.split_instant_metric_queries_by_interval',
-    'only changes how queries are cut',
-  ),
   warn('limits_config.split_metadata_queries_by_interval', 'only changes how queries are cut'),
   warn(
     'limits_config.split_recent_metadata_queries_by_interval',
     'only changes how queries are cut',
   ),
-  warn('limits_config.split_ingester_queries_by_interval', 'only changes how queries are cut'),
   warn('limits_config.min_sharding_lookback', 'only changes how queries are cut'),
   warn('limits_config.shard_aggregations', 'only changes how metric queries are sharded'),
   warn(

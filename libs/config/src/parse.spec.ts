@@ -137,8 +137,8 @@ ingester:
     expect(errorOf({ server: { http_listen_port: 70000 } })).toContain(
       'server.http_listen_port: must be a TCP port',
     );
-    expect(errorOf({ limits_config: { max_querier_bytes_read: '1GB' } })).toContain(
-      'config error: limits_config.max_querier_bytes_read: not supported by logsvc',
+    expect(errorOf({ limits_config: { increment_duplicate_timestamp: true } })).toContain(
+      'config error: limits_config.increment_duplicate_timestamp: not supported by logsvc',
     );
     expect(
       errorOf({ frontend_worker: { frontend_address: 'a:1', scheduler_address: 'b:2' } }),

@@ -11,8 +11,8 @@ const REFUSED = 'not supported by logsvc: ';
 
 describe('schema keys that are not wired', () => {
   it('stop start-up when a YAML file sets a refused one to another value than its default', () => {
-    expect(() => fromYaml('limits_config:\n  max_querier_bytes_read: 1GB\n')).toThrow(
-      `config error: limits_config.max_querier_bytes_read: ${REFUSED}a limit logsvc does not enforce`,
+    expect(() => fromYaml('limits_config:\n  increment_duplicate_timestamp: true\n')).toThrow(
+      `config error: limits_config.increment_duplicate_timestamp: ${REFUSED}a limit logsvc does not enforce`,
     );
     expect(() =>
       fromYaml('ingester:\n  lifecycler:\n    ring:\n      excluded_zones: [a]\n'),
@@ -30,14 +30,14 @@ describe('schema keys that are not wired', () => {
   it('name every refused key in one message', () => {
     expect(() =>
       fromYaml(
-        'limits_config:\n  max_querier_bytes_read: 1GB\n  increment_duplicate_timestamp: true\n',
+        'limits_config:\n  increment_duplicate_timestamp: true\ningester:\n  lifecycler:\n    ring:\n      excluded_zones: [a]\n',
       ),
     ).toThrow(`config error: limits_config.increment_duplicate_timestamp: ${REFUSED}`);
     expect(() =>
       fromYaml(
-        'limits_config:\n  max_querier_bytes_read: 1GB\n  increment_duplicate_timestamp: true\n',
+        'limits_config:\n  increment_duplicate_timestamp: true\ningester:\n  lifecycler:\n    ring:\n      excluded_zones: [a]\n',
       ),
-    ).toThrow(`config error: limits_config.max_querier_bytes_read: ${REFUSED}`);
+    ).toThrow(`config error: ingester.lifecycler.ring.excluded_zones: ${REFUSED}`);
   });
 
   it('stop start-up when a flag sets a refused one', () => {
@@ -101,8 +101,13 @@ describe('schema keys that are not wired', () => {
 
   it('are refused in per-tenant overrides too', () => {
     expect(() =>
-      parseRuntimeConfig('overrides:\n  team-a:\n    max_querier_bytes_read: 1GB\n', 'rt.yaml'),
-    ).toThrow(`runtime config error: rt.yaml: overrides.team-a.max_querier_bytes_read: ${REFUSED}`);
+      parseRuntimeConfig(
+        'overrides:\n  team-a:\n    increment_duplicate_timestamp: true\n',
+        'rt.yaml',
+      ),
+    ).toThrow(
+      `runtime config error: rt.yaml: overrides.team-a.increment_duplicate_timestamp: ${REFUSED}`,
+    );
     expect(
       parseRuntimeConfig('overrides:\n  team-a:\n    max_line_size: 1MB\n', 'rt.yaml').get(
         'team-a',

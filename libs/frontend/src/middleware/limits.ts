@@ -4,6 +4,10 @@ import type { Overrides } from '@logsvc/config';
 export interface FrontendLimits {
   /** `split_queries_by_interval` in ns; 0 = no splitting. */
   readonly splitIntervalNs: bigint;
+  /** `split_ingester_queries_by_interval` in ns (largest over the tenants); 0 = not set. */
+  readonly ingesterSplitIntervalNs?: bigint;
+  /** `split_instant_metric_queries_by_interval` in ns (smallest non-zero); 0 = no splitting. */
+  readonly instantSplitIntervalNs?: bigint;
   /** `max_query_parallelism`: sub-queries of one query running at once. */
   readonly maxQueryParallelism: number;
   /** `tsdb_max_query_parallelism`: the most shards a query part is cut into. */
@@ -16,6 +20,8 @@ export interface FrontendLimits {
   readonly maxMemoryBytes: number;
   /** `max_query_bytes_read`: the bytes (per the index) a whole query may read; 0 = any. */
   readonly maxQueryBytesRead?: number;
+  /** `max_querier_bytes_read`: the bytes (per the index) one sub-query may read; 0 = any. */
+  readonly maxQuerierBytesRead?: number;
 }
 
 function smallestNonZero(values: readonly number[]): number {
@@ -28,12 +34,18 @@ export function frontendLimits(overrides: Overrides, tenants: readonly string[])
   return {
     splitIntervalNs:
       BigInt(smallestNonZero(all.map((l) => l.split_queries_by_interval))) * 1_000_000n,
+    ingesterSplitIntervalNs:
+      BigInt(Math.max(0, ...all.map((l) => l.split_ingester_queries_by_interval))) * 1_000_000n,
+    instantSplitIntervalNs:
+      BigInt(smallestNonZero(all.map((l) => l.split_instant_metric_queries_by_interval))) *
+      1_000_000n,
     maxQueryParallelism: Math.max(1, smallestNonZero(all.map((l) => l.max_query_parallelism))),
     maxShards: Math.max(1, smallestNonZero(all.map((l) => l.tsdb_max_query_parallelism))),
     maxBytesPerShard: smallestNonZero(all.map((l) => l.tsdb_max_bytes_per_shard)),
     maxCacheFreshnessMs: Math.max(...all.map((l) => l.max_cache_freshness_per_query), 0),
     maxMemoryBytes: smallestNonZero(all.map((l) => l.max_query_memory_bytes)),
     maxQueryBytesRead: smallestNonZero(all.map((l) => l.max_query_bytes_read)),
+    maxQuerierBytesRead: smallestNonZero(all.map((l) => l.max_querier_bytes_read)),
   };
 }
 

@@ -33,12 +33,19 @@ import {
 import { resultEntryCount, type QueryResult } from '@logsvc/api';
 import { newCacheStats, type CacheStats } from '@logsvc/api';
 import type { Downstream, SubQuery } from '../downstream';
-import { splitLogQuery, splitMetricQuery, type TimeRange } from '../split/split';
+import {
+  type IngesterSplit,
+  splitLogQuery,
+  splitMetricQuery,
+  type TimeRange,
+} from '../split/split';
+import { combinePieces, splitInstantPart } from '../split/instant-split';
 import { combineShards, concatSplits, divideAnswers } from '../shard/combine';
 import { mergeLogAnswers } from '../shard/log-merge';
 import { type DownstreamNode, planMetricQuery } from '../shard/plan';
 import { type AnswerCache, extractRange } from './answer-cache';
 import { type FrontendLimits, frontendLimits, type Parallelism, shardFactor } from './limits';
+import { checkQuerierBytes, type SizedPart } from './querier-size-limit';
 import { SubQueryRunner } from './sub-query-runner';
 
 export interface FrontendQueryRequest extends QueryRequest {
@@ -75,6 +82,14 @@ export interface QueryFrontendOptions {
   readonly now: () => bigint;
   /** `query_range.parallelise_shardable_queries`. */
   readonly sharding: boolean;
+  /**
+   * `querier.query_ingesters_within` and `query_store_only`, for
+   * `split_ingester_queries_by_interval` (without it, that limit has no effect).
+   */
+  readonly ingesterWindow?: {
+    readonly queryIngestersWithinMs: number;
+    readonly queryStoreOnly: boolean;
+  };
   /** `query_range.align_queries_with_step`: round a metric query's end down to the step. */
   readonly alignQueriesWithStep?: boolean;
   /** Sizes shards; without it every shardable part gets `tsdb_max_query_parallelism` shards. */
@@ -103,11 +118,15 @@ const NS_PER_MS = 1_000_000n;
 interface QueryContext {
   readonly request: FrontendQueryRequest;
   readonly limits: FrontendLimits;
+  /** `split_ingester_queries_by_interval` as it applies now; undefined = not set. */
+  readonly ingester: IngesterSplit | undefined;
   readonly runner: SubQueryRunner;
   readonly cacheStats: CacheStats;
   splits: number;
   shards: number;
   generation?: Promise<string>;
+  /** The index's bytes for the whole query, asked once. */
+  wholeBytes?: Promise<number>;
 }
 
 export class QueryFrontend {
@@ -131,6 +150,7 @@ export class QueryFrontend {
     const ctx: QueryContext = {
       request: { ...request, startNs: bounds.startNs, endNs: bounds.endNs, stepNs: bounds.stepNs },
       limits: frontend,
+      ingester: this.ingesterSplit(frontend),
       runner: new SubQueryRunner(
         this.options.downstream,
         frontend.maxQueryParallelism,
@@ -142,6 +162,7 @@ export class QueryFrontend {
       shards: 0,
     };
     await this.checkQueryBytes(ctx, expr);
+    await this.checkQuerierBytes(ctx, expr);
     let result: QueryResult;
     try {
       result =
@@ -170,17 +191,8 @@ export class QueryFrontend {
     const splits =
       request.intervalNs > 0n || this.options.coalesceSplits === true
         ? [{ startNs: request.startNs, endNs: request.endNs }]
-        : splitLogQuery({
-            startNs: request.startNs,
-            endNs: request.endNs,
-            intervalNs: limits.splitIntervalNs,
-            direction: request.direction,
-          });
-    // On one machine a bare selector runs unsharded: it reads only its `limit` newest (or
-    // oldest) entries, and each shard would read as many; a pipeline may have to scan far.
-    const bounded = this.options.coalesceSplits === true && expr.stages.length === 0;
-    const shardable =
-      request.intervalNs === 0n && this.options.sharding && preservesStreams(expr) && !bounded;
+        : this.lokiSplits(ctx, expr);
+    const shardable = this.shardsLogQuery(request, expr);
     const answers: ResultStream[][] = [];
     const held = new MemoryBudget(limits.maxMemoryBytes);
     let entries = 0;
@@ -222,21 +234,15 @@ export class QueryFrontend {
   ): Promise<QueryResult> {
     const { request } = ctx;
     const nodes = planMetricQuery(expr, this.options.sharding);
-    const splits =
-      request.kind === 'instant'
-        ? [{ startNs: request.endNs, endNs: request.endNs }]
-        : splitMetricQuery({
-            startNs: request.startNs,
-            endNs: request.endNs,
-            stepNs: request.stepNs,
-            intervalNs: ctx.limits.splitIntervalNs,
-            maxRangeNs: maxRangeNs(expr),
-          });
+    const splits = this.lokiSplits(ctx, expr);
     ctx.splits = request.kind === 'instant' ? 0 : splits.length;
     const answers = new Map<MetricExpr, DownstreamAnswer>();
     await Promise.all(
       nodes.map(async (node) =>
-        answers.set(node.node, await this.nodeOverSplits(node, splits, ctx)),
+        answers.set(
+          node.node,
+          (await this.instantPieces(node, ctx)) ?? (await this.nodeOverSplits(node, splits, ctx)),
+        ),
       ),
     );
     const metric = await evaluateOverDownstream(
@@ -255,6 +261,104 @@ export class QueryFrontend {
       ctx.runner.stats,
     );
     return metric;
+  }
+
+  /**
+   * `split_instant_metric_queries_by_interval`: an instant query's node computed over pieces of
+   * its range and joined; undefined when the node is not cut (see {@link splitInstantPart}).
+   */
+  private async instantPieces(
+    node: DownstreamNode,
+    ctx: QueryContext,
+  ): Promise<DownstreamAnswer | undefined> {
+    if (ctx.request.kind !== 'instant') return undefined;
+    const split = splitInstantPart(node.node, Number(ctx.limits.instantSplitIntervalNs ?? 0n));
+    if (split === undefined) return undefined;
+    const planned = split.pieces.map((p) => planMetricQuery(p, this.options.sharding));
+    if (planned.some((p) => p.length !== 1)) return undefined;
+    ctx.splits += planned.length;
+    const at = { startNs: ctx.request.endNs, endNs: ctx.request.endNs };
+    const answers = await Promise.all(planned.map((p) => this.computeNode(p[0]!, at, ctx)));
+    return combinePieces(answers, split.combine, split.divideBy);
+  }
+
+  /** Whether a log query is cut into shards. */
+  private shardsLogQuery(request: FrontendQueryRequest, expr: LogSelectorExpr): boolean {
+    // On one machine a bare selector runs unsharded: it reads only its `limit` newest (or
+    // oldest) entries, and each shard would read as many; a pipeline may have to scan far.
+    const bounded = this.options.coalesceSplits === true && expr.stages.length === 0;
+    return request.intervalNs === 0n && this.options.sharding && preservesStreams(expr) && !bounded;
+  }
+
+  /** `split_ingester_queries_by_interval` with the ingester window, when it applies. */
+  private ingesterSplit(limits: FrontendLimits): IngesterSplit | undefined {
+    const window = this.options.ingesterWindow;
+    const intervalNs = limits.ingesterSplitIntervalNs ?? 0n;
+    if (window === undefined || window.queryStoreOnly || intervalNs <= 0n) return undefined;
+    return {
+      windowStartNs: this.options.now() - BigInt(window.queryIngestersWithinMs) * NS_PER_MS,
+      intervalNs,
+    };
+  }
+
+  /**
+   * The split interval of a split for its results cache key (Loki's
+   * `SplitIntervalForTimeRange`): the ingester interval when the split ends inside the window.
+   */
+  private cacheSplitInterval(ctx: QueryContext, range: TimeRange): bigint {
+    const ingester = ctx.ingester;
+    return ingester !== undefined && range.endNs > ingester.windowStartNs
+      ? ingester.intervalNs
+      : ctx.limits.splitIntervalNs;
+  }
+
+  /** The query's splits as Loki's split-by-interval middleware cuts them; instant: one. */
+  private lokiSplits(ctx: QueryContext, expr: Expr): TimeRange[] {
+    const { request, limits, ingester } = ctx;
+    if (expr.kind === 'LogSelectorExpr')
+      return splitLogQuery({
+        startNs: request.startNs,
+        endNs: request.endNs,
+        intervalNs: limits.splitIntervalNs,
+        direction: request.direction,
+        ...(ingester === undefined ? {} : { ingester }),
+      });
+    if (request.kind === 'instant') return [{ startNs: request.endNs, endNs: request.endNs }];
+    return splitMetricQuery({
+      startNs: request.startNs,
+      endNs: request.endNs,
+      stepNs: request.stepNs,
+      intervalNs: limits.splitIntervalNs,
+      maxRangeNs: maxRangeNs(expr),
+      ...(ingester === undefined ? {} : { ingester }),
+    });
+  }
+
+  /** `max_querier_bytes_read`, per split and shard as Loki's sharding middleware checks it. */
+  private async checkQuerierBytes(ctx: QueryContext, expr: Expr): Promise<void> {
+    const limit = ctx.limits.maxQuerierBytesRead ?? 0;
+    const indexBytes = this.options.indexBytes;
+    if (limit <= 0 || indexBytes === undefined) return;
+    const { request } = ctx;
+    const parts: SizedPart[] =
+      expr.kind === 'LogSelectorExpr'
+        ? [{ expr, sharded: this.shardsLogQuery(request, expr) }]
+        : planMetricQuery(expr, this.options.sharding).map((n) => ({
+            expr: n.node,
+            sharded: n.sharded,
+          }));
+    await checkQuerierBytes({
+      limit,
+      indexBytes,
+      tenants: request.tenants,
+      wholeBytes: () => this.wholeBytes(ctx, expr, indexBytes),
+      expr,
+      parts,
+      splits: this.lokiSplits(ctx, expr),
+      sharding: this.options.sharding,
+      limits: ctx.limits,
+      ...(this.options.parallelism === undefined ? {} : { parallelism: this.options.parallelism }),
+    });
   }
 
   /** The tenants' cache generation, asked once per query. */
@@ -304,7 +408,7 @@ export class QueryFrontend {
         startMs: Number(range.startNs / NS_PER_MS),
         endMs: Number(range.endNs / NS_PER_MS),
         stepMs: Number(request.stepNs / NS_PER_MS),
-        splitIntervalNs: ctx.limits.splitIntervalNs,
+        splitIntervalNs: this.cacheSplitInterval(ctx, range),
         nowMs: Number(this.options.now() / NS_PER_MS),
         maxCacheFreshnessMs: ctx.limits.maxCacheFreshnessMs,
         generation: await this.generation(ctx),
@@ -411,22 +515,28 @@ export class QueryFrontend {
     const limit = ctx.limits.maxQueryBytesRead ?? 0;
     const indexBytes = this.options.indexBytes;
     if (limit <= 0 || indexBytes === undefined) return;
+    const bytes = await this.wholeBytes(ctx, expr, indexBytes);
+    if (bytes > limit) {
+      throw new ParamError(
+        `the query would read too many bytes (query: ${humanizeIBytes(bytes)}, limit: ${humanizeIBytes(limit)}); consider adding more specific stream selectors or reduce the time range of the query`,
+      );
+    }
+  }
+
+  /** The bytes the index holds for the whole query's selectors and range, asked once. */
+  private wholeBytes(ctx: QueryContext, expr: Expr, indexBytes: IndexBytes): Promise<number> {
     const selectors = logSelectors(expr).map((s) => ({
       matchers: s.selector.matchers,
       text: printStreamSelector(s.selector),
     }));
-    const bytes = await indexBytes(
+    ctx.wholeBytes ??= indexBytes(
       ctx.request.tenants,
       selectors,
       ctx.request.startNs - maxRangeNs(expr),
       ctx.request.endNs,
       expr.kind === 'LogSelectorExpr',
     );
-    if (bytes > limit) {
-      throw new ParamError(
-        `the query would read too many bytes (query: ${humanizeIBytes(bytes)}, limit: ${humanizeIBytes(limit)}); consider adding more specific stream selectors or reduce the time range of the query`,
-      );
-    }
+    return ctx.wholeBytes;
   }
 
   /** How many shards a part of the query over `range` is cut into. */

@@ -274,3 +274,69 @@ describe('log query splitting (Loki defaultSplitter, LokiRequest)', () => {
     expect(subQueriesWithinLimit(0, [150, 0, 3])).toBe(3);
   });
 });
+
+describe('split_ingester_queries_by_interval (Loki ingesterQueryBounds)', () => {
+  const B = (T0 / H) * H;
+
+  it('cuts the part of a metric query inside the ingester window by its own interval', () => {
+    const got = splitMetricQuery({
+      startNs: B,
+      endNs: B + 3n * H,
+      stepNs: M,
+      intervalNs: H,
+      ingester: { windowStartNs: B + 2n * H + 30n * M, intervalNs: 10n * M },
+    });
+    expect(fmt(got, B)).toEqual([
+      [0n, 59n * M],
+      [H, H + 59n * M],
+      [2n * H, 2n * H + 29n * M],
+      [2n * H + 30n * M, 2n * H + 39n * M],
+      [2n * H + 40n * M, 2n * H + 49n * M],
+      [2n * H + 50n * M, 3n * H],
+    ]);
+    // Every evaluation timestamp of the query, once.
+    const ts = got.flatMap((r) => evaluationTimestamps(r, M));
+    expect(ts).toEqual(evaluationTimestamps({ startNs: B, endNs: B + 3n * H }, M));
+  });
+
+  it('cuts only by it when the whole metric query is inside the window, not at all before it', () => {
+    const inside = splitMetricQuery({
+      startNs: B,
+      endNs: B + 30n * M,
+      stepNs: M,
+      intervalNs: H,
+      ingester: { windowStartNs: B - H, intervalNs: 10n * M },
+    });
+    expect(fmt(inside, B)).toEqual([
+      [0n, 9n * M],
+      [10n * M, 19n * M],
+      [20n * M, 30n * M],
+    ]);
+    const before = splitMetricQuery({
+      startNs: B,
+      endNs: B + 30n * M,
+      stepNs: M,
+      intervalNs: H,
+      ingester: { windowStartNs: B + H, intervalNs: 10n * M },
+    });
+    expect(fmt(before, B)).toEqual([[0n, 30n * M]]);
+  });
+
+  it('cuts the part of a log query inside the window by its own interval, newest first backward', () => {
+    const req = {
+      startNs: B,
+      endNs: B + 3n * H,
+      intervalNs: H,
+      ingester: { windowStartNs: B + 2n * H + 15n * M, intervalNs: 30n * M },
+    };
+    const forward = [
+      [0n, H],
+      [H, 2n * H],
+      [2n * H, 2n * H + 15n * M],
+      [2n * H + 15n * M, 2n * H + 30n * M],
+      [2n * H + 30n * M, 3n * H],
+    ];
+    expect(fmt(splitLogQuery({ ...req, direction: 'forward' }), B)).toEqual(forward);
+    expect(fmt(splitLogQuery({ ...req, direction: 'backward' }), B)).toEqual(forward.reverse());
+  });
+});

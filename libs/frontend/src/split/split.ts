@@ -4,9 +4,8 @@
  * pkg/util/time.go `ForInterval`). All times are Unix nanoseconds; steps are whole
  * milliseconds, as in Loki's `LokiRequest.Step`.
  *
- * Not covered (both off by default in Loki): `split_ingester_queries_by_interval` (a separate
- * interval for the part of the range inside `query_ingesters_within`) and
- * `split_recent_metadata_queries_by_interval` (metadata queries).
+ * `split_ingester_queries_by_interval` (off by default) cuts the part of the range inside
+ * `query_ingesters_within` by its own interval (splitters.go `ingesterQueryBounds`).
  */
 
 export const NS_PER_MS = 1_000_000n;
@@ -21,6 +20,31 @@ export interface TimeRange {
 }
 
 export type Direction = 'forward' | 'backward';
+
+/**
+ * `split_ingester_queries_by_interval`: the part of a query's range from `windowStartNs` (now
+ * minus `query_ingesters_within`) on is cut by `intervalNs` instead. Absent (or an interval of
+ * 0, or `query_store_only`): one interval for the whole range.
+ */
+export interface IngesterSplit {
+  readonly windowStartNs: bigint;
+  readonly intervalNs: bigint;
+}
+
+/**
+ * Loki's `ingesterQueryBounds`: the part of `[start, end]` inside the ingester window, or
+ * undefined when the range ends before the window.
+ */
+function ingesterBounds(
+  ingester: IngesterSplit | undefined,
+  startNs: bigint,
+  endNs: bigint,
+): TimeRange | undefined {
+  if (ingester === undefined || ingester.intervalNs <= 0n) return undefined;
+  const windowStart = ingester.windowStartNs < startNs ? startNs : ingester.windowStartNs;
+  if (endNs < windowStart) return undefined;
+  return { startNs: windowStart, endNs };
+}
 
 /**
  * Loki's `util.ForInterval`: `[start, end]` cut at multiples of `interval` (counted from the
@@ -89,6 +113,7 @@ export interface MetricSplitRequest {
    * less than it (`reduceSplitIntervalForRangeVector`). 0 or absent when unknown.
    */
   readonly maxRangeNs?: bigint;
+  readonly ingester?: IngesterSplit;
 }
 
 /**
@@ -127,7 +152,28 @@ export function splitMetricQuery(req: MetricSplitRequest): TimeRange[] {
     return out;
   }
 
-  // Loki's buildMetricSplits.
+  // The ingester window's part first, by its own interval (not widened to the range).
+  const recent = ingesterBounds(req.ingester, start, end);
+  let restEnd = end;
+  let recentSplits: TimeRange[] = [];
+  if (recent !== undefined) {
+    const window = alignStartEndToStep(step, recent.startNs, recent.endNs);
+    recentSplits = buildMetricSplits(step, req.ingester!.intervalNs, window.startNs, window.endNs);
+    // The rest ends on the step before the window's first evaluation.
+    restEnd = alignStartEndToStep(step, window.startNs - 1n, window.endNs).startNs;
+    if (start >= restEnd) return recentSplits;
+  }
+  return [...buildMetricSplits(step, interval, start, restEnd), ...recentSplits];
+}
+
+/** Loki's `buildMetricSplits`: `[start, end]` cut on the last step before each boundary. */
+function buildMetricSplits(
+  step: bigint,
+  interval: bigint,
+  start: bigint,
+  end: bigint,
+): TimeRange[] {
+  const out: TimeRange[] = [];
   for (let s = start; s < end; s = nextIntervalBoundary(s, step, interval) + step) {
     let e = nextIntervalBoundary(s, step, interval);
     if (e + step >= end) e = end;
@@ -142,6 +188,7 @@ export interface LogSplitRequest {
   /** `split_queries_by_interval`; 0 disables splitting. */
   readonly intervalNs: bigint;
   readonly direction: Direction;
+  readonly ingester?: IngesterSplit;
 }
 
 /**
@@ -153,7 +200,15 @@ export interface LogSplitRequest {
  */
 export function splitLogQuery(req: LogSplitRequest): TimeRange[] {
   if (req.intervalNs <= 0n) return [{ startNs: req.startNs, endNs: req.endNs }];
-  const out = forInterval(req.intervalNs, req.startNs, req.endNs, false);
+  const recent = ingesterBounds(req.ingester, req.startNs, req.endNs);
+  const out: TimeRange[] = [];
+  if (recent === undefined) out.push(...forInterval(req.intervalNs, req.startNs, req.endNs));
+  else {
+    // The rest of the range, then the ingester window's part by its own interval.
+    if (req.startNs < recent.startNs)
+      out.push(...forInterval(req.intervalNs, req.startNs, recent.startNs));
+    out.push(...forInterval(req.ingester!.intervalNs, recent.startNs, recent.endNs));
+  }
   if (out.length === 0) return [{ startNs: req.startNs, endNs: req.endNs }];
   if (req.direction === 'backward') out.reverse();
   return out;

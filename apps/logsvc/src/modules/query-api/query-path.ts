@@ -112,6 +112,10 @@ export function createQueryPath(
     now: () => BigInt(Date.now()) * 1_000_000n,
     sharding: config.query_range.parallelise_shardable_queries,
     alignQueriesWithStep: config.query_range.align_queries_with_step,
+    ingesterWindow: {
+      queryIngestersWithinMs: config.querier.query_ingesters_within,
+      queryStoreOnly: config.querier.query_store_only,
+    },
     ...(indexBytes === undefined ? {} : { indexBytes }),
     cache: answerCache(config),
     parallelism,
