@@ -73,6 +73,13 @@ describe('limits_config.split_instant_metric_queries_by_interval', () => {
     ['sum by (app) (rate({app=~".+"}[3h]))', 3],
     ['rate({app="web"} | unwrap n [150m])', 3],
     ['sum(bytes_rate({app=~".+"}[3h]))', 3],
+    ['sum(count_over_time({app=~".+"} | logfmt [3h]))', 3],
+    ['sum by (level, app) (count_over_time({app=~".+"} | logfmt [3h]))', 3],
+    ['max_over_time({app=~".+"} | logfmt | unwrap i [3h]) by (level)', 3],
+    ['count_over_time({app=~".+"} | logfmt level [3h])', 3],
+    ['count_over_time({app=~".+"} | regexp `i=(?P<i>\\d)` [3h])', 3],
+    ['max_over_time({app=~".+"} | unwrap n [3h]) by (app)', 3],
+    ['sum by (level) (rate({app=~".+"} | logfmt | unwrap i [3h]))', 3],
   ])('cuts %s into %i pieces of the range and answers as unsplit', async (query, pieces) => {
     const sent: SubQuery[] = [];
     const split = await frontend(3_600_000, sent).query(instant(query));
@@ -83,12 +90,12 @@ describe('limits_config.split_instant_metric_queries_by_interval', () => {
     expect(split.result.type === 'vector' && split.result.samples.length).toBeGreaterThan(0);
   });
 
-  it('leaves ranges within the interval, parsers, grouped ranges and other ops whole', async () => {
+  it('leaves ranges within the interval, unbounded label extraction and other ops whole', async () => {
     for (const query of [
       'count_over_time({app=~".+"}[1h])',
-      'sum(count_over_time({app=~".+"} | logfmt [3h]))',
+      'count_over_time({app="web"} | logfmt [3h])',
+      'rate({app=~".+"} | json | __error__="" [3h])',
       'avg_over_time({app=~".+"} | unwrap n [3h])',
-      'max_over_time({app=~".+"} | unwrap n [3h]) by (app)',
       'sum(max_over_time({app=~".+"} | unwrap n [3h]))',
     ]) {
       const sent: SubQuery[] = [];

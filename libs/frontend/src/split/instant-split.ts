@@ -5,8 +5,12 @@
  * `rate` and `bytes_rate` (as `count_over_time` / `sum_over_time` with `unwrap` /
  * `bytes_over_time` pieces summed, divided by the range in seconds),
  * `max_over_time`, `min_over_time` (max / min), alone or under `sum` (for the summed ones),
- * `max` or `min` (for the same op) with any grouping; without `by` on the range aggregation and
- * without a parser in the pipeline (Loki splits those in other ways or not at all).
+ * `max` or `min` (for the same op) with any grouping, and with any grouping on the range
+ * aggregation itself. As Loki's mapper, a part whose pipeline extracts every label of a line
+ * (`| json` or `| logfmt` without parameters) is cut only when an aggregation bounds its series
+ * (a vector aggregation over it or a grouping on the range aggregation): alone, each piece could
+ * return a series per distinct extracted label set. The pieces' series are joined by their
+ * labels, so every cut part answers exactly as the whole one.
  *
  * A `[range]` longer than the interval is cut into `ceil(range / interval)` pieces, newest
  * first: piece k covers `[interval] offset (offset + k * interval)`, the last one the rest.
@@ -41,13 +45,16 @@ function pieceOp(range: RangeAggregation): RangeAggregation['op'] {
   return range.op;
 }
 
-const PARSERS = new Set(['JsonParser', 'LogfmtParser', 'RegexpParser', 'PatternParser']);
+/** `| json` or `| logfmt` without parameters: every key of a line becomes a label. */
+function extractsAllLabels(range: RangeAggregation): boolean {
+  return range.range.log.stages.some(
+    (s) => (s.kind === 'JsonParser' || s.kind === 'LogfmtParser') && s.params.length === 0,
+  );
+}
 
-function splittableRange(expr: MetricExpr): RangeAggregation | undefined {
-  if (expr.kind !== 'RangeAggregation' || expr.grouping !== undefined) return undefined;
-  if (RANGE_COMBINE[expr.op] === undefined) return undefined;
-  if (expr.range.log.stages.some((s) => PARSERS.has(s.kind) || s.kind === 'UnpackParser'))
-    return undefined;
+function splittableRange(expr: MetricExpr, aggregated: boolean): RangeAggregation | undefined {
+  if (expr.kind !== 'RangeAggregation' || RANGE_COMBINE[expr.op] === undefined) return undefined;
+  if (!aggregated && expr.grouping === undefined && extractsAllLabels(expr)) return undefined;
   return expr;
 }
 
@@ -62,8 +69,8 @@ function pieceRanges(rangeNs: number, intervalNs: number, offsetNs: number) {
 /** How a downstream part of an instant query is cut by the interval; undefined: it is not. */
 export function splitInstantPart(expr: MetricExpr, intervalNs: number): InstantSplit | undefined {
   if (intervalNs <= 0) return undefined;
-  const inner = expr.kind === 'VectorAggregation' ? expr.expr : expr;
-  const range = splittableRange(inner);
+  const aggregated = expr.kind === 'VectorAggregation';
+  const range = splittableRange(aggregated ? expr.expr : expr, aggregated);
   if (range === undefined || range.range.rangeNs <= intervalNs) return undefined;
   const combine = RANGE_COMBINE[range.op]!;
   if (expr.kind === 'VectorAggregation' && expr.op !== combine) return undefined;
