@@ -165,6 +165,34 @@ describe('query frontend, query scheduler and querier workers in separate proces
     expect(await get(frontend, '/loki/api/v1/query_range', bad)).toEqual(direct);
   });
 
+  it('cuts labels, values and series by split_metadata_queries_by_interval (a day) and answers as unsplit', async () => {
+    const DAY_NS = 86_400n * 1_000_000_000n;
+    const longStart = String(t0 - 3n * DAY_NS);
+    const days = Number(BigInt(end) / DAY_NS - BigInt(longStart) / DAY_NS) + 1;
+    const enqueued = () =>
+      memberMetric(scheduler, 'loki_query_scheduler_enqueue_count', { user: 'fake', level: '0' });
+    const reads: Array<[string, Record<string, string>]> = [
+      ['/loki/api/v1/labels', { start: longStart, end }],
+      ['/loki/api/v1/label/pod/values', { start: longStart, end }],
+      ['/api/prom/label', { start: longStart, end }],
+      ['/loki/api/v1/series', { 'match[]': '{job="load",pod=~"pod-[35]"}', start: longStart, end }],
+    ];
+    for (const [path, params] of reads) {
+      const direct = await get(queriers[0], path, params);
+      const before = await enqueued();
+      const through = await get(frontend, path, params);
+      expect(await enqueued(), path).toBe(before + days);
+      expect(direct.status).toBe(200);
+      const sorted = (body: string) => {
+        const json = JSON.parse(body) as { data?: Record<string, string>[] };
+        if (path.endsWith('/series')) json.data?.sort((a, b) => (a.pod! < b.pod! ? -1 : 1));
+        return json;
+      };
+      expect(through.status).toBe(200);
+      expect(sorted(through.body), path).toEqual(sorted(direct.body));
+    }
+  });
+
   it('answers every query when a querier is killed while it runs them', async () => {
     const params = (i: number) => ({
       query: `sum by (pod) (count_over_time({job="load"} |~ "request=[0-9]*${i % 10}[0-9]* path=.*v[135]" [5m]))`,

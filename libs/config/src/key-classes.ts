@@ -394,7 +394,6 @@ export const KEY_RULES: readonly KeyRule[] = [
     'limits_config.query_ready_index_num_days',
     'index files are fetched when a query needs them',
   ),
-  warn('limits_config.recent_metadata_query_window', 'only changes how metadata queries are cut'),
   warn('limits_config.ruler_tenant_shard_size', 'rules are sharded over every ruler'),
   warn('limits_config.index_gateway_shard_size', 'tenants are sharded over every index gateway'),
   warn('limits_config.tsdb_precompute_chunks', 'index read tuning'),
@@ -406,11 +405,6 @@ export const KEY_RULES: readonly KeyRule[] = [
   warn('limits_config.max_metadata_cache_freshness', CACHE_REASON),
   warn('limits_config.max_stats_cache_freshness', CACHE_REASON),
   warn('limits_config.use_owned_stream_count', 'stream limits count every stream of the ingester'),
-  warn('limits_config.split_metadata_queries_by_interval', 'only changes how queries are cut'),
-  warn(
-    'limits_config.split_recent_metadata_queries_by_interval',
-    'only changes how queries are cut',
-  ),
   warn('limits_config.min_sharding_lookback', 'only changes how queries are cut'),
   warn('limits_config.shard_aggregations', 'only changes how metric queries are sharded'),
   warn(

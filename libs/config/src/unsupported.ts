@@ -59,8 +59,6 @@ export const NOT_WIRED: ReadonlySet<string> = new Set([
     'max_stats_cache_freshness',
     'max_queriers_per_tenant',
     'max_query_capacity',
-    'split_metadata_queries_by_interval',
-    'split_recent_metadata_queries_by_interval',
     'min_sharding_lookback',
     'shard_aggregations',
   ].map((key) => `limits_config.${key}`),

@@ -3,6 +3,7 @@ export * from './downstream';
 export * from './queue';
 export * from './cache';
 export * from './split/split';
+export * from './split/metadata-split';
 export * from './shard';
 export * from './middleware';
 export * from './remote';

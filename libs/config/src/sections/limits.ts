@@ -111,7 +111,14 @@ export const limitsSection = section({
     'querier.split-metadata-queries-by-interval',
     duration(24 * HOUR),
   ),
-  split_recent_metadata_queries_by_interval: duration(HOUR),
+  split_recent_metadata_queries_by_interval: flag(
+    'experimental.querier.split-recent-metadata-queries-by-interval',
+    duration(HOUR),
+  ),
+  recent_metadata_query_window: flag(
+    'experimental.querier.recent-metadata-query-window',
+    duration(0),
+  ),
   split_ingester_queries_by_interval: flag(
     'querier.split-ingester-queries-by-interval',
     duration(0),

@@ -8,6 +8,12 @@ export interface FrontendLimits {
   readonly ingesterSplitIntervalNs?: bigint;
   /** `split_instant_metric_queries_by_interval` in ns (smallest non-zero); 0 = no splitting. */
   readonly instantSplitIntervalNs?: bigint;
+  /** `split_metadata_queries_by_interval` in ns (largest over the tenants); 0 = no splitting. */
+  readonly metadataSplitIntervalNs?: bigint;
+  /** `recent_metadata_query_window` in ns (largest); 0 = none. */
+  readonly recentMetadataWindowNs?: bigint;
+  /** `split_recent_metadata_queries_by_interval` in ns (largest); 0 = not used. */
+  readonly recentMetadataSplitIntervalNs?: bigint;
   /** `max_query_parallelism`: sub-queries of one query running at once. */
   readonly maxQueryParallelism: number;
   /** `tsdb_max_query_parallelism`: the most shards a query part is cut into. */
@@ -31,11 +37,16 @@ function smallestNonZero(values: readonly number[]): number {
 
 export function frontendLimits(overrides: Overrides, tenants: readonly string[]): FrontendLimits {
   const all = tenants.map((t) => overrides.forTenant(t));
+  const largestNs = (values: readonly number[]) => BigInt(Math.max(0, ...values)) * 1_000_000n;
   return {
     splitIntervalNs:
       BigInt(smallestNonZero(all.map((l) => l.split_queries_by_interval))) * 1_000_000n,
-    ingesterSplitIntervalNs:
-      BigInt(Math.max(0, ...all.map((l) => l.split_ingester_queries_by_interval))) * 1_000_000n,
+    ingesterSplitIntervalNs: largestNs(all.map((l) => l.split_ingester_queries_by_interval)),
+    metadataSplitIntervalNs: largestNs(all.map((l) => l.split_metadata_queries_by_interval)),
+    recentMetadataWindowNs: largestNs(all.map((l) => l.recent_metadata_query_window)),
+    recentMetadataSplitIntervalNs: largestNs(
+      all.map((l) => l.split_recent_metadata_queries_by_interval),
+    ),
     instantSplitIntervalNs:
       BigInt(smallestNonZero(all.map((l) => l.split_instant_metric_queries_by_interval))) *
       1_000_000n,

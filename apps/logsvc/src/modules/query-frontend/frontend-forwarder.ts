@@ -1,8 +1,16 @@
 import { LogsvcError } from '@logsvc/errors';
-import { actorPathHeader, parseActorPath, type HttpJob, type JobQueue } from '@logsvc/frontend';
+import {
+  actorPathHeader,
+  frontendLimits,
+  parseActorPath,
+  type HttpJob,
+  type JobQueue,
+} from '@logsvc/frontend';
+import type { RouteName } from '@logsvc/api';
+import { mapConcurrent } from '@logsvc/storage';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { Config } from '@logsvc/config';
+import type { Config, Overrides } from '@logsvc/config';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { sendPlainError } from '../../http/exception-filter';
@@ -11,10 +19,12 @@ import { jobHeaders } from '../../http/job-headers';
 import { PlainHttpError } from '../../http/plain-error';
 import { requestTenants } from '../../http/tenancy';
 import type { Component } from '../../targets';
-import { COMPONENTS, CONFIG, JOB_QUEUE, LOGGER } from '../../tokens';
+import { COMPONENTS, CONFIG, JOB_QUEUE, LOGGER, OVERRIDES } from '../../tokens';
 import { queryRouting } from '../cluster/query-routing';
 import { clientSignal } from '../querier/client-signal';
+import { nowNs } from '../querier/params/query-params';
 import { forwardedRoute } from './forwarded-routes';
+import { mergeMetadataAnswers, splitMetadataJob } from './metadata-split-jobs';
 
 /**
  * The query frontend of a cluster: the read endpoints a querier serves besides queries (FORWARDED_ROUTES) are each
@@ -32,6 +42,7 @@ export class FrontendForwarder implements OnModuleInit {
     @Inject(CONFIG) private readonly config: Config,
     @Inject(COMPONENTS) private readonly components: readonly Component[],
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(OVERRIDES) private readonly overrides: Overrides,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'query-frontend' });
@@ -45,7 +56,7 @@ export class FrontendForwarder implements OnModuleInit {
       if (request.method !== 'GET' && request.method !== 'POST') return;
       const route = forwardedRoute(request.url.split('?')[0] ?? '');
       if (route === undefined) return;
-      await this.forward(request, reply, route === 'patterns');
+      await this.forward(request, reply, route);
       return reply;
     });
   }
@@ -53,12 +64,14 @@ export class FrontendForwarder implements OnModuleInit {
   private async forward(
     request: FastifyRequest,
     reply: FastifyReply,
-    newlineAfterError: boolean,
+    route: RouteName,
   ): Promise<void> {
+    const newlineAfterError = route === 'patterns';
     const fail = (status: number, message: string): void =>
       sendPlainError(reply, status, newlineAfterError ? `${message}\n` : message);
     try {
-      const tenant = requestTenants(request, true).join('|');
+      const tenants = requestTenants(request, true);
+      const tenant = tenants.join('|');
       const actorPath = parseActorPath(
         actorPathHeader((name) => {
           const v = request.headers[name.toLowerCase()];
@@ -71,7 +84,18 @@ export class FrontendForwarder implements OnModuleInit {
         headers: jobHeaders(request.headers),
         body: await readBody(request),
       };
-      const result = await this.queue.submit(tenant, actorPath, job, clientSignal(reply));
+      const signal = clientSignal(reply);
+      const limits = frontendLimits(this.overrides, tenants);
+      const splits = splitMetadataJob(route, job, limits, nowNs());
+      const result =
+        splits === undefined
+          ? await this.queue.submit(tenant, actorPath, job, signal)
+          : mergeMetadataAnswers(
+              route,
+              await mapConcurrent(splits, limits.maxQueryParallelism, (s) =>
+                this.queue.submit(tenant, actorPath, s, signal),
+              ),
+            );
       void reply.code(result.status).headers(result.headers).send(result.body);
     } catch (err) {
       if (err instanceof PlainHttpError) return sendPlainError(reply, err.getStatus(), err.body);
