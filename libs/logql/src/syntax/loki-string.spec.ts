@@ -24,6 +24,8 @@ const CASES: ReadonlyArray<[string, string]> = [
   ],
   ['vector(1) + (1 + 2)', '(vector(1.000000) + 3)'],
   ['1 + 2', '3'],
+  // Go's math.Pow(1, NaN) is 1 (JavaScript's Math.pow gives NaN).
+  ['vector(1) * (1 ^ (0 / 0))', '(vector(1.000000) * 1)'],
   ['a_metric_like_rate:x', ''],
   [
     'label_replace(rate({a="b"}[1m]), "dst", "$1", "src", "(.*)")',

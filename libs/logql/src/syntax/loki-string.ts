@@ -17,6 +17,7 @@ import {
 import type { Grouping, LabelFilter, LogRange, LogSelectorExpr, MetricExpr, Expr } from './ast';
 import { printMatcher, printStage, printStreamSelector } from './printer';
 import { lokiStageText } from './stage-text';
+import { applyScalar } from './validate';
 
 export function lokiExprString(expr: Expr): string {
   return expr.kind === 'LogSelectorExpr' ? logSelector(expr) : metric(expr);
@@ -86,23 +87,11 @@ function literalValue(e: MetricExpr): number | undefined {
   const l = literalValue(e.lhs);
   const r = literalValue(e.rhs);
   if (l === undefined || r === undefined) return undefined;
-  switch (e.op) {
-    case '+':
-      return l + r;
-    case '-':
-      return l - r;
-    case '*':
-      return l * r;
-    case '/':
-      return r === 0 ? NaN : l / r;
-    case '%':
-      return r === 0 ? NaN : l % r;
-    case '^':
-      return Math.pow(l, r);
-    default:
-      return undefined;
-  }
+  // Arithmetic only: a comparison of two literals is printed as written.
+  return ARITHMETIC.has(e.op) ? applyScalar(e.op, l, r) : undefined;
 }
+
+const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '^']);
 
 function metric(e: MetricExpr): string {
   switch (e.kind) {
