@@ -382,7 +382,7 @@ describe('renderAll: the LogService beside its config, for the admin UI', () => 
 });
 
 describe('renderAll: zones and S3', () => {
-  const spec = specOf({
+  const zoned = {
     mode: 'Microservices',
     zones: ['zone-a', 'zone-b', 'zone-c'],
     components: { ingester: { replicas: 1 } },
@@ -397,7 +397,8 @@ describe('renderAll: zones and S3', () => {
         secret: { name: 'minio' },
       },
     },
-  });
+  };
+  const spec = specOf(zoned);
   const { manifests, components } = renderAll(owner, spec, v1beta1);
 
   it('renders one ingester StatefulSet per zone, pinned to its nodes', () => {
@@ -418,10 +419,32 @@ describe('renderAll: zones and S3', () => {
     const member = resolveRingConfig(config, 'ingester');
     expect(member.zone).toBe('zone-b');
     expect(member.zoneAwarenessEnabled).toBe(true);
-    // One disruption budget over all zones.
+    // One disruption budget per zone, over that zone's pods only.
     expect(
       names(manifests).filter((n) => n.startsWith('PodDisruptionBudget/logs-ingester')),
-    ).toEqual(['PodDisruptionBudget/logs-ingester']);
+    ).toEqual([
+      'PodDisruptionBudget/logs-ingester-zone-a',
+      'PodDisruptionBudget/logs-ingester-zone-b',
+      'PodDisruptionBudget/logs-ingester-zone-c',
+    ]);
+    const pdb = find(manifests, 'PodDisruptionBudget', 'logs-ingester-zone-b');
+    expect(pdb.spec).toEqual({
+      maxUnavailable: 1,
+      selector: {
+        matchLabels: {
+          'app.kubernetes.io/name': 'logsvc',
+          'app.kubernetes.io/instance': 'logs',
+          'app.kubernetes.io/component': 'ingester',
+          'logsvc.io/zone': 'zone-b',
+        },
+      },
+    });
+    const wider = renderAll(
+      owner,
+      specOf({ ...zoned, rollout: { maxUnavailablePerZone: 2 } }),
+      v1beta1,
+    ).manifests;
+    expect(find(wider, 'PodDisruptionBudget', 'logs-ingester-zone-a').spec.maxUnavailable).toBe(2);
   });
 
   it('reads S3 credentials from the Secret into the config', () => {

@@ -54,9 +54,24 @@ export function renderAll(
   }
   for (const plan of components) manifests.push(workload(owner, spec, plan, configHash));
 
+  // Zone-aware ingesters: one budget per zone (a zone's nodes drain while the other zones
+  // hold every stream); the rest: one budget per component.
   const totals = new Map<string, number>();
-  for (const plan of components)
+  for (const plan of components) {
+    if (plan.zone !== undefined) {
+      manifests.push(
+        disruptionBudget(
+          owner,
+          plan.component,
+          capabilities,
+          plan.zone,
+          spec.rollout.maxUnavailablePerZone,
+        ),
+      );
+      continue;
+    }
     totals.set(plan.component, (totals.get(plan.component) ?? 0) + plan.replicas);
+  }
   if (spec.mode !== 'SingleBinary' && spec.ring.store === 'managed')
     totals.set(ETCD_COMPONENT, spec.ring.managed.replicas);
   for (const [component, replicas] of totals) {
