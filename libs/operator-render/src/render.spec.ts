@@ -110,12 +110,13 @@ describe('renderAll: single binary', () => {
 });
 
 describe('renderAll: microservices', () => {
-  const spec = specOf({
+  const raw = {
     mode: 'Microservices',
     storage: { sharedClaimName: 'logs-shared' },
     components: { distributor: { replicas: 2 }, querier: { replicas: 1 } },
     limits: { global: { ingestionRateMB: 8, maxLineSize: '1MB' } },
-  });
+  };
+  const spec = specOf(raw);
   const { manifests } = renderAll(owner, spec, v1beta1);
   const env = (pod: string) => ({ POD_NAME: pod, POD_IP: '10.1.2.3' });
 
@@ -141,6 +142,7 @@ describe('renderAll: microservices', () => {
       'Deployment/logs-query-frontend',
       'PodDisruptionBudget/logs-ingester',
       'PodDisruptionBudget/logs-distributor',
+      'PodDisruptionBudget/logs-etcd',
     ]);
     const pdb = find(manifests, 'PodDisruptionBudget', 'logs-ingester');
     expect(pdb.apiVersion).toBe('policy/v1beta1');
@@ -159,6 +161,47 @@ describe('renderAll: microservices', () => {
         (m) => m.kind === 'PodDisruptionBudget',
       )!.apiVersion,
     ).toBe('policy/v1');
+  });
+
+  it('runs 3 etcd members by default, all starting at once with stable peer names', () => {
+    const etcd = find(manifests, 'StatefulSet', 'logs-etcd');
+    expect(etcd.spec.replicas).toBe(3);
+    expect(etcd.spec.updateStrategy).toEqual({ type: 'RollingUpdate' });
+    expect(containerOf(etcd).command).toEqual(
+      expect.arrayContaining([
+        '--initial-cluster=logs-etcd-0=http://logs-etcd-0.logs-etcd-headless:2380,logs-etcd-1=http://logs-etcd-1.logs-etcd-headless:2380,logs-etcd-2=http://logs-etcd-2.logs-etcd-headless:2380',
+        '--initial-cluster-state=new',
+      ]),
+    );
+    expect(find(manifests, 'PodDisruptionBudget', 'logs-etcd').spec).toMatchObject({
+      maxUnavailable: 1,
+      selector: { matchLabels: { 'app.kubernetes.io/component': 'etcd' } },
+    });
+  });
+
+  it('renders a growing etcd step: the added member joins the running cluster, the others stay', () => {
+    const growing = renderAll(owner, spec, v1beta1, spec, {
+      etcd: { members: 2, initialClusterState: 'existing', partition: 1 },
+    }).manifests;
+    const etcd = find(growing, 'StatefulSet', 'logs-etcd');
+    expect(etcd.spec.replicas).toBe(2);
+    expect(etcd.spec.updateStrategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { partition: 1 },
+    });
+    expect(containerOf(etcd).command).toEqual(
+      expect.arrayContaining([
+        '--initial-cluster=logs-etcd-0=http://logs-etcd-0.logs-etcd-headless:2380,logs-etcd-1=http://logs-etcd-1.logs-etcd-headless:2380',
+        '--initial-cluster-state=existing',
+      ]),
+    );
+    const single = renderAll(
+      owner,
+      specOf({ ...raw, ring: { managed: { replicas: 1 } } }),
+      v1beta1,
+    ).manifests;
+    expect(find(single, 'StatefulSet', 'logs-etcd').spec.replicas).toBe(1);
+    expect(names(single)).not.toContain('PodDisruptionBudget/logs-etcd');
   });
 
   it('puts a query frontend in front of the queriers, which find the schedulers by their ring', () => {
