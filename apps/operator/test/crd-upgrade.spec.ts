@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import { Reconciler } from '../src/controller/reconciler';
 import type { KubeClient } from '../src/kube/client';
 import { ANNOTATION_CRD_VERSION, upgradeCrd } from '../src/kube/crds';
+import type { EtcdAccess } from '../src/etcd/members';
 import { FakeKubelet } from './support/fake-kubelet';
 import { FakeRing } from './support/fake-ring';
 import {
@@ -165,6 +166,108 @@ describe.skipIf(skip !== undefined)(
       expect(etcd.spec!.replicas).toBe(1);
       expect(events).not.toContain('EtcdMemberAdded');
       expect(events).not.toContain('ReplacingPod');
+    }, 120_000);
+
+    it('grows that etcd from 1 to 3 members when its spec asks, one member at a time', async () => {
+      // etcd's member API, as the pods the fake kubelet made Ready would answer it.
+      const added: string[] = [];
+      const readyEtcdPods = async () =>
+        (
+          await client.call<{
+            items: {
+              metadata: { name: string };
+              status?: { conditions?: { type: string; status: string }[] };
+            }[];
+          }>(
+            'GET',
+            `/api/v1/namespaces/${NS}/pods?labelSelector=app.kubernetes.io/component%3Detcd`,
+          )
+        ).items
+          .filter((p) =>
+            p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+          )
+          .map((p) => p.metadata.name);
+      const etcdAccess: EtcdAccess = {
+        listMembers: async () => {
+          const ready = new Set(await readyEtcdPods());
+          const urls = ['http://logs-etcd-0.logs-etcd-headless:2380', ...added];
+          return {
+            ok: true,
+            members: urls.map((url) => {
+              const pod = /\/\/(logs-etcd-\d+)\./.exec(url)![1];
+              return { name: ready.has(pod) ? pod : '', peerURLs: [url] };
+            }),
+          };
+        },
+        addMember: async (_target, peerUrl) => void added.push(peerUrl),
+      };
+      const events: string[] = [];
+      const reconciler = new Reconciler({
+        client,
+        pods: new FakeRing(client),
+        etcd: etcdAccess,
+        capabilities: { pdbApiVersion: 'policy/v1beta1' },
+        events: { record: (_s, _t, reason) => void events.push(reason) },
+      });
+      await client.call(
+        'PATCH',
+        `${LS}/logs`,
+        { spec: { ring: { managed: { replicas: 3 } } } },
+        'application/merge-patch+json',
+      );
+      type Sts = {
+        spec: {
+          replicas: number;
+          updateStrategy: { rollingUpdate?: { partition?: number } };
+          template: { spec: { containers: { command: string[] }[] } };
+        };
+      };
+      const steps = new Set<string>();
+      const messages = new Set<string>();
+      await waitFor(
+        '3 etcd members',
+        async () => {
+          await reconciler.reconcile(NS, 'logs');
+          const sts = (await client.get<Sts>(
+            `/apis/apps/v1/namespaces/${NS}/statefulsets/logs-etcd`,
+          ))!;
+          const state = sts.spec.template.spec.containers[0].command.find((a) =>
+            a.startsWith('--initial-cluster-state='),
+          );
+          const partition = sts.spec.updateStrategy.rollingUpdate?.partition ?? '-';
+          steps.add(`${sts.spec.replicas} ${partition} ${state}`);
+          const ls = await client.get<Obj & { status?: { rollout?: { message?: string } } }>(
+            `${LS}/logs`,
+          );
+          if (ls?.status?.rollout?.message) messages.add(ls.status.rollout.message);
+          return (
+            sts.spec.replicas === 3 &&
+            partition === '-' &&
+            ls?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')
+          );
+        },
+        90_000,
+      );
+      expect(added).toEqual([
+        'http://logs-etcd-1.logs-etcd-headless:2380',
+        'http://logs-etcd-2.logs-etcd-headless:2380',
+      ]);
+      expect([...steps]).toEqual(
+        expect.arrayContaining([
+          '2 1 --initial-cluster-state=existing',
+          '3 2 --initial-cluster-state=existing',
+          '3 - --initial-cluster-state=existing',
+        ]),
+      );
+      expect([...steps]).not.toContain('3 - --initial-cluster-state=new');
+      expect(events.filter((e) => e === 'EtcdMemberAdded')).toHaveLength(2);
+      expect(
+        [...messages].some((m) => m.startsWith('growing the managed etcd from 1 to 3 members')),
+      ).toBe(true);
+      // 3 members: a disruption budget.
+      expect(
+        await client.get(`/apis/policy/v1beta1/namespaces/${NS}/poddisruptionbudgets/logs-etcd`),
+      ).toBeDefined();
     }, 120_000);
   },
 );
