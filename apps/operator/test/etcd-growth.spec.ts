@@ -44,9 +44,16 @@ describe('managed etcd growth from 1 to 3 members (real etcd)', () => {
   const members: Member[] = [];
   const root = mkdtempSync(join(tmpdir(), 'logsvc-etcd-growth-'));
 
-  afterAll(() => {
+  // Also when the worker exits early (a failed or timed-out test): no etcd is left running.
+  const cleanUp = () => {
     for (const m of members) m.process?.kill('SIGKILL');
     rmSync(root, { recursive: true, force: true });
+  };
+  process.once('exit', cleanUp);
+
+  afterAll(() => {
+    process.removeListener('exit', cleanUp);
+    cleanUp();
   });
 
   const etcdSet = (manifests: Manifest[]) =>
