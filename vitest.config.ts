@@ -29,6 +29,7 @@ const timingSensitive = [
   'apps/logsvc/test/query-yields.spec.ts',
   'apps/logsvc/test/template-budgets.spec.ts',
   'apps/operator/test/controller.spec.ts',
+  'apps/operator/test/crd-upgrade.spec.ts',
   'apps/operator/test/guarded.spec.ts',
   'libs/ingester/src/wal/dir-lock.spec.ts',
   'libs/logql/src/engine/hostile-queries.property.spec.ts',

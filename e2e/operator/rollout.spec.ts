@@ -10,115 +10,29 @@ import {
   installCrd,
   type KubeClient,
   Reconciler,
-  REPO_ROOT,
   skipMessage,
   startControlPlane,
   waitFor,
   type ControlPlane,
 } from '@logsvc/operator/testing';
-import { NodeAgent } from '../support/node-agent/agent';
+import type { NodeAgent } from '../support/node-agent/agent';
+import {
+  describeCluster,
+  expectEveryAckedEntry,
+  isReady,
+  Load,
+  loadedLogService,
+  LS,
+  NS,
+  logsvcNodeAgent,
+  podsOf,
+  readyOn,
+} from '../support/operator-load';
 
 // Tier 3: a microservices LogService run by real logsvc processes (our node agent plays the
 // kubelet), upgraded under load: every ingester is replaced by the operator, the distributor,
 // querier, query frontend and scheduler by their Deployments. Every acknowledged entry must be
 // queryable through the frontend afterwards, and pushes must keep succeeding throughout.
-
-const NS = 'default';
-const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
-const TENANT = 'e2e';
-
-interface PodItem {
-  metadata: {
-    name: string;
-    uid: string;
-    labels?: Record<string, string>;
-    deletionTimestamp?: string;
-  };
-  status?: { podIP?: string; conditions?: { type: string; status: string }[] };
-}
-
-const isReady = (p: PodItem) =>
-  p.metadata.deletionTimestamp === undefined &&
-  (p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false);
-
-async function podsOf(client: KubeClient, component: string): Promise<PodItem[]> {
-  const list = await client.call<{ items: PodItem[] }>(
-    'GET',
-    `/api/v1/namespaces/${NS}/pods?labelSelector=${encodeURIComponent(`app.kubernetes.io/instance=logs,app.kubernetes.io/component=${component}`)}`,
-  );
-  return list.items;
-}
-
-/** Pushes all the time to a Ready distributor (as a Service would pick), recording acks. */
-class Load {
-  readonly acked = new Set<string>();
-  failed = 0;
-  maxGapMs = 0;
-  private lastAck = Date.now();
-  private targets: string[] = [];
-  private stopped = false;
-  private running: Promise<void> | undefined;
-  private seq = 0;
-  readonly startNs = BigInt(Date.now() - 1000) * 1_000_000n;
-
-  constructor(private readonly client: KubeClient) {}
-
-  start(): void {
-    this.running = Promise.all([this.refresh(), this.push(0), this.push(1)]).then(() => undefined);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
-  }
-
-  private async refresh(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const pods = await podsOf(this.client, 'distributor');
-        this.targets = pods.filter(isReady).map((p) => p.status!.podIP!);
-      } catch {
-        // keep the last list
-      }
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  }
-
-  private async push(worker: number): Promise<void> {
-    while (!this.stopped) {
-      const target = this.targets[this.seq % Math.max(1, this.targets.length)];
-      const lines = Array.from({ length: 10 }, () => `entry ${worker} ${this.seq++}`);
-      const base = BigInt(Date.now()) * 1_000_000n;
-      const values = lines.map((line, i) => [String(base + BigInt(i)), line]);
-      let ok = false;
-      if (target !== undefined) {
-        try {
-          const res = await fetch(`http://${target}:3100/loki/api/v1/push`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'X-Scope-OrgID': TENANT },
-            body: JSON.stringify({
-              streams: [{ stream: { job: 'e2e', worker: String(worker) }, values }],
-            }),
-            signal: AbortSignal.timeout(5000),
-          });
-          await res.arrayBuffer();
-          ok = res.status === 204;
-        } catch {
-          ok = false;
-        }
-      }
-      const now = Date.now();
-      if (ok) {
-        for (const [ts, line] of values) this.acked.add(`${ts} ${line}`);
-        this.maxGapMs = Math.max(this.maxGapMs, now - this.lastAck);
-        this.lastAck = now;
-      } else {
-        this.failed++;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
 
 const skip = skipMessage();
 
@@ -137,23 +51,7 @@ describe.skipIf(skip !== undefined)(
       dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
       [cp, etcd] = await Promise.all([startControlPlane(), startEtcd()]);
       client = cp.client;
-      const logsvc = join(REPO_ROOT, 'apps', 'logsvc', 'dist', 'main.js');
-      agent = new NodeAgent({
-        client,
-        nodeName: 'node-1',
-        dir,
-        log: (m) => logs.push(m),
-        runtime: (image) =>
-          image.startsWith('logsvc/logsvc:')
-            ? {
-                entrypoint: [process.execPath, logsvc],
-                networkArgs: (ip) => [
-                  `-server.http-listen-address=${ip}`,
-                  `-server.grpc-listen-address=${ip}`,
-                ],
-              }
-            : undefined,
-      });
+      agent = logsvcNodeAgent(client, dir, logs);
       await agent.start();
       await installCrd(client);
       await waitFor('the default ServiceAccount', () =>
@@ -187,66 +85,13 @@ describe.skipIf(skip !== undefined)(
     });
 
     it('replaces every pod, loses no acknowledged entry and stays writable', async () => {
-      await client.call('POST', LS, {
-        apiVersion: 'logsvc.io/v1alpha1',
-        kind: 'LogService',
-        metadata: { name: 'logs' },
-        spec: {
-          version: '0.1.0',
-          mode: 'Microservices',
-          replicationFactor: 3,
-          components: {
-            distributor: { replicas: 1 },
-            ingester: { replicas: 3 },
-            querier: { replicas: 1 },
-          },
-          compactor: { enabled: false },
-          storage: { type: 'filesystem', sharedClaimName: 'logs-shared', size: '1Gi' },
-          ring: { store: 'etcd', etcdEndpoints: [etcd.endpoint] },
-          rollout: { terminationGracePeriod: '60s' },
-          limits: {
-            global: {
-              ingestionRateMB: 100,
-              ingestionBurstSizeMB: 100,
-              maxEntriesLimitPerQuery: 100000,
-            },
-          },
-        },
-      });
-      /** What the cluster looks like, for failure messages. */
-      const describeCluster = async () => {
-        const pods = await client.call<{
-          items: (PodItem & {
-            spec: { nodeName?: string };
-            status?: {
-              phase?: string;
-              conditions?: { type: string; status: string; reason?: string; message?: string }[];
-            };
-          })[];
-        }>('GET', `/api/v1/namespaces/${NS}/pods`);
-        const ls = await client.get<{ status?: unknown }>(`${LS}/logs`);
-        return [
-          ...pods.items.map(
-            (p) =>
-              `${p.metadata.name} ${p.status?.phase} node=${p.spec.nodeName ?? '-'} ${JSON.stringify(p.status?.conditions?.filter((c) => c.status !== 'True'))}`,
-          ),
-          JSON.stringify(ls?.status),
-        ].join('\n');
-      };
+      await client.call('POST', LS, loadedLogService(etcd.endpoint));
       const fail = async (err: unknown) => {
         throw new Error(
-          `${(err as Error).message}\n${logs.slice(-20).join('\n')}\n${agent.recentOutput()}\n${await describeCluster()}`,
+          `${(err as Error).message}\n${logs.slice(-20).join('\n')}\n${agent.recentOutput()}\n${await describeCluster(client)}`,
         );
       };
-      const ready = async (version: string) => {
-        const ls = await client.get<{
-          status?: { version?: string; conditions?: { type: string; status: string }[] };
-        }>(`${LS}/logs`);
-        const ok =
-          ls?.status?.version === version &&
-          ls.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
-        return ok ? ls : undefined;
-      };
+      const ready = (version: string) => readyOn(client, version);
       // On a loaded 2-core machine the upgrade (every pod, the 3 ingesters one at a time, each
       // flushing) was measured at 2 m 40 s: the budget is about twice that.
       await waitFor('the cluster to be Ready', () => ready('0.1.0'), 200_000).catch(fail);
@@ -298,34 +143,7 @@ describe.skipIf(skip !== undefined)(
         `longest time without an acknowledged push (${load.failed} failed pushes)`,
       ).toBeLessThan(5000);
 
-      // Through the query frontend, which hands the query to the querier by the scheduler.
-      const frontend = (await podsOf(client, 'query-frontend')).find(isReady)!;
-      const params = new URLSearchParams({
-        query: '{job="e2e"}',
-        start: load.startNs.toString(),
-        end: (BigInt(Date.now() + 1000) * 1_000_000n).toString(),
-        limit: '100000',
-        direction: 'forward',
-      });
-      const res = await fetch(
-        `http://${frontend.status!.podIP}:3100/loki/api/v1/query_range?${params}`,
-        {
-          headers: { 'X-Scope-OrgID': TENANT },
-        },
-      );
-      expect(res.status).toBe(200);
-      const body = (await res.json()) as { data: { result: { values: [string, string][] }[] } };
-      const found = new Set(
-        body.data.result.flatMap((s) => s.values.map(([ts, line]) => `${ts} ${line}`)),
-      );
-      const missing = [...load.acked].filter((k) => !found.has(k));
-      process.stderr.write(
-        `rollout e2e: ${load.acked.size} entries acknowledged, ${load.failed} pushes failed, longest gap ${load.maxGapMs}ms, ${found.size} entries queried\n`,
-      );
-      expect(
-        missing.slice(0, 5),
-        `${missing.length} of ${load.acked.size} acknowledged entries missing`,
-      ).toEqual([]);
+      await expectEveryAckedEntry(client, load, 'rollout e2e');
     }, 600_000);
   },
 );

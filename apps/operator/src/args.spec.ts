@@ -7,6 +7,7 @@ const defaults = {
   httpPort: 8080,
   webhook: { port: 9443, hosts: [] },
   leaderElection: { enabled: false, id: 'logsvc-operator' },
+  upgradeCrds: false,
   help: false,
 };
 
@@ -40,9 +41,11 @@ describe('parseOperatorArgs', () => {
         '--webhook-config=logsvc-operator',
         '--leader-elect',
         '--leader-election-namespace=logsvc-system',
+        '--upgrade-crds',
       ]),
     ).toEqual({
       ...defaults,
+      upgradeCrds: true,
       httpPort: 0,
       webhook: {
         port: 10443,
@@ -63,6 +66,7 @@ describe('parseOperatorArgs', () => {
     [['--http-port=http'], '--http-port: expected a port number, got http'],
     [['--webhook-secret=tls'], '--webhook-secret: expected NAMESPACE/NAME, got tls'],
     [['--webhook-secret=a/b'], '--webhook-secret needs --webhook-hosts'],
+    [['--upgrade-crds=maybe'], '--upgrade-crds: expected true or false, got maybe'],
     [['--leader-elect=yes'], '--leader-elect: expected true or false, got yes'],
     [
       ['--webhook-cert-dir=/c', '--webhook-secret=a/b', '--webhook-hosts=x'],

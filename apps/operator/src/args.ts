@@ -22,6 +22,8 @@ export interface OperatorArgs {
     readonly namespace?: string;
     readonly id: string;
   };
+  /** Apply the operator's own LogService CRD at start (guarded by version). */
+  readonly upgradeCrds: boolean;
   readonly help: boolean;
 }
 
@@ -30,12 +32,12 @@ export const USAGE = `usage: logsvc-operator [--kubeconfig=FILE] [--namespace=NS
                        [--webhook-port=N] [--webhook-cert-dir=DIR | --webhook-secret=NS/NAME
                         --webhook-hosts=NAME,...] [--webhook-config=NAME]
                        [--leader-elect] [--leader-election-namespace=NS]
-                       [--leader-election-id=NAME]
+                       [--leader-election-id=NAME] [--upgrade-crds]
   --kubeconfig    credentials file; without it, the pod's service account (in-cluster)
   --namespace     watch only this namespace (default: all)
   --resync        reconcile every LogService at least this often (default 30)
-  --pod-access    reach logsvc pods (/ring, prepare_shutdown) through the API server's pod
-                  proxy (default) or directly at the pod IP
+  --pod-access    reach logsvc pods (/ring, prepare_shutdown) and the managed etcd's member
+                  API through the API server's pod proxy (default) or directly at the pod IP
   --http-port     serve /metrics, /healthz and /readyz here (default 8080; 0: off)
   --webhook-port  serve the validating admission webhook here over HTTPS (default 9443)
   --webhook-cert-dir  the webhook's tls.crt and tls.key (a mounted Secret)
@@ -46,11 +48,13 @@ export const USAGE = `usage: logsvc-operator [--kubeconfig=FILE] [--namespace=NS
   --leader-elect  run the controller only while holding a coordination.k8s.io Lease
                   (--leader-election-id, default logsvc-operator, in
                   --leader-election-namespace, default the pod's namespace)
+  --upgrade-crds  at start, server-side apply this operator's LogService CRD unless an
+                  operator of a newer version applied it (needs RBAC on the CRD)
 `;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends object ? Mutable<T[K]> : T[K] };
 
-const BOOLEAN_FLAGS = new Set(['leader-elect']);
+const BOOLEAN_FLAGS = new Set(['leader-elect', 'upgrade-crds']);
 
 function port(flag: string, value: string): number | { error: string } {
   const n = Number(value);
@@ -67,6 +71,7 @@ export function parseOperatorArgs(argv: readonly string[]): OperatorArgs | { err
     httpPort: 8080,
     webhook: { port: 9443, hosts: [] },
     leaderElection: { enabled: false, id: 'logsvc-operator' },
+    upgradeCrds: false,
     help: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -127,6 +132,11 @@ export function parseOperatorArgs(argv: readonly string[]): OperatorArgs | { err
         if (value !== 'true' && value !== 'false')
           return { error: `--leader-elect: expected true or false, got ${value}` };
         out.leaderElection.enabled = value === 'true';
+        break;
+      case 'upgrade-crds':
+        if (value !== 'true' && value !== 'false')
+          return { error: `--upgrade-crds: expected true or false, got ${value}` };
+        out.upgradeCrds = value === 'true';
         break;
       case 'leader-election-namespace':
         out.leaderElection.namespace = value;

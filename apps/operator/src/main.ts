@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Controller } from './controller/controller';
 import { DirectPodAccess, ProxyPodAccess } from './controller/pod-access';
+import { directEtcdAccess, proxyEtcdAccess } from './etcd/members';
 import { Reconciler } from './controller/reconciler';
 import { KubeClient, loadKubeConfig } from './kube/client';
 import { discoverCapabilities } from './kube/discovery';
 import { LeaderElector } from './kube/leader';
+import { upgradeCrd } from './kube/crds';
 import { EventRecorder } from './observe/events';
 import { ProbeServer } from './observe/http';
 import { OperatorMetrics } from './observe/metrics';
@@ -39,6 +42,12 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${new Date().toISOString()} logsvc-operator: ${message}\n`);
   const identity = process.env.POD_NAME || `${hostname()}_${randomBytes(4).toString('hex')}`;
   const client = new KubeClient(await loadKubeConfig(parsed.kubeconfig));
+  if (parsed.upgradeCrds) {
+    const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    await upgradeCrd(client, version, log);
+  }
   const capabilities = await discoverCapabilities(client);
   log(`PodDisruptionBudgets as ${capabilities.pdbApiVersion}`);
   const metrics = new OperatorMetrics();
@@ -64,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
   const reconciler = new Reconciler({
     client,
     pods,
+    etcd: parsed.podAccess === 'direct' ? directEtcdAccess(client) : proxyEtcdAccess(client),
     capabilities,
     log,
     events,

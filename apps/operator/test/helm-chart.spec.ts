@@ -76,6 +76,7 @@ describe('charts/logsvc-operator rendered', () => {
         '--webhook-config=logsvc-operator',
         '--webhook-secret=logsvc-system/logsvc-operator-webhook-tls',
         '--webhook-hosts=logsvc-operator.logsvc-system.svc',
+        '--upgrade-crds',
       ]),
     );
     expect(container.livenessProbe).toMatchObject({ httpGet: { path: '/healthz', port: 'http' } });
@@ -348,6 +349,11 @@ describe.skipIf(skip !== undefined)(
         `/apis/coordination.k8s.io/v1/namespaces/${RELEASE.namespace}/leases/logsvc-operator`,
       );
       expect(lease!.spec.holderIdentity).toBe('operator-0');
+      // --upgrade-crds with the chart's RBAC: the operator applied its own CRD at start.
+      const crd = await admin.get<{ metadata: { annotations?: Record<string, string> } }>(
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/logservices.logsvc.io',
+      );
+      expect(crd!.metadata.annotations?.['logsvc.io/operator-version']).toBe('0.1.0');
       const ready = await fetch(`http://127.0.0.1:${httpPort}/readyz`);
       expect(ready.status).toBe(200);
       const metrics = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();

@@ -30,15 +30,52 @@ function etcdTls(spec: LogServiceSpec) {
   };
 }
 
+/**
+ * How the managed etcd StatefulSet is rendered at this step. A new etcd starts all its members
+ * at once (`new`); one grown from 1 to 3 members has each added member join the running
+ * cluster (`existing`), the operator adding it to the member list first (etcd's runtime
+ * reconfiguration). A member that has data ignores both flags on a restart.
+ */
+export interface EtcdPlan {
+  /** Members the StatefulSet runs (its replicas). */
+  readonly members: number;
+  readonly initialClusterState: 'new' | 'existing';
+  /**
+   * While growing: the pods below this ordinal keep their revision (the new member's flags
+   * name the grown cluster, the old members need not restart for it).
+   */
+  readonly partition?: number;
+}
+
+export function etcdName(owner: Pick<Owner, 'name'>): string {
+  return `${owner.name}-etcd`;
+}
+
+/** The peer URL of member `ordinal`, as the member list holds it. */
+export function etcdPeerUrl(owner: Pick<Owner, 'name'>, ordinal: number): string {
+  const name = etcdName(owner);
+  return `http://${name}-${ordinal}.${name}-headless:${ETCD_PEER_PORT}`;
+}
+
+/** The plan of an etcd the spec creates: every member at once. */
+export function newEtcdPlan(spec: LogServiceSpec): EtcdPlan {
+  return { members: spec.ring.managed.replicas, initialClusterState: 'new' };
+}
+
 /** The operator-managed etcd of the rings: a StatefulSet, its headless and client Services. */
-export function managedEtcd(owner: Owner, spec: LogServiceSpec): Manifest[] {
-  const name = `${owner.name}-etcd`;
+export function managedEtcd(
+  owner: Owner,
+  spec: LogServiceSpec,
+  plan: EtcdPlan = newEtcdPlan(spec),
+): Manifest[] {
+  const name = etcdName(owner);
   const headless = `${name}-headless`;
-  const { replicas, image, size, resources } = spec.ring.managed;
+  const { image, size, resources } = spec.ring.managed;
+  const replicas = plan.members;
   const selector = selectorLabels(owner, ETCD_COMPONENT);
   const peers = Array.from(
     { length: replicas },
-    (_, i) => `${name}-${i}=http://${name}-${i}.${headless}:${ETCD_PEER_PORT}`,
+    (_, i) => `${name}-${i}=${etcdPeerUrl(owner, i)}`,
   ).join(',');
   const tls = etcdTls(spec);
   const client = tls === undefined ? 'http' : 'https';
@@ -68,7 +105,10 @@ export function managedEtcd(owner: Owner, spec: LogServiceSpec): Manifest[] {
         serviceName: headless,
         selector: { matchLabels: selector },
         podManagementPolicy: 'Parallel',
-        updateStrategy: { type: 'RollingUpdate' },
+        updateStrategy: {
+          type: 'RollingUpdate',
+          ...(plan.partition ? { rollingUpdate: { partition: plan.partition } } : {}),
+        },
         template: {
           metadata: { labels: selector },
           spec: {
@@ -85,7 +125,7 @@ export function managedEtcd(owner: Owner, spec: LogServiceSpec): Manifest[] {
                   `--listen-peer-urls=http://0.0.0.0:${ETCD_PEER_PORT}`,
                   `--initial-advertise-peer-urls=http://$(POD_NAME).${headless}:${ETCD_PEER_PORT}`,
                   `--initial-cluster=${peers}`,
-                  '--initial-cluster-state=new',
+                  `--initial-cluster-state=${plan.initialClusterState}`,
                   ...(tls?.flags ?? []),
                 ],
                 env: [

@@ -110,12 +110,13 @@ describe('renderAll: single binary', () => {
 });
 
 describe('renderAll: microservices', () => {
-  const spec = specOf({
+  const raw = {
     mode: 'Microservices',
     storage: { sharedClaimName: 'logs-shared' },
     components: { distributor: { replicas: 2 }, querier: { replicas: 1 } },
     limits: { global: { ingestionRateMB: 8, maxLineSize: '1MB' } },
-  });
+  };
+  const spec = specOf(raw);
   const { manifests } = renderAll(owner, spec, v1beta1);
   const env = (pod: string) => ({ POD_NAME: pod, POD_IP: '10.1.2.3' });
 
@@ -141,6 +142,7 @@ describe('renderAll: microservices', () => {
       'Deployment/logs-query-frontend',
       'PodDisruptionBudget/logs-ingester',
       'PodDisruptionBudget/logs-distributor',
+      'PodDisruptionBudget/logs-etcd',
     ]);
     const pdb = find(manifests, 'PodDisruptionBudget', 'logs-ingester');
     expect(pdb.apiVersion).toBe('policy/v1beta1');
@@ -159,6 +161,47 @@ describe('renderAll: microservices', () => {
         (m) => m.kind === 'PodDisruptionBudget',
       )!.apiVersion,
     ).toBe('policy/v1');
+  });
+
+  it('runs 3 etcd members by default, all starting at once with stable peer names', () => {
+    const etcd = find(manifests, 'StatefulSet', 'logs-etcd');
+    expect(etcd.spec.replicas).toBe(3);
+    expect(etcd.spec.updateStrategy).toEqual({ type: 'RollingUpdate' });
+    expect(containerOf(etcd).command).toEqual(
+      expect.arrayContaining([
+        '--initial-cluster=logs-etcd-0=http://logs-etcd-0.logs-etcd-headless:2380,logs-etcd-1=http://logs-etcd-1.logs-etcd-headless:2380,logs-etcd-2=http://logs-etcd-2.logs-etcd-headless:2380',
+        '--initial-cluster-state=new',
+      ]),
+    );
+    expect(find(manifests, 'PodDisruptionBudget', 'logs-etcd').spec).toMatchObject({
+      maxUnavailable: 1,
+      selector: { matchLabels: { 'app.kubernetes.io/component': 'etcd' } },
+    });
+  });
+
+  it('renders a growing etcd step: the added member joins the running cluster, the others stay', () => {
+    const growing = renderAll(owner, spec, v1beta1, spec, {
+      etcd: { members: 2, initialClusterState: 'existing', partition: 1 },
+    }).manifests;
+    const etcd = find(growing, 'StatefulSet', 'logs-etcd');
+    expect(etcd.spec.replicas).toBe(2);
+    expect(etcd.spec.updateStrategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { partition: 1 },
+    });
+    expect(containerOf(etcd).command).toEqual(
+      expect.arrayContaining([
+        '--initial-cluster=logs-etcd-0=http://logs-etcd-0.logs-etcd-headless:2380,logs-etcd-1=http://logs-etcd-1.logs-etcd-headless:2380',
+        '--initial-cluster-state=existing',
+      ]),
+    );
+    const single = renderAll(
+      owner,
+      specOf({ ...raw, ring: { managed: { replicas: 1 } } }),
+      v1beta1,
+    ).manifests;
+    expect(find(single, 'StatefulSet', 'logs-etcd').spec.replicas).toBe(1);
+    expect(names(single)).not.toContain('PodDisruptionBudget/logs-etcd');
   });
 
   it('puts a query frontend in front of the queriers, which find the schedulers by their ring', () => {
@@ -382,7 +425,7 @@ describe('renderAll: the LogService beside its config, for the admin UI', () => 
 });
 
 describe('renderAll: zones and S3', () => {
-  const spec = specOf({
+  const zoned = {
     mode: 'Microservices',
     zones: ['zone-a', 'zone-b', 'zone-c'],
     components: { ingester: { replicas: 1 } },
@@ -397,7 +440,8 @@ describe('renderAll: zones and S3', () => {
         secret: { name: 'minio' },
       },
     },
-  });
+  };
+  const spec = specOf(zoned);
   const { manifests, components } = renderAll(owner, spec, v1beta1);
 
   it('renders one ingester StatefulSet per zone, pinned to its nodes', () => {
@@ -418,10 +462,32 @@ describe('renderAll: zones and S3', () => {
     const member = resolveRingConfig(config, 'ingester');
     expect(member.zone).toBe('zone-b');
     expect(member.zoneAwarenessEnabled).toBe(true);
-    // One disruption budget over all zones.
+    // One disruption budget per zone, over that zone's pods only.
     expect(
       names(manifests).filter((n) => n.startsWith('PodDisruptionBudget/logs-ingester')),
-    ).toEqual(['PodDisruptionBudget/logs-ingester']);
+    ).toEqual([
+      'PodDisruptionBudget/logs-ingester-zone-a',
+      'PodDisruptionBudget/logs-ingester-zone-b',
+      'PodDisruptionBudget/logs-ingester-zone-c',
+    ]);
+    const pdb = find(manifests, 'PodDisruptionBudget', 'logs-ingester-zone-b');
+    expect(pdb.spec).toEqual({
+      maxUnavailable: 1,
+      selector: {
+        matchLabels: {
+          'app.kubernetes.io/name': 'logsvc',
+          'app.kubernetes.io/instance': 'logs',
+          'app.kubernetes.io/component': 'ingester',
+          'logsvc.io/zone': 'zone-b',
+        },
+      },
+    });
+    const wider = renderAll(
+      owner,
+      specOf({ ...zoned, rollout: { maxUnavailablePerZone: 2 } }),
+      v1beta1,
+    ).manifests;
+    expect(find(wider, 'PodDisruptionBudget', 'logs-ingester-zone-a').spec.maxUnavailable).toBe(2);
   });
 
   it('reads S3 credentials from the Secret into the config', () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { LogServiceSpec } from '@logsvc/operator-api';
 import { planComponents, type ComponentPlan } from './components';
 import { renderConfig, renderRuntimeConfig } from './config';
-import { ETCD_COMPONENT, managedEtcd } from './etcd';
+import { ETCD_COMPONENT, managedEtcd, type EtcdPlan } from './etcd';
 import { ownedMeta } from './labels';
 import { LOGSERVICE_FILE_KEY, renderLogServiceFile } from './logservice-file';
 import type { ClusterCapabilities, Manifest, Owner } from './manifest';
@@ -19,13 +19,15 @@ export interface Rendered {
 /**
  * Every object of a LogService, in apply order. Pure: same input, same output. `storedSpec` is
  * the spec as the cluster stores it (what `kubectl get` shows), copied into the ConfigMap for the
- * admin UI; the parsed spec when not given.
+ * admin UI; the parsed spec when not given. `options.etcd`: the managed etcd's step while it
+ * grows (a new one otherwise).
  */
 export function renderAll(
   owner: Owner,
   spec: LogServiceSpec,
   capabilities: ClusterCapabilities,
   storedSpec: unknown = spec,
+  options: { readonly etcd?: EtcdPlan } = {},
 ): Rendered {
   const config = renderConfig(owner.name, spec);
   // Only config.yaml rolls the pods: logsvc re-reads runtime.yaml (tenant limits) by itself.
@@ -44,7 +46,7 @@ export function renderAll(
     },
   ];
   if (spec.mode !== 'SingleBinary' && spec.ring.store === 'managed')
-    manifests.push(...managedEtcd(owner, spec));
+    manifests.push(...managedEtcd(owner, spec, options.etcd));
 
   const seen = new Set<string>();
   for (const plan of components) {
@@ -54,9 +56,24 @@ export function renderAll(
   }
   for (const plan of components) manifests.push(workload(owner, spec, plan, configHash));
 
+  // Zone-aware ingesters: one budget per zone (a zone's nodes drain while the other zones
+  // hold every stream); the rest: one budget per component.
   const totals = new Map<string, number>();
-  for (const plan of components)
+  for (const plan of components) {
+    if (plan.zone !== undefined) {
+      manifests.push(
+        disruptionBudget(
+          owner,
+          plan.component,
+          capabilities,
+          plan.zone,
+          spec.rollout.maxUnavailablePerZone,
+        ),
+      );
+      continue;
+    }
     totals.set(plan.component, (totals.get(plan.component) ?? 0) + plan.replicas);
+  }
   if (spec.mode !== 'SingleBinary' && spec.ring.store === 'managed')
     totals.set(ETCD_COMPONENT, spec.ring.managed.replicas);
   for (const [component, replicas] of totals) {

@@ -100,19 +100,31 @@ export function headlessService(owner: Owner, plan: ComponentPlan): Manifest {
   };
 }
 
-/** At most one pod of the component down at a time (drains, evictions). */
+/**
+ * At most `maxUnavailable` pods of the component down at a time (drains, evictions); with a
+ * `zone`, of that zone's pods only (one budget per zone of zone-aware ingesters).
+ */
 export function disruptionBudget(
   owner: Owner,
   component: string,
   capabilities: ClusterCapabilities,
+  zone?: string,
+  maxUnavailable = 1,
 ): Manifest {
+  const name =
+    zone === undefined ? `${owner.name}-${component}` : `${owner.name}-${component}-${zone}`;
   return {
     apiVersion: capabilities.pdbApiVersion,
     kind: 'PodDisruptionBudget',
-    metadata: ownedMeta(owner, `${owner.name}-${component}`, component),
+    metadata: ownedMeta(
+      owner,
+      name,
+      component,
+      zone === undefined ? {} : { labels: { [LABEL_ZONE]: zone } },
+    ),
     spec: {
-      maxUnavailable: 1,
-      selector: { matchLabels: podSelector(owner, { component } as ComponentPlan) },
+      maxUnavailable,
+      selector: { matchLabels: podSelector(owner, { component, zone } as ComponentPlan) },
     },
   };
 }

@@ -12,6 +12,8 @@ import {
   LABEL_MANAGED_BY,
   MANAGED_BY,
   durationSeconds,
+  etcdName,
+  etcdPeerUrl,
   renderAll,
   type ClusterCapabilities,
   type ComponentPlan,
@@ -29,6 +31,15 @@ import {
 import { NO_EVENTS, type EventSink, type EventSubject } from '../observe/events';
 import type { OperatorMetrics, RolloutPhase } from '../observe/metrics';
 import type { PodAccess } from './pod-access';
+import {
+  decideEtcd,
+  holdPlan,
+  initialClusterStateOf,
+  needsMembers,
+  type EtcdStep,
+  type ObservedEtcdSet,
+} from '../etcd/growth';
+import type { EtcdAccess } from '../etcd/members';
 import { decideScaleDown, type ScaleDownStep } from '../rollout/scale-down';
 import { preflight } from './preflight';
 import { UpgradeGate } from './upgrade-gate';
@@ -44,6 +55,8 @@ export interface ReconcileResult {
 export interface ReconcilerDeps {
   readonly client: KubeClient;
   readonly pods: PodAccess;
+  /** etcd's member API, to grow the managed etcd (without it a growth waits). */
+  readonly etcd?: EtcdAccess;
   readonly capabilities: ClusterCapabilities;
   readonly now?: () => Date;
   readonly log?: (message: string) => void;
@@ -175,7 +188,10 @@ export class Reconciler {
     spec: LogServiceSpec,
     resource: LogServiceResource,
   ): Promise<{ workloads: ObservedWorkload[]; rollout: RolloutDecision } | { deferred: string }> {
-    const rendered = renderAll(owner, spec, this.deps.capabilities, resource.spec);
+    const etcd = await this.etcdStep(owner, subject, spec);
+    const rendered = renderAll(owner, spec, this.deps.capabilities, resource.spec, {
+      ...(etcd === undefined ? {} : { etcd: etcd.plan }),
+    });
     const existing = await this.listOwned(owner);
     // Workloads that render differently although the spec did not change since the cluster
     // was last Ready on it: this operator renders them differently (an upgrade of it).
@@ -222,6 +238,9 @@ export class Reconciler {
     const workloads = rendered.components.map((plan) =>
       observeWorkload(plan, applied.get(`${plan.kind}/${plan.name}`)!),
     );
+    // The managed etcd grows first, one member at a time; the ingesters roll after.
+    if (etcd !== undefined && etcd.kind !== 'Steady')
+      return { workloads, rollout: { kind: 'Wait', reason: etcd.reason } };
     if (scaling.kind !== 'None')
       return {
         workloads,
@@ -234,6 +253,73 @@ export class Reconciler {
     const rolloutPlans = rendered.components.filter((p) => p.ringRollout);
     const rollout = await this.rollout(owner, spec, rolloutPlans, applied);
     return { workloads, rollout };
+  }
+
+  /**
+   * The managed etcd's step (undefined without one): a member added to its member list when it
+   * grows (the StatefulSet then starts that member's pod).
+   */
+  private async etcdStep(
+    owner: Owner,
+    subject: EventSubject,
+    spec: LogServiceSpec,
+  ): Promise<EtcdStep | undefined> {
+    if (spec.mode === 'SingleBinary' || spec.ring.store !== 'managed') return undefined;
+    const name = etcdName(owner);
+    const sts = await this.deps.client.get<KubeObject & { spec?: Record<string, unknown> }>(
+      objectPath('apps/v1', 'StatefulSet', owner.namespace, name),
+    );
+    const owned = sts?.metadata.ownerReferences?.some((r) => r.uid === owner.uid) ?? false;
+    const stsSpec = sts?.spec as
+      | {
+          replicas?: number;
+          template?: { spec?: { containers?: { command?: string[] }[] } };
+        }
+      | undefined;
+    const set: ObservedEtcdSet | undefined =
+      sts === undefined || !owned
+        ? undefined
+        : {
+            replicas: stsSpec?.replicas ?? 1,
+            readyReplicas:
+              (sts.status as { readyReplicas?: number } | undefined)?.readyReplicas ?? 0,
+            initialClusterState: initialClusterStateOf(
+              stsSpec?.template?.spec?.containers?.[0]?.command,
+            ),
+          };
+    const desired = spec.ring.managed.replicas;
+    const input = { desired, name, peerUrl: (i: number) => etcdPeerUrl(owner, i), set };
+    if (!needsMembers(desired, set)) return decideEtcd(input);
+    const target = {
+      namespace: owner.namespace,
+      pod: `${name}-0`,
+      logService: owner.name,
+      ...(spec.tls === undefined ? {} : { tls: spec.tls }),
+    };
+    const members =
+      this.deps.etcd === undefined
+        ? ({ ok: false, error: 'this operator has no etcd access' } as const)
+        : await this.deps.etcd.listMembers(target);
+    const step = decideEtcd({ ...input, members });
+    if (step.kind !== 'Add') return step;
+    try {
+      await this.deps.etcd!.addMember(target, step.peerUrl);
+    } catch (err) {
+      // etcd refuses while a member joined less than 5s ago (strict reconfiguration).
+      return {
+        kind: 'Wait',
+        plan: holdPlan(set!),
+        reason: `${step.reason}: ${(err as Error).message}`,
+      };
+    }
+    this.log(`etcd: ${step.reason}`);
+    this.events.record(
+      subject,
+      'Normal',
+      'EtcdMemberAdded',
+      `added ${step.member} (${step.peerUrl}) to the managed etcd's member list; its pod starts next`,
+    );
+    return step;
   }
 
   /** The next step of scaling ingester sets down (prepare_shutdown done here). */

@@ -37,10 +37,6 @@ describe('admitLogService', () => {
       { storage: { ...microservices.storage, s3: { bucket: 'other' } } },
       'spec.storage.s3.bucket: changing it from "logs" to "other"',
     ],
-    [
-      { ring: { store: 'managed', managed: { replicas: 3 } } },
-      'spec.ring.managed.replicas: changing it from 1 to 3',
-    ],
     [{ tls: { secretName: 'logs-tls' } }, 'spec.tls: changing it from (unset) to "mutual"'],
   ])('refuses the guarded change %j, naming the field and the annotation', (change, message) => {
     const after = { ...microservices, ...change };
@@ -75,6 +71,20 @@ describe('admitLogService', () => {
     expect(refusal(after, microservices, { [ALLOW_CHANGES_ANNOTATION]: 'mode' })).toContain(
       'spec.storage.s3.bucket',
     );
+  });
+
+  it('lets the managed etcd grow from 1 to 3 members, never shrink, annotation or not', () => {
+    const three = { ...microservices, ring: { store: 'managed', managed: { replicas: 3 } } };
+    expect(refusal(three, microservices)).toBeUndefined();
+    const annotations = { [ALLOW_CHANGES_ANNOTATION]: 'spec.ring.managed.replicas' };
+    expect(refusal(microservices, three, annotations)).toContain(
+      'spec.ring.managed.replicas: cannot shrink from 3 to 1: the managed etcd grows (1 to 3 members, one at a time), it does not shrink',
+    );
+    // The default is 3 members: a LogService written without the field has 3.
+    const unset = { ...microservices, ring: { store: 'managed' } };
+    expect(refusal(unset, microservices)).toBeUndefined();
+    expect(refusal(microservices, unset)).toContain('cannot shrink from 3 to 1');
+    expect(refusal(three, unset)).toBeUndefined();
   });
 
   it('refuses what the API server would refuse later, annotation or not', () => {

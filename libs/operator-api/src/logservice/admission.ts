@@ -11,8 +11,7 @@ export const ALLOW_CHANGES_ANNOTATION = 'logsvc.io/allow-changes';
 
 /**
  * Fields whose change loses data or strands it (every object of the old mode is pruned, the
- * data stays in the old store or bucket, an etcd cannot change its member count in place), or
- * cuts the pods apart while they roll (TLS switched on, off or to mutual):
+ * data stays in the old store or bucket), or cuts the pods apart while they roll (TLS switched on, off or to mutual):
  * refused unless the annotation names them.
  */
 const GUARDED: readonly {
@@ -38,12 +37,6 @@ const GUARDED: readonly {
     applies: (s) => s.storage.type === 's3',
     value: (s) => s.storage.s3?.bucket,
     why: 'the data written so far stays in the old bucket',
-  },
-  {
-    path: 'spec.ring.managed.replicas',
-    applies: (s) => usesManagedEtcd(s),
-    value: (s) => s.ring.managed.replicas,
-    why: 'the managed etcd is recreated with the new member count and the ring starts empty',
   },
   {
     path: 'spec.tls',
@@ -117,6 +110,14 @@ export function checkSpecChange(
       path: field.path,
       message: `is immutable (${show(was)} to ${show(is)}): the volume claims of a StatefulSet cannot change; resize the PersistentVolumeClaims themselves where the storage class allows expansion`,
     });
+  }
+  if (usesManagedEtcd(before) && usesManagedEtcd(after)) {
+    const [was, is] = [before.ring.managed.replicas, after.ring.managed.replicas];
+    if (is < was)
+      issues.push({
+        path: 'spec.ring.managed.replicas',
+        message: `cannot shrink from ${was} to ${is}: the managed etcd grows (1 to 3 members, one at a time), it does not shrink`,
+      });
   }
   return issues;
 }

@@ -18,7 +18,7 @@ describe('parseSpec', () => {
     expect(spec.components.ingester.replicas).toBe(3);
     expect(spec.components.singleBinary).toEqual({ replicas: 1, resources: {} });
     expect(spec.storage).toMatchObject({ type: 'filesystem', size: '10Gi' });
-    expect(spec.ring.managed.replicas).toBe(1);
+    expect(spec.ring.managed.replicas).toBe(3);
     expect(spec.rollout.podReadyTimeout).toBe('10m');
     expect(spec.retention).toEqual({ enabled: false, deleteDelay: '2h' });
   });

@@ -132,11 +132,14 @@ export const ringSchema = defaulted(
         image: s.string('etcd image of the managed etcd.', {
           default: 'gcr.io/etcd-development/etcd:v3.5.17',
         }),
-        replicas: s.int('Members of the managed etcd (1 or 3).', {
-          default: 1,
-          minimum: 1,
-          maximum: 3,
-        }),
+        replicas: s.int(
+          'Members of the managed etcd (1 or 3): 3 tolerate the loss of one. It can grow from 1 to 3 (the operator adds one member at a time, each joining the running cluster), never shrink.',
+          {
+            default: 3,
+            minimum: 1,
+            maximum: 3,
+          },
+        ),
         size: s.quantity('Volume size of each member.', { default: '1Gi' }),
         resources,
       },

@@ -164,7 +164,7 @@ export interface RingSpec {
 export interface ManagedEtcdSpec {
   /** etcd image of the managed etcd. */
   image: string;
-  /** Members of the managed etcd (1 or 3). */
+  /** Members of the managed etcd (1 or 3): 3 tolerate the loss of one. It can grow from 1 to 3 (the operator adds one member at a time, each joining the running cluster), never shrink. */
   replicas: number;
   /** Volume size of each member. */
   size: string | number;
@@ -406,7 +406,7 @@ export interface RingSpecInput {
 export interface ManagedEtcdSpecInput {
   /** etcd image of the managed etcd. */
   image?: string;
-  /** Members of the managed etcd (1 or 3). */
+  /** Members of the managed etcd (1 or 3): 3 tolerate the loss of one. It can grow from 1 to 3 (the operator adds one member at a time, each joining the running cluster), never shrink. */
   replicas?: number;
   /** Volume size of each member. */
   size?: string | number;

@@ -1,0 +1,223 @@
+// Shared by the operator e2e specs (e2e/operator): the pods of a LogService, a push load that
+// records every acknowledged entry, the node agent running logsvc pods, and the check that
+// every acknowledged entry can be queried afterwards.
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { type KubeClient, REPO_ROOT } from '@logsvc/operator/testing';
+import { NodeAgent } from './node-agent/agent';
+
+export const NS = 'default';
+export const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
+export const TENANT = 'e2e';
+
+export interface PodItem {
+  metadata: {
+    name: string;
+    uid: string;
+    labels?: Record<string, string>;
+    deletionTimestamp?: string;
+  };
+  status?: { podIP?: string; conditions?: { type: string; status: string }[] };
+}
+
+export const isReady = (p: PodItem) =>
+  p.metadata.deletionTimestamp === undefined &&
+  (p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false);
+
+export async function podsOf(client: KubeClient, component: string): Promise<PodItem[]> {
+  const list = await client.call<{ items: PodItem[] }>(
+    'GET',
+    `/api/v1/namespaces/${NS}/pods?labelSelector=${encodeURIComponent(`app.kubernetes.io/instance=logs,app.kubernetes.io/component=${component}`)}`,
+  );
+  return list.items;
+}
+
+/** A node agent whose `logsvc/logsvc:*` pods run apps/logsvc/dist/main.js. */
+export function logsvcNodeAgent(client: KubeClient, dir: string, logs: string[]): NodeAgent {
+  const logsvc = join(REPO_ROOT, 'apps', 'logsvc', 'dist', 'main.js');
+  return new NodeAgent({
+    client,
+    nodeName: 'node-1',
+    dir,
+    log: (m) => logs.push(m),
+    runtime: (image) =>
+      image.startsWith('logsvc/logsvc:')
+        ? {
+            entrypoint: [process.execPath, logsvc],
+            networkArgs: (ip) => [
+              `-server.http-listen-address=${ip}`,
+              `-server.grpc-listen-address=${ip}`,
+            ],
+          }
+        : undefined,
+  });
+}
+
+/** A microservices LogService `logs`: 3 ingesters at RF 3 on an external etcd ring. */
+export function loadedLogService(etcdEndpoint: string): Record<string, unknown> {
+  return {
+    apiVersion: 'logsvc.io/v1alpha1',
+    kind: 'LogService',
+    metadata: { name: 'logs' },
+    spec: {
+      version: '0.1.0',
+      mode: 'Microservices',
+      replicationFactor: 3,
+      components: {
+        distributor: { replicas: 1 },
+        ingester: { replicas: 3 },
+        querier: { replicas: 1 },
+      },
+      compactor: { enabled: false },
+      storage: { type: 'filesystem', sharedClaimName: 'logs-shared', size: '1Gi' },
+      ring: { store: 'etcd', etcdEndpoints: [etcdEndpoint] },
+      rollout: { terminationGracePeriod: '60s' },
+      limits: {
+        global: {
+          ingestionRateMB: 100,
+          ingestionBurstSizeMB: 100,
+          maxEntriesLimitPerQuery: 100000,
+        },
+      },
+    },
+  };
+}
+
+/** The LogService `logs` when it is Ready on `version`. */
+export async function readyOn(client: KubeClient, version: string) {
+  const ls = await client.get<{
+    status?: { version?: string; conditions?: { type: string; status: string }[] };
+  }>(`${LS}/logs`);
+  const ok =
+    ls?.status?.version === version &&
+    ls.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+  return ok ? ls : undefined;
+}
+
+/** Every pod with its phase and unmet conditions, and the LogService status: for failures. */
+export async function describeCluster(client: KubeClient): Promise<string> {
+  const pods = await client.call<{
+    items: (PodItem & {
+      spec: { nodeName?: string };
+      status?: {
+        phase?: string;
+        conditions?: { type: string; status: string; reason?: string; message?: string }[];
+      };
+    })[];
+  }>('GET', `/api/v1/namespaces/${NS}/pods`);
+  const ls = await client.get<{ status?: unknown }>(`${LS}/logs`);
+  return [
+    ...pods.items.map(
+      (p) =>
+        `${p.metadata.name} ${p.status?.phase} node=${p.spec.nodeName ?? '-'} ${JSON.stringify(p.status?.conditions?.filter((c) => c.status !== 'True'))}`,
+    ),
+    JSON.stringify(ls?.status),
+  ].join('\n');
+}
+
+/** Pushes all the time to a Ready distributor (as a Service would pick), recording acks. */
+export class Load {
+  readonly acked = new Set<string>();
+  failed = 0;
+  maxGapMs = 0;
+  private lastAck = Date.now();
+  private targets: string[] = [];
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private seq = 0;
+  readonly startNs = BigInt(Date.now() - 1000) * 1_000_000n;
+
+  constructor(private readonly client: KubeClient) {}
+
+  start(): void {
+    this.running = Promise.all([this.refresh(), this.push(0), this.push(1)]).then(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  private async refresh(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const pods = await podsOf(this.client, 'distributor');
+        this.targets = pods.filter(isReady).map((p) => p.status!.podIP!);
+      } catch {
+        // keep the last list
+      }
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+
+  private async push(worker: number): Promise<void> {
+    while (!this.stopped) {
+      const target = this.targets[this.seq % Math.max(1, this.targets.length)];
+      const lines = Array.from({ length: 10 }, () => `entry ${worker} ${this.seq++}`);
+      const base = BigInt(Date.now()) * 1_000_000n;
+      const values = lines.map((line, i) => [String(base + BigInt(i)), line]);
+      let ok = false;
+      if (target !== undefined) {
+        try {
+          const res = await fetch(`http://${target}:3100/loki/api/v1/push`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'X-Scope-OrgID': TENANT },
+            body: JSON.stringify({
+              streams: [{ stream: { job: 'e2e', worker: String(worker) }, values }],
+            }),
+            signal: AbortSignal.timeout(5000),
+          });
+          await res.arrayBuffer();
+          ok = res.status === 204;
+        } catch {
+          ok = false;
+        }
+      }
+      const now = Date.now();
+      if (ok) {
+        for (const [ts, line] of values) this.acked.add(`${ts} ${line}`);
+        this.maxGapMs = Math.max(this.maxGapMs, now - this.lastAck);
+        this.lastAck = now;
+      } else {
+        this.failed++;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+/**
+ * Queries every entry since the load started through the query frontend (which hands the
+ * query to the querier by the scheduler) and expects each acknowledged one among them.
+ */
+export async function expectEveryAckedEntry(
+  client: KubeClient,
+  load: Load,
+  label: string,
+): Promise<void> {
+  const frontend = (await podsOf(client, 'query-frontend')).find(isReady)!;
+  const params = new URLSearchParams({
+    query: '{job="e2e"}',
+    start: load.startNs.toString(),
+    end: (BigInt(Date.now() + 1000) * 1_000_000n).toString(),
+    limit: '100000',
+    direction: 'forward',
+  });
+  const res = await fetch(
+    `http://${frontend.status!.podIP}:3100/loki/api/v1/query_range?${params}`,
+    { headers: { 'X-Scope-OrgID': TENANT } },
+  );
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: { result: { values: [string, string][] }[] } };
+  const found = new Set(
+    body.data.result.flatMap((s) => s.values.map(([ts, line]) => `${ts} ${line}`)),
+  );
+  const missing = [...load.acked].filter((k) => !found.has(k));
+  process.stderr.write(
+    `${label}: ${load.acked.size} entries acknowledged, ${load.failed} pushes failed, longest gap ${load.maxGapMs}ms, ${found.size} entries queried\n`,
+  );
+  expect(
+    missing.slice(0, 5),
+    `${missing.length} of ${load.acked.size} acknowledged entries missing`,
+  ).toEqual([]);
+}
