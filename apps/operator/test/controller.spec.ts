@@ -254,10 +254,9 @@ describe.skipIf(skip !== undefined)('operator against a real API server (Kuberne
   it('replaces ingesters one at a time after prepare_shutdown, surviving an operator restart', async () => {
     const before = await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/logs-ingester`);
     const hashBefore = before!.spec!.template!.metadata.annotations!['logsvc.io/config-hash'];
-    // A config change (a global limit): the config hash on every pod template changes.
-    await patchSpec('logs', {
-      limits: { global: { retentionPeriod: '744h', maxQuerySeries: 1000 } },
-    });
+    // A config change (query_timeout, the global limit that stays in config.yaml): the config
+    // hash on every pod template changes.
+    await patchSpec('logs', { limits: { global: { queryTimeout: '2m' } } });
     const after = await waitFor('a new template', async () => {
       const sts = await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/logs-ingester`);
       const hash = sts!.spec!.template!.metadata.annotations!['logsvc.io/config-hash'];

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_LIMITS,
   effectiveReplicationFactor,
   loadConfig,
   parseRuntimeConfig,
@@ -241,8 +242,11 @@ describe('renderAll: microservices', () => {
     expect(member.instanceId).toBe(`${name}-0`);
     expect(member.instancePort).toBe(9095);
     expect(config.storage_config.filesystem.directory).toBe('/var/logsvc-shared/chunks');
-    expect(config.limits_config.ingestion_rate_mb).toBe(8);
-    expect(config.limits_config.max_line_size).toBe(1024 * 1024);
+    // Global limits are in runtime.yaml (every tenant), not in limits_config.
+    expect(config.limits_config.ingestion_rate_mb).toBe(DEFAULT_LIMITS.ingestion_rate_mb);
+    expect(
+      parseRuntimeConfig(configOf(manifests)['runtime.yaml'], 'runtime.yaml').get('*'),
+    ).toEqual({ ingestion_rate_mb: 8, max_line_size: 1024 * 1024 });
   });
 
   it('uses existing etcd endpoints when asked', () => {
@@ -280,7 +284,7 @@ describe('renderAll: config changes and pod rollouts', () => {
 
   it('puts the config hash on pod templates: a config change changes every template', () => {
     const a = hashOf(base);
-    const b = hashOf({ ...base, limits: { global: { maxQuerySeries: 100 } } });
+    const b = hashOf({ ...base, limits: { global: { queryTimeout: '5m' } } });
     expect(podHash(a)).toBe(a.configHash);
     expect(a.configHash).toMatch(/^[0-9a-f]{64}$/);
     expect(b.configHash).not.toBe(a.configHash);
@@ -304,6 +308,39 @@ describe('renderAll: config changes and pod rollouts', () => {
     expect(b.configHash).not.toBe(a.configHash);
     const c = hashOf({ ...base, limits: { tenants: { 'team-c': { ingestionRateMB: 1 } } } });
     expect(c.configHash).toBe(a.configHash);
+  });
+
+  it('changes only runtime.yaml for global limits: no ingester template changes', () => {
+    const micro = { mode: 'Microservices', storage: { sharedClaimName: 'shared' } };
+    const ingester = (r: ReturnType<typeof hashOf>) =>
+      find(r.manifests, 'StatefulSet', 'logs-ingester');
+    const a = hashOf(micro);
+    const b = hashOf({
+      ...micro,
+      limits: {
+        global: { ingestionRateMB: 2, maxLineSize: '1KB', maxGlobalStreamsPerUser: 50 },
+        tenants: { 'team-b': { maxLineSize: '2KB' } },
+      },
+    });
+    expect(b.configHash).toBe(a.configHash);
+    expect(configOf(b.manifests)['config.yaml']).toBe(configOf(a.manifests)['config.yaml']);
+    expect(ingester(b).spec.template).toEqual(ingester(a).spec.template);
+    expect(ingester(b).metadata.annotations['logsvc.io/template-hash']).toBe(
+      ingester(a).metadata.annotations['logsvc.io/template-hash'],
+    );
+    const overrides = parseRuntimeConfig(configOf(b.manifests)['runtime.yaml'], 'runtime.yaml');
+    expect(overrides.get('*')).toEqual({
+      ingestion_rate_mb: 2,
+      max_line_size: 1024,
+      max_global_streams_per_user: 50,
+    });
+    expect(overrides.get('team-b')).toEqual({ max_line_size: 2048 });
+    // query_timeout also bounds gRPC streams set up at start: it stays in config.yaml.
+    const c = hashOf({ ...micro, limits: { global: { queryTimeout: '5m' } } });
+    expect(c.configHash).not.toBe(a.configHash);
+    expect(parse(configOf(c.manifests)['config.yaml']).limits_config).toEqual({
+      query_timeout: '5m',
+    });
   });
 
   it('changes the image but not the config for a new version', () => {

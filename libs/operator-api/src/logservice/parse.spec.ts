@@ -115,6 +115,10 @@ describe('parseSpec', () => {
     [{ ring: { managed: { replicas: 2 } } }, 'spec.ring.managed.replicas: must be 1 or 3'],
     [{ version: 'v1.0+build' }, 'spec.version: "v1.0+build" is not a label value'],
     [{ version: `1.${'0'.repeat(62)}` }, 'is not a label value'],
+    [
+      { limits: { tenants: { '*': { maxQuerySeries: 5 } } } },
+      'spec.limits.tenants.*: is not a tenant ID: limits for every tenant go in limits.global',
+    ],
   ])('reports the cross-field rule broken by %j', (raw, message) => {
     expect(issuesOf({ version: '1', ...raw })).toContain(message);
   });

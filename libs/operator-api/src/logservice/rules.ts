@@ -40,6 +40,10 @@ export function checkSpecRules(spec: LogServiceSpec): SchemaIssue[] {
   if (retentionSet && !spec.retention.enabled)
     bad('retention.enabled', 'must be true when a retentionPeriod is set');
 
+  // runtime.yaml's `*` entry holds the global limits (logsvc applies it to every tenant).
+  if (spec.limits.tenants?.['*'] !== undefined)
+    bad('limits.tenants.*', 'is not a tenant ID: limits for every tenant go in limits.global');
+
   const needAtLeastOne = (path: string, replicas: number) => {
     if (replicas < 1) bad(`components.${path}.replicas`, `must be at least 1 in mode ${spec.mode}`);
   };
