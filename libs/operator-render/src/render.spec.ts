@@ -268,6 +268,40 @@ describe('renderAll: microservices', () => {
   });
 });
 
+describe('renderAll: size presets', () => {
+  it("renders 1x.pico as LokiStack's: replicas, requests and limits logsvc loads", () => {
+    const r = renderAll(
+      owner,
+      specOf({ mode: 'Microservices', size: '1x.pico', storage: { sharedClaimName: 'shared' } }),
+      v1beta1,
+    );
+    const ingester = find(r.manifests, 'StatefulSet', 'logs-ingester');
+    expect(ingester.spec.replicas).toBe(3);
+    expect(containerOf(ingester).resources).toEqual({ requests: { cpu: '500m', memory: '3Gi' } });
+    expect(find(r.manifests, 'StatefulSet', 'logs-index-gateway').spec.replicas).toBe(2);
+    const querier = find(r.manifests, 'Deployment', 'logs-querier');
+    expect(querier.spec.replicas).toBe(2);
+    expect(containerOf(querier).resources).toEqual({ requests: { cpu: '750m', memory: '1.5Gi' } });
+    const config = loadAsPod(r.manifests, 'StatefulSet', 'logs-ingester', {
+      POD_IP: '10.1.2.3',
+      POD_NAME: 'logs-ingester-0',
+    });
+    expect(config.common.replication_factor).toBe(2);
+    expect(config.limits_config.query_timeout).toBe(180_000);
+    const every = parseRuntimeConfig(configOf(r.manifests)['runtime.yaml'], 'runtime.yaml').get(
+      '*',
+    );
+    expect(every).toMatchObject({
+      ingestion_rate_mb: 4,
+      ingestion_burst_size_mb: 6,
+      max_global_streams_per_user: 10000,
+      max_line_size: 256000,
+      per_stream_rate_limit: 5 * 1024 * 1024,
+      max_query_series: 500,
+    });
+  });
+});
+
 describe('renderAll: config changes and pod rollouts', () => {
   const base = { mode: 'SimpleScalable', storage: { sharedClaimName: 'shared' } };
   const hashOf = (raw: Record<string, unknown>) => renderAll(owner, specOf(raw), v1beta1);
@@ -325,8 +359,8 @@ describe('renderAll: config changes and pod rollouts', () => {
     expect(b.configHash).toBe(a.configHash);
     expect(configOf(b.manifests)['config.yaml']).toBe(configOf(a.manifests)['config.yaml']);
     expect(ingester(b).spec.template).toEqual(ingester(a).spec.template);
-    expect(ingester(b).metadata.annotations['logsvc.io/template-hash']).toBe(
-      ingester(a).metadata.annotations['logsvc.io/template-hash'],
+    expect(ingester(b).metadata.annotations!['logsvc.io/template-hash']).toBe(
+      ingester(a).metadata.annotations!['logsvc.io/template-hash'],
     );
     const overrides = parseRuntimeConfig(configOf(b.manifests)['runtime.yaml'], 'runtime.yaml');
     expect(overrides.get('*')).toEqual({

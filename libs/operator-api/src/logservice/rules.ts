@@ -19,6 +19,8 @@ export function checkSpecRules(spec: LogServiceSpec): SchemaIssue[] {
       `${JSON.stringify(spec.version)} is not a label value (at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit)`,
     );
 
+  if (spec.size !== undefined && spec.mode !== 'Microservices')
+    bad('size', "presets size the components of mode Microservices (as LokiStack's)");
   if (spec.storage.type === 's3' && spec.storage.s3 === undefined)
     bad('storage.s3', 'is required with storage.type s3');
   if (multiPod && spec.storage.type === 'filesystem' && spec.storage.sharedClaimName === undefined)

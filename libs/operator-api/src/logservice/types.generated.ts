@@ -10,6 +10,8 @@ export interface LogServiceSpec {
   image: ImageSpec;
   /** `auth_enabled`: require `X-Scope-OrgID`. */
   authEnabled: boolean;
+  /** A size preset, as LokiStack's (mode Microservices): the replication factor, the replicas and resource requests of each component and the global limits (docs/operator.md has the table). Each field written in the spec wins over the preset's. */
+  size?: '1x.demo' | '1x.pico' | '1x.extra-small' | '1x.small' | '1x.medium';
   /** Copies of each stream (`common.replication_factor`). SingleBinary: 1. */
   replicationFactor: number;
   /** Zone-aware replication: one ingester StatefulSet per zone, pinned to its nodes. */
@@ -252,6 +254,8 @@ export interface LogServiceSpecInput {
   image?: ImageSpecInput;
   /** `auth_enabled`: require `X-Scope-OrgID`. */
   authEnabled?: boolean;
+  /** A size preset, as LokiStack's (mode Microservices): the replication factor, the replicas and resource requests of each component and the global limits (docs/operator.md has the table). Each field written in the spec wins over the preset's. */
+  size?: '1x.demo' | '1x.pico' | '1x.extra-small' | '1x.small' | '1x.medium';
   /** Copies of each stream (`common.replication_factor`). SingleBinary: 1. */
   replicationFactor?: number;
   /** Zone-aware replication: one ingester StatefulSet per zone, pinned to its nodes. */
