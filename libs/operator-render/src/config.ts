@@ -1,5 +1,6 @@
 import type { Limits, LogServiceSpec } from '@logsvc/operator-api';
 import { stringify } from 'yaml';
+import { RULES_DIR } from './rules';
 import { tlsConfig } from './tls';
 
 /** The runtime config's entry for every tenant (logsvc's `Overrides`). */
@@ -88,11 +89,13 @@ function storageConfig(spec: LogServiceSpec): Record<string, unknown> {
 
 function rulerConfig(spec: LogServiceSpec): Record<string, unknown> {
   const storage =
-    spec.storage.type === 's3'
-      ? { type: 's3', s3: storageConfig(spec).aws as Record<string, unknown> }
-      : spec.mode === 'SingleBinary'
-        ? { type: 'local', local: { directory: `${DATA_DIR}/rules` } }
-        : { type: 'filesystem', filesystem: { directory: `${SHARED_DIR}/rules` } };
+    spec.rules !== undefined
+      ? { type: 'local', local: { directory: RULES_DIR } }
+      : spec.storage.type === 's3'
+        ? { type: 's3', s3: storageConfig(spec).aws as Record<string, unknown> }
+        : spec.mode === 'SingleBinary'
+          ? { type: 'local', local: { directory: `${DATA_DIR}/rules` } }
+          : { type: 'filesystem', filesystem: { directory: `${SHARED_DIR}/rules` } };
   return {
     storage,
     ...(spec.ruler.alertmanagerURL ? { alertmanager_url: spec.ruler.alertmanagerURL } : {}),

@@ -268,6 +268,83 @@ describe('renderAll: microservices', () => {
   });
 });
 
+describe('renderAll: LogServiceRules in the ruler', () => {
+  const rules = [
+    { namespace: 'team-a', name: 'errors', tenant: 'tenant-1', file: 'groups:\n  - name: g\n' },
+    { namespace: 'infra', name: 'slo', tenant: 'tenant-2', file: 'groups:\n  - name: h\n' },
+  ];
+  const micro = {
+    mode: 'Microservices',
+    storage: { sharedClaimName: 'shared' },
+    ruler: { enabled: true },
+    rules: { selector: { matchLabels: { team: 'a' } } },
+  };
+  const volumeOf = (workload: { spec: Loose }, name: string) =>
+    workload.spec.template.spec.volumes.find((v: Loose) => v.name === name);
+
+  it("writes each rule file into <ls>-rules and mounts it as the ruler's local storage", () => {
+    const r = renderAll(owner, specOf(micro), v1beta1, undefined, rules);
+    expect(find(r.manifests, 'ConfigMap', 'logs-rules').data).toEqual({
+      'infra_slo.yaml': rules[1].file,
+      'team-a_errors.yaml': rules[0].file,
+    });
+    const ruler = find(r.manifests, 'Deployment', 'logs-ruler');
+    expect(volumeOf(ruler, 'rules')).toEqual({
+      name: 'rules',
+      configMap: {
+        name: 'logs-rules',
+        items: [
+          { key: 'infra_slo.yaml', path: 'tenant-2/infra_slo' },
+          { key: 'team-a_errors.yaml', path: 'tenant-1/team-a_errors' },
+        ],
+      },
+    });
+    expect(containerOf(ruler).volumeMounts).toContainEqual({
+      name: 'rules',
+      mountPath: '/etc/logsvc-rules',
+      readOnly: true,
+    });
+    const config = loadAsPod(r.manifests, 'Deployment', 'logs-ruler', {
+      POD_IP: '10.1.2.3',
+      POD_NAME: 'logs-ruler-0',
+    });
+    expect(config.ruler.storage).toMatchObject({
+      type: 'local',
+      local: { directory: '/etc/logsvc-rules' },
+    });
+  });
+
+  it('changes no ingester template for a rule, and only the file for a changed rule', () => {
+    const none = renderAll(owner, specOf(micro), v1beta1, undefined, []);
+    const one = renderAll(owner, specOf(micro), v1beta1, undefined, rules.slice(0, 1));
+    const edited = renderAll(owner, specOf(micro), v1beta1, undefined, [
+      { ...rules[0], file: 'groups: []\n' },
+    ]);
+    const template = (r: typeof none, kind: string, name: string) =>
+      find(r.manifests, kind, name).spec.template;
+    expect(template(one, 'StatefulSet', 'logs-ingester')).toEqual(
+      template(none, 'StatefulSet', 'logs-ingester'),
+    );
+    expect(template(edited, 'Deployment', 'logs-ruler')).toEqual(
+      template(one, 'Deployment', 'logs-ruler'),
+    );
+    expect(find(edited.manifests, 'ConfigMap', 'logs-rules').data).toEqual({
+      'team-a_errors.yaml': 'groups: []\n',
+    });
+    // No rule selected: the (empty) ConfigMap is mounted whole.
+    expect(volumeOf(find(none.manifests, 'Deployment', 'logs-ruler'), 'rules').configMap).toEqual({
+      name: 'logs-rules',
+    });
+  });
+
+  it('renders no rules ConfigMap or volume without spec.rules', () => {
+    const { rules: _, ...plain } = micro;
+    const r = renderAll(owner, specOf(plain), v1beta1, undefined, rules);
+    expect(names(r.manifests)).not.toContain('ConfigMap/logs-rules');
+    expect(volumeOf(find(r.manifests, 'Deployment', 'logs-ruler'), 'rules')).toBeUndefined();
+  });
+});
+
 describe('renderAll: size presets', () => {
   it("renders 1x.pico as LokiStack's: replicas, requests and limits logsvc loads", () => {
     const r = renderAll(

@@ -4,6 +4,7 @@ import { planComponents, type ComponentPlan } from './components';
 import { renderConfig, renderRuntimeConfig } from './config';
 import { ETCD_COMPONENT, managedEtcd } from './etcd';
 import { ownedMeta } from './labels';
+import { rulesConfigMap, type SyncedRule } from './rules';
 import { LOGSERVICE_FILE_KEY, renderLogServiceFile } from './logservice-file';
 import type { ClusterCapabilities, Manifest, Owner } from './manifest';
 import { componentService, disruptionBudget, headlessService, workload } from './workloads';
@@ -19,13 +20,15 @@ export interface Rendered {
 /**
  * Every object of a LogService, in apply order. Pure: same input, same output. `storedSpec` is
  * the spec as the cluster stores it (what `kubectl get` shows), copied into the ConfigMap for the
- * admin UI; the parsed spec when not given.
+ * admin UI; the parsed spec when not given. `rules`: the valid LogServiceRules `spec.rules`
+ * selects.
  */
 export function renderAll(
   owner: Owner,
   spec: LogServiceSpec,
   capabilities: ClusterCapabilities,
   storedSpec: unknown = spec,
+  rules: readonly SyncedRule[] = [],
 ): Rendered {
   const config = renderConfig(owner.name, spec);
   // Only config.yaml rolls the pods: logsvc re-reads runtime.yaml (tenant limits) by itself.
@@ -43,6 +46,8 @@ export function renderAll(
       },
     },
   ];
+  // The selected LogServiceRules (spec.rules), for the ruler's local rule storage.
+  if (spec.rules !== undefined) manifests.push(rulesConfigMap(owner, rules));
   if (spec.mode !== 'SingleBinary' && spec.ring.store === 'managed')
     manifests.push(...managedEtcd(owner, spec));
 
@@ -52,7 +57,7 @@ export function renderAll(
     if (plan.kind === 'StatefulSet') manifests.push(headlessService(owner, plan));
     seen.add(plan.component);
   }
-  for (const plan of components) manifests.push(workload(owner, spec, plan, configHash));
+  for (const plan of components) manifests.push(workload(owner, spec, plan, configHash, rules));
 
   const totals = new Map<string, number>();
   for (const plan of components)

@@ -294,6 +294,33 @@ export const specSchema = s.object(
       },
       'Ruler switch.',
     ),
+    rules: s.object(
+      {
+        selector: s.object(
+          {
+            matchLabels: s.map(
+              'label',
+              s.string('Label value.'),
+              'Labels a LogServiceRule must carry (all of them).',
+            ),
+          },
+          'Which LogServiceRules the ruler runs; `{}`: every one.',
+          { required: true },
+        ),
+        namespaceSelector: s.object(
+          {
+            matchLabels: s.map(
+              'label',
+              s.string('Label value.'),
+              'Labels a namespace must carry (all of them).',
+            ),
+          },
+          "Namespaces to take LogServiceRules from; `{}`: every namespace; unset: the LogService's own.",
+        ),
+      },
+      "Rules as custom resources: the LogServiceRules selected here are validated and written into the ruler's local rule storage (a ConfigMap mounted in the pods that run the ruler).",
+      { typeName: 'RulesSpec' },
+    ),
     configOverrides: s.opaque(
       "logsvc (Loki) configuration keys the spec does not model, e.g. `{ ingester: { chunk_idle_period: 1h } }`: merged over what the operator renders into config.yaml (maps key by key, other values replaced), and checked with logsvc's own config loader for every target before anything is applied (unknown keys and bad values are refused).",
     ),
