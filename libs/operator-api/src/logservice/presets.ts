@@ -113,7 +113,7 @@ export const PRESETS: Readonly<Record<SizePreset, Preset>> = {
 };
 
 /** What a preset writes into a spec, as if written there. */
-export function presetSpec(size: SizePreset): LogServiceSpecInput {
+export function presetSpec(size: SizePreset): Omit<LogServiceSpecInput, 'version'> {
   const preset = PRESETS[size];
   const components: Partial<Record<Sized, ComponentSpecInput>> = {};
   const sized: readonly Sized[] = [
@@ -133,7 +133,6 @@ export function presetSpec(size: SizePreset): LogServiceSpecInput {
     };
   }
   return {
-    version: '',
     replicationFactor: preset.replicationFactor,
     components,
     limits: { global: preset.limits },
@@ -158,6 +157,5 @@ function over(under: unknown, written: unknown): unknown {
  */
 export function withPreset(raw: unknown): unknown {
   if (!isMap(raw) || typeof raw.size !== 'string' || !(raw.size in PRESETS)) return raw;
-  const { version: _, ...preset } = presetSpec(raw.size as SizePreset);
-  return over(preset, raw);
+  return over(presetSpec(raw.size as SizePreset), raw);
 }
