@@ -48,8 +48,9 @@ export const USAGE = `usage: logsvc-operator [--kubeconfig=FILE] [--namespace=NS
   --leader-elect  run the controller only while holding a coordination.k8s.io Lease
                   (--leader-election-id, default logsvc-operator, in
                   --leader-election-namespace, default the pod's namespace)
-  --upgrade-crds  at start, server-side apply this operator's LogService CRD unless an
-                  operator of a newer version applied it (needs RBAC on the CRD)
+  --upgrade-crds  at start, server-side apply this operator's CRDs (LogService,
+                  LogServiceRule), each unless an operator of a newer version applied
+                  it (needs RBAC on the CRDs)
 `;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends object ? Mutable<T[K]> : T[K] };

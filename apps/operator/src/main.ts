@@ -9,7 +9,7 @@ import { Reconciler } from './controller/reconciler';
 import { KubeClient, loadKubeConfig } from './kube/client';
 import { discoverCapabilities } from './kube/discovery';
 import { LeaderElector } from './kube/leader';
-import { upgradeCrd } from './kube/crds';
+import { OWN_CRDS, upgradeCrd } from './kube/crds';
 import { EventRecorder } from './observe/events';
 import { ProbeServer } from './observe/http';
 import { OperatorMetrics } from './observe/metrics';
@@ -46,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
     const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
       version: string;
     };
-    await upgradeCrd(client, version, log);
+    for (const crd of OWN_CRDS) await upgradeCrd(client, version, log, crd);
   }
   const capabilities = await discoverCapabilities(client);
   log(`PodDisruptionBudgets as ${capabilities.pdbApiVersion}`);

@@ -256,10 +256,9 @@ describe.skipIf(skip !== undefined)('operator against a real API server (Kuberne
   it('replaces ingesters one at a time after prepare_shutdown, surviving an operator restart', async () => {
     const before = await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/logs-ingester`);
     const hashBefore = before!.spec!.template!.metadata.annotations!['logsvc.io/config-hash'];
-    // A config change (a global limit): the config hash on every pod template changes.
-    await patchSpec('logs', {
-      limits: { global: { retentionPeriod: '744h', maxQuerySeries: 1000 } },
-    });
+    // A config change (query_timeout, the global limit that stays in config.yaml): the config
+    // hash on every pod template changes.
+    await patchSpec('logs', { limits: { global: { queryTimeout: '2m' } } });
     const after = await waitFor('a new template', async () => {
       const sts = await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/logs-ingester`);
       const hash = sts!.spec!.template!.metadata.annotations!['logsvc.io/config-hash'];
@@ -352,5 +351,96 @@ describe.skipIf(skip !== undefined)('operator against a real API server (Kuberne
         (await get(`/api/v1/namespaces/${NS}/services/logs-etcd`)) === undefined,
       60_000,
     );
+  }, 90_000);
+
+  it('validates the LogServiceRules a LogService selects and writes the valid ones for its ruler', async () => {
+    const RULES = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservicerules`;
+    const rule = (name: string, team: string, expr: string) =>
+      client.call('POST', RULES, {
+        apiVersion: 'logsvc.io/v1alpha1',
+        kind: 'LogServiceRule',
+        metadata: { name, labels: { team } },
+        spec: {
+          tenant: 'tenant-1',
+          groups: [{ name: 'g', interval: '1m', rules: [{ record: `${name}:rate1m`, expr }] }],
+        },
+      });
+    // The schema is the API server's: a rule without groups is refused at create.
+    const refused = await client.raw('POST', RULES, {
+      apiVersion: 'logsvc.io/v1alpha1',
+      kind: 'LogServiceRule',
+      metadata: { name: 'empty' },
+      spec: { tenant: 't' },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('spec.groups');
+
+    await rule('good', 'a', 'sum(rate({app="web"} |= "error" [1m]))');
+    await rule('broken', 'a', 'sum(rate({app="web"}');
+    await rule('elsewhere', 'b', 'sum(rate({app="web"}[1m]))');
+    await create({
+      apiVersion: 'logsvc.io/v1alpha1',
+      kind: 'LogService',
+      metadata: { name: 'rl' },
+      spec: { version: '0.1.0', rules: { selector: { matchLabels: { team: 'a' } } } },
+    });
+
+    const configMap = (name: string) =>
+      client.get<{ data?: Record<string, string> }>(`/api/v1/namespaces/${NS}/configmaps/${name}`);
+    const files = await waitFor('rl-rules with the valid rule', async () => {
+      const data = (await configMap('rl-rules'))?.data;
+      return data?.['default_good.yaml'] !== undefined ? data : undefined;
+    });
+    expect(Object.keys(files)).toEqual(['default_good.yaml']);
+    expect(files['default_good.yaml']).toContain('record: good:rate1m');
+    const validOf = async (name: string) => condition(await get(`${RULES}/${name}`), 'Valid');
+    expect(await validOf('good')).toMatchObject({ status: 'True', reason: 'Valid' });
+    const broken = await waitFor('broken marked invalid', async () => {
+      const c = await validOf('broken');
+      return c?.status === 'False' ? c : undefined;
+    });
+    expect(broken).toMatchObject({ reason: 'InvalidRules' });
+    expect(broken.message).toContain("could not parse expression for record 'broken:rate1m'");
+    expect(await validOf('elsewhere')).toBeUndefined(); // not selected: not looked at
+
+    // The ruler reads them as its local rule storage: <dir>/<tenant>/<rule namespace>.
+    expect(parse((await configMap('rl-config'))!.data!['config.yaml']).ruler.storage).toEqual({
+      type: 'local',
+      local: { directory: '/etc/logsvc-rules' },
+    });
+    const sts = await waitFor('the rules volume', async () => {
+      const got = await get(`/apis/apps/v1/namespaces/${NS}/statefulsets/rl-single-binary`);
+      const volumes = (got?.spec?.template as { spec?: { volumes?: { name: string }[] } })?.spec
+        ?.volumes;
+      return volumes?.find((v) => v.name === 'rules');
+    });
+    expect(sts).toMatchObject({
+      name: 'rules',
+      configMap: {
+        name: 'rl-rules',
+        items: [{ key: 'default_good.yaml', path: 'tenant-1/default_good' }],
+      },
+    });
+
+    // Fixed: it joins the ruler's files.
+    await client.call(
+      'PATCH',
+      `${RULES}/broken`,
+      {
+        spec: {
+          tenant: 'tenant-1',
+          groups: [
+            { name: 'g', rules: [{ record: 'broken:rate1m', expr: 'sum(rate({app="web"}[1m]))' }] },
+          ],
+        },
+      },
+      'application/merge-patch+json',
+    );
+    await waitFor('the fixed rule in rl-rules', async () => {
+      const data = (await configMap('rl-rules'))?.data ?? {};
+      return Object.keys(data).sort().join() === 'default_broken.yaml,default_good.yaml';
+    });
+    expect(await validOf('broken')).toMatchObject({ status: 'True', reason: 'Valid' });
+    await client.call('DELETE', `${LS}/rl`);
   }, 90_000);
 });

@@ -41,7 +41,8 @@ describe('charts/logsvc-operator rendered', () => {
   const byKind = (kind: string) => objects.filter((o) => o.kind === kind) as Obj[];
 
   it('holds the CRD, a ServiceAccount, cluster RBAC and the operator Deployment', () => {
-    expect(crds.map((c) => (c.metadata as { name: string }).name)).toEqual([
+    expect(crds.map((c) => (c.metadata as { name: string }).name).sort()).toEqual([
+      'logservicerules.logsvc.io',
       'logservices.logsvc.io',
     ]);
     expect(objects.map((o) => `${o.kind}/${(o.metadata as { name: string }).name}`)).toEqual([

@@ -24,6 +24,11 @@ export interface NodeAgentOptions {
   readonly dir: string;
   readonly runtime: ImageRuntime;
   readonly log?: (message: string) => void;
+  /**
+   * The pods' loopback network, `127.0.N.` (default `127.0.1.`): another on a machine where
+   * other node agents may run at once, so that no two pods share an address and port.
+   */
+  readonly ipPrefix?: string;
 }
 
 interface RunningPod {
@@ -268,7 +273,7 @@ export class NodeAgent {
   }
 
   private allocateIp(): string {
-    return this.freeIps.shift() ?? `127.0.1.${this.nextIp++}`;
+    return this.freeIps.shift() ?? `${this.options.ipPrefix ?? '127.0.1.'}${this.nextIp++}`;
   }
 
   private release(uid: string, running: RunningPod): void {

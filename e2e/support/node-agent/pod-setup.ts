@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { KubeClient } from '@logsvc/operator/testing';
 
 // How the node agent lays a pod out on this machine: volumes as directories, paths of the
@@ -37,7 +37,7 @@ export interface PodObject {
     containers: Container[];
     volumes?: {
       name: string;
-      configMap?: { name: string };
+      configMap?: { name: string; items?: { key: string; path: string }[] };
       emptyDir?: Record<string, never>;
       persistentVolumeClaim?: { claimName: string };
     }[];
@@ -118,8 +118,15 @@ export async function writeConfigMaps(
       'GET',
       `/api/v1/namespaces/${pod.metadata.namespace}/configmaps/${volume.configMap.name}`,
     );
-    for (const [key, text] of Object.entries(cm.data ?? {}))
-      writeFileSync(join(volumeDirs[volume.name], key), paths.rewrite(text));
+    const data = cm.data ?? {};
+    // With items, only those keys, each at its path (which may name a subdirectory).
+    const files = volume.configMap.items ?? Object.keys(data).map((key) => ({ key, path: key }));
+    for (const { key, path } of files) {
+      if (data[key] === undefined) continue;
+      const file = join(volumeDirs[volume.name], path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, paths.rewrite(data[key]));
+    }
   }
 }
 

@@ -37,6 +37,7 @@ export { FLAG_TABLE, type FlagKind, type FlagSpec } from './flag-table';
 export { parseArgs, type ParsedArgs, type FlagSetting } from './flags';
 export { loadConfig, loadConfigReport, type LoadOptions } from './load';
 export {
+  EVERY_TENANT,
   Overrides,
   parseRuntimeConfig,
   type OverridesOptions,

@@ -62,6 +62,30 @@ describe('Overrides', () => {
     expect(sut.tenants()).toEqual(['b']);
   });
 
+  it("applies the keys of `*` to every tenant, under each tenant's own, and reloads them", async () => {
+    vi.useFakeTimers();
+    const dir = mkdtempSync(join(tmpdir(), 'overrides-'));
+    const file = join(dir, 'runtime.yaml');
+    writeFileSync(
+      file,
+      "overrides:\n  '*':\n    max_query_series: 7\n  a:\n    max_line_size: 1KB\n",
+    );
+    sut = new Overrides(defaults, { file, periodMs: 10_000 });
+    await sut.start();
+    expect(sut.forTenant('anyone').max_query_series).toBe(7);
+    expect(sut.forTenant('a')).toMatchObject({ max_query_series: 7, max_line_size: 1024 });
+    expect(sut.forTenant('anyone').max_line_size).toBe(defaults.max_line_size);
+
+    writeFileSync(
+      file,
+      "overrides:\n  '*':\n    max_query_series: 9\n  a:\n    max_query_series: 3\n",
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    await vi.waitFor(() => expect(sut!.forTenant('anyone').max_query_series).toBe(9));
+    expect(sut.forTenant('a').max_query_series).toBe(3);
+    expect(sut.forTenant('a').max_line_size).toBe(defaults.max_line_size);
+  });
+
   it('keeps the previous overrides when a reload fails, and reports it', async () => {
     vi.useFakeTimers();
     const dir = mkdtempSync(join(tmpdir(), 'overrides-'));

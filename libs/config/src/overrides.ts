@@ -10,6 +10,9 @@ import { refusal } from './refusal';
 import { SCHEMA_TREE } from './schema-tree';
 import { unsupportedSettings } from './unsupported';
 
+/** The `overrides` entry whose keys apply to every tenant, under each tenant's own. */
+export const EVERY_TENANT = '*';
+
 /** Per-tenant `limits_config` overrides, as read from a runtime config file. */
 export type TenantOverrides = ReadonlyMap<string, Partial<TenantLimits>>;
 
@@ -178,12 +181,17 @@ export class Overrides {
     return [...this.overrides.keys()].sort();
   }
 
-  /** The effective limits of `tenantId`. The returned object must not be modified. */
+  /**
+   * The effective limits of `tenantId`: `limits_config`, then the keys of the `*` entry (every
+   * tenant, as Tempo's wildcard, but merged key by key), then the tenant's own keys. The returned
+   * object must not be modified.
+   */
   forTenant(tenantId: string): TenantLimits {
     let limits = this.cache.get(tenantId);
     if (!limits) {
+      const every = this.overrides.get(EVERY_TENANT);
       const own = this.overrides.get(tenantId);
-      limits = own ? { ...this.defaults, ...own } : this.defaults;
+      limits = own || every ? { ...this.defaults, ...every, ...own } : this.defaults;
       this.cache.set(tenantId, limits);
     }
     return limits;

@@ -2,3 +2,4 @@
 // Browser-safe: no Node modules, no Node globals (eslint.config.mjs enforces it).
 export * from './schema';
 export * from './logservice';
+export * from './rule';

@@ -1,6 +1,10 @@
 import type { Limits, LogServiceSpec } from '@logsvc/operator-api';
 import { stringify } from 'yaml';
+import { RULES_DIR } from './rules';
 import { tlsConfig } from './tls';
+
+/** The runtime config's entry for every tenant (logsvc's `Overrides`). */
+export const EVERY_TENANT = '*';
 
 // logsvc's configuration for a LogService, with Loki's keys (docs/configuration.md). One file
 // for every component (each pod picks its part with -target), with `${POD_IP}` and `${POD_NAME}`
@@ -38,11 +42,21 @@ const LIMIT_KEYS: Readonly<Record<keyof Limits, string>> = {
   retentionPeriod: 'retention_period',
 };
 
-/** Limits in `limits_config` form, only the ones that are set. */
-export function limitsConfig(limits: Limits | undefined): Record<string, unknown> {
+/**
+ * Global limits that stay in config.yaml (and so roll the pods): `query_timeout` also bounds the
+ * gRPC streams and the frontend's queue, which are set up at start.
+ */
+export const STARTUP_LIMITS: ReadonlySet<keyof Limits> = new Set(['queryTimeout']);
+
+/** Limits in `limits_config` form, only the ones that are set (and pass `keep`). */
+export function limitsConfig(
+  limits: Limits | undefined,
+  keep: (field: keyof Limits) => boolean = () => true,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(limits ?? {})) {
-    if (value !== undefined) out[LIMIT_KEYS[field as keyof Limits]] = value;
+    if (value !== undefined && keep(field as keyof Limits))
+      out[LIMIT_KEYS[field as keyof Limits]] = value;
   }
   return out;
 }
@@ -75,11 +89,13 @@ function storageConfig(spec: LogServiceSpec): Record<string, unknown> {
 
 function rulerConfig(spec: LogServiceSpec): Record<string, unknown> {
   const storage =
-    spec.storage.type === 's3'
-      ? { type: 's3', s3: storageConfig(spec).aws as Record<string, unknown> }
-      : spec.mode === 'SingleBinary'
-        ? { type: 'local', local: { directory: `${DATA_DIR}/rules` } }
-        : { type: 'filesystem', filesystem: { directory: `${SHARED_DIR}/rules` } };
+    spec.rules !== undefined
+      ? { type: 'local', local: { directory: RULES_DIR } }
+      : spec.storage.type === 's3'
+        ? { type: 's3', s3: storageConfig(spec).aws as Record<string, unknown> }
+        : spec.mode === 'SingleBinary'
+          ? { type: 'local', local: { directory: `${DATA_DIR}/rules` } }
+          : { type: 'filesystem', filesystem: { directory: `${SHARED_DIR}/rules` } };
   return {
     storage,
     ...(spec.ruler.alertmanagerURL ? { alertmanager_url: spec.ruler.alertmanagerURL } : {}),
@@ -145,7 +161,8 @@ export function configDocument(name: string, spec: LogServiceSpec): Record<strin
     ruler: rulerConfig(spec),
     ...queryPathConfig(name, spec),
     runtime_config: { file: RUNTIME_FILE },
-    limits_config: limitsConfig(spec.limits.global),
+    // The other global limits are in runtime.yaml, re-read without a restart.
+    limits_config: limitsConfig(spec.limits.global, (field) => STARTUP_LIMITS.has(field)),
   };
   return mergeConfig(doc, tlsConfig(name, spec));
 }
@@ -157,9 +174,14 @@ export function renderConfig(name: string, spec: LogServiceSpec): string {
   return stringify(merged, { lineWidth: 0 });
 }
 
-/** runtime.yaml: the per-tenant overrides, re-read by logsvc without a restart. */
+/**
+ * runtime.yaml, re-read by logsvc without a restart: the global limits (but STARTUP_LIMITS) under
+ * `*` (every tenant), then each tenant's own.
+ */
 export function renderRuntimeConfig(spec: LogServiceSpec): string {
   const overrides: Record<string, unknown> = {};
+  const every = limitsConfig(spec.limits.global, (field) => !STARTUP_LIMITS.has(field));
+  if (Object.keys(every).length > 0) overrides[EVERY_TENANT] = every;
   for (const [tenant, limits] of Object.entries(spec.limits.tenants ?? {}).sort(([a], [b]) =>
     a.localeCompare(b),
   ))

@@ -11,3 +11,4 @@ export { headlessName } from './workloads';
 export { ETCD_COMPONENT, etcdName, etcdPeerUrl, newEtcdPlan, type EtcdPlan } from './etcd';
 export { TLS_DIR, TLS_SECRET_KEYS, tlsServerName } from './tls';
 export { renderAll, type Rendered } from './render';
+export * from './rules';

@@ -6,6 +6,7 @@ import { LOGSERVICE_FILE, LOGSERVICE_FILE_ENV } from './logservice-file';
 import { ANNOTATION_CONFIG_HASH, LABEL_VERSION, LABEL_ZONE, selectorLabels } from './labels';
 import type { Owner } from './manifest';
 import { placement } from './placement';
+import { rulesVolume, type SyncedRule } from './rules';
 import { tlsVolume } from './tls';
 
 export const DATA_VOLUME = 'data';
@@ -36,6 +37,7 @@ export function podTemplate(
   spec: LogServiceSpec,
   plan: ComponentPlan,
   configHash: string,
+  rules: readonly SyncedRule[] = [],
 ): Record<string, unknown> {
   const args = [
     `-config.file=${CONFIG_FILE}`,
@@ -80,6 +82,11 @@ export function podTemplate(
       name: 'shared',
       persistentVolumeClaim: { claimName: spec.storage.sharedClaimName },
     });
+  }
+  const ruleFiles = spec.rules === undefined ? undefined : rulesVolume(owner, plan, rules);
+  if (ruleFiles !== undefined) {
+    mounts.push(ruleFiles.mount);
+    volumes.push(ruleFiles.volume);
   }
   const tls = tlsVolume(spec);
   if (tls !== undefined) {

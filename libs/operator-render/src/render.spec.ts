@@ -1,4 +1,5 @@
 import {
+  DEFAULT_LIMITS,
   effectiveReplicationFactor,
   loadConfig,
   parseRuntimeConfig,
@@ -284,8 +285,11 @@ describe('renderAll: microservices', () => {
     expect(member.instanceId).toBe(`${name}-0`);
     expect(member.instancePort).toBe(9095);
     expect(config.storage_config.filesystem.directory).toBe('/var/logsvc-shared/chunks');
-    expect(config.limits_config.ingestion_rate_mb).toBe(8);
-    expect(config.limits_config.max_line_size).toBe(1024 * 1024);
+    // Global limits are in runtime.yaml (every tenant), not in limits_config.
+    expect(config.limits_config.ingestion_rate_mb).toBe(DEFAULT_LIMITS.ingestion_rate_mb);
+    expect(
+      parseRuntimeConfig(configOf(manifests)['runtime.yaml'], 'runtime.yaml').get('*'),
+    ).toEqual({ ingestion_rate_mb: 8, max_line_size: 1024 * 1024 });
   });
 
   it('uses existing etcd endpoints when asked', () => {
@@ -307,6 +311,117 @@ describe('renderAll: microservices', () => {
   });
 });
 
+describe('renderAll: LogServiceRules in the ruler', () => {
+  const rules = [
+    { namespace: 'team-a', name: 'errors', tenant: 'tenant-1', file: 'groups:\n  - name: g\n' },
+    { namespace: 'infra', name: 'slo', tenant: 'tenant-2', file: 'groups:\n  - name: h\n' },
+  ];
+  const micro = {
+    mode: 'Microservices',
+    storage: { sharedClaimName: 'shared' },
+    ruler: { enabled: true },
+    rules: { selector: { matchLabels: { team: 'a' } } },
+  };
+  const volumeOf = (workload: { spec: Loose }, name: string) =>
+    workload.spec.template.spec.volumes.find((v: Loose) => v.name === name);
+
+  it("writes each rule file into <ls>-rules and mounts it as the ruler's local storage", () => {
+    const r = renderAll(owner, specOf(micro), v1beta1, undefined, { rules });
+    expect(find(r.manifests, 'ConfigMap', 'logs-rules').data).toEqual({
+      'infra_slo.yaml': rules[1].file,
+      'team-a_errors.yaml': rules[0].file,
+    });
+    const ruler = find(r.manifests, 'Deployment', 'logs-ruler');
+    expect(volumeOf(ruler, 'rules')).toEqual({
+      name: 'rules',
+      configMap: {
+        name: 'logs-rules',
+        items: [
+          { key: 'infra_slo.yaml', path: 'tenant-2/infra_slo' },
+          { key: 'team-a_errors.yaml', path: 'tenant-1/team-a_errors' },
+        ],
+      },
+    });
+    expect(containerOf(ruler).volumeMounts).toContainEqual({
+      name: 'rules',
+      mountPath: '/etc/logsvc-rules',
+      readOnly: true,
+    });
+    const config = loadAsPod(r.manifests, 'Deployment', 'logs-ruler', {
+      POD_IP: '10.1.2.3',
+      POD_NAME: 'logs-ruler-0',
+    });
+    expect(config.ruler.storage).toMatchObject({
+      type: 'local',
+      local: { directory: '/etc/logsvc-rules' },
+    });
+  });
+
+  it('changes no ingester template for a rule, and only the file for a changed rule', () => {
+    const none = renderAll(owner, specOf(micro), v1beta1, undefined, { rules: [] });
+    const one = renderAll(owner, specOf(micro), v1beta1, undefined, { rules: rules.slice(0, 1) });
+    const edited = renderAll(owner, specOf(micro), v1beta1, undefined, {
+      rules: [{ ...rules[0], file: 'groups: []\n' }],
+    });
+    const template = (r: typeof none, kind: string, name: string) =>
+      find(r.manifests, kind, name).spec.template;
+    expect(template(one, 'StatefulSet', 'logs-ingester')).toEqual(
+      template(none, 'StatefulSet', 'logs-ingester'),
+    );
+    expect(template(edited, 'Deployment', 'logs-ruler')).toEqual(
+      template(one, 'Deployment', 'logs-ruler'),
+    );
+    expect(find(edited.manifests, 'ConfigMap', 'logs-rules').data).toEqual({
+      'team-a_errors.yaml': 'groups: []\n',
+    });
+    // No rule selected: the (empty) ConfigMap is mounted whole.
+    expect(volumeOf(find(none.manifests, 'Deployment', 'logs-ruler'), 'rules').configMap).toEqual({
+      name: 'logs-rules',
+    });
+  });
+
+  it('renders no rules ConfigMap or volume without spec.rules', () => {
+    const { rules: _, ...plain } = micro;
+    const r = renderAll(owner, specOf(plain), v1beta1, undefined, { rules });
+    expect(names(r.manifests)).not.toContain('ConfigMap/logs-rules');
+    expect(volumeOf(find(r.manifests, 'Deployment', 'logs-ruler'), 'rules')).toBeUndefined();
+  });
+});
+
+describe('renderAll: size presets', () => {
+  it("renders 1x.pico as LokiStack's: replicas, requests and limits logsvc loads", () => {
+    const r = renderAll(
+      owner,
+      specOf({ mode: 'Microservices', size: '1x.pico', storage: { sharedClaimName: 'shared' } }),
+      v1beta1,
+    );
+    const ingester = find(r.manifests, 'StatefulSet', 'logs-ingester');
+    expect(ingester.spec.replicas).toBe(3);
+    expect(containerOf(ingester).resources).toEqual({ requests: { cpu: '500m', memory: '3Gi' } });
+    expect(find(r.manifests, 'StatefulSet', 'logs-index-gateway').spec.replicas).toBe(2);
+    const querier = find(r.manifests, 'Deployment', 'logs-querier');
+    expect(querier.spec.replicas).toBe(2);
+    expect(containerOf(querier).resources).toEqual({ requests: { cpu: '750m', memory: '1.5Gi' } });
+    const config = loadAsPod(r.manifests, 'StatefulSet', 'logs-ingester', {
+      POD_IP: '10.1.2.3',
+      POD_NAME: 'logs-ingester-0',
+    });
+    expect(config.common.replication_factor).toBe(2);
+    expect(config.limits_config.query_timeout).toBe(180_000);
+    const every = parseRuntimeConfig(configOf(r.manifests)['runtime.yaml'], 'runtime.yaml').get(
+      '*',
+    );
+    expect(every).toMatchObject({
+      ingestion_rate_mb: 4,
+      ingestion_burst_size_mb: 6,
+      max_global_streams_per_user: 10000,
+      max_line_size: 256000,
+      per_stream_rate_limit: 5 * 1024 * 1024,
+      max_query_series: 500,
+    });
+  });
+});
+
 describe('renderAll: config changes and pod rollouts', () => {
   const base = { mode: 'SimpleScalable', storage: { sharedClaimName: 'shared' } };
   const hashOf = (raw: Record<string, unknown>) => renderAll(owner, specOf(raw), v1beta1);
@@ -323,7 +438,7 @@ describe('renderAll: config changes and pod rollouts', () => {
 
   it('puts the config hash on pod templates: a config change changes every template', () => {
     const a = hashOf(base);
-    const b = hashOf({ ...base, limits: { global: { maxQuerySeries: 100 } } });
+    const b = hashOf({ ...base, limits: { global: { queryTimeout: '5m' } } });
     expect(podHash(a)).toBe(a.configHash);
     expect(a.configHash).toMatch(/^[0-9a-f]{64}$/);
     expect(b.configHash).not.toBe(a.configHash);
@@ -347,6 +462,39 @@ describe('renderAll: config changes and pod rollouts', () => {
     expect(b.configHash).not.toBe(a.configHash);
     const c = hashOf({ ...base, limits: { tenants: { 'team-c': { ingestionRateMB: 1 } } } });
     expect(c.configHash).toBe(a.configHash);
+  });
+
+  it('changes only runtime.yaml for global limits: no ingester template changes', () => {
+    const micro = { mode: 'Microservices', storage: { sharedClaimName: 'shared' } };
+    const ingester = (r: ReturnType<typeof hashOf>) =>
+      find(r.manifests, 'StatefulSet', 'logs-ingester');
+    const a = hashOf(micro);
+    const b = hashOf({
+      ...micro,
+      limits: {
+        global: { ingestionRateMB: 2, maxLineSize: '1KB', maxGlobalStreamsPerUser: 50 },
+        tenants: { 'team-b': { maxLineSize: '2KB' } },
+      },
+    });
+    expect(b.configHash).toBe(a.configHash);
+    expect(configOf(b.manifests)['config.yaml']).toBe(configOf(a.manifests)['config.yaml']);
+    expect(ingester(b).spec.template).toEqual(ingester(a).spec.template);
+    expect(ingester(b).metadata.annotations!['logsvc.io/template-hash']).toBe(
+      ingester(a).metadata.annotations!['logsvc.io/template-hash'],
+    );
+    const overrides = parseRuntimeConfig(configOf(b.manifests)['runtime.yaml'], 'runtime.yaml');
+    expect(overrides.get('*')).toEqual({
+      ingestion_rate_mb: 2,
+      max_line_size: 1024,
+      max_global_streams_per_user: 50,
+    });
+    expect(overrides.get('team-b')).toEqual({ max_line_size: 2048 });
+    // query_timeout also bounds gRPC streams set up at start: it stays in config.yaml.
+    const c = hashOf({ ...micro, limits: { global: { queryTimeout: '5m' } } });
+    expect(c.configHash).not.toBe(a.configHash);
+    expect(parse(configOf(c.manifests)['config.yaml']).limits_config).toEqual({
+      query_timeout: '5m',
+    });
   });
 
   it('changes the image but not the config for a new version', () => {

@@ -4,6 +4,7 @@ import { planComponents, type ComponentPlan } from './components';
 import { renderConfig, renderRuntimeConfig } from './config';
 import { ETCD_COMPONENT, managedEtcd, type EtcdPlan } from './etcd';
 import { ownedMeta } from './labels';
+import { rulesConfigMap, type SyncedRule } from './rules';
 import { LOGSERVICE_FILE_KEY, renderLogServiceFile } from './logservice-file';
 import type { ClusterCapabilities, Manifest, Owner } from './manifest';
 import { componentService, disruptionBudget, headlessService, workload } from './workloads';
@@ -20,15 +21,16 @@ export interface Rendered {
  * Every object of a LogService, in apply order. Pure: same input, same output. `storedSpec` is
  * the spec as the cluster stores it (what `kubectl get` shows), copied into the ConfigMap for the
  * admin UI; the parsed spec when not given. `options.etcd`: the managed etcd's step while it
- * grows (a new one otherwise).
+ * grows (a new one otherwise); `options.rules`: the valid LogServiceRules `spec.rules` selects.
  */
 export function renderAll(
   owner: Owner,
   spec: LogServiceSpec,
   capabilities: ClusterCapabilities,
   storedSpec: unknown = spec,
-  options: { readonly etcd?: EtcdPlan } = {},
+  options: { readonly etcd?: EtcdPlan; readonly rules?: readonly SyncedRule[] } = {},
 ): Rendered {
+  const rules = options.rules ?? [];
   const config = renderConfig(owner.name, spec);
   // Only config.yaml rolls the pods: logsvc re-reads runtime.yaml (tenant limits) by itself.
   const configHash = createHash('sha256').update(config).digest('hex');
@@ -45,6 +47,8 @@ export function renderAll(
       },
     },
   ];
+  // The selected LogServiceRules (spec.rules), for the ruler's local rule storage.
+  if (spec.rules !== undefined) manifests.push(rulesConfigMap(owner, rules));
   if (spec.mode !== 'SingleBinary' && spec.ring.store === 'managed')
     manifests.push(...managedEtcd(owner, spec, options.etcd));
 
@@ -54,7 +58,7 @@ export function renderAll(
     if (plan.kind === 'StatefulSet') manifests.push(headlessService(owner, plan));
     seen.add(plan.component);
   }
-  for (const plan of components) manifests.push(workload(owner, spec, plan, configHash));
+  for (const plan of components) manifests.push(workload(owner, spec, plan, configHash, rules));
 
   // Zone-aware ingesters: one budget per zone (a zone's nodes drain while the other zones
   // hold every stream); the rest: one budget per component.

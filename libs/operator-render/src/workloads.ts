@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { ANNOTATION_TEMPLATE_HASH, LABEL_ZONE, ownedMeta } from './labels';
 import type { ClusterCapabilities, Manifest, Owner } from './manifest';
 import { DATA_VOLUME, podSelector, podTemplate } from './pod';
+import type { SyncedRule } from './rules';
 
 /** The headless Service of a StatefulSet (stable pod DNS names; ring members before Ready). */
 export function headlessName(plan: ComponentPlan): string {
@@ -16,8 +17,9 @@ export function workload(
   spec: LogServiceSpec,
   plan: ComponentPlan,
   configHash: string,
+  rules: readonly SyncedRule[] = [],
 ): Manifest {
-  const template = podTemplate(owner, spec, plan, configHash);
+  const template = podTemplate(owner, spec, plan, configHash, rules);
   const meta = ownedMeta(owner, plan.name, plan.component, {
     labels: plan.zone === undefined ? {} : { [LABEL_ZONE]: plan.zone },
     annotations: {

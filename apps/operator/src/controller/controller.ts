@@ -1,3 +1,4 @@
+import { RULE_KIND } from '@logsvc/operator-api';
 import { LABEL_INSTANCE, LABEL_NAME } from '@logsvc/operator-render';
 import type { KubeClient, WatchEvent } from '../kube/client';
 import { collectionPath, LOGSERVICE_API_VERSION } from '../kube/paths';
@@ -50,6 +51,11 @@ export class Controller {
       this.watchLoop(collectionPath('apps/v1', 'StatefulSet', ns) + ours, byOwnerLabel),
       this.watchLoop(collectionPath('apps/v1', 'Deployment', ns) + ours, byOwnerLabel),
       this.watchLoop(collectionPath('v1', 'Pod', ns) + ours, byOwnerLabel),
+      // A LogServiceRule may be selected by any LogService (namespace selectors): all look.
+      this.watchLoop(
+        collectionPath(LOGSERVICE_API_VERSION, RULE_KIND, ns),
+        () => void this.enqueueAll(),
+      ),
       this.resyncLoop(),
     );
     for (let i = 0; i < this.options.workers; i++) this.running.push(this.worker());
@@ -95,17 +101,22 @@ export class Controller {
     }
   }
 
+  /** Queues every LogService. */
+  private async enqueueAll(): Promise<void> {
+    try {
+      const list = await this.client.call<{
+        items: { metadata: { namespace: string; name: string } }[];
+      }>('GET', collectionPath(LOGSERVICE_API_VERSION, 'LogService', this.options.namespace));
+      for (const item of list.items)
+        this.queue.add(`${item.metadata.namespace}/${item.metadata.name}`);
+    } catch (err) {
+      this.options.log(`resync: ${(err as Error).message}`);
+    }
+  }
+
   private async resyncLoop(): Promise<void> {
     while (!this.abort.signal.aborted) {
-      try {
-        const list = await this.client.call<{
-          items: { metadata: { namespace: string; name: string } }[];
-        }>('GET', collectionPath(LOGSERVICE_API_VERSION, 'LogService', this.options.namespace));
-        for (const item of list.items)
-          this.queue.add(`${item.metadata.namespace}/${item.metadata.name}`);
-      } catch (err) {
-        this.options.log(`resync: ${(err as Error).message}`);
-      }
+      await this.enqueueAll();
       await this.sleep(this.options.resyncMs);
     }
   }

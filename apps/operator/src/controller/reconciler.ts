@@ -1,4 +1,5 @@
 import {
+  RULE_KIND,
   formatIssues,
   parseSpec,
   type LogServiceResource,
@@ -19,6 +20,7 @@ import {
   type ComponentPlan,
   type Manifest,
   type Owner,
+  type SyncedRule,
 } from '@logsvc/operator-render';
 import type { KubeClient } from '../kube/client';
 import { collectionPath, LOGSERVICE_API_VERSION, logServicePath, objectPath } from '../kube/paths';
@@ -42,6 +44,7 @@ import {
 import type { EtcdAccess } from '../etcd/members';
 import { decideScaleDown, type ScaleDownStep } from '../rollout/scale-down';
 import { preflight } from './preflight';
+import { checkRule, ruleStatus, selectRules, writeRuleStatus } from './rules';
 import { UpgradeGate } from './upgrade-gate';
 import { computeStatus, rolloutStatus, type ObservedWorkload, type Outcome } from './status';
 
@@ -189,8 +192,10 @@ export class Reconciler {
     resource: LogServiceResource,
   ): Promise<{ workloads: ObservedWorkload[]; rollout: RolloutDecision } | { deferred: string }> {
     const etcd = await this.etcdStep(owner, subject, spec);
+    const rules = await this.syncRules(owner, spec);
     const rendered = renderAll(owner, spec, this.deps.capabilities, resource.spec, {
       ...(etcd === undefined ? {} : { etcd: etcd.plan }),
+      rules,
     });
     const existing = await this.listOwned(owner);
     // Workloads that render differently although the spec did not change since the cluster
@@ -320,6 +325,35 @@ export class Reconciler {
       `added ${step.member} (${step.peerUrl}) to the managed etcd's member list; its pod starts next`,
     );
     return step;
+  }
+
+  /**
+   * The valid LogServiceRules `spec.rules` selects, each one's Valid condition written; invalid
+   * ones are left out of the ruler (and a Warning Event says why).
+   */
+  private async syncRules(owner: Owner, spec: LogServiceSpec): Promise<SyncedRule[]> {
+    const valid: SyncedRule[] = [];
+    for (const resource of await selectRules(this.deps.client, owner.namespace, spec)) {
+      const verdict = checkRule(resource);
+      if (verdict.ok) valid.push(verdict.rule);
+      const status = ruleStatus(resource, verdict, this.now());
+      const wasValid = resource.status?.conditions?.find((c) => c.type === 'Valid');
+      if (!verdict.ok && (wasValid?.status !== 'False' || wasValid.message !== verdict.message))
+        this.events.record(
+          {
+            apiVersion: LOGSERVICE_API_VERSION,
+            kind: RULE_KIND,
+            namespace: resource.metadata.namespace,
+            name: resource.metadata.name,
+            ...(resource.metadata.uid ? { uid: resource.metadata.uid } : {}),
+          },
+          'Warning',
+          'InvalidRules',
+          verdict.message,
+        );
+      await writeRuleStatus(this.deps.client, resource, status);
+    }
+    return valid;
   }
 
   /** The next step of scaling ingester sets down (prepare_shutdown done here). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CRD_NAME, logServiceCrd } from '@logsvc/operator-api';
+import { CRD_NAME, logServiceCrd, logServiceRuleCrd, RULE_CRD_NAME } from '@logsvc/operator-api';
 import type { KubeClient } from './client';
 
 /** The operator version that last applied the CRD (semver). */
@@ -7,8 +7,18 @@ export const ANNOTATION_CRD_VERSION = 'logsvc.io/operator-version';
 /** sha256 of the CRD as that operator rendered it. */
 export const ANNOTATION_CRD_HASH = 'logsvc.io/crd-hash';
 
-const CRD_PATH = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${CRD_NAME}`;
 const FIELD_MANAGER = 'logsvc-operator';
+
+/** A CRD this operator serves: its name and its rendering from the schema. */
+export interface OwnCrd {
+  readonly name: string;
+  readonly render: () => Record<string, unknown>;
+}
+
+export const LOGSERVICE_CRD: OwnCrd = { name: CRD_NAME, render: logServiceCrd };
+export const LOGSERVICE_RULE_CRD: OwnCrd = { name: RULE_CRD_NAME, render: logServiceRuleCrd };
+/** Every CRD the operator applies at start with `--upgrade-crds`. */
+export const OWN_CRDS: readonly OwnCrd[] = [LOGSERVICE_CRD, LOGSERVICE_RULE_CRD];
 
 /** -1, 0 or 1: `a` older, equal or newer than `b` (x.y.z; pre-release tags ignored). */
 export function compareVersions(a: string, b: string): number {
@@ -25,9 +35,12 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/** The CRD this operator serves, annotated with its version and content hash. */
-export function ownCrd(operatorVersion: string): Record<string, unknown> {
-  const crd = logServiceCrd() as { metadata: Record<string, unknown> };
+/** A CRD this operator serves, annotated with its version and content hash. */
+export function ownCrd(
+  operatorVersion: string,
+  own: OwnCrd = LOGSERVICE_CRD,
+): Record<string, unknown> {
+  const crd = own.render() as { metadata: Record<string, unknown> };
   const hash = createHash('sha256').update(JSON.stringify(crd)).digest('hex');
   return {
     ...crd,
@@ -45,7 +58,7 @@ export type CrdOutcome =
   | { readonly kind: 'Newer'; readonly installed: string };
 
 /**
- * Brings the LogService CRD to the schema of this operator at start (Helm installs `crds/`
+ * Brings one of the operator's CRDs (the LogService one unless told) to the schema of this operator at start (Helm installs `crds/`
  * only once, never upgrades them): server-side apply, guarded by version so an older replica
  * never takes a newer schema back. Objects stored under the previous schema keep their
  * stored values; the new schema's defaults fill only fields they lack.
@@ -54,21 +67,24 @@ export async function upgradeCrd(
   client: KubeClient,
   operatorVersion: string,
   log: (message: string) => void = () => {},
+  own: OwnCrd = LOGSERVICE_CRD,
 ): Promise<CrdOutcome> {
-  const wanted = ownCrd(operatorVersion);
+  const name = own.name;
+  const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`;
+  const wanted = ownCrd(operatorVersion, own);
   const hash = (wanted.metadata as { annotations: Record<string, string> }).annotations[
     ANNOTATION_CRD_HASH
   ];
   const installed = await client.get<{
     metadata: { annotations?: Record<string, string> };
     status?: { conditions?: { type: string; status: string }[] };
-  }>(CRD_PATH);
+  }>(path);
   const from = installed?.metadata.annotations?.[ANNOTATION_CRD_VERSION];
   if (installed !== undefined && from !== undefined) {
     const order = compareVersions(from, operatorVersion);
     if (order > 0) {
       log(
-        `CRD ${CRD_NAME} was applied by operator ${from}, newer than ${operatorVersion}: left as it is`,
+        `CRD ${name} was applied by operator ${from}, newer than ${operatorVersion}: left as it is`,
       );
       return { kind: 'Newer', installed: from };
     }
@@ -77,10 +93,10 @@ export async function upgradeCrd(
   }
   await client.call(
     'PATCH',
-    `${CRD_PATH}?fieldManager=${FIELD_MANAGER}&force=true`,
+    `${path}?fieldManager=${FIELD_MANAGER}&force=true`,
     wanted,
     'application/apply-patch+yaml',
   );
-  log(`CRD ${CRD_NAME} applied (operator ${operatorVersion}${from ? `, was ${from}` : ''})`);
+  log(`CRD ${name} applied (operator ${operatorVersion}${from ? `, was ${from}` : ''})`);
   return from === undefined ? { kind: 'Applied' } : { kind: 'Applied', from };
 }

@@ -1,4 +1,4 @@
-import { GROUP, PLURAL, VERSION } from '@logsvc/operator-api';
+import { GROUP, PLURAL, RULE_KIND, RULE_PLURAL, VERSION } from '@logsvc/operator-api';
 
 /** The collection paths of the kinds the operator manages. */
 const PLURALS: Readonly<Record<string, string>> = {
@@ -10,6 +10,7 @@ const PLURALS: Readonly<Record<string, string>> = {
   StatefulSet: 'statefulsets',
   PodDisruptionBudget: 'poddisruptionbudgets',
   LogService: PLURAL,
+  [RULE_KIND]: RULE_PLURAL,
 };
 
 /** `/api/v1/namespaces/ns/services` or `/apis/apps/v1/namespaces/ns/deployments`. */

@@ -82,20 +82,23 @@ export async function waitFor<T>(
   throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
 
-/** Creates the LogService CRD from crds/ and waits until it is served. */
+/** Creates the CRDs from crds/ (LogService, LogServiceRule) and waits until they are served. */
 export async function installCrd(client: KubeClient): Promise<void> {
-  const crd = parse(readFileSync(join(REPO_ROOT, 'crds', 'logservices.logsvc.io.yaml'), 'utf8'));
-  await client.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
-  await waitFor('the CRD to be established', async () => {
-    const got = await client.get<{ status?: { conditions?: { type: string; status: string }[] } }>(
-      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/logservices.logsvc.io',
+  for (const plural of ['logservices', 'logservicerules']) {
+    const name = `${plural}.logsvc.io`;
+    const crd = parse(readFileSync(join(REPO_ROOT, 'crds', `${name}.yaml`), 'utf8'));
+    await client.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    await waitFor(`the CRD ${name} to be established`, async () => {
+      const got = await client.get<{
+        status?: { conditions?: { type: string; status: string }[] };
+      }>(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+      return got?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+    });
+    await waitFor(
+      `the ${plural} API`,
+      async () => (await client.raw('GET', `/apis/logsvc.io/v1alpha1/${plural}`)).status === 200,
     );
-    return got?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
-  });
-  await waitFor(
-    'the LogService API',
-    async () => (await client.raw('GET', '/apis/logsvc.io/v1alpha1/logservices')).status === 200,
-  );
+  }
 }
 
 export function readExample(name: string): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { applyDefaults, type SchemaIssue } from '../schema';
+import { withPreset } from './presets';
 import { parseSpec } from './parse';
 import { specSchema } from './spec';
 import type { LogServiceSpec } from './types.generated';
@@ -140,7 +141,7 @@ export function admitLogService(
   const parsed = parseSpec(spec);
   if (!parsed.ok) return { allowed: false, issues: parsed.issues };
   if (oldSpec === undefined) return { allowed: true };
-  const before = applyDefaults(specSchema, oldSpec) as LogServiceSpec;
+  const before = applyDefaults(specSchema, withPreset(oldSpec)) as LogServiceSpec;
   const issues = checkSpecChange(before, parsed.spec, allowedChanges(annotations));
   return issues.length === 0 ? { allowed: true } : { allowed: false, issues };
 }

@@ -45,11 +45,21 @@ describe('logServiceCrd', () => {
       enum: ['SingleBinary', 'SimpleScalable', 'Microservices'],
       default: 'SingleBinary',
     });
-    expect(spec.properties!.replicationFactor).toMatchObject({
-      minimum: 1,
-      maximum: 5,
-      default: 3,
-    });
+    // What a size preset sets has no API server default: the operator fills it in, preset
+    // first, so that only what is written wins over the preset.
+    expect(spec.properties!.replicationFactor).toMatchObject({ minimum: 1, maximum: 5 });
+    expect(spec.properties!.replicationFactor.default).toBeUndefined();
+    const components = spec.properties!.components.properties!;
+    expect(components.ingester.properties!.replicas.default).toBeUndefined();
+    expect(components.queryScheduler.properties!.replicas.default).toBe(1);
+    expect(components.compactor.properties!.replicas.default).toBe(1);
+    expect(spec.properties!.size.enum).toEqual([
+      '1x.demo',
+      '1x.pico',
+      '1x.extra-small',
+      '1x.small',
+      '1x.medium',
+    ]);
     expect(spec.properties!.storage.default).toEqual({});
     expect(spec.properties!.storage.properties!.size).toMatchObject({
       'x-kubernetes-int-or-string': true,

@@ -1,4 +1,5 @@
 export * from './spec';
+export { PRESETS, presetSpec, withPreset, type SizePreset } from './presets';
 export * from './status';
 export { checkSpecRules, isLabelValue } from './rules';
 export * from './admission';

@@ -43,8 +43,81 @@ describe('parseSpec', () => {
     });
   });
 
+  it("fills in a size preset's replicas, requests, replication factor and limits", () => {
+    const parsed = parseSpec({
+      version: '1',
+      mode: 'Microservices',
+      size: '1x.small',
+      storage: { sharedClaimName: 'x' },
+    });
+    if (!parsed.ok) throw new Error(formatIssues(parsed.issues));
+    const { spec } = parsed;
+    expect(spec.replicationFactor).toBe(2);
+    expect(spec.components.ingester).toEqual({
+      replicas: 2,
+      resources: { requests: { cpu: '4', memory: '20Gi' } },
+    });
+    expect(spec.components.indexGateway.replicas).toBe(2);
+    expect(spec.components.compactor).toEqual({
+      replicas: 1,
+      resources: { requests: { cpu: '2', memory: '4Gi' } },
+    });
+    // The query scheduler has no LokiStack size: it keeps its default.
+    expect(spec.components.queryScheduler).toEqual({ replicas: 1, resources: {} });
+    expect(spec.limits.global).toMatchObject({
+      ingestionRateMB: 15,
+      ingestionBurstSizeMB: 20,
+      maxGlobalStreamsPerUser: 10000,
+      queryTimeout: '3m',
+    });
+  });
+
+  it('keeps every field written over the preset, down to one request', () => {
+    const parsed = parseSpec({
+      version: '1',
+      mode: 'Microservices',
+      size: '1x.medium',
+      storage: { sharedClaimName: 'x' },
+      replicationFactor: 3,
+      components: {
+        ingester: { replicas: 4, resources: { requests: { memory: '8Gi' } } },
+        querier: { resources: { limits: { memory: '12Gi' } } },
+      },
+      limits: { global: { ingestionRateMB: 8 } },
+    });
+    if (!parsed.ok) throw new Error(formatIssues(parsed.issues));
+    const { spec } = parsed;
+    expect(spec.replicationFactor).toBe(3);
+    expect(spec.components.ingester).toEqual({
+      replicas: 4,
+      resources: { requests: { cpu: '6', memory: '8Gi' } },
+    });
+    expect(spec.components.querier).toEqual({
+      replicas: 3,
+      resources: { requests: { cpu: '6', memory: '10Gi' }, limits: { memory: '12Gi' } },
+    });
+    expect(spec.limits.global).toMatchObject({ ingestionRateMB: 8, ingestionBurstSizeMB: 20 });
+  });
+
+  it('gives 1x.demo one of each, replication factor 1 and no requests', () => {
+    const parsed = parseSpec({
+      version: '1',
+      mode: 'Microservices',
+      size: '1x.demo',
+      storage: { sharedClaimName: 'x' },
+    });
+    if (!parsed.ok) throw new Error(formatIssues(parsed.issues));
+    expect(parsed.spec.replicationFactor).toBe(1);
+    expect(parsed.spec.components.ingester).toEqual({ replicas: 1, resources: {} });
+    expect(parsed.spec.components.distributor.replicas).toBe(1);
+  });
+
   it.each([
     [{}, 'spec.version: is required'],
+    [
+      { version: '1', size: '2x.huge' },
+      'spec.size: must be one of 1x.demo, 1x.pico, 1x.extra-small, 1x.small, 1x.medium, got "2x.huge"',
+    ],
     [
       { version: '1', mode: 'Distributed' },
       'spec.mode: must be one of SingleBinary, SimpleScalable, Microservices, got "Distributed"',
@@ -115,6 +188,11 @@ describe('parseSpec', () => {
     [{ ring: { managed: { replicas: 2 } } }, 'spec.ring.managed.replicas: must be 1 or 3'],
     [{ version: 'v1.0+build' }, 'spec.version: "v1.0+build" is not a label value'],
     [{ version: `1.${'0'.repeat(62)}` }, 'is not a label value'],
+    [{ size: '1x.demo' }, 'spec.size: presets size the components of mode Microservices'],
+    [
+      { limits: { tenants: { '*': { maxQuerySeries: 5 } } } },
+      'spec.limits.tenants.*: is not a tenant ID: limits for every tenant go in limits.global',
+    ],
   ])('reports the cross-field rule broken by %j', (raw, message) => {
     expect(issuesOf({ version: '1', ...raw })).toContain(message);
   });

@@ -1,4 +1,5 @@
 import { applyDefaults, validateNode, type SchemaIssue } from '../schema';
+import { withPreset } from './presets';
 import { checkSpecRules } from './rules';
 import { specSchema } from './spec';
 import type { LogServiceSpec } from './types.generated';
@@ -7,11 +8,14 @@ export type ParsedSpec =
   | { readonly ok: true; readonly spec: LogServiceSpec }
   | { readonly ok: false; readonly issues: readonly SchemaIssue[] };
 
-/** Validates a LogService's `spec` as written, applies the defaults, and checks the rules. */
+/**
+ * Validates a LogService's `spec` as written, fills in its size preset (under what is written)
+ * and the defaults, and checks the rules.
+ */
 export function parseSpec(raw: unknown): ParsedSpec {
   const issues = validateNode(specSchema, raw, 'spec');
   if (issues.length > 0) return { ok: false, issues };
-  const spec = applyDefaults(specSchema, raw) as LogServiceSpec;
+  const spec = applyDefaults(specSchema, withPreset(raw)) as LogServiceSpec;
   const broken = checkSpecRules(spec);
   return broken.length > 0 ? { ok: false, issues: broken } : { ok: true, spec };
 }

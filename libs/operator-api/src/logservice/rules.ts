@@ -19,6 +19,8 @@ export function checkSpecRules(spec: LogServiceSpec): SchemaIssue[] {
       `${JSON.stringify(spec.version)} is not a label value (at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit)`,
     );
 
+  if (spec.size !== undefined && spec.mode !== 'Microservices')
+    bad('size', "presets size the components of mode Microservices (as LokiStack's)");
   if (spec.storage.type === 's3' && spec.storage.s3 === undefined)
     bad('storage.s3', 'is required with storage.type s3');
   if (multiPod && spec.storage.type === 'filesystem' && spec.storage.sharedClaimName === undefined)
@@ -39,6 +41,10 @@ export function checkSpecRules(spec: LogServiceSpec): SchemaIssue[] {
     Object.values(spec.limits.tenants ?? {}).some((t) => t.retentionPeriod !== undefined);
   if (retentionSet && !spec.retention.enabled)
     bad('retention.enabled', 'must be true when a retentionPeriod is set');
+
+  // runtime.yaml's `*` entry holds the global limits (logsvc applies it to every tenant).
+  if (spec.limits.tenants?.['*'] !== undefined)
+    bad('limits.tenants.*', 'is not a tenant ID: limits for every tenant go in limits.global');
 
   const needAtLeastOne = (path: string, replicas: number) => {
     if (replicas < 1) bad(`components.${path}.replicas`, `must be at least 1 in mode ${spec.mode}`);

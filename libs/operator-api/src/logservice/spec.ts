@@ -4,6 +4,15 @@ import { defaulted, s } from '../schema';
 
 export const DEPLOYMENT_MODES = ['SingleBinary', 'SimpleScalable', 'Microservices'] as const;
 
+/** The values of `spec.size` (LokiStack's sizes; presets.ts has what each sets). */
+export const SIZE_PRESETS = [
+  '1x.demo',
+  '1x.pico',
+  '1x.extra-small',
+  '1x.small',
+  '1x.medium',
+] as const;
+
 const resources = defaulted(
   {
     requests: s.map('resource', s.quantity('amount'), 'Minimum resources (`cpu`, `memory`).'),
@@ -27,13 +36,15 @@ const placement = {
   priorityClassName: s.string("The pods' PriorityClass."),
 };
 
-const component = (what: string, replicas: number, maximum?: number) =>
+/** `presettable`: a size preset (`spec.size`) sets its replicas and resources. */
+const component = (what: string, replicas: number, maximum?: number, presettable = false) =>
   defaulted(
     {
       replicas: s.int(`Number of ${what} pods.`, {
         default: replicas,
         minimum: 0,
         ...(maximum === undefined ? {} : { maximum }),
+        ...(presettable ? { presettable } : {}),
       }),
       resources,
       ...placement,
@@ -51,20 +62,32 @@ export const componentsSchema = defaulted(
       'backend (`-target=backend`: query scheduler, index gateway, compactor, ruler; SimpleScalable)',
       1,
     ),
-    distributor: component('distributor (Microservices)', 2),
-    ingester: component('ingester (Microservices); with `zones`, this many in each zone', 3),
-    querier: component('querier (Microservices)', 2),
+    distributor: component('distributor (Microservices)', 2, undefined, true),
+    ingester: component(
+      'ingester (Microservices); with `zones`, this many in each zone',
+      3,
+      undefined,
+      true,
+    ),
+    querier: component('querier (Microservices)', 2, undefined, true),
     queryFrontend: component(
       'query frontend (Microservices; the Service to query; 0: the queriers answer reads directly)',
       1,
+      undefined,
+      true,
     ),
     queryScheduler: component(
       'query scheduler (Microservices, with a query frontend; 0: the frontend queues itself)',
       1,
     ),
-    indexGateway: component('index gateway (Microservices; 0: queriers read the index)', 0),
+    indexGateway: component(
+      'index gateway (Microservices; 0: queriers read the index)',
+      0,
+      undefined,
+      true,
+    ),
     compactor: component('compactor (Microservices; runs when `compactor.enabled`)', 1, 1),
-    ruler: component('ruler (Microservices; runs when `ruler.enabled`)', 1),
+    ruler: component('ruler (Microservices; runs when `ruler.enabled`)', 1, undefined, true),
   },
   'Replicas and resources of each component; only those of `mode` are used.',
   'ComponentsSpec',
@@ -228,12 +251,17 @@ export const specSchema = s.object(
       'ImageSpec',
     ),
     authEnabled: s.bool('`auth_enabled`: require `X-Scope-OrgID`.', { default: true }),
+    size: s.enum(
+      SIZE_PRESETS,
+      "A size preset, as LokiStack's (mode Microservices): the replication factor, the replicas and resource requests of each component and the global limits (docs/operator.md has the table). Each field written in the spec wins over the preset's.",
+    ),
     replicationFactor: s.int(
       'Copies of each stream (`common.replication_factor`). SingleBinary: 1.',
       {
         default: 3,
         minimum: 1,
         maximum: 5,
+        presettable: true,
       },
     ),
     zones: s.array(
@@ -268,6 +296,33 @@ export const specSchema = s.object(
         alertmanagerURL: s.string('`ruler.alertmanager_url`.'),
       },
       'Ruler switch.',
+    ),
+    rules: s.object(
+      {
+        selector: s.object(
+          {
+            matchLabels: s.map(
+              'label',
+              s.string('Label value.'),
+              'Labels a LogServiceRule must carry (all of them).',
+            ),
+          },
+          'Which LogServiceRules the ruler runs; `{}`: every one.',
+          { required: true },
+        ),
+        namespaceSelector: s.object(
+          {
+            matchLabels: s.map(
+              'label',
+              s.string('Label value.'),
+              'Labels a namespace must carry (all of them).',
+            ),
+          },
+          "Namespaces to take LogServiceRules from; `{}`: every namespace; unset: the LogService's own.",
+        ),
+      },
+      "Rules as custom resources: the LogServiceRules selected here are validated and written into the ruler's local rule storage (a ConfigMap mounted in the pods that run the ruler).",
+      { typeName: 'RulesSpec' },
     ),
     configOverrides: s.opaque(
       "logsvc (Loki) configuration keys the spec does not model, e.g. `{ ingester: { chunk_idle_period: 1h } }`: merged over what the operator renders into config.yaml (maps key by key, other values replaced), and checked with logsvc's own config loader for every target before anything is applied (unknown keys and bad values are refused).",

@@ -3,7 +3,7 @@ import { s } from '../schema';
 export const CONDITION_TYPES = ['Ready', 'Progressing', 'Degraded'] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
 
-const condition = s.object(
+export const conditionSchema = s.object(
   {
     type: s.string('Ready, Progressing or Degraded.', { required: true }),
     status: s.enum(['True', 'False', 'Unknown'], 'Condition status.', { required: true }),
@@ -34,7 +34,7 @@ export const statusSchema = s.object(
       'When the operator last read this LogService and its objects (RFC 3339); refreshed at least every resync period, so an older one means no operator is watching.',
     ),
     version: s.string('The logsvc version every pod runs once the rollout is over.'),
-    conditions: s.array(condition, 'Ready, Progressing, Degraded.'),
+    conditions: s.array(conditionSchema, 'Ready, Progressing, Degraded.'),
     components: s.map('component', componentStatus, 'Replicas per component.'),
     rollout: s.object(
       {

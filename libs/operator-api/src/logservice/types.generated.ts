@@ -10,6 +10,8 @@ export interface LogServiceSpec {
   image: ImageSpec;
   /** `auth_enabled`: require `X-Scope-OrgID`. */
   authEnabled: boolean;
+  /** A size preset, as LokiStack's (mode Microservices): the replication factor, the replicas and resource requests of each component and the global limits (docs/operator.md has the table). Each field written in the spec wins over the preset's. */
+  size?: '1x.demo' | '1x.pico' | '1x.extra-small' | '1x.small' | '1x.medium';
   /** Copies of each stream (`common.replication_factor`). SingleBinary: 1. */
   replicationFactor: number;
   /** Zone-aware replication: one ingester StatefulSet per zone, pinned to its nodes. */
@@ -38,6 +40,8 @@ export interface LogServiceSpec {
     /** `ruler.alertmanager_url`. */
     alertmanagerURL?: string;
   };
+  /** Rules as custom resources: the LogServiceRules selected here are validated and written into the ruler's local rule storage (a ConfigMap mounted in the pods that run the ruler). */
+  rules?: RulesSpec;
   /** logsvc (Loki) configuration keys the spec does not model, e.g. `{ ingester: { chunk_idle_period: 1h } }`: merged over what the operator renders into config.yaml (maps key by key, other values replaced), and checked with logsvc's own config loader for every target before anything is applied (unknown keys and bad values are refused). */
   configOverrides?: Record<string, unknown>;
   /** Stop managing this LogService: while true the operator applies, deletes and replaces nothing (e.g. during an operator upgrade, or by hand); its status and Events still say what it sees. */
@@ -232,6 +236,20 @@ export interface RetentionSpec {
   deleteDelay: string;
 }
 
+/** Rules as custom resources: the LogServiceRules selected here are validated and written into the ruler's local rule storage (a ConfigMap mounted in the pods that run the ruler). */
+export interface RulesSpec {
+  /** Which LogServiceRules the ruler runs; `{}`: every one. */
+  selector: {
+    /** Labels a LogServiceRule must carry (all of them). */
+    matchLabels?: Record<string, string>;
+  };
+  /** Namespaces to take LogServiceRules from; `{}`: every namespace; unset: the LogService's own. */
+  namespaceSelector?: {
+    /** Labels a namespace must carry (all of them). */
+    matchLabels?: Record<string, string>;
+  };
+}
+
 /** Rollout settings. */
 export interface RolloutSpec {
   /** How long a replaced ingester may take to be Ready and ACTIVE before the rollout halts (Degraded). */
@@ -252,6 +270,8 @@ export interface LogServiceSpecInput {
   image?: ImageSpecInput;
   /** `auth_enabled`: require `X-Scope-OrgID`. */
   authEnabled?: boolean;
+  /** A size preset, as LokiStack's (mode Microservices): the replication factor, the replicas and resource requests of each component and the global limits (docs/operator.md has the table). Each field written in the spec wins over the preset's. */
+  size?: '1x.demo' | '1x.pico' | '1x.extra-small' | '1x.small' | '1x.medium';
   /** Copies of each stream (`common.replication_factor`). SingleBinary: 1. */
   replicationFactor?: number;
   /** Zone-aware replication: one ingester StatefulSet per zone, pinned to its nodes. */
@@ -280,6 +300,8 @@ export interface LogServiceSpecInput {
     /** `ruler.alertmanager_url`. */
     alertmanagerURL?: string;
   };
+  /** Rules as custom resources: the LogServiceRules selected here are validated and written into the ruler's local rule storage (a ConfigMap mounted in the pods that run the ruler). */
+  rules?: RulesSpecInput;
   /** logsvc (Loki) configuration keys the spec does not model, e.g. `{ ingester: { chunk_idle_period: 1h } }`: merged over what the operator renders into config.yaml (maps key by key, other values replaced), and checked with logsvc's own config loader for every target before anything is applied (unknown keys and bad values are refused). */
   configOverrides?: Record<string, unknown>;
   /** Stop managing this LogService: while true the operator applies, deletes and replaces nothing (e.g. during an operator upgrade, or by hand); its status and Events still say what it sees. */
@@ -472,6 +494,20 @@ export interface RetentionSpecInput {
   enabled?: boolean;
   /** `compactor.retention_delete_delay`. */
   deleteDelay?: string;
+}
+
+/** Rules as custom resources: the LogServiceRules selected here are validated and written into the ruler's local rule storage (a ConfigMap mounted in the pods that run the ruler). */
+export interface RulesSpecInput {
+  /** Which LogServiceRules the ruler runs; `{}`: every one. */
+  selector: {
+    /** Labels a LogServiceRule must carry (all of them). */
+    matchLabels?: Record<string, string>;
+  };
+  /** Namespaces to take LogServiceRules from; `{}`: every namespace; unset: the LogService's own. */
+  namespaceSelector?: {
+    /** Labels a namespace must carry (all of them). */
+    matchLabels?: Record<string, string>;
+  };
 }
 
 /** Rollout settings. */

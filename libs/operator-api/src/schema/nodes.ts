@@ -10,6 +10,11 @@ interface NodeBase<T> {
   readonly description: string;
   /** Filled in when the field is absent (by the API server and by `applyDefaults`). */
   readonly default?: T;
+  /**
+   * The default is the operator's, not the API server's (left out of the CRD): a size preset
+   * (`spec.size`) fills the field first, so that only what is written wins over the preset.
+   */
+  readonly presettable?: boolean;
   /** Must be written (and is never defaulted). */
   readonly required?: boolean;
 }

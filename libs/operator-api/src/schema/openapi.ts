@@ -30,7 +30,7 @@ export function toOpenApi(node: SchemaNode): OpenApiSchema {
   const base = (type: OpenApiSchema['type']) => {
     if (type !== undefined) out.type = type;
     out.description = node.description;
-    if (node.default !== undefined) out.default = node.default;
+    if (node.default !== undefined && node.presettable !== true) out.default = node.default;
   };
   switch (node.kind) {
     case 'string':

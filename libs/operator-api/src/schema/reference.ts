@@ -44,7 +44,7 @@ export function referenceRows(node: SchemaNode, path: string): ReferenceRow[] {
     const dflt =
       n.default === undefined || (n.kind === 'object' && Object.keys(n.default).length === 0)
         ? ''
-        : `\`${JSON.stringify(n.default)}\``;
+        : `\`${JSON.stringify(n.default)}\`${n.presettable === true ? ", or `spec.size`'s" : ''}`;
     const format =
       n.kind === 'string' && n.format !== undefined ? ` (${FORMAT_EXAMPLES[n.format]})` : '';
     rows.push({

@@ -7,7 +7,7 @@ import {
   UI_TENANTS_PATH,
   type UiFeatures,
 } from '@logsvc/api';
-import { type Config, type Overrides, maskSecretsInYaml } from '@logsvc/config';
+import { type Config, EVERY_TENANT, type Overrides, maskSecretsInYaml } from '@logsvc/config';
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { httpError } from '../../http/plain-error';
 import type { StartupFiles } from '../../startup-files';
@@ -91,7 +91,8 @@ export class UiFeaturesController {
     const known = new Set([
       ...stored,
       ...(this.ingester.ingester?.tenants() ?? []),
-      ...this.overrides.tenants(),
+      // `*` holds the limits of every tenant: not a tenant to pick.
+      ...this.overrides.tenants().filter((t) => t !== EVERY_TENANT),
     ]);
     return { tenants: [...known].sort() };
   }

@@ -1,0 +1,3 @@
+export * from './schema';
+export * from './crd';
+export type * from './types.generated';
