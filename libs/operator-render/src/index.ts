@@ -11,3 +11,4 @@ export { headlessName } from './workloads';
 export { ETCD_COMPONENT } from './etcd';
 export { TLS_DIR, TLS_SECRET_KEYS, tlsServerName } from './tls';
 export { renderAll, type Rendered } from './render';
+export { serviceAccountName } from './rbac';

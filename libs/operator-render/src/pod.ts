@@ -7,6 +7,7 @@ import { ANNOTATION_CONFIG_HASH, LABEL_VERSION, LABEL_ZONE, selectorLabels } fro
 import type { Owner } from './manifest';
 import { placement } from './placement';
 import { tlsVolume } from './tls';
+import { serviceAccountName } from './rbac';
 
 export const DATA_VOLUME = 'data';
 export { ZONE_NODE_LABEL } from './placement';
@@ -126,6 +127,8 @@ export function podTemplate(
       annotations: { [ANNOTATION_CONFIG_HASH]: configHash },
     },
     spec: {
+      // Its token lets the ui component read the LogService's status (rbac.ts).
+      serviceAccountName: serviceAccountName(owner),
       // Stateful pods flush on shutdown (chunks to the object store): give them the time.
       terminationGracePeriodSeconds: stateful
         ? durationSeconds(spec.rollout.terminationGracePeriod)

@@ -6,6 +6,7 @@ import { ETCD_COMPONENT, managedEtcd } from './etcd';
 import { ownedMeta } from './labels';
 import { LOGSERVICE_FILE_KEY, renderLogServiceFile } from './logservice-file';
 import type { ClusterCapabilities, Manifest, Owner } from './manifest';
+import { podIdentity } from './rbac';
 import { componentService, disruptionBudget, headlessService, workload } from './workloads';
 
 /** What the operator applies for a LogService, and the plan it was made from. */
@@ -42,6 +43,8 @@ export function renderAll(
         [LOGSERVICE_FILE_KEY]: renderLogServiceFile(owner, storedSpec),
       },
     },
+    // The pods' own ServiceAccount, which may read their LogService (its status, for the UI).
+    ...podIdentity(owner),
   ];
   if (spec.mode !== 'SingleBinary' && spec.ring.store === 'managed')
     manifests.push(...managedEtcd(owner, spec));
