@@ -9,6 +9,7 @@ import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, type Member } from '../support/cluster';
+import { type FakeApiServer, startFakeApiServer } from '../support/fake-api-server';
 import { type ServerProcess, eventually, startServer } from '../support/server';
 import { consoleErrors, launchChromium, screenshotDir, screenshots } from './browser';
 
@@ -31,6 +32,42 @@ function logServiceFile(): string {
   const owner = { name: 'logs', namespace: 'team-a', uid: 'e2e', generation: 2 };
   return renderLogServiceFile(owner, parsed.spec);
 }
+
+/** The LogService as the API server holds it: rolling its pods, one replaced now. */
+const ROLLING_LOGSERVICE = {
+  apiVersion: 'logsvc.io/v1alpha1',
+  kind: 'LogService',
+  metadata: { name: 'logs', namespace: 'team-a', generation: 2 },
+  status: {
+    observedGeneration: 2,
+    lastObservedTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    version: '0.1.0',
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'False',
+        reason: 'ComponentsNotReady',
+        message: 'logs-single-binary: 0/1 ready',
+        lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      },
+      {
+        type: 'Progressing',
+        status: 'True',
+        reason: 'ReplacingPod',
+        message: 'logs-single-binary-0 runs an old revision: replacing it',
+        lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      },
+    ],
+    components: {
+      'single-binary': { kind: 'StatefulSet', replicas: 1, readyReplicas: 0, updatedReplicas: 0 },
+    },
+    rollout: {
+      phase: 'Replacing',
+      pod: 'logs-single-binary-0',
+      message: 'logs-single-binary-0 runs an old revision: replacing it',
+    },
+  },
+};
 
 async function push(url: string, lines: Array<[string, Record<string, string>?]>): Promise<void> {
   const base = NOW_NS() - BigInt(lines.length) * 1_000_000n;
@@ -61,6 +98,7 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
   let browser: Browser;
   let page: Page;
   let kv: Kv;
+  let apiServer: FakeApiServer | undefined;
   let shots: string;
   let errors: ReturnType<typeof consoleErrors>;
   const url = () => main.process.url;
@@ -84,7 +122,15 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     // As if the operator had started it: the UI offers its LogService view.
     const logService = join(cluster.root, 'logservice.yaml');
     writeFileSync(logService, logServiceFile());
-    main = await cluster.add('logsvc-1', 'all', { env: { [LOGSERVICE_FILE_ENV]: logService } });
+    // And the API server it reads the LogService's status from, in the middle of a rollout.
+    apiServer = await startFakeApiServer(
+      join(cluster.root, 'api-server'),
+      '/apis/logsvc.io/v1alpha1/namespaces/team-a/logservices/logs',
+      ROLLING_LOGSERVICE,
+    );
+    main = await cluster.add('logsvc-1', 'all', {
+      env: { [LOGSERVICE_FILE_ENV]: logService, ...apiServer.env },
+    });
     // A member that runs a different config, for the config diff.
     reader = await cluster.add('logsvc-2', 'querier', {
       config: { limits_config: { max_query_series: 123 } },
@@ -122,6 +168,7 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     await browser?.close();
     await kv?.close();
     await cluster?.dispose();
+    apiServer?.close();
     await etcd?.stop();
     if (process.env.LOGSVC_UI_SCREENSHOTS !== '1' && shots)
       rmSync(shots, { recursive: true, force: true });
@@ -304,6 +351,12 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     await page.locator('td.code', { hasText: /^compactor:$/ }).waitFor();
     await retention.hover();
     await spec.locator('tr.linked td.ins', { hasText: /^\s+enabled: true/ }).waitFor();
+    // The status from the API server above them: the rollout and the pod it replaces.
+    const phase = page.getByTestId('rollout-phase');
+    await phase.filter({ hasText: 'replacing logs-single-binary-0' }).waitFor();
+    expect(await phase.textContent()).toBe(
+      'Ingester rollout: Replacing — replacing logs-single-binary-0: logs-single-binary-0 runs an old revision: replacing it',
+    );
     await screenshots(page, shots, 'config-logservice');
     await page.getByLabel('Only differing lines').uncheck();
 

@@ -1,7 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClusterOverview, LogServiceView } from '@logsvc/api';
+import { makeCa, signCert, writeExtensions } from '@logsvc/rpc/testing';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MainRun, assertBuilt, freePort, runMain, waitReady } from './binary';
@@ -36,6 +39,7 @@ describe('GET /ui/api/logservice of a process started by the operator', () => {
   const configPath = () => join(dir, 'config.yaml');
   const logServicePath = () => join(dir, 'logservice.yaml');
   let configText: string;
+  let apiServer: Server | undefined;
 
   beforeAll(async () => {
     assertBuilt();
@@ -62,10 +66,16 @@ describe('GET /ui/api/logservice of a process started by the operator', () => {
     ].join('\n');
     writeFileSync(configPath(), configText);
     writeFileSync(logServicePath(), logServiceFile(3, 1));
+    const api = await fakeApiServer(dir);
+    apiServer = api.server;
     proc = runMain([`-config.file=${configPath()}`, '-config.expand-env=true'], {
       ...process.env,
       HTTP_PORT: String(port),
       LOGSVC_LOGSERVICE_FILE: logServicePath(),
+      // As the kubelet sets them, and the service account directory the node agent's way.
+      KUBERNETES_SERVICE_HOST: '127.0.0.1',
+      KUBERNETES_SERVICE_PORT: String(api.port),
+      LOGSVC_SERVICEACCOUNT_DIR: api.serviceAccountDir,
     });
     url = `http://127.0.0.1:${port}`;
     await waitReady(url, proc, { timeoutMs: 30_000 });
@@ -76,6 +86,7 @@ describe('GET /ui/api/logservice of a process started by the operator', () => {
       proc.child.kill('SIGTERM');
       await proc.exited;
     }
+    apiServer?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -105,6 +116,33 @@ describe('GET /ui/api/logservice of a process started by the operator', () => {
     expect(got.renderedConfigYaml).toContain('http_listen_port: ${HTTP_PORT}');
     expect(got.renderedConfigYaml).not.toContain('hunter2');
     expect(got.renderedConfigYaml).toContain('password: "********"');
+  });
+
+  it("shows the LogService's rollout status, read from the API server with the pod's token", async () => {
+    const got = await view();
+    expect(got.status).toEqual({
+      generation: 3,
+      observedGeneration: 3,
+      lastObservedTime: '2026-12-02T01:00:00Z',
+      version: '0.1.0',
+      conditions: [
+        {
+          type: 'Progressing',
+          status: 'True',
+          reason: 'RollingIngesters',
+          message: 'replacing logs-ingester-1',
+          lastTransitionTime: '2026-12-02T00:59:00Z',
+        },
+      ],
+      components: {
+        ingester: { kind: 'StatefulSet', replicas: 3, readyReplicas: 2, updatedReplicas: 1 },
+      },
+      rollout: {
+        phase: 'Replacing',
+        pod: 'logs-ingester-1',
+        message: 'waiting for it to be ready',
+      },
+    });
   });
 
   it('is reachable per instance through the proxy', async () => {
@@ -162,5 +200,66 @@ describe('GET /ui/api/logservice of a process started without a config file', ()
     expect(got.configFileChanged).toBe(false);
     expect(got.renderedConfigYaml).toBe(await (await fetch(`${sut.url}/config`)).text());
     expect(got.renderedConfigYaml).toContain('max_query_series: 77');
+    // Not in a pod: the view says why it has no status.
+    expect(got.status.error).toContain('KUBERNETES_SERVICE_HOST is not set');
   });
 });
+
+/**
+ * An API server over HTTPS that answers the LogService logs of team-a (with a status) to the
+ * bearer token it wrote into the service account directory, 403 to any other.
+ */
+async function fakeApiServer(
+  dir: string,
+): Promise<{ server: Server; port: number; serviceAccountDir: string }> {
+  const pki = join(dir, 'pki');
+  mkdirSync(pki);
+  makeCa(pki, 'ca');
+  writeExtensions(pki, ['subjectAltName=IP:127.0.0.1']);
+  signCert(pki, 'apiserver', 'ca');
+  const serviceAccountDir = join(dir, 'serviceaccount');
+  mkdirSync(serviceAccountDir);
+  writeFileSync(join(serviceAccountDir, 'token'), 'pod-token\n');
+  writeFileSync(join(serviceAccountDir, 'ca.crt'), readFileSync(join(pki, 'ca.crt')));
+  const resource = {
+    apiVersion: 'logsvc.io/v1alpha1',
+    kind: 'LogService',
+    metadata: { name: 'logs', namespace: 'team-a', generation: 3 },
+    status: {
+      observedGeneration: 3,
+      lastObservedTime: '2026-12-02T01:00:00Z',
+      version: '0.1.0',
+      conditions: [
+        {
+          type: 'Progressing',
+          status: 'True',
+          reason: 'RollingIngesters',
+          message: 'replacing logs-ingester-1',
+          lastTransitionTime: '2026-12-02T00:59:00Z',
+        },
+      ],
+      components: {
+        ingester: { kind: 'StatefulSet', replicas: 3, readyReplicas: 2, updatedReplicas: 1 },
+      },
+      rollout: {
+        phase: 'Replacing',
+        pod: 'logs-ingester-1',
+        message: 'waiting for it to be ready',
+      },
+    },
+  };
+  const server = createServer(
+    {
+      key: readFileSync(join(pki, 'apiserver.key')),
+      cert: readFileSync(join(pki, 'apiserver.crt')),
+    },
+    (req, res) => {
+      const path = '/apis/logsvc.io/v1alpha1/namespaces/team-a/logservices/logs';
+      const ok = req.headers.authorization === 'Bearer pod-token' && req.url === path;
+      res.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(ok ? resource : { kind: 'Status', message: 'forbidden' }));
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, serviceAccountDir };
+}

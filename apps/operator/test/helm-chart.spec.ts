@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderChart } from '@logsvc/helm-render';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '../src/kube/client';
+import { KubeClient, loadKubeConfig } from '../src/kube/client';
 import { FakeKubelet } from './support/fake-kubelet';
 import { freePort } from './support/free-port';
 import {
@@ -17,6 +17,39 @@ import {
 } from './support/control-plane';
 
 const CHART = join(REPO_ROOT, 'charts', 'logsvc-operator');
+
+/** Kubernetes 1.20's token controller gives each ServiceAccount a token Secret: its token. */
+function serviceAccountToken(admin: KubeClient, namespace: string, name: string) {
+  return waitFor(`the token of ServiceAccount ${namespace}/${name}`, async () => {
+    const sa = await admin.get<{ secrets?: { name: string }[] }>(
+      `/api/v1/namespaces/${namespace}/serviceaccounts/${name}`,
+    );
+    const secretName = sa?.secrets?.[0]?.name;
+    if (secretName === undefined) return undefined;
+    const secret = await admin.get<{ data?: { token?: string } }>(
+      `/api/v1/namespaces/${namespace}/secrets/${secretName}`,
+    );
+    return secret?.data?.token && Buffer.from(secret.data.token, 'base64').toString('utf8');
+  });
+}
+
+/** A kubeconfig file for the control plane that authenticates with `token`. */
+function tokenKubeconfig(cp: ControlPlane, user: string, token: string): string {
+  const file = join(cp.dir, `${user}.kubeconfig`);
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      `clusters: [{name: test, cluster: {server: "${cp.apiUrl}", insecure-skip-tls-verify: true}}]`,
+      `users: [{name: ${user}, user: {token: "${token}"}}]`,
+      `contexts: [{name: test, context: {cluster: test, user: ${user}}}]`,
+      'current-context: test',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
 
 const RELEASE = { name: 'logsvc-operator', namespace: 'logsvc-system' };
 
@@ -192,31 +225,8 @@ describe.skipIf(skip !== undefined)(
         'application/json-patch+json',
       );
 
-      // Kubernetes 1.20's token controller gives the ServiceAccount a token Secret.
-      const token = await waitFor('the ServiceAccount token', async () => {
-        const sa = await admin.get<{ secrets?: { name: string }[] }>(
-          `/api/v1/namespaces/${RELEASE.namespace}/serviceaccounts/logsvc-operator`,
-        );
-        const name = sa?.secrets?.[0]?.name;
-        if (name === undefined) return undefined;
-        const secret = await admin.get<{ data?: { token?: string } }>(
-          `/api/v1/namespaces/${RELEASE.namespace}/secrets/${name}`,
-        );
-        return secret?.data?.token && Buffer.from(secret.data.token, 'base64').toString('utf8');
-      });
-      const kubeconfig = join(cp.dir, 'operator.kubeconfig');
-      writeFileSync(
-        kubeconfig,
-        [
-          'apiVersion: v1',
-          'kind: Config',
-          `clusters: [{name: test, cluster: {server: "${cp.apiUrl}", insecure-skip-tls-verify: true}}]`,
-          `users: [{name: operator, user: {token: "${token}"}}]`,
-          'contexts: [{name: test, context: {cluster: test, user: operator}}]',
-          'current-context: test',
-          '',
-        ].join('\n'),
-      );
+      const token = await serviceAccountToken(admin, RELEASE.namespace, 'logsvc-operator');
+      const kubeconfig = tokenKubeconfig(cp, 'operator', token);
       // The chart's arguments, but for the host names and ports of this machine.
       const chartArgs = (
         rendered.find((o) => o.kind === 'Deployment') as unknown as DeploymentObj
@@ -301,6 +311,25 @@ describe.skipIf(skip !== undefined)(
         '/apis/policy/v1beta1/namespaces/default/poddisruptionbudgets/logs-ingester',
       ])
         expect(await admin.get(path), path).toBeDefined();
+
+      // The pods run as their own ServiceAccount, which may get this LogService (the admin UI
+      // shows its status) and nothing else.
+      const sts = await admin.get<DeploymentObj>(
+        '/apis/apps/v1/namespaces/default/statefulsets/logs-ingester',
+      );
+      expect(sts!.spec.template.spec.serviceAccountName).toBe('logs-logsvc');
+      const asPod = new KubeClient(
+        await loadKubeConfig(
+          tokenKubeconfig(cp, 'pod', await serviceAccountToken(admin, 'default', 'logs-logsvc')),
+        ),
+      );
+      const own = await asPod.raw('GET', `${ls}/logs`);
+      expect(own.status, own.text).toBe(200);
+      expect(JSON.parse(own.text)).toMatchObject({ status: { observedGeneration: 1 } });
+      expect((await asPod.raw('GET', ls)).status).toBe(403);
+      expect(
+        (await asPod.raw('GET', '/api/v1/namespaces/default/configmaps/logs-config')).status,
+      ).toBe(403);
 
       // Pods never started (no kubelet) run the old revision after a version change: the
       // operator replaces them itself, one at a time (pods: delete).

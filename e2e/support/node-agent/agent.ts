@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { KubeClient } from '@logsvc/operator/testing';
 import {
   expandRefs,
+  mountServiceAccount,
   mountsOf,
   prepareVolumes,
   resolveEnv,
@@ -29,6 +30,11 @@ export interface NodeAgentOptions {
    * other node agents may run at once, so that no two pods share an address and port.
    */
   readonly ipPrefix?: string;
+  /**
+   * The API server pods reach (KUBERNETES_SERVICE_HOST/PORT) with their service account token;
+   * without it pods get neither.
+   */
+  readonly apiServer?: string;
 }
 
 interface RunningPod {
@@ -55,7 +61,8 @@ const microTime = () => new Date().toISOString().replace(/Z$/, '000Z');
  * as a local process on its own loopback IP (127.0.1.x) with the pod's args and env, volumes as
  * directories, reports status and readiness from the readiness probe, restarts crashed
  * containers, and on deletion sends SIGTERM, waits for the grace period, SIGKILLs, and removes
- * the pod. One container per pod; no lifecycle hooks, no liveness probe, no images.
+ * the pod. One container per pod; no lifecycle hooks, no liveness probe, no images. With
+ * `apiServer`, pods get their service account token and the API server's address.
  */
 export class NodeAgent {
   private readonly pods = new Map<string, RunningPod>();
@@ -289,12 +296,20 @@ export class NodeAgent {
     const dir = join(this.options.dir, 'pods', pod.metadata.uid);
     const volumes = await prepareVolumes(this.client, pod, dir);
     if (volumes === undefined) return; // a claim is not bound yet
+    const apiServer = this.options.apiServer;
+    const account =
+      apiServer === undefined
+        ? { env: {} }
+        : await mountServiceAccount(this.client, pod, dir, new URL(apiServer));
+    if (account === undefined) return; // its token Secret is not made yet
     const ip = this.allocateIp();
     const paths = mountsOf(container, volumes);
     await writeConfigMaps(this.client, pod, volumes, paths);
     const env = await resolveEnv(this.client, pod, container, ip);
     // Paths in env values too (LOGSVC_LOGSERVICE_FILE names a file of the config volume).
     for (const [name, value] of Object.entries(env)) env[name] = paths.rewrite(value);
+    // Host paths already (not rewritten: the pod's /tmp is a mount of its own).
+    for (const [name, value] of Object.entries(account.env)) env[name] ??= value;
     const argv = [
       ...(container.command ?? runtime.entrypoint),
       ...(container.args ?? []).map((a) => paths.rewrite(expandRefs(a, env))),

@@ -34,6 +34,8 @@ export interface PodObject {
   };
   spec: {
     nodeName?: string;
+    serviceAccountName?: string;
+    automountServiceAccountToken?: boolean;
     containers: Container[];
     volumes?: {
       name: string;
@@ -167,4 +169,47 @@ export async function resolveEnv(
     }
   }
   return env;
+}
+
+/** Directory and environment of the pod's service account credentials, as the kubelet gives. */
+export interface ServiceAccountMount {
+  readonly env: Record<string, string>;
+}
+
+/**
+ * The pod's service account token, its CA and namespace written into the pod's directory (the
+ * kubelet mounts them at /var/run/secrets/kubernetes.io/serviceaccount; with no mount namespace
+ * here, LOGSVC_SERVICEACCOUNT_DIR names the directory), and the API server's address in
+ * KUBERNETES_SERVICE_HOST/PORT. Undefined while the token controller has not made the token
+ * Secret yet (Kubernetes 1.20); no env when the pod opts out of the token.
+ */
+export async function mountServiceAccount(
+  client: KubeClient,
+  pod: PodObject,
+  podDir: string,
+  apiServer: URL,
+): Promise<ServiceAccountMount | undefined> {
+  if (pod.spec.automountServiceAccountToken === false) return { env: {} };
+  const ns = pod.metadata.namespace;
+  const name = pod.spec.serviceAccountName ?? 'default';
+  const sa = await client.get<{ secrets?: { name: string }[] }>(
+    `/api/v1/namespaces/${ns}/serviceaccounts/${name}`,
+  );
+  const secretName = sa?.secrets?.[0]?.name;
+  if (secretName === undefined) return undefined;
+  const secret = await client.get<{ data?: Record<string, string> }>(
+    `/api/v1/namespaces/${ns}/secrets/${secretName}`,
+  );
+  if (!secret?.data?.token) return undefined;
+  const dir = join(podDir, 'serviceaccount');
+  mkdirSync(dir, { recursive: true });
+  for (const key of ['token', 'ca.crt', 'namespace'])
+    writeFileSync(join(dir, key), Buffer.from(secret.data[key] ?? '', 'base64'));
+  return {
+    env: {
+      KUBERNETES_SERVICE_HOST: apiServer.hostname,
+      KUBERNETES_SERVICE_PORT: apiServer.port || '443',
+      LOGSVC_SERVICEACCOUNT_DIR: dir,
+    },
+  };
 }

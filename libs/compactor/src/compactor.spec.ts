@@ -151,8 +151,45 @@ describe('Compactor', () => {
     expect(progress).toMatchObject({
       tables_done: 1,
       tables_total: 1,
+      chunks_total: 1,
+      chunks_processed: 1,
       chunks_rewritten: 1,
       lines_deleted: 1,
+    });
+  });
+
+  it('counts the chunks a request touches from the index when it picks the request up', async () => {
+    await putLines(env.store('i'), T, { app: 'a' }, dayStart, ['secret 1']);
+    await putLines(env.store('j'), T, { app: 'a' }, dayStart + 5000, ['secret 2']);
+    await putLines(env.store('i'), T, { app: 'a' }, dayStart + DAY_MS, ['secret 3']);
+    await putLines(env.store('i'), T, { app: 'b' }, dayStart, ['secret b']);
+    // Outside the request's range: not counted.
+    await putLines(env.store('i'), T, { app: 'a' }, dayStart + DAY_MS + 3_600_000, ['late']);
+    const { api } = compactor();
+    await api.create(T, {
+      query: '{app="a"} |= "secret"',
+      start: String(Math.floor(dayStart / 1000)),
+      end: String(Math.floor((dayStart + DAY_MS + 60_000) / 1000)),
+    });
+    expect((await api.progress(T))[0].chunks_total).toBeNull();
+    now += 61_000;
+    // Stopped after the first table's merged file: the total is known, no chunk done yet.
+    await expect(
+      compactor({ afterMergedWrite: () => Promise.reject(new Error('crash')) }).compactor.run(),
+    ).rejects.toThrow('crash');
+    expect((await api.progress(T))[0]).toMatchObject({
+      tables_total: 2,
+      tables_done: 0,
+      chunks_total: 3,
+      chunks_processed: 0,
+    });
+    await compactor().compactor.run();
+    expect((await api.progress(T))[0]).toMatchObject({
+      status: 'processed',
+      tables_done: 2,
+      chunks_total: 3,
+      chunks_processed: 3,
+      lines_deleted: 3,
     });
   });
 

@@ -9,6 +9,7 @@ import {
   EMPTY_PROGRESS,
   requestInterval,
 } from './delete-request';
+import { countRequestChunks } from './chunks-total';
 import type { DeletionMode } from './delete-requests-api';
 import type { DeleteRequestsStore } from './delete-requests-store';
 import { LineDeleter } from './line-deleter';
@@ -209,15 +210,26 @@ export class Compactor {
         .map((t) => t.name);
       const prior = record.progress ?? EMPTY_PROGRESS;
       const done = new Set(prior.tablesDone);
+      const remaining = overlapping.filter((t) => !done.has(t));
+      // Counted once, from the index of the tables still to do (plus what is done already).
+      const chunksTotal =
+        prior.chunksTotal ??
+        prior.chunksProcessed +
+          (await countRequestChunks(
+            o.store,
+            record,
+            tables.filter((t) => remaining.includes(t.name)),
+          ));
       const progress: DeleteProgress = {
         ...prior,
         tablesTotal: Math.max(prior.tablesTotal, overlapping.length),
+        chunksTotal,
         startedAtMs: prior.startedAtMs ?? nowMs,
       };
       const a: ActiveRequest = {
         record,
         progress,
-        tables: new Set(overlapping.filter((t) => !done.has(t))),
+        tables: new Set(remaining),
         canceled: false,
       };
       if (await this.saveProgress(a, false)) out.push(a);

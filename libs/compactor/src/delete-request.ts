@@ -14,6 +14,11 @@ export interface DeleteProgress {
   /** Index tables done, by name; a restarted compactor skips them. */
   readonly tablesDone: readonly string[];
   readonly tablesTotal: number;
+  /**
+   * Chunks the request touches, counted from the index when the compactor picks it up;
+   * absent before (and in records written before logsvc counted them).
+   */
+  readonly chunksTotal?: number;
   readonly seriesProcessed: number;
   readonly chunksProcessed: number;
   readonly chunksRewritten: number;

@@ -90,6 +90,7 @@ export class DeleteRequestsApi {
         process_after: seconds(r.createdAtMs + this.options.cancelPeriodMs),
         tables_total: p.tablesTotal,
         tables_done: p.tablesDone.length,
+        chunks_total: p.chunksTotal ?? null,
         series_processed: p.seriesProcessed,
         chunks_processed: p.chunksProcessed,
         chunks_rewritten: p.chunksRewritten,

@@ -10,3 +10,4 @@ export * from './chunk-rewriter';
 export * from './table-pass';
 export * from './compactor';
 export * from './query-deletions';
+export * from './chunks-total';

@@ -291,6 +291,24 @@ describe('RingIngesterClient on three ingesters with RF 3', () => {
     });
   });
 
+  it('lists the tenants every ingester holds in memory, also one only another ingester has', async () => {
+    await setup();
+    await sut.push(TENANT, request);
+    // Straight to one ingester: a tenant the others never saw.
+    await cluster.clients[2].push('only-on-two', request);
+
+    expect(await sut.tenants()).toEqual(['only-on-two', TENANT]);
+    cluster.clients[0].failure = new LogsvcError('unavailable', 'connection refused');
+    expect(await sut.tenants()).toEqual(['only-on-two', TENANT]);
+    expect(log.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ err: 'connection refused' }),
+      'tenants on ingester failed',
+    );
+    cluster.clients[1].failure = new LogsvcError('unavailable', 'connection refused');
+    cluster.clients[2].failure = new LogsvcError('unavailable', 'connection refused');
+    await expect(sut.tenants()).rejects.toMatchObject({ kind: 'unavailable' });
+  });
+
   it('takes the largest volume of a stream over replicas that diverged', async () => {
     await setup();
     // Straight to the ingesters: replica 0 missed a write the others took.

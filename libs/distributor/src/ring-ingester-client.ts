@@ -161,6 +161,34 @@ export class RingIngesterClient implements IngesterClient {
     return counts.reduce((max, n) => Math.max(max, n), 0);
   }
 
+  /**
+   * The union of the tenants in memory of every healthy ingester: a tenant may be on one
+   * ingester only (its streams' replicas), so this waits for all rather than a quorum; one that
+   * fails is skipped (and logged), and only when all fail does the call.
+   */
+  async tenants(): Promise<string[]> {
+    const { instances } = this.readSet();
+    const answers = await Promise.allSettled(
+      instances.map((i) => this.opts.clientFor(i).tenants()),
+    );
+    const known = new Set<string>();
+    let failure: unknown;
+    for (const [k, a] of answers.entries()) {
+      if (a.status === 'fulfilled') {
+        for (const t of a.value) known.add(t);
+        continue;
+      }
+      failure ??= a.reason;
+      const { id, addr } = instances[k];
+      this.logger.warn(
+        { ingester: id, addr, err: messageOf(a.reason) },
+        'tenants on ingester failed',
+      );
+    }
+    if (answers.length > 0 && answers.every((a) => a.status === 'rejected')) throw failure;
+    return [...known].sort();
+  }
+
   /** The ring's read set; an empty or unhealthy ring is `unavailable`. */
   private readSet(): ReplicationSet {
     try {

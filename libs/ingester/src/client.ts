@@ -94,6 +94,11 @@ export interface IngesterClient {
    * tenant's open tails across all queriers.
    */
   tailersCount(tenant: string): Promise<number>;
+  /**
+   * The tenants with streams in the ingesters' memory (logsvc's own, for the admin UI's tenant
+   * picker; Loki's API has no such call): the union over every ingester reached.
+   */
+  tenants(): Promise<string[]>;
 }
 
 /** No ingester can take a push (none runs in this process, or none is reachable). */
@@ -135,6 +140,10 @@ export class LocalIngesterClient implements IngesterClient {
 
   async tailersCount(tenant: string): Promise<number> {
     return this.tails.count(tenant);
+  }
+
+  async tenants(): Promise<string[]> {
+    return this.current?.tenants() ?? [];
   }
 
   push(tenant: string, request: PushRequest): Promise<PushOutcome> {

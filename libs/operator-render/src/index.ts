@@ -12,3 +12,4 @@ export { ETCD_COMPONENT, etcdName, etcdPeerUrl, newEtcdPlan, type EtcdPlan } fro
 export { TLS_DIR, TLS_SECRET_KEYS, tlsServerName } from './tls';
 export { renderAll, type Rendered } from './render';
 export * from './rules';
+export { serviceAccountName } from './rbac';

@@ -8,6 +8,7 @@ import type { Owner } from './manifest';
 import { placement } from './placement';
 import { rulesVolume, type SyncedRule } from './rules';
 import { tlsVolume } from './tls';
+import { serviceAccountName } from './rbac';
 
 export const DATA_VOLUME = 'data';
 export { ZONE_NODE_LABEL } from './placement';
@@ -133,6 +134,8 @@ export function podTemplate(
       annotations: { [ANNOTATION_CONFIG_HASH]: configHash },
     },
     spec: {
+      // Its token lets the ui component read the LogService's status (rbac.ts).
+      serviceAccountName: serviceAccountName(owner),
       // Stateful pods flush on shutdown (chunks to the object store): give them the time.
       terminationGracePeriodSeconds: stateful
         ? durationSeconds(spec.rollout.terminationGracePeriod)

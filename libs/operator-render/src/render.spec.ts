@@ -66,11 +66,30 @@ describe('renderAll: single binary', () => {
   it('renders a ConfigMap, Services and one OnDelete StatefulSet with a volume', () => {
     expect(names(manifests)).toEqual([
       'ConfigMap/logs-config',
+      'ServiceAccount/logs-logsvc',
+      'Role/logs-logsvc',
+      'RoleBinding/logs-logsvc',
       'Service/logs-single-binary',
       'Service/logs-single-binary-headless',
       'StatefulSet/logs-single-binary',
     ]);
     expect(components.map((c) => [c.name, c.ringRollout])).toEqual([['logs-single-binary', true]]);
+    // The pods run as their own ServiceAccount, which may only get this LogService.
+    expect(find(manifests, 'StatefulSet', 'logs-single-binary').spec.template.spec).toMatchObject({
+      serviceAccountName: 'logs-logsvc',
+    });
+    expect(find(manifests, 'Role', 'logs-logsvc').rules).toEqual([
+      {
+        apiGroups: ['logsvc.io'],
+        resources: ['logservices'],
+        resourceNames: ['logs'],
+        verbs: ['get'],
+      },
+    ]);
+    expect(find(manifests, 'RoleBinding', 'logs-logsvc')).toMatchObject({
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'logs-logsvc' },
+      subjects: [{ kind: 'ServiceAccount', name: 'logs-logsvc', namespace: owner.namespace }],
+    });
     const sts = find(manifests, 'StatefulSet', 'logs-single-binary');
     expect(sts.spec.updateStrategy).toEqual({ type: 'OnDelete' });
     expect(sts.spec.serviceName).toBe('logs-single-binary-headless');
@@ -124,6 +143,9 @@ describe('renderAll: microservices', () => {
   it('renders etcd, every component, their Services and disruption budgets', () => {
     expect(names(manifests)).toEqual([
       'ConfigMap/logs-config',
+      'ServiceAccount/logs-logsvc',
+      'Role/logs-logsvc',
+      'RoleBinding/logs-logsvc',
       'Service/logs-etcd-headless',
       'Service/logs-etcd',
       'StatefulSet/logs-etcd',

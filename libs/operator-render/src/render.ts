@@ -7,6 +7,7 @@ import { ownedMeta } from './labels';
 import { rulesConfigMap, type SyncedRule } from './rules';
 import { LOGSERVICE_FILE_KEY, renderLogServiceFile } from './logservice-file';
 import type { ClusterCapabilities, Manifest, Owner } from './manifest';
+import { podIdentity } from './rbac';
 import { componentService, disruptionBudget, headlessService, workload } from './workloads';
 
 /** What the operator applies for a LogService, and the plan it was made from. */
@@ -46,6 +47,8 @@ export function renderAll(
         [LOGSERVICE_FILE_KEY]: renderLogServiceFile(owner, storedSpec),
       },
     },
+    // The pods' own ServiceAccount, which may read their LogService (its status, for the UI).
+    ...podIdentity(owner),
   ];
   // The selected LogServiceRules (spec.rules), for the ruler's local rule storage.
   if (spec.rules !== undefined) manifests.push(rulesConfigMap(owner, rules));

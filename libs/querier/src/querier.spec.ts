@@ -47,6 +47,10 @@ class RecordingIngesters implements IngesterClient {
     throw new Error('not used');
   }
 
+  tenants(): Promise<string[]> {
+    throw new Error('not used');
+  }
+
   async query(_tenant: string, select: IngesterSelect, stats?: { ingestersReached: number }) {
     this.asked.push({ fromNs: select.fromNs, throughNs: select.throughNs });
     if (stats) stats.ingestersReached++;

@@ -42,6 +42,11 @@ export const QUERIER_SERVICE = {
   Tail: method('logproto.Querier', 'Tail', true),
   /** The tenant's open tails on the ingester, for `max_concurrent_tail_requests`. */
   TailersCount: method('logproto.Querier', 'TailersCount'),
+  /**
+   * logsvc's own (Loki's Querier has no such method): the tenants in the ingester's memory, for
+   * the admin UI. The request is empty and names no tenant; the answer is a `LabelResponse`.
+   */
+  Tenants: method('logproto.Querier', 'Tenants'),
 } satisfies ServiceDefinition;
 
 /**

@@ -13,12 +13,17 @@ export function useConfig(id: string | undefined, mode: '' | 'defaults' | 'diff'
   });
 }
 
-/** The LogService an instance was rendered from, with the config file it started with. */
+/**
+ * The LogService an instance was rendered from, with the config file it started with and the
+ * LogService's status, read again every 5 seconds.
+ */
 export function useLogService(id: string | undefined) {
   return useQuery({
     queryKey: ['logservice', id],
     queryFn: () => getJson<LogServiceView>(instancePath(id!, LOGSERVICE_PATH)),
     enabled: !!id,
     retry: false,
+    // The status (rollout progress) changes while the page is open.
+    refetchInterval: 5_000,
   });
 }

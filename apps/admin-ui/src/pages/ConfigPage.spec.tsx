@@ -39,6 +39,7 @@ const logService: LogServiceView = {
   ].join('\n'),
   renderedConfigSource: 'config-file',
   configFileChanged: false,
+  status: { error: 'KUBERNETES_SERVICE_HOST is not set: this process does not run in a pod' },
 };
 
 const configOf = (call: Call) => {
@@ -163,6 +164,100 @@ describe('ConfigPage: the LogService view', () => {
     );
     expect((await screen.findByRole('note')).textContent).toContain(
       'The config file of logs-backend-0 changed since it started',
+    );
+  });
+
+  it('shows the rollout from the status: the pod being replaced, and why it halted', async () => {
+    const observed = new Date(Date.now() - 20_000).toISOString();
+    const status = {
+      generation: 5,
+      observedGeneration: 4,
+      lastObservedTime: observed,
+      version: '0.2.0',
+      conditions: [
+        {
+          type: 'Progressing',
+          status: 'True' as const,
+          reason: 'RollingIngesters',
+          message: 'replacing logs-ingester-1',
+          lastTransitionTime: observed,
+        },
+      ],
+      components: {
+        ingester: { kind: 'StatefulSet', replicas: 3, readyReplicas: 2, updatedReplicas: 1 },
+        distributor: { kind: 'Deployment', replicas: 2, readyReplicas: 2, updatedReplicas: 2 },
+      },
+      rollout: { phase: 'Replacing', pod: 'logs-ingester-1', message: 'ring is healthy' },
+    };
+    kubernetesApi({ ...logService, status });
+    renderPage(<ConfigPage />);
+    fireEvent.click(
+      await screen.findByRole('radio', { name: 'LogService spec vs rendered config' }),
+    );
+    const section = await screen.findByRole('region', { name: 'Rollout status' });
+    expect(within(section).getByTestId('rollout-phase').textContent).toBe(
+      'Ingester rollout: Replacing — replacing logs-ingester-1: ring is healthy',
+    );
+    expect(section.textContent).toContain(
+      'The operator observed generation 4 of 5: it has not acted on the newest spec yet.',
+    );
+    expect(section.textContent).toContain('Version 0.2.0.');
+    expect(section.textContent).toMatch(/\((2\d|[3-9]\d)s ago\)\./);
+    const components = within(section).getByRole('list', { name: 'Components' });
+    expect(
+      within(components)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'distributor (Deployment):  2/2 updated, 2/2 ready',
+      'ingester (StatefulSet):  1/3 updated, 2/3 ready',
+    ]);
+    expect(
+      within(section).getByRole('progressbar', { name: 'ingester pods updated' }),
+    ).toHaveProperty('value', 1);
+    expect(section.textContent).toContain('Progressing: True');
+    expect(section.textContent).toContain('RollingIngesters — replacing logs-ingester-1');
+    cleanup();
+
+    kubernetesApi({
+      ...logService,
+      status: {
+        ...status,
+        observedGeneration: 5,
+        rollout: {
+          phase: 'Halted',
+          pod: 'logs-ingester-1',
+          message: 'logs-ingester-1 did not become ready within 10m',
+        },
+      },
+    });
+    renderPage(<ConfigPage />);
+    fireEvent.click(
+      await screen.findByRole('radio', { name: 'LogService spec vs rendered config' }),
+    );
+    const halted = within(await screen.findByRole('region', { name: 'Rollout status' }));
+    const phase = halted.getByTestId('rollout-phase');
+    expect(phase.textContent).toBe(
+      'Ingester rollout: Halted — halted at pod logs-ingester-1: logs-ingester-1 did not become ready within 10m',
+    );
+    expect(phase.className).toBe('error');
+  });
+
+  it('says why the status is missing when the process cannot read it', async () => {
+    kubernetesApi({
+      ...logService,
+      status: {
+        error:
+          'the API server refused to read LogService team-a/logs: 403: logservices.logsvc.io "logs" is forbidden',
+      },
+    });
+    renderPage(<ConfigPage />);
+    fireEvent.click(
+      await screen.findByRole('radio', { name: 'LogService spec vs rendered config' }),
+    );
+    const section = await screen.findByRole('region', { name: 'Rollout status' });
+    expect(section.textContent).toContain(
+      "The LogService's status is not available: the API server refused to read LogService team-a/logs: 403",
     );
   });
 

@@ -19,6 +19,7 @@ const progress: DeleteRequestProgress = {
   process_after: 1_700_003_700,
   tables_total: 4,
   tables_done: 2,
+  chunks_total: 9,
   series_processed: 3,
   chunks_processed: 5,
   chunks_rewritten: 1,
@@ -80,7 +81,11 @@ describe('DeletesPage', () => {
     renderPage(<DeletesPage />);
     const row = (await screen.findByText('abc123')).closest('tr')!;
     expect(row.textContent).toContain(
-      '2/4 tables, 5 chunks processed (1 rewritten, 2 deleted), 17 lines deleted',
+      '2/4 tables, 5/9 chunks (1 rewritten, 2 deleted), 17 lines deleted',
+    );
+    expect(within(row).getByRole('progressbar', { name: 'chunks done' })).toHaveProperty(
+      'value',
+      5,
     );
     fireEvent.click(within(row).getByRole('button', { name: 'Cancel' }));
     fireEvent.click(
@@ -109,6 +114,7 @@ describe('DeletesPage', () => {
       process_after: createdAt + 3600,
       tables_total: 0,
       tables_done: 0,
+      chunks_total: null,
       chunks_processed: 0,
       chunks_rewritten: 0,
       chunks_deleted: 0,

@@ -19,7 +19,7 @@ interface Cancel {
 
 /**
  * Where a request is: waiting out its cancel period (and when that ends), waiting for the
- * compactor, or processing: tables done of the total, chunks and lines removed so far.
+ * compactor, or processing: tables and chunks done of their totals, lines removed so far.
  */
 function Progress({ p, now }: { p?: DeleteRequestProgress; now: number }) {
   if (!p) return <>—</>;
@@ -34,13 +34,24 @@ function Progress({ p, now }: { p?: DeleteRequestProgress; now: number }) {
     );
   if (!started)
     return <>Eligible since {formatTime(p.process_after)}: waiting for the compactor.</>;
-  const chunks =
-    p.chunks_processed > 0
-      ? `, ${formatNumber(p.chunks_processed)} chunks processed (${formatNumber(p.chunks_rewritten)} rewritten, ${formatNumber(p.chunks_deleted)} deleted)`
-      : '';
+  const rewrittenDeleted = `(${formatNumber(p.chunks_rewritten)} rewritten, ${formatNumber(p.chunks_deleted)} deleted)`;
+  let chunks = '';
+  if (typeof p.chunks_total === 'number')
+    chunks = `, ${formatNumber(Math.min(p.chunks_processed, p.chunks_total))}/${formatNumber(p.chunks_total)} chunks ${rewrittenDeleted}`;
+  else if (p.chunks_processed > 0)
+    chunks = `, ${formatNumber(p.chunks_processed)} chunks processed ${rewrittenDeleted}`;
   return (
     <>
       <progress max={Math.max(1, p.tables_total)} value={p.tables_done} aria-label="tables done" />{' '}
+      {p.chunks_total ? (
+        <>
+          <progress
+            max={p.chunks_total}
+            value={Math.min(p.chunks_processed, p.chunks_total)}
+            aria-label="chunks done"
+          />{' '}
+        </>
+      ) : null}
       {p.tables_done}/{p.tables_total} tables{chunks}, {formatNumber(p.lines_deleted)} lines deleted
     </>
   );

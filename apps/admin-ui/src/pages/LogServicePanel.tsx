@@ -4,6 +4,7 @@ import { ApiError } from '../api/http';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { type LineMark, MarkedLines } from '../components/MarkedLines';
 import { relateLines } from '../lib/logservice-lines';
+import { LogServiceStatus } from './LogServiceStatus';
 
 const lineList = (lines: readonly number[]) =>
   lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.join(', ')}`;
@@ -12,7 +13,7 @@ const lineList = (lines: readonly number[]) =>
  * In a Kubernetes deployment: the LogService spec an instance was rendered from beside the
  * config file it started with. Config lines that differ from logsvc's defaults are highlighted
  * (what the spec changed), and so are the spec lines they come from; pointing at one outlines
- * the other.
+ * the other. Above them, the LogService's status from the API server (rollout progress).
  */
 export function LogServicePanel({ id, onlyChanges }: { id: string; onlyChanges: boolean }) {
   const view = useLogService(id);
@@ -82,6 +83,8 @@ export function LogServicePanel({ id, onlyChanges }: { id: string; onlyChanges: 
         {related.spec.size === 1 ? '1 spec line sets' : `${related.spec.size} spec lines set`}{' '}
         {related.changedSettings === 1 ? 'it' : 'them'}.
       </p>
+      {/* A process of an older logsvc answers no status. */}
+      {ls.status !== undefined && <LogServiceStatus status={ls.status} now={Date.now()} />}
       {ls.configFileChanged && (
         <p className="note" role="note">
           The config file of {id} changed since it started: the spec may be newer than the config it

@@ -95,6 +95,9 @@ const OWNED_KINDS = (caps: ClusterCapabilities) =>
     ['apps/v1', 'Deployment'],
     ['apps/v1', 'StatefulSet'],
     [caps.pdbApiVersion, 'PodDisruptionBudget'],
+    ['v1', 'ServiceAccount'],
+    ['rbac.authorization.k8s.io/v1', 'Role'],
+    ['rbac.authorization.k8s.io/v1', 'RoleBinding'],
   ] as const;
 
 /**

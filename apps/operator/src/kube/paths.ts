@@ -9,6 +9,9 @@ const PLURALS: Readonly<Record<string, string>> = {
   Secret: 'secrets',
   StatefulSet: 'statefulsets',
   PodDisruptionBudget: 'poddisruptionbudgets',
+  ServiceAccount: 'serviceaccounts',
+  Role: 'roles',
+  RoleBinding: 'rolebindings',
   LogService: PLURAL,
   [RULE_KIND]: RULE_PLURAL,
 };

@@ -205,4 +205,46 @@ export interface LogServiceView {
    * this process yet): the spec shown may be newer than renderedConfigYaml.
    */
   configFileChanged: boolean;
+  /** The LogService's status from the API server (rollout progress, conditions). */
+  status: LogServiceStatusView;
+}
+
+/**
+ * Environment variable naming the directory of the pod's service account credentials (`token`,
+ * `ca.crt`), default `/var/run/secrets/kubernetes.io/serviceaccount`: for running a pod without
+ * a mount namespace (the e2e node agent), where the kubelet's path cannot be mounted.
+ */
+export const SERVICE_ACCOUNT_DIR_ENV = 'LOGSVC_SERVICEACCOUNT_DIR';
+
+/** A condition of the LogService's status (metav1.Condition). */
+export interface LogServiceCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+/**
+ * The LogService's status as the Kubernetes API server holds it, read by the process with its
+ * pod's service account (the operator grants it `get` on its own LogService); or why it could
+ * not be read (`error`, with the other fields absent).
+ */
+export interface LogServiceStatusView {
+  /** Why the status could not be read (not in a pod, no permission, API server away). */
+  error?: string;
+  /** `metadata.generation` of the LogService now (may be newer than the file's). */
+  generation?: number;
+  observedGeneration?: number;
+  lastObservedTime?: string;
+  /** The logsvc version every pod runs once the rollout is over. */
+  version?: string;
+  conditions?: LogServiceCondition[];
+  components?: Record<
+    string,
+    { kind: string; replicas: number; readyReplicas: number; updatedReplicas: number }
+  >;
+  /** The ring-aware ingester rollout: phase Idle, Replacing, Waiting or Halted. */
+  rollout?: { phase: string; pod?: string; message?: string };
 }

@@ -30,6 +30,11 @@ export interface DeleteRequestProgress {
   process_after: number;
   tables_total: number;
   tables_done: number;
+  /**
+   * Chunks the request touches, counted from the index when the compactor picked it up (a
+   * chunk indexed in two tables counts twice, as in `chunks_processed`); null before.
+   */
+  chunks_total: number | null;
   series_processed: number;
   chunks_processed: number;
   chunks_rewritten: number;

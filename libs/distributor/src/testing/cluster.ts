@@ -100,6 +100,7 @@ export class FaultyClient implements IngesterClient {
     this.fault() ?? this.inner.labelValues(...args);
   series: IngesterClient['series'] = (...args) => this.fault() ?? this.inner.series(...args);
   volume: IngesterClient['volume'] = (...args) => this.fault() ?? this.inner.volume(...args);
+  tenants: IngesterClient['tenants'] = () => this.fault() ?? this.inner.tenants();
   tailersCount: IngesterClient['tailersCount'] = (tenant) =>
     this.fault() ?? this.inner.tailersCount(tenant);
   /** Ends of open tails, to make this ingester's tail streams break (`breakTails`). */

@@ -219,6 +219,13 @@ describe('GrpcIngesterClient against a real ingester', () => {
     expect(volume[0].bytes).toBeGreaterThan(300 * 40);
   });
 
+  it("lists the tenants in the ingester's memory over Tenants, a call naming no tenant", async () => {
+    expect(await sut.tenants()).toEqual([]);
+    await sut.push('t', bigPush());
+    await sut.push('u', bigPush());
+    expect((await sut.tenants()).sort()).toEqual(['t', 'u']);
+  });
+
   it('reports per-stream refusals with the kind and text the ingester gave', async () => {
     await ingester.shutdown({ flush: false });
     ingester = await startIngester(1);

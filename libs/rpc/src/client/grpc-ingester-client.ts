@@ -135,6 +135,12 @@ export class GrpcIngesterClient implements IngesterClient {
     return decoded('tailersCount', () => TAILERS_COUNT_RESPONSE.decode(response).count);
   }
 
+  /** logsvc's `Querier/Tenants`, a call that names no tenant. */
+  async tenants(): Promise<string[]> {
+    const response = await this.querier.unary(QUERIER_SERVICE.Tenants, '', Buffer.alloc(0));
+    return decoded('tenants', () => [...LABEL_RESPONSE.decode(response).values]);
+  }
+
   /**
    * A `Tail` server stream: resolves once the ingester has the subscription in place. `onEnd`
    * hears when the ingester ends it (it stopped, the connection broke), not after `close`.

@@ -185,7 +185,8 @@ export class RpcChannel {
 
   private metadata(tenant: string): Metadata {
     const metadata = new Metadata({ waitForReady: false });
-    metadata.set(TENANT_HEADER, tenant);
+    // A call about no one tenant (`Querier/Tenants`) sends none.
+    if (tenant !== '') metadata.set(TENANT_HEADER, tenant);
     return metadata;
   }
 }

@@ -62,6 +62,23 @@ export function unaryHandler(
   };
 }
 
+/**
+ * A unary handler of a call about no one tenant (the request names none, as logsvc's
+ * `Querier/Tenants`): as `unaryHandler`, without reading `x-scope-orgid`.
+ */
+export function clusterUnaryHandler(
+  path: string,
+  logger: RpcLogger,
+  answer: (request: Buffer) => Promise<Buffer>,
+): handleUnaryCall<Buffer, Buffer> {
+  return (call, callback) => {
+    answer(call.request).then(
+      (response) => callback(null, response),
+      (err: unknown) => callback(reported(err, logger, path)),
+    );
+  };
+}
+
 /** Sends one message of a server stream, waiting while the stream's buffer is full. */
 export type SendMessage = (message: Buffer) => Promise<void>;
 

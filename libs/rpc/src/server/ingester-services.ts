@@ -16,6 +16,7 @@ import { decodePushRequest, encodePushOutcome } from '../wire/push';
 import { QueryBatchEncoder } from '../wire/query-batch';
 import { decodeQueryRequest } from '../wire/query-request';
 import {
+  clusterUnaryHandler,
   decodeRequest,
   serverStreamHandler,
   unaryHandler,
@@ -87,6 +88,9 @@ export function querierImplementation(
     // Loki's request is empty; any bytes sent are ignored, as protobuf skips unknown fields.
     TailersCount: unaryHandler(QUERIER_SERVICE.TailersCount.path, logger, async (tenant) =>
       TAILERS_COUNT_RESPONSE.encode({ count: await ingester.tailersCount(tenant) }),
+    ),
+    Tenants: clusterUnaryHandler(QUERIER_SERVICE.Tenants.path, logger, async () =>
+      LABEL_RESPONSE.encode({ values: await ingester.tenants() }),
     ),
   };
 }

@@ -5,9 +5,11 @@ import { parse, stringify } from 'yaml';
 import { httpError } from '../../http/plain-error';
 import type { StartupFiles } from '../../startup-files';
 import { configYaml } from '../status/config-view';
+import { readLogServiceStatus } from './logservice-status';
 
 /** The identity and spec of the LogService file the operator writes (logservice.yaml). */
 interface LogServiceFile {
+  apiVersion: string;
   name: string;
   namespace: string;
   generation?: number;
@@ -34,7 +36,10 @@ function parseLogServiceFile(text: string): LogServiceFile | string {
   if (generation !== undefined && !Number.isSafeInteger(generation))
     return 'metadata.generation must be an integer';
   if (!isMap(doc.spec)) return 'spec must be a map';
+  if (typeof doc.apiVersion !== 'string' || !doc.apiVersion.includes('/'))
+    return 'apiVersion must be group/version';
   return {
+    apiVersion: doc.apiVersion,
     name: meta.name,
     namespace: meta.namespace,
     ...(generation === undefined ? {} : { generation: generation as number }),
@@ -54,7 +59,8 @@ async function readText(path: string): Promise<string | NodeJS.ErrnoException> {
  * `GET /ui/api/logservice`: the LogService this process was rendered from beside the config
  * file it started with. Both files are read on each request: the kubelet updates a mounted
  * ConfigMap in place, so the spec shown is the current one, while the config shown stays the
- * one this process runs until the operator replaces it (configFileChanged tells).
+ * one this process runs until the operator replaces it (configFileChanged tells). The status
+ * (rollout progress) is read from the API server on each request.
  */
 export async function readLogServiceView(
   files: StartupFiles,
@@ -92,5 +98,6 @@ export async function readLogServiceView(
       started === undefined ? configYaml(config, '') : maskSecretsInYaml(started.text),
     renderedConfigSource: started === undefined ? 'running-config' : 'config-file',
     configFileChanged,
+    status: await readLogServiceStatus(resource),
   };
 }

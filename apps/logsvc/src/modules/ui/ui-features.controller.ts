@@ -12,9 +12,9 @@ import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { httpError } from '../../http/plain-error';
 import type { StartupFiles } from '../../startup-files';
 import type { Component } from '../../targets';
-import { LocalIngesterClient } from '@logsvc/ingester';
+import type { IngesterClient } from '@logsvc/ingester';
 import type { ChunkStore } from '@logsvc/storage';
-import { COMPONENTS, CONFIG, OVERRIDES, STARTUP_FILES } from '../../tokens';
+import { COMPONENTS, CONFIG, INGESTER_CLIENT, OVERRIDES, STARTUP_FILES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { RingsService } from '../cluster/rings.service';
 
@@ -34,7 +34,7 @@ export class UiFeaturesController {
     @Inject(CONFIG) private readonly config: Config,
     @Inject(OVERRIDES) private readonly overrides: Overrides,
     @Inject(CHUNK_STORE) private readonly store: ChunkStore,
-    @Inject(LocalIngesterClient) private readonly ingester: LocalIngesterClient,
+    @Inject(INGESTER_CLIENT) private readonly ingesters: IngesterClient,
   ) {}
 
   @Get(UI_FEATURES_PATH)
@@ -87,10 +87,16 @@ export class UiFeaturesController {
 
   @Get(UI_TENANTS_PATH)
   async tenants(): Promise<{ tenants: string[] }> {
-    const stored = await this.store.maintenance.tenants().catch(() => [] as string[]);
+    // Object storage, every ingester's memory (the ring's, as the label APIs ask them; this
+    // process's own in the single binary) and the runtime config; a source that fails adds none.
+    const none = (): string[] => [];
+    const [stored, inMemory] = await Promise.all([
+      this.store.maintenance.tenants().catch(none),
+      this.ingesters.tenants().catch(none),
+    ]);
     const known = new Set([
       ...stored,
-      ...(this.ingester.ingester?.tenants() ?? []),
+      ...inMemory,
       // `*` holds the limits of every tenant: not a tenant to pick.
       ...this.overrides.tenants().filter((t) => t !== EVERY_TENANT),
     ]);
