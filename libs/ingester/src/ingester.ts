@@ -642,7 +642,10 @@ export class Ingester {
       const s = this.instances.get(tenant)?.streams.get(labelsText);
       const mark = wal.nextSeq;
       const closed = s ? s.unflushed().map(encodedChunk) : [];
-      const head = s?.head && s.head.entryCount > 0 ? s.head.encodeSnapshot() : null;
+      const chunk = s?.head && s.head.entryCount > 0 ? s.head : null;
+      // The open block uncompressed; encoded and compressed only when it took entries out of order.
+      const headParts = chunk?.checkpointParts() ?? null;
+      const head = chunk !== null && headParts === null ? chunk.encodeSnapshot() : null;
       yield encodeCheckpointStream({
         tenant,
         labelsText,
@@ -652,6 +655,7 @@ export class Ingester {
         lastLine: s ? s.lastLine : null,
         closedChunks: closed,
         headChunk: head,
+        headParts,
       });
       if (i % 64 === 63) {
         watch?.(i + 1, keys.length);
@@ -662,7 +666,7 @@ export class Ingester {
 
   private restoreStream(cs: CheckpointStream): void {
     this.replayMarks?.set(streamKey(cs.tenant, cs.labelsText), cs.mark);
-    if (cs.closedChunks.length === 0 && cs.headChunk === null) return;
+    if (cs.closedChunks.length === 0 && cs.headChunk === null && cs.headParts === null) return;
     const nowMs = this.now();
     try {
       const s = this.instance(cs.tenant).streamForReplay(cs.labelsText);
@@ -673,6 +677,12 @@ export class Ingester {
       if (cs.headChunk) {
         // Its own copy: the chunk's blocks are views into it, not into the whole checkpoint.
         s.head = MemChunk.restore(Buffer.from(cs.headChunk), this.chunkOptions);
+        s.headLastAppendMs = nowMs;
+      } else if (cs.headParts) {
+        // Copies too, for the same reason.
+        const { blocks, head } = cs.headParts;
+        const parts = { blocks: blocks && Buffer.from(blocks), head: Buffer.from(head) };
+        s.head = MemChunk.restoreParts(parts, this.chunkOptions);
         s.headLastAppendMs = nowMs;
       }
       s.newestNs = cs.newestNs;

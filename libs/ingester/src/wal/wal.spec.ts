@@ -196,6 +196,7 @@ describe('Wal', () => {
         lastLine: Buffer.from('before'),
         closedChunks: [Buffer.from('closed-chunk')],
         headChunk: Buffer.from('head-chunk'),
+        headParts: null,
       });
     });
     await sut.append('t', [{ labelsText: labels('{a="b"}'), entries: [entry(2, 'after')] }]);
@@ -229,6 +230,7 @@ describe('Wal', () => {
         lastLine: null,
         closedChunks: [],
         headChunk: null,
+        headParts: null,
       });
     });
     await sut.close();
