@@ -10,7 +10,7 @@ import {
   type IngesterLimitsProvider,
   type RingShare,
 } from './config';
-import { checkpointWatch, seconds } from './checkpoint-budget';
+import { CheckpointPace, checkpointWatch, seconds } from './checkpoint-budget';
 import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } from './errors';
 import { Flusher } from './flusher';
 import {
@@ -122,6 +122,7 @@ export class Ingester {
   private timers: NodeJS.Timeout[] = [];
   /** Replay only: WAL records of a stream below its mark are already in the checkpoint. */
   private replayMarks: Map<string, number> | null = null;
+  private readonly checkpointPace = new CheckpointPace();
 
   constructor(private readonly opts: IngesterOptions) {
     this.config = { ...DEFAULT_INGESTER_CONFIG, ...opts.config };
@@ -469,7 +470,10 @@ export class Ingester {
   async checkpoint(): Promise<void> {
     if (!this.wal) return;
     const wal = this.wal;
-    await wal.checkpoint(() => this.checkpointFrames(wal));
+    const streams = this.census.count;
+    const startedAt = performance.now();
+    const written = await wal.checkpoint(() => this.checkpointFrames(wal));
+    if (written !== null) this.checkpointPace.record(streams, performance.now() - startedAt);
   }
 
   /**
@@ -488,6 +492,11 @@ export class Ingester {
         : undefined;
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];
+    if (this.wal && options.budgetMs !== undefined && options.budgetMs > 0) {
+      // Said at once, before the flush and the checkpoint use up the period.
+      const tooLong = this.checkpointPace.tooLong(this.census.count, options.budgetMs);
+      if (tooLong) this.logger.warn(tooLong.fields, tooLong.message);
+    }
     let flushError: unknown = null;
     try {
       await this.flusher.idle();
