@@ -38,6 +38,7 @@ export interface PodObject {
     volumes?: {
       name: string;
       configMap?: { name: string };
+      secret?: { secretName: string };
       emptyDir?: Record<string, never>;
       persistentVolumeClaim?: { claimName: string };
     }[];
@@ -120,6 +121,25 @@ export async function writeConfigMaps(
     );
     for (const [key, text] of Object.entries(cm.data ?? {}))
       writeFileSync(join(volumeDirs[volume.name], key), paths.rewrite(text));
+  }
+}
+
+/** Writes the pod's Secret volumes: each key a file, readable by its owner only. */
+export async function writeSecrets(
+  client: KubeClient,
+  pod: PodObject,
+  volumeDirs: Record<string, string>,
+): Promise<void> {
+  for (const volume of pod.spec.volumes ?? []) {
+    if (!volume.secret) continue;
+    const secret = await client.call<{ data?: Record<string, string> }>(
+      'GET',
+      `/api/v1/namespaces/${pod.metadata.namespace}/secrets/${volume.secret.secretName}`,
+    );
+    for (const [key, base64] of Object.entries(secret.data ?? {}))
+      writeFileSync(join(volumeDirs[volume.name], key), Buffer.from(base64, 'base64'), {
+        mode: 0o600,
+      });
   }
 }
 
