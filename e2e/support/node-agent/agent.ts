@@ -9,6 +9,7 @@ import {
   prepareVolumes,
   resolveEnv,
   writeConfigMaps,
+  writeSecrets,
   type Container,
   type PodObject,
 } from './pod-setup';
@@ -61,8 +62,9 @@ const microTime = () => new Date().toISOString().replace(/Z$/, '000Z');
  * as a local process on its own loopback IP (127.0.1.x) with the pod's args and env, volumes as
  * directories, reports status and readiness from the readiness probe, restarts crashed
  * containers, and on deletion sends SIGTERM, waits for the grace period, SIGKILLs, and removes
- * the pod. One container per pod; no lifecycle hooks, no liveness probe, no images. With
- * `apiServer`, pods get their service account token and the API server's address.
+ * the pod. Secret and ConfigMap volumes are written as files. One container per pod; no
+ * lifecycle hooks, no liveness probe, no images. With `apiServer`, pods get their service
+ * account token and the API server's address.
  */
 export class NodeAgent {
   private readonly pods = new Map<string, RunningPod>();
@@ -305,6 +307,7 @@ export class NodeAgent {
     const ip = this.allocateIp();
     const paths = mountsOf(container, volumes);
     await writeConfigMaps(this.client, pod, volumes, paths);
+    await writeSecrets(this.client, pod, volumes);
     const env = await resolveEnv(this.client, pod, container, ip);
     // Paths in env values too (LOGSVC_LOGSERVICE_FILE names a file of the config volume).
     for (const [name, value] of Object.entries(env)) env[name] = paths.rewrite(value);

@@ -40,6 +40,7 @@ export interface PodObject {
     volumes?: {
       name: string;
       configMap?: { name: string; items?: { key: string; path: string }[] };
+      secret?: { secretName: string };
       emptyDir?: Record<string, never>;
       persistentVolumeClaim?: { claimName: string };
     }[];
@@ -129,6 +130,25 @@ export async function writeConfigMaps(
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, paths.rewrite(data[key]));
     }
+  }
+}
+
+/** Writes the pod's Secret volumes: each key a file, readable by its owner only. */
+export async function writeSecrets(
+  client: KubeClient,
+  pod: PodObject,
+  volumeDirs: Record<string, string>,
+): Promise<void> {
+  for (const volume of pod.spec.volumes ?? []) {
+    if (!volume.secret) continue;
+    const secret = await client.call<{ data?: Record<string, string> }>(
+      'GET',
+      `/api/v1/namespaces/${pod.metadata.namespace}/secrets/${volume.secret.secretName}`,
+    );
+    for (const [key, base64] of Object.entries(secret.data ?? {}))
+      writeFileSync(join(volumeDirs[volume.name], key), Buffer.from(base64, 'base64'), {
+        mode: 0o600,
+      });
   }
 }
 

@@ -49,10 +49,10 @@ export class HeadBlock {
    * append writes one row in one place, not three arrays in three; readers get the columns
    * `EntryRun` describes, copied out (`view`).
    */
-  private rowTs: BigInt64Array = new BigInt64Array(2 * INITIAL_ENTRIES);
-  private rowU32: Uint32Array = new Uint32Array(this.rowTs.buffer);
+  private rowTs!: BigInt64Array;
+  private rowU32!: Uint32Array;
   /** Rows the arrays hold. */
-  private rowCapacity = INITIAL_ENTRIES;
+  private rowCapacity = 0;
   /** Where the lines (counted over all pages) and the metadata ids of the rows so far end. */
   private lineEnd = 0;
   private smEnd = 0;
@@ -60,14 +60,14 @@ export class HeadBlock {
    * The page lines are appended to, and the line offset its first byte has. Views of any
    * buffer: a block rebuilt from a snapshot (`fromRun`) holds a decoded run's.
    */
-  private lines: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(INITIAL_LINE_BYTES);
+  private lines: Buffer<ArrayBufferLike> = NO_LINES;
   private pageBase = 0;
   /** Filled pages before `lines`, with the line offset of each one's first byte; null: none. */
   private pages: Buffer[] | null = null;
   private pageStarts: number[] | null = null;
   /** Pages of the block's earlier rows (see `recycle`), taken in order before new ones. */
   private sparePages: Buffer[] | null = null;
-  private smIds: Uint32Array<ArrayBufferLike> = new Uint32Array(INITIAL_ENTRIES * 2);
+  private smIds: Uint32Array<ArrayBufferLike> = NO_IDS;
   /** `view()` of the current rows, until the next append or recycle. */
   private viewCache: EntryRun | null = null;
   private n = 0;
@@ -102,23 +102,29 @@ export class HeadBlock {
     readonly symbols: SymbolTable = new SymbolTable(),
     capacity?: HeadBlockCapacity,
   ) {
-    if (capacity !== undefined) {
-      const entries = Math.max(INITIAL_ENTRIES, capacity.entries);
-      this.setRowCapacity(entries);
-      this.smIds = new Uint32Array(Math.max(INITIAL_ENTRIES * 2, capacity.metadataIds));
-      this.lines = Buffer.allocUnsafe(Math.max(INITIAL_LINE_BYTES, capacity.lineBytes));
-    }
+    this.setRowCapacity(Math.max(INITIAL_ENTRIES, capacity?.entries ?? 0));
+    // A block made by `fromRun` takes the run's buffers: no others are made for it.
+    if (adoptingRun) return;
+    this.smIds = new Uint32Array(Math.max(INITIAL_ENTRIES * 2, capacity?.metadataIds ?? 0));
+    this.lines = Buffer.allocUnsafe(Math.max(INITIAL_LINE_BYTES, capacity?.lineBytes ?? 0));
   }
 
   /**
    * A block holding a decoded run in timestamp order (`rawBytes`: its line and metadata bytes),
-   * as the head block it was taken from (`MemChunk.fromSnapshot`, a read-only chunk): its
-   * timestamps and offsets are copied into rows, its line and metadata buffers used as they
-   * are and never written (the block counts as shared).
+   * as the head block it was taken from (`MemChunk.fromSnapshot`, a read-only chunk, and
+   * `MemChunk.restoreParts`, one that takes appends): its timestamps and offsets are copied
+   * into rows, its line and metadata buffers used as they are and never written (the block
+   * counts as shared; appends go to new pages and a grown metadata array).
    */
   static fromRun(symbols: SymbolTable, run: EntryRun, rawBytes: number): HeadBlock {
     const n = run.count;
-    const block = new HeadBlock(symbols, { entries: n, lineBytes: 0, metadataIds: 0 });
+    adoptingRun = true;
+    let block: HeadBlock;
+    try {
+      block = new HeadBlock(symbols, { entries: n, lineBytes: 0, metadataIds: 0 });
+    } finally {
+      adoptingRun = false;
+    }
     for (let r = 0; r < n; r++) {
       block.rowTs[2 * r] = run.ts[r];
       block.rowU32[4 * r + 2] = run.lineOffsets[r];
@@ -532,6 +538,11 @@ export class HeadBlock {
     }
   }
 }
+
+/** Set while `fromRun` constructs a block (see the constructor). */
+let adoptingRun = false;
+/** The metadata ids of a block before its constructor gives it its own. */
+const NO_IDS = new Uint32Array(0);
 
 /** Where `transientView` joins a block's pages; reused, as its callers finish with it first. */
 let transientLines: Buffer = Buffer.alloc(0);

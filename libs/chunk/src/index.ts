@@ -9,7 +9,12 @@ export type { ChunkEncoding, ChunkOptions } from './options';
 export { ChunkFormatError, ReadOnlyChunkError } from './errors';
 export type { ChunkCursor, CursorOptions, Direction, EntryCursor, ScanCounters } from './cursor';
 export { prefilterOptions, WholeLineCursor } from './cursor';
-export { type ChunkSnapshot, type ChunkSplit, MemChunk } from './mem-chunk';
+export {
+  type ChunkCheckpointParts,
+  type ChunkSnapshot,
+  type ChunkSplit,
+  MemChunk,
+} from './mem-chunk';
 export type { SharedBlocks } from './shared-blocks';
 export { SourceMergeCursor } from './source-merge-cursor';
 export { HeadBlock } from './head-block';

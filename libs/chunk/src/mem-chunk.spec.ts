@@ -300,6 +300,57 @@ describe('MemChunk', () => {
     expect(MemChunk.restore(new MemChunk().encode()).append(1n, line(0), EMPTY_LABELS)).toBe(true);
   });
 
+  it('restores checkpoint parts into a chunk that takes appends, its open block uncompressed', () => {
+    const t0 = 1_700_000_000_000_000_000n;
+    const sm = labelsFromRecord({ trace_id: 'abc' });
+    const build = () => {
+      const c = new MemChunk({ encoding: 'gzip', blockSize: 600 });
+      for (let i = 0; i < 33; i++) c.append(t0 + BigInt(i), line(i), i % 2 ? sm : EMPTY_LABELS);
+      return c;
+    };
+    const source = build();
+    const blocksBefore = source.blockCount;
+    const parts = source.checkpointParts()!;
+    expect(parts.blocks).not.toBeNull();
+    // Nothing was cut: the source keeps its open block.
+    expect(source.blockCount).toBe(blocksBefore);
+
+    const sut = MemChunk.restoreParts(parts, { encoding: 'snappy', blockSize: 600 });
+    expect(sut.options.encoding).toBe('gzip');
+    expect(sut.entryCount).toBe(33);
+    expect(sut.uncompressedBytes).toBe(source.uncompressedBytes);
+    const show = (c: MemChunk) =>
+      drain(c.iterator(...ALL, 'forward')).map((e) => `${e.ts} ${e.line} ${e.sm.length}`);
+    expect(show(sut)).toEqual(show(source));
+    // The same copies are refused as by the chunk it was taken from (the open block's and the
+    // block cut before it).
+    const twin = build();
+    // Newest first: a copy taken in does not push the originals out of the checked blocks first.
+    const refused = (c: MemChunk) =>
+      Array.from({ length: 33 }, (_, i) => 32 - i).filter(
+        (i) => !c.append(t0 + BigInt(i), line(i), sm),
+      );
+    const refusedByTwin = refused(twin);
+    expect(refusedByTwin.length).toBeGreaterThan(3);
+    expect(refused(sut)).toEqual(refusedByTwin);
+    for (let i = 33; i < 60; i++) expect(sut.append(t0 + BigInt(i), line(i), sm)).toBe(true);
+    // Reads drop the copies it took in.
+    const got = drain(MemChunk.decode(sut.encode()).iterator(...ALL, 'forward'));
+    expect(got.map((e) => e.line)).toEqual(
+      Array.from({ length: 60 }, (_, i) => line(i).toString()),
+    );
+
+    // With no block cut, the writer's encoding; out of order or empty: no parts.
+    const small = new MemChunk({ encoding: 'lz4' });
+    small.append(t0, line(0), EMPTY_LABELS);
+    const restored = MemChunk.restoreParts(small.checkpointParts()!, { encoding: 'snappy' });
+    expect(restored.options.encoding).toBe('snappy');
+    expect(drain(restored.iterator(...ALL, 'forward'))).toHaveLength(1);
+    small.append(t0 - 1n, line(1), EMPTY_LABELS);
+    expect(small.checkpointParts()).toBeNull();
+    expect(new MemChunk().checkpointParts()).toBeNull();
+  });
+
   it('refuses appends to a decoded chunk, out-of-range timestamps and bad options', () => {
     const decoded = MemChunk.decode(new MemChunk().encode());
     expect(() => decoded.append(1n, Buffer.from('x'), EMPTY_LABELS)).toThrow(ReadOnlyChunkError);

@@ -87,6 +87,14 @@ export interface ChunkSnapshot {
   readonly head: Buffer | null;
 }
 
+/** A chunk as a WAL checkpoint holds it (see `MemChunk.checkpointParts`). */
+export interface ChunkCheckpointParts {
+  /** Chunk bytes of the cut blocks (as `encode()` would give them without the head); null: none. */
+  readonly blocks: Buffer | null;
+  /** The head block's entries, uncompressed, as a head run. */
+  readonly head: Buffer;
+}
+
 /**
  * One stream's entries for a span of time: compressed blocks plus an unordered head block.
  * Appends may arrive in any time order; iteration yields timestamp order, entries with equal
@@ -116,11 +124,14 @@ export class MemChunk {
   private lastStart = 0;
   private blockCompressedBytes = 0;
 
-  /** `symbols`: the table of decoded blocks (decode and restore pass it). */
-  constructor(opts?: Partial<ChunkOptions>, symbols?: SymbolTable) {
+  /**
+   * `symbols`: the table of decoded blocks (decode and restore pass it); `head`: a head block
+   * over that table to start with (restoreParts passes it).
+   */
+  constructor(opts?: Partial<ChunkOptions>, symbols?: SymbolTable, head?: HeadBlock) {
     this.options = resolveChunkOptions(opts);
     if (symbols !== undefined) this.symbols = symbols;
-    this.head = new HeadBlock(this.symbols);
+    this.head = head ?? new HeadBlock(this.symbols);
   }
 
   /**
@@ -154,6 +165,27 @@ export class MemChunk {
     const { encoding, blocks, symbols } = decodeChunk(buf);
     const chunk = new MemChunk({ ...opts, encoding }, symbols);
     for (const b of blocks) chunk.addBlock({ ...b, payload: null });
+    const last = chunk.blocks.at(-1);
+    if (last !== undefined) chunk.previous = { block: last, sortedTs: null, run: null };
+    return chunk;
+  }
+
+  /**
+   * A chunk that takes appends again, from `checkpointParts`: its cut blocks as they are,
+   * compressed, and its head block's entries back in a head block that takes appends (the
+   * last block counts as the one just cut, as in `restore`). `opts` are the writer's options;
+   * the encoding is the blocks' own when there are any. Both buffers must not change afterwards
+   * (the chunk holds views into them). Their checksums are not checked: the WAL frame that
+   * carries them has one. Throws ChunkFormatError.
+   */
+  static restoreParts(parts: ChunkCheckpointParts, opts?: Partial<ChunkOptions>): MemChunk {
+    const { run, rawBytes, symbols } = decodeHeadRun(parts.head);
+    const stored = parts.blocks === null ? null : decodeChunk(parts.blocks, { checksums: false });
+    // Both parts were encoded from the chunk's one symbol table at the same moment.
+    const encoding = stored ? { encoding: stored.encoding } : {};
+    const head = HeadBlock.fromRun(symbols, run, rawBytes);
+    const chunk = new MemChunk({ ...opts, ...encoding }, symbols, head);
+    for (const b of stored?.blocks ?? []) chunk.addBlock({ ...b, payload: null });
     const last = chunk.blocks.at(-1);
     if (last !== undefined) chunk.previous = { block: last, sortedTs: null, run: null };
     return chunk;
@@ -503,6 +535,30 @@ export class MemChunk {
       blocks: [...this.blocks, head],
       symbols: this.symbols,
     });
+  }
+
+  /**
+   * The chunk for a WAL checkpoint, with nothing compressed: its cut blocks as chunk bytes (null
+   * when none is cut) and its head block's entries as a head run (`encodeHeadRun`), which
+   * `restoreParts` turns back into a head block. A few copies per chunk, where
+   * `encodeSnapshot` encodes and compresses the head as one more block. Null when the head
+   * block is empty or its entries arrived out of time order: use `encodeSnapshot` then.
+   */
+  checkpointParts(): ChunkCheckpointParts | null {
+    if (this.head.entryCount === 0) return null;
+    const view = this.head.transientView();
+    if (view.order !== null) return null;
+    const symbolBytes = this.symbols.encode();
+    const head = encodeHeadRun(view, this.head.uncompressedBytes, symbolBytes);
+    if (head === null) return null;
+    if (this.blocks.length === 0) return { blocks: null, head };
+    this.finishCompression();
+    const blocks = encodeChunk({
+      encoding: this.options.encoding,
+      blocks: this.blocks,
+      symbols: this.symbols,
+    });
+    return { blocks, head };
   }
 
   private addBlock(block: CutBlock): void {

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMPTY_LABELS, parseLabels } from '@logsvc/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckpointAbandonedError, checkpointWatch } from './checkpoint-budget';
+import {
+  ASSUMED_CHECKPOINT_MS_PER_STREAM,
+  CheckpointAbandonedError,
+  CheckpointPace,
+  checkpointWatch,
+} from './checkpoint-budget';
 import { DEFAULT_INGESTER_CONFIG } from './config';
 import { Ingester } from './ingester';
 import type { IngesterLogger } from './logger';
@@ -53,6 +58,31 @@ describe('checkpointWatch', () => {
   });
 });
 
+describe('CheckpointPace', () => {
+  it('estimates the final checkpoint at the assumed pace, then at the last measured one', () => {
+    const sut = new CheckpointPace();
+    const assumedMs = 200_000 * ASSUMED_CHECKPOINT_MS_PER_STREAM;
+    expect(sut.tooLong(200_000, assumedMs)).toBeNull();
+    expect(sut.tooLong(200_000, assumedMs - 1)?.message).toBe(
+      'the final WAL checkpoint of 200000 streams is estimated at 10.0 s (50.0 µs a stream, ' +
+        'assumed: no checkpoint has run yet), more than the 10.0 s of ' +
+        'server.graceful_shutdown_timeout: it may be given up at the deadline and the next ' +
+        'start replay the WAL segments instead; raise server.graceful_shutdown_timeout (and ' +
+        'the pod termination grace period) for this many streams',
+    );
+    sut.record(500, 5_000); // too few streams to tell a pace
+    expect(sut.tooLong(200_000, 30_000)).toBeNull();
+    sut.record(100_000, 20_000); // 0.2 ms a stream
+    expect(sut.tooLong(200_000, 30_000)).toMatchObject({
+      fields: { streams: 200_000, estimated_ms: 40_000, budget_ms: 30_000, pace: 'measured' },
+      message: expect.stringContaining(
+        "estimated at 40.0 s (200.0 µs a stream, this process's last checkpoint's pace)",
+      ),
+    });
+    expect(sut.tooLong(100_000, 30_000)).toBeNull();
+  });
+});
+
 describe('the final checkpoint within the graceful shutdown period', () => {
   let dir: string;
   beforeEach(async () => {
@@ -63,9 +93,10 @@ describe('the final checkpoint within the graceful shutdown period', () => {
   });
 
   const errors: string[] = [];
+  const warnings: string[] = [];
   const logger: IngesterLogger = {
     info: () => {},
-    warn: () => {},
+    warn: (_fields, message) => warnings.push(message),
     error: (fields, message) =>
       errors.push(`${message}: ${((fields as { err?: Error }).err ?? {}).message}`),
   };
@@ -97,12 +128,17 @@ describe('the final checkpoint within the graceful shutdown period', () => {
 
   it('gives a checkpoint still running at the deadline up, says why, and loses nothing', async () => {
     errors.length = 0;
+    warnings.length = 0;
     const sut = ingester();
     await sut.start();
     await pushStreams(sut);
     const startedAt = Date.now();
     await sut.shutdown({ flush: false, budgetMs: 1 });
     expect(Date.now() - startedAt).toBeLessThan(10_000);
+    // Said at the start, before the checkpoint's pace could tell.
+    expect(warnings[0]).toMatch(
+      /^the final WAL checkpoint of 4000 streams is estimated at 0\.2 s \(50\.0 µs a stream, assumed: no checkpoint has run yet\), more than the 0\.0 s of server\.graceful_shutdown_timeout/,
+    );
     expect(errors).toEqual([
       expect.stringMatching(
         /^final WAL checkpoint failed: final WAL checkpoint given up at the end of server\.graceful_shutdown_timeout \(0\.0 s left for it\): \d+ of 4000 streams written; .* the next start replays the WAL segments instead$/,
@@ -118,11 +154,13 @@ describe('the final checkpoint within the graceful shutdown period', () => {
 
   it('writes the final checkpoint when the period leaves time for it', async () => {
     errors.length = 0;
+    warnings.length = 0;
     const sut = ingester();
     await sut.start();
     await pushStreams(sut);
     await sut.shutdown({ flush: false, budgetMs: 120_000 });
     expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
     expect((await readdir(dir)).filter((f) => /^checkpoint\.\d+$/.test(f))).toHaveLength(1);
   });
 });

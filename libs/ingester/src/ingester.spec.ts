@@ -27,6 +27,7 @@ import type { ChunkSink, FlushedChunk } from './sink';
 import { decodePushBodyStreams, encodePushProtobuf } from '@logsvc/push';
 import { FaultyWalFs } from './wal/faulty-fs';
 import { readFrame, RecordType } from './wal/frame';
+import { decodeCheckpointRecord } from './wal/records';
 
 const SECOND = 1_000_000_000n;
 const MINUTE = 60n * SECOND;
@@ -759,6 +760,93 @@ describe('Ingester', () => {
       expect(memory(second)).toEqual(['{app="a"} 1 a long enough line', '{app="a"} 2 b']);
       await second.flushAll();
       expect(sink.decodedEntries()).toEqual(['{app="a"} 1 a long enough line', '{app="a"} 2 b']);
+    });
+
+    it('checkpoints open blocks uncompressed and restores them taking appends, in order or not', async () => {
+      const withMetadata = (ts: bigint, line: string): PushRequest => ({
+        streams: [
+          {
+            labels: parseLabels('{app="meta"}'),
+            entries: [
+              {
+                timestampNs: T0 + ts,
+                line: Buffer.from(line),
+                structuredMetadata: Object.freeze([{ name: 'trace', value: `t${ts}` }]),
+              },
+            ],
+          },
+        ],
+      });
+      // Small blocks: the in-order stream has cut blocks besides its open one.
+      const config = { chunk_block_size: 64, chunk_target_size: 1 << 20 };
+      const first = await start(config);
+      for (let i = 0; i < 12; i++) {
+        await first.push('t', req({ '{app="inorder"}': [[BigInt(i), `in order line ${i}`]] }));
+      }
+      await first.push(
+        't',
+        req({
+          '{app="late"}': [
+            [5n, 'five'],
+            [3n, 'three'],
+            [4n, 'four'],
+          ],
+        }),
+      );
+      for (const i of [1n, 2n]) await first.push('t', withMetadata(i, `with metadata ${i}`));
+      const expected = memory(first);
+      await first.shutdown({ flush: false });
+      const checkpoint = (await readdir(dir)).find((n) => n.startsWith('checkpoint.'))!;
+      const buf = await readFile(join(dir, checkpoint));
+      // In time order, the open block is written as it is; out of order, compressed in a chunk.
+      const heads: string[] = [];
+      for (let frame = readFrame(buf, 0); frame !== null && 'payload' in frame;) {
+        const rec = decodeCheckpointRecord(frame.payload);
+        if (rec.type === RecordType.CheckpointStreamParts) {
+          const { labelsText, headParts, headChunk } = rec.stream;
+          const blocks = headParts?.blocks ? ' with blocks' : '';
+          heads.push(
+            `${labelsText} ${headParts ? `parts${blocks}` : headChunk ? 'chunk' : 'none'}`,
+          );
+        }
+        frame = readFrame(buf, frame.next);
+      }
+      expect(heads.sort()).toEqual([
+        '{app="inorder"} parts with blocks',
+        '{app="late"} chunk',
+        '{app="meta"} parts',
+      ]);
+
+      const second = await start(config);
+      expect(memory(second)).toEqual(expected);
+      expect(
+        second.query('t', [eq('app', 'meta')], 0n, 2n ** 62n, 'forward').flatMap((s) => {
+          const out: string[] = [];
+          while (s.entries.next()) {
+            out.push(s.entries.structuredMetadata.map((p) => `${p.name}=${p.value}`).join());
+          }
+          return out;
+        }),
+      ).toEqual(['trace=t1', 'trace=t2']);
+      // Copies of restored entries, in the open block or the block cut before it, are refused.
+      const copies = await second.push(
+        't',
+        req({
+          '{app="inorder"}': [
+            [11n, 'in order line 11'],
+            [7n, 'in order line 7'],
+          ],
+        }),
+      );
+      expect(copies).toMatchObject({ appended: 0, duplicates: 2 });
+      expect((await second.push('t', req({ '{app="late"}': [[4n, 'four']] }))).duplicates).toBe(1);
+      await second.push('t', req({ '{app="inorder"}': [[12n, 'in order line 12']] }));
+      await second.push('t', req({ '{app="late"}': [[1n, 'one']] }));
+      await second.push('t', withMetadata(3n, 'with metadata 3'));
+      const after = memory(second);
+      expect(after).toHaveLength(expected.length + 3);
+      await second.flushAll();
+      expect(sink.decodedEntries().sort()).toEqual([...after].sort());
     });
 
     it('acknowledges a copy of an entry still in flight only once the original is on disk', async () => {

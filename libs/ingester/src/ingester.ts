@@ -10,7 +10,7 @@ import {
   type IngesterLimitsProvider,
   type RingShare,
 } from './config';
-import { checkpointWatch, seconds } from './checkpoint-budget';
+import { CheckpointPace, checkpointWatch, seconds } from './checkpoint-budget';
 import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } from './errors';
 import { Flusher } from './flusher';
 import {
@@ -122,6 +122,7 @@ export class Ingester {
   private timers: NodeJS.Timeout[] = [];
   /** Replay only: WAL records of a stream below its mark are already in the checkpoint. */
   private replayMarks: Map<string, number> | null = null;
+  private readonly checkpointPace = new CheckpointPace();
 
   constructor(private readonly opts: IngesterOptions) {
     this.config = { ...DEFAULT_INGESTER_CONFIG, ...opts.config };
@@ -469,7 +470,10 @@ export class Ingester {
   async checkpoint(): Promise<void> {
     if (!this.wal) return;
     const wal = this.wal;
-    await wal.checkpoint(() => this.checkpointFrames(wal));
+    const streams = this.census.count;
+    const startedAt = performance.now();
+    const written = await wal.checkpoint(() => this.checkpointFrames(wal));
+    if (written !== null) this.checkpointPace.record(streams, performance.now() - startedAt);
   }
 
   /**
@@ -488,6 +492,11 @@ export class Ingester {
         : undefined;
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];
+    if (this.wal && options.budgetMs !== undefined && options.budgetMs > 0) {
+      // Said at once, before the flush and the checkpoint use up the period.
+      const tooLong = this.checkpointPace.tooLong(this.census.count, options.budgetMs);
+      if (tooLong) this.logger.warn(tooLong.fields, tooLong.message);
+    }
     let flushError: unknown = null;
     try {
       await this.flusher.idle();
@@ -642,7 +651,10 @@ export class Ingester {
       const s = this.instances.get(tenant)?.streams.get(labelsText);
       const mark = wal.nextSeq;
       const closed = s ? s.unflushed().map(encodedChunk) : [];
-      const head = s?.head && s.head.entryCount > 0 ? s.head.encodeSnapshot() : null;
+      const chunk = s?.head && s.head.entryCount > 0 ? s.head : null;
+      // The open block uncompressed; encoded and compressed only when it took entries out of order.
+      const headParts = chunk?.checkpointParts() ?? null;
+      const head = chunk !== null && headParts === null ? chunk.encodeSnapshot() : null;
       yield encodeCheckpointStream({
         tenant,
         labelsText,
@@ -652,6 +664,7 @@ export class Ingester {
         lastLine: s ? s.lastLine : null,
         closedChunks: closed,
         headChunk: head,
+        headParts,
       });
       if (i % 64 === 63) {
         watch?.(i + 1, keys.length);
@@ -662,7 +675,7 @@ export class Ingester {
 
   private restoreStream(cs: CheckpointStream): void {
     this.replayMarks?.set(streamKey(cs.tenant, cs.labelsText), cs.mark);
-    if (cs.closedChunks.length === 0 && cs.headChunk === null) return;
+    if (cs.closedChunks.length === 0 && cs.headChunk === null && cs.headParts === null) return;
     const nowMs = this.now();
     try {
       const s = this.instance(cs.tenant).streamForReplay(cs.labelsText);
@@ -673,6 +686,12 @@ export class Ingester {
       if (cs.headChunk) {
         // Its own copy: the chunk's blocks are views into it, not into the whole checkpoint.
         s.head = MemChunk.restore(Buffer.from(cs.headChunk), this.chunkOptions);
+        s.headLastAppendMs = nowMs;
+      } else if (cs.headParts) {
+        // Copies too, for the same reason.
+        const { blocks, head } = cs.headParts;
+        const parts = { blocks: blocks && Buffer.from(blocks), head: Buffer.from(head) };
+        s.head = MemChunk.restoreParts(parts, this.chunkOptions);
         s.headLastAppendMs = nowMs;
       }
       s.newestNs = cs.newestNs;

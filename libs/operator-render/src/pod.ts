@@ -40,11 +40,14 @@ export function podTemplate(
   configHash: string,
   rules: readonly SyncedRule[] = [],
 ): Record<string, unknown> {
+  const stateful = plan.kind === 'StatefulSet';
+  const graceSeconds = stateful ? durationSeconds(spec.rollout.terminationGracePeriod) : 30;
   const args = [
     `-config.file=${CONFIG_FILE}`,
     '-config.expand-env=true',
     `-target=${plan.target}`,
     ...(plan.zone === undefined ? [] : [`-ingester.availability-zone=${plan.zone}`]),
+    ...shutdownTimeoutArgs(spec, stateful, graceSeconds),
   ];
   const env: Record<string, unknown>[] = [
     { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
@@ -127,7 +130,6 @@ export function podTemplate(
   if (plan.ringRollout) {
     container.lifecycle = { preStop: { exec: { command: ['node', '-e', PREPARE_SHUTDOWN] } } };
   }
-  const stateful = plan.kind === 'StatefulSet';
   return {
     metadata: {
       labels: { ...podSelector(owner, plan), [LABEL_VERSION]: spec.version },
@@ -137,9 +139,7 @@ export function podTemplate(
       // Its token lets the ui component read the LogService's status (rbac.ts).
       serviceAccountName: serviceAccountName(owner),
       // Stateful pods flush on shutdown (chunks to the object store): give them the time.
-      terminationGracePeriodSeconds: stateful
-        ? durationSeconds(spec.rollout.terminationGracePeriod)
-        : 30,
+      terminationGracePeriodSeconds: graceSeconds,
       securityContext: {
         runAsUser: LOGSVC_UID,
         runAsGroup: LOGSVC_UID,
@@ -151,4 +151,22 @@ export function podTemplate(
       volumes,
     },
   };
+}
+
+/**
+ * A stateful pod's process gets the grace period for its final flush or WAL checkpoint, less
+ * a tenth (5-30 s) for the preStop hook and the exit: the server's own default (30 s) would give
+ * the checkpoint up long before Kubernetes kills the pod. Unless `configOverrides` sets it.
+ */
+function shutdownTimeoutArgs(
+  spec: LogServiceSpec,
+  stateful: boolean,
+  graceSeconds: number,
+): string[] {
+  const server = spec.configOverrides?.server;
+  const overridden =
+    typeof server === 'object' && server !== null && 'graceful_shutdown_timeout' in server;
+  if (!stateful || overridden || graceSeconds <= 0) return [];
+  const margin = Math.min(30, Math.max(5, Math.ceil(graceSeconds / 10)));
+  return [`-server.graceful-shutdown-timeout=${Math.max(1, graceSeconds - margin)}s`];
 }

@@ -268,6 +268,18 @@ describe('renderAll: microservices', () => {
     const pod = sts.spec.template.spec;
     expect(pod.terminationGracePeriodSeconds).toBe(300);
     const c = containerOf(sts);
+    // The process's own deadline for its final flush or checkpoint, within the pod's.
+    expect(c.args).toContain('-server.graceful-shutdown-timeout=270s');
+    const overridden = specOf({
+      mode: 'Microservices',
+      storage: { sharedClaimName: 'logs-shared' },
+      configOverrides: { server: { graceful_shutdown_timeout: '1m' } },
+    });
+    const rendered = renderAll(owner, overridden, v1beta1).manifests;
+    const own = containerOf(find(rendered, 'StatefulSet', 'logs-ingester'));
+    expect(own.args.filter((a: string) => a.startsWith('-server.graceful'))).toEqual([]);
+    const distributor = containerOf(find(manifests, 'Deployment', 'logs-distributor'));
+    expect(distributor.args.filter((a: string) => a.startsWith('-server.graceful'))).toEqual([]);
     expect(c.lifecycle.preStop.exec.command.join(' ')).toContain('/ingester/prepare_shutdown');
     expect(c.readinessProbe.httpGet).toEqual({ path: '/ready', port: 'http' });
     expect(c.volumeMounts).toContainEqual({ name: 'shared', mountPath: '/var/logsvc-shared' });

@@ -20,6 +20,8 @@ export enum RecordType {
   PushRefs = 6,
   /** As `PushRefs`, holding the push's received body: lines are offsets into it. */
   PushRefsBody = 7,
+  /** As `CheckpointStream`, the head chunk's open block uncompressed (see records.ts). */
+  CheckpointStreamParts = 8,
 }
 
 /**

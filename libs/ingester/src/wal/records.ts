@@ -1,4 +1,5 @@
 import { ByteReader, DecodeError, uvarintSize } from './codec';
+import type { ChunkCheckpointParts } from '@logsvc/chunk';
 import { allocFrame, bytesSize, RecordType, sealFrame, stringSize } from './frame';
 
 export { FRAME_HEADER_SIZE, MAX_FRAME_SIZE, readFrame, RecordType, type FrameRead } from './frame';
@@ -15,9 +16,26 @@ export interface CheckpointStream {
   /** The last accepted entry, for de-duplication; null when there is none. */
   readonly lastTimestampNs: bigint;
   readonly lastLine: Buffer | null;
-  /** Encoded chunks (MemChunk.encode), closed ones first, the head chunk (if any) last. */
+  /** Closed chunks (MemChunk.encode). */
   readonly closedChunks: readonly Buffer[];
+  /**
+   * The head chunk (null: none): its cut blocks and its head block's entries uncompressed
+   * (`headParts`, MemChunk.checkpointParts), or, for a head block that is empty or took
+   * entries out of time order and for checkpoints of older versions, the chunk with its head
+   * block compressed as one more block (`headChunk`, MemChunk.encodeSnapshot). At most one is set.
+   */
   readonly headChunk: Buffer | null;
+  readonly headParts: ChunkCheckpointParts | null;
+}
+
+/** `headParts.blocks` of a head chunk with no cut block is written as zero bytes. */
+const NO_BLOCKS = Buffer.alloc(0);
+
+/** What follows the closed chunks in a type 8 stream record. */
+const enum HeadKind {
+  None = 0,
+  Chunk = 1,
+  Parts = 2,
 }
 
 export function encodeCheckpointHeader(firstSegment: number, seq: number): Buffer {
@@ -35,15 +53,22 @@ export function encodeCheckpointEnd(streamCount: number): Buffer {
   return sealFrame(w);
 }
 
+/**
+ * A type 8 stream record. The frame is the only copy of the stream's bytes made here: each
+ * part is written into it once.
+ */
 export function encodeCheckpointStream(s: CheckpointStream): Buffer {
   const labels = Buffer.from(s.labelsText, 'utf8');
-  const lastLine = s.lastLine ?? Buffer.alloc(0);
+  const lastLine = s.lastLine ?? NO_BLOCKS;
+  const parts = s.headParts;
   let size = 1 + stringSize(s.tenant) + bytesSize(labels) + 8 + 1 + 8 + 8 + bytesSize(lastLine);
   size += uvarintSize(s.closedChunks.length);
   for (const c of s.closedChunks) size += bytesSize(c);
-  size += 1 + (s.headChunk ? bytesSize(s.headChunk) : 0);
+  size += 1;
+  if (parts) size += bytesSize(parts.blocks ?? NO_BLOCKS) + bytesSize(parts.head);
+  else if (s.headChunk) size += bytesSize(s.headChunk);
   const w = allocFrame(size);
-  w.u8(RecordType.CheckpointStream);
+  w.u8(RecordType.CheckpointStreamParts);
   w.string(s.tenant, Buffer.byteLength(s.tenant, 'utf8'));
   w.bytes(labels);
   w.u64(s.mark);
@@ -53,15 +78,26 @@ export function encodeCheckpointStream(s: CheckpointStream): Buffer {
   w.bytes(lastLine);
   w.uvarint(s.closedChunks.length);
   for (const c of s.closedChunks) w.bytes(c);
-  w.u8(s.headChunk ? 1 : 0);
-  if (s.headChunk) w.bytes(s.headChunk);
+  if (parts) {
+    w.u8(HeadKind.Parts);
+    w.bytes(parts.blocks ?? NO_BLOCKS);
+    w.bytes(parts.head);
+  } else if (s.headChunk) {
+    w.u8(HeadKind.Chunk);
+    w.bytes(s.headChunk);
+  } else {
+    w.u8(HeadKind.None);
+  }
   return sealFrame(w);
 }
 
 export type CheckpointRecord =
   | { type: RecordType.CheckpointHeader; firstSegment: number; seq: number }
   | { type: RecordType.CheckpointEnd; streamCount: number }
-  | { type: RecordType.CheckpointStream; stream: CheckpointStream };
+  | {
+      type: RecordType.CheckpointStream | RecordType.CheckpointStreamParts;
+      stream: CheckpointStream;
+    };
 
 export function decodeCheckpointRecord(payload: Buffer): CheckpointRecord {
   const r = new ByteReader(payload);
@@ -71,7 +107,8 @@ export function decodeCheckpointRecord(payload: Buffer): CheckpointRecord {
       return { type, firstSegment: r.u64(), seq: r.u64() };
     case RecordType.CheckpointEnd:
       return { type, streamCount: r.u64() };
-    case RecordType.CheckpointStream: {
+    case RecordType.CheckpointStream:
+    case RecordType.CheckpointStreamParts: {
       const tenant = r.string();
       const labelsText = r.string();
       const mark = r.u64();
@@ -82,7 +119,17 @@ export function decodeCheckpointRecord(payload: Buffer): CheckpointRecord {
       const closedChunks: Buffer[] = [];
       const n = r.uvarint();
       for (let i = 0; i < n; i++) closedChunks.push(r.bytes());
-      const headChunk = r.u8() === 1 ? r.bytes() : null;
+      // Type 2 (older versions) has a has-head byte where type 8 has the head's kind.
+      const kind = r.u8();
+      let headChunk: Buffer | null = null;
+      let headParts: ChunkCheckpointParts | null = null;
+      if (kind === HeadKind.Chunk) headChunk = r.bytes();
+      else if (kind === HeadKind.Parts && type === RecordType.CheckpointStreamParts) {
+        const blocks = r.bytes();
+        headParts = { blocks: blocks.length > 0 ? blocks : null, head: r.bytes() };
+      } else if (kind !== HeadKind.None) {
+        throw new DecodeError(`unexpected head chunk kind ${kind}`);
+      }
       const stream: CheckpointStream = {
         tenant,
         labelsText,
@@ -92,6 +139,7 @@ export function decodeCheckpointRecord(payload: Buffer): CheckpointRecord {
         lastLine: hasLast ? lastLine : null,
         closedChunks,
         headChunk,
+        headParts,
       };
       return { type, stream };
     }

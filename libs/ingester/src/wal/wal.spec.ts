@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMPTY_LABELS, type LogEntry } from '@logsvc/api';
 import { SILENT_LOGGER, type IngesterLogger } from '../logger';
 import { newCounters, type IngesterCounters } from '../metrics';
+import { uvarintSize } from './codec';
 import { segmentPath } from './files';
+import { allocFrame, bytesSize, RecordType, sealFrame, stringSize } from './frame';
 import { encodePushRecordV1 } from './push-record-v1';
 import { encodeCheckpointStream, type CheckpointStream, type DecodedPushStream } from './records';
 import { Wal, type ReplayTarget } from './wal';
@@ -196,6 +198,7 @@ describe('Wal', () => {
         lastLine: Buffer.from('before'),
         closedChunks: [Buffer.from('closed-chunk')],
         headChunk: Buffer.from('head-chunk'),
+        headParts: null,
       });
     });
     await sut.append('t', [{ labelsText: labels('{a="b"}'), entries: [entry(2, 'after')] }]);
@@ -217,6 +220,77 @@ describe('Wal', () => {
     await again.close();
   });
 
+  it("replays stream records of both kinds: head parts (type 8) and older versions' (type 2)", async () => {
+    const { sut } = await openReplayed();
+    await sut.checkpoint(async function* () {
+      yield encodeCheckpointStream({
+        tenant: 't',
+        labelsText: '{a="new"}',
+        mark: 1,
+        newestNs: 2n,
+        lastTimestampNs: 2n,
+        lastLine: Buffer.from('two'),
+        closedChunks: [],
+        headChunk: null,
+        headParts: { blocks: null, head: Buffer.from('head-run') },
+      });
+      yield encodeCheckpointStream({
+        tenant: 't',
+        labelsText: '{a="blocks"}',
+        mark: 1,
+        newestNs: 2n,
+        lastTimestampNs: 2n,
+        lastLine: null,
+        closedChunks: [],
+        headChunk: null,
+        headParts: { blocks: Buffer.from('blocks'), head: Buffer.from('run') },
+      });
+      // As version 1 of the checkpoint wrote a stream (no head parts).
+      const tenant = 't';
+      const text = Buffer.from('{a="old"}');
+      const head = Buffer.from('old-head-chunk');
+      const w = allocFrame(
+        1 +
+          stringSize(tenant) +
+          bytesSize(text) +
+          8 +
+          1 +
+          8 +
+          8 +
+          bytesSize(Buffer.alloc(0)) +
+          uvarintSize(0) +
+          1 +
+          bytesSize(head),
+      );
+      w.u8(RecordType.CheckpointStream);
+      w.string(tenant, 1);
+      w.bytes(text);
+      w.u64(1);
+      w.u8(0);
+      w.i64(-1n);
+      w.i64(0n);
+      w.bytes(Buffer.alloc(0));
+      w.uvarint(0);
+      w.u8(1);
+      w.bytes(head);
+      yield sealFrame(w);
+    });
+    await sut.close();
+    const { sut: again, replayed } = await openReplayed();
+    const heads = replayed.checkpoint.map((cs) => [
+      cs.labelsText,
+      cs.headChunk?.toString() ?? null,
+      cs.headParts && [cs.headParts.blocks?.toString() ?? null, cs.headParts.head.toString()],
+    ]);
+    expect(heads).toEqual([
+      ['{a="new"}', null, [null, 'head-run']],
+      ['{a="blocks"}', null, ['blocks', 'run']],
+      ['{a="old"}', 'old-head-chunk', null],
+    ]);
+    expect(replayed.checkpoint[0].lastLine?.toString()).toBe('two');
+    await again.close();
+  });
+
   it('refuses to replay over a damaged checkpoint', async () => {
     const { sut } = await openReplayed();
     await sut.checkpoint(async function* () {
@@ -229,6 +303,7 @@ describe('Wal', () => {
         lastLine: null,
         closedChunks: [],
         headChunk: null,
+        headParts: null,
       });
     });
     await sut.close();

@@ -370,7 +370,7 @@ export class Wal {
       if (rec.type === RecordType.CheckpointHeader) {
         sawHeader = true;
         this.seq = Math.max(this.seq, rec.seq);
-      } else if (rec.type === RecordType.CheckpointStream) {
+      } else if (rec.type !== RecordType.CheckpointEnd) {
         if (!sawHeader) throw new WalCorruptionError(`checkpoint ${path}: missing header`);
         this.seq = Math.max(this.seq, rec.stream.mark);
         target.restoreStream(rec.stream);
