@@ -59,11 +59,12 @@ export interface EncodedColumnarBlock {
 
 /**
  * Codec per column, chosen by measuring snappy, lz4 and zstd on the bench's mixed data
- * (docs/storage.md): lz4 decompresses lines about 1.5x as fast as snappy at the same ratio;
- * zstd is 1.6x smaller but 2.4x slower to decompress, which `|=` scans would pay.
- * Small columns stay uncompressed unless compressing saves an eighth.
+ * (docs/storage.md): zstd keeps lines in 0.64x the bytes of snappy or lz4, and a `|=` scan over
+ * them measured about as fast (the search, not the decompression, is most of its time). Small
+ * columns take lz4 (zstd's per-call cost is larger than the bytes it saves there) and stay
+ * uncompressed unless compressing saves an eighth.
  */
-const LINE_CODEC: ChunkEncoding = 'lz4';
+const LINE_CODEC: ChunkEncoding = 'zstd';
 const SMALL_CODEC: ChunkEncoding = 'lz4';
 /** Columns smaller than this are stored as they are: a codec call costs more than it saves. */
 const MIN_COMPRESSED_COLUMN = 256;

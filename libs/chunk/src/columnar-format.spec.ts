@@ -143,10 +143,10 @@ describe('columnar chunks', () => {
     );
     const b = blocks[0];
     const lines = b.layout.columns.find((c) => c.kind === ColumnKind.Lines)!;
-    expect(lines.codec).toBe('lz4');
+    expect(lines.codec).toBe('zstd');
     // Spoil the lines column: timestamps, lengths and counts still read.
     const data = Buffer.from(b.data);
-    data.fill(0x5a, lines.offset + 4, lines.offset + lines.length);
+    data.fill(0x5a, lines.offset, lines.offset + lines.length);
     const run = decodeColumnarBlock(data, b.layout, b, symbols.strings, symbols.byteLengths);
     expect([...run.ts]).toEqual([0n, 1n, 2n]);
     expect(run.lineOffsets[1]).toBe(appends[0].line.length);
