@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import { compress, decompress } from './codecs';
 import { type EntryRun, rowAt } from './entry-run';
 import { ChunkFormatError } from './errors';
@@ -240,6 +241,58 @@ class ColumnarRun implements EntryRun {
   }
 }
 
+const LITTLE_ENDIAN = endianness() === 'LE';
+const TWO_32 = 0x100000000;
+
+/**
+ * The timestamps column: the first as int64, then uvarint deltas. A block spanning under 2^53
+ * ns (104 days; every real one) is summed in numbers and written as 32-bit halves, with no
+ * BigInt made per entry; others go through BigInt.
+ */
+function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt64Array {
+  const ts = new BigInt64Array(n);
+  if (!LITTLE_ENDIAN || span >= 2n ** 53n) {
+    let t = bytes.readBigInt64LE(0);
+    ts[0] = t;
+    const tr = new Uvarint64Reader(bytes, 8, bytes.length);
+    for (let i = 1; i < n; i++) {
+      t += tr.read();
+      ts[i] = t;
+    }
+    if (tr.pos !== bytes.length) throw new ChunkFormatError('trailing bytes in timestamps column');
+    return ts;
+  }
+  const halves = new Uint32Array(ts.buffer);
+  const baseLo = bytes.readUInt32LE(0);
+  const baseHi = bytes.readUInt32LE(4);
+  halves[0] = baseLo;
+  halves[1] = baseHi;
+  const limit = Number(span);
+  const end = bytes.length;
+  let pos = 8;
+  let acc = 0;
+  for (let i = 1; i < n; i++) {
+    let delta = 0;
+    let mul = 1;
+    for (;;) {
+      if (pos >= end) throw new ChunkFormatError('truncated varint');
+      const b = bytes[pos++];
+      delta += (b & 0x7f) * mul;
+      if (b < 0x80) break;
+      mul *= 128;
+      if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
+    }
+    acc += delta;
+    if (acc > limit) throw new ChunkFormatError('timestamps exceed the block span');
+    const lo = baseLo + (acc % TWO_32);
+    const carry = lo >= TWO_32 ? 1 : 0;
+    halves[2 * i] = lo - carry * TWO_32;
+    halves[2 * i + 1] = (baseHi + Math.floor(acc / TWO_32) + carry) % TWO_32;
+  }
+  if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
+  return ts;
+}
+
 /** What decoding a block checks it against: its meta. */
 export interface BlockBounds {
   readonly minTs: bigint;
@@ -287,15 +340,7 @@ export function decodeColumnarBlock(
 
   const tsBytes = columnBytes(data, tsCol);
   if (tsBytes.length < 8) throw new ChunkFormatError('timestamps column too short');
-  const ts = new BigInt64Array(n);
-  let t = tsBytes.readBigInt64LE(0);
-  ts[0] = t;
-  const tr = new Uvarint64Reader(tsBytes, 8, tsBytes.length);
-  for (let i = 1; i < n; i++) {
-    t += tr.read();
-    ts[i] = t;
-  }
-  if (tr.pos !== tsBytes.length) throw new ChunkFormatError('trailing bytes in timestamps column');
+  const ts = decodeTimestamps(tsBytes, n, meta.maxTs - meta.minTs);
   if (ts[0] !== meta.minTs || ts[n - 1] !== meta.maxTs) {
     throw new ChunkFormatError('block time range does not match its meta');
   }

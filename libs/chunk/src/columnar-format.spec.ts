@@ -36,7 +36,11 @@ const smArb: fc.Arbitrary<Labels> = fc.oneof(
 );
 
 const appendArb: fc.Arbitrary<Append> = fc.record({
-  ts: fc.oneof(fc.bigInt({ min: 0n, max: 50n }), fc.bigInt({ min: 0n, max: 2n ** 62n })),
+  ts: fc.oneof(
+    fc.bigInt({ min: -5n, max: 50n }),
+    fc.bigInt({ min: 2n ** 32n - 40n, max: 2n ** 32n + 40n }),
+    fc.bigInt({ min: 0n, max: 2n ** 62n }),
+  ),
   line: fc.string({ maxLength: 40 }),
   sm: smArb,
 });
