@@ -63,7 +63,9 @@ function pushU32(out: number[], v: number): void {
 export function encodeColumnarChunk({ encoding, blocks, symbols }: ColumnarContents): Buffer {
   const symbolsRaw = symbols.encode();
   const symbolsData = compress(encoding, symbolsRaw);
-  const meta: number[] = [];
+  // The meta as pieces: varint fields gather in `meta`, each filter's bits join as they are.
+  const pieces: Uint8Array[] = [];
+  let meta: number[] = [];
   pushUvarint(meta, blocks.length);
   for (const b of blocks) {
     pushUvarint64(meta, BigInt.asUintN(64, b.minTs));
@@ -88,16 +90,21 @@ export function encodeColumnarChunk({ encoding, blocks, symbols }: ColumnarConte
     }
     const bits = b.layout.filter?.bits;
     pushUvarint(meta, bits === undefined ? 0 : bits.length);
-    if (bits !== undefined) for (const x of bits) meta.push(x);
+    if (bits !== undefined) {
+      pieces.push(Uint8Array.from(meta), bits);
+      meta = [];
+    }
   }
   pushUvarint(meta, symbolsData.length);
   pushUvarint(meta, symbolsRaw.length);
   pushU32(meta, crc32(symbolsData));
+  pieces.push(Uint8Array.from(meta));
+  const metaBytes = Buffer.concat(pieces);
 
   let blocksSize = 0;
   for (const b of blocks) blocksSize += b.data.length;
   const metaOffset = HEADER_SIZE + blocksSize + symbolsData.length;
-  const total = metaOffset + meta.length + FOOTER_SIZE;
+  const total = metaOffset + metaBytes.length + FOOTER_SIZE;
   if (total > 0xffffffff)
     throw new RangeError(`chunk of ${total} bytes exceeds the 4 GiB format limit`);
   const out = Buffer.allocUnsafe(total);
@@ -108,11 +115,10 @@ export function encodeColumnarChunk({ encoding, blocks, symbols }: ColumnarConte
   let pos = HEADER_SIZE;
   for (const b of blocks) pos += b.data.copy(out, pos);
   pos += symbolsData.copy(out, pos);
-  out.set(meta, pos);
-  pos += meta.length;
+  pos += metaBytes.copy(out, pos);
   const metaCrc = crc32(out.subarray(metaOffset, pos), crc32(out.subarray(0, HEADER_SIZE)));
   pos = out.writeUInt32LE(metaOffset, pos);
-  pos = out.writeUInt32LE(meta.length, pos);
+  pos = out.writeUInt32LE(metaBytes.length, pos);
   pos = out.writeUInt32LE(metaCrc, pos);
   out.writeUInt32LE(CHUNK_MAGIC, pos);
   return out;
