@@ -7,6 +7,7 @@ import { runQuery } from '@logsvc/logql';
 import { ChunkStore, type ChunkToStore } from '@logsvc/storage';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ChunkScanPool } from './scan-pool';
 import { StoreLogSource } from './store-source';
 import { filesystemStoreOptions, toStoredChunk } from './testing/filesystem-store';
 
@@ -108,7 +109,14 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function answer(store: ChunkStore, q: string, startNs: bigint, endNs: bigint, opts: Opts) {
+async function answer(
+  store: ChunkStore,
+  q: string,
+  startNs: bigint,
+  endNs: bigint,
+  opts: Opts,
+  source: StoreLogSource = new StoreLogSource(store),
+) {
   const a = await runQuery({
     query: q,
     kind: 'range',
@@ -118,7 +126,7 @@ async function answer(store: ChunkStore, q: string, startNs: bigint, endNs: bigi
     limit: opts.limit,
     direction: opts.direction,
     tenants: 't',
-    source: new StoreLogSource(store),
+    source,
   });
   return a.result;
 }
@@ -193,4 +201,39 @@ describe('LogQL over columnar chunks', () => {
       { numRuns: 15 },
     );
   }, 240_000);
+
+  it('answers line-filter queries searched on the scan pool as the row format does', async () => {
+    const pool = new ChunkScanPool({ size: 1 });
+    let scans = 0;
+    const scan = pool.scan.bind(pool);
+    pool.scan = (chunks, range) => {
+      scans++;
+      return scan(chunks, range);
+    };
+    try {
+      const span = 2n * 3600_000n * MS;
+      const data = fc.sample(dataArb(span), { numRuns: 1, seed: 45 })[0];
+      const rows = storeWith(['blocks']);
+      const columnar = storeWith(['columnar']);
+      await put(rows, data, DAY0, false);
+      await put(columnar, data, DAY0, true);
+      const pooled = new StoreLogSource(columnar, {
+        pool,
+        minPoolChunks: 1,
+        minPoolBytes: 0,
+        poolBatchBytes: 1,
+      });
+      for (const word of [...WORDS, 'absent-word']) {
+        for (const direction of ['forward', 'backward'] as const) {
+          const opts = { stepMs: 60_000, limit: 1000, direction };
+          const q = `{app=~".+"} |= "${word}"`;
+          const want = await answer(rows, q, DAY0, DAY0 + span, opts);
+          expect(await answer(columnar, q, DAY0, DAY0 + span, opts, pooled), q).toEqual(want);
+        }
+      }
+      expect(scans).toBeGreaterThan(0);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
 });
