@@ -3,7 +3,8 @@ import type { EntryRun } from './entry-run';
 /** Bytes a decoded block holds: its line bytes and its column arrays. */
 export function entryRunBytes(run: EntryRun): number {
   return (
-    run.lines.byteLength +
+    // Offsets, not `lines`: a columnar block's lines are decompressed only when read.
+    run.lineOffsets[run.count] +
     run.ts.byteLength +
     run.lineOffsets.byteLength +
     run.smOffsets.byteLength +

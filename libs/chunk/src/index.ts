@@ -22,3 +22,10 @@ export { SymbolTable } from './symbols';
 export type { EntryRun } from './entry-run';
 export { SlabPool, type SlabPoolOptions } from './slab-pool';
 export { BlockRunCache, entryRunBytes } from './block-run-cache';
+export {
+  CHUNK_FORMATS,
+  type ChunkFormatName,
+  isColumnarChunk,
+  recodeChunk,
+} from './columnar-format';
+export { TokenFilter } from './token-filter';

@@ -2,7 +2,15 @@ import { crc32 } from '@node-rs/crc32';
 import type { Labels } from '@logsvc/api';
 import { decodeBlockPayload, encodeBlockPayload } from './block';
 import type { BlockRunCache } from './block-run-cache';
+import { blockMayMatch } from './block-prune';
 import { decodeChunk, encodeChunk, type StoredBlock } from './chunk-format';
+import { type ColumnarLayout, decodeColumnarBlock } from './columnar-block';
+import {
+  type ColumnarStoredBlock,
+  decodeColumnarChunk,
+  encodeColumnarChunk,
+  isColumnarChunk,
+} from './columnar-format';
 import { compress, compressAsync, decompress, maxCompressedLength } from './codecs';
 import {
   type ChunkCursor,
@@ -41,6 +49,8 @@ interface CutBlock extends StoredBlock {
   data: Buffer;
   crc: number;
   payload: Buffer | null;
+  /** A block of a columnar chunk (read-only): its columns. */
+  readonly layout?: ColumnarLayout;
 }
 
 const NO_DATA = Buffer.alloc(0);
@@ -110,6 +120,8 @@ export class MemChunk {
   private pendingBytes = 0;
   private previous: PreviousBlock | null = null;
   private readOnly = false;
+  /** Decoded from a columnar chunk: its blocks carry their columns' layout. */
+  private columnar = false;
   /** Where a read-only chunk keeps its decoded blocks for later readers (see `decode`). */
   private blockCache: { readonly cache: BlockRunCache; readonly key: string } | null = null;
   /**
@@ -144,10 +156,12 @@ export class MemChunk {
     buf: Buffer,
     options: { blockCache?: BlockRunCache | null; cacheKey?: string } = {},
   ): MemChunk {
-    const { encoding, blocks, symbols } = decodeChunk(buf);
+    const columnar = isColumnarChunk(buf);
+    const { encoding, blocks, symbols } = columnar ? decodeColumnarChunk(buf) : decodeChunk(buf);
     const chunk = new MemChunk({ encoding }, symbols);
     for (const b of blocks) chunk.addBlock({ ...b, payload: null });
     chunk.readOnly = true;
+    chunk.columnar = columnar;
     const { blockCache, cacheKey } = options;
     chunk.blockCache =
       blockCache && cacheKey !== undefined ? { cache: blockCache, key: cacheKey } : null;
@@ -381,11 +395,7 @@ export class MemChunk {
     options?: CursorOptions,
   ): ChunkCursor {
     // Oldest first: blocks in cut order, then the head, which is what orders equal timestamps.
-    const sources: RunSource[] = this.blocks.map((block, i) => ({
-      minTs: block.minTs,
-      maxTs: block.maxTs,
-      load: () => this.loadBlock(block, i, sidesOutside(block, fromNs, throughNs)),
-    }));
+    const sources: RunSource[] = this.blockSources(fromNs, throughNs, options);
     if (this.head.entryCount > 0) {
       const run = this.head.snapshot();
       sources.push({ minTs: this.head.minTimeNs, maxTs: this.head.maxTimeNs, load: () => run });
@@ -405,11 +415,7 @@ export class MemChunk {
     direction: Direction,
     options?: CursorOptions,
   ): ChunkSplit {
-    const blocks: RunSource[] = this.blocks.map((block, i) => ({
-      minTs: block.minTs,
-      maxTs: block.maxTs,
-      load: () => this.loadBlock(block, i, sidesOutside(block, fromNs, throughNs)),
-    }));
+    const blocks: RunSource[] = this.blockSources(fromNs, throughNs, options);
     let head: ChunkCursor | null = null;
     if (this.head.entryCount > 0) {
       const run = this.head.snapshot();
@@ -439,7 +445,7 @@ export class MemChunk {
       // Blocks never change once cut (but for their compression finishing); the symbol table
       // only grows.
       this.finishCompression();
-      return encodeChunk({ encoding: this.options.encoding, blocks: cut, symbols: this.symbols });
+      return this.encodeBlocks(cut);
     };
     const cursor = new MergeCursor(blocks, fromNs, throughNs, direction, options);
     return {
@@ -497,11 +503,34 @@ export class MemChunk {
   encode(): Buffer {
     if (!this.readOnly) this.cutBlock();
     this.finishCompression();
-    return encodeChunk({
-      encoding: this.options.encoding,
-      blocks: this.blocks,
-      symbols: this.symbols,
+    return this.encodeBlocks(this.blocks);
+  }
+
+  /** Chunk bytes of `blocks`, in the format they came in. */
+  private encodeBlocks(blocks: readonly CutBlock[]): Buffer {
+    const { encoding } = this.options;
+    if (this.columnar) {
+      const columnar = blocks as readonly ColumnarStoredBlock[];
+      return encodeColumnarChunk({ encoding, blocks: columnar, symbols: this.symbols });
+    }
+    return encodeChunk({ encoding, blocks, symbols: this.symbols });
+  }
+
+  /**
+   * The cut blocks as run sources, but for those whose token filter rules out the cursor's
+   * line prefilter (`blockMayMatch`): such a block is never decompressed.
+   */
+  private blockSources(fromNs: bigint, throughNs: bigint, options?: CursorOptions): RunSource[] {
+    const out: RunSource[] = [];
+    this.blocks.forEach((block, i) => {
+      if (!blockMayMatch(block.layout, options)) return;
+      out.push({
+        minTs: block.minTs,
+        maxTs: block.maxTs,
+        load: () => this.loadBlock(block, i, sidesOutside(block, fromNs, throughNs)),
+      });
     });
+    return out;
   }
 
   /**
@@ -608,6 +637,10 @@ export class MemChunk {
   }
 
   private decodeBlock(block: CutBlock): EntryRun {
+    if (block.layout !== undefined) {
+      const { strings, byteLengths } = this.symbols;
+      return decodeColumnarBlock(block.data, block.layout, block, strings, byteLengths);
+    }
     // A payload still compressing goes back to the pool when done: readers get a copy.
     const payload =
       block.payload !== null

@@ -1,6 +1,6 @@
 // Rewrites one chunk without the lines delete requests remove (Loki's chunk rewriter).
 import type { Labels } from '@logsvc/api';
-import { type ChunkOptions, MemChunk } from '@logsvc/chunk';
+import { type ChunkOptions, isColumnarChunk, MemChunk, recodeChunk } from '@logsvc/chunk';
 import type { ChunkToStore } from '@logsvc/storage';
 import type { LineDeletedFn } from './line-deleter';
 
@@ -16,8 +16,8 @@ const END = (1n << 63n) - 1n;
 
 /**
  * Reads every entry of the chunk and keeps those `deleted` does not remove, in the same order,
- * into a new chunk of the same encoding (block size from `options`). Equal input gives equal
- * bytes, so a rewrite repeated after a crash produces the same chunk key.
+ * into a new chunk of the same encoding and chunk format (block size from `options`). Equal
+ * input gives equal bytes, so a rewrite repeated after a crash produces the same chunk key.
  */
 export function rewriteChunk(
   data: Buffer,
@@ -46,7 +46,8 @@ export function rewriteChunk(
   if (removed === 0) return { kind: 'unchanged' };
   if (kept === 0) return { kind: 'empty', linesDeleted: removed };
   out.close();
-  const bytes = out.encode();
+  const rows = out.encode();
+  const bytes = isColumnarChunk(data) ? recodeChunk(rows, 'columnar') : rows;
   return {
     kind: 'rewritten',
     linesDeleted: removed,

@@ -121,6 +121,14 @@ export class ChunkStore implements IndexReader {
     return prepared.map((p) => p.ref);
   }
 
+  /**
+   * The chunk format (`schema_config` period `chunk_format`) of chunks starting at `fromNs`:
+   * what a flush should encode them in before `putChunks`. Default `blocks`.
+   */
+  chunkFormatAt(fromNs: bigint): string {
+    return this.schema.periodAt(Number(fromNs / NS_PER_MS)).chunk_format ?? 'blocks';
+  }
+
   /** Stores chunks, then one new index file per table they touch. Returns refs in input order. */
   async putChunks(tenant: string, chunks: readonly ChunkToStore[]): Promise<ChunkRef[]> {
     assertSafeTenant(tenant);

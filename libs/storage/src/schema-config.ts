@@ -10,6 +10,11 @@ export interface PeriodConfig {
   readonly object_store: string;
   /** Schema version label (e.g. `v13`); recorded, the key layout does not depend on it. */
   readonly schema: string;
+  /**
+   * The chunk format this period's flushes write (`blocks`, the default, or `columnar`). The
+   * store keeps chunk bytes as given: the writer encodes them (see `ChunkStore.chunkFormatAt`).
+   */
+  readonly chunk_format?: string;
   readonly index: {
     /** Table name prefix, e.g. `index_`. */
     readonly prefix: string;

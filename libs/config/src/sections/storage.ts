@@ -128,6 +128,12 @@ export const periodConfig = z.strictObject({
   store: oneOf(['tsdb'], 'tsdb', REFUSED_INDEX_STORES),
   object_store: oneOf(['filesystem', 's3', 'aws', 'azure'], 'filesystem', REFUSED_OBJECT_STORES),
   schema: oneOf(['v13'], 'v13', REFUSED_SCHEMAS),
+  /**
+   * logsvc's own key: the chunk format flushes of this period write. `blocks` (what a Loki
+   * config's periods get) is the row format; `columnar` adds per-column codecs, block statistics
+   * and token filters (docs/storage.md). Readers take either in any period.
+   */
+  chunk_format: oneOf(['blocks', 'columnar'], 'blocks'),
   index: section({
     prefix: str('index_'),
     period: duration(24 * 3600_000),
@@ -147,6 +153,8 @@ export const schemaConfigSection = section({
       store: 'tsdb' as const,
       object_store: 'filesystem' as const,
       schema: 'v13' as const,
+      // Safe as a default: readers tell the formats apart by the chunk's version byte.
+      chunk_format: 'columnar' as const,
       index: { prefix: 'index_', period: 24 * 3600_000 },
     },
   ]),

@@ -56,6 +56,11 @@ export interface StreamSampleExtractor {
   ): Sample | null;
   /** False when `process` never looks at the line (any Buffer will do): a plain count. */
   readonly readsLine?: boolean;
+  /**
+   * True when `process` reads only the line's length (any Buffer of that length will do): the
+   * bytes of a line no stage reads. Lets a reader skip decompressing lines (columnar chunks).
+   */
+  readonly readsLineLength?: boolean;
 }
 
 export interface SampleExtractor {
@@ -159,6 +164,7 @@ export class LineSampleExtractor implements SampleExtractor {
     };
     const extractor: StreamSampleExtractor = {
       readsLine: this.stages.length > 0 || bytes,
+      readsLineLength: bytes && this.stages.length === 0 && direct === undefined,
       process(ts, line, sm) {
         const s =
           direct === undefined ? undefined : directSample(direct.run(line, sm), line.length);

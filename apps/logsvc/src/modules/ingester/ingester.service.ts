@@ -1,7 +1,13 @@
 import { join } from 'node:path';
+import { type ChunkFormatName, recodeChunk } from '@logsvc/chunk';
 import type { Config, Overrides } from '@logsvc/config';
 import { LogsvcError } from '@logsvc/errors';
-import { Ingester, type IngesterConfig, LocalIngesterClient } from '@logsvc/ingester';
+import {
+  type FlushedChunk,
+  Ingester,
+  type IngesterConfig,
+  LocalIngesterClient,
+} from '@logsvc/ingester';
 import { Lifecycler } from '@logsvc/ring';
 import type { ChunkStore } from '@logsvc/storage';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
@@ -108,7 +114,7 @@ export class IngesterService implements LifecycleService, OnModuleInit {
       config,
       sink: {
         putChunks: async (tenant, chunks) => {
-          await this.store.putChunks(tenant, chunks);
+          await this.store.putChunks(tenant, chunksInPeriodFormat(this.store, chunks));
         },
       },
       limits: (tenant) => this.overrides.forTenant(tenant),
@@ -243,4 +249,15 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     }
     return this.ingester;
   }
+}
+
+/**
+ * The ingester's chunks (row format) in the chunk format of their schema period: a
+ * `chunk_format: columnar` period gets them re-encoded column by column.
+ */
+function chunksInPeriodFormat(store: ChunkStore, chunks: FlushedChunk[]): FlushedChunk[] {
+  return chunks.map((c) => {
+    const format = store.chunkFormatAt(c.fromNs) as ChunkFormatName;
+    return format === 'blocks' ? c : { ...c, data: recodeChunk(c.data, format) };
+  });
 }

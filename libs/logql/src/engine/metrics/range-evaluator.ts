@@ -18,9 +18,12 @@ import { TimeSlice } from '../time-slice';
 import { tenantExtractor } from '../sources/multi-tenant';
 import type { StepEvaluator } from './step-evaluator';
 import { EMPTY_VECTOR, type Metric, type StepVector } from './types';
+import type { EntryCursor } from '../source';
 
 /** What a plain count is given for a line it does not read. */
 const NO_LINE = Buffer.alloc(0);
+/** What a byte count is given for a line it reads only the length of (longer ones: the line). */
+const BLANK_LINES = Buffer.alloc(64 * 1024);
 
 export interface PushedGrouping {
   readonly labels: readonly string[];
@@ -103,6 +106,8 @@ export class RangeAggregationEvaluator implements StepEvaluator {
     for (const stream of streams) {
       const sx = tenantExtractor(extractor.forStream(stream.labels), stream.tenant);
       const readsLine = sx.readsLine !== false;
+      // Only its length: the line itself is never made (a columnar block's lines stay compressed).
+      const lengthOnly = readsLine && sx.readsLineLength === true;
       // An extractor that reads lines in place gets offsets into the cursor's block, no view.
       const inPlace = readsLine ? sx.processRange : undefined;
       const cursor = stream.entries;
@@ -141,7 +146,11 @@ export class RangeAggregationEvaluator implements StepEvaluator {
                 cursor.lineEnd,
                 cursor.structuredMetadata,
               )
-            : sx.process(ts, readsLine ? cursor.line : NO_LINE, cursor.structuredMetadata);
+            : sx.process(
+                ts,
+                !readsLine ? NO_LINE : lengthOnly ? lineOfLength(cursor) : cursor.line,
+                cursor.structuredMetadata,
+              );
         if (sample === null) continue;
         kept++;
         const result = sample.labels;
@@ -281,4 +290,10 @@ export function absentLabels(expr: RangeAggregation): Labels {
   return [...equal.entries()]
     .map(([name, value]) => ({ name, value }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** A buffer as long as the cursor's line, without reading the line when it fits BLANK_LINES. */
+function lineOfLength(cursor: EntryCursor): Buffer {
+  const length = cursor.lineEnd - cursor.lineStart;
+  return length <= BLANK_LINES.length ? BLANK_LINES.subarray(0, length) : cursor.line;
 }

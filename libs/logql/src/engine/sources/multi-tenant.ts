@@ -146,6 +146,7 @@ export function tenantExtractor(
   };
   const wrapped: StreamSampleExtractor = {
     readsLine: sx.readsLine !== false,
+    readsLineLength: sx.readsLineLength === true,
     process: (ts, line, sm) => relabeled(sx.process(ts, line, sm)),
   };
   if (sx.processRange !== undefined) {

@@ -1,0 +1,421 @@
+import { endianness } from 'node:os';
+import { compress, decompress } from './codecs';
+import { type EntryRun, rowAt } from './entry-run';
+import { ChunkFormatError } from './errors';
+import type { ChunkEncoding } from './options';
+import { TokenFilter } from './token-filter';
+import { pushUvarint, pushUvarint64, Uvarint64Reader } from './varint64';
+import { UvarintReader } from './varint';
+
+/** What a column of a columnar block holds. */
+export const enum ColumnKind {
+  /** The first timestamp as int64 LE, then uvarint deltas to the one before. */
+  Timestamps = 0,
+  /** A uvarint byte length per entry. */
+  LineLengths = 1,
+  /** The line bytes back to back. */
+  Lines = 2,
+  /** One structured-metadata name: per entry uvarint (value symbol id + 1), 0 = absent. */
+  Metadata = 3,
+  /** Any metadata in the row layout: per entry a uvarint pair count, then all (name, value) ids. */
+  MetadataPairs = 4,
+}
+
+/** Metadata columns remember their block's distinct values when they have at most this many. */
+export const MAX_LISTED_VALUES = 16;
+
+/** One column of a stored block: where its bytes are, how they are compressed, its statistics. */
+export interface ColumnMeta {
+  readonly kind: ColumnKind;
+  readonly codec: ChunkEncoding;
+  /** Metadata columns: the name's symbol id (else 0). */
+  readonly name: number;
+  readonly offset: number;
+  readonly length: number;
+  readonly rawLength: number;
+  /**
+   * Metadata columns: the distinct value symbol ids in the block, ascending, when there are at
+   * most MAX_LISTED_VALUES of them; null when more (or for other columns).
+   */
+  readonly values: readonly number[] | null;
+}
+
+/** A columnar block's layout: its columns (offsets relative to the block) and token filter. */
+export interface ColumnarLayout {
+  readonly columns: readonly ColumnMeta[];
+  readonly lineBytes: number;
+  readonly filter: TokenFilter | null;
+}
+
+/** A block encoded column by column, with what its meta records. */
+export interface EncodedColumnarBlock {
+  readonly data: Buffer;
+  readonly layout: ColumnarLayout;
+  readonly minTs: bigint;
+  readonly maxTs: bigint;
+  readonly entries: number;
+  readonly rawBytes: number;
+  readonly uncompressedLength: number;
+}
+
+/**
+ * Codec per column, chosen by measuring snappy, lz4 and zstd on the bench's mixed data
+ * (docs/storage.md): zstd keeps lines in 0.64x the bytes of snappy or lz4, and a `|=` scan over
+ * them measured about as fast (the search, not the decompression, is most of its time). Small
+ * columns take lz4 (zstd's per-call cost is larger than the bytes it saves there) and stay
+ * uncompressed unless compressing saves an eighth.
+ */
+const LINE_CODEC: ChunkEncoding = 'zstd';
+const SMALL_CODEC: ChunkEncoding = 'lz4';
+/** Columns smaller than this are stored as they are: a codec call costs more than it saves. */
+const MIN_COMPRESSED_COLUMN = 256;
+
+function packColumn(
+  kind: ColumnKind,
+  name: number,
+  raw: Buffer,
+  values: readonly number[] | null,
+): { meta: Omit<ColumnMeta, 'offset'>; bytes: Buffer } {
+  let codec: ChunkEncoding = 'none';
+  let bytes = raw;
+  if (kind === ColumnKind.Lines) {
+    codec = LINE_CODEC;
+    bytes = compress(codec, raw);
+  } else if (raw.length >= MIN_COMPRESSED_COLUMN) {
+    const c = compress(SMALL_CODEC, raw);
+    if (c.length <= raw.length - raw.length / 8) {
+      codec = SMALL_CODEC;
+      bytes = c;
+    }
+  }
+  return {
+    meta: { kind, codec, name, length: bytes.length, rawLength: raw.length, values },
+    bytes,
+  };
+}
+
+/**
+ * Encodes a run's entries (in its order) as a columnar block: timestamps, line lengths, lines,
+ * and one column per structured-metadata name, or one column of pairs when some entry's names
+ * repeat or come in another order than the others' (so the entries read back exactly).
+ */
+export function encodeColumnarBlock(
+  run: EntryRun,
+  symbolByteLengths: readonly number[],
+): EncodedColumnarBlock {
+  const n = run.count;
+  if (n === 0) throw new RangeError('a columnar block needs at least one entry');
+  const ts: number[] = [];
+  let prev = run.ts[rowAt(run, 0)];
+  const first = Buffer.allocUnsafe(8);
+  first.writeBigInt64LE(prev, 0);
+  for (let pos = 1; pos < n; pos++) {
+    const t = run.ts[rowAt(run, pos)];
+    if (t < prev) throw new RangeError('a columnar block needs entries in timestamp order');
+    pushUvarint64(ts, t - prev);
+    prev = t;
+  }
+  const minTs = run.ts[rowAt(run, 0)];
+  const maxTs = prev;
+
+  const lens: number[] = [];
+  let lineBytes = 0;
+  for (let pos = 0; pos < n; pos++) {
+    const row = rowAt(run, pos);
+    const len = run.lineOffsets[row + 1] - run.lineOffsets[row];
+    pushUvarint(lens, len);
+    lineBytes += len;
+  }
+  const lines = Buffer.allocUnsafe(lineBytes);
+  let w = 0;
+  for (let pos = 0; pos < n; pos++) {
+    const row = rowAt(run, pos);
+    w += run.lines.copy(lines, w, run.lineOffsets[row], run.lineOffsets[row + 1]);
+  }
+
+  let rawBytes = lineBytes;
+  const packed = [
+    packColumn(ColumnKind.Timestamps, 0, Buffer.concat([first, Buffer.from(ts)]), null),
+    packColumn(ColumnKind.LineLengths, 0, Buffer.from(lens), null),
+    packColumn(ColumnKind.Lines, 0, lines, null),
+  ];
+  const meta = metadataColumns(run);
+  if (meta === 'pairs') {
+    const out: number[] = [];
+    for (let pos = 0; pos < n; pos++) {
+      const row = rowAt(run, pos);
+      pushUvarint(out, (run.smOffsets[row + 1] - run.smOffsets[row]) / 2);
+    }
+    for (let pos = 0; pos < n; pos++) {
+      const row = rowAt(run, pos);
+      for (let i = run.smOffsets[row]; i < run.smOffsets[row + 1]; i++) {
+        pushUvarint(out, run.smIds[i]);
+        rawBytes += symbolByteLengths[run.smIds[i]];
+      }
+    }
+    packed.push(packColumn(ColumnKind.MetadataPairs, 0, Buffer.from(out), null));
+  } else {
+    for (const [name, cells] of meta) {
+      const out: number[] = [];
+      const distinct = new Set<number>();
+      for (let pos = 0; pos < n; pos++) {
+        const v = cells[pos];
+        pushUvarint(out, v);
+        if (v !== 0) {
+          distinct.add(v - 1);
+          rawBytes += symbolByteLengths[name] + symbolByteLengths[v - 1];
+        }
+      }
+      const values =
+        distinct.size <= MAX_LISTED_VALUES ? [...distinct].sort((a, b) => a - b) : null;
+      packed.push(packColumn(ColumnKind.Metadata, name, Buffer.from(out), values));
+    }
+  }
+
+  const columns: ColumnMeta[] = [];
+  let offset = 0;
+  let uncompressedLength = 0;
+  for (const p of packed) {
+    columns.push({ ...p.meta, offset });
+    offset += p.bytes.length;
+    uncompressedLength += p.meta.rawLength;
+  }
+  return {
+    data: Buffer.concat(packed.map((p) => p.bytes)),
+    layout: { columns, lineBytes, filter: TokenFilter.build(lines, 0, lines.length) },
+    minTs,
+    maxTs,
+    entries: n,
+    rawBytes,
+    uncompressedLength,
+  };
+}
+
+/**
+ * The run's metadata as columns, name id -> per position (value id + 1, 0 = absent), in the
+ * order names first appear; 'pairs' when a row repeats a name or orders its names otherwise.
+ */
+function metadataColumns(run: EntryRun): Map<number, Uint32Array> | 'pairs' {
+  const columns = new Map<number, Uint32Array>();
+  const rank = new Map<number, number>();
+  for (let pos = 0; pos < run.count; pos++) {
+    const row = rowAt(run, pos);
+    let last = -1;
+    for (let i = run.smOffsets[row]; i < run.smOffsets[row + 1]; i += 2) {
+      const name = run.smIds[i];
+      let r = rank.get(name);
+      if (r === undefined) {
+        r = rank.size;
+        rank.set(name, r);
+        columns.set(name, new Uint32Array(run.count));
+      }
+      if (r <= last) return 'pairs';
+      last = r;
+      columns.get(name)![pos] = run.smIds[i + 1] + 1;
+    }
+  }
+  // A name's rank never changes once given, so each row was checked against final ranks.
+  return columns;
+}
+
+/**
+ * A decoded columnar block: timestamps, line offsets and metadata are read at once; the line
+ * bytes are decompressed only when first read (a count over time never reads them).
+ */
+class ColumnarRun implements EntryRun {
+  readonly order = null;
+  private decoded: Buffer | null = null;
+
+  constructor(
+    readonly count: number,
+    readonly ts: BigInt64Array,
+    readonly lineOffsets: Uint32Array,
+    readonly smOffsets: Uint32Array,
+    readonly smIds: Uint32Array,
+    readonly symbols: readonly string[],
+    private readonly linesColumn: () => Buffer,
+  ) {}
+
+  get lines(): Buffer {
+    return (this.decoded ??= this.linesColumn());
+  }
+}
+
+const LITTLE_ENDIAN = endianness() === 'LE';
+const TWO_32 = 0x100000000;
+
+/**
+ * The timestamps column: the first as int64, then uvarint deltas. A block spanning under 2^53
+ * ns (104 days; every real one) is summed in numbers and written as 32-bit halves, with no
+ * BigInt made per entry; others go through BigInt.
+ */
+function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt64Array {
+  const ts = new BigInt64Array(n);
+  if (!LITTLE_ENDIAN || span >= 2n ** 53n) {
+    let t = bytes.readBigInt64LE(0);
+    ts[0] = t;
+    const tr = new Uvarint64Reader(bytes, 8, bytes.length);
+    for (let i = 1; i < n; i++) {
+      t += tr.read();
+      ts[i] = t;
+    }
+    if (tr.pos !== bytes.length) throw new ChunkFormatError('trailing bytes in timestamps column');
+    return ts;
+  }
+  const halves = new Uint32Array(ts.buffer);
+  const baseLo = bytes.readUInt32LE(0);
+  const baseHi = bytes.readUInt32LE(4);
+  halves[0] = baseLo;
+  halves[1] = baseHi;
+  const limit = Number(span);
+  const end = bytes.length;
+  let pos = 8;
+  let acc = 0;
+  for (let i = 1; i < n; i++) {
+    let delta = 0;
+    let mul = 1;
+    for (;;) {
+      if (pos >= end) throw new ChunkFormatError('truncated varint');
+      const b = bytes[pos++];
+      delta += (b & 0x7f) * mul;
+      if (b < 0x80) break;
+      mul *= 128;
+      if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
+    }
+    acc += delta;
+    if (acc > limit) throw new ChunkFormatError('timestamps exceed the block span');
+    const lo = baseLo + (acc % TWO_32);
+    const carry = lo >= TWO_32 ? 1 : 0;
+    halves[2 * i] = lo - carry * TWO_32;
+    halves[2 * i + 1] = (baseHi + Math.floor(acc / TWO_32) + carry) % TWO_32;
+  }
+  if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
+  return ts;
+}
+
+/** What decoding a block checks it against: its meta. */
+export interface BlockBounds {
+  readonly minTs: bigint;
+  readonly maxTs: bigint;
+  readonly entries: number;
+  readonly rawBytes: number;
+}
+
+function columnBytes(data: Buffer, c: ColumnMeta): Buffer {
+  const stored = data.subarray(c.offset, c.offset + c.length);
+  if (stored.length !== c.length) throw new ChunkFormatError('column runs past its block');
+  // lz4's bytes start with the size they decompress to: check it before the codec allocates it.
+  if (c.codec === 'lz4' && (stored.length < 4 || stored.readUInt32LE(0) !== c.rawLength)) {
+    throw new ChunkFormatError('lz4 column size does not match its meta');
+  }
+  return decompress(c.codec, stored, c.rawLength);
+}
+
+/**
+ * Decodes a columnar block's bytes (`data`, its columns back to back) into a run. Every length
+ * and id is checked, so corrupt bytes raise ChunkFormatError (those of the lines column when
+ * they are first read).
+ */
+export function decodeColumnarBlock(
+  data: Buffer,
+  layout: ColumnarLayout,
+  meta: BlockBounds,
+  symbols: readonly string[],
+  symbolByteLengths: readonly number[],
+): EntryRun {
+  const n = meta.entries;
+  let tsCol: ColumnMeta | undefined;
+  let lenCol: ColumnMeta | undefined;
+  let lineCol: ColumnMeta | undefined;
+  const metaCols: ColumnMeta[] = [];
+  for (const c of layout.columns) {
+    if (c.kind === ColumnKind.Timestamps) tsCol = c;
+    else if (c.kind === ColumnKind.LineLengths) lenCol = c;
+    else if (c.kind === ColumnKind.Lines) lineCol = c;
+    else metaCols.push(c);
+  }
+  if (tsCol === undefined || lenCol === undefined || lineCol === undefined) {
+    throw new ChunkFormatError('columnar block lacks a timestamps, lengths or lines column');
+  }
+
+  const tsBytes = columnBytes(data, tsCol);
+  if (tsBytes.length < 8) throw new ChunkFormatError('timestamps column too short');
+  const ts = decodeTimestamps(tsBytes, n, meta.maxTs - meta.minTs);
+  if (ts[0] !== meta.minTs || ts[n - 1] !== meta.maxTs) {
+    throw new ChunkFormatError('block time range does not match its meta');
+  }
+
+  const lenBytes = columnBytes(data, lenCol);
+  const lr = new UvarintReader(lenBytes, 0, lenBytes.length);
+  const lineOffsets = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const end = lineOffsets[i] + lr.read();
+    if (end > layout.lineBytes) throw new ChunkFormatError('line lengths exceed the lines column');
+    lineOffsets[i + 1] = end;
+  }
+  if (lr.pos !== lenBytes.length || lineOffsets[n] !== layout.lineBytes) {
+    throw new ChunkFormatError('line lengths do not match the lines column');
+  }
+  if (lineCol.rawLength !== layout.lineBytes) {
+    throw new ChunkFormatError('lines column length does not match its meta');
+  }
+
+  let rawBytes = layout.lineBytes;
+  const smOffsets = new Uint32Array(n + 1);
+  let smIds: Uint32Array;
+  const pairs = metaCols.find((c) => c.kind === ColumnKind.MetadataPairs);
+  if (pairs !== undefined) {
+    if (metaCols.length !== 1) throw new ChunkFormatError('metadata pairs beside other columns');
+    const bytes = columnBytes(data, pairs);
+    const r = new UvarintReader(bytes, 0, bytes.length);
+    for (let i = 0; i < n; i++) {
+      const end = smOffsets[i] + 2 * r.read();
+      if (end > bytes.length) throw new ChunkFormatError('metadata counts exceed block');
+      smOffsets[i + 1] = end;
+    }
+    smIds = new Uint32Array(smOffsets[n]);
+    for (let i = 0; i < smIds.length; i++) {
+      const id = r.read();
+      if (id >= symbols.length) throw new ChunkFormatError(`metadata symbol id ${id} out of range`);
+      smIds[i] = id;
+      rawBytes += symbolByteLengths[id];
+    }
+    if (r.pos !== bytes.length) throw new ChunkFormatError('trailing bytes in metadata column');
+  } else {
+    const cells: Uint32Array[] = [];
+    for (const c of metaCols) {
+      if (c.name >= symbols.length) throw new ChunkFormatError('metadata column name out of range');
+      const bytes = columnBytes(data, c);
+      const r = new UvarintReader(bytes, 0, bytes.length);
+      const col = new Uint32Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = r.read();
+        if (v > symbols.length)
+          throw new ChunkFormatError(`metadata symbol id ${v - 1} out of range`);
+        col[i] = v;
+        if (v !== 0) rawBytes += symbolByteLengths[c.name] + symbolByteLengths[v - 1];
+      }
+      if (r.pos !== bytes.length) throw new ChunkFormatError('trailing bytes in metadata column');
+      cells.push(col);
+    }
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      for (const col of cells) if (col[i] !== 0) total += 2;
+      smOffsets[i + 1] = total;
+    }
+    smIds = new Uint32Array(total);
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < cells.length; j++) {
+        const v = cells[j][i];
+        if (v === 0) continue;
+        smIds[k++] = metaCols[j].name;
+        smIds[k++] = v - 1;
+      }
+    }
+  }
+  if (rawBytes !== meta.rawBytes) throw new ChunkFormatError('block size does not match its meta');
+  return new ColumnarRun(n, ts, lineOffsets, smOffsets, smIds, symbols, () =>
+    columnBytes(data, lineCol),
+  );
+}

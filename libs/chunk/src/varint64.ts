@@ -1,0 +1,65 @@
+import { ChunkFormatError } from './errors';
+
+const TWO_53 = 2n ** 53n;
+
+/** Writes `n` (0 <= n < 2^53) as an unsigned LEB128 varint into `out`. */
+export function pushUvarint(out: number[], n: number): void {
+  while (n >= 0x80) {
+    out.push((n % 128) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+}
+
+/**
+ * Writes `v` (0 <= v < 2^64) as an unsigned LEB128 varint into `out` (a growing byte list);
+ * values below 2^53 go through numbers, the rest through bigint.
+ */
+export function pushUvarint64(out: number[], v: bigint): void {
+  if (v < TWO_53) {
+    pushUvarint(out, Number(v));
+    return;
+  }
+  while (v >= 0x80n) {
+    out.push(Number(v & 0x7fn) | 0x80);
+    v >>= 7n;
+  }
+  out.push(Number(v));
+}
+
+/** Reads unsigned varints of up to 64 bits from `buf[pos, end)`; `pos` advances. */
+export class Uvarint64Reader {
+  constructor(
+    private readonly buf: Uint8Array,
+    public pos: number,
+    private readonly end: number,
+  ) {}
+
+  /** The next value as a bigint. */
+  read(): bigint {
+    const buf = this.buf;
+    let n = 0;
+    let mul = 1;
+    // Up to 7 bytes (49 bits) exactly in a number.
+    for (let i = 0; i < 7; i++) {
+      if (this.pos >= this.end) throw new ChunkFormatError('truncated varint');
+      const b = buf[this.pos++];
+      n += (b & 0x7f) * mul;
+      if (b < 0x80) return BigInt(n);
+      mul *= 128;
+    }
+    let v = BigInt(n);
+    let shift = 49n;
+    for (let i = 7; i < 10; i++) {
+      if (this.pos >= this.end) throw new ChunkFormatError('truncated varint');
+      const b = buf[this.pos++];
+      v |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) {
+        if (v >= 1n << 64n) throw new ChunkFormatError('varint exceeds 64 bits');
+        return v;
+      }
+      shift += 7n;
+    }
+    throw new ChunkFormatError('varint longer than 10 bytes');
+  }
+}
