@@ -181,7 +181,7 @@ describe('query frontend, query scheduler and querier workers in separate proces
       const direct = await get(queriers[0], path, params);
       const before = await enqueued();
       const through = await get(frontend, path, params);
-      expect(await enqueued(), path).toBe(before + days);
+      expect(await enqueued(), path).toBe((before ?? 0) + days);
       expect(direct.status).toBe(200);
       const sorted = (body: string) => {
         const json = JSON.parse(body) as { data?: Record<string, string>[] };
