@@ -4,34 +4,14 @@
  * frontend's middleware works on these types; the single binary runs them in-process, a
  * cluster carries them over the queue (scheduler or frontend) to querier workers over gRPC.
  */
-import type { QueryResult, ShardRef } from '@logsvc/api';
-import type { QueryStats } from '@logsvc/logql';
+import type { QueryAnswer, SubQuery } from '@logsvc/query-codec';
 
 export { type ShardRef, parseShard, shardText } from '@logsvc/api';
 
-/**
- * A LogQL query the frontend already checked against the tenant's limits, clamped and aligned
- * to the step: the querier runs it as it is, over the streams of `shard` when set.
- */
-export interface SubQuery {
-  readonly kind: 'instant' | 'range';
-  readonly query: string;
-  readonly startNs: bigint;
-  readonly endNs: bigint;
-  readonly stepNs: bigint;
-  readonly intervalNs: bigint;
-  readonly limit: number;
-  readonly direction: 'forward' | 'backward';
-  readonly tenants: readonly string[];
-  readonly shard?: ShardRef;
-  /** Log queries: attach label categories to each entry (`categorize-labels`). */
-  readonly categorizeLabels?: boolean;
-}
+export type { SubQuery } from '@logsvc/query-codec';
 
-export interface SubQueryResult {
-  readonly result: QueryResult;
-  readonly stats: QueryStats;
-}
+/** What a sub-query answers: its result and the stats of computing it. */
+export type SubQueryResult = QueryAnswer;
 
 export interface DownstreamOptions {
   /** Aborts the sub-query (the client went away, the query timed out, a sibling failed). */

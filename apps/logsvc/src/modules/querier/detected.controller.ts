@@ -4,9 +4,12 @@ import { Controller, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GetOrPost } from '../../http/get-or-post';
 import { TenantIds } from '../../http/tenancy';
-import { JSON_CONTENT_TYPE } from './encode/json';
-import { parseDetectedFieldsParams, parseDetectedLabelsParams } from './params/detected-params';
-import { nowNs } from './params/query-params';
+import {
+  JSON_CONTENT_TYPE,
+  parseDetectedFieldsParams,
+  parseDetectedLabelsParams,
+  nowNs,
+} from '@logsvc/query-codec';
 import { clientSignal } from './client-signal';
 import { requestReader } from './request-reader';
 

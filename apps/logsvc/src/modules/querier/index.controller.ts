@@ -5,10 +5,12 @@ import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GetOrPost } from '../../http/get-or-post';
 import { TenantIds } from '../../http/tenancy';
-import { goJson, JSON_CONTENT_TYPE } from './encode/json';
-import { matrixItem, vectorItem } from './encode/metric-json';
-import { statsJson } from './encode/stats-json';
 import {
+  goJson,
+  JSON_CONTENT_TYPE,
+  matrixItem,
+  vectorItem,
+  statsJson,
   HOUR_NS,
   ParamError,
   type ParamReader,
@@ -16,8 +18,8 @@ import {
   parseBounds,
   parseInstantQuery,
   parseRangeQuery,
-} from './params/query-params';
-import { parseSelector } from './params/selectors';
+  parseSelector,
+} from '@logsvc/query-codec';
 import { requestReader } from './request-reader';
 
 /**

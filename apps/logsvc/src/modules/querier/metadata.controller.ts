@@ -4,9 +4,14 @@ import { Controller, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GetOrPost } from '../../http/get-or-post';
 import { TenantIds } from '../../http/tenancy';
-import { JSON_CONTENT_TYPE } from './encode/json';
-import { HOUR_NS, nowNs, parseBounds } from './params/query-params';
-import { parseMatchGroups, parseSelector } from './params/selectors';
+import {
+  JSON_CONTENT_TYPE,
+  HOUR_NS,
+  nowNs,
+  parseBounds,
+  parseMatchGroups,
+  parseSelector,
+} from '@logsvc/query-codec';
 import { paramValues, requestReader } from './request-reader';
 
 /** The spec's default range of labels and label values: 6 hours (Loki's code uses 1 hour). */

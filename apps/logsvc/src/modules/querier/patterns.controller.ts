@@ -1,14 +1,9 @@
 import { apiPaths } from '@logsvc/api';
 import { LogsvcError } from '@logsvc/errors';
-import { selectorMatchers } from './params/selectors';
-import { PatternQuerier, roundToMilliseconds, type PatternSeries } from '@logsvc/pattern';
-import { Controller, Inject, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GetOrPost } from '../../http/get-or-post';
-import { TenantId } from '../../http/tenancy';
-import { PATTERN_QUERIER } from '../cluster/pattern-clients.provider';
-import { goJsonString, JSON_CONTENT_TYPE } from './encode/json';
 import {
+  selectorMatchers,
+  goJsonString,
+  JSON_CONTENT_TYPE,
   HOUR_NS,
   ParamError,
   checkResolution,
@@ -16,7 +11,13 @@ import {
   nowNs,
   parseBounds,
   parseSecondsOrDuration,
-} from './params/query-params';
+} from '@logsvc/query-codec';
+import { PatternQuerier, roundToMilliseconds, type PatternSeries } from '@logsvc/pattern';
+import { Controller, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GetOrPost } from '../../http/get-or-post';
+import { TenantId } from '../../http/tenancy';
+import { PATTERN_QUERIER } from '../cluster/pattern-clients.provider';
 import { requestReader } from './request-reader';
 
 const NS_PER_MS = 1_000_000n;

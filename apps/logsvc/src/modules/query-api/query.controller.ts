@@ -6,17 +6,18 @@ import { GetOrPost } from '../../http/get-or-post';
 import { INTERNAL_JOB_HEADER, INTERNAL_JOB_TOKEN } from '../../http/internal-job';
 import { TenantIds } from '../../http/tenancy';
 import { CONFIG } from '../../tokens';
-import { JSON_CONTENT_TYPE } from '../querier/encode/json';
-import { legacyQueryResponseJson } from '../querier/encode/legacy-json';
-import { PARQUET_TYPE, resultToParquet } from '../querier/encode/parquet';
-import { wantsCategories } from '../querier/encode/encoding-flags';
-import { queryResponseJson } from '../querier/encode/query-json';
 import {
+  JSON_CONTENT_TYPE,
+  legacyQueryResponseJson,
+  PARQUET_TYPE,
+  resultToParquet,
+  wantsCategories,
+  queryResponseJson,
   ParamError,
   nowNs,
   parseInstantQuery,
   parseRangeQuery,
-} from '../querier/params/query-params';
+} from '@logsvc/query-codec';
 import { requestReader } from '../querier/request-reader';
 import { clientSignal } from '../querier/client-signal';
 import type { FrontendQueryRequest } from '@logsvc/frontend';

@@ -3,11 +3,11 @@
  * the frontend: what the frontend gets must equal what the querier computed.
  */
 import type { QueryResult } from '@logsvc/api';
-import { readSubQueryAnswer, subQueryJob, type SubQuery } from '@logsvc/frontend';
 import { newQueryStats } from '@logsvc/logql';
 import { describe, expect, it } from 'vitest';
-import { parseInstantQuery, parseRangeQuery } from '../params/query-params';
-import { queryResponseJson } from './query-json';
+import { parseInstantQuery, parseRangeQuery, queryResponseJson } from '@logsvc/query-codec';
+import type { SubQuery } from '../downstream';
+import { readSubQueryAnswer, subQueryJob } from './sub-query-job';
 
 const results: QueryResult[] = [
   {
