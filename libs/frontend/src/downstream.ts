@@ -1,10 +1,10 @@
 /**
  * What the query frontend sends on: sub-queries (a part of a query's range, maybe one shard of
- * its streams) to whoever runs them, and whole HTTP requests to a querier in a cluster. The
+ * its streams) to whoever runs them, and in a cluster typed jobs (QueryJob) to queriers. The
  * frontend's middleware works on these types; the single binary runs them in-process, a
  * cluster carries them over the queue (scheduler or frontend) to querier workers over gRPC.
  */
-import type { QueryAnswer, SubQuery } from '@logsvc/query-codec';
+import type { QueryAnswer, QueryJob, QueryJobAnswer, SubQuery } from '@logsvc/query-codec';
 
 export { type ShardRef, parseShard, shardText } from '@logsvc/api';
 
@@ -25,20 +25,7 @@ export interface Downstream {
   run(query: SubQuery, options: DownstreamOptions): Promise<SubQueryResult>;
 }
 
-/** An HTTP request carried to a querier whole (Loki's httpgrpc), and its answer. */
-export interface HttpJob {
-  readonly method: string;
-  /** Path and query string, e.g. `/loki/api/v1/labels?start=...`. */
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
-}
-
-export interface HttpJobResult {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
-}
+export type { QueryJob, QueryJobAnswer } from '@logsvc/query-codec';
 
 /**
  * The fair queue as the frontend sees it: a job is queued under its tenant and actor path,
@@ -49,7 +36,7 @@ export interface JobQueue {
   submit(
     tenant: string,
     actorPath: readonly string[],
-    job: HttpJob,
+    job: QueryJob,
     signal: AbortSignal,
-  ): Promise<HttpJobResult>;
+  ): Promise<QueryJobAnswer>;
 }

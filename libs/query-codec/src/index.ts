@@ -16,3 +16,6 @@ export * from './encode/tail-json';
 export * from './query-answer';
 export type { SubQuery } from './sub-query';
 export type { DroppedEntry, TailEntry, TailFrame } from './tail-frame';
+export * from './query-job';
+export * from './encode/read-json';
+export * from './params/query-forms';

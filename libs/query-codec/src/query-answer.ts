@@ -52,8 +52,8 @@ const labels = (record: unknown): Labels =>
     })),
   );
 
-/** Loki's sample value text (`NaN`, `+Inf`, `-Inf`, or a float). */
-function value(text: unknown): number {
+/** Loki's (and Prometheus') sample value text (`NaN`, `+Inf`, `-Inf`, or a float). */
+export function sampleValue(text: unknown): number {
   switch (text) {
     case '+Inf':
       return Infinity;
@@ -95,7 +95,7 @@ function readResult(type: string, result: unknown): QueryResult {
         type,
         series: (result as Json[]).map((s) => ({
           labels: labels(s.metric),
-          points: (s.values as unknown[][]).map(([t, v]) => [ms(t), value(v)] as const),
+          points: (s.values as unknown[][]).map(([t, v]) => [ms(t), sampleValue(v)] as const),
         })),
       };
     case 'vector':
@@ -103,12 +103,12 @@ function readResult(type: string, result: unknown): QueryResult {
         type,
         samples: (result as Json[]).map((s) => {
           const [t, v] = s.value as unknown[];
-          return { labels: labels(s.metric), timestampMs: ms(t), value: value(v) };
+          return { labels: labels(s.metric), timestampMs: ms(t), value: sampleValue(v) };
         }),
       };
     case 'scalar': {
       const [t, v] = result as unknown[];
-      return { type, timestampMs: ms(t), value: value(v) };
+      return { type, timestampMs: ms(t), value: sampleValue(v) };
     }
     default:
       throw new LogsvcError('internal', `a querier answered an unknown result type: ${type}`);

@@ -3,7 +3,6 @@ import type { Config } from '@logsvc/config';
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GetOrPost } from '../../http/get-or-post';
-import { INTERNAL_JOB_HEADER, INTERNAL_JOB_TOKEN } from '../../http/internal-job';
 import { TenantIds } from '../../http/tenancy';
 import { CONFIG } from '../../tokens';
 import {
@@ -78,11 +77,7 @@ export class QueryController {
         'support for Parquet encoded responses is disabled. Enable with -frontend.support-parquet-encoding=true',
       );
     }
-    // A sub-query a querier worker runs for a frontend goes to the querier, not round again.
-    const internal = request.headers[INTERNAL_JOB_HEADER] === INTERNAL_JOB_TOKEN;
-    const { result, stats, resultCache } = internal
-      ? { ...(await this.queryPath.direct(query)), resultCache: undefined }
-      : await this.queryPath.query(query);
+    const { result, stats, resultCache } = await this.queryPath.query(query);
     if (parquet) {
       return reply.header('content-type', PARQUET_TYPE).send(await resultToParquet(result));
     }
