@@ -8,6 +8,7 @@ export const LIBRARY_LAYERS = [
   { name: 'model', libs: ['api', 'config', 'gotemplate'] },
   { name: 'formats', libs: ['chunk', 'push', 'storage', 'ring'] },
   { name: 'language', libs: ['logql'] },
+  { name: 'codec', libs: ['query-codec'] },
   {
     name: 'components',
     libs: ['ingester', 'pattern', 'compactor', 'ruler', 'helm-render', 'operator-render'],

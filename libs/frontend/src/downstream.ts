@@ -1,37 +1,17 @@
 /**
  * What the query frontend sends on: sub-queries (a part of a query's range, maybe one shard of
- * its streams) to whoever runs them, and whole HTTP requests to a querier in a cluster. The
+ * its streams) to whoever runs them, and in a cluster typed jobs (QueryJob) to queriers. The
  * frontend's middleware works on these types; the single binary runs them in-process, a
  * cluster carries them over the queue (scheduler or frontend) to querier workers over gRPC.
  */
-import type { QueryResult, ShardRef } from '@logsvc/api';
-import type { QueryStats } from '@logsvc/logql';
+import type { QueryAnswer, QueryJob, QueryJobAnswer, SubQuery } from '@logsvc/query-codec';
 
 export { type ShardRef, parseShard, shardText } from '@logsvc/api';
 
-/**
- * A LogQL query the frontend already checked against the tenant's limits, clamped and aligned
- * to the step: the querier runs it as it is, over the streams of `shard` when set.
- */
-export interface SubQuery {
-  readonly kind: 'instant' | 'range';
-  readonly query: string;
-  readonly startNs: bigint;
-  readonly endNs: bigint;
-  readonly stepNs: bigint;
-  readonly intervalNs: bigint;
-  readonly limit: number;
-  readonly direction: 'forward' | 'backward';
-  readonly tenants: readonly string[];
-  readonly shard?: ShardRef;
-  /** Log queries: attach label categories to each entry (`categorize-labels`). */
-  readonly categorizeLabels?: boolean;
-}
+export type { SubQuery } from '@logsvc/query-codec';
 
-export interface SubQueryResult {
-  readonly result: QueryResult;
-  readonly stats: QueryStats;
-}
+/** What a sub-query answers: its result and the stats of computing it. */
+export type SubQueryResult = QueryAnswer;
 
 export interface DownstreamOptions {
   /** Aborts the sub-query (the client went away, the query timed out, a sibling failed). */
@@ -45,20 +25,7 @@ export interface Downstream {
   run(query: SubQuery, options: DownstreamOptions): Promise<SubQueryResult>;
 }
 
-/** An HTTP request carried to a querier whole (Loki's httpgrpc), and its answer. */
-export interface HttpJob {
-  readonly method: string;
-  /** Path and query string, e.g. `/loki/api/v1/labels?start=...`. */
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
-}
-
-export interface HttpJobResult {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
-}
+export type { QueryJob, QueryJobAnswer } from '@logsvc/query-codec';
 
 /**
  * The fair queue as the frontend sees it: a job is queued under its tenant and actor path,
@@ -69,7 +36,7 @@ export interface JobQueue {
   submit(
     tenant: string,
     actorPath: readonly string[],
-    job: HttpJob,
+    job: QueryJob,
     signal: AbortSignal,
-  ): Promise<HttpJobResult>;
+  ): Promise<QueryJobAnswer>;
 }

@@ -4,6 +4,7 @@ export * from './queue';
 export * from './cache';
 export * from './split/split';
 export * from './split/metadata-split';
+export * from './split/metadata-jobs';
 export * from './shard';
 export * from './middleware';
 export * from './remote';

@@ -1,14 +1,6 @@
 import { LogsvcError } from '@logsvc/errors';
 
-/**
- * A bad request parameter or a query over a tenant's query limits: Loki's 400 with this text.
- * (The HTTP layer's parameter parsers throw it too.)
- */
-export class ParamError extends LogsvcError {
-  constructor(message: string) {
-    super('bad_request', message);
-  }
-}
+export { ParamError } from '@logsvc/query-codec';
 
 /** Loki's texts for a query that did not finish (`pkg/util/server/error.go`). */
 const TIMEOUT_MESSAGE =

@@ -46,3 +46,4 @@ export {
 export { QueryPoolClosedError, QueryWorkerExitedError } from './query-pool/worker-errors';
 export { runPooledQuery } from './query-pool/run-query';
 export { ChunkDecoder, chunkDecoder, DEFAULT_BLOCK_CACHE_MB } from './chunk-decoder';
+export * from './query-api';

@@ -8,6 +8,7 @@ export { SILENT_RPC_LOGGER, type RpcLogger } from './server/handler';
 export { GrpcIngesterClient } from './client/grpc-ingester-client';
 export { GrpcPatternClient } from './client/grpc-pattern-client';
 export { GrpcHttpClient } from './client/grpc-http-client';
+export type { HttpHandler, HttpRequestMessage, HttpResponseMessage } from './wire/http-job';
 export {
   GrpcRulerClient,
   rulerImplementation,

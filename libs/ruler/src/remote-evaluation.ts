@@ -1,3 +1,4 @@
+import { instantQueryForm, sampleValue } from '@logsvc/query-codec';
 import { NO_METRICS, type RemoteEvaluationOutcome, type RulerMetrics } from './metrics';
 import type { QueryFn, Sample } from './sample';
 
@@ -45,14 +46,7 @@ export function remoteQueryFn(
 ): QueryFn {
   return async (tenant, expr, tsMs) => {
     const { timeoutMs, maxResponseSize } = limits(tenant);
-    // Go's url.Values.Encode: keys in order.
-    const body = Buffer.from(
-      new URLSearchParams([
-        ['direction', 'forward'],
-        ['query', expr],
-        ['time', rfc3339Nano(tsMs)],
-      ]).toString(),
-    );
+    const body = Buffer.from(instantQueryForm(expr, tsMs, 'forward'));
     const request: RemoteRequest = {
       method: 'POST',
       url: QUERY_PATH,
@@ -131,23 +125,11 @@ function samplesOf(body: Buffer): Sample[] {
   if (type === 'vector' && Array.isArray(result)) {
     return result.map((s: { metric?: Record<string, string>; value?: [number, string] }) => ({
       labels: s.metric ?? {},
-      value: promValue(s.value?.[1]),
+      value: sampleValue(s.value?.[1]),
     }));
   }
   if (type === 'scalar' && Array.isArray(result)) {
-    return [{ labels: {}, value: promValue((result as [number, string])[1]) }];
+    return [{ labels: {}, value: sampleValue((result as [number, string])[1]) }];
   }
   throw new Error(`unsupported result type: "${String(type)}"`);
-}
-
-/** A sample value as Prometheus' JSON writes it ("+Inf", "-Inf" and "NaN" included). */
-function promValue(text: string | undefined): number {
-  if (text === '+Inf') return Infinity;
-  if (text === '-Inf') return -Infinity;
-  return Number(text);
-}
-
-/** Go's `time.RFC3339Nano` of a millisecond time: UTC, fraction without trailing zeros. */
-function rfc3339Nano(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.?0*Z$/, 'Z');
 }

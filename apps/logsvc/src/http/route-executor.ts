@@ -1,5 +1,5 @@
 import { ORG_ID_HEADER } from '@logsvc/api';
-import type { HttpJob, HttpJobResult, JobExecutor } from '@logsvc/frontend';
+import type { HttpHandler, HttpRequestMessage, HttpResponseMessage } from '@logsvc/rpc';
 import type { FastifyInstance } from 'fastify';
 import { jobHeaders } from './job-headers';
 
@@ -11,9 +11,9 @@ import { jobHeaders } from './job-headers';
 export async function injectJob(
   fastify: FastifyInstance,
   tenant: string,
-  job: HttpJob,
+  job: HttpRequestMessage,
   extraHeaders: Readonly<Record<string, string>> = {},
-): Promise<HttpJobResult> {
+): Promise<HttpResponseMessage> {
   const headers = { ...jobHeaders(job.headers), ...extraHeaders };
   const orgId = ORG_ID_HEADER.toLowerCase();
   if (headers[orgId] === undefined) headers[orgId] = tenant;
@@ -29,8 +29,7 @@ export async function injectJob(
 /**
  * Runs a request carried over gRPC (`httpgrpc.HTTP/Handle`) on this process's routes as if it
  * had come over HTTP: a query frontend here splits and queues it as it would any client's.
- * (A querier worker's jobs go through `injectExecutor`, which marks them as already queued.)
  */
-export function routeExecutor(fastify: FastifyInstance): JobExecutor {
+export function routeExecutor(fastify: FastifyInstance): HttpHandler {
   return (tenant, job) => injectJob(fastify, tenant, job);
 }

@@ -1,13 +1,21 @@
 import { LogsvcError } from '@logsvc/errors';
 import { describe, expect, it } from 'vitest';
-import type { HttpJob, HttpJobResult } from '../downstream';
+import type { QueryJob, QueryJobAnswer } from '../downstream';
 import { JobDispatcher } from './dispatcher';
 import { LocalWorkers } from './local-workers';
 
-const job = (url: string): HttpJob => ({ method: 'GET', url, headers: {}, body: Buffer.alloc(0) });
-const answer = (text: string): HttpJobResult => ({
+/** A job told apart by its path name. */
+const job = (id: string): QueryJob => ({
+  kind: 'label_values',
+  tenants: ['acme'],
+  params: [],
+  name: id,
+  legacy: false,
+});
+const idOf = (j: QueryJob): string => (j.kind === 'sub_query' ? '' : j.name);
+const answer = (text: string): QueryJobAnswer => ({
   status: 200,
-  headers: { 'content-type': 'text/plain' },
+  contentType: 'text/plain',
   body: Buffer.from(text),
 });
 const never = (): AbortSignal => new AbortController().signal;
@@ -23,7 +31,7 @@ describe('JobDispatcher', () => {
     const result = sut.submit('acme', ['grafana'], job('/loki/api/v1/labels'), never());
     const a = await waiting;
     expect(a).toMatchObject({ tenant: 'acme', actorPath: ['grafana'], retries: 0 });
-    expect(a.job.url).toBe('/loki/api/v1/labels');
+    expect(idOf(a.job)).toBe('/loki/api/v1/labels');
     conn.complete(a.id, answer('labels'));
     expect((await result).body.toString()).toBe('labels');
     // Answered once: a second answer to the same job changes nothing.
@@ -40,7 +48,7 @@ describe('JobDispatcher', () => {
     const conn = sut.connect('q1');
     for (let i = 0; i < 8; i++) {
       const a = await conn.next();
-      urls.push(a.job.url);
+      urls.push(idOf(a.job));
       conn.complete(a.id, answer('ok'));
     }
     expect(urls).toEqual([
@@ -61,18 +69,18 @@ describe('JobDispatcher', () => {
     const result = sut.submit('acme', [], job('/query'), never());
     void sut.submit('acme', [], job('/later'), never());
     const first = await killed.next();
-    expect(first.job.url).toBe('/query');
+    expect(idOf(first.job)).toBe('/query');
     // q2 waits on the queue; the broken job goes ahead of the one already queued.
     const survivor = sut.connect('q2');
     killed.close();
     const again = await survivor.next();
     expect(again).toMatchObject({ id: first.id, retries: 1 });
-    expect(again.job.url).toBe('/query');
+    expect(idOf(again.job)).toBe('/query');
     survivor.complete(again.id, answer('from q2'));
     expect((await result).body.toString()).toBe('from q2');
     // The late answer of the killed querier is ignored.
     killed.complete(first.id, answer('from q1'));
-    expect((await survivor.next()).job.url).toBe('/later');
+    expect(idOf((await survivor.next()).job)).toBe('/later');
   });
 
   it('wakes a connection already waiting when a job is put back', async () => {
@@ -112,8 +120,21 @@ describe('JobDispatcher', () => {
       maxOutstandingPerTenant: 10,
       logger: { warn: (obj, msg) => warnings.push({ obj, msg }) },
     });
-    const url = `/loki/api/v1/query_range?${new URLSearchParams({ query: '{app="x"} | line_format "big"', limit: '5000' })}`;
-    const result = sut.submit('acme', [], job(url), never());
+    const sub: QueryJob = {
+      kind: 'sub_query',
+      query: {
+        kind: 'range',
+        query: '{app="x"} | line_format "big"',
+        startNs: 0n,
+        endNs: 1n,
+        stepNs: 1n,
+        intervalNs: 0n,
+        limit: 5000,
+        direction: 'backward',
+        tenants: ['acme'],
+      },
+    };
+    const result = sut.submit('acme', [], sub, never());
     const first = sut.connect('q1');
     await first.next();
     first.close();
@@ -133,13 +154,13 @@ describe('JobDispatcher', () => {
       {
         tenant: 'acme',
         query: '{app="x"} | line_format "big"',
-        path: '/loki/api/v1/query_range',
+        kind: 'sub_query',
         retries: 1,
       },
       {
         tenant: 'acme',
         query: '{app="x"} | line_format "big"',
-        path: '/loki/api/v1/query_range',
+        kind: 'sub_query',
         retries: 2,
       },
     ]);
@@ -155,7 +176,7 @@ describe('JobDispatcher', () => {
     await expect(dropped).rejects.toMatchObject({ kind: 'canceled', message: 'context canceled' });
     const conn = sut.connect('q1');
     const a = await conn.next();
-    expect(a.job.url).toBe('/kept');
+    expect(idOf(a.job)).toBe('/kept');
     conn.complete(a.id, answer('kept'));
     expect((await kept).body.toString()).toBe('kept');
     await expect(sut.submit('acme', [], job('/x'), ac.signal)).rejects.toMatchObject({
@@ -258,8 +279,8 @@ describe('LocalWorkers', () => {
         peak = Math.max(peak, running);
         await new Promise((r) => setTimeout(r, 5));
         running--;
-        if (j.url === '/boom') throw new Error('boom');
-        return answer(`${tenant} ${j.url}`);
+        if (idOf(j) === '/boom') throw new Error('boom');
+        return answer(`${tenant} ${idOf(j)}`);
       },
     });
     workers.start();

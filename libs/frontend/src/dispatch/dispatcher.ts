@@ -1,5 +1,6 @@
 import { LogsvcError } from '@logsvc/errors';
-import type { HttpJob, HttpJobResult, JobQueue } from '../downstream';
+import { jobQueryText } from '@logsvc/query-codec';
+import type { QueryJob, QueryJobAnswer, JobQueue } from '../downstream';
 import { Fifo } from '../queue/fifo';
 import { DEFAULT_MAX_QUEUE_HIERARCHY_LEVELS, queuePathFor } from '../queue/actor-path';
 import { QUEUE_STOPPED, RequestQueue, type QuerierConnection } from '../queue/request-queue';
@@ -55,14 +56,14 @@ interface PendingJob {
   readonly id: number;
   readonly tenant: string;
   readonly actorPath: readonly string[];
-  readonly job: HttpJob;
+  readonly job: QueryJob;
   /** Aborted when the caller goes away; what a querier running the job listens to. */
   readonly cancel: AbortController;
   retries: number;
   state: JobState;
   /** When it joined the queue (`performance.now()`), until a querier first takes it. */
   queuedAtMs: number | undefined;
-  settle(outcome: { result: HttpJobResult } | { error: Error }): void;
+  settle(outcome: { result: QueryJobAnswer } | { error: Error }): void;
 }
 
 /**
@@ -118,11 +119,11 @@ export class JobDispatcher implements JobQueue {
   submit(
     tenant: string,
     actorPath: readonly string[],
-    job: HttpJob,
+    job: QueryJob,
     signal: AbortSignal,
-  ): Promise<HttpJobResult> {
+  ): Promise<QueryJobAnswer> {
     if (signal.aborted) return Promise.reject(canceled(signal));
-    return new Promise<HttpJobResult>((resolve, reject) => {
+    return new Promise<QueryJobAnswer>((resolve, reject) => {
       const onAbort = (): void => {
         pending.cancel.abort(signal.reason);
         pending.settle({ error: canceled(signal) });
@@ -274,8 +275,8 @@ export class JobDispatcher implements JobQueue {
       this.logger?.warn(
         {
           tenant: pending.tenant,
-          query: jobQuery(pending.job),
-          path: pending.job.url.split('?')[0],
+          query: jobQueryText(pending.job),
+          kind: pending.job.kind,
           retries: pending.retries,
         },
         givingUp
@@ -310,13 +311,6 @@ function assignment(pending: PendingJob): Assignment {
     signal: pending.cancel.signal,
     retries: pending.retries,
   };
-}
-
-/** The LogQL query of a job (its `query` parameter), or '' for one without. */
-function jobQuery(job: HttpJob): string {
-  const at = job.url.indexOf('?');
-  if (at < 0) return '';
-  return new URLSearchParams(job.url.slice(at + 1)).get('query') ?? '';
 }
 
 function canceled(signal: AbortSignal): LogsvcError {

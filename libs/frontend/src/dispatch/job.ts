@@ -1,11 +1,11 @@
-import type { HttpJob, HttpJobResult } from '../downstream';
+import type { QueryJob, QueryJobAnswer } from '../downstream';
 
-/** Runs one job on a querier: its own HTTP routes, in-process. */
+/** Runs one job on a querier: its querier library, in-process. */
 export type JobExecutor = (
   tenant: string,
-  job: HttpJob,
+  job: QueryJob,
   signal: AbortSignal,
-) => Promise<HttpJobResult>;
+) => Promise<QueryJobAnswer>;
 
 /**
  * A job handed to one querier connection. The connection answers it with `complete`; when its
@@ -17,7 +17,7 @@ export interface Assignment {
   readonly id: number;
   readonly tenant: string;
   readonly actorPath: readonly string[];
-  readonly job: HttpJob;
+  readonly job: QueryJob;
   /** Aborts when the caller went away: the answer is no longer wanted. */
   readonly signal: AbortSignal;
   /** How many queriers were handed this job before, whose connection broke. */
@@ -34,7 +34,7 @@ export interface DispatchConnection {
    */
   next(signal?: AbortSignal): Promise<Assignment>;
   /** Answers the job this connection holds (a late answer to a cancelled job is dropped). */
-  complete(id: number, result: HttpJobResult): void;
+  complete(id: number, result: QueryJobAnswer): void;
   /**
    * Unregisters the connection. A job it holds unanswered goes back to the front of the queue
    * for another querier, or fails once it was retried `maxRetries` times.

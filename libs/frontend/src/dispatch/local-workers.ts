@@ -1,4 +1,5 @@
 import { LogsvcError } from '@logsvc/errors';
+import { errorAnswer } from '@logsvc/query-codec';
 import type { JobDispatcher } from './dispatcher';
 import type { JobExecutor } from './job';
 
@@ -51,11 +52,7 @@ export class LocalWorkers {
           .execute(assignment.tenant, assignment.job, assignment.signal)
           .catch((err: unknown) => {
             this.options.onError?.(err);
-            return {
-              status: 500,
-              headers: { 'content-type': 'text/plain; charset=utf-8' },
-              body: Buffer.from(err instanceof Error ? err.message : String(err)),
-            };
+            return errorAnswer(500, err instanceof Error ? err.message : String(err));
           });
         conn.complete(assignment.id, result);
       }

@@ -1,2 +1,1 @@
-export * from './sub-query-job';
 export * from './remote-downstream';

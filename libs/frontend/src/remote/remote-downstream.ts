@@ -1,3 +1,4 @@
+import { decodeQueryAnswer } from '@logsvc/query-codec';
 import type { IndexBytes } from '../middleware/query-frontend';
 import type {
   Downstream,
@@ -6,9 +7,8 @@ import type {
   SubQuery,
   SubQueryResult,
 } from '../downstream';
-import { readSubQueryAnswer, subQueryJob } from './sub-query-job';
 
-/** Sub-queries through the fair queue to querier processes, as HTTP jobs. */
+/** Sub-queries through the fair queue to querier processes, as typed jobs. */
 export class RemoteDownstream implements Downstream {
   constructor(private readonly queue: JobQueue) {}
 
@@ -16,34 +16,34 @@ export class RemoteDownstream implements Downstream {
     const answer = await this.queue.submit(
       query.tenants.join('|'),
       options.actorPath ?? [],
-      subQueryJob(query),
+      { kind: 'sub_query', query },
       options.signal,
     );
-    return readSubQueryAnswer(answer);
+    return decodeQueryAnswer(answer.status, answer.body);
   }
 }
 
 /**
  * Shard sizing through the queue: `index/stats` of each selector, answered by a querier
- * (the frontend process has no index of its own).
+ * (the frontend process has no index of its own). A failed answer counts 0 bytes.
  */
 export function remoteIndexBytes(queue: JobQueue, signal?: AbortSignal): IndexBytes {
   return async (tenants, selectors, fromNs, throughNs) => {
     let bytes = 0;
     for (const selector of selectors) {
-      const params = new URLSearchParams({
-        query: selector.text,
-        start: `${fromNs}`,
-        end: `${throughNs}`,
-      });
       const answer = await queue.submit(
         tenants.join('|'),
         [],
         {
-          method: 'GET',
-          url: `/loki/api/v1/index/stats?${params}`,
-          headers: { 'x-scope-orgid': tenants.join('|') },
-          body: Buffer.alloc(0),
+          kind: 'index_stats',
+          tenants,
+          params: [
+            ['query', selector.text],
+            ['start', `${fromNs}`],
+            ['end', `${throughNs}`],
+          ],
+          name: '',
+          legacy: false,
         },
         signal ?? new AbortController().signal,
       );

@@ -1,4 +1,4 @@
-import type { EntryLabelCategories, Labels } from '@logsvc/api';
+import type { TailFrame } from '@logsvc/query-codec';
 
 /** A tail request after its parameters are parsed (Loki's `logproto.TailRequest`). */
 export interface TailRequest {
@@ -17,29 +17,7 @@ export interface TailRequest {
   readonly categorizeLabels?: boolean;
 }
 
-/**
- * One entry as the client gets it: its labels after the pipeline (the stream's alone when
- * labels are categorized), its line after it.
- */
-export interface TailEntry {
-  readonly labels: Labels;
-  readonly timestampNs: bigint;
-  readonly line: string;
-  /** With `categorizeLabels`: the entry's other labels. */
-  readonly categories?: EntryLabelCategories;
-}
-
-/** An entry the client did not get because it read too slowly. */
-export interface DroppedEntry {
-  readonly labels: Labels;
-  readonly timestampNs: bigint;
-}
-
-/** One message to the client: entries in time order, and what was dropped since the last. */
-export interface TailFrame {
-  readonly entries: readonly TailEntry[];
-  readonly dropped: readonly DroppedEntry[];
-}
+export type { DroppedEntry, TailEntry, TailFrame } from '@logsvc/query-codec';
 
 /** Where a tail writes (the WebSocket). */
 export interface TailOutput {

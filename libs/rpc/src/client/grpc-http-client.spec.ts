@@ -1,5 +1,5 @@
 import { Client, credentials, Metadata } from '@grpc/grpc-js';
-import type { HttpJob } from '@logsvc/frontend';
+import type { HttpRequestMessage } from '../wire/http-job';
 import { Root } from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrpcServer, type RunningGrpcServer } from '../server/grpc-server';
@@ -37,7 +37,7 @@ const LOKI_HTTPGRPC = Root.fromJSON({
 });
 
 describe('httpgrpc.HTTP/Handle (remote rule evaluation)', () => {
-  const received: { tenant: string; job: HttpJob }[] = [];
+  const received: { tenant: string; job: HttpRequestMessage }[] = [];
   let server: RunningGrpcServer;
   let sut: GrpcHttpClient;
   beforeAll(async () => {

@@ -1,6 +1,10 @@
-import type { HttpJob, HttpJobResult } from '@logsvc/frontend';
 import { HTTPGRPC_SERVICE } from '../services';
-import { decodeJobResult, encodeHttpRequest } from '../wire/http-job';
+import {
+  decodeHttpResponse,
+  encodeHttpRequest,
+  type HttpRequestMessage,
+  type HttpResponseMessage,
+} from '../wire/http-job';
 import { decoded } from './decoded';
 import { RpcChannel, type RpcClientOptions } from './rpc-channel';
 
@@ -15,14 +19,18 @@ export class GrpcHttpClient {
     this.channel = new RpcChannel(address, HTTPGRPC_SERVICE, 'HTTP', options);
   }
 
-  async handle(tenant: string, request: HttpJob, signal?: AbortSignal): Promise<HttpJobResult> {
+  async handle(
+    tenant: string,
+    request: HttpRequestMessage,
+    signal?: AbortSignal,
+  ): Promise<HttpResponseMessage> {
     const response = await this.channel.unary(
       HTTPGRPC_SERVICE.Handle,
       tenant,
       encodeHttpRequest(request),
       signal,
     );
-    return decoded('http', () => decodeJobResult(response));
+    return decoded('http', () => decodeHttpResponse(response));
   }
 
   close(): void {

@@ -1,7 +1,7 @@
 import { LogsvcError } from '@logsvc/errors';
-import type { HttpJob, HttpJobResult, JobQueue } from '@logsvc/frontend';
+import type { QueryJob, QueryJobAnswer, JobQueue } from '@logsvc/frontend';
 import { SCHEDULER_FOR_FRONTEND_SERVICE } from '../services';
-import { decodeJobResult, encodeJobRequest } from '../wire/http-job';
+import { decodeJobResult, encodeJobRequest } from '../wire/query-job';
 import type { ClientPool } from './client-pool';
 import { decoded } from './decoded';
 import { RpcChannel, type RpcClientOptions } from './rpc-channel';
@@ -21,9 +21,9 @@ export class GrpcSchedulerClient {
   async submit(
     tenant: string,
     actorPath: readonly string[],
-    job: HttpJob,
+    job: QueryJob,
     signal: AbortSignal,
-  ): Promise<HttpJobResult> {
+  ): Promise<QueryJobAnswer> {
     const response = await this.channel.unary(
       SCHEDULER_FOR_FRONTEND_SERVICE.Submit,
       tenant,
@@ -59,9 +59,9 @@ export class GrpcSchedulerQueue implements JobQueue {
   async submit(
     tenant: string,
     actorPath: readonly string[],
-    job: HttpJob,
+    job: QueryJob,
     signal: AbortSignal,
-  ): Promise<HttpJobResult> {
+  ): Promise<QueryJobAnswer> {
     const addresses = this.addresses();
     if (addresses.length === 0) {
       throw new LogsvcError('unavailable', 'no query-scheduler is available');

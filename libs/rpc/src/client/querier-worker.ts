@@ -4,7 +4,8 @@ import {
   type Client,
   type ClientDuplexStream,
 } from '@grpc/grpc-js';
-import type { HttpJobResult, JobExecutor } from '@logsvc/frontend';
+import type { QueryJobAnswer, JobExecutor } from '@logsvc/frontend';
+import { errorAnswer } from '@logsvc/query-codec';
 import type { RpcLogger } from '../server/handler';
 import { FRONTEND_SERVICE, SCHEDULER_FOR_QUERIER_SERVICE } from '../services';
 import { type ClientTlsFiles, clientCredentials } from '../tls';
@@ -14,7 +15,7 @@ import {
   QUERIER_TO_SCHEDULER,
   resultToWire,
   SCHEDULER_TO_QUERIER,
-} from '../wire/http-job';
+} from '../wire/query-job';
 
 export interface QuerierWorkerOptions {
   /** Sent to the scheduler, which counts a querier's connections by it (`frontend_worker.id`). */
@@ -251,28 +252,26 @@ class StreamLoop {
         const current = { id: message.jobId, cancel: new AbortController() };
         job = current;
         const tenant = message.tenant;
-        this.running = this.execute(tenant, message.request, current.cancel.signal).then(
-          (result) => {
-            this.running = undefined;
-            job = undefined;
-            if (ended) return;
-            call.write(
-              QUERIER_TO_SCHEDULER.encode({
-                querierId: '',
-                jobId: current.id,
-                response: resultToWire(result),
-              }),
-            );
-            answered++;
-            if (this.stopping) call.end();
-          },
-        );
+        this.running = this.execute(tenant, message.job, current.cancel.signal).then((result) => {
+          this.running = undefined;
+          job = undefined;
+          if (ended) return;
+          call.write(
+            QUERIER_TO_SCHEDULER.encode({
+              querierId: '',
+              jobId: current.id,
+              answer: resultToWire(result),
+            }),
+          );
+          answered++;
+          if (this.stopping) call.end();
+        });
       });
       call.write(
         QUERIER_TO_SCHEDULER.encode({
           querierId: this.options.querierId,
           jobId: '0',
-          response: null,
+          answer: null,
         }),
       );
     });
@@ -282,16 +281,12 @@ class StreamLoop {
     tenant: string,
     request: Parameters<typeof jobFromWire>[0],
     signal: AbortSignal,
-  ): Promise<HttpJobResult> {
+  ): Promise<QueryJobAnswer> {
     try {
       return await this.options.execute(tenant, jobFromWire(request), signal);
     } catch (err) {
       this.options.logger.warn({ err }, 'querier worker: job failed');
-      return {
-        status: 500,
-        headers: { 'content-type': 'text/plain; charset=utf-8' },
-        body: Buffer.from(err instanceof Error ? err.message : String(err)),
-      };
+      return errorAnswer(500, err instanceof Error ? err.message : String(err));
     }
   }
 }

@@ -1,29 +1,38 @@
 import { credentials, makeGenericClientConstructor, Metadata } from '@grpc/grpc-js';
 import { LogsvcError } from '@logsvc/errors';
-import { JobDispatcher, type HttpJob, type JobExecutor } from '@logsvc/frontend';
+import { JobDispatcher, type JobExecutor, type QueryJob, type SubQuery } from '@logsvc/frontend';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startGrpcServer, type RunningGrpcServer } from '../server/grpc-server';
 import { SCHEDULER_FOR_QUERIER_SERVICE } from '../services';
-import { QUERIER_TO_SCHEDULER, SCHEDULER_TO_QUERIER } from '../wire/http-job';
+import { QUERIER_TO_SCHEDULER, SCHEDULER_TO_QUERIER } from '../wire/query-job';
 import { ClientPool } from './client-pool';
 import { GrpcSchedulerClient, GrpcSchedulerQueue } from './grpc-scheduler-queue';
 import { QuerierWorker } from './querier-worker';
 
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
-const job = (url: string, body = ''): HttpJob => ({
-  method: body === '' ? 'GET' : 'POST',
-  url,
-  headers: { 'x-scope-orgid': 'acme', accept: 'application/json' },
-  body: Buffer.from(body),
+/** A read job told apart by its path name. */
+const job = (id: string): QueryJob => ({
+  kind: 'label_values',
+  tenants: ['acme'],
+  params: [],
+  name: id,
+  legacy: false,
 });
 
-/** An executor answering `<querier> <tenant> <method> <url> <body>`. */
+const idOf = (j: { name?: string } | null | undefined): string => j?.name ?? '';
+
+const describeJob = (j: QueryJob): string =>
+  j.kind === 'sub_query'
+    ? `sub_query ${j.query.query}`
+    : `${j.kind} ${j.name} ${new URLSearchParams(j.params.map(([n, v]): [string, string] => [n, v]))}`;
+
+/** An executor answering `<querier> <tenant> <job kind> <name> <params>`. */
 const echo =
   (name: string): JobExecutor =>
   async (tenant, j) => ({
     status: 200,
-    headers: { 'content-type': 'text/plain', 'x-querier': name },
-    body: Buffer.from(`${name} ${tenant} ${j.method} ${j.url} ${j.body.toString()}`),
+    contentType: `text/plain; querier=${name}`,
+    body: Buffer.from(`${name} ${tenant} ${describeJob(j)}`),
   });
 
 describe('query jobs over gRPC: frontend → scheduler → querier workers', () => {
@@ -70,17 +79,72 @@ describe('query jobs over gRPC: frontend → scheduler → querier workers', () 
     await server.stop(0);
   });
 
-  it('carries a job to a querier and its answer back: status, headers, body bytes', async () => {
+  it('carries a read job to a querier and its answer back: status, content type, body', async () => {
     startWorker('q1', echo('q1'));
+    const read: QueryJob = {
+      kind: 'label_values',
+      tenants: ['acme', 'beta'],
+      params: [
+        ['query', '{app="é&x"}'],
+        ['start', '1'],
+        ['query', 'second'],
+      ],
+      name: 'pod/name',
+      legacy: true,
+    };
+    let seen: QueryJob | undefined;
+    const got = await frontend.submit('acme', ['grafana'], read, new AbortController().signal);
+    expect(got.status).toBe(200);
+    expect(got.contentType).toBe('text/plain; querier=q1');
+    expect(got.body.toString()).toBe(
+      'q1 acme label_values pod/name query=%7Bapp%3D%22%C3%A9%26x%22%7D&start=1&query=second',
+    );
+    await Promise.all(workers.map((w) => w.stop()));
+    workers.length = 0;
+    startWorker('q2', async (_tenant, j) => {
+      seen = j;
+      return { status: 200, contentType: '', body: Buffer.alloc(0) };
+    });
+    await frontend.submit('acme', [], read, new AbortController().signal);
+    expect(seen).toEqual(read);
+  });
+
+  it('carries a typed sub-query as the frontend made it, and an error answer', async () => {
+    const sub: SubQuery = {
+      kind: 'range',
+      query: 'sum by (a) (rate({app="x"} |= "é&" [1m]))',
+      startNs: 1_700_000_000_123_456_789n,
+      endNs: 1_700_000_600_000_000_000n,
+      stepNs: 15_250_000_000n,
+      intervalNs: 1_000_000_000n,
+      limit: 30,
+      direction: 'backward',
+      tenants: ['a', 'b'],
+      shard: { index: 0, of: 8 },
+      categorizeLabels: true,
+    };
+    let seen: QueryJob | undefined;
+    startWorker('q1', async (_tenant, j) => {
+      seen = j;
+      return { status: 400, contentType: 'text/plain; charset=utf-8', body: Buffer.from('bad') };
+    });
     const got = await frontend.submit(
-      'acme',
-      ['grafana'],
-      job('/loki/api/v1/query_range?query=x', 'a=b'),
+      'a|b',
+      [],
+      { kind: 'sub_query', query: sub },
       new AbortController().signal,
     );
-    expect(got.status).toBe(200);
-    expect(got.headers['x-querier']).toBe('q1');
-    expect(got.body.toString()).toBe('q1 acme POST /loki/api/v1/query_range?query=x a=b');
+    expect(seen).toEqual({ kind: 'sub_query', query: sub });
+    expect(got).toMatchObject({ status: 400, contentType: 'text/plain; charset=utf-8' });
+    expect(got.body.toString()).toBe('bad');
+    const { shard: _shard, categorizeLabels: _c, ...plain } = sub;
+    await frontend.submit(
+      'a|b',
+      [],
+      { kind: 'sub_query', query: plain },
+      new AbortController().signal,
+    );
+    expect(seen).toEqual({ kind: 'sub_query', query: plain });
   });
 
   it('answers 429 over gRPC when the tenant has too many outstanding jobs', async () => {
@@ -109,7 +173,7 @@ describe('query jobs over gRPC: frontend → scheduler → querier workers', () 
       return new Promise((resolve) => {
         signal.addEventListener('abort', () => {
           sawAbort();
-          resolve({ status: 499, headers: {}, body: Buffer.alloc(0) });
+          resolve({ status: 499, contentType: '', body: Buffer.alloc(0) });
         });
       });
     });
@@ -134,16 +198,16 @@ describe('query jobs over gRPC: frontend → scheduler → querier workers', () 
     );
     call.on('error', () => {});
     const received = new Promise<string>((resolve) =>
-      call.on('data', (b: Buffer) => resolve(SCHEDULER_TO_QUERIER.decode(b).request?.url ?? '')),
+      call.on('data', (b: Buffer) => resolve(idOf(SCHEDULER_TO_QUERIER.decode(b).job))),
     );
-    call.write(QUERIER_TO_SCHEDULER.encode({ querierId: 'dying', jobId: '0', response: null }));
+    call.write(QUERIER_TO_SCHEDULER.encode({ querierId: 'dying', jobId: '0', answer: null }));
     const answer = frontend.submit('acme', [], job('/survives'), new AbortController().signal);
     expect(await received).toBe('/survives');
     startWorker('q2', echo('q2'));
     call.cancel();
     dying.close();
     const got = await answer;
-    expect(got.body.toString()).toBe('q2 acme GET /survives ');
+    expect(got.body.toString()).toBe('q2 acme label_values /survives ');
   });
 
   it('spreads max_concurrent streams and reconnects after the scheduler restarts', async () => {
@@ -162,7 +226,7 @@ describe('query jobs over gRPC: frontend → scheduler → querier workers', () 
       schedulerQueue: dispatcher,
     });
     const got = await frontend.submit('acme', [], job('/after'), new AbortController().signal);
-    expect(got.body.toString()).toBe('q1 acme GET /after ');
+    expect(got.body.toString()).toBe('q1 acme label_values /after ');
   });
 
   it('serves the same loop as a frontend without a scheduler (Frontend/Process)', async () => {
@@ -176,7 +240,7 @@ describe('query jobs over gRPC: frontend → scheduler → querier workers', () 
     workers.push(w);
     w.setAddresses([address]);
     const got = await dispatcher.submit('acme', [], job('/direct'), new AbortController().signal);
-    expect(got.body.toString()).toBe('qf acme GET /direct ');
+    expect(got.body.toString()).toBe('qf acme label_values /direct ');
     await w.stop();
     // The scheduler side lets go once it sees the stream end.
     await expect.poll(() => dispatcher.querierCount).toBe(0);

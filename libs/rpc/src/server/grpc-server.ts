@@ -1,5 +1,6 @@
 import { Server } from '@grpc/grpc-js';
-import type { JobDispatcher, JobExecutor, JobQueue } from '@logsvc/frontend';
+import type { JobDispatcher, JobQueue } from '@logsvc/frontend';
+import type { HttpHandler } from '../wire/http-job';
 import type { IngesterClient } from '@logsvc/ingester';
 import type { PatternIngesterClient } from '@logsvc/pattern';
 import type { IndexReader } from '@logsvc/storage';
@@ -53,7 +54,7 @@ export interface GrpcServerOptions {
   /** Serves `SchedulerForFrontend/Submit` (a query scheduler) when given. */
   readonly schedulerQueue?: JobQueue;
   /** This process's HTTP routes, for `httpgrpc.HTTP/Handle` (a query frontend's, for rulers). */
-  readonly httpHandler?: JobExecutor;
+  readonly httpHandler?: HttpHandler;
   readonly logger?: RpcLogger;
   /** Size a `Query` answer's messages are cut at; default 1 MiB (below any message limit). */
   readonly queryBatchBytes?: number;

@@ -1,7 +1,6 @@
 import type { UntypedServiceImplementation } from '@grpc/grpc-js';
-import type { JobExecutor } from '@logsvc/frontend';
 import { HTTPGRPC_SERVICE } from '../services';
-import { decodeHttpRequest, encodeJobResult } from '../wire/http-job';
+import { decodeHttpRequest, encodeHttpResponse, type HttpHandler } from '../wire/http-job';
 import { decodeRequest, unaryHandler, type RpcLogger } from './handler';
 
 /**
@@ -10,14 +9,14 @@ import { decodeRequest, unaryHandler, type RpcLogger } from './handler';
  * as Loki's ruler sends it (and in the request's `X-Scope-OrgID`, which the routes read).
  */
 export function httpImplementation(
-  execute: JobExecutor,
+  execute: HttpHandler,
   logger: RpcLogger,
 ): UntypedServiceImplementation {
   const path = HTTPGRPC_SERVICE.Handle.path;
   return {
     Handle: unaryHandler(path, logger, async (tenant, request) => {
       const job = decodeRequest(path, () => decodeHttpRequest(request));
-      return encodeJobResult(await execute(tenant, job, new AbortController().signal));
+      return encodeHttpResponse(await execute(tenant, job, new AbortController().signal));
     }),
   };
 }

@@ -18,7 +18,7 @@ import {
   QUERIER_TO_SCHEDULER,
   resultFromWire,
   SCHEDULER_TO_QUERIER,
-} from '../wire/http-job';
+} from '../wire/query-job';
 import { decodeRequest, tenantOf, type RpcLogger } from './handler';
 
 type Duplex = ServerDuplexStream<Buffer, Buffer>;
@@ -80,7 +80,7 @@ export function querierLoopHandler(
           jobId: String(a.id),
           tenant: a.tenant,
           actorPath: [...a.actorPath],
-          request: jobToWire(a.job),
+          job: jobToWire(a.job),
           cancel: false,
         }),
       );
@@ -93,7 +93,7 @@ export function querierLoopHandler(
               jobId: String(a.id),
               tenant: a.tenant,
               actorPath: [],
-              request: null,
+              job: null,
               cancel: true,
             }),
           );
@@ -127,7 +127,7 @@ export function querierLoopHandler(
       }
       current = undefined;
       try {
-        conn.complete(a.id, resultFromWire(message.response));
+        conn.complete(a.id, resultFromWire(message.answer));
       } catch (err) {
         failCall(call, new LogsvcError('bad_request', `malformed answer: ${String(err)}`));
         return end();

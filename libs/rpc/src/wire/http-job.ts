@@ -1,8 +1,29 @@
-// The query frontend's jobs on the wire: HttpJob / HttpJobResult and the messages of the
-// querier loop and of the scheduler's Submit.
-import type { HttpJob, HttpJobResult } from '@logsvc/frontend';
+// Loki's httpgrpc on the wire (`HTTP/Handle`): an HTTP request carried whole and its answer,
+// what a ruler in `remote` evaluation mode sends a query frontend.
 import { messageCodec } from './codec';
-import type { Int64 } from './messages';
+
+/** An HTTP request carried whole (Loki's httpgrpc.HTTPRequest). */
+export interface HttpRequestMessage {
+  readonly method: string;
+  /** Path and query string, e.g. `/loki/api/v1/query?query=...`. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+/** Its answer (Loki's httpgrpc.HTTPResponse). */
+export interface HttpResponseMessage {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+/** Answers httpgrpc requests (a query frontend's HTTP routes). */
+export type HttpHandler = (
+  tenant: string,
+  request: HttpRequestMessage,
+  signal: AbortSignal,
+) => Promise<HttpResponseMessage>;
 
 interface WireHeader {
   readonly key: string;
@@ -22,31 +43,8 @@ interface WireHttpResponse {
   readonly body: Uint8Array;
 }
 
-export interface WireSchedulerToQuerier {
-  readonly jobId: Int64;
-  readonly tenant: string;
-  readonly actorPath: readonly string[];
-  readonly request?: WireHttpRequest | null;
-  readonly cancel: boolean;
-}
-
-export interface WireQuerierToScheduler {
-  readonly querierId: string;
-  readonly jobId: Int64;
-  readonly response?: WireHttpResponse | null;
-}
-
-interface WireJobRequest {
-  readonly actorPath: readonly string[];
-  readonly request?: WireHttpRequest | null;
-}
-
-export const SCHEDULER_TO_QUERIER = messageCodec<WireSchedulerToQuerier>('SchedulerToQuerier');
-export const QUERIER_TO_SCHEDULER = messageCodec<WireQuerierToScheduler>('QuerierToScheduler');
-const JOB_REQUEST = messageCodec<WireJobRequest>('JobRequest');
 const HTTP_REQUEST = messageCodec<WireHttpRequest>('HttpRequest');
 const HTTP_RESPONSE = messageCodec<WireHttpResponse>('HttpResponse');
-export const NOTIFY_SHUTDOWN = messageCodec<{ querierId: string }>('NotifyShutdownRequest');
 
 function headersToWire(headers: Readonly<Record<string, string>>): WireHeader[] {
   return Object.entries(headers).map(([key, value]) => ({ key, value }));
@@ -62,11 +60,11 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
-export function jobToWire(job: HttpJob): WireHttpRequest {
+function requestToWire(job: HttpRequestMessage): WireHttpRequest {
   return { method: job.method, url: job.url, headers: headersToWire(job.headers), body: job.body };
 }
 
-export function jobFromWire(request: WireHttpRequest | null | undefined): HttpJob {
+function requestFromWire(request: WireHttpRequest | null | undefined): HttpRequestMessage {
   if (!request) throw new Error('no request in the job');
   return {
     method: request.method,
@@ -76,11 +74,11 @@ export function jobFromWire(request: WireHttpRequest | null | undefined): HttpJo
   };
 }
 
-export function resultToWire(result: HttpJobResult): WireHttpResponse {
+function responseToWire(result: HttpResponseMessage): WireHttpResponse {
   return { code: result.status, headers: headersToWire(result.headers), body: result.body };
 }
 
-export function resultFromWire(response: WireHttpResponse | null | undefined): HttpJobResult {
+function responseFromWire(response: WireHttpResponse | null | undefined): HttpResponseMessage {
   if (!response) throw new Error('no response in the answer');
   return {
     status: response.code,
@@ -89,29 +87,20 @@ export function resultFromWire(response: WireHttpResponse | null | undefined): H
   };
 }
 
-export function encodeJobRequest(actorPath: readonly string[], job: HttpJob): Buffer {
-  return JOB_REQUEST.encode({ actorPath: [...actorPath], request: jobToWire(job) });
+/** Loki's httpgrpc.HTTPResponse. */
+export function encodeHttpResponse(result: HttpResponseMessage): Buffer {
+  return HTTP_RESPONSE.encode(responseToWire(result));
 }
 
-export function decodeJobRequest(bytes: Buffer): { actorPath: string[]; job: HttpJob } {
-  const m = JOB_REQUEST.decode(bytes);
-  return { actorPath: [...m.actorPath], job: jobFromWire(m.request) };
-}
-
-/** A job's answer: Loki's httpgrpc.HTTPResponse. */
-export function encodeJobResult(result: HttpJobResult): Buffer {
-  return HTTP_RESPONSE.encode(resultToWire(result));
-}
-
-export function decodeJobResult(bytes: Buffer): HttpJobResult {
-  return resultFromWire(HTTP_RESPONSE.decode(bytes));
+export function decodeHttpResponse(bytes: Buffer): HttpResponseMessage {
+  return responseFromWire(HTTP_RESPONSE.decode(bytes));
 }
 
 /** Loki's httpgrpc.HTTPRequest (a header's several values arrive as its last one). */
-export function encodeHttpRequest(job: HttpJob): Buffer {
-  return HTTP_REQUEST.encode(jobToWire(job));
+export function encodeHttpRequest(job: HttpRequestMessage): Buffer {
+  return HTTP_REQUEST.encode(requestToWire(job));
 }
 
-export function decodeHttpRequest(bytes: Buffer): HttpJob {
-  return jobFromWire(HTTP_REQUEST.decode(bytes));
+export function decodeHttpRequest(bytes: Buffer): HttpRequestMessage {
+  return requestFromWire(HTTP_REQUEST.decode(bytes));
 }

@@ -186,10 +186,7 @@ const SCHEMA: INamespace = {
         VolumeResponse: {
           fields: { volumes: { rule: 'repeated', type: 'SeriesVolume', id: 1 } },
         },
-        /**
-         * The query frontend's jobs: an HTTP request carried whole to a querier and its answer
-         * (Loki's httpgrpc.HTTPRequest / HTTPResponse, one value per header here).
-         */
+        /** Loki's httpgrpc.HTTPRequest / HTTPResponse (`HTTP/Handle`), one value per header. */
         HttpHeader: {
           fields: { key: { type: 'string', id: 1 }, value: { type: 'string', id: 2 } },
         },
@@ -209,6 +206,52 @@ const SCHEMA: INamespace = {
           },
         },
         /**
+         * A sub-query as the frontend checked, split and sharded it (a SubQuery of
+         * @logsvc/query-codec): `kind` is `range` or `instant`; no shard when `shardOf` is 0.
+         */
+        SubQuery: {
+          fields: {
+            kind: { type: 'string', id: 1 },
+            query: { type: 'string', id: 2 },
+            startNs: { type: 'int64', id: 3 },
+            endNs: { type: 'int64', id: 4 },
+            stepNs: { type: 'int64', id: 5 },
+            intervalNs: { type: 'int64', id: 6 },
+            limit: { type: 'uint32', id: 7 },
+            direction: { type: 'string', id: 8 },
+            tenants: { rule: 'repeated', type: 'string', id: 9 },
+            shardIndex: { type: 'uint32', id: 10 },
+            shardOf: { type: 'uint32', id: 11 },
+            categorizeLabels: { type: 'bool', id: 12 },
+          },
+        },
+        /** A request parameter of a read job (name and value; a name may repeat). */
+        JobParam: {
+          fields: { name: { type: 'string', id: 1 }, value: { type: 'string', id: 2 } },
+        },
+        /**
+         * The query frontend's jobs (a QueryJob of @logsvc/query-codec): `kind` is `sub_query`
+         * (then `subQuery`) or a read endpoint's route name (then tenants, params, name, legacy).
+         */
+        QueryJob: {
+          fields: {
+            kind: { type: 'string', id: 1 },
+            subQuery: { type: 'SubQuery', id: 2 },
+            tenants: { rule: 'repeated', type: 'string', id: 3 },
+            params: { rule: 'repeated', type: 'JobParam', id: 4 },
+            name: { type: 'string', id: 5 },
+            legacy: { type: 'bool', id: 6 },
+          },
+        },
+        /** A querier's answer to a job: status, and the codec's encoding or the error text. */
+        QueryJobAnswer: {
+          fields: {
+            status: { type: 'int32', id: 1 },
+            contentType: { type: 'string', id: 2 },
+            body: { type: 'bytes', id: 3 },
+          },
+        },
+        /**
          * What a scheduler (or frontend) sends a querier worker on its stream: a job to run, or
          * (`cancel`) that the job's caller went away.
          */
@@ -217,7 +260,7 @@ const SCHEMA: INamespace = {
             jobId: { type: 'uint64', id: 1 },
             tenant: { type: 'string', id: 2 },
             actorPath: { rule: 'repeated', type: 'string', id: 3 },
-            request: { type: 'HttpRequest', id: 4 },
+            job: { type: 'QueryJob', id: 4 },
             cancel: { type: 'bool', id: 5 },
           },
         },
@@ -226,14 +269,14 @@ const SCHEMA: INamespace = {
           fields: {
             querierId: { type: 'string', id: 1 },
             jobId: { type: 'uint64', id: 2 },
-            response: { type: 'HttpResponse', id: 3 },
+            answer: { type: 'QueryJobAnswer', id: 3 },
           },
         },
         /** A frontend's job for a scheduler; the tenant is the call's `x-scope-orgid`. */
         JobRequest: {
           fields: {
             actorPath: { rule: 'repeated', type: 'string', id: 1 },
-            request: { type: 'HttpRequest', id: 2 },
+            job: { type: 'QueryJob', id: 2 },
           },
         },
         NotifyShutdownRequest: {

@@ -1,10 +1,9 @@
 import type { Config } from '@logsvc/config';
 import { LocalIngesterClient } from '@logsvc/ingester';
-import { type RunningGrpcServer, startGrpcServer } from '@logsvc/rpc';
+import { type HttpHandler, type RunningGrpcServer, startGrpcServer } from '@logsvc/rpc';
 import type { ChunkStore } from '@logsvc/storage';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { JobExecutor } from '@logsvc/frontend';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
@@ -75,7 +74,7 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
   }
 
   /** This process's HTTP routes, for `servesHttp`; set before the server is ready. */
-  private http: JobExecutor | undefined;
+  private http: HttpHandler | undefined;
 
   private get servesIndexGateway(): boolean {
     return this.components.includes('index-gateway');

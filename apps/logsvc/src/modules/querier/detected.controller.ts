@@ -1,70 +1,33 @@
 import { apiPaths } from '@logsvc/api';
-import { type DetectedFieldsRequest, Querier } from '@logsvc/querier';
+import { ReadApi } from '@logsvc/querier';
 import { Controller, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GetOrPost } from '../../http/get-or-post';
 import { TenantIds } from '../../http/tenancy';
-import { JSON_CONTENT_TYPE } from './encode/json';
-import { parseDetectedFieldsParams, parseDetectedLabelsParams } from './params/detected-params';
-import { nowNs } from './params/query-params';
-import { clientSignal } from './client-signal';
-import { requestReader } from './request-reader';
-
-/**
- * Loki writes these answers with jsoniter's fastest config: no HTML escaping, empty lists and
- * a zero `limit` left out (`omitempty`), and a newline at the end.
- */
-function send(reply: FastifyReply, body: Record<string, unknown>): FastifyReply {
-  return reply.header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify(body) + '\n');
-}
+import { readReply } from './read-reply';
 
 /** What Grafana's Logs Drilldown asks: `detected_fields`, a field's values, `detected_labels`. */
 @Controller()
 export class DetectedController {
-  constructor(@Inject(Querier) private readonly querier: Querier) {}
+  constructor(@Inject(ReadApi) private readonly api: ReadApi) {}
 
   @GetOrPost(apiPaths('detected_fields'))
-  async fields(
-    @TenantIds() tenants: string[],
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ) {
-    const fieldRequest = this.fieldsRequest(tenants, request, reply);
-    const fields = await this.querier.detectedFields(fieldRequest);
-    if (fields.length === 0) return send(reply, {});
-    return send(reply, { fields, limit: fieldRequest.limit });
+  fields(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
+    return readReply(this.api, 'detected_fields', t, q, r);
   }
 
   @GetOrPost(apiPaths('detected_field_values'))
-  async values(
-    @TenantIds() tenants: string[],
+  values(
+    @TenantIds() t: string[],
     @Param('name') name: string,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
+    @Req() q: FastifyRequest,
+    @Res() r: FastifyReply,
   ) {
-    const fieldRequest = this.fieldsRequest(tenants, request, reply);
-    const values = await this.querier.detectedFieldValues(fieldRequest, name);
-    if (values.length === 0) return send(reply, {});
-    return send(reply, { limit: fieldRequest.limit, values });
+    return readReply(this.api, 'detected_field_values', t, q, r, name);
   }
 
   @GetOrPost(apiPaths('detected_labels'))
-  async labels(
-    @TenantIds() tenants: string[],
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ) {
-    const params = parseDetectedLabelsParams(requestReader(request), nowNs());
-    const detectedLabels = await this.querier.detectedLabels({ tenants, ...params });
-    return send(reply, detectedLabels.length > 0 ? { detectedLabels } : {});
-  }
-
-  private fieldsRequest(
-    tenants: string[],
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): DetectedFieldsRequest {
-    const params = parseDetectedFieldsParams(requestReader(request), nowNs());
-    return { tenants, ...params, clientSignal: clientSignal(reply) };
+  labels(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
+    return readReply(this.api, 'detected_labels', t, q, r);
   }
 }

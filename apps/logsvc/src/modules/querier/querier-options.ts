@@ -2,7 +2,7 @@ import type { Config, Overrides } from '@logsvc/config';
 import type { IngesterClient } from '@logsvc/ingester';
 import { type QuerierOptions, withIndex } from '@logsvc/querier';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
-import { nowNs } from './params/query-params';
+import { nowNs } from '@logsvc/query-codec';
 
 /**
  * What every Querier of the process reads and is bounded by (the querier component's and the

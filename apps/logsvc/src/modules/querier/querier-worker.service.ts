@@ -1,10 +1,17 @@
 import { hostname } from 'node:os';
 import type { Config } from '@logsvc/config';
 import { LocalWorkers } from '@logsvc/frontend';
+import {
+  Querier,
+  type QueryJobRunner,
+  type QueryWorkerPool,
+  ReadApi,
+  queryJobRunner,
+  runPooledQuery,
+} from '@logsvc/querier';
+import { jobQueryText } from '@logsvc/query-codec';
 import { QuerierWorker } from '@logsvc/rpc';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
@@ -14,14 +21,16 @@ import { LocalJobQueue } from '../cluster/local-job-queue';
 import { queryRouting, type WorkerSource } from '../cluster/query-routing';
 import { RingsService } from '../cluster/rings.service';
 import { schedulerAddresses } from '../cluster/scheduler-ring';
-import { injectExecutor } from './inject-executor';
 import { clientTls } from '../cluster/rpc-client-options';
+import { QUERY_WORKER_POOL } from './query-worker-pool.provider';
 
 /**
  * The querier's workers (Loki's querier worker): `querier.max_concurrent` connections that
  * pull jobs from the queue of this process, or over gRPC from `frontend_worker.scheduler_address`,
  * the schedulers of the scheduler ring, or `frontend_worker.frontend_address`, and run each on
- * this process's own read routes. Registered only in a cluster where a source is configured.
+ * this process's querier library (`queryJobRunner`: sub-queries as the frontend made them, read
+ * requests through the ReadApi the HTTP routes use). Registered only in a cluster where a
+ * source is configured.
  */
 @Injectable()
 export class QuerierWorkerService implements LifecycleService, OnModuleInit {
@@ -35,7 +44,9 @@ export class QuerierWorkerService implements LifecycleService, OnModuleInit {
     @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(COMPONENTS) components: readonly Component[],
-    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+    @Inject(Querier) private readonly querier: Querier,
+    @Inject(QUERY_WORKER_POOL) private readonly pool: QueryWorkerPool | null,
+    @Inject(ReadApi) private readonly readApi: ReadApi,
     @Inject(LocalJobQueue) private readonly jobs: LocalJobQueue,
     @Inject(RingsService) private readonly rings: RingsService,
     @Inject(LOGGER) logger: Logger,
@@ -44,13 +55,16 @@ export class QuerierWorkerService implements LifecycleService, OnModuleInit {
     this.logger = logger.child({ component: 'querier-worker' });
   }
 
-  private execute: ReturnType<typeof injectExecutor> | undefined;
+  private execute: QueryJobRunner | undefined;
 
   onModuleInit(): void {
     if (this.source === 'none') return;
-    // The hook that lets a job be cancelled is added before the server is ready.
-    const fastify = this.adapterHost.httpAdapter.getInstance() as unknown as FastifyInstance;
-    this.execute = injectExecutor(fastify);
+    this.execute = queryJobRunner({
+      runQuery: (request) => runPooledQuery(this.querier, this.pool, request),
+      read: this.readApi,
+      onError: (err, job) =>
+        this.logger.error({ err, kind: job.kind, query: jobQueryText(job) }, 'job failed'),
+    });
     this.registry.register(this);
   }
 

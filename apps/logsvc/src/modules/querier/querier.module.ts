@@ -1,10 +1,12 @@
 import { type DeleteRequestsStore, QueryDeletions } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
 import type { IngesterClient } from '@logsvc/ingester';
-import { chunkDecoder, Querier } from '@logsvc/querier';
+import type { PatternQuerier } from '@logsvc/pattern';
+import { chunkDecoder, Querier, ReadApi } from '@logsvc/querier';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
 import { CONFIG, DELETE_REQUESTS, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
+import { PATTERN_QUERIER } from '../cluster/pattern-clients.provider';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { DetectedController } from './detected.controller';
 import { IndexController } from './index.controller';
@@ -34,6 +36,13 @@ import { TailSockets } from './tail/tail-sockets.service';
     QuerierWorkerService,
     TailSockets,
     queryWorkerPoolProvider,
+    {
+      // The read endpoints besides queries: the controllers' and the querier worker's.
+      provide: ReadApi,
+      useFactory: (querier: Querier, patterns: PatternQuerier | null) =>
+        new ReadApi(querier, patterns),
+      inject: [Querier, PATTERN_QUERIER],
+    },
     {
       provide: Querier,
       useFactory: (

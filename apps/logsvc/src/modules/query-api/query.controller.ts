@@ -3,20 +3,20 @@ import type { Config } from '@logsvc/config';
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GetOrPost } from '../../http/get-or-post';
-import { INTERNAL_JOB_HEADER, INTERNAL_JOB_TOKEN } from '../../http/internal-job';
 import { TenantIds } from '../../http/tenancy';
 import { CONFIG } from '../../tokens';
-import { JSON_CONTENT_TYPE } from '../querier/encode/json';
-import { legacyQueryResponseJson } from '../querier/encode/legacy-json';
-import { PARQUET_TYPE, resultToParquet } from '../querier/encode/parquet';
-import { wantsCategories } from '../querier/encode/encoding-flags';
-import { queryResponseJson } from '../querier/encode/query-json';
 import {
+  JSON_CONTENT_TYPE,
+  legacyQueryResponseJson,
+  PARQUET_TYPE,
+  resultToParquet,
+  wantsCategories,
+  queryResponseJson,
   ParamError,
   nowNs,
   parseInstantQuery,
   parseRangeQuery,
-} from '../querier/params/query-params';
+} from '@logsvc/query-codec';
 import { requestReader } from '../querier/request-reader';
 import { clientSignal } from '../querier/client-signal';
 import type { FrontendQueryRequest } from '@logsvc/frontend';
@@ -77,11 +77,7 @@ export class QueryController {
         'support for Parquet encoded responses is disabled. Enable with -frontend.support-parquet-encoding=true',
       );
     }
-    // A sub-query a querier worker runs for a frontend goes to the querier, not round again.
-    const internal = request.headers[INTERNAL_JOB_HEADER] === INTERNAL_JOB_TOKEN;
-    const { result, stats, resultCache } = internal
-      ? { ...(await this.queryPath.direct(query)), resultCache: undefined }
-      : await this.queryPath.query(query);
+    const { result, stats, resultCache } = await this.queryPath.query(query);
     if (parquet) {
       return reply.header('content-type', PARQUET_TYPE).send(await resultToParquet(result));
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forwardedRoute } from './forwarded-routes';
+import { forwardedRoute, matchForwardedRoute } from './forwarded-routes';
 
 describe('forwardedRoute', () => {
   it("knows every querier read endpoint, Loki's spellings and the legacy aliases", () => {
@@ -23,5 +23,17 @@ describe('forwardedRoute', () => {
     expect(forwardedRoute('/ready')).toBeUndefined();
     expect(forwardedRoute('/loki/api/v1/label/a/b/values')).toBeUndefined();
     expect(forwardedRoute('/loki/api/v1/query_rangeX')).toBeUndefined();
+  });
+
+  it("reads the name in the path as the querier's route does (URL-decoded)", () => {
+    expect(matchForwardedRoute('/loki/api/v1/label/k8s%2Fpod%20name/values')).toEqual({
+      route: 'label_values',
+      name: 'k8s/pod name',
+    });
+    expect(matchForwardedRoute('/loki/api/v1/detected_field/%ZZ/values')).toEqual({
+      route: 'detected_field_values',
+      name: '%ZZ',
+    });
+    expect(matchForwardedRoute('/loki/api/v1/series')).toEqual({ route: 'series', name: '' });
   });
 });

@@ -1,4 +1,5 @@
-import { allApiPaths, type RouteName } from '@logsvc/api';
+import { allApiPaths } from '@logsvc/api';
+import type { ReadJobKind } from '@logsvc/query-codec';
 
 /**
  * The read endpoints a query frontend in a cluster sends whole to querier workers, with their
@@ -7,7 +8,7 @@ import { allApiPaths, type RouteName } from '@logsvc/api';
  * sub-queries. Live tails (WebSockets) are not jobs: they stay with the querier of the process
  * that receives them.
  */
-export const FORWARDED_ROUTES: readonly RouteName[] = [
+export const FORWARDED_ROUTES: readonly ReadJobKind[] = [
   'labels',
   'label_values',
   'series',
@@ -23,16 +24,39 @@ export const FORWARDED_ROUTES: readonly RouteName[] = [
 function pattern(path: string): RegExp {
   const escaped = path
     .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) => (part.startsWith(':') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
   return new RegExp(`^${escaped}$`);
 }
 
-const PATTERNS: readonly { route: RouteName; re: RegExp }[] = FORWARDED_ROUTES.flatMap((route) =>
+const PATTERNS: readonly { route: ReadJobKind; re: RegExp }[] = FORWARDED_ROUTES.flatMap((route) =>
   allApiPaths(route).map((path) => ({ route, re: pattern(path) })),
 );
 
+/** A forwarded request's route and the name in its path (`label/<name>/values`), else ''. */
+export interface ForwardedRoute {
+  readonly route: ReadJobKind;
+  readonly name: string;
+}
+
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /** The forwarded route a request path (without its query string) is, if any. */
-export function forwardedRoute(path: string): RouteName | undefined {
-  return PATTERNS.find((p) => p.re.test(path))?.route;
+export function matchForwardedRoute(path: string): ForwardedRoute | undefined {
+  for (const p of PATTERNS) {
+    const m = p.re.exec(path);
+    if (m) return { route: p.route, name: m[1] === undefined ? '' : decoded(m[1]) };
+  }
+  return undefined;
+}
+
+/** The forwarded route a request path (without its query string) is, if any. */
+export function forwardedRoute(path: string): ReadJobKind | undefined {
+  return matchForwardedRoute(path)?.route;
 }

@@ -2,36 +2,37 @@ import { LogsvcError } from '@logsvc/errors';
 import {
   actorPathHeader,
   frontendLimits,
+  mergeMetadataAnswers,
   parseActorPath,
-  type HttpJob,
+  splitMetadataJob,
   type JobQueue,
 } from '@logsvc/frontend';
-import type { RouteName } from '@logsvc/api';
+import { nowNs } from '@logsvc/query-codec';
 import { mapConcurrent } from '@logsvc/storage';
+import type { ReadJob } from '@logsvc/query-codec';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Config, Overrides } from '@logsvc/config';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { sendPlainError } from '../../http/exception-filter';
-import { INTERNAL_JOB_HEADER, INTERNAL_JOB_TOKEN } from '../../http/internal-job';
-import { jobHeaders } from '../../http/job-headers';
 import { PlainHttpError } from '../../http/plain-error';
 import { requestTenants } from '../../http/tenancy';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, JOB_QUEUE, LOGGER, OVERRIDES } from '../../tokens';
 import { queryRouting } from '../cluster/query-routing';
 import { clientSignal } from '../querier/client-signal';
-import { nowNs } from '../querier/params/query-params';
-import { forwardedRoute } from './forwarded-routes';
-import { mergeMetadataAnswers, splitMetadataJob } from './metadata-split-jobs';
+import { isLegacy } from '../querier/read-reply';
+import { type ForwardedRoute, matchForwardedRoute } from './forwarded-routes';
 
 /**
- * The query frontend of a cluster: the read endpoints a querier serves besides queries (FORWARDED_ROUTES) are each
- * sent whole, as an HttpJob, through the JobQueue to a querier worker, whose answer (status,
- * headers, body) is written back unchanged. A Fastify `onRequest` hook, so that it takes the
- * request before this process's own querier routes would, and answers even in a process without
- * them; the body is read raw, before any parser. Outside a cluster it installs nothing.
+ * The query frontend of a cluster: the read endpoints a querier serves besides queries
+ * (FORWARDED_ROUTES) are each sent as a typed ReadJob (route, tenants, parameters, path name)
+ * through the JobQueue to a querier worker, which parses and answers it as its own route
+ * would; the answer (status, content type, body) is written back unchanged. A Fastify
+ * `onRequest` hook, so that it takes the request before this process's own querier routes
+ * would, and answers even in a process without them; a form body is read raw, before any
+ * parser. Outside a cluster it installs nothing.
  */
 @Injectable()
 export class FrontendForwarder implements OnModuleInit {
@@ -52,9 +53,8 @@ export class FrontendForwarder implements OnModuleInit {
     if (queryRouting(this.config, this.components).frontendQueue === 'none') return;
     const fastify = this.adapterHost.httpAdapter.getInstance() as unknown as FastifyInstance;
     fastify.addHook('onRequest', async (request, reply) => {
-      if (request.headers[INTERNAL_JOB_HEADER] === INTERNAL_JOB_TOKEN) return;
       if (request.method !== 'GET' && request.method !== 'POST') return;
-      const route = forwardedRoute(request.url.split('?')[0] ?? '');
+      const route = matchForwardedRoute(request.url.split('?')[0] ?? '');
       if (route === undefined) return;
       await this.forward(request, reply, route);
       return reply;
@@ -64,39 +64,42 @@ export class FrontendForwarder implements OnModuleInit {
   private async forward(
     request: FastifyRequest,
     reply: FastifyReply,
-    route: RouteName,
+    { route, name }: ForwardedRoute,
   ): Promise<void> {
-    const newlineAfterError = route === 'patterns';
     const fail = (status: number, message: string): void =>
-      sendPlainError(reply, status, newlineAfterError ? `${message}\n` : message);
+      sendPlainError(reply, status, route === 'patterns' ? `${message}\n` : message);
     try {
-      const tenants = requestTenants(request, true);
-      const tenant = tenants.join('|');
+      // As the querier's routes: patterns take one tenant, the others `a|b` when allowed.
+      const tenants = requestTenants(request, route !== 'patterns');
       const actorPath = parseActorPath(
         actorPathHeader((name) => {
           const v = request.headers[name.toLowerCase()];
           return Array.isArray(v) ? v.join(',') : v;
         }),
       );
-      const job: HttpJob = {
-        method: request.method,
-        url: request.url,
-        headers: jobHeaders(request.headers),
-        body: await readBody(request),
+      const job: ReadJob = {
+        kind: route,
+        tenants,
+        params: await requestParams(request),
+        name,
+        legacy: isLegacy(request),
       };
       const signal = clientSignal(reply);
+      const submit = (j: ReadJob) => this.queue.submit(tenants.join('|'), actorPath, j, signal);
+      // split_metadata_queries_by_interval: labels, values and series as jobs per split.
       const limits = frontendLimits(this.overrides, tenants);
-      const splits = splitMetadataJob(route, job, limits, nowNs());
-      const result =
+      const splits = splitMetadataJob(job, limits, nowNs());
+      const answer =
         splits === undefined
-          ? await this.queue.submit(tenant, actorPath, job, signal)
+          ? await submit(job)
           : mergeMetadataAnswers(
-              route,
-              await mapConcurrent(splits, limits.maxQueryParallelism, (s) =>
-                this.queue.submit(tenant, actorPath, s, signal),
-              ),
+              job,
+              await mapConcurrent(splits, limits.maxQueryParallelism, submit),
             );
-      void reply.code(result.status).headers(result.headers).send(result.body);
+      if (answer.status >= 400) {
+        return sendPlainError(reply, answer.status, answer.body.toString('utf8'));
+      }
+      void reply.code(answer.status).header('content-type', answer.contentType).send(answer.body);
     } catch (err) {
       if (err instanceof PlainHttpError) return sendPlainError(reply, err.getStatus(), err.body);
       if (err instanceof LogsvcError) {
@@ -111,9 +114,20 @@ export class FrontendForwarder implements OnModuleInit {
   }
 }
 
-async function readBody(request: FastifyRequest): Promise<Buffer> {
-  if (request.method === 'GET') return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  for await (const chunk of request.raw) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** A request's parameters in Go's `r.Form` order: a form body's values, then the URL's. */
+async function requestParams(request: FastifyRequest): Promise<[string, string][]> {
+  const params: [string, string][] = [];
+  const type = (request.headers['content-type'] ?? '').toLowerCase();
+  if (request.method === 'POST') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request.raw) chunks.push(chunk as Buffer);
+    if (type.split(';')[0]?.trim() === FORM_TYPE) {
+      params.push(...new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+    }
+  }
+  const at = request.url.indexOf('?');
+  if (at >= 0) params.push(...new URLSearchParams(request.url.slice(at + 1)));
+  return params;
 }

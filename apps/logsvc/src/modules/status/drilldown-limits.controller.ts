@@ -5,7 +5,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { TenantId } from '../../http/tenancy';
 import { CONFIG, OVERRIDES } from '../../tokens';
-import { goJson } from '../querier/encode/json';
+import { goJson } from '@logsvc/query-codec';
 import { readBuildInfo } from './build-info';
 
 /**

@@ -3,7 +3,7 @@ import { formatQuery, ParseError } from '@logsvc/logql';
 import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GetOrPost } from '../../http/get-or-post';
-import { goJson, JSON_CONTENT_TYPE } from '../querier/encode/json';
+import { goJson, JSON_CONTENT_TYPE } from '@logsvc/query-codec';
 import { requestReader } from '../querier/request-reader';
 
 /**

@@ -9,10 +9,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { LOGGER } from '../../../tokens';
-import { wantsCategories } from '../encode/encoding-flags';
-import { legacyTailFrameJson, tailFrameJson } from '../encode/tail-json';
-import { nowNs } from '../params/query-params';
-import { type TailParams, parseTailParams } from '../params/tail-params';
+import {
+  wantsCategories,
+  legacyTailFrameJson,
+  tailFrameJson,
+  nowNs,
+  type TailParams,
+  parseTailParams,
+} from '@logsvc/query-codec';
 import { writeHttpError } from '../../../http/raw-http-error';
 import { upgradeRouterOf } from '../../../http/upgrade-router';
 import { WebSocketTailOutput } from './websocket-tail-output';

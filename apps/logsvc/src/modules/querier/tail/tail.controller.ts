@@ -2,8 +2,7 @@ import { allApiPaths } from '@logsvc/api';
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestTenants } from '../../../http/tenancy';
-import { nowNs } from '../params/query-params';
-import { parseTailParams } from '../params/tail-params';
+import { nowNs, parseTailParams } from '@logsvc/query-codec';
 import { requestReader } from '../request-reader';
 
 /**

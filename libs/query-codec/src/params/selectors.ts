@@ -1,6 +1,6 @@
 import type { Matcher } from '@logsvc/api';
 import { parseMatchers } from '@logsvc/logql';
-import { ParamError } from './query-params';
+import { ParamError } from '../param-error';
 
 /**
  * A stream selector's matchers. `{}` (match everything) is accepted where Loki accepts it

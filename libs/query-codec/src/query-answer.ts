@@ -1,66 +1,44 @@
 /**
- * A sub-query as the HTTP request a querier answers (`query` or `query_range` with Loki's
- * `shards` parameter), and the querier's JSON answer read back into typed results and stats,
- * for frontends whose queriers are other processes.
+ * Query answers read back: the JSON of `query` / `query_range` (what queryResponseJson writes)
+ * into typed results and stats, and an error status into the LogsvcError of that status. A
+ * query frontend whose queriers are other processes reads their answers with these.
  */
 import {
   type EntryLabelCategories,
   type Labels,
   type QueryResult,
   type ResultEntry,
-  shardText,
   sortLabels,
 } from '@logsvc/api';
 import { ERROR_KINDS, type ErrorKind, HTTP_STATUS_OF_KIND, LogsvcError } from '@logsvc/errors';
 import { newQueryStats, type QueryStats } from '@logsvc/logql';
-import type { HttpJob, HttpJobResult, SubQuery, SubQueryResult } from '../downstream';
 
-const NS_PER_MS = 1_000_000n;
-
-/** Whole milliseconds as decimal seconds (`15`, `0.25`), exact. */
-function seconds(ns: bigint): string {
-  const ms = ns / NS_PER_MS;
-  const whole = ms / 1000n;
-  const frac = ms % 1000n;
-  return frac === 0n ? `${whole}` : `${whole}.${frac.toString().padStart(3, '0')}`;
-}
-
-export function subQueryJob(sub: SubQuery): HttpJob {
-  const params = new URLSearchParams({ query: sub.query });
-  if (sub.kind === 'instant') {
-    params.set('time', `${sub.endNs}`);
-  } else {
-    params.set('start', `${sub.startNs}`);
-    params.set('end', `${sub.endNs}`);
-    params.set('step', seconds(sub.stepNs));
-    if (sub.intervalNs > 0n) params.set('interval', seconds(sub.intervalNs));
-  }
-  params.set('limit', `${sub.limit}`);
-  params.set('direction', sub.direction);
-  if (sub.shard !== undefined) params.set('shards', shardText(sub.shard));
-  const path = sub.kind === 'instant' ? '/loki/api/v1/query' : '/loki/api/v1/query_range';
-  const headers: Record<string, string> = { 'x-scope-orgid': sub.tenants.join('|') };
-  if (sub.categorizeLabels) headers['x-loki-response-encoding-flags'] = 'categorize-labels';
-  return { method: 'GET', url: `${path}?${params}`, headers, body: Buffer.alloc(0) };
+/** A query's result and the stats of computing it. */
+export interface QueryAnswer {
+  readonly result: QueryResult;
+  readonly stats: QueryStats;
 }
 
 const KIND_OF_STATUS = new Map<number, ErrorKind>(
   ERROR_KINDS.map((k) => [HTTP_STATUS_OF_KIND[k], k]),
 );
 
-/** The querier's answer; an error status becomes the LogsvcError of that status. */
-export function readSubQueryAnswer(answer: HttpJobResult): SubQueryResult {
-  const text = answer.body.toString('utf8');
-  if (answer.status !== 200) {
-    const kind = KIND_OF_STATUS.get(answer.status) ?? 'internal';
-    throw new LogsvcError(kind, text.trim(), { status: answer.status });
-  }
-  const body = JSON.parse(text) as {
+/** The LogsvcError an error answer (status and plain-text body) stands for. */
+export function errorOfAnswer(status: number, body: string): LogsvcError {
+  const kind = KIND_OF_STATUS.get(status) ?? 'internal';
+  return new LogsvcError(kind, body.trim(), { status });
+}
+
+/** A `query` / `query_range` answer; an error status is thrown as the LogsvcError of it. */
+export function decodeQueryAnswer(status: number, body: Buffer): QueryAnswer {
+  const text = body.toString('utf8');
+  if (status !== 200) throw errorOfAnswer(status, text);
+  const json = JSON.parse(text) as {
     data: { resultType: string; result: unknown; stats?: unknown };
   };
   return {
-    result: readResult(body.data.resultType, body.data.result),
-    stats: readStats(body.data.stats),
+    result: readResult(json.data.resultType, json.data.result),
+    stats: readStats(json.data.stats),
   };
 }
 
@@ -74,8 +52,8 @@ const labels = (record: unknown): Labels =>
     })),
   );
 
-/** Loki's sample value text (`NaN`, `+Inf`, `-Inf`, or a float). */
-function value(text: unknown): number {
+/** Loki's (and Prometheus') sample value text (`NaN`, `+Inf`, `-Inf`, or a float). */
+export function sampleValue(text: unknown): number {
   switch (text) {
     case '+Inf':
       return Infinity;
@@ -117,7 +95,7 @@ function readResult(type: string, result: unknown): QueryResult {
         type,
         series: (result as Json[]).map((s) => ({
           labels: labels(s.metric),
-          points: (s.values as unknown[][]).map(([t, v]) => [ms(t), value(v)] as const),
+          points: (s.values as unknown[][]).map(([t, v]) => [ms(t), sampleValue(v)] as const),
         })),
       };
     case 'vector':
@@ -125,12 +103,12 @@ function readResult(type: string, result: unknown): QueryResult {
         type,
         samples: (result as Json[]).map((s) => {
           const [t, v] = s.value as unknown[];
-          return { labels: labels(s.metric), timestampMs: ms(t), value: value(v) };
+          return { labels: labels(s.metric), timestampMs: ms(t), value: sampleValue(v) };
         }),
       };
     case 'scalar': {
       const [t, v] = result as unknown[];
-      return { type, timestampMs: ms(t), value: value(v) };
+      return { type, timestampMs: ms(t), value: sampleValue(v) };
     }
     default:
       throw new LogsvcError('internal', `a querier answered an unknown result type: ${type}`);

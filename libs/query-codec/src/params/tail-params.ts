@@ -1,7 +1,8 @@
 import { goQuote } from '@logsvc/api';
 import { goParseInt } from '@logsvc/gocompat';
 import { parseExpr } from '@logsvc/logql';
-import { HOUR_NS, ParamError, type ParamReader, parseBounds, parseLimit } from './query-params';
+import { ParamError } from '../param-error';
+import { HOUR_NS, type ParamReader, parseBounds, parseLimit } from './query-params';
 
 /** Loki's `maxDelayForInTailing`. */
 export const MAX_DELAY_FOR_SECONDS = 5;

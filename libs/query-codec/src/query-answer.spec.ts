@@ -1,13 +1,12 @@
 /**
- * A sub-query a frontend sends a querier process, and the querier's JSON answer, read back by
- * the frontend: what the frontend gets must equal what the querier computed.
+ * A query's answer as a querier process writes it (queryResponseJson) and the frontend reads it
+ * back (decodeQueryAnswer): what the frontend gets must equal what the querier computed.
  */
 import type { QueryResult } from '@logsvc/api';
-import { readSubQueryAnswer, subQueryJob, type SubQuery } from '@logsvc/frontend';
 import { newQueryStats } from '@logsvc/logql';
 import { describe, expect, it } from 'vitest';
-import { parseInstantQuery, parseRangeQuery } from '../params/query-params';
-import { queryResponseJson } from './query-json';
+import { decodeQueryAnswer } from './query-answer';
+import { queryResponseJson } from './encode/query-json';
 
 const results: QueryResult[] = [
   {
@@ -44,7 +43,7 @@ const results: QueryResult[] = [
   { type: 'scalar', timestampMs: 1_700_000_000_000, value: 2.5 },
 ];
 
-describe('sub-queries between a frontend and querier processes', () => {
+describe('query answers between a querier and a frontend', () => {
   it.each(results.map((r) => ({ r, name: r.type })))('reads back a $name answer', ({ r }) => {
     const stats = newQueryStats();
     stats.querier.store.totalChunksRef = 7;
@@ -52,7 +51,7 @@ describe('sub-queries between a frontend and querier processes', () => {
     stats.ingester.totalReached = 3;
     stats.ingester.store.chunk.headChunkBytes = 99;
     const body = Buffer.from(queryResponseJson(r, stats));
-    const back = readSubQueryAnswer({ status: 200, headers: {}, body });
+    const back = decodeQueryAnswer(200, body);
     expect(back.result).toEqual(r);
     expect(back.stats.querier.store.totalChunksRef).toBe(7);
     expect(back.stats.querier.store.chunk.decompressedLines).toBe(1234);
@@ -80,53 +79,13 @@ describe('sub-queries between a frontend and querier processes', () => {
       ],
     };
     const body = Buffer.from(queryResponseJson(r, newQueryStats(), true));
-    expect(readSubQueryAnswer({ status: 200, headers: {}, body }).result).toEqual(r);
+    expect(decodeQueryAnswer(200, body).result).toEqual(r);
   });
 
   it('turns an error answer into the error of that status', () => {
-    const answer = { status: 400, headers: {}, body: Buffer.from('parse error at line 1\n') };
-    expect(() => readSubQueryAnswer(answer)).toThrow(
+    const body = Buffer.from('parse error at line 1\n');
+    expect(() => decodeQueryAnswer(400, body)).toThrow(
       expect.objectContaining({ kind: 'bad_request', message: 'parse error at line 1' }),
     );
-  });
-
-  it('sends what the querier parses back into the same sub-query', () => {
-    const range: SubQuery = {
-      kind: 'range',
-      query: 'sum by (a) (rate({app="x"} |= "é&" [1m]))',
-      startNs: 1_700_000_000_000_000_000n,
-      endNs: 1_700_000_600_000_000_000n,
-      stepNs: 15_250_000_000n,
-      intervalNs: 0n,
-      limit: 30,
-      direction: 'forward',
-      tenants: ['a', 'b'],
-      shard: { index: 3, of: 8 },
-    };
-    const job = subQueryJob(range);
-    expect(job.headers['x-scope-orgid']).toBe('a|b');
-    const url = new URL(job.url, 'http://querier');
-    expect(url.pathname).toBe('/loki/api/v1/query_range');
-    const read = (name: string) => url.searchParams.get(name) ?? undefined;
-    expect(parseRangeQuery(read, 0n)).toEqual({
-      query: range.query,
-      startNs: range.startNs,
-      endNs: range.endNs,
-      limit: 30,
-      direction: 'forward',
-      stepNs: range.stepNs,
-      intervalNs: 0n,
-      shard: range.shard,
-    });
-    const instant = subQueryJob({ ...range, kind: 'instant', shard: undefined });
-    const iurl = new URL(instant.url, 'http://querier');
-    expect(iurl.pathname).toBe('/loki/api/v1/query');
-    const iread = (name: string) => iurl.searchParams.get(name) ?? undefined;
-    expect(parseInstantQuery(iread, 0n)).toEqual({
-      query: range.query,
-      timeNs: range.endNs,
-      limit: 30,
-      direction: 'forward',
-    });
   });
 });

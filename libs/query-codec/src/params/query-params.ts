@@ -12,9 +12,8 @@ import {
 } from '@logsvc/gocompat';
 import { parseShard, type ShardRef } from '@logsvc/api';
 import type { Direction } from '@logsvc/logql';
-import { ParamError } from '@logsvc/querier';
+import { ParamError } from '../param-error';
 
-/** A bad parameter: answered 400 with this message (the read path's own error class). */
 export { ParamError };
 
 const NS_PER_S = 1_000_000_000n;

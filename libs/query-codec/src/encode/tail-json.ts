@@ -1,6 +1,6 @@
 import { type Labels, labelsToRecord, labelsToString } from '@logsvc/api';
 import { formatRfc3339Nano } from '@logsvc/gocompat';
-import type { TailFrame } from '@logsvc/querier';
+import type { TailFrame } from '../tail-frame';
 import { CATEGORIZE_LABELS } from './encoding-flags';
 import { goJson, goJsonString } from './json';
 import { categoriesJson } from './query-json';
