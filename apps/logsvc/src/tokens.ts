@@ -19,3 +19,9 @@ export const INDEX_READER = Symbol('logsvc.indexReader');
 
 /** The query frontend's queue (`JobQueue` from @logsvc/frontend): jobs to querier workers. */
 export const JOB_QUEUE = Symbol('logsvc.jobQueue');
+
+/**
+ * This process's pattern ingester, reached in-process (`PatternIngesterClient`): provided by the
+ * pattern ingester module where it runs, absent elsewhere.
+ */
+export const LOCAL_PATTERN_INGESTER = Symbol('logsvc.localPatternIngester');

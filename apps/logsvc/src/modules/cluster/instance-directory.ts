@@ -16,7 +16,7 @@ import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, LOGGER } from '../../tokens';
 import { readBuildInfo } from '../status/build-info';
-import { sharesRing } from './cluster-mode';
+import { sharesRing } from '../../cluster-mode';
 import { RING_OF_COMPONENT } from './ring-names';
 
 /** The KV key (below the store's prefix) holding every process's report. */

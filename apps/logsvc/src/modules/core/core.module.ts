@@ -14,9 +14,8 @@ import {
   OVERRIDES,
   STARTUP_FILES,
 } from '../../tokens';
-import { sharesRing } from '../cluster/cluster-mode';
+import { sharesRing } from '../../cluster-mode';
 import { CHUNK_STORE, chunkStoreOf, createDeleteRequestsStore } from './chunk-store.provider';
-import { LocalIngesterClient } from '@logsvc/ingester';
 import { RuntimeConfigService } from './runtime-config.service';
 
 /**
@@ -39,8 +38,7 @@ export interface CoreDependencies {
 /**
  * What every module may inject: CONFIG, STARTUP_FILES, OVERRIDES, LOGGER, ServiceRegistry, HttpMetrics
  * (whose `.registry` is the prom-client registry for a component's own metrics), CHUNK_STORE
- * (the `ChunkStore` on object storage), DELETE_REQUESTS (delete request records) and
- * LocalIngesterClient (this process's ingester, if any).
+ * (the `ChunkStore` on object storage) and DELETE_REQUESTS (delete request records).
  */
 @Global()
 @Module({})
@@ -70,7 +68,6 @@ export class CoreModule {
         provide: DELETE_REQUESTS,
         useValue: createDeleteRequestsStore(deps.config, chunkStore),
       },
-      { provide: LocalIngesterClient, useValue: new LocalIngesterClient() },
       RuntimeConfigService,
     ];
     return {
@@ -86,7 +83,6 @@ export class CoreModule {
         HttpMetrics,
         CHUNK_STORE,
         DELETE_REQUESTS,
-        LocalIngesterClient,
       ],
     };
   }

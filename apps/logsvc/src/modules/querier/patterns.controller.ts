@@ -6,7 +6,7 @@ import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GetOrPost } from '../../http/get-or-post';
 import { TenantId } from '../../http/tenancy';
-import { PATTERN_QUERIER } from '../cluster/pattern-clients.provider';
+import { PATTERN_QUERIER } from '../clients/pattern-clients.provider';
 import { goJsonString, JSON_CONTENT_TYPE } from './encode/json';
 import {
   HOUR_NS,

@@ -1,9 +1,10 @@
 import { type DeleteRequestsStore, QueryDeletions } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
-import type { IngesterClient } from '@logsvc/ingester';
+import { type IngesterClient, LocalIngesterClient } from '@logsvc/ingester';
 import { chunkDecoder, Querier } from '@logsvc/querier';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
+import { sharesRing } from '../../cluster-mode';
 import { CONFIG, DELETE_REQUESTS, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { DetectedController } from './detected.controller';
@@ -43,6 +44,7 @@ import { TailSockets } from './tail/tail-sockets.service';
         overrides: Overrides,
         index: IndexReader,
         deleteRequests: DeleteRequestsStore,
+        local: LocalIngesterClient | undefined,
       ) => {
         // The main thread's block cache (each query worker sizes its own from the pool's options).
         chunkDecoder.configure(config.querier.block_cache_mb);
@@ -54,6 +56,8 @@ import { TailSockets } from './tail/tail-sockets.service';
             enabled: config.querier.query_workers_ingester_data,
             minBytes: config.querier.query_workers_min_ingester_bytes,
           },
+          // Query workers read the ingester's memory only where it runs in this process.
+          ...(local === undefined || sharesRing(config) ? {} : { memory: local }),
           // Lines of delete requests are dropped at query time until the compactor removed them.
           deletions: new QueryDeletions(
             deleteRequests,
@@ -61,7 +65,15 @@ import { TailSockets } from './tail/tail-sockets.service';
           ),
         });
       },
-      inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER, DELETE_REQUESTS],
+      inject: [
+        CONFIG,
+        CHUNK_STORE,
+        INGESTER_CLIENT,
+        OVERRIDES,
+        INDEX_READER,
+        DELETE_REQUESTS,
+        { token: LocalIngesterClient, optional: true },
+      ],
     },
   ],
   // The query frontend's in-process sub-queries run on these (`runPooledQuery`).

@@ -11,6 +11,7 @@ import { PrometheusRulesController } from './prometheus-rules.controller';
 import { RULER_QUERIER } from './ruler-query';
 import { RULE_STORE, createRuleStore } from './rule-store.provider';
 import { rulerMetricsProvider } from './ruler-metrics.provider';
+import { RulerGrpcHandlers } from './ruler.grpc';
 import { RulerService } from './ruler.service';
 import { RulesController } from './rules.controller';
 
@@ -19,6 +20,7 @@ import { RulesController } from './rules.controller';
   controllers: [RulesController, PrometheusRulesController],
   providers: [
     RulerService,
+    RulerGrpcHandlers,
     rulerMetricsProvider,
     { provide: RULE_STORE, useFactory: createRuleStore, inject: [CONFIG] },
     {

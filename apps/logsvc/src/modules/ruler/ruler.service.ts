@@ -15,16 +15,16 @@ import {
   type RulerMetrics,
 } from '@logsvc/ruler';
 import type { RuleGroupJson } from '@logsvc/api';
+import { LogsvcError } from '@logsvc/errors';
 import { ClientPool, GrpcRulerClient, type RulesCallRequest } from '@logsvc/rpc';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
-import { sharesRing } from '../cluster/cluster-mode';
+import { sharesRing } from '../../cluster-mode';
 import { GrpcServerService } from '../cluster/grpc-server.service';
-import { LocalRuler } from '../cluster/local-ruler';
-import { rpcClientOptions } from '../cluster/rpc-client-options';
+import { rpcClientOptions } from '../../rpc-client-options';
 import { memberLifecycler } from '../cluster/ring-member';
 import { RingsService } from '../cluster/rings.service';
 import { RULER_METRICS } from './ruler-metrics.provider';
@@ -52,6 +52,8 @@ export class RulerService implements LifecycleService, OnModuleInit {
   private poller: NodeJS.Timeout | undefined;
   private ringChecker: NodeJS.Timeout | undefined;
   private lastRing = '';
+  /** Whether other rulers may ask it for its groups (from its start, in a ring, until it stops). */
+  private serving = false;
   private readonly syncs = new CoalescedRun(async () => {
     try {
       await this.manager.sync(await this.ownedGroups());
@@ -73,7 +75,6 @@ export class RulerService implements LifecycleService, OnModuleInit {
     @Inject(RingsService) private readonly rings: RingsService,
     @Inject(RULER_METRICS) metrics: RulerMetrics,
     @Inject(GrpcServerService) private readonly grpc: GrpcServerService,
-    @Inject(LocalRuler) private readonly local: LocalRuler,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'ruler' });
@@ -134,9 +135,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
 
   async starting(): Promise<void> {
     if (sharesRing(this.config) || this.config.ruler.enable_sharding) {
-      this.local.attach({
-        rules: (tenant, request) => Promise.resolve(this.rules(tenant, request)),
-      });
+      this.serving = true;
       // Loki's ruler forgets a ruler silent for twice the heartbeat timeout (dskit's
       // AutoForgetDelegate): with one owner per group, that is what moves a dead ruler's groups.
       const { heartbeatTimeoutMs } = this.rings.settings('ruler');
@@ -160,7 +159,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
     await this.syncs.idle();
     await this.manager.stop();
     await this.lifecycler?.stop();
-    this.local.attach(undefined);
+    this.serving = false;
     this.peers.closeAll();
     this.remote?.close();
     await this.notifier.flush();
@@ -209,6 +208,12 @@ export class RulerService implements LifecycleService, OnModuleInit {
   }
 
   /** The groups this ruler evaluates for `tenant`, as Prometheus' JSON, filtered. */
+  /** What other rulers get over gRPC: its groups; `unavailable` while it does not serve. */
+  async peerRules(tenant: string, request: RulesCallRequest): Promise<RuleGroupJson[]> {
+    if (!this.serving) throw new LogsvcError('unavailable', 'ruler not running');
+    return this.rules(tenant, request);
+  }
+
   rules(tenant: string, request: RulesCallRequest): RuleGroupJson[] {
     return rulesResponse(this.manager.groups(tenant), request).data?.groups ?? [];
   }

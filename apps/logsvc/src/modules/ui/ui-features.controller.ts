@@ -8,7 +8,7 @@ import {
   type UiFeatures,
 } from '@logsvc/api';
 import { type Config, type Overrides, maskSecretsInYaml } from '@logsvc/config';
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Optional } from '@nestjs/common';
 import { httpError } from '../../http/plain-error';
 import type { StartupFiles } from '../../startup-files';
 import type { Component } from '../../targets';
@@ -34,7 +34,9 @@ export class UiFeaturesController {
     @Inject(CONFIG) private readonly config: Config,
     @Inject(OVERRIDES) private readonly overrides: Overrides,
     @Inject(CHUNK_STORE) private readonly store: ChunkStore,
-    @Inject(LocalIngesterClient) private readonly ingester: LocalIngesterClient,
+    @Optional()
+    @Inject(LocalIngesterClient)
+    private readonly ingester: LocalIngesterClient | undefined,
   ) {}
 
   @Get(UI_FEATURES_PATH)
@@ -90,7 +92,7 @@ export class UiFeaturesController {
     const stored = await this.store.maintenance.tenants().catch(() => [] as string[]);
     const known = new Set([
       ...stored,
-      ...(this.ingester.ingester?.tenants() ?? []),
+      ...(this.ingester?.ingester?.tenants() ?? []),
       ...this.overrides.tenants(),
     ]);
     return { tenants: [...known].sort() };
