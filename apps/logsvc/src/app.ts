@@ -26,7 +26,7 @@ import { QueryApiModule } from './modules/query-api/query-api.module';
 import { QueryQueueModule } from './modules/query-queue/query-queue.module';
 import { StatusModule } from './modules/status/status.module';
 import type { StartupFiles } from './startup-files';
-import { type Component, MODULE_DEPENDENCIES, resolveTarget } from './targets';
+import { type Component, MODULE_DEPENDENCIES, SERVICE_ORDER, resolveTarget } from './targets';
 
 export type { StartupFiles } from './startup-files';
 
@@ -67,7 +67,7 @@ export async function createServer(
     sharedRing: sharesRing(config),
   });
   const logger = createLogger(config.server.log_level, options.logDestination);
-  const registry = new ServiceRegistry(MODULE_DEPENDENCIES, logger);
+  const registry = new ServiceRegistry(MODULE_DEPENDENCIES, logger, SERVICE_ORDER);
   const metrics = new HttpMetrics();
 
   const root: DynamicModule = {
