@@ -6,6 +6,7 @@ import type { IngesterClient, IngesterMemory, StreamVolume } from '@logsvc/inges
 import type { RunQueryResult } from '@logsvc/logql';
 import type { IndexStats } from '@logsvc/storage';
 import type { StoreReader } from './store-reader';
+import type { ChunkDecoder } from './chunk-decoder';
 import { MetadataQuerier } from './metadata-querier';
 import { QueryExecutor, type QueryRequest } from './query-executor';
 import { QuerySources } from './query-sources';
@@ -80,6 +81,11 @@ export interface QuerierOptions {
    * workers read; absent in a cluster, where ingesters are remote.
    */
   readonly memory?: IngesterMemory;
+  /**
+   * What decodes the store's chunks on this thread, with its block cache
+   * (`querier.block_cache_mb`); default: the thread's `chunkDecoder`.
+   */
+  readonly decoder?: ChunkDecoder;
 }
 
 /** `querier.query_workers_ingester_data` and `query_workers_min_ingester_bytes`. */
@@ -121,6 +127,7 @@ export class Querier {
       window,
       this.pool,
       options.deletions ?? null,
+      options.decoder,
     );
     this.executor = new QueryExecutor(sources, options.overrides, options.now);
     this.metadata = new MetadataQuerier(options.store, options.ingesters, window);

@@ -1,11 +1,18 @@
 import { type DeleteRequestsStore, QueryDeletions } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
 import { type IngesterClient, LocalIngesterClient } from '@logsvc/ingester';
-import { chunkDecoder, Querier } from '@logsvc/querier';
+import { type ChunkDecoder, Querier } from '@logsvc/querier';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
 import { sharesRing } from '../../cluster-mode';
-import { CONFIG, DELETE_REQUESTS, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
+import {
+  CHUNK_DECODER,
+  CONFIG,
+  DELETE_REQUESTS,
+  INDEX_READER,
+  INGESTER_CLIENT,
+  OVERRIDES,
+} from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { DetectedController } from './detected.controller';
 import { IndexController } from './index.controller';
@@ -45,11 +52,11 @@ import { TailSockets } from './tail/tail-sockets.service';
         index: IndexReader,
         deleteRequests: DeleteRequestsStore,
         local: LocalIngesterClient | undefined,
+        decoder: ChunkDecoder,
       ) => {
-        // The main thread's block cache (each query worker sizes its own from the pool's options).
-        chunkDecoder.configure(config.querier.block_cache_mb);
         return new Querier({
           ...querierOptions(config, store, ingesters, overrides, index),
+          decoder,
           scanWorkers: config.querier.scan_workers,
           tailMaxDurationMs: config.querier.tail_max_duration,
           poolMemory: {
@@ -73,6 +80,7 @@ import { TailSockets } from './tail/tail-sockets.service';
         INDEX_READER,
         DELETE_REQUESTS,
         { token: LocalIngesterClient, optional: true },
+        CHUNK_DECODER,
       ],
     },
   ],
