@@ -6,8 +6,10 @@ import {
   RemoteWriter,
   RuleManager,
   SYSTEM_CLOCK,
-  ownedGroups,
+  clusterRuleGroups,
+  groupsOwnedInRing,
   parseModelDuration,
+  ringMembership,
   rulesResponse,
   withJitter,
   type OwnedGroup,
@@ -183,82 +185,43 @@ export class RulerService implements LifecycleService, OnModuleInit {
     const watcher = this.rings.watcher('ruler');
     const id = this.lifecycler?.id;
     if (!watcher || id === undefined) return all;
-    return ownedGroups(all, id, (token) => {
-      try {
-        return watcher.ring().get(token, 'write').instances[0]?.id;
-      } catch {
-        return undefined;
-      }
-    });
+    return groupsOwnedInRing(all, id, watcher.ring());
   }
 
   /** Re-shards when the ring's members or their health changed (a ruler joined or left). */
   private checkRing(): void {
     const watcher = this.rings.watcher('ruler');
     if (!watcher) return;
-    const ring = watcher.ring();
-    const view = ring
-      .instances()
-      .map((i) => `${i.id}:${i.state}:${ring.isHealthy(i, 'write')}`)
-      .sort()
-      .join(',');
+    const view = ringMembership(watcher.ring());
     if (view === this.lastRing) return;
     this.lastRing = view;
     void this.sync();
   }
 
-  /** The groups this ruler evaluates for `tenant`, as Prometheus' JSON, filtered. */
   /** What other rulers get over gRPC: its groups; `unavailable` while it does not serve. */
   async peerRules(tenant: string, request: RulesCallRequest): Promise<RuleGroupJson[]> {
     if (!this.serving) throw new LogsvcError('unavailable', 'ruler not running');
     return this.rules(tenant, request);
   }
 
+  /** The groups this ruler evaluates for `tenant`, as Prometheus' JSON, filtered. */
   rules(tenant: string, request: RulesCallRequest): RuleGroupJson[] {
     return rulesResponse(this.manager.groups(tenant), request).data?.groups ?? [];
   }
 
   /**
-   * The groups of every ruler of the cluster (Loki's GetRules): this ruler's own, and each
-   * other healthy ruler's over gRPC (`ruler.Ruler/Rules`), sorted by namespace and group. One
-   * ruler failing to answer fails the whole listing, as in Loki. Rulers that are not healthy
-   * in the ring are left out (their groups are evaluated by nobody until they are forgotten).
-   * Without a shared ruler ring, this ruler's own groups.
+   * The groups of every ruler of the cluster (Loki's GetRules, `clusterRuleGroups`): this
+   * ruler's own and each other healthy ruler's over gRPC (`ruler.Ruler/Rules`). Without a
+   * shared ruler ring, this ruler's own groups.
    */
   async clusterRules(tenant: string, request: RulesCallRequest): Promise<RuleGroupJson[]> {
     const watcher = this.rings.watcher('ruler');
     const self = this.lifecycler?.id;
     if (!watcher || self === undefined || !sharesRing(this.config))
       return this.rules(tenant, request);
-    const ring = watcher.ring();
-    const others = ring.instances().length === 0 ? [] : ring.allHealthy('write');
-    const parts = await Promise.all([
-      this.rules(tenant, request),
-      ...others
-        .filter((i) => i.id !== self)
-        .map(async (i) => {
-          try {
-            return await this.peers.get(i.addr).rules(tenant, request);
-          } catch (err) {
-            throw new Error(
-              `unable to retrieve rules from ruler ${i.addr}: ${err instanceof Error ? err.message : String(err)}`,
-            );
-          }
-        }),
-    ]);
-    return parts
-      .flat()
-      .sort((a, b) =>
-        a.file !== b.file
-          ? a.file < b.file
-            ? -1
-            : 1
-          : a.name < b.name
-            ? -1
-            : a.name > b.name
-              ? 1
-              : 0,
-      );
+    return clusterRuleGroups(this.rules(tenant, request), self, watcher.ring(), (peer) =>
+      this.peers.get(peer.addr).rules(tenant, request),
+    );
   }
 
   /** Per-tenant limits of the rules API. */
