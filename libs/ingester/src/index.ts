@@ -32,3 +32,4 @@ export { ADMIT_ALL } from './stream-admission';
 export type { StreamAdmission, StreamAdmissionSource } from './stream-admission';
 export { TailHub } from './tail-hub';
 export type { TailListener, TailSubscription } from './tail-hub';
+export { SHUTDOWN_MARKER_FILE, ShutdownMarker } from './shutdown-marker';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Config, Overrides } from '@logsvc/config';
 import { LogsvcError } from '@logsvc/errors';
-import { Ingester, type IngesterConfig } from '@logsvc/ingester';
+import { Ingester, type IngesterConfig, ShutdownMarker } from '@logsvc/ingester';
 import { Lifecycler } from '@logsvc/ring';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
@@ -14,7 +14,6 @@ import { sharesRing } from '../../cluster-mode';
 import { GrpcServerService } from '../cluster/grpc-server.service';
 import { RingsService } from '../cluster/rings.service';
 import { registerIngesterMetrics } from './ingester-metrics';
-import { ShutdownMarker } from './shutdown-marker';
 
 /** The ingester is not Running (still replaying, or stopping/stopped): retry elsewhere or later. */
 export class IngesterUnavailableError extends LogsvcError {
