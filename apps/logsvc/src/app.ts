@@ -17,14 +17,16 @@ import { SharedPortWsAdapter } from './http/shared-port-ws-adapter';
 import { installTenancy } from './http/tenancy';
 import { ServiceRegistry } from './lifecycle/service-registry';
 import { NestPinoLogger, createLogger } from './logging/logger';
+import { ClientsModule } from './modules/clients/clients.module';
 import { ClusterModule } from './modules/cluster/cluster.module';
-import { sharesRing } from './modules/cluster/cluster-mode';
+import { sharesRing } from './cluster-mode';
 import { COMPONENT_MODULES } from './modules/component-modules';
 import { CoreModule } from './modules/core/core.module';
 import { QueryApiModule } from './modules/query-api/query-api.module';
+import { QueryQueueModule } from './modules/query-queue/query-queue.module';
 import { StatusModule } from './modules/status/status.module';
 import type { StartupFiles } from './startup-files';
-import { type Component, MODULE_DEPENDENCIES, resolveTarget } from './targets';
+import { type Component, MODULE_DEPENDENCIES, SERVICE_ORDER, resolveTarget } from './targets';
 
 export type { StartupFiles } from './startup-files';
 
@@ -65,7 +67,7 @@ export async function createServer(
     sharedRing: sharesRing(config),
   });
   const logger = createLogger(config.server.log_level, options.logDestination);
-  const registry = new ServiceRegistry(MODULE_DEPENDENCIES, logger);
+  const registry = new ServiceRegistry(MODULE_DEPENDENCIES, logger, SERVICE_ORDER);
   const metrics = new HttpMetrics();
 
   const root: DynamicModule = {
@@ -80,6 +82,8 @@ export async function createServer(
         startupFiles: options.startupFiles ?? {},
       }),
       ClusterModule,
+      ClientsModule,
+      QueryQueueModule,
       StatusModule,
       ...components.map((c) => COMPONENT_MODULES[c]),
       ...(components.includes('querier') || components.includes('query-frontend')

@@ -52,7 +52,7 @@ async function main(argv: readonly string[]): Promise<number> {
     gracefulShutdownMs = config.server.graceful_shutdown_timeout;
     // Loaded only now, so that `-verify-config` and config errors answer without loading the
     // server's modules (seconds on a small machine).
-    const { checkTlsFiles } = await import('./modules/cluster/rpc-client-options.js');
+    const { checkTlsFiles } = await import('./rpc-client-options.js');
     checkTlsFiles(config);
     const { createServer } = await import('./app.js');
     server = await createServer(config, { startupFiles });

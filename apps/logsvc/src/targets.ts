@@ -68,6 +68,19 @@ export const INTERNAL_SERVICES = [
 ] as const;
 
 /**
+ * The order services start in where no dependency decides: the internal ones, then the
+ * components in AVAILABLE_COMPONENTS order, the querier's workers after the querier (whatever
+ * order Nest initialises their modules in: global modules first).
+ */
+export const SERVICE_ORDER: readonly string[] = [
+  'server',
+  'runtime-config',
+  'ring',
+  'grpc-server',
+  ...AVAILABLE_COMPONENTS.flatMap((c) => (c === 'querier' ? [c, 'querier-worker'] : [c])),
+];
+
+/**
  * Module dependency graph: a service starts after the listed ones are Running and stops before
  * them. A component module that needs another module running first adds it here.
  */

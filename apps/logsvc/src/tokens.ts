@@ -12,6 +12,11 @@ export const LOGGER = Symbol('logsvc.logger');
 export const COMPONENTS = Symbol('logsvc.components');
 /** How this process reaches ingesters (`IngesterClient`): in-process, or over the ring. */
 export const INGESTER_CLIENT = Symbol('logsvc.ingesterClient');
+/**
+ * What decodes the store's chunks on the main thread (`ChunkDecoder` from @logsvc/querier), with
+ * its block cache of `querier.block_cache_mb`: one for every Querier of the process.
+ */
+export const CHUNK_DECODER = Symbol('logsvc.chunkDecoder');
 /** The delete request records on the object store (`DeleteRequestsStore`). */
 export const DELETE_REQUESTS = Symbol('logsvc.deleteRequests');
 /** Where this process reads the index (`IndexReader`): the store, or index gateways. */
@@ -19,3 +24,9 @@ export const INDEX_READER = Symbol('logsvc.indexReader');
 
 /** The query frontend's queue (`JobQueue` from @logsvc/frontend): jobs to querier workers. */
 export const JOB_QUEUE = Symbol('logsvc.jobQueue');
+
+/**
+ * This process's pattern ingester, reached in-process (`PatternIngesterClient`): provided by the
+ * pattern ingester module where it runs, absent elsewhere.
+ */
+export const LOCAL_PATTERN_INGESTER = Symbol('logsvc.localPatternIngester');

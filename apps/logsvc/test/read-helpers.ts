@@ -1,6 +1,6 @@
 import { type LogEntry, parseLabels } from '@logsvc/api';
 import { MemChunk } from '@logsvc/chunk';
-import { Ingester } from '@logsvc/ingester';
+import type { Ingester } from '@logsvc/ingester';
 import type { ChunkStore } from '@logsvc/storage';
 import { CHUNK_STORE } from '../src/modules/core/chunk-store.provider';
 import { LocalIngesterClient } from '@logsvc/ingester';
@@ -33,21 +33,10 @@ export async function storeChunk(sut: TestServer, tenant: string, labels: string
   ]);
 }
 
-/**
- * The server's in-process ingester; when the ingester module has not set one up, an ingester
- * without WAL or background loops that flushes into the server's chunk store.
- */
+/** The server's in-process ingester (its ingester component runs). */
 export async function ingesterOf(sut: TestServer): Promise<Ingester> {
-  const local = sut.server.app.get(LocalIngesterClient);
-  if (local.ingester) return local.ingester;
-  const store = chunkStoreOf(sut);
-  const ingester = new Ingester({
-    config: { wal: { enabled: false, dir: '', checkpoint_duration: 0 } } as never,
-    sink: { putChunks: async (tenant, chunks) => void (await store.putChunks(tenant, chunks)) },
-    backgroundLoops: false,
-  });
-  await ingester.start();
-  local.attach(ingester);
+  const ingester = sut.server.app.get(LocalIngesterClient).ingester;
+  if (!ingester) throw new Error('no running ingester in this server');
   return ingester;
 }
 

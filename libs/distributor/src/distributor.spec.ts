@@ -8,6 +8,7 @@ import {
   type IngesterClient,
   type PushOutcome,
   type StreamAdmission,
+  type StreamAdmissionSource,
 } from '@logsvc/ingester';
 import { DEFAULT_PUSH_LIMITS, encodePushProtobuf, type PushLimits } from '@logsvc/push';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ const NOW_MS = 1_700_000_000_000;
 const TS = String(BigInt(NOW_MS) * 1_000_000n);
 
 /** An ingester that records what it was given and answers with the refusals it is told to. */
-class FakeIngester implements Pick<IngesterClient, 'push' | 'streamAdmission'> {
+class FakeIngester implements Pick<IngesterClient, 'push'>, StreamAdmissionSource {
   readonly received: string[] = [];
   refusals: IngestError[] = [];
   failure: Error | undefined;
@@ -70,6 +71,7 @@ function setup(limits: Partial<PushLimits> = {}) {
       }),
     },
     ingester: ingester as unknown as IngesterClient,
+    admission: ingester,
     metrics,
     maxRecvMsgSize: 1 << 20,
     now: () => NOW_MS,

@@ -1,5 +1,10 @@
 import type { PushBodySource, PushStream } from '@logsvc/api';
-import type { IngesterClient, StreamAdmission } from '@logsvc/ingester';
+import {
+  ADMIT_ALL,
+  type IngesterClient,
+  type StreamAdmission,
+  type StreamAdmissionSource,
+} from '@logsvc/ingester';
 import {
   checkBlockedIngestion,
   decodeOtlpBodyStreams,
@@ -36,6 +41,11 @@ export interface DistributorOptions {
   readonly limits: TenantLimitsSource;
   /** The ingesters the valid remainder of a push goes to. */
   readonly ingester: IngesterClient;
+  /**
+   * Which new streams a push may create, checked while it is decoded (the in-process
+   * ingester's stream limits); absent: every stream, the ingesters enforce their limits.
+   */
+  readonly admission?: StreamAdmissionSource;
   readonly metrics: DistributorMetricsSink;
   /** `distributor.max_recv_msg_size`: the largest body after decompression, in bytes. */
   readonly maxRecvMsgSize: number;
@@ -86,7 +96,7 @@ export class Distributor {
     }
 
     const { streams, source } = await this.decode(input, limits, nowNs);
-    const admission = await this.opts.ingester.streamAdmission(tenant);
+    const admission = (await this.opts.admission?.streamAdmission(tenant)) ?? ADMIT_ALL;
     const validation = await this.validate(tenant, limits, nowNs, streams, admission);
     // Returned, not awaited: this frame, and what it decoded with it, ends before the wait for
     // the WAL, so per-entry objects die young instead of surviving collections.

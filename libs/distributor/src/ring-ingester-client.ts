@@ -1,13 +1,11 @@
 import type { Labels, Matcher, PushRequest } from '@logsvc/api';
 import {
-  ADMIT_ALL,
   SILENT_LOGGER,
   type IngesterClient,
   type IngesterReadStats,
   type IngesterSelect,
   type LabelQuery,
   type PushOutcome,
-  type StreamAdmission,
   type StreamQueryResult,
   type StreamVolume,
   type TailListener,
@@ -64,11 +62,6 @@ export class RingIngesterClient implements IngesterClient {
     } catch (err) {
       return Promise.reject(err);
     }
-  }
-
-  /** Every stream: each ingester enforces the stream limits on the streams it holds. */
-  async streamAdmission(): Promise<StreamAdmission> {
-    return ADMIT_ALL;
   }
 
   async query(

@@ -2,9 +2,14 @@ import type { Labels, Matcher, PushRequest, ShardRef } from '@logsvc/api';
 import type { Direction } from '@logsvc/chunk';
 import { LogsvcError } from '@logsvc/errors';
 import type { Ingester, LabelQuery, PushOutcome } from './ingester';
-import { type MemorySelect, type MemorySnapshot, UNREACHED } from './memory-snapshot';
+import {
+  type IngesterMemory,
+  type MemorySelect,
+  type MemorySnapshot,
+  UNREACHED,
+} from './memory-snapshot';
 import type { IngesterQueryStats, StreamQueryResult, TimeRange } from './query';
-import { ADMIT_ALL, type StreamAdmission } from './stream-admission';
+import { ADMIT_ALL, type StreamAdmission, type StreamAdmissionSource } from './stream-admission';
 import { TailHub, type TailListener, type TailSubscription } from './tail-hub';
 
 /** What a querier asks ingesters for: one tenant's matching streams in `[fromNs, throughNs)`. */
@@ -49,11 +54,6 @@ export interface StreamVolume {
 export interface IngesterClient {
   /** Stores a push; resolves once it is durable, with per-stream refusals. */
   push(tenant: string, request: PushRequest): Promise<PushOutcome>;
-  /**
-   * Which new streams a push of this tenant may create (the stream limits), for dropping the
-   * rest while the push is decoded; `push` enforces the limits regardless.
-   */
-  streamAdmission(tenant: string): Promise<StreamAdmission>;
   /** Entries of matching streams, per stream; `stats` gathers what was read. */
   query(
     tenant: string,
@@ -109,25 +109,26 @@ export class NoIngesterError extends LogsvcError {
 }
 
 /**
- * The ingester of this process, reached by direct calls. The ingester component sets it once
- * its `Ingester` has started (`attach`) and clears it when it stops; until then pushes are
- * refused as `unavailable` and reads find nothing, as a querier that reaches no ingester would.
+ * The ingester of this process, reached by direct calls: given at construction, it answers
+ * while that ingester serves (from the end of its start, the WAL replayed, until it stopped);
+ * outside that, and without one, pushes are refused as `unavailable` and reads find nothing,
+ * as a querier that reaches no ingester would.
  */
-export class LocalIngesterClient implements IngesterClient {
-  private current: Ingester | undefined;
-  private detachTails: (() => void) | undefined;
-  /** Tails outlive the ingester they started on: the hub moves to the next one attached. */
+export class LocalIngesterClient implements IngesterClient, StreamAdmissionSource, IngesterMemory {
+  /** Live entries of the ingester's appends, for `tail`. */
   readonly tails = new TailHub();
 
-  /** The attached ingester, if any. */
-  get ingester(): Ingester | undefined {
-    return this.current;
+  constructor(private readonly source?: Ingester) {
+    source?.onAppend(this.tails.onAppend, this.tails.listensTo);
   }
 
-  attach(ingester: Ingester | undefined): void {
-    this.detachTails?.();
-    this.detachTails = ingester?.onAppend(this.tails.onAppend, this.tails.listensTo);
-    this.current = ingester;
+  /** The ingester, while it serves. */
+  get ingester(): Ingester | undefined {
+    return this.source?.servesReads ? this.source : undefined;
+  }
+
+  private get current(): Ingester | undefined {
+    return this.ingester;
   }
 
   async tail(
@@ -152,6 +153,7 @@ export class LocalIngesterClient implements IngesterClient {
     return ingester.push(tenant, request);
   }
 
+  /** The ingester's stream limits for a push of `tenant`; admit-all while it does not serve. */
   async streamAdmission(tenant: string): Promise<StreamAdmission> {
     return this.current?.streamAdmission(tenant) ?? ADMIT_ALL;
   }

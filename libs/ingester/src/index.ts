@@ -26,9 +26,10 @@ export type {
   StreamVolume,
 } from './client';
 export { UNREACHED } from './memory-snapshot';
-export type { MemorySelect, MemorySnapshot } from './memory-snapshot';
+export type { IngesterMemory, MemorySelect, MemorySnapshot } from './memory-snapshot';
 export { type MemoryFetch, SnapshotIngesterClient } from './snapshot-client';
 export { ADMIT_ALL } from './stream-admission';
-export type { StreamAdmission } from './stream-admission';
+export type { StreamAdmission, StreamAdmissionSource } from './stream-admission';
 export { TailHub } from './tail-hub';
 export type { TailListener, TailSubscription } from './tail-hub';
+export { SHUTDOWN_MARKER_FILE, ShutdownMarker } from './shutdown-marker';

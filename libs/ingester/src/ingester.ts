@@ -203,6 +203,11 @@ export class Ingester {
     return this.state === 'running';
   }
 
+  /** Started and not yet stopped: it answers reads (while stopping too, as it flushes). */
+  get servesReads(): boolean {
+    return this.state === 'running' || this.state === 'stopping';
+  }
+
   /**
    * Stores a tenant's push: entries go to their streams in memory and, as one record, to the
    * WAL; resolves once that record is fsync'd and, if entries were dropped as copies of stored

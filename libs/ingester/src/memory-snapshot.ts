@@ -43,6 +43,17 @@ export interface MemorySnapshot {
   readonly buffers: readonly ArrayBuffer[];
 }
 
+/**
+ * The in-process ingester's memory as query worker threads read it: copies of what a select
+ * reaches (`snapshot`), and how much that is (`bytesInMemory`). Only where the ingester runs in
+ * the process; a querier of a cluster has none.
+ */
+export interface IngesterMemory {
+  snapshot(tenant: string, select: MemorySelect): MemorySnapshot;
+  /** Uncompressed bytes held of matching streams in the range. */
+  bytesInMemory(tenant: string, matchers: readonly Matcher[], range: TimeRange): number;
+}
+
 export const UNREACHED: MemorySnapshot = { reached: false, streams: [], buffers: [] };
 
 /**

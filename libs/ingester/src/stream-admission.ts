@@ -19,6 +19,15 @@ export interface StreamAdmission {
   refusal(): IngestError | undefined;
 }
 
+/**
+ * Where a distributor learns which new streams a tenant's push may create: the in-process
+ * ingester (its stream limits). A distributor of a cluster has none: each ingester enforces
+ * its limits when it stores.
+ */
+export interface StreamAdmissionSource {
+  streamAdmission(tenant: string): Promise<StreamAdmission>;
+}
+
 /** Admits everything: where no ingester answers, the push fails anyway. */
 export const ADMIT_ALL: StreamAdmission = { admit: () => true, refusal: () => undefined };
 

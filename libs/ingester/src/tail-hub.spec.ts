@@ -51,8 +51,7 @@ describe('LocalIngesterClient.tail', () => {
   const app = (value: string): Matcher => ({ type: '=', name: 'app', value });
 
   it("gets the durable entries of the tenant's selected streams, and nothing once closed", async () => {
-    const client = new LocalIngesterClient();
-    client.attach(await startIngester());
+    const client = new LocalIngesterClient(await startIngester());
     const seen: string[] = [];
     const sub = await client.tail('t', [app('a')], (labels, entries) => {
       for (const e of entries) seen.push(`${labelsToString(labels)} ${e.line.toString()}`);
@@ -69,29 +68,37 @@ describe('LocalIngesterClient.tail', () => {
     expect(seen).toHaveLength(2);
   });
 
-  it('keeps a tail across an ingester restart (detach, attach another)', async () => {
-    const client = new LocalIngesterClient();
-    const first = await startIngester();
-    client.attach(first);
+  it('serves its ingester from the end of its start until it stopped, nothing outside', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tail-hub-'));
+    dirs.push(dir);
+    const ingester = new Ingester({
+      config: {
+        ...DEFAULT_INGESTER_CONFIG,
+        wal: { enabled: true, dir, checkpoint_duration: 60_000 },
+      },
+      sink: { putChunks: async () => {} },
+      backgroundLoops: false,
+    });
+    ingesters.push(ingester);
+    const client = new LocalIngesterClient(ingester);
     const seen: string[] = [];
     await client.tail('t', [app('a')], (_l, entries) => {
       for (const e of entries) seen.push(e.line.toString());
     });
-    await push(client, 't', '{app="a"}', 'before');
-    client.attach(undefined);
-    client.attach(await startIngester());
-    await push(client, 't', '{app="a"}', 'after');
-    // The old ingester no longer reports to the hub.
-    await first.push('t', {
-      streams: [
-        {
-          labels: parseLabels('{app="a"}'),
-          entries: [
-            { timestampNs: T0 + 9n, line: Buffer.from('old'), structuredMetadata: EMPTY_LABELS },
-          ],
-        },
-      ],
+    await expect(push(client, 't', '{app="a"}', 'too early')).rejects.toMatchObject({
+      kind: 'unavailable',
     });
-    expect(seen).toEqual(['before', 'after']);
+    expect(client.ingester).toBeUndefined();
+    await ingester.start();
+    expect(client.ingester).toBe(ingester);
+    await push(client, 't', '{app="a"}', 'served');
+    expect(await client.labelNames('t', { fromNs: 0n, throughNs: T0 + 10n })).toEqual(['app']);
+    await ingester.shutdown({ flush: false });
+    expect(client.ingester).toBeUndefined();
+    expect(await client.labelNames('t', { fromNs: 0n, throughNs: T0 + 10n })).toEqual([]);
+    await expect(push(client, 't', '{app="a"}', 'too late')).rejects.toMatchObject({
+      kind: 'unavailable',
+    });
+    expect(seen).toEqual(['served']);
   });
 });

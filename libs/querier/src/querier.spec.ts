@@ -9,7 +9,6 @@ import type {
   IngesterSelect,
   LabelQuery,
   PushOutcome,
-  StreamAdmission,
   StreamQueryResult,
   StreamVolume,
   TailSubscription,
@@ -32,10 +31,6 @@ class RecordingIngesters implements IngesterClient {
   readonly asked: { fromNs: bigint; throughNs: bigint }[] = [];
 
   push(): Promise<PushOutcome> {
-    throw new Error('not used');
-  }
-
-  streamAdmission(): Promise<StreamAdmission> {
     throw new Error('not used');
   }
 

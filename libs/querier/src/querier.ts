@@ -2,10 +2,11 @@ import { metadataRange, queryLimits } from './query-limits';
 import type { Labels, Matcher } from '@logsvc/api';
 import type { DeleteRequestRecord } from '@logsvc/compactor';
 import type { Overrides } from '@logsvc/config';
-import { type IngesterClient, LocalIngesterClient, type StreamVolume } from '@logsvc/ingester';
+import type { IngesterClient, IngesterMemory, StreamVolume } from '@logsvc/ingester';
 import type { RunQueryResult } from '@logsvc/logql';
 import type { IndexStats } from '@logsvc/storage';
 import type { StoreReader } from './store-reader';
+import type { ChunkDecoder } from './chunk-decoder';
 import { MetadataQuerier } from './metadata-querier';
 import { QueryExecutor, type QueryRequest } from './query-executor';
 import { QuerySources } from './query-sources';
@@ -75,6 +76,16 @@ export interface QuerierOptions {
   readonly deletions?: LineDeletions;
   /** Whether query workers also run queries over the in-process ingester's data (`poolQuery`). */
   readonly poolMemory?: PoolMemorySettings;
+  /**
+   * The in-process ingester's memory (the single binary's), which `poolMemory` lets query
+   * workers read; absent in a cluster, where ingesters are remote.
+   */
+  readonly memory?: IngesterMemory;
+  /**
+   * What decodes the store's chunks on this thread, with its block cache
+   * (`querier.block_cache_mb`); default: the thread's `chunkDecoder`.
+   */
+  readonly decoder?: ChunkDecoder;
 }
 
 /** `querier.query_workers_ingester_data` and `query_workers_min_ingester_bytes`. */
@@ -98,7 +109,7 @@ export class Querier {
   private readonly tailSlots = new TailSlots();
   private readonly window: ReadWindow;
   /** The in-process ingester, when query workers may read its data (single binary). */
-  private readonly local: LocalIngesterClient | null;
+  private readonly local: IngesterMemory | null;
   /** Takes the snapshots query workers read memory through; null without `local`. */
   readonly snapshots: SnapshotSource | null;
 
@@ -106,10 +117,7 @@ export class Querier {
     this.overrides = options.overrides;
     const window = new ReadWindow(options.window, options.now);
     this.window = window;
-    const local =
-      options.poolMemory?.enabled === true && options.ingesters instanceof LocalIngesterClient
-        ? options.ingesters
-        : null;
+    const local = options.poolMemory?.enabled === true ? (options.memory ?? null) : null;
     this.local = local;
     this.snapshots = local === null ? null : (tenant, select) => local.snapshot(tenant, select);
     this.pool = scanPoolFor(options.scanWorkers);
@@ -119,6 +127,7 @@ export class Querier {
       window,
       this.pool,
       options.deletions ?? null,
+      options.decoder,
     );
     this.executor = new QueryExecutor(sources, options.overrides, options.now);
     this.metadata = new MetadataQuerier(options.store, options.ingesters, window);

@@ -1,6 +1,7 @@
 import type { ShardRef } from '@logsvc/api';
 import type { IngesterQueryClient } from '@logsvc/ingester';
 import { type LogSource, combineSources } from '@logsvc/logql';
+import type { ChunkDecoder } from './chunk-decoder';
 import type { StoreReader } from './store-reader';
 import { DeletionFilteringSource, type LineDeletionFilter } from './deletion-source';
 import { IngesterLogSource } from './ingester-source';
@@ -22,11 +23,16 @@ export class QuerySources {
     window: ReadWindow,
     pool: ChunkScanPool | null = null,
     deletions: LineDeletionFilter | null = null,
+    /** What turns the store's chunk bytes into chunks; default: this thread's `chunkDecoder`. */
+    decoder?: ChunkDecoder,
   ) {
     // The store first: within one timestamp, entries already flushed were appended before the
     // ones still only in memory, and the merge keeps the first source's entries first.
     const combined = combineSources(
-      new WindowedSource(new StoreLogSource(store, { pool }), (f, t) => window.storeRange(f, t)),
+      new WindowedSource(
+        new StoreLogSource(store, { pool, ...(decoder ? { decoder } : {}) }),
+        (f, t) => window.storeRange(f, t),
+      ),
       new WindowedSource(new IngesterLogSource(ingesters, { pool }), (f, t) =>
         window.ingesterRange(f, t),
       ),

@@ -133,9 +133,7 @@ describe('IngesterLogSource', () => {
         },
       ],
     });
-    const local = new LocalIngesterClient();
     const stats = newQueryStats();
-    const sut = new IngesterLogSource(local);
     const params = {
       tenant: 'a',
       matchers: app('api'),
@@ -144,8 +142,8 @@ describe('IngesterLogSource', () => {
       direction: 'forward' as const,
       stats,
     };
-    expect(await sut.select(params)).toEqual([]);
-    local.attach(ingester);
+    expect(await new IngesterLogSource(new LocalIngesterClient()).select(params)).toEqual([]);
+    const sut = new IngesterLogSource(new LocalIngesterClient(ingester));
     const streams = await sut.select(params);
     expect(drain(streams[0].entries)).toEqual([
       [T, 'x'],

@@ -16,3 +16,4 @@ export * from './types';
 export * from './etcd-kv';
 export * from './kv-factory';
 export * from './coalesced-run';
+export * from './instance-reports';

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateTokens, loadTokensFile, saveTokensFile } from './tokens';
+import { generateTokens, loadTokensFile, removeTokensFile, saveTokensFile } from './tokens';
 
 describe('generateTokens', () => {
   it('returns the count asked for, sorted, unique, none already taken', () => {
@@ -38,6 +38,15 @@ describe('tokens file', () => {
     expect(await readdir(dir)).toEqual(['tokens']);
     await saveTokensFile(path, [3]);
     expect(await loadTokensFile(path)).toEqual([3]);
+  });
+
+  it('removes the file, and takes a missing one as removed', async () => {
+    const path = join(dir, 'tokens');
+    await saveTokensFile(path, [7]);
+    await removeTokensFile(path);
+    expect(await loadTokensFile(path)).toBeNull();
+    await removeTokensFile(path);
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('reads a dskit file, sorting and deduplicating', async () => {

@@ -2,7 +2,7 @@
 // (`-ingester.tokens-file-path`) that keeps them across restarts, so a restarted ingester owns
 // the same streams as before.
 
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 
 const TOKEN_SPACE = 0x1_0000_0000;
 
@@ -62,4 +62,12 @@ export async function saveTokensFile(path: string, tokens: readonly number[]): P
   const temp = `${path}.tmp`;
   await writeFile(temp, JSON.stringify({ tokens }));
   await rename(temp, path);
+}
+
+/**
+ * Deletes the tokens file (`/ingester/shutdown?delete_ring_tokens=true`), so the next start
+ * takes new tokens; nothing when it does not exist.
+ */
+export async function removeTokensFile(path: string): Promise<void> {
+  await rm(path, { force: true });
 }

@@ -4,6 +4,16 @@ export {
   type GrpcServerOptions,
   type RunningGrpcServer,
 } from './server/grpc-server';
+export {
+  type GrpcService,
+  httpGrpcServices,
+  indexGatewayGrpcServices,
+  ingesterGrpcServices,
+  patternGrpcServices,
+  queryQueueGrpcServices,
+  rulerGrpcServices,
+  schedulerGrpcServices,
+} from './server/grpc-services';
 export { SILENT_RPC_LOGGER, type RpcLogger } from './server/handler';
 export { GrpcIngesterClient } from './client/grpc-ingester-client';
 export { GrpcPatternClient } from './client/grpc-pattern-client';

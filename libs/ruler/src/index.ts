@@ -24,3 +24,4 @@ export * from './remote-evaluation';
 export * from './jitter';
 export * from './prometheus-json';
 export * from './sharding';
+export * from './ruler-cluster';

@@ -20,6 +20,18 @@ function recorder(
 }
 
 describe('ServiceRegistry', () => {
+  it('starts in the given order where no dependency decides, whatever the registration order', async () => {
+    const events: string[] = [];
+    const sut = new ServiceRegistry({ b: [], a: [], x: [] }, quiet, ['a', 'b']);
+    sut.register(recorder(events, 'x'));
+    sut.register(recorder(events, 'b'));
+    sut.register(recorder(events, 'a'));
+    await sut.startAll();
+    expect(sut.states().map((s) => s.name)).toEqual(['a', 'b', 'x']);
+    await sut.stopAll();
+    expect(events).toEqual(['start a', 'start b', 'start x', 'stop x', 'stop b', 'stop a']);
+  });
+
   it('starts dependencies first and stops in reverse order', async () => {
     const events: string[] = [];
     const sut = new ServiceRegistry({ a: ['b'], b: ['c'], c: [] }, quiet);

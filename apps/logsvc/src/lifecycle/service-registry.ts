@@ -32,10 +32,16 @@ export class ServiceRegistry {
   private readonly readinessChecks: Array<() => string | null> = [];
   private readonly changeListeners: Array<() => void> = [];
 
-  /** @param dependencies module name → names it needs running first (from the targets graph). */
+  /**
+   * @param dependencies module name → names it needs running first (from the targets graph).
+   * @param order names in the order they start when no dependency decides (the targets' start
+   *   order); names it lacks follow, in the order they were registered. Without it, registration
+   *   order.
+   */
   constructor(
     private readonly dependencies: Readonly<Record<string, readonly string[]>>,
     private readonly logger: Logger,
+    private readonly order: readonly string[] = [],
   ) {}
 
   register(service: LifecycleService): void {
@@ -195,7 +201,13 @@ export class ServiceRegistry {
       visited.add(name);
       out.push(entry);
     };
-    for (const name of this.entries.keys()) visit(name, []);
+    const rank = (name: string) => {
+      const i = this.order.indexOf(name);
+      return i < 0 ? this.order.length : i;
+    };
+    // Stable: names of the same rank keep their registration order.
+    const names = [...this.entries.keys()].sort((a, b) => rank(a) - rank(b));
+    for (const name of names) visit(name, []);
     return out;
   }
 }

@@ -91,8 +91,6 @@ export class FaultyClient implements IngesterClient {
     this.pushes++;
     return this.fault() ?? this.inner.push(tenant, request);
   }
-  streamAdmission: IngesterClient['streamAdmission'] = (tenant) =>
-    this.fault() ?? this.inner.streamAdmission(tenant);
   query: IngesterClient['query'] = (...args) => this.fault() ?? this.inner.query(...args);
   labelNames: IngesterClient['labelNames'] = (...args) =>
     this.fault() ?? this.inner.labelNames(...args);
@@ -158,9 +156,7 @@ export async function startIngesters(instances: readonly InstanceDesc[]): Promis
   );
   await Promise.all(ingesters.map((i) => i.start()));
   const clients = ingesters.map((ingester) => {
-    const local = new LocalIngesterClient();
-    local.attach(ingester);
-    return new FaultyClient(local);
+    return new FaultyClient(new LocalIngesterClient(ingester));
   });
   const byId = new Map(instances.map((d, i) => [d.id, clients[i]]));
   return {

@@ -69,8 +69,7 @@ export async function withTinyIngester(
 ): Promise<void> {
   const ingester = tinyChunkIngester();
   await ingester.start();
-  const client = new LocalIngesterClient();
-  client.attach(ingester);
+  const client = new LocalIngesterClient(ingester);
   try {
     await body(ingester, client);
   } finally {

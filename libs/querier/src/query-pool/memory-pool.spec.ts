@@ -78,14 +78,16 @@ function request(over: Partial<QueryRequest>): QueryRequest {
 describe('QueryWorkerPool over the in-process ingester', { timeout: 60_000 }, () => {
   let dir: string;
   let ingester: Ingester;
-  const local = new LocalIngesterClient();
+  let local = new LocalIngesterClient();
   let pool: QueryWorkerPool;
   const queriers: Querier[] = [];
 
+  /** A querier over `ingesters`, reading memory in workers when they are the in-process one. */
   const newQuerier = (poolMemory: PoolMemorySettings | undefined, ingesters = local): Querier => {
     const querier = new Querier({
       store: filesystemStore(dir),
       ingesters,
+      ...(ingesters === local ? { memory: local } : {}),
       window: WINDOW,
       overrides: new Overrides(defaultConfig().limits_config, { file: '', periodMs: 10_000 }),
       now: () => NOW,
@@ -118,7 +120,7 @@ describe('QueryWorkerPool over the in-process ingester', { timeout: 60_000 }, ()
       backgroundLoops: false,
     });
     await ingester.start();
-    local.attach(ingester);
+    local = new LocalIngesterClient(ingester);
     // The first hour flushed to the store, and kept in memory (retained): both hold it.
     await pushRange(ingester, FROM, 1440, 0);
     await ingester.flushAll();

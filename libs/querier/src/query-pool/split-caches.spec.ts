@@ -14,7 +14,7 @@ import { LocalIngesterClient } from '@logsvc/ingester';
 import type { QueryStats, RunQueryResult } from '@logsvc/logql';
 import { ChunkStore, type ChunkStoreSettings } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkDecoder } from '../chunk-decoder';
+import { ChunkDecoder } from '../chunk-decoder';
 import { Querier } from '../querier';
 import type { QueryRequest } from '../query-executor';
 import {
@@ -109,7 +109,8 @@ describe('split sub-queries with the chunk and block caches', () => {
     ...logSubQueries(),
   ];
 
-  function querier(chunkCacheMb: number | null): Querier {
+  /** `decoder`: the querier's own block cache; default: this thread's `chunkDecoder`. */
+  function querier(chunkCacheMb: number | null, decoder?: ChunkDecoder): Querier {
     const settings: ChunkStoreSettings = {
       ...filesystemStoreSettings(dir),
       chunkCache: chunkCacheMb === null ? null : { maxSizeMb: chunkCacheMb },
@@ -128,6 +129,7 @@ describe('split sub-queries with the chunk and block caches', () => {
       ),
       now: () => NOW,
       scanWorkers: -1,
+      ...(decoder === undefined ? {} : { decoder }),
     });
     queriers.push(q);
     return q;
@@ -137,13 +139,11 @@ describe('split sub-queries with the chunk and block caches', () => {
     dir = mkdtempSync(join(tmpdir(), 'logsvc-split-caches-'));
     await storeStreams(dir);
     // The reference: no chunk cache, no block cache, every sub-query alone.
-    chunkDecoder.configure(0);
-    const plain = querier(null);
+    const plain = querier(null, new ChunkDecoder(0));
     for (const r of all) expected.set(r, seen(await plain.query(r)));
   });
 
   afterAll(async () => {
-    chunkDecoder.configure(128);
     await Promise.all(queriers.map((q) => q.close()));
     rmSync(dir, { recursive: true, force: true });
   });
@@ -151,13 +151,13 @@ describe('split sub-queries with the chunk and block caches', () => {
   it('answers the same on the main thread, splits in turn and all at once', async () => {
     // 64 KiB of decoded blocks: far less than the boundaries of all streams, so blocks are
     // evicted before their second reader comes, as well as found.
-    chunkDecoder.configure(0.0625);
-    const cached = querier(1);
+    const decoder = new ChunkDecoder(0.0625);
+    const cached = querier(1, decoder);
     for (const r of all) expect(seen(await cached.query(r))).toEqual(expected.get(r));
     const together = await Promise.all(all.map((r) => cached.query(r)));
     together.forEach((answer, i) => expect(seen(answer)).toEqual(expected.get(all[i])));
-    expect(chunkDecoder.blocks!.hits).toBeGreaterThan(0);
-    expect(chunkDecoder.blocks!.misses).toBeGreaterThan(0);
+    expect(decoder.blocks!.hits).toBeGreaterThan(0);
+    expect(decoder.blocks!.misses).toBeGreaterThan(0);
   });
 
   it('answers the same in two query workers with their own caches', async () => {

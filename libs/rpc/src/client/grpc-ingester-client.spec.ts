@@ -144,8 +144,7 @@ describe('GrpcIngesterClient against a real ingester', () => {
 
   beforeEach(async () => {
     ingester = await startIngester();
-    local = new LocalIngesterClient();
-    local.attach(ingester);
+    local = new LocalIngesterClient(ingester);
     server = await serve(local);
     sut = new GrpcIngesterClient(`127.0.0.1:${server.port}`, { timeoutMs: 5_000 });
   });
@@ -229,7 +228,11 @@ describe('GrpcIngesterClient against a real ingester', () => {
   it('reports per-stream refusals with the kind and text the ingester gave', async () => {
     await ingester.shutdown({ flush: false });
     ingester = await startIngester(1);
-    local.attach(ingester);
+    sut.close();
+    await server.stop(0);
+    local = new LocalIngesterClient(ingester);
+    server = await serve(local);
+    sut = new GrpcIngesterClient(`127.0.0.1:${server.port}`, { timeoutMs: 5_000 });
     const outcome = await sut.push('t', bigPush());
 
     expect(outcome.appended).toBe(300);
@@ -264,7 +267,7 @@ describe('GrpcIngesterClient against a real ingester', () => {
       status: 400,
     });
 
-    local.attach(undefined);
+    await ingester.shutdown({ flush: false });
     const stopped = await rejection(sut.push('t', bigPush()));
     expect([stopped.kind, stopped.httpStatus, stopped.message]).toEqual([
       'unavailable',

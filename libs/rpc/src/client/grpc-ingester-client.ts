@@ -1,12 +1,10 @@
 import type { Labels, Matcher, PushRequest } from '@logsvc/api';
 import {
-  ADMIT_ALL,
   type IngesterClient,
   type IngesterReadStats,
   type IngesterSelect,
   type LabelQuery,
   type PushOutcome,
-  type StreamAdmission,
   type StreamQueryResult,
   type StreamVolume,
   type TailListener,
@@ -50,11 +48,6 @@ export class GrpcIngesterClient implements IngesterClient {
       encodePushRequest(request),
     );
     return decoded('push', () => decodePushOutcome(response));
-  }
-
-  /** Admits every stream: the remote ingester enforces its stream limits when it stores. */
-  async streamAdmission(): Promise<StreamAdmission> {
-    return ADMIT_ALL;
   }
 
   /**

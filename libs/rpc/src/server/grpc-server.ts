@@ -4,28 +4,19 @@ import type { HttpHandler } from '../wire/http-job';
 import type { IngesterClient } from '@logsvc/ingester';
 import type { PatternIngesterClient } from '@logsvc/pattern';
 import type { IndexReader } from '@logsvc/storage';
-import {
-  FRONTEND_SERVICE,
-  HTTPGRPC_SERVICE,
-  INDEX_GATEWAY_SERVICE,
-  PATTERN_SERVICE,
-  PUSHER_SERVICE,
-  QUERIER_SERVICE,
-  RULER_SERVICE,
-  SCHEDULER_FOR_FRONTEND_SERVICE,
-  SCHEDULER_FOR_QUERIER_SERVICE,
-} from '../services';
-import { type RulerRulesSource, rulerImplementation } from '../ruler';
+import type { RulerRulesSource } from '../ruler';
 import { SILENT_RPC_LOGGER, type RpcLogger } from './handler';
-import { httpImplementation } from './http-service';
-import { indexGatewayImplementation } from './index-gateway-service';
 import {
-  frontendImplementation,
-  schedulerForFrontendImplementation,
-  schedulerForQuerierImplementation,
-} from './job-queue-services';
-import { pusherImplementation, querierImplementation } from './ingester-services';
-import { patternImplementation } from './pattern-service';
+  DEFAULT_QUERY_BATCH_BYTES,
+  type GrpcService,
+  httpGrpcServices,
+  indexGatewayGrpcServices,
+  ingesterGrpcServices,
+  patternGrpcServices,
+  queryQueueGrpcServices,
+  rulerGrpcServices,
+  schedulerGrpcServices,
+} from './grpc-services';
 import { type ServerTlsFiles, serverCredentials } from '../tls';
 
 export interface GrpcServerOptions {
@@ -38,6 +29,8 @@ export interface GrpcServerOptions {
   readonly tls?: ServerTlsFiles;
   /** Concurrent streams (calls) per client connection; 0: no limit. */
   readonly maxConcurrentStreams?: number;
+  /** The services to serve (each component's, see grpc-services.ts); more from the fields below. */
+  readonly services?: readonly GrpcService[];
   /** Serves `logproto.Pusher` and `logproto.Querier` when given. */
   readonly ingester?: IngesterClient;
   /** Serves `indexgatewaypb.IndexGateway` when given. */
@@ -69,7 +62,7 @@ export interface RunningGrpcServer {
   stop(graceMs: number): Promise<void>;
 }
 
-export const DEFAULT_QUERY_BATCH_BYTES = 1 << 20;
+export { DEFAULT_QUERY_BATCH_BYTES };
 
 /** Starts the gRPC server of this process's components; services not given are UNIMPLEMENTED. */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
@@ -82,43 +75,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
       ? { 'grpc.max_concurrent_streams': options.maxConcurrentStreams }
       : {}),
   });
-  if (options.ingester) {
-    server.addService(PUSHER_SERVICE, pusherImplementation(options.ingester, logger));
-    server.addService(
-      QUERIER_SERVICE,
-      querierImplementation(
-        options.ingester,
-        logger,
-        options.queryBatchBytes ?? DEFAULT_QUERY_BATCH_BYTES,
-      ),
-    );
-  }
-  if (options.indexGateway) {
-    server.addService(
-      INDEX_GATEWAY_SERVICE,
-      indexGatewayImplementation(options.indexGateway, logger),
-    );
-  }
-  if (options.patternIngester) {
-    server.addService(PATTERN_SERVICE, patternImplementation(options.patternIngester, logger));
-  }
-  if (options.ruler) server.addService(RULER_SERVICE, rulerImplementation(options.ruler, logger));
-  if (options.jobDispatcher) {
-    const dispatcher = options.jobDispatcher;
-    server.addService(
-      SCHEDULER_FOR_QUERIER_SERVICE,
-      schedulerForQuerierImplementation(dispatcher, logger),
-    );
-    server.addService(FRONTEND_SERVICE, frontendImplementation(dispatcher, logger));
-  }
-  if (options.schedulerQueue) {
-    server.addService(
-      SCHEDULER_FOR_FRONTEND_SERVICE,
-      schedulerForFrontendImplementation(options.schedulerQueue, logger),
-    );
-  }
-  if (options.httpHandler) {
-    server.addService(HTTPGRPC_SERVICE, httpImplementation(options.httpHandler, logger));
+  for (const service of [...(options.services ?? []), ...servicesOfOptions(options, logger)]) {
+    server.addService(service.definition, service.implementation);
   }
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${hostPort(options.host)}:${options.port}`, creds, (err, bound) =>
@@ -130,6 +88,20 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     port,
     stop: (graceMs) => (stopped ??= shutdown(server, graceMs)),
   };
+}
+
+/** The services the named fields of `options` stand for. */
+function servicesOfOptions(options: GrpcServerOptions, logger: RpcLogger): GrpcService[] {
+  const batch = options.queryBatchBytes ?? DEFAULT_QUERY_BATCH_BYTES;
+  return [
+    ...(options.ingester ? ingesterGrpcServices(options.ingester, logger, batch) : []),
+    ...(options.indexGateway ? indexGatewayGrpcServices(options.indexGateway, logger) : []),
+    ...(options.patternIngester ? patternGrpcServices(options.patternIngester, logger) : []),
+    ...(options.ruler ? rulerGrpcServices(options.ruler, logger) : []),
+    ...(options.jobDispatcher ? queryQueueGrpcServices(options.jobDispatcher, logger) : []),
+    ...(options.schedulerQueue ? schedulerGrpcServices(options.schedulerQueue, logger) : []),
+    ...(options.httpHandler ? httpGrpcServices(options.httpHandler, logger) : []),
+  ];
 }
 
 /** An IPv6 address in brackets, as the address syntax needs. */

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { InstanceOverview } from '@logsvc/api';
 import { type Config, resolveRingConfig } from '@logsvc/config';
-import { CoalescedRun, type Kv, createKv } from '@logsvc/ring';
+import { InstanceReports, createKv } from '@logsvc/ring';
 import {
   Inject,
   Injectable,
@@ -16,42 +16,13 @@ import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, LOGGER } from '../../tokens';
 import { readBuildInfo } from '../status/build-info';
-import { sharesRing } from './cluster-mode';
+import { sharesRing } from '../../cluster-mode';
 import { RING_OF_COMPONENT } from './ring-names';
 
 /** The KV key (below the store's prefix) holding every process's report. */
 export const INSTANCES_KEY = 'logsvc/instances';
-/** How often a process reports even when nothing changed, so a silent one can be told apart. */
-const REPORT_PERIOD_MS = 5_000;
-/** Reports older than this are dropped from the key (the process is gone without leaving). */
-const FORGET_AFTER_MS = 10 * 60_000;
-/** Coalesces bursts of service state changes into one write. */
-const CHANGE_DELAY_MS = 100;
-/** How long leaving may wait for the KV store (it may be down): shutdown must not hang on it. */
-const LEAVE_TIMEOUT_MS = 2_000;
-
-/** `work`, or undefined once `ms` have passed (the work goes on in the background). */
-function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-    timer.unref();
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
 
 type Report = Omit<InstanceOverview, 'self' | 'reported' | 'rings'>;
-type Reports = Record<string, Report>;
-
-function parseReports(value: Buffer | null): Reports {
-  if (value === null) return {};
-  try {
-    const parsed = JSON.parse(value.toString('utf8')) as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed as Reports) : {};
-  } catch {
-    return {};
-  }
-}
 
 /**
  * Every logsvc process's own status (targets, version, start time, `/ready`, `/services`, HTTP
@@ -66,17 +37,10 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
   readonly ringIds: string[];
   private readonly startedAt = new Date().toISOString();
   private readonly version = readBuildInfo().version;
-  private readonly kv: Kv | undefined;
-  private peers: Reports = {};
+  /** The reports in the rings' KV store, in cluster mode. */
+  private readonly shared: InstanceReports<Report> | undefined;
   private readonly listeners = new Set<() => void>();
-  private timer: NodeJS.Timeout | undefined;
-  private pending: NodeJS.Timeout | undefined;
-  private unwatch: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
-  private closed = false;
-  // One write at a time (with the store down, writes must not pile up every period), and a
-  // change that comes during a write is written by one more pass rather than dropped.
-  private readonly publisher = new CoalescedRun(() => this.publish());
   private readonly logger: Logger;
 
   constructor(
@@ -95,50 +59,32 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
     this.ringIds = [
       ...new Set([this.instanceId, ...own.map((r) => resolveRingConfig(config, r).instanceId)]),
     ];
-    if (sharesRing(config)) this.kv = createKv(resolveRingConfig(config, 'ingester').kvstore);
+    if (sharesRing(config)) {
+      this.shared = new InstanceReports({
+        kv: createKv(resolveRingConfig(config, 'ingester').kvstore),
+        key: INSTANCES_KEY,
+        self: () => this.self(),
+        onPeersChange: () => this.changed(),
+        onError: (err, what) => this.logger.debug({ err }, what),
+      });
+    }
   }
 
   get clusterMode(): boolean {
-    return this.kv !== undefined;
+    return this.shared !== undefined;
   }
 
   onApplicationBootstrap(): void {
     this.unsubscribe = this.registry.onStateChange(() => {
       this.changed();
-      this.schedulePublish();
+      this.shared?.changed();
     });
-    if (!this.kv) return;
-    this.unwatch = this.kv.watch(INSTANCES_KEY, (value) => {
-      this.peers = parseReports(value);
-      this.changed();
-    });
-    this.timer = setInterval(() => void this.publisher.request(), REPORT_PERIOD_MS);
-    this.timer.unref();
+    this.shared?.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    clearTimeout(this.pending);
     this.unsubscribe?.();
-    this.unwatch?.();
-    if (!this.kv) return;
-    const kv = this.kv;
-    // A write still under way would put this report back after the leave removed it.
-    await within(this.publisher.idle(), LEAVE_TIMEOUT_MS);
-    const leave = kv
-      .cas(INSTANCES_KEY, (current) => {
-        const reports = parseReports(current);
-        if (!(this.instanceId in reports)) return null;
-        delete reports[this.instanceId];
-        return Buffer.from(JSON.stringify(reports));
-      })
-      .catch((err: unknown) => this.logger.debug({ err }, 'could not remove this instance'));
-    await within(leave, LEAVE_TIMEOUT_MS);
-    await within(
-      kv.close().catch(() => {}),
-      LEAVE_TIMEOUT_MS,
-    );
+    await this.shared?.leave(this.instanceId);
   }
 
   /** Calls `listener` whenever this process or a peer reports a change. */
@@ -167,7 +113,7 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
   /** Every reporting process, this one first (from its live state, not the KV). */
   reports(): Report[] {
     const self = this.self();
-    const others = Object.values(this.peers).filter((r) => r.id !== self.id);
+    const others = this.shared?.others(self.id) ?? [];
     return [self, ...others.sort((a, b) => a.id.localeCompare(b.id))];
   }
 
@@ -189,32 +135,5 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
 
   private changed(): void {
     for (const listener of this.listeners) listener();
-  }
-
-  private schedulePublish(): void {
-    if (!this.kv || this.closed || this.pending) return;
-    this.pending = setTimeout(() => {
-      this.pending = undefined;
-      void this.publisher.request();
-    }, CHANGE_DELAY_MS);
-    this.pending.unref();
-  }
-
-  private async publish(): Promise<void> {
-    if (!this.kv || this.closed) return;
-    try {
-      const report = this.self();
-      const now = Date.now();
-      await this.kv.cas(INSTANCES_KEY, (current) => {
-        const reports = parseReports(current);
-        for (const [id, r] of Object.entries(reports)) {
-          if (now - Date.parse(r.updated_at) > FORGET_AFTER_MS) delete reports[id];
-        }
-        reports[report.id] = report;
-        return Buffer.from(JSON.stringify(reports));
-      });
-    } catch (err) {
-      this.logger.debug({ err }, 'could not report this instance');
-    }
   }
 }

@@ -1,7 +1,7 @@
 // Where a process's query jobs go: which queue its frontend uses and where its querier pulls.
 import type { Config } from '@logsvc/config';
 import type { Component } from '../../targets';
-import { sharesRing } from './cluster-mode';
+import { sharesRing } from '../../cluster-mode';
 
 export type FrontendQueue = 'local' | 'scheduler-address' | 'scheduler-ring' | 'none';
 export type WorkerSource =

@@ -1,7 +1,7 @@
 // The rings a process can take part in, by the name `resolveRingConfig` knows them.
 import type { Config } from '@logsvc/config';
 import type { Component } from '../../targets';
-import { sharesRing } from './cluster-mode';
+import { sharesRing } from '../../cluster-mode';
 
 export type RingName =
   | 'ingester'

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { type Config, Overrides, resolveRingConfig } from '@logsvc/config';
+import { ChunkDecoder } from '@logsvc/querier';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { HttpMetrics } from '../../http/http-metrics';
@@ -7,6 +8,7 @@ import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { StartupFiles } from '../../startup-files';
 import type { Component } from '../../targets';
 import {
+  CHUNK_DECODER,
   COMPONENTS,
   CONFIG,
   DELETE_REQUESTS,
@@ -14,9 +16,8 @@ import {
   OVERRIDES,
   STARTUP_FILES,
 } from '../../tokens';
-import { sharesRing } from '../cluster/cluster-mode';
+import { sharesRing } from '../../cluster-mode';
 import { CHUNK_STORE, chunkStoreOf, createDeleteRequestsStore } from './chunk-store.provider';
-import { LocalIngesterClient } from '@logsvc/ingester';
 import { RuntimeConfigService } from './runtime-config.service';
 
 /**
@@ -39,8 +40,8 @@ export interface CoreDependencies {
 /**
  * What every module may inject: CONFIG, STARTUP_FILES, OVERRIDES, LOGGER, ServiceRegistry, HttpMetrics
  * (whose `.registry` is the prom-client registry for a component's own metrics), CHUNK_STORE
- * (the `ChunkStore` on object storage), DELETE_REQUESTS (delete request records) and
- * LocalIngesterClient (this process's ingester, if any).
+ * (the `ChunkStore` on object storage), CHUNK_DECODER (the main thread's chunk decoder and
+ * block cache) and DELETE_REQUESTS (delete request records).
  */
 @Global()
 @Module({})
@@ -66,11 +67,12 @@ export class CoreModule {
       { provide: ServiceRegistry, useValue: deps.registry },
       { provide: HttpMetrics, useValue: deps.metrics },
       { provide: CHUNK_STORE, useValue: chunkStore },
+      // The main thread's; each query worker thread sizes its own from the pool's options.
+      { provide: CHUNK_DECODER, useValue: new ChunkDecoder(deps.config.querier.block_cache_mb) },
       {
         provide: DELETE_REQUESTS,
         useValue: createDeleteRequestsStore(deps.config, chunkStore),
       },
-      { provide: LocalIngesterClient, useValue: new LocalIngesterClient() },
       RuntimeConfigService,
     ];
     return {
@@ -85,8 +87,8 @@ export class CoreModule {
         ServiceRegistry,
         HttpMetrics,
         CHUNK_STORE,
+        CHUNK_DECODER,
         DELETE_REQUESTS,
-        LocalIngesterClient,
       ],
     };
   }

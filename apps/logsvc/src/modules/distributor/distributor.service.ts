@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, LOGGER } from '../../tokens';
-import { PATTERN_TEE } from '../cluster/pattern-clients.provider';
+import { PATTERN_TEE } from '../clients/pattern-clients.provider';
 import { RingMemberService } from '../cluster/ring-member';
 import { RingsService } from '../cluster/rings.service';
 

@@ -1,6 +1,6 @@
-import { rm } from 'node:fs/promises';
 import { apiPaths } from '@logsvc/api';
 import type { Config } from '@logsvc/config';
+import { removeTokensFile } from '@logsvc/ring';
 import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -115,7 +115,7 @@ export class IngesterController {
     // As Loki: the token file goes only when asked for and when a path is configured.
     const tokensFile = this.config.ingester.lifecycler.tokens_file_path;
     if (opts.deleteRingTokens && tokensFile !== '') {
-      await rm(tokensFile, { force: true }).catch((err: unknown) =>
+      await removeTokensFile(tokensFile).catch((err: unknown) =>
         this.logger.warn({ err, tokensFile }, 'could not delete the ring token file'),
       );
     }

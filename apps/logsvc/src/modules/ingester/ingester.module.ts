@@ -1,11 +1,35 @@
-import { Module } from '@nestjs/common';
+import { Ingester, LocalIngesterClient } from '@logsvc/ingester';
+import { Global, Module } from '@nestjs/common';
+import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
+import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { IngesterController } from './ingester.controller';
-import { IngesterService } from './ingester.service';
+import { IngesterGrpcHandlers } from './ingester.grpc';
+import { IngesterService, createIngester } from './ingester.service';
 import { ProcessTerminator } from './process-terminator';
 
-/** Loaded when `-target` includes ingester: the in-process ingester and its HTTP endpoints. */
+/**
+ * Loaded when `-target` includes ingester: the in-process ingester, its HTTP endpoints and its
+ * gRPC services. Global for LocalIngesterClient, through which this process's distributor,
+ * querier and ruler reach it directly (absent where no ingester runs).
+ */
+@Global()
 @Module({
   controllers: [IngesterController],
-  providers: [IngesterService, ProcessTerminator],
+  providers: [
+    {
+      provide: Ingester,
+      useFactory: createIngester,
+      inject: [CONFIG, OVERRIDES, CHUNK_STORE, LOGGER],
+    },
+    {
+      provide: LocalIngesterClient,
+      useFactory: (ingester: Ingester) => new LocalIngesterClient(ingester),
+      inject: [Ingester],
+    },
+    IngesterService,
+    ProcessTerminator,
+    IngesterGrpcHandlers,
+  ],
+  exports: [LocalIngesterClient],
 })
 export class IngesterModule {}

@@ -6,22 +6,20 @@ import {
   type FlushedChunk,
   Ingester,
   type IngesterConfig,
-  LocalIngesterClient,
+  ShutdownMarker,
 } from '@logsvc/ingester';
 import { Lifecycler } from '@logsvc/ring';
-import type { ChunkStore } from '@logsvc/storage';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
+import type { ChunkStore } from '@logsvc/storage';
 import { HttpMetrics } from '../../http/http-metrics';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
-import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
-import { sharesRing } from '../cluster/cluster-mode';
+import { CONFIG, LOGGER } from '../../tokens';
+import { sharesRing } from '../../cluster-mode';
 import { GrpcServerService } from '../cluster/grpc-server.service';
 import { RingsService } from '../cluster/rings.service';
-import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { registerIngesterMetrics } from './ingester-metrics';
-import { ShutdownMarker } from './shutdown-marker';
 
 /** The ingester is not Running (still replaying, or stopping/stopped): retry elsewhere or later. */
 export class IngesterUnavailableError extends LogsvcError {
@@ -43,10 +41,34 @@ export function walDirectory(config: Config): string {
   return config.ingester.wal.dir || join(config.common.path_prefix, 'wal');
 }
 
+/** The process's Ingester from config (started by IngesterService), flushing to `store`. */
+export function createIngester(
+  config: Config,
+  overrides: Overrides,
+  store: ChunkStore,
+  logger: Logger,
+): Ingester {
+  const cfg = config.ingester;
+  const ingesterConfig: IngesterConfig = {
+    ...cfg,
+    wal: { ...cfg.wal, dir: walDirectory(config) },
+  };
+  return new Ingester({
+    config: ingesterConfig,
+    sink: {
+      putChunks: async (tenant, chunks) => {
+        await store.putChunks(tenant, chunksInPeriodFormat(store, chunks));
+      },
+    },
+    limits: (tenant) => overrides.forTenant(tenant),
+    logger: logger.child({ component: 'ingester' }),
+  });
+}
+
 /**
- * The ingester component: builds the Ingester from config, replays its WAL while Starting (so
- * `/ready` answers 503 until replay is done), shares it through LocalIngesterClient, and shuts it
- * down on SIGTERM or on `/ingester/shutdown`. Its state is the ServiceRegistry's: the HTTP
+ * The ingester component: starts the module's Ingester (ingesterProvider), replaying its WAL
+ * while Starting (so `/ready` answers 503 until replay is done; LocalIngesterClient serves it
+ * from then on), and shuts it down on SIGTERM or on `/ingester/shutdown`. Its state is the ServiceRegistry's: the HTTP
  * operations answer only while the registry has it Running.
  *
  * Flush on shutdown, as Loki decides it: an explicit `/ingester/shutdown?flush=` wins; else
@@ -56,7 +78,6 @@ export function walDirectory(config: Config): string {
 @Injectable()
 export class IngesterService implements LifecycleService, OnModuleInit {
   readonly serviceName = 'ingester';
-  private ingester: Ingester | undefined;
   private lifecycler: Lifecycler | undefined;
   private started: Promise<void> | undefined;
   private prepared = false;
@@ -69,10 +90,8 @@ export class IngesterService implements LifecycleService, OnModuleInit {
   constructor(
     @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
     @Inject(CONFIG) private readonly config: Config,
-    @Inject(OVERRIDES) private readonly overrides: Overrides,
     @Inject(LOGGER) logger: Logger,
-    @Inject(CHUNK_STORE) private readonly store: ChunkStore,
-    @Inject(LocalIngesterClient) private readonly localIngester: LocalIngesterClient,
+    @Inject(Ingester) private readonly ingester: Ingester,
     @Inject(HttpMetrics) private readonly metrics: HttpMetrics,
     @Inject(RingsService) private readonly rings: RingsService,
     @Inject(GrpcServerService) private readonly grpc: GrpcServerService,
@@ -97,7 +116,7 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     }
     registerIngesterMetrics(
       this.metrics.registry,
-      () => this.ingester?.metrics(),
+      () => (this.started === undefined ? undefined : this.ingester.metrics()),
       () => this.prepared,
     );
   }
@@ -108,25 +127,12 @@ export class IngesterService implements LifecycleService, OnModuleInit {
   }
 
   private async start(): Promise<void> {
-    const cfg = this.config.ingester;
-    const config: IngesterConfig = { ...cfg, wal: { ...cfg.wal, dir: walDirectory(this.config) } };
-    const ingester = new Ingester({
-      config,
-      sink: {
-        putChunks: async (tenant, chunks) => {
-          await this.store.putChunks(tenant, chunksInPeriodFormat(this.store, chunks));
-        },
-      },
-      limits: (tenant) => this.overrides.forTenant(tenant),
-      logger: this.logger,
-    });
-    this.ingester = ingester;
-    const replay = await ingester.start();
-    if (replay) this.logger.info({ dir: config.wal.dir, ...replay }, 'WAL replayed');
+    const replay = await this.ingester.start();
+    const dir = walDirectory(this.config);
+    if (replay) this.logger.info({ dir, ...replay }, 'WAL replayed');
     this.prepared = await this.marker.exists();
     if (this.prepared)
       this.logger.info({ path: this.marker.path }, 'prepare-shutdown marker found');
-    this.localIngester.attach(ingester);
     await this.joinRing();
   }
 
@@ -170,7 +176,7 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     const flush = this.requestedFlush ?? (this.prepared || !wal.enabled || wal.flush_on_shutdown);
     try {
       this.logger.info({ flush }, 'ingester shutting down');
-      const ingester = this.ingester;
+      const ingester = this.started === undefined ? undefined : this.ingester;
       // The final checkpoint gets what the graceful shutdown period leaves (main.ts exits then).
       const budgetMs = this.config.server.graceful_shutdown_timeout;
       const shutdown = async (): Promise<void> => {
@@ -186,8 +192,6 @@ export class IngesterService implements LifecycleService, OnModuleInit {
     } catch (err) {
       this.settleStopped(err);
       throw err;
-    } finally {
-      this.localIngester.attach(undefined);
     }
   }
 
@@ -240,7 +244,7 @@ export class IngesterService implements LifecycleService, OnModuleInit {
 
   private runningIngester(): Ingester {
     const state = this.registry.stateOf(this.serviceName);
-    if (state !== 'Running' || !this.ingester) {
+    if (state !== 'Running') {
       throw new IngesterUnavailableError(
         state === 'New' || state === 'Starting'
           ? 'Ingester is starting (replaying the WAL).'

@@ -1,15 +1,22 @@
+import type { PushStream } from '@logsvc/api';
 import type { Config } from '@logsvc/config';
-import { DEFAULT_DRAIN_CONFIG, PatternIngester } from '@logsvc/pattern';
+import { LogsvcError } from '@logsvc/errors';
+import {
+  DEFAULT_DRAIN_CONFIG,
+  PatternIngester,
+  type PatternIngesterClient,
+  type PatternQuery,
+  type PatternSeries,
+} from '@logsvc/pattern';
 import { Lifecycler, tokenFor } from '@logsvc/ring';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, LOGGER } from '../../tokens';
-import { sharesRing } from '../cluster/cluster-mode';
+import { sharesRing } from '../../cluster-mode';
+import { PatternMetrics } from '../clients/pattern-metrics';
 import { GrpcServerService } from '../cluster/grpc-server.service';
-import { LocalPatternIngester } from '../cluster/local-pattern-ingester';
-import { PatternMetrics } from '../cluster/pattern-metrics';
 import { RingsService } from '../cluster/rings.service';
 
 /**
@@ -18,10 +25,17 @@ import { RingsService } from '../cluster/rings.service';
  * membership follows `pattern_ingester.lifecycler` as the ingester's follows
  * `ingester.lifecycler` (join_after, min_ready_duration, tokens file, readiness check of the
  * ring's health), and on a shared ring `/ready` waits for it, as Loki's readiness handler does.
+ *
+ * It is also this process's in-process pattern ingester client (LOCAL_PATTERN_INGESTER): from
+ * its start until it stopped; outside that, calls fail as `unavailable`.
  */
 @Injectable()
-export class PatternIngesterService implements LifecycleService, OnModuleInit {
+export class PatternIngesterService
+  implements LifecycleService, OnModuleInit, PatternIngesterClient
+{
   readonly serviceName = 'pattern-ingester';
+  private readonly ingester: PatternIngester;
+  private serving = false;
   private lifecycler: Lifecycler | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private readonly logger: Logger;
@@ -31,16 +45,44 @@ export class PatternIngesterService implements LifecycleService, OnModuleInit {
     @Inject(CONFIG) private readonly config: Config,
     @Inject(RingsService) private readonly rings: RingsService,
     @Inject(GrpcServerService) private readonly grpc: GrpcServerService,
-    @Inject(LocalPatternIngester) private readonly local: LocalPatternIngester,
     @Inject(PatternMetrics) private readonly metrics: PatternMetrics,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'pattern-ingester' });
+    const c = config.pattern_ingester;
+    this.ingester = new PatternIngester({
+      drain: {
+        ...DEFAULT_DRAIN_CONFIG,
+        maxClusters: c.max_clusters,
+        maxEvictionRatio: c.max_eviction_ratio,
+        maxAllowedLineLength: c.max_allowed_line_length,
+      },
+      owns: sharesRing(config) ? (tenant, labels) => this.owns(tenant, labels) : undefined,
+      countersFor: (tenant, format) => this.metrics.drainCounters(tenant, format),
+    });
+  }
+
+  /** Whether calls reach the pattern ingester (it is started and not stopped). */
+  get isServing(): boolean {
+    return this.serving;
+  }
+
+  push(tenant: string, streams: readonly PushStream[]): Promise<void> {
+    return this.serve().push(tenant, streams);
+  }
+
+  query(tenant: string, query: PatternQuery): Promise<PatternSeries[]> {
+    return this.serve().query(tenant, query);
+  }
+
+  private serve(): PatternIngester {
+    if (!this.serving) throw new LogsvcError('unavailable', 'pattern ingester not running');
+    return this.ingester;
   }
 
   onModuleInit(): void {
     this.registry.register(this);
-    this.metrics.streamsGauge(() => this.local.ingester?.streamCount ?? 0);
+    this.metrics.streamsGauge(() => (this.serving ? this.ingester.streamCount : 0));
     // As the ingester's: only a shared ring gates /ready (Loki's readyHandler asks
     // PatternIngester.CheckReady, i.e. its lifecycler's CheckReady).
     if (sharesRing(this.config)) {
@@ -52,19 +94,10 @@ export class PatternIngesterService implements LifecycleService, OnModuleInit {
   }
 
   async starting(): Promise<void> {
-    const c = this.config.pattern_ingester;
-    const ingester = new PatternIngester({
-      drain: {
-        ...DEFAULT_DRAIN_CONFIG,
-        maxClusters: c.max_clusters,
-        maxEvictionRatio: c.max_eviction_ratio,
-        maxAllowedLineLength: c.max_allowed_line_length,
-      },
-      owns: sharesRing(this.config) ? (tenant, labels) => this.owns(tenant, labels) : undefined,
-      countersFor: (tenant, format) => this.metrics.drainCounters(tenant, format),
-    });
-    this.local.attach(ingester);
-    this.sweeper = setInterval(() => ingester.sweep(), c.flush_check_period).unref();
+    this.serving = true;
+    const ingester = this.ingester;
+    const period = this.config.pattern_ingester.flush_check_period;
+    this.sweeper = setInterval(() => ingester.sweep(), period).unref();
     this.lifecycler = this.newLifecycler();
     await this.lifecycler.start();
   }
@@ -96,7 +129,7 @@ export class PatternIngesterService implements LifecycleService, OnModuleInit {
   async stopping(): Promise<void> {
     await this.lifecycler?.stop();
     clearInterval(this.sweeper);
-    this.local.attach(undefined);
+    this.serving = false;
   }
 
   /** Loki counts only the streams whose token falls to this instance in the pattern ring. */

@@ -17,11 +17,11 @@ import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, LOGGER } from '../../tokens';
-import { LocalJobQueue } from '../cluster/local-job-queue';
+import { LocalJobQueue } from '../query-queue/local-job-queue';
 import { queryRouting, type WorkerSource } from '../cluster/query-routing';
 import { RingsService } from '../cluster/rings.service';
 import { schedulerAddresses } from '../cluster/scheduler-ring';
-import { clientTls } from '../cluster/rpc-client-options';
+import { clientTls } from '../../rpc-client-options';
 import { QUERY_WORKER_POOL } from './query-worker-pool.provider';
 
 /**

@@ -1,12 +1,20 @@
 import { type DeleteRequestsStore, QueryDeletions } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
-import type { IngesterClient } from '@logsvc/ingester';
+import { type IngesterClient, LocalIngesterClient } from '@logsvc/ingester';
 import type { PatternQuerier } from '@logsvc/pattern';
-import { chunkDecoder, Querier, ReadApi } from '@logsvc/querier';
+import { type ChunkDecoder, Querier, ReadApi } from '@logsvc/querier';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
-import { CONFIG, DELETE_REQUESTS, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
-import { PATTERN_QUERIER } from '../cluster/pattern-clients.provider';
+import { sharesRing } from '../../cluster-mode';
+import {
+  CHUNK_DECODER,
+  CONFIG,
+  DELETE_REQUESTS,
+  INDEX_READER,
+  INGESTER_CLIENT,
+  OVERRIDES,
+} from '../../tokens';
+import { PATTERN_QUERIER } from '../clients/pattern-clients.provider';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { DetectedController } from './detected.controller';
 import { IndexController } from './index.controller';
@@ -52,17 +60,20 @@ import { TailSockets } from './tail/tail-sockets.service';
         overrides: Overrides,
         index: IndexReader,
         deleteRequests: DeleteRequestsStore,
+        local: LocalIngesterClient | undefined,
+        decoder: ChunkDecoder,
       ) => {
-        // The main thread's block cache (each query worker sizes its own from the pool's options).
-        chunkDecoder.configure(config.querier.block_cache_mb);
         return new Querier({
           ...querierOptions(config, store, ingesters, overrides, index),
+          decoder,
           scanWorkers: config.querier.scan_workers,
           tailMaxDurationMs: config.querier.tail_max_duration,
           poolMemory: {
             enabled: config.querier.query_workers_ingester_data,
             minBytes: config.querier.query_workers_min_ingester_bytes,
           },
+          // Query workers read the ingester's memory only where it runs in this process.
+          ...(local === undefined || sharesRing(config) ? {} : { memory: local }),
           // Lines of delete requests are dropped at query time until the compactor removed them.
           deletions: new QueryDeletions(
             deleteRequests,
@@ -70,7 +81,16 @@ import { TailSockets } from './tail/tail-sockets.service';
           ),
         });
       },
-      inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER, DELETE_REQUESTS],
+      inject: [
+        CONFIG,
+        CHUNK_STORE,
+        INGESTER_CLIENT,
+        OVERRIDES,
+        INDEX_READER,
+        DELETE_REQUESTS,
+        { token: LocalIngesterClient, optional: true },
+        CHUNK_DECODER,
+      ],
     },
   ],
   // The query frontend's in-process sub-queries run on these (`runPooledQuery`).

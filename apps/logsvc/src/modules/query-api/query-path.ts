@@ -22,7 +22,7 @@ import type { RunQueryResult } from '@logsvc/logql';
 import { EmbeddedCache } from '@logsvc/storage';
 import { type Querier, type QueryWorkerPool, runPooledQuery } from '@logsvc/querier';
 import type { Component } from '../../targets';
-import { sharesRing } from '../cluster/cluster-mode';
+import { sharesRing } from '../../cluster-mode';
 
 /** Injection token of the `QueryPath` the query endpoints answer through. */
 export const QUERY_PATH = Symbol('logsvc.queryPath');

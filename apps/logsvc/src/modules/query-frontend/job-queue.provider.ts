@@ -5,9 +5,9 @@ import { ClientPool, GrpcSchedulerClient, GrpcSchedulerQueue } from '@logsvc/rpc
 import type { Provider } from '@nestjs/common';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, JOB_QUEUE } from '../../tokens';
-import { LocalJobQueue } from '../cluster/local-job-queue';
+import { LocalJobQueue } from '../query-queue/local-job-queue';
 import { queryRouting } from '../cluster/query-routing';
-import { rpcClientOptions } from '../cluster/rpc-client-options';
+import { rpcClientOptions } from '../../rpc-client-options';
 import { RingsService } from '../cluster/rings.service';
 import { schedulerAddresses } from '../cluster/scheduler-ring';
 

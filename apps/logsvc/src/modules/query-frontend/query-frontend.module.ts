@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { JOB_QUEUE } from '../../tokens';
 import { FrontendForwarder } from './frontend-forwarder';
 import { jobQueueProvider, schedulerPoolProvider } from './job-queue.provider';
+import { QueryFrontendGrpcHandlers } from './query-frontend.grpc';
 import { QueryFrontendService } from './query-frontend.service';
 
 /**
@@ -9,7 +10,13 @@ import { QueryFrontendService } from './query-frontend.service';
  * the queue its requests take to querier workers.
  */
 @Module({
-  providers: [schedulerPoolProvider, jobQueueProvider, FrontendForwarder, QueryFrontendService],
+  providers: [
+    schedulerPoolProvider,
+    jobQueueProvider,
+    FrontendForwarder,
+    QueryFrontendService,
+    QueryFrontendGrpcHandlers,
+  ],
   exports: [JOB_QUEUE],
 })
 export class QueryFrontendModule {}

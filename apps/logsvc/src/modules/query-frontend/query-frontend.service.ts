@@ -4,7 +4,7 @@ import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
 import { COMPONENTS } from '../../tokens';
-import { LocalJobQueue } from '../cluster/local-job-queue';
+import { LocalJobQueue } from '../query-queue/local-job-queue';
 import { SCHEDULER_POOL } from './job-queue.provider';
 
 /**

@@ -7,7 +7,7 @@ import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, LOGGER } from '../../tokens';
 import { GrpcServerService } from '../cluster/grpc-server.service';
-import { LocalJobQueue } from '../cluster/local-job-queue';
+import { LocalJobQueue } from '../query-queue/local-job-queue';
 import { queryRouting } from '../cluster/query-routing';
 import { memberLifecycler } from '../cluster/ring-member';
 import { RingsService } from '../cluster/rings.service';

@@ -1,7 +1,7 @@
 import type { Config, Overrides } from '@logsvc/config';
 import { GrpcHttpClient } from '@logsvc/rpc';
 import { remoteQueryFn, type QueryFn, type RulerMetrics } from '@logsvc/ruler';
-import { rpcClientOptions } from '../cluster/rpc-client-options';
+import { rpcClientOptions } from '../../rpc-client-options';
 
 /** The gRPC call's own deadline: the tenant's evaluation timeout (its signal) ends it first. */
 const CALL_DEADLINE_MS = 24 * 3600_000;

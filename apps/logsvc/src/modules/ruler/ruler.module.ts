@@ -1,16 +1,17 @@
 import type { Config, Overrides } from '@logsvc/config';
 import type { IngesterClient } from '@logsvc/ingester';
-import { Querier } from '@logsvc/querier';
+import { type ChunkDecoder, Querier } from '@logsvc/querier';
 import { RulesApi, type RuleStore } from '@logsvc/ruler';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
 import { Module } from '@nestjs/common';
-import { CONFIG, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
+import { CHUNK_DECODER, CONFIG, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { querierOptions } from '../querier/querier-options';
 import { PrometheusRulesController } from './prometheus-rules.controller';
 import { RULER_QUERIER } from './ruler-query';
 import { RULE_STORE, createRuleStore } from './rule-store.provider';
 import { rulerMetricsProvider } from './ruler-metrics.provider';
+import { RulerGrpcHandlers } from './ruler.grpc';
 import { RulerService } from './ruler.service';
 import { RulesController } from './rules.controller';
 
@@ -19,6 +20,7 @@ import { RulesController } from './rules.controller';
   controllers: [RulesController, PrometheusRulesController],
   providers: [
     RulerService,
+    RulerGrpcHandlers,
     rulerMetricsProvider,
     { provide: RULE_STORE, useFactory: createRuleStore, inject: [CONFIG] },
     {
@@ -35,13 +37,15 @@ import { RulesController } from './rules.controller';
         ingesters: IngesterClient,
         overrides: Overrides,
         index: IndexReader,
+        decoder: ChunkDecoder,
       ) =>
         new Querier({
           ...querierOptions(config, store, ingesters, overrides, index),
+          decoder,
           // Rule queries are small instant queries: no worker threads of their own.
           scanWorkers: -1,
         }),
-      inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER],
+      inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER, CHUNK_DECODER],
     },
   ],
 })

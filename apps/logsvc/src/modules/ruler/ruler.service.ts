@@ -6,8 +6,10 @@ import {
   RemoteWriter,
   RuleManager,
   SYSTEM_CLOCK,
-  ownedGroups,
+  clusterRuleGroups,
+  groupsOwnedInRing,
   parseModelDuration,
+  ringMembership,
   rulesResponse,
   withJitter,
   type OwnedGroup,
@@ -15,16 +17,16 @@ import {
   type RulerMetrics,
 } from '@logsvc/ruler';
 import type { RuleGroupJson } from '@logsvc/api';
+import { LogsvcError } from '@logsvc/errors';
 import { ClientPool, GrpcRulerClient, type RulesCallRequest } from '@logsvc/rpc';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
-import { sharesRing } from '../cluster/cluster-mode';
+import { sharesRing } from '../../cluster-mode';
 import { GrpcServerService } from '../cluster/grpc-server.service';
-import { LocalRuler } from '../cluster/local-ruler';
-import { rpcClientOptions } from '../cluster/rpc-client-options';
+import { rpcClientOptions } from '../../rpc-client-options';
 import { memberLifecycler } from '../cluster/ring-member';
 import { RingsService } from '../cluster/rings.service';
 import { RULER_METRICS } from './ruler-metrics.provider';
@@ -52,6 +54,8 @@ export class RulerService implements LifecycleService, OnModuleInit {
   private poller: NodeJS.Timeout | undefined;
   private ringChecker: NodeJS.Timeout | undefined;
   private lastRing = '';
+  /** Whether other rulers may ask it for its groups (from its start, in a ring, until it stops). */
+  private serving = false;
   private readonly syncs = new CoalescedRun(async () => {
     try {
       await this.manager.sync(await this.ownedGroups());
@@ -73,7 +77,6 @@ export class RulerService implements LifecycleService, OnModuleInit {
     @Inject(RingsService) private readonly rings: RingsService,
     @Inject(RULER_METRICS) metrics: RulerMetrics,
     @Inject(GrpcServerService) private readonly grpc: GrpcServerService,
-    @Inject(LocalRuler) private readonly local: LocalRuler,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'ruler' });
@@ -134,9 +137,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
 
   async starting(): Promise<void> {
     if (sharesRing(this.config) || this.config.ruler.enable_sharding) {
-      this.local.attach({
-        rules: (tenant, request) => Promise.resolve(this.rules(tenant, request)),
-      });
+      this.serving = true;
       // Loki's ruler forgets a ruler silent for twice the heartbeat timeout (dskit's
       // AutoForgetDelegate): with one owner per group, that is what moves a dead ruler's groups.
       const { heartbeatTimeoutMs } = this.rings.settings('ruler');
@@ -160,7 +161,7 @@ export class RulerService implements LifecycleService, OnModuleInit {
     await this.syncs.idle();
     await this.manager.stop();
     await this.lifecycler?.stop();
-    this.local.attach(undefined);
+    this.serving = false;
     this.peers.closeAll();
     this.remote?.close();
     await this.notifier.flush();
@@ -184,28 +185,23 @@ export class RulerService implements LifecycleService, OnModuleInit {
     const watcher = this.rings.watcher('ruler');
     const id = this.lifecycler?.id;
     if (!watcher || id === undefined) return all;
-    return ownedGroups(all, id, (token) => {
-      try {
-        return watcher.ring().get(token, 'write').instances[0]?.id;
-      } catch {
-        return undefined;
-      }
-    });
+    return groupsOwnedInRing(all, id, watcher.ring());
   }
 
   /** Re-shards when the ring's members or their health changed (a ruler joined or left). */
   private checkRing(): void {
     const watcher = this.rings.watcher('ruler');
     if (!watcher) return;
-    const ring = watcher.ring();
-    const view = ring
-      .instances()
-      .map((i) => `${i.id}:${i.state}:${ring.isHealthy(i, 'write')}`)
-      .sort()
-      .join(',');
+    const view = ringMembership(watcher.ring());
     if (view === this.lastRing) return;
     this.lastRing = view;
     void this.sync();
+  }
+
+  /** What other rulers get over gRPC: its groups; `unavailable` while it does not serve. */
+  async peerRules(tenant: string, request: RulesCallRequest): Promise<RuleGroupJson[]> {
+    if (!this.serving) throw new LogsvcError('unavailable', 'ruler not running');
+    return this.rules(tenant, request);
   }
 
   /** The groups this ruler evaluates for `tenant`, as Prometheus' JSON, filtered. */
@@ -214,46 +210,18 @@ export class RulerService implements LifecycleService, OnModuleInit {
   }
 
   /**
-   * The groups of every ruler of the cluster (Loki's GetRules): this ruler's own, and each
-   * other healthy ruler's over gRPC (`ruler.Ruler/Rules`), sorted by namespace and group. One
-   * ruler failing to answer fails the whole listing, as in Loki. Rulers that are not healthy
-   * in the ring are left out (their groups are evaluated by nobody until they are forgotten).
-   * Without a shared ruler ring, this ruler's own groups.
+   * The groups of every ruler of the cluster (Loki's GetRules, `clusterRuleGroups`): this
+   * ruler's own and each other healthy ruler's over gRPC (`ruler.Ruler/Rules`). Without a
+   * shared ruler ring, this ruler's own groups.
    */
   async clusterRules(tenant: string, request: RulesCallRequest): Promise<RuleGroupJson[]> {
     const watcher = this.rings.watcher('ruler');
     const self = this.lifecycler?.id;
     if (!watcher || self === undefined || !sharesRing(this.config))
       return this.rules(tenant, request);
-    const ring = watcher.ring();
-    const others = ring.instances().length === 0 ? [] : ring.allHealthy('write');
-    const parts = await Promise.all([
-      this.rules(tenant, request),
-      ...others
-        .filter((i) => i.id !== self)
-        .map(async (i) => {
-          try {
-            return await this.peers.get(i.addr).rules(tenant, request);
-          } catch (err) {
-            throw new Error(
-              `unable to retrieve rules from ruler ${i.addr}: ${err instanceof Error ? err.message : String(err)}`,
-            );
-          }
-        }),
-    ]);
-    return parts
-      .flat()
-      .sort((a, b) =>
-        a.file !== b.file
-          ? a.file < b.file
-            ? -1
-            : 1
-          : a.name < b.name
-            ? -1
-            : a.name > b.name
-              ? 1
-              : 0,
-      );
+    return clusterRuleGroups(this.rules(tenant, request), self, watcher.ring(), (peer) =>
+      this.peers.get(peer.addr).rules(tenant, request),
+    );
   }
 
   /** Per-tenant limits of the rules API. */

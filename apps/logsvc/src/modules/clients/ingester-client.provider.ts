@@ -6,9 +6,9 @@ import { ClientPool, GrpcIngesterClient } from '@logsvc/rpc';
 import type { Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, INGESTER_CLIENT, LOGGER } from '../../tokens';
-import { sharesRing } from './cluster-mode';
-import { rpcClientOptions } from './rpc-client-options';
-import { RingsService } from './rings.service';
+import { sharesRing } from '../../cluster-mode';
+import { rpcClientOptions } from '../../rpc-client-options';
+import { RingsService } from '../cluster/rings.service';
 
 /** Clients of remote ingesters by address, closed when the process stops. */
 export const INGESTER_POOL = Symbol('logsvc.ingesterPool');
@@ -33,14 +33,22 @@ export const ingesterPoolProvider: Provider = {
  */
 export const ingesterClientProvider: Provider = {
   provide: INGESTER_CLIENT,
-  inject: [CONFIG, LocalIngesterClient, RingsService, INGESTER_POOL, LOGGER],
+  inject: [
+    CONFIG,
+    { token: LocalIngesterClient, optional: true },
+    RingsService,
+    INGESTER_POOL,
+    LOGGER,
+  ],
   useFactory: (
     config: Config,
-    local: LocalIngesterClient,
+    own: LocalIngesterClient | undefined,
     rings: RingsService,
     pool: ClientPool<GrpcIngesterClient>,
     logger: Logger,
   ): IngesterClient => {
+    // No ingester in this process: pushes are refused as `unavailable`, reads find nothing.
+    const local = own ?? new LocalIngesterClient();
     if (!sharesRing(config)) return local;
     const ownId = rings.settings('ingester').instanceId;
     return new RingIngesterClient({

@@ -6,9 +6,9 @@ import type { Provider } from '@nestjs/common';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, INDEX_READER } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
-import { sharesRing } from './cluster-mode';
-import { rpcClientOptions } from './rpc-client-options';
-import { RingsService } from './rings.service';
+import { sharesRing } from '../../cluster-mode';
+import { rpcClientOptions } from '../../rpc-client-options';
+import { RingsService } from '../cluster/rings.service';
 
 /** Clients of index gateways by address. */
 export const INDEX_GATEWAY_POOL = Symbol('logsvc.indexGatewayPool');

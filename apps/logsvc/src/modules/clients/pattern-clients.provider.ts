@@ -9,14 +9,14 @@ import {
 } from '@logsvc/pattern';
 import { RingError, type InstanceDesc } from '@logsvc/ring';
 import { ClientPool, GrpcPatternClient } from '@logsvc/rpc';
+import { LogsvcError } from '@logsvc/errors';
 import type { Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { CONFIG, LOGGER } from '../../tokens';
-import { sharesRing } from './cluster-mode';
-import { rpcClientOptions } from './rpc-client-options';
-import { LocalPatternIngester } from './local-pattern-ingester';
+import { CONFIG, LOCAL_PATTERN_INGESTER, LOGGER } from '../../tokens';
+import { sharesRing } from '../../cluster-mode';
+import { rpcClientOptions } from '../../rpc-client-options';
 import { PatternMetrics } from './pattern-metrics';
-import { RingsService } from './rings.service';
+import { RingsService } from '../cluster/rings.service';
 
 /** Clients of remote pattern ingesters by address. */
 export const PATTERN_POOL = Symbol('logsvc.patternPool');
@@ -41,6 +41,21 @@ export const patternPoolProvider: Provider = {
     ),
 };
 
+/** This process's pattern ingester (LOCAL_PATTERN_INGESTER), while it serves. */
+interface LocalPatternIngester extends PatternIngesterClient {
+  readonly isServing: boolean;
+}
+
+/** What a process without a pattern ingester of its own answers in-process. */
+const NO_PATTERN_INGESTER: LocalPatternIngester = {
+  isServing: false,
+  push: () => Promise.reject(new LogsvcError('unavailable', 'pattern ingester not running')),
+  query: () => Promise.reject(new LogsvcError('unavailable', 'pattern ingester not running')),
+};
+
+/** The optional LOCAL_PATTERN_INGESTER injection of the providers below. */
+const LOCAL = { token: LOCAL_PATTERN_INGESTER, optional: true };
+
 /** How this process reaches pattern ingester `instance`: its own directly, others over gRPC. */
 function clientFor(
   rings: RingsService,
@@ -48,7 +63,7 @@ function clientFor(
   pool: ClientPool<GrpcPatternClient>,
 ): (instance: InstanceDesc) => PatternIngesterClient {
   const ownId = rings.settings('pattern-ingester').instanceId;
-  return (instance) => (instance.id === ownId && local.ingester ? local : pool.get(instance.addr));
+  return (instance) => (instance.id === ownId && local.isServing ? local : pool.get(instance.addr));
 }
 
 function patternRing(rings: RingsService) {
@@ -79,16 +94,17 @@ function localSink(
 
 export const patternTeeProvider: Provider = {
   provide: PATTERN_TEE,
-  inject: [CONFIG, LocalPatternIngester, RingsService, PATTERN_POOL, PatternMetrics, LOGGER],
+  inject: [CONFIG, LOCAL, RingsService, PATTERN_POOL, PatternMetrics, LOGGER],
   useFactory: (
     config: Config,
-    local: LocalPatternIngester,
+    own: LocalPatternIngester | undefined,
     rings: RingsService,
     pool: ClientPool<GrpcPatternClient>,
     metrics: PatternMetrics,
     logger: Logger,
   ): PatternTee | null => {
     if (!config.pattern_ingester.enabled) return null;
+    const local = own ?? NO_PATTERN_INGESTER;
     const log = logger.child({ component: 'pattern-tee' });
     const counters = metrics.teeCounters;
     const sink: PatternSink = sharesRing(config)
@@ -112,15 +128,16 @@ export const patternTeeProvider: Provider = {
 
 export const patternQuerierProvider: Provider = {
   provide: PATTERN_QUERIER,
-  inject: [CONFIG, LocalPatternIngester, RingsService, PATTERN_POOL, PatternMetrics],
+  inject: [CONFIG, LOCAL, RingsService, PATTERN_POOL, PatternMetrics],
   useFactory: (
     config: Config,
-    local: LocalPatternIngester,
+    own: LocalPatternIngester | undefined,
     rings: RingsService,
     pool: ClientPool<GrpcPatternClient>,
     metrics: PatternMetrics,
   ): PatternQuerier | null => {
     if (!config.pattern_ingester.enabled) return null;
+    const local = own ?? NO_PATTERN_INGESTER;
     const counters = metrics.querierCounters;
     if (!sharesRing(config)) return new PatternQuerier(() => [local], counters);
     const reach = clientFor(rings, local, pool);

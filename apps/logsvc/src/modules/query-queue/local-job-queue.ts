@@ -2,7 +2,7 @@ import type { Config } from '@logsvc/config';
 import { type DispatchLogger, JobDispatcher } from '@logsvc/frontend';
 import type { Registry } from 'prom-client';
 import type { Component } from '../../targets';
-import { queryRouting } from './query-routing';
+import { queryRouting } from '../cluster/query-routing';
 import { queueMetrics } from './queue-metrics';
 
 /**
