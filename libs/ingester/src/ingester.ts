@@ -258,12 +258,12 @@ export class Ingester {
     return streamCountLimit(limits, share);
   }
 
-  /** `max_global_streams`, Infinity when 0 (off). */
   /** Every stream in memory, of all tenants. */
   private *allStreams(): Generator<Stream> {
     for (const inst of this.instances.values()) yield* inst.streams.values();
   }
 
+  /** `max_global_streams`, Infinity when 0 (off). */
   private globalStreamLimit(): number {
     const max = this.config.max_global_streams;
     return max > 0 ? max : Number.POSITIVE_INFINITY;
