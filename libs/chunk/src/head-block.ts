@@ -76,8 +76,12 @@ export class HeadBlock {
   private maxTs = 0n;
   /** True while rows arrived with non-decreasing timestamps. */
   private inOrder = true;
-  /** Duplicate detection once appends are out of order: Number(ts) -> newest row, chained. */
-  private index: Map<number, number> | null = null;
+  /**
+   * Duplicate detection once appends are out of order: a hash of the timestamp's two 32-bit
+   * words picks a bucket holding its newest row (-1: none), `chain[row]` the next older row of
+   * the same bucket. Typed arrays only: no Map entry or boxed number per row.
+   */
+  private index: Int32Array | null = null;
   private chain: Int32Array | null = null;
   private sortedCache: Uint32Array | null | undefined = undefined;
   /** The last frozen metadata array appended, its symbol ids and byte size (entries share it). */
@@ -276,8 +280,9 @@ export class HeadBlock {
   /** Whether an entry with this exact timestamp and line bytes is in the block. */
   contains(timestampNs: bigint, line: Buffer): boolean {
     if (this.n === 0) return false;
+    // Outside the block's time range: no row can match (the index keeps up in `append`).
+    if (timestampNs > this.maxTs || timestampNs < this.minTs) return false;
     if (this.index === null) {
-      if (timestampNs > this.maxTs) return false;
       if (this.inOrder && timestampNs === this.maxTs) {
         // Rows are sorted by time, so equal timestamps sit at the end.
         for (
@@ -496,23 +501,41 @@ export class HeadBlock {
   }
 
   private buildIndex(): this {
-    this.index = new Map();
-    this.chain = new Int32Array(this.rowCapacity);
-    for (let row = 0; row < this.n; row++) this.indexRow(row);
+    // Buckets at least twice the rows the arrays hold: chains stay about one row long.
+    let size = 64;
+    while (size < 2 * this.rowCapacity) size *= 2;
+    const index = new Int32Array(size).fill(-1);
+    const chain = new Int32Array(this.rowCapacity);
+    const rows = this.rowU32;
+    const mask = size - 1;
+    for (let row = 0; row < this.n; row++) {
+      const b = bucketOf(rows[4 * row], rows[4 * row + 1], mask);
+      chain[row] = index[b];
+      index[b] = row;
+    }
+    this.index = index;
+    this.chain = chain;
     return this;
   }
 
   private indexRow(row: number): void {
-    const key = Number(this.rowTs[2 * row]);
-    const prev = this.index!.get(key);
-    this.chain![row] = prev === undefined ? -1 : prev;
-    this.index!.set(key, row);
+    const index = this.index!;
+    const b = bucketOf(this.rowU32[4 * row], this.rowU32[4 * row + 1], index.length - 1);
+    this.chain![row] = index[b];
+    index[b] = row;
   }
 
   private indexedContains(timestampNs: bigint, line: Buffer): boolean {
-    const head = this.index!.get(Number(timestampNs));
-    for (let row = head ?? -1; row >= 0; row = this.chain![row]) {
-      if (this.rowTs[2 * row] === timestampNs && this.lineEquals(row, line)) return true;
+    TS_SCRATCH[0] = timestampNs;
+    const lo = TS_WORDS[0];
+    const hi = TS_WORDS[1];
+    const rows = this.rowU32;
+    const chain = this.chain!;
+    const index = this.index!;
+    for (let row = index[bucketOf(lo, hi, index.length - 1)]; row >= 0; row = chain[row]) {
+      if (rows[4 * row] === lo && rows[4 * row + 1] === hi && this.lineEquals(row, line)) {
+        return true;
+      }
     }
     return false;
   }
@@ -530,7 +553,8 @@ export class HeadBlock {
       const rows = this.rowTs;
       this.setRowCapacity(cap);
       this.rowTs.set(rows.subarray(0, 2 * this.n));
-      if (this.chain !== null) this.chain = grow(this.chain, new Int32Array(cap));
+      // More rows than the buckets were sized for: rebuilt over the copied rows.
+      if (this.index !== null) this.buildIndex();
     }
     const smEnd = this.smEnd + smIds;
     if (smEnd > this.smIds.length) {
@@ -543,6 +567,17 @@ export class HeadBlock {
 let adoptingRun = false;
 /** The metadata ids of a block before its constructor gives it its own. */
 const NO_IDS = new Uint32Array(0);
+
+/** A timestamp's two 32-bit words, as the row arrays hold them (`indexedContains`). */
+const TS_SCRATCH = new BigInt64Array(1);
+const TS_WORDS = new Uint32Array(TS_SCRATCH.buffer);
+
+/** The duplicate index's bucket of a timestamp given as its two 32-bit words. */
+function bucketOf(lo: number, hi: number, mask: number): number {
+  let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b);
+  h ^= h >>> 15;
+  return h & mask;
+}
 
 /** Where `transientView` joins a block's pages; reused, as its callers finish with it first. */
 let transientLines: Buffer = Buffer.alloc(0);

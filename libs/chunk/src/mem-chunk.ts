@@ -262,6 +262,11 @@ export class MemChunk {
     return this.blockCompressedBytes;
   }
 
+  /** Line plus structured metadata bytes of the head block: what is not compressed yet. */
+  get headBytes(): number {
+    return this.head.uncompressedBytes;
+  }
+
   /** Some cut block is still being compressed in the background. */
   get compressing(): boolean {
     return this.pendingBlocks > 0;

@@ -18,6 +18,11 @@ export interface IngesterConfig {
   readonly max_returned_stream_errors: number;
   /** Streams in memory over all tenants; a push may not create more (0: no limit). */
   readonly max_global_streams: number;
+  /**
+   * Uncompressed head-block bytes over all streams; past it the largest heads are cut into
+   * blocks early (0 or absent: no limit).
+   */
+  readonly max_head_block_bytes?: number;
   /** Retry schedule of one flush operation; Loki's defaults when absent. */
   readonly flush_op_backoff?: FlushBackoffConfig;
   readonly wal: WalConfig;
@@ -84,6 +89,7 @@ export const DEFAULT_INGESTER_CONFIG: IngesterConfig = {
   concurrent_flushes: defaults.concurrent_flushes,
   max_returned_stream_errors: defaults.max_returned_stream_errors,
   max_global_streams: defaults.max_global_streams,
+  max_head_block_bytes: defaults.max_head_block_bytes,
   flush_op_backoff: DEFAULT_FLUSH_BACKOFF,
   wal: {
     enabled: defaults.wal.enabled,

@@ -13,6 +13,7 @@ import {
 import { CheckpointPace, checkpointWatch, seconds } from './checkpoint-budget';
 import { FlushError, IngestError, IngesterStoppedError, WalCorruptionError } from './errors';
 import { Flusher } from './flusher';
+import { HeadBudget } from './head-budget';
 import {
   bytesInRange,
   type MemorySelect,
@@ -114,6 +115,7 @@ export class Ingester {
   private readonly flusher: Flusher;
   private readonly chunkOptions: Partial<ChunkOptions>;
   private readonly windowNs: bigint;
+  private readonly headBudget: HeadBudget;
   private readonly listeners = new Map<AppendListener, AppendInterest>();
   private readonly onCut = (reason: CutReason): void =>
     bump(this.counters.chunks_cut_total, reason);
@@ -134,6 +136,10 @@ export class Ingester {
       targetSize: this.config.chunk_target_size,
     };
     this.windowNs = (BigInt(Math.round(this.config.max_chunk_age)) * 1_000_000n) / 2n;
+    this.headBudget = new HeadBudget(
+      this.config.max_head_block_bytes ?? 0,
+      this.config.chunk_block_size,
+    );
     this.flusher = new Flusher({
       sink: opts.sink,
       concurrency: this.config.concurrent_flushes,
@@ -258,6 +264,11 @@ export class Ingester {
     return streamCountLimit(limits, share);
   }
 
+  /** Every stream in memory, of all tenants. */
+  private *allStreams(): Generator<Stream> {
+    for (const inst of this.instances.values()) yield* inst.streams.values();
+  }
+
   /** `max_global_streams`, Infinity when 0 (off). */
   private globalStreamLimit(): number {
     const max = this.config.max_global_streams;
@@ -345,6 +356,7 @@ export class Ingester {
     const result = this.instance(tenant).push(req, ctx);
     const errors = result.errors;
     const c = this.counters;
+    c.head_blocks_cut_early_total += this.headBudget.stored(result.bytes, () => this.allStreams());
     c.entries_appended_total += result.entries;
     c.bytes_appended_total += result.bytes;
     c.duplicate_entries_total += result.duplicates;

@@ -15,6 +15,8 @@ export interface IngesterCounters {
   discarded_bytes_total: Record<string, number>;
   /** Chunks cut by reason (`full`, `idle`, `max_age`, `forced`). */
   chunks_cut_total: Record<string, number>;
+  /** Head blocks cut before chunk_block_size to keep the heads under max_head_block_bytes. */
+  head_blocks_cut_early_total: number;
   chunks_flushed_total: number;
   /** Flushed chunks by the reason they were cut (`full`, `idle`, `max_age`, `forced`). */
   chunks_flushed_by_reason_total: Record<string, number>;
@@ -46,6 +48,7 @@ export function newCounters(): IngesterCounters {
     discarded_entries_total: {},
     discarded_bytes_total: {},
     chunks_cut_total: {},
+    head_blocks_cut_early_total: 0,
     chunks_flushed_total: 0,
     chunks_flushed_by_reason_total: {},
     chunks_flushed_bytes_total: 0,

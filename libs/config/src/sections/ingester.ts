@@ -21,6 +21,10 @@ export const ingesterSection = section({
   // logsvc's own: streams in memory over all tenants (0: no limit), so many tenants' stream
   // allowances together cannot exhaust the process's memory.
   max_global_streams: flag('ingester.max-global-streams', int(500_000, 0)),
+  // logsvc's own: uncompressed head-block bytes over all streams; past it the largest heads are
+  // cut into compressed blocks early (0: no limit), so many slow streams cannot hold hundreds
+  // of MB of lines uncompressed while none reaches chunk_block_size.
+  max_head_block_bytes: flag('ingester.max-head-block-bytes', size(32 * 1024 * 1024)),
   query_store_max_look_back_period: flag('ingester.query-store-max-look-back-period', duration(0)),
   lifecycler: lifecyclerSection(),
   wal: section({

@@ -68,6 +68,11 @@ const NUMERIC: Readonly<Record<NumericField, MetricSpec>> = {
     help: 'Uncompressed bytes of flushed chunks.',
     kind: 'counter',
   },
+  head_blocks_cut_early_total: {
+    names: ['logsvc_ingester_head_blocks_cut_early_total'],
+    help: 'Head blocks cut into compressed blocks before chunk_block_size, to keep all heads under max_head_block_bytes.',
+    kind: 'counter',
+  },
   chunks_flushed_entries_total: {
     names: ['logsvc_ingester_chunks_flushed_entries_total'],
     help: 'Entries in flushed chunks.',
