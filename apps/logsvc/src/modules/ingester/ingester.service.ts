@@ -2,12 +2,7 @@ import { join } from 'node:path';
 import { type ChunkFormatName, recodeChunk } from '@logsvc/chunk';
 import type { Config, Overrides } from '@logsvc/config';
 import { LogsvcError } from '@logsvc/errors';
-import {
-  type FlushedChunk,
-  Ingester,
-  type IngesterConfig,
-  ShutdownMarker,
-} from '@logsvc/ingester';
+import { type FlushedChunk, Ingester, type IngesterConfig, ShutdownMarker } from '@logsvc/ingester';
 import { Lifecycler } from '@logsvc/ring';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
