@@ -17,6 +17,7 @@ import type { NodeAgent } from '../support/node-agent/agent';
 import {
   describeCluster,
   expectEveryAckedEntry,
+  isReady,
   Load,
   loadedLogService,
   LS,
@@ -26,10 +27,14 @@ import {
   readyOn,
 } from '../support/operator-load';
 
-// Tier 3: two operator processes (apps/operator/dist/main.js, --leader-elect) against the real
-// control plane; the leader is SIGKILLed mid-rollout, right after it replaced its first
-// ingester. The other takes the Lease once it expires (15s) and goes on at the next pod; no
-// acknowledged entry is lost and no ingester is replaced twice.
+// Tier 3: a microservices LogService run by real logsvc processes (our node agent plays the
+// kubelet) and two operator processes (apps/operator/dist/main.js, --leader-elect) against the
+// real control plane, upgraded under load: every ingester is replaced by the operators, the
+// distributor, querier, query frontend and scheduler by their Deployments. The leader is
+// SIGKILLed mid-rollout, right after it replaced its first ingester; the other takes the Lease
+// once it expires (15s) and goes on at the next pod, no ingester replaced twice. Then the
+// ingesters scale out to 4 and back to 3 (the removed one drained first). Every acknowledged
+// entry must be queryable through the frontend afterwards, and pushes must keep succeeding.
 
 const LEASE = `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases/logsvc-operator`;
 
@@ -41,156 +46,180 @@ interface Operator {
 
 const skip = skipMessage();
 
-describe.skipIf(skip !== undefined)('operator: leader failover by SIGKILL mid-rollout', () => {
-  let cp: ControlPlane;
-  let client: KubeClient;
-  let etcd: EtcdServer;
-  let agent: NodeAgent;
-  let dir: string;
-  const logs: string[] = [];
-  const operators: Operator[] = [];
+describe.skipIf(skip !== undefined)(
+  'operator: an upgrade under load, the leader SIGKILLed mid-rollout',
+  () => {
+    let cp: ControlPlane;
+    let client: KubeClient;
+    let etcd: EtcdServer;
+    let agent: NodeAgent;
+    let dir: string;
+    const logs: string[] = [];
+    const operators: Operator[] = [];
 
-  const startOperator = (name: string): Operator => {
-    const child = spawn(
-      process.execPath,
-      [
-        join(REPO_ROOT, 'apps', 'operator', 'dist', 'main.js'),
-        `--kubeconfig=${cp.kubeconfig}`,
-        '--leader-elect',
-        `--leader-election-namespace=${NS}`,
-        '--pod-access=direct',
-        '--http-port=0',
-        '--resync=5',
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, POD_NAME: name } },
-    );
-    const lines: string[] = [];
-    let partial = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      const parts = (partial + d.toString()).split('\n');
-      partial = parts.pop()!;
-      lines.push(...parts);
-    });
-    const op = { name, process: child, lines };
-    operators.push(op);
-    return op;
-  };
-  /** The ingesters an operator replaced, from its log (`rollout: replacing <pod> (...)`). */
-  const replacedBy = (op: Operator) =>
-    op.lines
-      .map((l) => /rollout: replacing (\S+) \(/.exec(l)?.[1])
-      .filter((p): p is string => p !== undefined);
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
-    [cp, etcd] = await Promise.all([startControlPlane(), startEtcd()]);
-    client = cp.client;
-    agent = logsvcNodeAgent(client, dir, logs);
-    await agent.start();
-    await installCrd(client);
-    await waitFor('the default ServiceAccount', () =>
-      client.get(`/api/v1/namespaces/${NS}/serviceaccounts/default`),
-    );
-    await client.call('POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
-      metadata: { name: 'logs-shared' },
-      spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } },
-    });
-  }, 180_000);
-
-  afterAll(async () => {
-    for (const op of operators)
-      if (op.process.exitCode === null && op.process.signalCode === null) {
-        const exited = new Promise((resolve) => op.process.once('exit', resolve));
-        op.process.kill('SIGTERM');
-        await exited;
-      }
-    await agent?.stop();
-    await etcd?.stop();
-    await cp?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('the other operator takes the Lease and goes on at the next pod, losing nothing', async () => {
-    const fail = async (err: unknown) => {
-      const tails = operators.map((o) => `${o.name}:\n${o.lines.slice(-15).join('\n')}`);
-      throw new Error(
-        `${(err as Error).message}\n${tails.join('\n')}\n${agent.recentOutput()}\n${await describeCluster(client)}`,
+    const startOperator = (name: string): Operator => {
+      const child = spawn(
+        process.execPath,
+        [
+          join(REPO_ROOT, 'apps', 'operator', 'dist', 'main.js'),
+          `--kubeconfig=${cp.kubeconfig}`,
+          '--leader-elect',
+          `--leader-election-namespace=${NS}`,
+          '--pod-access=direct',
+          '--http-port=0',
+          '--resync=5',
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, POD_NAME: name } },
       );
+      const lines: string[] = [];
+      let partial = '';
+      child.stderr!.on('data', (d: Buffer) => {
+        const parts = (partial + d.toString()).split('\n');
+        partial = parts.pop()!;
+        lines.push(...parts);
+      });
+      const op = { name, process: child, lines };
+      operators.push(op);
+      return op;
     };
-    const first = startOperator('operator-a');
-    await waitFor(
-      'operator-a to lead',
-      async () => first.lines.some((l) => l.includes('watching LogServices')),
-      60_000,
-    ).catch(fail);
-    const second = startOperator('operator-b');
-    await waitFor(
-      'operator-b to campaign',
-      async () => second.lines.some((l) => l.includes('campaigns for Lease')),
-      60_000,
-    ).catch(fail);
+    /** The ingesters an operator replaced, from its log (`rollout: replacing <pod> (...)`). */
+    const replacedBy = (op: Operator) =>
+      op.lines
+        .map((l) => /rollout: replacing (\S+) \(/.exec(l)?.[1])
+        .filter((p): p is string => p !== undefined);
 
-    await client.call('POST', LS, loadedLogService(etcd.endpoint));
-    // Measured: Ready in about 1 m on a loaded 2-core machine; about 3x that.
-    await waitFor('the cluster to be Ready', () => readyOn(client, '0.1.0'), 200_000).catch(fail);
-    const before = new Map(
-      (await podsOf(client, 'ingester')).map((p) => [p.metadata.name, p.metadata.uid]),
-    );
-    const load = new Load(client);
-    load.start();
-    await waitFor('pushes to be acknowledged', async () => load.acked.size >= 200, 30_000);
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
+      [cp, etcd] = await Promise.all([startControlPlane(), startEtcd()]);
+      client = cp.client;
+      agent = logsvcNodeAgent(client, dir, logs);
+      await agent.start();
+      await installCrd(client);
+      await waitFor('the default ServiceAccount', () =>
+        client.get(`/api/v1/namespaces/${NS}/serviceaccounts/default`),
+      );
+      await client.call('POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
+        metadata: { name: 'logs-shared' },
+        spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } },
+      });
+    }, 180_000);
 
-    await client.call(
-      'PATCH',
-      `${LS}/logs`,
-      { spec: { version: '0.2.0' } },
-      'application/merge-patch+json',
-    );
-    // The leader replaces its first ingester (deleted: the StatefulSet makes it anew)...
-    const victim = await waitFor(
-      'operator-a to replace an ingester',
-      async () => replacedBy(first)[0],
-      120_000,
-    ).catch(fail);
-    await waitFor(
-      `${victim} to be deleted`,
-      async () =>
-        (await podsOf(client, 'ingester')).some(
-          (p) =>
-            p.metadata.name === victim &&
-            (p.metadata.uid !== before.get(victim) || p.metadata.deletionTimestamp !== undefined),
-        ) || !(await podsOf(client, 'ingester')).some((p) => p.metadata.name === victim),
-      30_000,
-    ).catch(fail);
-    // ...and dies at once, without releasing the Lease.
-    first.process.kill('SIGKILL');
-    const killedAt = Date.now();
+    afterAll(async () => {
+      for (const op of operators)
+        if (op.process.exitCode === null && op.process.signalCode === null) {
+          const exited = new Promise((resolve) => op.process.once('exit', resolve));
+          op.process.kill('SIGTERM');
+          await exited;
+        }
+      await agent?.stop();
+      await etcd?.stop();
+      await cp?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
 
-    await waitFor(
-      'operator-b to take the Lease',
-      async () => second.lines.some((l) => l.includes('watching LogServices')),
-      60_000,
-    ).catch(fail);
-    const takeoverMs = Date.now() - killedAt;
-    const lease = await client.get<{ spec: { holderIdentity: string } }>(LEASE);
-    expect(lease!.spec.holderIdentity).toBe('operator-b');
+    it('the other operator takes the Lease and goes on at the next pod; scale-down drains; nothing is lost', async () => {
+      const fail = async (err: unknown) => {
+        const tails = operators.map((o) => `${o.name}:\n${o.lines.slice(-15).join('\n')}`);
+        throw new Error(
+          `${(err as Error).message}\n${tails.join('\n')}\n${agent.recentOutput()}\n${await describeCluster(client)}`,
+        );
+      };
+      const first = startOperator('operator-a');
+      await waitFor(
+        'operator-a to lead',
+        async () => first.lines.some((l) => l.includes('watching LogServices')),
+        60_000,
+      ).catch(fail);
+      const second = startOperator('operator-b');
+      await waitFor(
+        'operator-b to campaign',
+        async () => second.lines.some((l) => l.includes('campaigns for Lease')),
+        60_000,
+      ).catch(fail);
 
-    await waitFor('the upgrade to finish', () => readyOn(client, '0.2.0'), 330_000).catch(fail);
-    const after = await podsOf(client, 'ingester');
-    for (const pod of after) expect(pod.metadata.uid).not.toBe(before.get(pod.metadata.name));
-    // operator-b went on at the next pods: none was replaced twice.
-    expect(replacedBy(first)).toEqual([victim]);
-    const rest = replacedBy(second);
-    expect(rest).not.toContain(victim);
-    expect([victim, ...rest].sort()).toEqual([...before.keys()].sort());
+      await client.call('POST', LS, loadedLogService(etcd.endpoint));
+      // Measured: Ready in about 1 m on a loaded 2-core machine; about 3x that.
+      await waitFor('the cluster to be Ready', () => readyOn(client, '0.1.0'), 200_000).catch(fail);
+      const before = new Map(
+        (await podsOf(client, 'ingester')).map((p) => [p.metadata.name, p.metadata.uid]),
+      );
+      const load = new Load(client);
+      load.start();
+      await waitFor('pushes to be acknowledged', async () => load.acked.size >= 200, 30_000);
 
-    await new Promise((r) => setTimeout(r, 2000));
-    await load.stop();
-    expect(
-      load.maxGapMs,
-      `longest time without an acknowledged push (${load.failed} failed pushes)`,
-    ).toBeLessThan(5000);
-    process.stderr.write(`failover e2e: operator-b led ${takeoverMs}ms after the SIGKILL\n`);
-    await expectEveryAckedEntry(client, load, 'failover e2e');
-  }, 600_000);
-});
+      await client.call(
+        'PATCH',
+        `${LS}/logs`,
+        { spec: { version: '0.2.0' } },
+        'application/merge-patch+json',
+      );
+      // The leader replaces its first ingester (deleted: the StatefulSet makes it anew)...
+      const victim = await waitFor(
+        'operator-a to replace an ingester',
+        async () => replacedBy(first)[0],
+        120_000,
+      ).catch(fail);
+      await waitFor(
+        `${victim} to be deleted`,
+        async () =>
+          (await podsOf(client, 'ingester')).some(
+            (p) =>
+              p.metadata.name === victim &&
+              (p.metadata.uid !== before.get(victim) || p.metadata.deletionTimestamp !== undefined),
+          ) || !(await podsOf(client, 'ingester')).some((p) => p.metadata.name === victim),
+        30_000,
+      ).catch(fail);
+      // ...and dies at once, without releasing the Lease.
+      first.process.kill('SIGKILL');
+      const killedAt = Date.now();
+
+      await waitFor(
+        'operator-b to take the Lease',
+        async () => second.lines.some((l) => l.includes('watching LogServices')),
+        60_000,
+      ).catch(fail);
+      const takeoverMs = Date.now() - killedAt;
+      const lease = await client.get<{ spec: { holderIdentity: string } }>(LEASE);
+      expect(lease!.spec.holderIdentity).toBe('operator-b');
+
+      await waitFor('the upgrade to finish', () => readyOn(client, '0.2.0'), 330_000).catch(fail);
+      const after = await podsOf(client, 'ingester');
+      for (const pod of after) expect(pod.metadata.uid).not.toBe(before.get(pod.metadata.name));
+      // operator-b went on at the next pods: none was replaced twice.
+      expect(replacedBy(first)).toEqual([victim]);
+      const rest = replacedBy(second);
+      expect(rest).not.toContain(victim);
+      expect([victim, ...rest].sort()).toEqual([...before.keys()].sort());
+
+      // Scale out to 4 ingesters and back to 3 under load: the removed one is drained
+      // (prepare_shutdown: flush, leave the ring) before it goes.
+      const ingesters = (replicas: number) =>
+        client.call(
+          'PATCH',
+          `${LS}/logs`,
+          { spec: { components: { ingester: { replicas } } } },
+          'application/merge-patch+json',
+        );
+      const readyIngesters = async (n: number) => {
+        const pods = await podsOf(client, 'ingester');
+        return pods.length === n && pods.every(isReady) && (await readyOn(client, '0.2.0'));
+      };
+      await ingesters(4);
+      await waitFor('4 Ready ingesters', () => readyIngesters(4), 120_000).catch(fail);
+      await ingesters(3);
+      await waitFor('back to 3 Ready ingesters', () => readyIngesters(3), 180_000).catch(fail);
+      expect(
+        second.lines.some((l) => l.includes('scale down: scaling logs-ingester down to 3')),
+      ).toBe(true);
+
+      await new Promise((r) => setTimeout(r, 2000));
+      await load.stop();
+      expect(
+        load.maxGapMs,
+        `longest time without an acknowledged push (${load.failed} failed pushes)`,
+      ).toBeLessThan(5000);
+      process.stderr.write(`failover e2e: operator-b led ${takeoverMs}ms after the SIGKILL\n`);
+      await expectEveryAckedEntry(client, load, 'failover e2e');
+    }, 900_000);
+  },
+);

@@ -3,19 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Controller,
-  DirectPodAccess,
-  discoverCapabilities,
+  type Controller,
   installCrd,
   type KubeClient,
-  Reconciler,
-  REPO_ROOT,
   skipMessage,
   startControlPlane,
   waitFor,
   type ControlPlane,
 } from '@logsvc/operator/testing';
-import { NodeAgent } from '../support/node-agent/agent';
+import type { NodeAgent } from '../support/node-agent/agent';
+import { logsvcNodeAgent, startInProcessOperator } from '../support/operator-load';
 
 // Tier 3: a LogServiceRule evaluated by the ruler of a real logsvc process (a single binary run
 // by our node agent): the operator validates it, writes it into the rules ConfigMap, the pod
@@ -48,43 +45,17 @@ describe.skipIf(skip !== undefined)('operator: a LogServiceRule in a running rul
     dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
     cp = await startControlPlane();
     client = cp.client;
-    const logsvc = join(REPO_ROOT, 'apps', 'logsvc', 'dist', 'main.js');
-    agent = new NodeAgent({
-      client,
-      nodeName: 'node-1',
-      dir,
-      log: (m) => logs.push(m),
-      // Not the default 127.0.1.x, where another test's node agent may run at once on this
-      // shared machine (2 of 4 runs there got a 404 on push; 3 of 3 passed since).
+    // Not the default 127.0.1.x, where another test's node agent may run at once on this
+    // shared machine (2 of 4 runs there got a 404 on push; 3 of 3 passed since).
+    agent = logsvcNodeAgent(client, dir, logs, {
       ipPrefix: `127.0.${100 + Math.floor(Math.random() * 150)}.`,
-      runtime: (image) =>
-        image.startsWith('logsvc/logsvc:')
-          ? {
-              entrypoint: [process.execPath, logsvc],
-              networkArgs: (ip) => [
-                `-server.http-listen-address=${ip}`,
-                `-server.grpc-listen-address=${ip}`,
-              ],
-            }
-          : undefined,
     });
     await agent.start();
     await installCrd(client);
     await waitFor('the default ServiceAccount', () =>
       client.get(`/api/v1/namespaces/${NS}/serviceaccounts/default`),
     );
-    const reconciler = new Reconciler({
-      client,
-      pods: new DirectPodAccess(client),
-      capabilities: await discoverCapabilities(client),
-      log: (m) => logs.push(m),
-    });
-    controller = new Controller(client, reconciler, {
-      resyncMs: 5000,
-      workers: 1,
-      log: (m) => logs.push(m),
-    });
-    controller.start();
+    controller = await startInProcessOperator(client, logs);
   }, 180_000);
 
   afterAll(async () => {

@@ -8,45 +8,33 @@ import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { GrpcIngesterClient } from '@logsvc/rpc';
 import { makeCa, signCert, writeExtensions } from '@logsvc/rpc/testing';
 import {
-  Controller,
-  DirectPodAccess,
-  discoverCapabilities,
+  type Controller,
   installCrd,
   type KubeClient,
-  Reconciler,
-  REPO_ROOT,
   skipMessage,
   startControlPlane,
   waitFor,
   type ControlPlane,
 } from '@logsvc/operator/testing';
-import { NodeAgent } from '../support/node-agent/agent';
+import type { NodeAgent } from '../support/node-agent/agent';
+import {
+  isReady,
+  logsvcNodeAgent,
+  LS,
+  NS,
+  podsOf,
+  startInProcessOperator,
+} from '../support/operator-load';
 
 // Issue 43: `spec.tls` on real pods. A microservices LogService whose pods serve and dial gRPC
 // with mutual TLS from a kubernetes.io/tls Secret (made with openssl here): pushes and a query
 // through the frontend, scheduler and querier succeed; a plaintext gRPC client, and one
 // without the cluster's client certificate, are refused by an ingester pod's gRPC port.
 
-const NS = 'default';
-const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
 const TENANT = 'e2e';
 
-interface PodItem {
-  metadata: { name: string; deletionTimestamp?: string };
-  status?: { podIP?: string; conditions?: { type: string; status: string }[] };
-}
-
-const isReady = (p: PodItem) =>
-  p.metadata.deletionTimestamp === undefined &&
-  (p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false);
-
 async function readyPodIp(client: KubeClient, component: string): Promise<string> {
-  const selector = `app.kubernetes.io/instance=logs,app.kubernetes.io/component=${component}`;
-  const list = await client.call<{ items: PodItem[] }>(
-    'GET',
-    `/api/v1/namespaces/${NS}/pods?labelSelector=${encodeURIComponent(selector)}`,
-  );
-  const pod = list.items.find(isReady);
+  const pod = (await podsOf(client, component)).find(isReady);
   if (pod?.status?.podIP === undefined) throw new Error(`no Ready ${component} pod`);
   return pod.status.podIP;
 }
@@ -115,23 +103,7 @@ describe.skipIf(skip !== undefined)('operator: a LogService with spec.tls on rea
     signCert(pki, 'node', 'ca');
     [cp, etcd] = await Promise.all([startControlPlane(), startEtcd()]);
     client = cp.client;
-    const logsvc = join(REPO_ROOT, 'apps', 'logsvc', 'dist', 'main.js');
-    agent = new NodeAgent({
-      client,
-      nodeName: 'node-1',
-      dir,
-      log: (m) => logs.push(m),
-      runtime: (image) =>
-        image.startsWith('logsvc/logsvc:')
-          ? {
-              entrypoint: [process.execPath, logsvc],
-              networkArgs: (ip) => [
-                `-server.http-listen-address=${ip}`,
-                `-server.grpc-listen-address=${ip}`,
-              ],
-            }
-          : undefined,
-    });
+    agent = logsvcNodeAgent(client, dir, logs);
     await agent.start();
     await installCrd(client);
     await waitFor('the default ServiceAccount', () =>
@@ -147,19 +119,7 @@ describe.skipIf(skip !== undefined)('operator: a LogService with spec.tls on rea
       type: 'kubernetes.io/tls',
       data: { 'tls.crt': b64('node.crt'), 'tls.key': b64('node.key'), 'ca.crt': b64('ca.crt') },
     });
-    const capabilities = await discoverCapabilities(client);
-    const reconciler = new Reconciler({
-      client,
-      pods: new DirectPodAccess(client),
-      capabilities,
-      log: (m) => logs.push(m),
-    });
-    controller = new Controller(client, reconciler, {
-      resyncMs: 5000,
-      workers: 2,
-      log: (m) => logs.push(m),
-    });
-    controller.start();
+    controller = await startInProcessOperator(client, logs, 2);
   }, 180_000);
 
   afterAll(async () => {

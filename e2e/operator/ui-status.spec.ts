@@ -5,19 +5,16 @@ import { isDeepStrictEqual } from 'node:util';
 import type { LogServiceView } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Controller,
-  DirectPodAccess,
-  discoverCapabilities,
+  type Controller,
   installCrd,
   type KubeClient,
-  Reconciler,
-  REPO_ROOT,
   skipMessage,
   startControlPlane,
   waitFor,
   type ControlPlane,
 } from '@logsvc/operator/testing';
-import { NodeAgent } from '../support/node-agent/agent';
+import type { NodeAgent } from '../support/node-agent/agent';
+import { logsvcNodeAgent, startInProcessOperator } from '../support/operator-load';
 
 // The admin UI's rollout status in a real pod: a SingleBinary LogService run by a real logsvc
 // process (the node agent plays the kubelet, with the pod's service account token), whose
@@ -42,38 +39,10 @@ describe.skipIf(skip !== undefined)('operator: the UI shows the LogService statu
     dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
     cp = await startControlPlane();
     client = cp.client;
-    const logsvc = join(REPO_ROOT, 'apps', 'logsvc', 'dist', 'main.js');
-    agent = new NodeAgent({
-      client,
-      nodeName: 'node-1',
-      dir,
-      apiServer: cp.apiUrl,
-      log: (m) => logs.push(m),
-      runtime: (image) =>
-        image.startsWith('logsvc/logsvc:')
-          ? {
-              entrypoint: [process.execPath, logsvc],
-              networkArgs: (ip) => [
-                `-server.http-listen-address=${ip}`,
-                `-server.grpc-listen-address=${ip}`,
-              ],
-            }
-          : undefined,
-    });
+    agent = logsvcNodeAgent(client, dir, logs, { apiServer: cp.apiUrl });
     await agent.start();
     await installCrd(client);
-    const reconciler = new Reconciler({
-      client,
-      pods: new DirectPodAccess(client),
-      capabilities: await discoverCapabilities(client),
-      log: (m) => logs.push(m),
-    });
-    controller = new Controller(client, reconciler, {
-      resyncMs: 5000,
-      workers: 1,
-      log: (m) => logs.push(m),
-    });
-    controller.start();
+    controller = await startInProcessOperator(client, logs);
   }, 180_000);
 
   afterAll(async () => {

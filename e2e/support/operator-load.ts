@@ -3,8 +3,15 @@
 // every acknowledged entry can be queried afterwards.
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { type KubeClient, REPO_ROOT } from '@logsvc/operator/testing';
-import { NodeAgent } from './node-agent/agent';
+import {
+  Controller,
+  DirectPodAccess,
+  discoverCapabilities,
+  type KubeClient,
+  Reconciler,
+  REPO_ROOT,
+} from '@logsvc/operator/testing';
+import { NodeAgent, type NodeAgentOptions } from './node-agent/agent';
 
 export const NS = 'default';
 export const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
@@ -33,12 +40,18 @@ export async function podsOf(client: KubeClient, component: string): Promise<Pod
 }
 
 /** A node agent whose `logsvc/logsvc:*` pods run apps/logsvc/dist/main.js. */
-export function logsvcNodeAgent(client: KubeClient, dir: string, logs: string[]): NodeAgent {
+export function logsvcNodeAgent(
+  client: KubeClient,
+  dir: string,
+  logs: string[],
+  extra: Pick<NodeAgentOptions, 'apiServer' | 'ipPrefix'> = {},
+): NodeAgent {
   const logsvc = join(REPO_ROOT, 'apps', 'logsvc', 'dist', 'main.js');
   return new NodeAgent({
     client,
     nodeName: 'node-1',
     dir,
+    ...extra,
     log: (m) => logs.push(m),
     runtime: (image) =>
       image.startsWith('logsvc/logsvc:')
@@ -51,6 +64,30 @@ export function logsvcNodeAgent(client: KubeClient, dir: string, logs: string[])
           }
         : undefined,
   });
+}
+
+/**
+ * The operator's controller in this process (direct pod access, a 5 s resync), started; its
+ * decisions go to `logs`.
+ */
+export async function startInProcessOperator(
+  client: KubeClient,
+  logs: string[],
+  workers = 1,
+): Promise<Controller> {
+  const reconciler = new Reconciler({
+    client,
+    pods: new DirectPodAccess(client),
+    capabilities: await discoverCapabilities(client),
+    log: (m) => logs.push(m),
+  });
+  const controller = new Controller(client, reconciler, {
+    resyncMs: 5000,
+    workers,
+    log: (m) => logs.push(m),
+  });
+  controller.start();
+  return controller;
 }
 
 /** A microservices LogService `logs`: 3 ingesters at RF 3 on an external etcd ring. */
