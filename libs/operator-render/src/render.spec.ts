@@ -268,7 +268,7 @@ describe('renderAll: microservices', () => {
       m
         .filter((x) => x.kind === 'Deployment' || x.kind === 'StatefulSet')
         .map((x) =>
-          ((containerOf(x).args ?? []) as string[]).find((a) => a.startsWith('-target=')),
+          ((containerOf(x as Loose).args ?? []) as string[]).find((a) => a.startsWith('-target=')),
         );
     // Default: no ruler, so the compactor's pod serves /ui/ (its Delete requests page works).
     expect(targetOf(manifests, 'StatefulSet', 'logs-compactor')).toBe('-target=compactor,ui');
