@@ -170,6 +170,8 @@ describe('the ui component', () => {
       logservice: false,
       config_file: false,
       deletes: false,
+      rules: true,
+      queries: true,
       auth_enabled: false,
       multi_tenant_queries: false,
     });

@@ -145,4 +145,24 @@ describe('DeletesPage', () => {
     );
     expect(calls.map((c) => c.url)).toEqual(['/ui/api/features']);
   });
+
+  it('creates a request without counting its lines in a process that answers no query', async () => {
+    const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ deletes: true, queries: false })),
+      'GET /loki/api/v1/delete': () => json([]),
+      'GET /logsvc/api/v1/delete/progress': () => json([]),
+      'GET /loki/api/v1/format_query': () => json({ status: 'success', data: 'x' }),
+      'POST /loki/api/v1/delete': () => new Response(null, { status: 204 }),
+    });
+    renderPage(<DeletesPage />);
+    fireEvent.change(await screen.findByLabelText('Stream selector'), {
+      target: { value: '{app="web"}' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Preview deletion' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('not counted');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create delete request' }));
+    await screen.findByText('Delete request created.');
+    expect(calls.some((c) => c.url.startsWith('/loki/api/v1/query'))).toBe(false);
+  });
 });

@@ -57,7 +57,8 @@ function Progress({ p, now }: { p?: DeleteRequestProgress; now: number }) {
   );
 }
 
-function CreateForm({ tenant }: { tenant: string }) {
+/** `canCount`: this process answers queries (UiFeatures.queries), so the preview counts lines. */
+function CreateForm({ tenant, canCount }: { tenant: string; canCount: boolean }) {
   const client = useQueryClient();
   const now = Date.now();
   const [selector, setSelector] = useState('{app="example"}');
@@ -66,13 +67,13 @@ function CreateForm({ tenant }: { tenant: string }) {
   // Empty means now (Loki's default; deletes in the future are refused).
   const [end, setEnd] = useState('');
   const endMs = () => (end === '' ? Date.now() : Math.min(fromLocalInput(end), Date.now()));
-  const [preview, setPreview] = useState<{ query: string; lines: number }>();
+  const [preview, setPreview] = useState<{ query: string; lines?: number }>();
   const query = filter.trim() === '' ? selector : `${selector} |= ${JSON.stringify(filter)}`;
   const check = useMutation({
     mutationFn: async () => {
       const problem = await queryProblem(query);
       if (problem) throw new Error(problem);
-      return countLines(tenant, query, fromLocalInput(start), endMs());
+      return canCount ? countLines(tenant, query, fromLocalInput(start), endMs()) : undefined;
     },
     onSuccess: (lines) => setPreview({ query, lines }),
   });
@@ -135,15 +136,24 @@ function CreateForm({ tenant }: { tenant: string }) {
       {preview && (
         <Confirm
           title="Delete these lines?"
-          confirmLabel={`Delete ${preview.lines} lines`}
+          confirmLabel={
+            preview.lines === undefined ? 'Create delete request' : `Delete ${preview.lines} lines`
+          }
           busy={create.isPending}
           onConfirm={() => create.mutate()}
           onCancel={() => setPreview(undefined)}
         >
-          <p>
-            <code>{preview.query}</code> matches <strong>{preview.lines}</strong> line
-            {preview.lines === 1 ? '' : 's'} of tenant {tenant} in this time range.
-          </p>
+          {preview.lines === undefined ? (
+            <p>
+              <code>{preview.query}</code>: the lines it matches are not counted, as this process
+              runs no querier.
+            </p>
+          ) : (
+            <p>
+              <code>{preview.query}</code> matches <strong>{preview.lines}</strong> line
+              {preview.lines === 1 ? '' : 's'} of tenant {tenant} in this time range.
+            </p>
+          )}
           <p>The compactor deletes them once the request's cancel period is over.</p>
         </Confirm>
       )}
@@ -197,7 +207,7 @@ export function DeletesPage() {
           <code>compactor.retention_enabled: true</code>, as in Loki.
         </p>
       )}
-      {enabled && <CreateForm tenant={tenant} />}
+      {enabled && <CreateForm tenant={tenant} canCount={features.data?.queries === true} />}
       <ErrorMessage error={list.error} />
       <ErrorMessage error={cancelMutation.error} prefix="Cancel refused" />
       {list.data && list.data.length === 0 && <p>No delete requests.</p>}

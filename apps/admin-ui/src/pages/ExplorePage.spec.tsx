@@ -158,4 +158,19 @@ describe('ExplorePage', () => {
     const call = calls.find((c) => c.url.startsWith('/loki/api/v1/query_range'))!;
     expect(call.headers['X-Scope-OrgID']).toBe('team-a|team-b');
   });
+
+  it('runs no query in a process without a querier or query frontend, and says so', async () => {
+    const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ queries: false })),
+      'GET /loki/api/v1/format_query': () => json({ status: 'success', data: '{app="web"}' }),
+    });
+    renderPage(<ExplorePage />);
+    expect((await screen.findByRole('note')).textContent).toContain('runs no querier');
+    fireEvent.change(screen.getByLabelText('LogQL'), { target: { value: '{app="web"}' } });
+    await waitFor(() => expect(calls.some((c) => c.url.includes('format_query'))).toBe(true));
+    for (const name of ['Run query', 'Live tail'])
+      expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.submit(screen.getByLabelText('LogQL').closest('form')!);
+    expect(calls.filter((c) => !/features|format_query/.test(c.url))).toEqual([]);
+  });
 });

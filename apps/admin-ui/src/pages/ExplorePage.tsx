@@ -147,7 +147,10 @@ export function ExplorePage() {
   useTitle('Explore');
   const { tenant: picked } = useTenant();
   // With querier.multi_tenant_queries_enabled a query may read several tenants (`a|b`).
-  const multiTenant = useFeatures().data?.multi_tenant_queries === true;
+  const features = useFeatures().data;
+  const multiTenant = features?.multi_tenant_queries === true;
+  // A process without a querier or query frontend answers no query (a ruler's or compactor's).
+  const noQueries = features?.queries === false;
   const [tenants, setTenants] = useState('');
   const tenantsProblem = multiTenant ? tenantListProblem(tenants) : undefined;
   const tenant = multiTenant && tenants.trim() !== '' && !tenantsProblem ? tenants.trim() : picked;
@@ -186,7 +189,7 @@ export function ExplorePage() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          run();
+          if (!noQueries) run();
         }}
       >
         <p>
@@ -242,12 +245,12 @@ export function ExplorePage() {
           <label>
             To <input type="datetime-local" value={end} onChange={(e) => setEnd(e.target.value)} />
           </label>
-          <button type="submit" disabled={!!problem || !!tenantsProblem}>
+          <button type="submit" disabled={!!problem || !!tenantsProblem || noQueries}>
             Run query
           </button>
           <button
             type="button"
-            disabled={!!problem || tenant.includes('|')}
+            disabled={!!problem || tenant.includes('|') || noQueries}
             onClick={() => setTailing(!tailing)}
             aria-pressed={tailing}
           >
@@ -255,6 +258,13 @@ export function ExplorePage() {
           </button>
         </p>
       </form>
+      {noQueries && (
+        <p role="note">
+          This process runs no querier or query frontend, so it answers no query (the check of the
+          query above works): query through the query frontend's API, or in the admin UI of a
+          process that runs one.
+        </p>
+      )}
       {tailing ? (
         <LiveTail tenant={tenant} query={query} />
       ) : (

@@ -81,6 +81,16 @@ export interface UiFeatures {
    * compactor with `compactor.retention_enabled`, as Loki registers it.
    */
   deletes: boolean;
+  /**
+   * The rules APIs (`/loki/api/v1/rules`, `/prometheus/api/v1/rules`, `/ui/api/rules`) answer:
+   * this process runs the ruler.
+   */
+  rules: boolean;
+  /**
+   * The query APIs (`query`, `query_range`, the tail and `/ui/api/tail`) answer: this process
+   * runs a querier or a query frontend.
+   */
+  queries: boolean;
   /** `auth_enabled`: false means every request acts for the single tenant `fake`. */
   auth_enabled: boolean;
   /** `querier.multi_tenant_queries_enabled`: a query may name tenants `a|b`. */
