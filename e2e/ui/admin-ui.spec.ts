@@ -500,6 +500,20 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.getByText('level=error tailed while paused').waitFor();
   });
+  it("queries through the cluster's query frontend from a ruler,ui process, which has none", async () => {
+    // The operator's admin UI pod in Microservices: it runs the ruler and the UI only.
+    const ruler = await cluster.add('logsvc-3', 'ruler,ui');
+    await page.goto(`${ruler.process.url}/ui/explore`);
+    await page
+      .getByRole('note')
+      .filter({ hasText: 'queries run on logsvc-1 (its query frontend)' })
+      .waitFor();
+    await page.getByLabel('LogQL').fill('{app="web"} |= "error"');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await page.getByText('level=error request 0 failed').waitFor();
+    await page.getByRole('img', { name: /^\d+ lines from .*: error \d+$/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Live tail' }).isDisabled()).toBe(true);
+  });
 });
 
 describe('the admin UI in chromium, against a single binary', () => {

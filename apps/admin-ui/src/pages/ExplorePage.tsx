@@ -2,6 +2,8 @@ import type { MatrixItem, QueryResponse, StreamItem } from '@logsvc/api/browser'
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { getJson } from '../api/http';
+import { instancePath } from '../api/instance';
+import { useLiveInstances } from '../api/instances';
 import { queryProblem } from '../api/queries';
 import { useFeatures } from '../api/features';
 import { useTenant } from '../api/tenant';
@@ -31,23 +33,28 @@ interface Search {
   endMs: number;
 }
 
+const QUERY_RANGE_PATH = '/loki/api/v1/query_range';
+
 function Results({
   tenant,
   search,
   onZoom,
+  queryRangePath,
 }: {
   tenant: string;
   search: Search;
   onZoom: (startMs: number, endMs: number) => void;
+  /** Where to ask: this process's query_range, or another instance's through the proxy. */
+  queryRangePath: string;
 }) {
   const step = Math.max(1, Math.ceil((search.endMs - search.startMs) / 1000 / BARS));
   // The buckets end every step back from the end of the range, so each is whole and inside it.
   const buckets = bucketEnds(search.startMs / 1000, search.endMs / 1000, step);
   const range = { start: String(search.startMs * 1e6), end: String(search.endMs * 1e6) };
   const logs = useQuery({
-    queryKey: ['explore', tenant, search],
+    queryKey: ['explore', tenant, search, queryRangePath],
     queryFn: () =>
-      getJson<QueryResponse>('/loki/api/v1/query_range', {
+      getJson<QueryResponse>(queryRangePath, {
         tenant,
         params: { query: search.query, ...range, limit: '100', direction: 'backward' },
         // Structured metadata comes as its own category.
@@ -57,10 +64,10 @@ function Results({
   const isLogs = logs.data?.data.resultType === 'streams';
   // Only a log query has lines to count, by level; a metric query shows its own result.
   const volume = useQuery({
-    queryKey: ['explore-volume', tenant, search],
+    queryKey: ['explore-volume', tenant, search, queryRangePath],
     enabled: isLogs,
     queryFn: () =>
-      getJson<QueryResponse>('/loki/api/v1/query_range', {
+      getJson<QueryResponse>(queryRangePath, {
         tenant,
         params: {
           query: `sum by (detected_level) (count_over_time(${search.query} [${step}s]))`,
@@ -149,8 +156,17 @@ export function ExplorePage() {
   // With querier.multi_tenant_queries_enabled a query may read several tenants (`a|b`).
   const features = useFeatures().data;
   const multiTenant = features?.multi_tenant_queries === true;
-  // A process without a querier or query frontend answers no query (a ruler's or compactor's).
+  // A process without a querier or query frontend (a ruler's or compactor's) answers no query:
+  // it is asked of a live instance that runs one, a query frontend first, through the proxy.
   const noQueries = features?.queries === false;
+  const instances = useLiveInstances(noQueries);
+  const live = instances.data ?? [];
+  const via = noQueries
+    ? (live.find((i) => i.targets.includes('query-frontend')) ??
+      live.find((i) => i.targets.includes('querier')))
+    : undefined;
+  const queryRangePath = via ? instancePath(via.id, QUERY_RANGE_PATH) : QUERY_RANGE_PATH;
+  const cannotRun = noQueries && via === undefined;
   const [tenants, setTenants] = useState('');
   const tenantsProblem = multiTenant ? tenantListProblem(tenants) : undefined;
   const tenant = multiTenant && tenants.trim() !== '' && !tenantsProblem ? tenants.trim() : picked;
@@ -189,7 +205,7 @@ export function ExplorePage() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (!noQueries) run();
+          if (!cannotRun) run();
         }}
       >
         <p>
@@ -245,7 +261,7 @@ export function ExplorePage() {
           <label>
             To <input type="datetime-local" value={end} onChange={(e) => setEnd(e.target.value)} />
           </label>
-          <button type="submit" disabled={!!problem || !!tenantsProblem || noQueries}>
+          <button type="submit" disabled={!!problem || !!tenantsProblem || cannotRun}>
             Run query
           </button>
           <button
@@ -258,17 +274,25 @@ export function ExplorePage() {
           </button>
         </p>
       </form>
-      {noQueries && (
+      {noQueries && via && (
         <p role="note">
-          This process runs no querier or query frontend, so it answers no query (the check of the
-          query above works): query through the query frontend's API, or in the admin UI of a
-          process that runs one.
+          This process runs no querier or query frontend: queries run on {via.id} (its{' '}
+          {via.targets.includes('query-frontend') ? 'query frontend' : 'querier'}) through this
+          process. Live tail needs a process that runs one.
+        </p>
+      )}
+      {cannotRun && !instances.isPending && (
+        <p role="note">
+          This process runs no querier or query frontend, and no live instance reports one, so it
+          answers no query (the check of the query above works).
         </p>
       )}
       {tailing ? (
         <LiveTail tenant={tenant} query={query} />
       ) : (
-        search && <Results tenant={tenant} search={search} onZoom={zoom} />
+        search && (
+          <Results tenant={tenant} search={search} onZoom={zoom} queryRangePath={queryRangePath} />
+        )
       )}
     </section>
   );

@@ -24,6 +24,9 @@ export const INSTANCE_PROXY_PATHS = [
   '/ui/api/config-file',
   '/metrics',
   '/loki/api/v1/status/buildinfo',
+  // Explore in a process without a querier or query frontend queries one that runs it.
+  '/loki/api/v1/query',
+  '/loki/api/v1/query_range',
 ] as const;
 
 /**
