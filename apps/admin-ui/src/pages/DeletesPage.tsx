@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useFeatures } from '../api/features';
 import { getJson, request } from '../api/http';
 import { countLines, queryProblem } from '../api/queries';
+import { useQueryRoute } from '../api/query-route';
 import { useTenant } from '../api/tenant';
 import { Confirm } from '../components/Confirm';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -57,9 +58,10 @@ function Progress({ p, now }: { p?: DeleteRequestProgress; now: number }) {
   );
 }
 
-/** `canCount`: this process answers queries (UiFeatures.queries), so the preview counts lines. */
-function CreateForm({ tenant, canCount }: { tenant: string; canCount: boolean }) {
+function CreateForm({ tenant }: { tenant: string }) {
   const client = useQueryClient();
+  // The preview counts the lines where a query can run: here or on a query frontend (proxied).
+  const route = useQueryRoute();
   const now = Date.now();
   const [selector, setSelector] = useState('{app="example"}');
   const [filter, setFilter] = useState('');
@@ -73,7 +75,8 @@ function CreateForm({ tenant, canCount }: { tenant: string; canCount: boolean })
     mutationFn: async () => {
       const problem = await queryProblem(query);
       if (problem) throw new Error(problem);
-      return canCount ? countLines(tenant, query, fromLocalInput(start), endMs()) : undefined;
+      if (route.cannotRun) return undefined;
+      return countLines(tenant, query, fromLocalInput(start), endMs(), route.pathOf);
     },
     onSuccess: (lines) => setPreview({ query, lines }),
   });
@@ -131,6 +134,11 @@ function CreateForm({ tenant, canCount }: { tenant: string; canCount: boolean })
           Preview deletion
         </button>
       </p>
+      {route.via && (
+        <p className="small">
+          This process runs no querier: the preview&apos;s lines are counted on {route.via.id}.
+        </p>
+      )}
       <ErrorMessage error={check.error ?? create.error} />
       {create.isSuccess && <p role="status">Delete request created.</p>}
       {preview && (
@@ -146,7 +154,7 @@ function CreateForm({ tenant, canCount }: { tenant: string; canCount: boolean })
           {preview.lines === undefined ? (
             <p>
               <code>{preview.query}</code>: the lines it matches are not counted, as this process
-              runs no querier.
+              runs no querier and no live instance reports one.
             </p>
           ) : (
             <p>
@@ -207,7 +215,7 @@ export function DeletesPage() {
           <code>compactor.retention_enabled: true</code>, as in Loki.
         </p>
       )}
-      {enabled && <CreateForm tenant={tenant} canCount={features.data?.queries === true} />}
+      {enabled && <CreateForm tenant={tenant} />}
       <ErrorMessage error={list.error} />
       <ErrorMessage error={cancelMutation.error} prefix="Cancel refused" />
       {list.data && list.data.length === 0 && <p>No delete requests.</p>}

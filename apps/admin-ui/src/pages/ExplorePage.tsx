@@ -2,8 +2,7 @@ import type { MatrixItem, QueryResponse, StreamItem } from '@logsvc/api/browser'
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { getJson } from '../api/http';
-import { instancePath } from '../api/instance';
-import { useLiveInstances } from '../api/instances';
+import { useQueryRoute } from '../api/query-route';
 import { queryProblem } from '../api/queries';
 import { useFeatures } from '../api/features';
 import { useTenant } from '../api/tenant';
@@ -156,17 +155,9 @@ export function ExplorePage() {
   // With querier.multi_tenant_queries_enabled a query may read several tenants (`a|b`).
   const features = useFeatures().data;
   const multiTenant = features?.multi_tenant_queries === true;
-  // A process without a querier or query frontend (a ruler's or compactor's) answers no query:
-  // it is asked of a live instance that runs one, a query frontend first, through the proxy.
-  const noQueries = features?.queries === false;
-  const instances = useLiveInstances(noQueries);
-  const live = instances.data ?? [];
-  const via = noQueries
-    ? (live.find((i) => i.targets.includes('query-frontend')) ??
-      live.find((i) => i.targets.includes('querier')))
-    : undefined;
-  const queryRangePath = via ? instancePath(via.id, QUERY_RANGE_PATH) : QUERY_RANGE_PATH;
-  const cannotRun = noQueries && via === undefined;
+  // A process without a querier or query frontend asks one through the proxy (api/query-route).
+  const { noQueries, via, cannotRun, pending, pathOf } = useQueryRoute();
+  const queryRangePath = pathOf(QUERY_RANGE_PATH);
   const [tenants, setTenants] = useState('');
   const tenantsProblem = multiTenant ? tenantListProblem(tenants) : undefined;
   const tenant = multiTenant && tenants.trim() !== '' && !tenantsProblem ? tenants.trim() : picked;
@@ -281,7 +272,7 @@ export function ExplorePage() {
           process. Live tail needs a process that runs one.
         </p>
       )}
-      {cannotRun && !instances.isPending && (
+      {cannotRun && !pending && (
         <p role="note">
           This process runs no querier or query frontend, and no live instance reports one, so it
           answers no query (the check of the query above works).
