@@ -500,6 +500,20 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.getByText('level=error tailed while paused').waitFor();
   });
+  it("queries through the cluster's query frontend from a ruler,ui process, which has none", async () => {
+    // The operator's admin UI pod in Microservices: it runs the ruler and the UI only.
+    const ruler = await cluster.add('logsvc-3', 'ruler,ui');
+    await page.goto(`${ruler.process.url}/ui/explore`);
+    await page
+      .getByRole('note')
+      .filter({ hasText: 'queries run on logsvc-1 (its query frontend)' })
+      .waitFor();
+    await page.getByLabel('LogQL').fill('{app="web"} |= "error"');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await page.getByText('level=error request 0 failed').waitFor();
+    await page.getByRole('img', { name: /^\d+ lines from .*: error \d+$/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Live tail' }).isDisabled()).toBe(true);
+  });
 });
 
 describe('the admin UI in chromium, against a single binary', () => {
@@ -551,6 +565,68 @@ describe('the admin UI in chromium, against a single binary', () => {
     await page.goto(`${server.url}/ui/explore`);
     await page.getByRole('button', { name: 'Run query' }).click();
     await page.getByRole('img', { name: /^1 lines from .*: warn 1$/ }).waitFor();
+    expect(errors.take()).toEqual([]);
+  });
+});
+
+// The targets the operator gives the admin UI in a Microservices LogService (docs/operator.md):
+// every page loads with nothing in the console, the pages the process cannot answer saying so.
+describe.each([
+  { target: 'ruler,ui', flags: [] as string[], heading: 'Ruler' },
+  { target: 'compactor,ui', flags: ['-compactor.retention-enabled=true'], heading: 'Compactor' },
+])('the admin UI in chromium, against -target=$target', ({ target, flags, heading }) => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+  let errors: ReturnType<typeof consoleErrors>;
+
+  beforeAll(async () => {
+    server = await startServer({ flags: [`-target=${target}`, ...flags] });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    errors = consoleErrors(page);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  it('loads every page with nothing in the console, and says what it does not serve', async () => {
+    const overview = (await (await fetch(`${server.url}/ui/api/overview`)).json()) as {
+      instances: Array<{ id: string }>;
+    };
+    const self = overview.instances[0]!.id;
+    const pages: Array<[string, string | RegExp]> = [
+      ['/', 'Cluster overview'],
+      [`/node?id=${encodeURIComponent(self)}`, `Node ${self}`],
+      ['/rings', 'Rings'],
+      ['/config', 'Configuration'],
+      ['/rules', 'Rule groups of fake'],
+      ['/deletes', /^Delete requests/],
+      ['/explore', 'Explore logs of fake'],
+    ];
+    for (const [path, name] of pages) {
+      await page.goto(`${server.url}/ui${path}`);
+      await page.getByRole('heading', { level: 1, name }).waitFor();
+      // Past the first refresh of the pages that poll (5 s).
+      await page.waitForTimeout(path === '/rings' ? 6_000 : 1_000);
+      expect(errors.take(), path).toEqual([]);
+    }
+    await page.goto(`${server.url}/ui/rings`);
+    await page
+      .getByRole('navigation', { name: 'Rings' })
+      .getByRole('link', { name: heading })
+      .waitFor();
+    await page.goto(`${server.url}/ui/explore`);
+    await page.getByRole('note').filter({ hasText: 'runs no querier' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Run query' }).isDisabled()).toBe(true);
+    // The page of the component the process does not run says so.
+    const [other, says] = target.startsWith('ruler')
+      ? ['deletes', 'serves no delete API']
+      : ['rules', 'runs no ruler'];
+    await page.goto(`${server.url}/ui/${other}`);
+    await page.getByRole('note').filter({ hasText: says }).waitFor();
     expect(errors.take()).toEqual([]);
   });
 });

@@ -80,6 +80,8 @@ export function uiFeatures(over: Partial<UiFeatures> = {}): UiFeatures {
     logservice: false,
     config_file: false,
     deletes: false,
+    rules: true,
+    queries: true,
     auth_enabled: true,
     multi_tenant_queries: false,
     ...over,

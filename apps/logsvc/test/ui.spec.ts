@@ -146,6 +146,13 @@ describe('the ui component', () => {
       message: 'Current log level is debug',
     });
     await fetch(`${base}/log_level?log_level=warn`, { method: 'POST' });
+    // Explore of a process without a querier queries one through the proxy, metadata and all.
+    const queried = await fetch(`${base}/loki/api/v1/query_range?query=%7Bapp%3D%22x%22%7D`, {
+      headers: { 'x-loki-response-encoding-flags': 'categorize-labels' },
+    });
+    expect(queried.status).toBe(200);
+    const answer = (await queried.json()) as { data: { encodingFlags?: string[] } };
+    expect(answer.data.encodingFlags).toEqual(['categorize-labels']);
     const config = await fetch(`${base}/config?mode=diff`);
     expect(config.status).toBe(200);
     expect(await config.text()).toContain('auth_enabled: false');
@@ -170,6 +177,8 @@ describe('the ui component', () => {
       logservice: false,
       config_file: false,
       deletes: false,
+      rules: true,
+      queries: true,
       auth_enabled: false,
       multi_tenant_queries: false,
     });

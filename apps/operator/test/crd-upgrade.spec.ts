@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSpec } from '@logsvc/operator-api';
@@ -40,8 +39,9 @@ interface PodTemplate {
  * A pod template of this operator version without what this version changes in every pod on
  * purpose (docs/operator.md: an operator upgrade then replaces each pod once, one LogService at
  * a time): the pods' ServiceAccount (the admin UI reads its LogService's status), in
- * stateful pods `-server.graceful-shutdown-timeout` (the final checkpoint's time), and the
- * config hash (global limits moved from config.yaml to runtime.yaml).
+ * stateful pods `-server.graceful-shutdown-timeout` (the final checkpoint's time), the
+ * config hash (global limits moved from config.yaml to runtime.yaml), and in Microservices the
+ * admin UI beside the ruler or compactor (`-target=compactor,ui`).
  */
 function withoutIntendedChanges(template: PodTemplate): PodTemplate {
   const { serviceAccountName: _, ...spec } = template.spec;
@@ -56,7 +56,9 @@ function withoutIntendedChanges(template: PodTemplate): PodTemplate {
           ? c
           : {
               ...c,
-              args: c.args.filter((a) => !a.startsWith('-server.graceful-shutdown-timeout=')),
+              args: c.args
+                .filter((a) => !a.startsWith('-server.graceful-shutdown-timeout='))
+                .map((a) => (/^-target=(ruler|compactor),ui$/.test(a) ? a.slice(0, -3) : a)),
             },
       ),
     },

@@ -103,8 +103,15 @@ export function planComponents(name: string, spec: LogServiceSpec): ComponentPla
             false,
           ),
         );
+      // The admin UI (`ui`) runs beside the ruler, so its Rules page works, and in Deployment
+      // pods that a rollout replaces one at a time; without a ruler beside the compactor, whose
+      // delete requests page then works. Without either no pod runs it.
+      const uiOn = spec.ruler.enabled ? 'ruler' : spec.compactor.enabled ? 'compactor' : undefined;
+      const withUi = (component: string) => (uiOn === component ? `${component},ui` : component);
       if (spec.compactor.enabled)
-        out.push(plan('compactor', 'compactor', 'StatefulSet', 1, c.compactor.resources, true));
+        out.push(
+          plan('compactor', withUi('compactor'), 'StatefulSet', 1, c.compactor.resources, true),
+        );
       out.push(
         plan(
           'distributor',
@@ -141,7 +148,9 @@ export function planComponents(name: string, spec: LogServiceSpec): ComponentPla
           ),
         );
       if (spec.ruler.enabled)
-        out.push(plan('ruler', 'ruler', 'Deployment', c.ruler.replicas, c.ruler.resources, false));
+        out.push(
+          plan('ruler', withUi('ruler'), 'Deployment', c.ruler.replicas, c.ruler.resources, false),
+        );
       return out;
     }
   }

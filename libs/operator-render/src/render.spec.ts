@@ -261,6 +261,41 @@ describe('renderAll: microservices', () => {
     expect(configDocument('logs', direct)).not.toHaveProperty('query_scheduler');
   });
 
+  it('runs the admin UI in the ruler pods, else in the compactor pod, else nowhere', () => {
+    const targetOf = (m: Manifest[], kind: string, name: string) =>
+      (containerOf(find(m, kind, name)).args as string[]).find((a) => a.startsWith('-target='));
+    const targets = (m: Manifest[]) =>
+      m
+        .filter((x) => x.kind === 'Deployment' || x.kind === 'StatefulSet')
+        .map((x) =>
+          ((containerOf(x as Loose).args ?? []) as string[]).find((a) => a.startsWith('-target=')),
+        );
+    // Default: no ruler, so the compactor's pod serves /ui/ (its Delete requests page works).
+    expect(targetOf(manifests, 'StatefulSet', 'logs-compactor')).toBe('-target=compactor,ui');
+    expect(targets(manifests).filter((t) => t?.includes('ui'))).toEqual(['-target=compactor,ui']);
+    expect(
+      loadAsPod(manifests, 'StatefulSet', 'logs-compactor', env('logs-compactor-0')).target,
+    ).toBe('compactor,ui');
+    // With the ruler, its pods run it (the Rules page works) and the compactor's no longer does.
+    const withRuler = renderAll(
+      owner,
+      specOf({ ...raw, ruler: { enabled: true } }),
+      v1beta1,
+    ).manifests;
+    expect(targetOf(withRuler, 'Deployment', 'logs-ruler')).toBe('-target=ruler,ui');
+    expect(targets(withRuler).filter((t) => t?.includes('ui'))).toEqual(['-target=ruler,ui']);
+    expect(loadAsPod(withRuler, 'Deployment', 'logs-ruler', env('logs-ruler-0')).target).toBe(
+      'ruler,ui',
+    );
+    // Neither: no pod runs the UI.
+    const neither = renderAll(
+      owner,
+      specOf({ ...raw, compactor: { enabled: false } }),
+      v1beta1,
+    ).manifests;
+    expect(targets(neither).filter((t) => t?.includes('ui'))).toEqual([]);
+  });
+
   it('gives ingesters OnDelete, a preStop prepare_shutdown, a flush grace period and /ready', () => {
     const sts = find(manifests, 'StatefulSet', 'logs-ingester');
     expect(sts.spec.updateStrategy).toEqual({ type: 'OnDelete' });

@@ -21,7 +21,7 @@ export interface SyncedRule {
 export const RULES_DIR = '/etc/logsvc-rules';
 export const RULES_VOLUME = 'rules';
 /** `-target`s that run the ruler. */
-const RULER_TARGETS: ReadonlySet<string> = new Set(['all', 'backend', 'ruler']);
+const RULER_TARGETS: ReadonlySet<string> = new Set(['all', 'backend', 'ruler', 'ruler,ui']);
 
 export const rulesConfigMapName = (owner: Owner) => `${owner.name}-rules`;
 

@@ -22,9 +22,11 @@ export async function countLines(
   selector: string,
   startMs: number,
   endMs: number,
+  /** Where `/loki/api/v1/query` is asked (QueryRoute.pathOf). */
+  pathOf: (path: string) => string = (path) => path,
 ): Promise<number> {
   const rangeSeconds = Math.max(1, Math.ceil((endMs - startMs) / 1000));
-  const body = await getJson<QueryResponse>('/loki/api/v1/query', {
+  const body = await getJson<QueryResponse>(pathOf('/loki/api/v1/query'), {
     tenant,
     params: {
       query: `sum(count_over_time(${selector} [${rangeSeconds}s]))`,

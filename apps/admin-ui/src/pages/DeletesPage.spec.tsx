@@ -1,7 +1,15 @@
 import type { DeleteRequestListItem, DeleteRequestProgress } from '@logsvc/api/browser';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, json, paramsOf, renderPage, text, uiFeatures } from '../test-support';
+import {
+  fakeApi,
+  instanceOverview,
+  json,
+  paramsOf,
+  renderPage,
+  text,
+  uiFeatures,
+} from '../test-support';
 import { DeletesPage } from './DeletesPage';
 
 const item: DeleteRequestListItem = {
@@ -144,5 +152,57 @@ describe('DeletesPage', () => {
       'compactor.retention_enabled: true',
     );
     expect(calls.map((c) => c.url)).toEqual(['/ui/api/features']);
+  });
+
+  it('creates a request without counting its lines in a process that answers no query', async () => {
+    const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ deletes: true, queries: false })),
+      'GET /loki/api/v1/delete': () => json([]),
+      'GET /logsvc/api/v1/delete/progress': () => json([]),
+      'GET /loki/api/v1/format_query': () => json({ status: 'success', data: 'x' }),
+      'POST /loki/api/v1/delete': () => new Response(null, { status: 204 }),
+    });
+    renderPage(<DeletesPage />);
+    fireEvent.change(await screen.findByLabelText('Stream selector'), {
+      target: { value: '{app="web"}' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Preview deletion' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('not counted');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create delete request' }));
+    await screen.findByText('Delete request created.');
+    expect(calls.some((c) => c.url.startsWith('/loki/api/v1/query'))).toBe(false);
+  });
+
+  it('counts the lines on a live query frontend through the proxy when this process has none', async () => {
+    const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ deletes: true, queries: false })),
+      'GET /ui/api/overview': () =>
+        json({
+          now: '2026-01-01T00:00:01Z',
+          mode: 'cluster',
+          instances: [
+            instanceOverview({ id: 'logs-compactor-0', self: true, targets: ['compactor', 'ui'] }),
+            instanceOverview({ id: 'logs-query-frontend-0', targets: ['query-frontend'] }),
+          ],
+        }),
+      'GET /loki/api/v1/delete': () => json([]),
+      'GET /logsvc/api/v1/delete/progress': () => json([]),
+      'GET /loki/api/v1/format_query': () => json({ status: 'success', data: 'x' }),
+      'GET /ui/api/instances/logs-query-frontend-0/loki/api/v1/query': () =>
+        json({
+          status: 'success',
+          data: { resultType: 'vector', result: [{ metric: {}, value: [1, '4'] }], stats: {} },
+        }),
+    });
+    renderPage(<DeletesPage />);
+    fireEvent.change(await screen.findByLabelText('Stream selector'), {
+      target: { value: '{app="web"}' },
+    });
+    await screen.findByText(/counted on logs-query-frontend-0/);
+    fireEvent.click(screen.getByRole('button', { name: 'Preview deletion' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('matches 4 lines of tenant team-a');
+    expect(calls.some((c) => c.url.startsWith('/loki/api/v1/query'))).toBe(false);
   });
 });

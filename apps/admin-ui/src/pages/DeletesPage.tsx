@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useFeatures } from '../api/features';
 import { getJson, request } from '../api/http';
 import { countLines, queryProblem } from '../api/queries';
+import { useQueryRoute } from '../api/query-route';
 import { useTenant } from '../api/tenant';
 import { Confirm } from '../components/Confirm';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -59,6 +60,8 @@ function Progress({ p, now }: { p?: DeleteRequestProgress; now: number }) {
 
 function CreateForm({ tenant }: { tenant: string }) {
   const client = useQueryClient();
+  // The preview counts the lines where a query can run: here or on a query frontend (proxied).
+  const route = useQueryRoute();
   const now = Date.now();
   const [selector, setSelector] = useState('{app="example"}');
   const [filter, setFilter] = useState('');
@@ -66,13 +69,14 @@ function CreateForm({ tenant }: { tenant: string }) {
   // Empty means now (Loki's default; deletes in the future are refused).
   const [end, setEnd] = useState('');
   const endMs = () => (end === '' ? Date.now() : Math.min(fromLocalInput(end), Date.now()));
-  const [preview, setPreview] = useState<{ query: string; lines: number }>();
+  const [preview, setPreview] = useState<{ query: string; lines?: number }>();
   const query = filter.trim() === '' ? selector : `${selector} |= ${JSON.stringify(filter)}`;
   const check = useMutation({
     mutationFn: async () => {
       const problem = await queryProblem(query);
       if (problem) throw new Error(problem);
-      return countLines(tenant, query, fromLocalInput(start), endMs());
+      if (route.cannotRun) return undefined;
+      return countLines(tenant, query, fromLocalInput(start), endMs(), route.pathOf);
     },
     onSuccess: (lines) => setPreview({ query, lines }),
   });
@@ -130,20 +134,34 @@ function CreateForm({ tenant }: { tenant: string }) {
           Preview deletion
         </button>
       </p>
+      {route.via && (
+        <p className="small">
+          This process runs no querier: the preview&apos;s lines are counted on {route.via.id}.
+        </p>
+      )}
       <ErrorMessage error={check.error ?? create.error} />
       {create.isSuccess && <p role="status">Delete request created.</p>}
       {preview && (
         <Confirm
           title="Delete these lines?"
-          confirmLabel={`Delete ${preview.lines} lines`}
+          confirmLabel={
+            preview.lines === undefined ? 'Create delete request' : `Delete ${preview.lines} lines`
+          }
           busy={create.isPending}
           onConfirm={() => create.mutate()}
           onCancel={() => setPreview(undefined)}
         >
-          <p>
-            <code>{preview.query}</code> matches <strong>{preview.lines}</strong> line
-            {preview.lines === 1 ? '' : 's'} of tenant {tenant} in this time range.
-          </p>
+          {preview.lines === undefined ? (
+            <p>
+              <code>{preview.query}</code>: the lines it matches are not counted, as this process
+              runs no querier and no live instance reports one.
+            </p>
+          ) : (
+            <p>
+              <code>{preview.query}</code> matches <strong>{preview.lines}</strong> line
+              {preview.lines === 1 ? '' : 's'} of tenant {tenant} in this time range.
+            </p>
+          )}
           <p>The compactor deletes them once the request's cancel period is over.</p>
         </Confirm>
       )}

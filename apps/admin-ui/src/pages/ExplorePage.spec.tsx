@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, json, paramsOf, renderPage, uiFeatures } from '../test-support';
+import { fakeApi, instanceOverview, json, paramsOf, renderPage, uiFeatures } from '../test-support';
 import { ExplorePage } from './ExplorePage';
 
 const streams = {
@@ -32,6 +32,11 @@ const volume = (endNs: string) => {
     },
   };
 };
+const overview = (instances: ReturnType<typeof instanceOverview>[]) => ({
+  now: '2026-01-01T00:00:01Z',
+  mode: 'cluster',
+  instances,
+});
 const metric = {
   status: 'success',
   data: {
@@ -157,5 +162,62 @@ describe('ExplorePage', () => {
     await screen.findByRole('img', { name: /^Time series chart/ });
     const call = calls.find((c) => c.url.startsWith('/loki/api/v1/query_range'))!;
     expect(call.headers['X-Scope-OrgID']).toBe('team-a|team-b');
+  });
+
+  it('runs no query in a process without a querier, nor any live instance with one', async () => {
+    const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ queries: false })),
+      'GET /ui/api/overview': () =>
+        json(overview([instanceOverview({ id: 'logs-ruler-0', self: true, targets: ['ruler'] })])),
+      'GET /loki/api/v1/format_query': () => json({ status: 'success', data: '{app="web"}' }),
+    });
+    renderPage(<ExplorePage />);
+    expect((await screen.findByRole('note')).textContent).toContain('runs no querier');
+    fireEvent.change(screen.getByLabelText('LogQL'), { target: { value: '{app="web"}' } });
+    await waitFor(() => expect(calls.some((c) => c.url.includes('format_query'))).toBe(true));
+    for (const name of ['Run query', 'Live tail'])
+      expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.submit(screen.getByLabelText('LogQL').closest('form')!);
+    expect(calls.filter((c) => !/features|format_query|overview/.test(c.url))).toEqual([]);
+  });
+
+  it('runs a query on a live query frontend through the proxy when this process has none', async () => {
+    const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures({ queries: false })),
+      'GET /ui/api/overview': () =>
+        json(
+          overview([
+            instanceOverview({ id: 'logs-ruler-0', self: true, targets: ['ruler', 'ui'] }),
+            instanceOverview({ id: 'logs-querier-0', targets: ['querier'] }),
+            instanceOverview({ id: 'logs-query-frontend-0', targets: ['query-frontend'] }),
+          ]),
+        ),
+      'GET /loki/api/v1/format_query': () => json({ status: 'success', data: '{app="web"}' }),
+      'GET /ui/api/instances/logs-query-frontend-0/loki/api/v1/query_range': (call) =>
+        json(
+          paramsOf(call).get('query')!.startsWith('sum by (detected_level) (')
+            ? volume(paramsOf(call).get('end')!)
+            : streams,
+        ),
+    });
+    renderPage(<ExplorePage />);
+    expect((await screen.findByRole('note')).textContent).toContain(
+      'queries run on logs-query-frontend-0 (its query frontend)',
+    );
+    fireEvent.change(screen.getByLabelText('LogQL'), { target: { value: '{app="web"}' } });
+    await waitFor(() => expect(calls.some((c) => c.url.includes('format_query'))).toBe(true));
+    expect((screen.getByRole('button', { name: 'Live tail' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Run query' }));
+    await screen.findByText('boom');
+    await screen.findByRole('img', { name: /^8 lines from .* error 3, info 5$/ });
+    const asked = calls.filter((c) => c.url.includes('query_range'));
+    expect(asked.length).toBe(2);
+    expect(asked.every((c) => c.url.startsWith('/ui/api/instances/logs-query-frontend-0/'))).toBe(
+      true,
+    );
+    expect(asked[0]!.headers['X-Loki-Response-Encoding-Flags']).toBe('categorize-labels');
+    expect(asked[0]!.headers['X-Scope-OrgID']).toBe('team-a');
   });
 });

@@ -2,6 +2,7 @@ import type { MatrixItem, QueryResponse, StreamItem } from '@logsvc/api/browser'
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { getJson } from '../api/http';
+import { useQueryRoute } from '../api/query-route';
 import { queryProblem } from '../api/queries';
 import { useFeatures } from '../api/features';
 import { useTenant } from '../api/tenant';
@@ -31,23 +32,28 @@ interface Search {
   endMs: number;
 }
 
+const QUERY_RANGE_PATH = '/loki/api/v1/query_range';
+
 function Results({
   tenant,
   search,
   onZoom,
+  queryRangePath,
 }: {
   tenant: string;
   search: Search;
   onZoom: (startMs: number, endMs: number) => void;
+  /** Where to ask: this process's query_range, or another instance's through the proxy. */
+  queryRangePath: string;
 }) {
   const step = Math.max(1, Math.ceil((search.endMs - search.startMs) / 1000 / BARS));
   // The buckets end every step back from the end of the range, so each is whole and inside it.
   const buckets = bucketEnds(search.startMs / 1000, search.endMs / 1000, step);
   const range = { start: String(search.startMs * 1e6), end: String(search.endMs * 1e6) };
   const logs = useQuery({
-    queryKey: ['explore', tenant, search],
+    queryKey: ['explore', tenant, search, queryRangePath],
     queryFn: () =>
-      getJson<QueryResponse>('/loki/api/v1/query_range', {
+      getJson<QueryResponse>(queryRangePath, {
         tenant,
         params: { query: search.query, ...range, limit: '100', direction: 'backward' },
         // Structured metadata comes as its own category.
@@ -57,10 +63,10 @@ function Results({
   const isLogs = logs.data?.data.resultType === 'streams';
   // Only a log query has lines to count, by level; a metric query shows its own result.
   const volume = useQuery({
-    queryKey: ['explore-volume', tenant, search],
+    queryKey: ['explore-volume', tenant, search, queryRangePath],
     enabled: isLogs,
     queryFn: () =>
-      getJson<QueryResponse>('/loki/api/v1/query_range', {
+      getJson<QueryResponse>(queryRangePath, {
         tenant,
         params: {
           query: `sum by (detected_level) (count_over_time(${search.query} [${step}s]))`,
@@ -147,7 +153,11 @@ export function ExplorePage() {
   useTitle('Explore');
   const { tenant: picked } = useTenant();
   // With querier.multi_tenant_queries_enabled a query may read several tenants (`a|b`).
-  const multiTenant = useFeatures().data?.multi_tenant_queries === true;
+  const features = useFeatures().data;
+  const multiTenant = features?.multi_tenant_queries === true;
+  // A process without a querier or query frontend asks one through the proxy (api/query-route).
+  const { noQueries, via, cannotRun, pending, pathOf } = useQueryRoute();
+  const queryRangePath = pathOf(QUERY_RANGE_PATH);
   const [tenants, setTenants] = useState('');
   const tenantsProblem = multiTenant ? tenantListProblem(tenants) : undefined;
   const tenant = multiTenant && tenants.trim() !== '' && !tenantsProblem ? tenants.trim() : picked;
@@ -186,7 +196,7 @@ export function ExplorePage() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          run();
+          if (!cannotRun) run();
         }}
       >
         <p>
@@ -242,12 +252,12 @@ export function ExplorePage() {
           <label>
             To <input type="datetime-local" value={end} onChange={(e) => setEnd(e.target.value)} />
           </label>
-          <button type="submit" disabled={!!problem || !!tenantsProblem}>
+          <button type="submit" disabled={!!problem || !!tenantsProblem || cannotRun}>
             Run query
           </button>
           <button
             type="button"
-            disabled={!!problem || tenant.includes('|')}
+            disabled={!!problem || tenant.includes('|') || noQueries}
             onClick={() => setTailing(!tailing)}
             aria-pressed={tailing}
           >
@@ -255,10 +265,25 @@ export function ExplorePage() {
           </button>
         </p>
       </form>
+      {noQueries && via && (
+        <p role="note">
+          This process runs no querier or query frontend: queries run on {via.id} (its{' '}
+          {via.targets.includes('query-frontend') ? 'query frontend' : 'querier'}) through this
+          process. Live tail needs a process that runs one.
+        </p>
+      )}
+      {cannotRun && !pending && (
+        <p role="note">
+          This process runs no querier or query frontend, and no live instance reports one, so it
+          answers no query (the check of the query above works).
+        </p>
+      )}
       {tailing ? (
         <LiveTail tenant={tenant} query={query} />
       ) : (
-        search && <Results tenant={tenant} search={search} onZoom={zoom} />
+        search && (
+          <Results tenant={tenant} search={search} onZoom={zoom} queryRangePath={queryRangePath} />
+        )
       )}
     </section>
   );

@@ -1,7 +1,7 @@
 import type { RulesResponse } from '@logsvc/api/browser';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, json, renderPage, text } from '../test-support';
+import { fakeApi, json, renderPage, text, uiFeatures } from '../test-support';
 import { RulesPage } from './RulesPage';
 
 const stored = [
@@ -77,6 +77,7 @@ describe('RulesPage', () => {
 
   it("shows each rule's for, labels, annotations, health, evaluation and active alerts", async () => {
     const calls = fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures()),
       'GET /ui/api/rules': () => text(stored),
       'GET /prometheus/api/v1/rules': () => json(live),
     });
@@ -100,16 +101,26 @@ describe('RulesPage', () => {
     expect(record.className).toBe('alert');
     expect(within(record).getByText('never')).toBeTruthy();
     expect(within(record).getByText('too many series')).toBeTruthy();
-    expect(calls.every((c) => c.headers['X-Scope-OrgID'] === 'team-a')).toBe(true);
+    const rulesCalls = calls.filter((c) => c.url !== '/ui/api/features');
+    expect(rulesCalls.every((c) => c.headers['X-Scope-OrgID'] === 'team-a')).toBe(true);
   });
 
   it('says when the tenant has no rule groups', async () => {
     fakeApi({
+      'GET /ui/api/features': () => json(uiFeatures()),
       'GET /ui/api/rules': () => text('{}\n'),
       'GET /prometheus/api/v1/rules': () =>
         json({ status: 'success', data: { groups: [] }, errorType: '', error: '' }),
     });
     renderPage(<RulesPage />);
     await screen.findByText('No rule groups for tenant team-a.');
+  });
+
+  it('says when this process runs no ruler, and asks no rules API', async () => {
+    const calls = fakeApi({ 'GET /ui/api/features': () => json(uiFeatures({ rules: false })) });
+    renderPage(<RulesPage />);
+    expect((await screen.findByRole('note')).textContent).toContain('runs no ruler');
+    expect(screen.queryByRole('button', { name: 'New rule group' })).toBeNull();
+    expect(calls.map((c) => c.url)).toEqual(['/ui/api/features']);
   });
 });

@@ -8,6 +8,7 @@ import {
   fetchNamespaces,
   groupYaml,
 } from '../api/rules';
+import { useFeatures } from '../api/features';
 import { useTenant } from '../api/tenant';
 import { Confirm } from '../components/Confirm';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -108,12 +109,17 @@ export function RulesPage() {
   const { tenant } = useTenant();
   const client = useQueryClient();
   const { search } = useLocation();
+  // The rules APIs answer only in a process that runs the ruler.
+  const features = useFeatures();
+  const enabled = features.data?.rules === true;
   const namespaces = useQuery({
     queryKey: ['rules', tenant],
+    enabled,
     queryFn: ({ signal }) => fetchNamespaces(tenant, signal),
   });
   const live = useQuery({
     queryKey: ['rules', tenant, 'live'],
+    enabled,
     queryFn: ({ signal }) => fetchLiveRules(tenant, signal),
     refetchInterval: 10_000,
   });
@@ -133,11 +139,20 @@ export function RulesPage() {
   return (
     <section>
       <h1>Rule groups of {tenant}</h1>
-      <p>
-        <button type="button" onClick={() => setEditing({ yaml: NEW_GROUP_YAML })}>
-          New rule group
-        </button>
-      </p>
+      <ErrorMessage error={features.error} />
+      {features.data && !enabled && (
+        <p role="note">
+          This process runs no ruler, so it serves no rules API: open the admin UI of a process that
+          runs the ruler.
+        </p>
+      )}
+      {enabled && (
+        <p>
+          <button type="button" onClick={() => setEditing({ yaml: NEW_GROUP_YAML })}>
+            New rule group
+          </button>
+        </p>
+      )}
       {editing && (
         <RuleGroupEditor
           key={`${editing.namespace}:${editing.yaml}`}

@@ -24,6 +24,9 @@ export const INSTANCE_PROXY_PATHS = [
   '/ui/api/config-file',
   '/metrics',
   '/loki/api/v1/status/buildinfo',
+  // Explore in a process without a querier or query frontend queries one that runs it.
+  '/loki/api/v1/query',
+  '/loki/api/v1/query_range',
 ] as const;
 
 /**
@@ -81,6 +84,16 @@ export interface UiFeatures {
    * compactor with `compactor.retention_enabled`, as Loki registers it.
    */
   deletes: boolean;
+  /**
+   * The rules APIs (`/loki/api/v1/rules`, `/prometheus/api/v1/rules`, `/ui/api/rules`) answer:
+   * this process runs the ruler.
+   */
+  rules: boolean;
+  /**
+   * The query APIs (`query`, `query_range`, the tail and `/ui/api/tail`) answer: this process
+   * runs a querier or a query frontend.
+   */
+  queries: boolean;
   /** `auth_enabled`: false means every request acts for the single tenant `fake`. */
   auth_enabled: boolean;
   /** `querier.multi_tenant_queries_enabled`: a query may name tenants `a|b`. */

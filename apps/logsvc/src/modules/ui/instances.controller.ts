@@ -14,7 +14,13 @@ import { InstanceDirectory } from '../cluster/instance-directory';
 import { OverviewService } from './overview.service';
 
 /** Request headers passed on to the instance. */
-const FORWARDED_HEADERS = ['accept', 'content-type', 'x-scope-orgid'] as const;
+const FORWARDED_HEADERS = [
+  'accept',
+  'content-type',
+  'x-scope-orgid',
+  // Explore asks for structured metadata as its own category (`categorize-labels`).
+  'x-loki-response-encoding-flags',
+] as const;
 /** Methods that only read an instance; the others are actions. */
 const READ_METHODS = new Set(['GET', 'HEAD']);
 /** How long a proxied request may take (a flush of a big ingester takes a while). */

@@ -56,6 +56,8 @@ export class UiFeaturesController {
       logservice,
       config_file: this.files.configFile !== undefined,
       deletes: this.components.includes('compactor') && this.config.compactor.retention_enabled,
+      rules: this.components.includes('ruler'),
+      queries: this.components.includes('querier') || this.components.includes('query-frontend'),
       auth_enabled: this.config.auth_enabled,
       multi_tenant_queries: this.config.querier.multi_tenant_queries_enabled,
     };
