@@ -101,11 +101,27 @@ export default defineConfig({
           name: 'e2e',
           execArgv,
           include: ['e2e/**/*.spec.ts'],
+          exclude: ['e2e/operator/**', '**/node_modules/**'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
           // One worker runs every e2e file, so the shared test support is loaded once; each
           // file starts and stops its own processes.
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // The operator's e2e on a real control plane mostly waits (pods, rollouts, leases): one
+        // file at a time, beside the other e2e files (the same group runs its projects at once).
+        resolve: { alias },
+        test: {
+          name: 'e2e-k8s',
+          execArgv,
+          include: ['e2e/operator/**/*.spec.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
           isolate: false,
           sequence: { groupOrder: 1 },
         },

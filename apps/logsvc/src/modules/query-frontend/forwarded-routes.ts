@@ -1,5 +1,5 @@
 import { allApiPaths } from '@logsvc/api';
-import type { ReadJobKind } from '@logsvc/query-codec';
+import { READ_JOB_KINDS, type ReadJobKind } from '@logsvc/query-codec';
 
 /**
  * The read endpoints a query frontend in a cluster sends whole to querier workers, with their
@@ -8,18 +8,7 @@ import type { ReadJobKind } from '@logsvc/query-codec';
  * sub-queries. Live tails (WebSockets) are not jobs: they stay with the querier of the process
  * that receives them.
  */
-export const FORWARDED_ROUTES: readonly ReadJobKind[] = [
-  'labels',
-  'label_values',
-  'series',
-  'index_stats',
-  'index_volume',
-  'index_volume_range',
-  'detected_fields',
-  'detected_field_values',
-  'detected_labels',
-  'patterns',
-];
+export const FORWARDED_ROUTES: readonly ReadJobKind[] = READ_JOB_KINDS;
 
 function pattern(path: string): RegExp {
   const escaped = path
