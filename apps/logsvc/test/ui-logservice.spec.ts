@@ -32,6 +32,30 @@ const logServiceFile = (generation: number, replicas: number) =>
     '',
   ].join('\n');
 
+/** The status of the LogService the API server stand-in answers. */
+const LOGSERVICE_STATUS = {
+  observedGeneration: 3,
+  lastObservedTime: '2026-12-02T01:00:00Z',
+  version: '0.1.0',
+  conditions: [
+    {
+      type: 'Progressing',
+      status: 'True',
+      reason: 'RollingIngesters',
+      message: 'replacing logs-ingester-1',
+      lastTransitionTime: '2026-12-02T00:59:00Z',
+    },
+  ],
+  components: {
+    ingester: { kind: 'StatefulSet', replicas: 3, readyReplicas: 2, updatedReplicas: 1 },
+  },
+  rollout: {
+    phase: 'Replacing',
+    pod: 'logs-ingester-1',
+    message: 'waiting for it to be ready',
+  },
+};
+
 describe('GET /ui/api/logservice of a process started by the operator', () => {
   let dir: string;
   let proc: MainRun | undefined;
@@ -120,29 +144,7 @@ describe('GET /ui/api/logservice of a process started by the operator', () => {
 
   it("shows the LogService's rollout status, read from the API server with the pod's token", async () => {
     const got = await view();
-    expect(got.status).toEqual({
-      generation: 3,
-      observedGeneration: 3,
-      lastObservedTime: '2026-12-02T01:00:00Z',
-      version: '0.1.0',
-      conditions: [
-        {
-          type: 'Progressing',
-          status: 'True',
-          reason: 'RollingIngesters',
-          message: 'replacing logs-ingester-1',
-          lastTransitionTime: '2026-12-02T00:59:00Z',
-        },
-      ],
-      components: {
-        ingester: { kind: 'StatefulSet', replicas: 3, readyReplicas: 2, updatedReplicas: 1 },
-      },
-      rollout: {
-        phase: 'Replacing',
-        pod: 'logs-ingester-1',
-        message: 'waiting for it to be ready',
-      },
-    });
+    expect(got.status).toEqual({ generation: 3, ...LOGSERVICE_STATUS });
   });
 
   it('is reachable per instance through the proxy', async () => {
@@ -225,28 +227,7 @@ async function fakeApiServer(
     apiVersion: 'logsvc.io/v1alpha1',
     kind: 'LogService',
     metadata: { name: 'logs', namespace: 'team-a', generation: 3 },
-    status: {
-      observedGeneration: 3,
-      lastObservedTime: '2026-12-02T01:00:00Z',
-      version: '0.1.0',
-      conditions: [
-        {
-          type: 'Progressing',
-          status: 'True',
-          reason: 'RollingIngesters',
-          message: 'replacing logs-ingester-1',
-          lastTransitionTime: '2026-12-02T00:59:00Z',
-        },
-      ],
-      components: {
-        ingester: { kind: 'StatefulSet', replicas: 3, readyReplicas: 2, updatedReplicas: 1 },
-      },
-      rollout: {
-        phase: 'Replacing',
-        pod: 'logs-ingester-1',
-        message: 'waiting for it to be ready',
-      },
-    },
+    status: LOGSERVICE_STATUS,
   };
   const server = createServer(
     {
