@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import {
-  installCrd,
   type KubeClient,
   REPO_ROOT,
   skipMessage,
@@ -15,15 +14,17 @@ import {
 } from '@logsvc/operator/testing';
 import type { NodeAgent } from '../support/node-agent/agent';
 import {
+  createSharedClaim,
   describeCluster,
   expectEveryAckedEntry,
   isReady,
   Load,
   loadedLogService,
+  logsvcNodeAgent,
   LS,
   NS,
-  logsvcNodeAgent,
   podsOf,
+  readyNode,
   readyOn,
 } from '../support/operator-load';
 
@@ -93,15 +94,8 @@ describe.skipIf(skip !== undefined)(
       [cp, etcd] = await Promise.all([startControlPlane(), startEtcd()]);
       client = cp.client;
       agent = logsvcNodeAgent(client, dir, logs);
-      await agent.start();
-      await installCrd(client);
-      await waitFor('the default ServiceAccount', () =>
-        client.get(`/api/v1/namespaces/${NS}/serviceaccounts/default`),
-      );
-      await client.call('POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
-        metadata: { name: 'logs-shared' },
-        spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } },
-      });
+      await readyNode(client, agent);
+      await createSharedClaim(client);
     }, 180_000);
 
     afterAll(async () => {

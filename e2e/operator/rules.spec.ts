@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Controller,
-  installCrd,
   type KubeClient,
   skipMessage,
   startControlPlane,
@@ -12,7 +11,7 @@ import {
   type ControlPlane,
 } from '@logsvc/operator/testing';
 import type { NodeAgent } from '../support/node-agent/agent';
-import { logsvcNodeAgent, startInProcessOperator } from '../support/operator-load';
+import { logsvcNodeAgent, readyNode, startInProcessOperator } from '../support/operator-load';
 
 // Tier 3: a LogServiceRule evaluated by the ruler of a real logsvc process (a single binary run
 // by our node agent): the operator validates it, writes it into the rules ConfigMap, the pod
@@ -50,11 +49,7 @@ describe.skipIf(skip !== undefined)('operator: a LogServiceRule in a running rul
     agent = logsvcNodeAgent(client, dir, logs, {
       ipPrefix: `127.0.${100 + Math.floor(Math.random() * 150)}.`,
     });
-    await agent.start();
-    await installCrd(client);
-    await waitFor('the default ServiceAccount', () =>
-      client.get(`/api/v1/namespaces/${NS}/serviceaccounts/default`),
-    );
+    await readyNode(client, agent);
     controller = await startInProcessOperator(client, logs);
   }, 180_000);
 

@@ -9,7 +9,6 @@ import { GrpcIngesterClient } from '@logsvc/rpc';
 import { makeCa, signCert, writeExtensions } from '@logsvc/rpc/testing';
 import {
   type Controller,
-  installCrd,
   type KubeClient,
   skipMessage,
   startControlPlane,
@@ -18,11 +17,13 @@ import {
 } from '@logsvc/operator/testing';
 import type { NodeAgent } from '../support/node-agent/agent';
 import {
+  createSharedClaim,
   isReady,
   logsvcNodeAgent,
   LS,
   NS,
   podsOf,
+  readyNode,
   startInProcessOperator,
 } from '../support/operator-load';
 
@@ -104,15 +105,8 @@ describe.skipIf(skip !== undefined)('operator: a LogService with spec.tls on rea
     [cp, etcd] = await Promise.all([startControlPlane(), startEtcd()]);
     client = cp.client;
     agent = logsvcNodeAgent(client, dir, logs);
-    await agent.start();
-    await installCrd(client);
-    await waitFor('the default ServiceAccount', () =>
-      client.get(`/api/v1/namespaces/${NS}/serviceaccounts/default`),
-    );
-    await client.call('POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
-      metadata: { name: 'logs-shared' },
-      spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } },
-    });
+    await readyNode(client, agent);
+    await createSharedClaim(client);
     const b64 = (name: string) => readFileSync(join(pki, name)).toString('base64');
     await client.call('POST', `/api/v1/namespaces/${NS}/secrets`, {
       metadata: { name: 'logs-tls' },

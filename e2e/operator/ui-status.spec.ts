@@ -6,7 +6,6 @@ import type { LogServiceView } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Controller,
-  installCrd,
   type KubeClient,
   skipMessage,
   startControlPlane,
@@ -14,7 +13,7 @@ import {
   type ControlPlane,
 } from '@logsvc/operator/testing';
 import type { NodeAgent } from '../support/node-agent/agent';
-import { logsvcNodeAgent, startInProcessOperator } from '../support/operator-load';
+import { logsvcNodeAgent, readyNode, startInProcessOperator } from '../support/operator-load';
 
 // The admin UI's rollout status in a real pod: a SingleBinary LogService run by a real logsvc
 // process (the node agent plays the kubelet, with the pod's service account token), whose
@@ -40,8 +39,7 @@ describe.skipIf(skip !== undefined)('operator: the UI shows the LogService statu
     cp = await startControlPlane();
     client = cp.client;
     agent = logsvcNodeAgent(client, dir, logs, { apiServer: cp.apiUrl });
-    await agent.start();
-    await installCrd(client);
+    await readyNode(client, agent);
     controller = await startInProcessOperator(client, logs);
   }, 180_000);
 

@@ -7,9 +7,11 @@ import {
   Controller,
   DirectPodAccess,
   discoverCapabilities,
+  installCrd,
   type KubeClient,
   Reconciler,
   REPO_ROOT,
+  waitFor,
 } from '@logsvc/operator/testing';
 import { NodeAgent, type NodeAgentOptions } from './node-agent/agent';
 
@@ -63,6 +65,26 @@ export function logsvcNodeAgent(
             ],
           }
         : undefined,
+  });
+}
+
+/**
+ * The node agent started, the CRDs installed and the namespace's default ServiceAccount there
+ * (pods are refused before it is): what every operator spec needs before its LogService.
+ */
+export async function readyNode(client: KubeClient, agent: NodeAgent): Promise<void> {
+  await agent.start();
+  await installCrd(client);
+  await waitFor('the default ServiceAccount', () =>
+    client.get(`/api/v1/namespaces/${NS}/serviceaccounts/default`),
+  );
+}
+
+/** The ReadWriteMany claim `logs-shared` the microservices LogServices share their store on. */
+export async function createSharedClaim(client: KubeClient): Promise<void> {
+  await client.call('POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
+    metadata: { name: 'logs-shared' },
+    spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } },
   });
 }
 
