@@ -121,7 +121,7 @@ export default defineConfig({
         // followed by the e2e directories that balance the two workers' time.
         resolve: { alias },
         test: {
-          name: 'e2e-k8s',
+          name: 'e2e-operator',
           execArgv,
           include: ['e2e/operator/**/*.spec.ts', ...e2eBesideOperator],
           testTimeout: 120_000,
