@@ -1,10 +1,6 @@
-import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Compactor, type CompactorOptions } from './compactor';
-import { DeleteRequestsApi } from './delete-requests-api';
-import { DeleteRequestsStore } from './delete-requests-store';
-import { ChunkMarkers } from './markers';
-import { DAY_MS, putLines, readLines, tempStore } from './testing/fixture';
+import type { CompactorOptions } from './compactor';
+import { DAY_MS, putLines, readLines, tempStore, testCompactor } from './testing/fixture';
 
 const T = 'team-a';
 const DAY = 19_800; // 2024-03-19
@@ -19,36 +15,7 @@ describe('Compactor', () => {
   });
   afterEach(() => env.cleanup());
 
-  function compactor(over: Partial<CompactorOptions> = {}) {
-    const store = env.store('compactor-host');
-    const requests = new DeleteRequestsStore(env.client);
-    return {
-      store,
-      requests,
-      api: new DeleteRequestsApi({
-        store: requests,
-        deletionMode: () => 'filter-and-delete',
-        cancelPeriodMs: 60_000,
-        maxIntervalMs: 0,
-        nowMs: () => now,
-      }),
-      compactor: new Compactor({
-        store,
-        requests,
-        markers: new ChunkMarkers(path.join(env.dir, 'work')),
-        limits: () => ({
-          retention_period: 0,
-          retention_stream: [],
-          deletion_mode: 'filter-and-delete',
-        }),
-        retentionEnabled: true,
-        retentionDeleteDelayMs: 0,
-        deleteRequestCancelPeriodMs: 60_000,
-        nowMs: () => now,
-        ...over,
-      }),
-    };
-  }
+  const compactor = (over: Partial<CompactorOptions> = {}) => testCompactor(env, () => now, over);
 
   async function indexFiles(table = `index_${DAY}`): Promise<string[]> {
     return (await env.client.list(`${T}/index/${table}/`)).objects.map((o) => o.key);

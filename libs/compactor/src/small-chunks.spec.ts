@@ -2,13 +2,10 @@ import * as path from 'node:path';
 import { isColumnarChunk, MemChunk, SourceMergeCursor } from '@logsvc/chunk';
 import type { ChunkStore } from '@logsvc/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Compactor, type CompactorOptions } from './compactor';
-import { DeleteRequestsApi } from './delete-requests-api';
-import { DeleteRequestsStore } from './delete-requests-store';
-import { ChunkMarkers } from './markers';
+import type { CompactorOptions } from './compactor';
 import { PassJournal } from './pass-journal';
 import { smallChunkRuns } from './small-chunks';
-import { DAY_MS, putLines, tempStore } from './testing/fixture';
+import { DAY_MS, putLines, tempStore, testCompactor } from './testing/fixture';
 
 const T = 'team-a';
 const DAY = 19_800;
@@ -73,37 +70,13 @@ describe('Compactor: small chunks', () => {
   });
   afterEach(() => env.cleanup());
 
-  function compactor(over: Partial<CompactorOptions> = {}) {
-    const store = env.store('compactor-host');
-    const requests = new DeleteRequestsStore(env.client);
-    return {
-      store,
-      api: new DeleteRequestsApi({
-        store: requests,
-        deletionMode: () => 'filter-and-delete',
-        cancelPeriodMs: 60_000,
-        maxIntervalMs: 0,
-        nowMs: () => now,
-      }),
-      compactor: new Compactor({
-        store,
-        requests,
-        markers: new ChunkMarkers(path.join(env.dir, 'work')),
-        journal: new PassJournal(path.join(env.dir, 'work')),
-        limits: () => ({
-          retention_period: 0,
-          retention_stream: [],
-          deletion_mode: 'filter-and-delete',
-        }),
-        retentionEnabled: true,
-        retentionDeleteDelayMs: 60_000,
-        deleteRequestCancelPeriodMs: 60_000,
-        nowMs: () => now,
-        smallChunks: { targetBytes: 64 * 1024 },
-        ...over,
-      }),
-    };
-  }
+  const compactor = (over: Partial<CompactorOptions> = {}) =>
+    testCompactor(env, () => now, {
+      journal: new PassJournal(path.join(env.dir, 'work')),
+      retentionDeleteDelayMs: 60_000,
+      smallChunks: { targetBytes: 64 * 1024 },
+      ...over,
+    });
 
   /** Eight small chunks of app=a (one with metadata and a copy of another's line), two of b. */
   async function smallFlushes(): Promise<void> {
