@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import { isColumnarChunk, MemChunk, SourceMergeCursor } from '@logsvc/chunk';
 import type { ChunkStore } from '@logsvc/storage';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CompactorOptions } from './compactor';
 import { PassJournal } from './pass-journal';
 import { smallChunkRuns } from './small-chunks';
-import { DAY_MS, putLines, tempStore, testCompactor } from './testing/fixture';
+import { DAY_MS, putLines, compactorTestEnv, testCompactor } from './testing/fixture';
 
 const T = 'team-a';
 const DAY = 19_800;
@@ -62,17 +62,11 @@ describe('smallChunkRuns', () => {
 });
 
 describe('Compactor: small chunks', () => {
-  let env: Awaited<ReturnType<typeof tempStore>>;
-  let now: number;
-  beforeEach(async () => {
-    env = await tempStore();
-    now = dayStart + 2 * DAY_MS;
-  });
-  afterEach(() => env.cleanup());
+  const t = compactorTestEnv(dayStart + 2 * DAY_MS);
 
   const compactor = (over: Partial<CompactorOptions> = {}) =>
-    testCompactor(env, () => now, {
-      journal: new PassJournal(path.join(env.dir, 'work')),
+    testCompactor(t.env, () => t.now, {
+      journal: new PassJournal(path.join(t.env.dir, 'work')),
       retentionDeleteDelayMs: 60_000,
       smallChunks: { targetBytes: 64 * 1024 },
       ...over,
@@ -82,22 +76,22 @@ describe('Compactor: small chunks', () => {
   async function smallFlushes(): Promise<void> {
     for (let i = 0; i < 8; i++) {
       const lines = Array.from({ length: 20 }, (_, j) => `line ${i}-${j} status=${j % 3}`);
-      await putLines(env.store(`ing-${i % 2}`), T, { app: 'a' }, dayStart + i * 1000, lines);
+      await putLines(t.env.store(`ing-${i % 2}`), T, { app: 'a' }, dayStart + i * 1000, lines);
     }
     // A replica's copy of chunk 0's first lines: read once.
-    await putLines(env.store('ing-9'), T, { app: 'a' }, dayStart, ['line 0-0 status=0']);
+    await putLines(t.env.store('ing-9'), T, { app: 'a' }, dayStart, ['line 0-0 status=0']);
     for (let i = 0; i < 2; i++) {
-      await putLines(env.store('ing-0'), T, { app: 'b' }, dayStart + i * 500, [`b${i}`]);
+      await putLines(t.env.store('ing-0'), T, { app: 'b' }, dayStart + i * 500, [`b${i}`]);
     }
   }
 
   async function objects(): Promise<string[]> {
-    return (await env.client.list(`${T}/chunks/`)).objects.map((o) => o.key);
+    return (await t.env.client.list(`${T}/chunks/`)).objects.map((o) => o.key);
   }
 
   it('merges small chunks into one; answers equal; the parts go after the delay', async () => {
     await smallFlushes();
-    const reader = env.store('reader');
+    const reader = t.env.store('reader');
     const before = { a: await query(reader, 'a'), b: await query(reader, 'b') };
     expect(await chunkCount(reader, 'a')).toBe(9);
     const { compactor: c } = compactor();
@@ -110,7 +104,7 @@ describe('Compactor: small chunks', () => {
     expect(await query(reader, 'b')).toEqual(before.b);
     // The parts stay for queries already running, until the delay is over.
     expect(await objects()).toHaveLength(11 + 2);
-    now += 61_000;
+    t.now += 61_000;
     expect((await c.run()).chunksSwept).toBe(11);
     expect(await objects()).toHaveLength(2);
     // Nothing left to merge: the next run changes nothing.
@@ -121,8 +115,8 @@ describe('Compactor: small chunks', () => {
   });
 
   it('writes merged chunks in the chunk format of their period', async () => {
-    await putLines(env.store('i'), T, { app: 'a' }, dayStart, ['x']);
-    await putLines(env.store('j'), T, { app: 'a' }, dayStart + 10, ['y']);
+    await putLines(t.env.store('i'), T, { app: 'a' }, dayStart, ['x']);
+    await putLines(t.env.store('j'), T, { app: 'a' }, dayStart + 10, ['y']);
     const { compactor: comp, store } = compactor();
     // Wrap chunkFormatAt to ask for columnar, as a `chunk_format: columnar` period does.
     store.chunkFormatAt = () => 'columnar';
@@ -143,7 +137,7 @@ describe('Compactor: small chunks', () => {
       const what = step === 'afterChunksWritten' ? 'storing merged chunks' : 'writing the index';
       it(`a crash after ${what} loses and duplicates nothing (${tight ? 'tight' : 'roomy'} target)`, async () => {
         await smallFlushes();
-        const reader = env.store('reader');
+        const reader = t.env.store('reader');
         const before = await query(reader, 'a');
         const parts = await chunkRefs(reader, 'a');
         const targetBytes = tight ? parts.reduce((n, c) => n + c.size, 0) : 64 * 1024;
@@ -153,17 +147,17 @@ describe('Compactor: small chunks', () => {
           [step]: () => Promise.reject(new Error('crash')),
         });
         await expect(crashing.compactor.run()).rejects.toThrow('crash');
-        expect(await query(env.store('r2'), 'a')).toEqual(before);
+        expect(await query(t.env.store('r2'), 'a')).toEqual(before);
         // The next run finishes the work; the merge repeated gives the same object.
         const { compactor: c } = compactor({ smallChunks });
         await c.run();
         const after = await chunkRefs(reader, 'a');
         expect(after).toHaveLength(1);
         if (tight) expect(after[0].size).toBeGreaterThanOrEqual(targetBytes / 4);
-        expect(await query(env.store('r3'), 'a')).toEqual(before);
-        now += 61_000;
+        expect(await query(t.env.store('r3'), 'a')).toEqual(before);
+        t.now += 61_000;
         await c.run();
-        expect(await query(env.store('r4'), 'a')).toEqual(before);
+        expect(await query(t.env.store('r4'), 'a')).toEqual(before);
         // Every part is gone: the two merged chunks are all that is left.
         expect(await objects()).toHaveLength(2);
       });
@@ -184,12 +178,12 @@ describe('Compactor: small chunks', () => {
       start: String(Math.floor(dayStart / 1000)),
       end: String(Math.floor((dayStart + 60_000) / 1000)),
     });
-    now += 61_000;
-    const before = (await query(env.store('r'), 'a')).filter((l) => !l.includes('status=1'));
+    t.now += 61_000;
+    const before = (await query(t.env.store('r'), 'a')).filter((l) => !l.includes('status=1'));
     const s = await c.run();
     expect(s.chunksExpired).toBe(2);
-    expect(await query(env.store('r'), 'a')).toEqual(before);
-    expect(await query(env.store('r'), 'b')).toEqual([]);
-    expect(await chunkCount(env.store('r'), 'a')).toBe(1);
+    expect(await query(t.env.store('r'), 'a')).toEqual(before);
+    expect(await query(t.env.store('r'), 'b')).toEqual([]);
+    expect(await chunkCount(t.env.store('r'), 'a')).toBe(1);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { labelsFromRecord } from '@logsvc/api';
+import { afterEach, beforeEach } from 'vitest';
 import { MemChunk } from '@logsvc/chunk';
 import { ChunkStore, FilesystemObjectClient, type SchemaConfig } from '@logsvc/storage';
 import { Compactor, type CompactorOptions } from '../compactor';
@@ -129,4 +130,18 @@ export function testCompactor(
       ...over,
     }),
   };
+}
+
+/** A fresh temporary store per test, and a clock that starts at `startMs` (tests move it). */
+export function compactorTestEnv(startMs: number): {
+  env: Awaited<ReturnType<typeof tempStore>>;
+  now: number;
+} {
+  const state = { now: startMs } as { env: Awaited<ReturnType<typeof tempStore>>; now: number };
+  beforeEach(async () => {
+    state.env = await tempStore();
+    state.now = startMs;
+  });
+  afterEach(() => state.env.cleanup());
+  return state;
 }
