@@ -94,7 +94,7 @@ describe('metadata equality pushdown', () => {
             symbols.byteLengths,
           );
           for (let row = 0; row < run.count; row++) {
-            const sm: Labels = [];
+            const sm: { name: string; value: string }[] = [];
             for (let i = run.smOffsets[row]; i < run.smOffsets[row + 1]; i += 2) {
               sm.push({
                 name: symbols.strings[run.smIds[i]],
