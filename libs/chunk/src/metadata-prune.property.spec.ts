@@ -153,4 +153,26 @@ describe('metadata equality pushdown', () => {
     ).filter((e) => e.sm.some((p) => p.value === 'trace-1234'));
     expect(found.map((e) => e.ts)).toEqual([1234n]);
   });
+
+  it('flags only chunks with a value filter, so chunks with listed values keep the old layout', () => {
+    const entries = (values: number) =>
+      Array.from({ length: 100 }, (_, i) => ({
+        ts: BigInt(i),
+        line: `line ${i}`,
+        sm: [{ name: 'trace_id', value: `v${i % values}` }],
+      }));
+    const listed = columnarChunk(entries(16), 1 << 20);
+    const unlisted = columnarChunk(entries(17), 1 << 20);
+    expect([listed[6], unlisted[6]]).toEqual([0, 1]);
+    const [old] = decodeColumnarChunk(listed).blocks;
+    expect(old.layout.values).toBeNull();
+    const [withFilter] = decodeColumnarChunk(unlisted).blocks;
+    expect(withFilter.layout.values).not.toBeNull();
+    // A flag bit a reader does not know refuses the chunk.
+    const unknown = Buffer.from(unlisted);
+    unknown[6] = 3;
+    expect(() => decodeColumnarChunk(unknown, { checksums: false })).toThrow(
+      'reserved header bytes are not zero',
+    );
+  });
 });
