@@ -4,6 +4,7 @@ import { type EntryRun, rowAt } from './entry-run';
 import { ChunkFormatError } from './errors';
 import type { ChunkEncoding } from './options';
 import { TokenFilter } from './token-filter';
+import { ValueFilter } from './value-filter';
 import { pushUvarint, pushUvarint64, Uvarint64Reader } from './varint64';
 import { UvarintReader } from './varint';
 
@@ -40,11 +41,16 @@ export interface ColumnMeta {
   readonly values: readonly number[] | null;
 }
 
-/** A columnar block's layout: its columns (offsets relative to the block) and token filter. */
+/**
+ * A columnar block's layout: its columns (offsets relative to the block), token filter, and
+ * the filter of the metadata values its columns do not list (null when every column lists its
+ * values, or the chunk predates value filters).
+ */
 export interface ColumnarLayout {
   readonly columns: readonly ColumnMeta[];
   readonly lineBytes: number;
   readonly filter: TokenFilter | null;
+  readonly values: ValueFilter | null;
 }
 
 /** A block encoded column by column, with what its meta records. */
@@ -140,6 +146,8 @@ export function encodeColumnarBlock(
     packColumn(ColumnKind.Lines, 0, lines, null),
   ];
   const meta = metadataColumns(run);
+  // Values of the columns that do not list theirs, for the block's value filter.
+  const unlisted = new Set<number>();
   if (meta === 'pairs') {
     const out: number[] = [];
     for (let pos = 0; pos < n; pos++) {
@@ -151,6 +159,7 @@ export function encodeColumnarBlock(
       for (let i = run.smOffsets[row]; i < run.smOffsets[row + 1]; i++) {
         pushUvarint(out, run.smIds[i]);
         rawBytes += symbolByteLengths[run.smIds[i]];
+        if ((i - run.smOffsets[row]) % 2 === 1) unlisted.add(run.smIds[i]);
       }
     }
     packed.push(packColumn(ColumnKind.MetadataPairs, 0, Buffer.from(out), null));
@@ -168,6 +177,7 @@ export function encodeColumnarBlock(
       }
       const values =
         distinct.size <= MAX_LISTED_VALUES ? [...distinct].sort((a, b) => a - b) : null;
+      if (values === null) for (const v of distinct) unlisted.add(v);
       packed.push(packColumn(ColumnKind.Metadata, name, Buffer.from(out), values));
     }
   }
@@ -182,7 +192,12 @@ export function encodeColumnarBlock(
   }
   return {
     data: Buffer.concat(packed.map((p) => p.bytes)),
-    layout: { columns, lineBytes, filter: TokenFilter.build(lines, 0, lines.length) },
+    layout: {
+      columns,
+      lineBytes,
+      filter: TokenFilter.build(lines, 0, lines.length),
+      values: unlisted.size === 0 ? null : ValueFilter.build(unlisted, unlisted.size),
+    },
     minTs,
     maxTs,
     entries: n,

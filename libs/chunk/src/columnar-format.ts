@@ -19,10 +19,13 @@ import { ChunkFormatError } from './errors';
 import type { ChunkEncoding } from './options';
 import { SymbolTable } from './symbols';
 import { TokenFilter } from './token-filter';
+import { ValueFilter } from './value-filter';
 import { pushUvarint, pushUvarint64, Uvarint64Reader } from './varint64';
 
 /** The chunk version byte of the columnar format (version 1 is the row format of block.ts). */
 export const COLUMNAR_VERSION = 2;
+/** Header byte 6, bit 0: each block's meta ends with a metadata value filter. */
+const FLAG_VALUE_FILTERS = 1;
 
 /** The names of the chunk formats a schema period can ask for. */
 export type ChunkFormatName = 'blocks' | 'columnar';
@@ -63,6 +66,8 @@ function pushU32(out: number[], v: number): void {
 export function encodeColumnarChunk({ encoding, blocks, symbols }: ColumnarContents): Buffer {
   const symbolsRaw = symbols.encode();
   const symbolsData = compress(encoding, symbolsRaw);
+  // Only chunks with a value filter carry the field, so others stay readable by older readers.
+  const valueFilters = blocks.some((b) => b.layout.values !== null);
   // The meta as pieces: varint fields gather in `meta`, each filter's bits join as they are.
   const pieces: Uint8Array[] = [];
   let meta: number[] = [];
@@ -88,11 +93,14 @@ export function encodeColumnarChunk({ encoding, blocks, symbols }: ColumnarConte
         }
       }
     }
-    const bits = b.layout.filter?.bits;
-    pushUvarint(meta, bits === undefined ? 0 : bits.length);
-    if (bits !== undefined) {
-      pieces.push(Uint8Array.from(meta), bits);
-      meta = [];
+    const filters = [b.layout.filter?.bits];
+    if (valueFilters) filters.push(b.layout.values?.bits);
+    for (const bits of filters) {
+      pushUvarint(meta, bits === undefined ? 0 : bits.length);
+      if (bits !== undefined) {
+        pieces.push(Uint8Array.from(meta), bits);
+        meta = [];
+      }
     }
   }
   pushUvarint(meta, symbolsData.length);
@@ -111,7 +119,8 @@ export function encodeColumnarChunk({ encoding, blocks, symbols }: ColumnarConte
   out.writeUInt32LE(CHUNK_MAGIC, 0);
   out.writeUInt8(COLUMNAR_VERSION, 4);
   out.writeUInt8(encodingId(encoding), 5);
-  out.writeUInt16LE(0, 6);
+  out.writeUInt8(valueFilters ? FLAG_VALUE_FILTERS : 0, 6);
+  out.writeUInt8(0, 7);
   let pos = HEADER_SIZE;
   for (const b of blocks) pos += b.data.copy(out, pos);
   pos += symbolsData.copy(out, pos);
@@ -174,7 +183,10 @@ export function decodeColumnarChunk(buf: Buffer, { checksums = true } = {}): Col
   if (buf[4] !== COLUMNAR_VERSION)
     throw new ChunkFormatError(`unsupported chunk version ${buf[4]}`);
   const encoding = encodingFromId(buf[5]);
-  if (buf.readUInt16LE(6) !== 0) throw new ChunkFormatError('reserved header bytes are not zero');
+  const flags = buf[6];
+  if ((flags & ~FLAG_VALUE_FILTERS) !== 0 || buf[7] !== 0) {
+    throw new ChunkFormatError('reserved header bytes are not zero');
+  }
   const footer = buf.length - FOOTER_SIZE;
   const metaOffset = buf.readUInt32LE(footer);
   const metaLength = buf.readUInt32LE(footer + 4);
@@ -236,6 +248,10 @@ export function decodeColumnarChunk(buf: Buffer, { checksums = true } = {}): Col
     if (filterLength % 8 !== 0)
       throw new ChunkFormatError(`block ${i}: token filter size ${filterLength}`);
     const filter = filterLength === 0 ? null : TokenFilter.of(r.take(filterLength));
+    const valuesLength = (flags & FLAG_VALUE_FILTERS) === 0 ? 0 : r.num();
+    if (valuesLength % 8 !== 0)
+      throw new ChunkFormatError(`block ${i}: value filter size ${valuesLength}`);
+    const values = valuesLength === 0 ? null : ValueFilter.of(r.take(valuesLength));
     if (offset + size > metaOffset) throw new ChunkFormatError(`block ${i} out of bounds`);
     const data = buf.subarray(offset, offset + size);
     if (checksums && crc32(data) !== crc)
@@ -249,7 +265,7 @@ export function decodeColumnarChunk(buf: Buffer, { checksums = true } = {}): Col
       uncompressedLength,
       data,
       crc,
-      layout: { columns, lineBytes, filter },
+      layout: { columns, lineBytes, filter, values },
     });
   }
   const symbolsLength = r.num();

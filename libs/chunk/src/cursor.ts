@@ -95,6 +95,18 @@ export interface CursorOptions {
    * prefilter for `|~ "a|b"` or `|= "a" or "b"`, searched the same way.
    */
   readonly lineContainsAny?: readonly Buffer[];
+  /**
+   * Structured metadata every returned entry has (`| trace_id="abc"` right after the
+   * selector): blocks that provably hold no such entry are skipped, never decompressed. Only
+   * blocks are skipped; entries are not filtered by it (the query's pipeline does that).
+   */
+  readonly metadataEquals?: readonly MetadataEquals[];
+}
+
+/** A structured-metadata name (as LogQL offers it) and the value an entry must have for it. */
+export interface MetadataEquals {
+  readonly name: string;
+  readonly value: string;
 }
 
 /**

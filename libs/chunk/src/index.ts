@@ -7,7 +7,14 @@ export {
 } from './options';
 export type { ChunkEncoding, ChunkOptions } from './options';
 export { ChunkFormatError, ReadOnlyChunkError } from './errors';
-export type { ChunkCursor, CursorOptions, Direction, EntryCursor, ScanCounters } from './cursor';
+export type {
+  ChunkCursor,
+  CursorOptions,
+  Direction,
+  EntryCursor,
+  MetadataEquals,
+  ScanCounters,
+} from './cursor';
 export { prefilterOptions, WholeLineCursor } from './cursor';
 export {
   type ChunkCheckpointParts,

@@ -528,7 +528,7 @@ export class MemChunk {
   private blockSources(fromNs: bigint, throughNs: bigint, options?: CursorOptions): RunSource[] {
     const out: RunSource[] = [];
     this.blocks.forEach((block, i) => {
-      if (!blockMayMatch(block.layout, options)) return;
+      if (!blockMayMatch(block.layout, options, this.symbols)) return;
       out.push({
         minTs: block.minTs,
         maxTs: block.maxTs,

@@ -16,6 +16,11 @@ export class SymbolTable {
     return this.strings.length;
   }
 
+  /** The id of `s`, or undefined when no entry of the chunk uses it. */
+  idOf(s: string): number | undefined {
+    return this.ids.get(s);
+  }
+
   intern(s: string): number {
     let id = this.ids.get(s);
     if (id === undefined) {

@@ -1,5 +1,5 @@
 // One compaction run over every tenant: index tables merged, retention applied, delete
-// requests past their cancel period processed; then the sweeper deletes chunks whose markers
+// requests past their cancel period processed, small chunks merged; then the sweeper deletes chunks whose markers
 // are older than retention_delete_delay.
 import type { ChunkOptions } from '@logsvc/chunk';
 import type { ChunkRef, ChunkStore, IndexTableRef } from '@logsvc/storage';
@@ -14,7 +14,9 @@ import type { DeletionMode } from './delete-requests-api';
 import type { DeleteRequestsStore } from './delete-requests-store';
 import { LineDeleter } from './line-deleter';
 import type { ChunkMarkers, MarkedChunk } from './markers';
+import type { PassJournal } from './pass-journal';
 import { type RetentionLimits, RetentionRules } from './retention';
+import type { SmallChunkSettings } from './small-chunks';
 import { type TablePassResult, compactTable } from './table-pass';
 
 export interface CompactorLimits extends RetentionLimits {
@@ -32,6 +34,12 @@ export interface CompactorOptions {
   readonly store: ChunkStore;
   readonly requests: DeleteRequestsStore;
   readonly markers: ChunkMarkers;
+  /**
+   * Records each table pass's removed and added chunks before its merged file is written, so a
+   * pass cut short is replayed by the next run (see pass-journal.ts). Without it, a crash
+   * between a merged file and the deletion of its inputs leaves replaced refs indexed.
+   */
+  readonly journal?: PassJournal | null;
   readonly limits: (tenant: string) => CompactorLimits;
   /** `compactor.retention_enabled`: retention and delete processing run only then, as in Loki. */
   readonly retentionEnabled: boolean;
@@ -42,6 +50,13 @@ export interface CompactorOptions {
   /** Names merged index files; default `compactor`. */
   readonly uploader?: string;
   readonly events?: CompactorEvents;
+  /**
+   * `compactor.compact_small_chunks`: set, each table's adjacent small chunks of a stream are
+   * merged into larger ones; the parts are deleted `retentionDeleteDelayMs` later.
+   */
+  readonly smallChunks?: SmallChunkSettings | null;
+  /** Test hook: after a table's merged chunks are stored, before its merged file is written. */
+  readonly afterChunksWritten?: (tenant: string, table: string) => Promise<void>;
   /** Test hook: after a table's merged file is written, before its inputs are deleted. */
   readonly afterMergedWrite?: (tenant: string, table: string) => Promise<void>;
 }
@@ -54,6 +69,8 @@ export interface RunSummary {
   chunksDeleted: number;
   chunksRewritten: number;
   linesDeleted: number;
+  smallChunksMerged: number;
+  mergedChunksWritten: number;
   requestsProcessed: number;
   chunksSwept: number;
 }
@@ -92,6 +109,8 @@ export class Compactor {
       chunksDeleted: 0,
       chunksRewritten: 0,
       linesDeleted: 0,
+      smallChunksMerged: 0,
+      mergedChunksWritten: 0,
       requestsProcessed: 0,
       chunksSwept: 0,
     };
@@ -146,7 +165,12 @@ export class Compactor {
         retention,
         deleter,
         rewrites,
+        smallChunks: o.smallChunks ?? null,
+        journal: o.journal ?? null,
         ...(o.chunkOptions ? { chunkOptions: o.chunkOptions } : {}),
+        ...(o.afterChunksWritten
+          ? { afterChunksWritten: () => o.afterChunksWritten!(tenant, table.name) }
+          : {}),
         ...(o.afterMergedWrite
           ? { afterMergedWrite: () => o.afterMergedWrite!(tenant, table.name) }
           : {}),
@@ -158,6 +182,8 @@ export class Compactor {
       summary.chunksDeleted += result.chunksDeleted;
       summary.chunksRewritten += result.chunksRewritten;
       summary.linesDeleted += result.linesDeleted;
+      summary.smallChunksMerged += result.smallChunksMerged;
+      summary.mergedChunksWritten += result.mergedChunksWritten;
       o.events?.tableDone?.(tenant, table.name, result);
       for (const a of needing) {
         a.progress = {
@@ -175,6 +201,8 @@ export class Compactor {
     }
     // Chunks leave the store only after every table of the run stopped referring to them.
     await o.markers.mark([...removed.values()], nowMs);
+    // Marked: the passes' records are done with.
+    if (o.journal) for (const table of tables) await o.journal.clear(tenant, table.name);
     for (const a of active) {
       if (a.canceled || a.tables.size > 0) continue;
       if (await this.saveProgress(a, true)) {

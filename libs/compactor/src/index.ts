@@ -8,6 +8,8 @@ export * from './retention';
 export * from './markers';
 export * from './chunk-rewriter';
 export * from './table-pass';
+export * from './small-chunks';
+export * from './pass-journal';
 export * from './compactor';
 export * from './query-deletions';
 export * from './chunks-total';

@@ -1,5 +1,5 @@
 import { inShard, type Labels } from '@logsvc/api';
-import { type Direction, prefilterOptions } from '@logsvc/chunk';
+import { type CursorOptions, type Direction, prefilterOptions } from '@logsvc/chunk';
 import { type ChunkDecoder, chunkDecoder } from './chunk-decoder';
 import { MergedCursor } from '@logsvc/ingester';
 import type { ChunkStats, EntryCursor, LogSource, SelectParams, SourceStream } from '@logsvc/logql';
@@ -9,6 +9,7 @@ import type { ChunkRef } from '@logsvc/storage';
 import type { StoreReader } from './store-reader';
 import { type ScanRange, type ScanResult, ScanResultCursor } from './chunk-scan';
 import { ChunkLoader, LazyChunkCursor } from './lazy-chunks';
+import { streamCursorOptions } from './metadata-pushdown';
 import type { ChunkScanPool } from './scan-pool';
 
 const elapsedNs = (since: bigint): number => Number(process.hrtime.bigint() - since);
@@ -116,12 +117,13 @@ export class StoreLogSource implements LogSource {
     let i = 0;
     for (const s of series) {
       const cursors: EntryCursor[] = [];
+      const streamOptions = streamCursorOptions(options, s.labels, params.metadataEquals);
       for (let n = 0; n < s.chunks.length; n++, i++) {
         cursors.push(
           new ScanCountingCursor(
             this.decoder
               .decode(data[i], refs[i].key)
-              .iterator(fromNs, throughNs, direction, options),
+              .iterator(fromNs, throughNs, direction, streamOptions),
             decompressed(chunk),
           ),
         );
@@ -202,10 +204,10 @@ export class StoreLogSource implements LogSource {
     // A log query merges all streams by time; a metric query reads them one after another.
     const order = params.limit !== undefined ? timeOrder(refs, direction) : refs.map((_, i) => i);
     const loader = new ChunkLoader(order, (i) => refs[i].size, limits, fetchBatch);
-    const open = (c: Buffer | ScanResult, key: string): EntryCursor =>
+    const open = (c: Buffer | ScanResult, key: string, opts: CursorOptions): EntryCursor =>
       c instanceof Uint8Array
         ? new ScanCountingCursor(
-            this.decoder.decode(c, key).iterator(fromNs, throughNs, direction, options),
+            this.decoder.decode(c, key).iterator(fromNs, throughNs, direction, opts),
             decompressed(chunk),
           )
         : new ScanResultCursor(c);
@@ -214,9 +216,12 @@ export class StoreLogSource implements LogSource {
     let i = 0;
     for (const s of series) {
       const cursors: EntryCursor[] = [];
+      const streamOptions = streamCursorOptions(options, s.labels, params.metadataEquals);
       for (const ref of s.chunks) {
         const startNs = direction === 'forward' ? ref.fromNs : ref.throughNs;
-        cursors.push(new LazyChunkCursor(loader, i++, startNs, (c) => open(c, ref.key)));
+        cursors.push(
+          new LazyChunkCursor(loader, i++, startNs, (c) => open(c, ref.key, streamOptions)),
+        );
       }
       if (cursors.length === 0) continue;
       out.push({ labels: s.labels, entries: new MergedCursor(cursors, direction) });

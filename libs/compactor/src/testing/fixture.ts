@@ -2,8 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { labelsFromRecord } from '@logsvc/api';
+import { afterEach, beforeEach } from 'vitest';
 import { MemChunk } from '@logsvc/chunk';
 import { ChunkStore, FilesystemObjectClient, type SchemaConfig } from '@logsvc/storage';
+import { Compactor, type CompactorOptions } from '../compactor';
+import { DeleteRequestsApi } from '../delete-requests-api';
+import { DeleteRequestsStore } from '../delete-requests-store';
+import { ChunkMarkers } from '../markers';
 
 export const DAY_MS = 86_400_000;
 export const NS = 1_000_000n;
@@ -86,4 +91,57 @@ export async function readLines(
     }
   }
   return out;
+}
+
+/**
+ * A compactor over `env`'s store as the tests run it: every tenant `filter-and-delete`, retention
+ * on with nothing expiring, a one-minute cancel period, markers under `<dir>/work`.
+ */
+export function testCompactor(
+  env: Awaited<ReturnType<typeof tempStore>>,
+  nowMs: () => number,
+  over: Partial<CompactorOptions> = {},
+) {
+  const store = env.store('compactor-host');
+  const requests = new DeleteRequestsStore(env.client);
+  return {
+    store,
+    requests,
+    api: new DeleteRequestsApi({
+      store: requests,
+      deletionMode: () => 'filter-and-delete',
+      cancelPeriodMs: 60_000,
+      maxIntervalMs: 0,
+      nowMs,
+    }),
+    compactor: new Compactor({
+      store,
+      requests,
+      markers: new ChunkMarkers(path.join(env.dir, 'work')),
+      limits: () => ({
+        retention_period: 0,
+        retention_stream: [],
+        deletion_mode: 'filter-and-delete',
+      }),
+      retentionEnabled: true,
+      retentionDeleteDelayMs: 0,
+      deleteRequestCancelPeriodMs: 60_000,
+      nowMs,
+      ...over,
+    }),
+  };
+}
+
+/** A fresh temporary store per test, and a clock that starts at `startMs` (tests move it). */
+export function compactorTestEnv(startMs: number): {
+  env: Awaited<ReturnType<typeof tempStore>>;
+  now: number;
+} {
+  const state = { now: startMs } as { env: Awaited<ReturnType<typeof tempStore>>; now: number };
+  beforeEach(async () => {
+    state.env = await tempStore();
+    state.now = startMs;
+  });
+  afterEach(() => state.env.cleanup());
+  return state;
 }

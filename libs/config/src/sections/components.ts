@@ -88,6 +88,9 @@ export const compactorSection = section({
     duration(24 * 3600_000),
   ),
   delete_max_interval: flag('compactor.delete-max-interval', duration(24 * 3600_000)),
+  // logsvc's own: merge a stream's adjacent small chunks of a table into chunks up to the size.
+  compact_small_chunks: flag('compactor.compact-small-chunks', bool(true)),
+  small_chunks_target_size: flag('compactor.small-chunks-target-size', size(1_572_864)),
   // Elects the one compactor that runs (one token, replication factor 1, as in Loki).
   compactor_ring: lokiRingSection('compactor.', { numTokens: 1, replicationFactor: 1 }),
 });

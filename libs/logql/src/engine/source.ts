@@ -1,5 +1,5 @@
 import type { Labels, Matcher, ShardRef } from '@logsvc/api';
-import type { Direction, EntryCursor } from '@logsvc/chunk';
+import type { Direction, EntryCursor, MetadataEquals } from '@logsvc/chunk';
 import type { ChunkStats, QueryStats } from './stats';
 
 // One stream's cursor and the read direction are @logsvc/chunk's: chunk and ingester cursors
@@ -29,6 +29,12 @@ export interface SelectParams {
    * `lineContains` is.
    */
   readonly lineContainsAny?: readonly Buffer[];
+  /**
+   * Structured metadata every returned entry has, from label filters at the start of the
+   * pipeline (`| trace_id="abc"`), for streams without a label of that name. Sources may skip
+   * chunk blocks that hold no such entry; used and ignored as `lineContains` is.
+   */
+  readonly metadataEquals?: readonly MetadataEquals[];
   /** Set when the query is aborted (timeout, client gone); sources stop early. */
   readonly signal?: AbortSignal;
   /**

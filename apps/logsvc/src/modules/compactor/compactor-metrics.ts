@@ -22,6 +22,8 @@ export class CompactorMetrics implements CompactorEvents {
   private readonly markersCreated: Counter<'table'>;
   private readonly chunksDeleted: Counter<'tenant' | 'reason'>;
   private readonly sweepDuration: Histogram<'status'>;
+  private readonly smallChunksMerged: Counter<'tenant'>;
+  private readonly mergedChunksWritten: Counter<'tenant'>;
 
   constructor(@Inject(HttpMetrics) metrics: HttpMetrics) {
     const registers = [metrics.registry];
@@ -115,6 +117,18 @@ export class CompactorMetrics implements CompactorEvents {
       buckets: [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8],
       registers,
     });
+    this.smallChunksMerged = new Counter({
+      name: 'logsvc_compactor_small_chunks_merged_total',
+      help: 'Small chunks the compactor merged into larger ones (compact_small_chunks), by tenant.',
+      labelNames: ['tenant'],
+      registers,
+    });
+    this.mergedChunksWritten = new Counter({
+      name: 'logsvc_compactor_merged_chunks_written_total',
+      help: 'Chunks the compactor wrote in place of small ones (compact_small_chunks), by tenant.',
+      labelNames: ['tenant'],
+      registers,
+    });
   }
 
   tableDone(tenant: string, table: string, r: TablePassResult): void {
@@ -125,6 +139,8 @@ export class CompactorMetrics implements CompactorEvents {
     if (deleted > 0) this.chunksDeleted.inc({ tenant, reason: 'delete' }, deleted);
     if (r.chunksProcessed > 0) this.chunksSelected.inc({ user: tenant }, r.chunksProcessed);
     if (r.linesDeleted > 0) this.deletedLines.inc({ user: tenant }, r.linesDeleted);
+    if (r.smallChunksMerged > 0) this.smallChunksMerged.inc({ tenant }, r.smallChunksMerged);
+    if (r.mergedChunksWritten > 0) this.mergedChunksWritten.inc({ tenant }, r.mergedChunksWritten);
   }
 
   requestProcessed(tenant: string): void {

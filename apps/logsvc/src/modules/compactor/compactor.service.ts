@@ -4,6 +4,7 @@ import {
   ChunkMarkers,
   Compactor,
   DeleteRequestsApi,
+  PassJournal,
   type DeleteRequestRecord,
   type DeleteRequestsStore,
   pendingDeleteRequests,
@@ -62,12 +63,12 @@ export class CompactorService extends RingMemberService {
       nowMs: () => Date.now(),
       onCreated: (tenant) => metrics.deleteRequestsReceived.inc({ user: tenant }),
     });
+    const workingDirectory = c.working_directory || join(config.common.path_prefix, 'compactor');
     this.compactor = new Compactor({
       store,
       requests,
-      markers: new ChunkMarkers(
-        c.working_directory || join(config.common.path_prefix, 'compactor'),
-      ),
+      markers: new ChunkMarkers(workingDirectory),
+      journal: new PassJournal(workingDirectory),
       limits: (tenant) => overrides.forTenant(tenant),
       retentionEnabled: c.retention_enabled,
       retentionDeleteDelayMs: c.retention_delete_delay,
@@ -77,6 +78,7 @@ export class CompactorService extends RingMemberService {
         encoding: config.ingester.chunk_encoding,
         blockSize: config.ingester.chunk_block_size,
       },
+      smallChunks: c.compact_small_chunks ? { targetBytes: c.small_chunks_target_size } : null,
       events: metrics,
     });
   }

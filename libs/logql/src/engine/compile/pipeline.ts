@@ -5,6 +5,7 @@
  * template, ip range...) fails as Loki's `parse error : stage '<stage>' : <reason>`.
  */
 import type { Matcher } from '@logsvc/api';
+import type { MetadataEquals } from '@logsvc/chunk';
 import { StageBuildError } from '../../log/errors';
 import { Pipeline, type Stage } from '../../log/pipeline';
 import type {
@@ -16,6 +17,7 @@ import { ParseError } from '../../syntax/errors';
 import { lokiStageText } from '../../syntax/stage-text';
 import { compileLineFilterGroup } from './line-filter-group';
 import { requiredAnyLiterals, requiredLiteral } from './line-filters';
+import { leadingMetadataEquals } from './metadata-equals';
 import { reorderStages } from './reorder';
 import { compileStage } from './stages';
 
@@ -33,6 +35,11 @@ export interface CompiledPipeline {
    * (`|~ "a|b"`). Pass it to `LogSource.select` as `lineContainsAny`.
    */
   readonly lineContainsAny?: Buffer[];
+  /**
+   * Structured-metadata equalities every surviving line's entry satisfies (label filters at
+   * the start of the pipeline). Pass it to `LogSource.select` as `metadataEquals`.
+   */
+  readonly metadataEquals?: MetadataEquals[];
 }
 
 export function compilePipeline(expr: LogSelectorExpr): CompiledPipeline {
@@ -59,11 +66,13 @@ export function compilePipeline(expr: LogSelectorExpr): CompiledPipeline {
   flushFilters();
   const literal = leadingLiteral(ordered);
   const any = literal === undefined ? leadingAnyLiterals(ordered) : undefined;
+  const metadataEquals = leadingMetadataEquals(ordered);
   return {
     matchers,
     pipeline: new Pipeline(stages),
     ...(literal === undefined ? {} : { lineContains: Buffer.from(literal) }),
     ...(any === undefined ? {} : { lineContainsAny: any.map((l) => Buffer.from(l)) }),
+    ...(metadataEquals === undefined ? {} : { metadataEquals }),
   };
 }
 

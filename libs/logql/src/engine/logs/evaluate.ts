@@ -55,7 +55,8 @@ export async function evaluateLogQuery(
   source: LogSource,
   stats: QueryStats,
 ): Promise<StreamsResult> {
-  const { matchers, pipeline, lineContains, lineContainsAny } = compilePipeline(expr);
+  const { matchers, pipeline, lineContains, lineContainsAny, metadataEquals } =
+    compilePipeline(expr);
   const limit = params.limit;
   if (limit <= 0 || params.endNs <= params.startNs) return { type: 'streams', streams: [] };
   throwIfAborted(params.signal);
@@ -68,6 +69,7 @@ export async function evaluateLogQuery(
     stats,
     ...(lineContains === undefined ? {} : { lineContains }),
     ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
+    ...(metadataEquals === undefined ? {} : { metadataEquals }),
     ...(params.signal === undefined ? {} : { signal: params.signal }),
     limit,
   });

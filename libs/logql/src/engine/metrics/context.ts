@@ -1,5 +1,6 @@
 /** What every evaluator of one query shares: the step grid, the source, limits, stats. */
 import type { Matcher } from '@logsvc/api';
+import type { MetadataEquals } from '@logsvc/chunk';
 import type { SampleExtractor } from '../../log/sample-extractor';
 import type { MetricExpr, RangeAggregation } from '../../syntax/ast';
 import type { MemoryBudget } from '../memory-budget';
@@ -39,6 +40,8 @@ export interface CompiledSampleQuery {
   readonly lineContains?: Buffer;
   /** Without `lineContains`: literals of which each such line contains one. */
   readonly lineContainsAny?: readonly Buffer[];
+  /** Structured metadata every entry that gives a sample has (`SelectParams.metadataEquals`). */
+  readonly metadataEquals?: readonly MetadataEquals[];
 }
 
 /**

@@ -6,6 +6,7 @@
  * (Loki's `RangeAggregationExpr.extractor`).
  */
 import type { Matcher } from '@logsvc/api';
+import type { MetadataEquals } from '@logsvc/chunk';
 import { NO_PARSER_HINTS, newParserHints, type ParserHints } from '../../log/parser-hints';
 import type { Pipeline } from '../../log/pipeline';
 import {
@@ -25,6 +26,7 @@ export type PipelineCompiler = (expr: LogSelectorExpr) => {
   readonly pipeline: Pipeline;
   readonly lineContains?: Buffer;
   readonly lineContainsAny?: readonly Buffer[];
+  readonly metadataEquals?: readonly MetadataEquals[];
 };
 
 export interface ExtractorBuilderOptions {
@@ -46,10 +48,13 @@ function buildWith(
   hinted: boolean,
   pushed?: { readonly labels: readonly string[]; readonly without: boolean },
 ): CompiledSampleQuery {
-  const { matchers, pipeline, lineContains, lineContainsAny } = compile(expr.range.log);
+  const { matchers, pipeline, lineContains, lineContainsAny, metadataEquals } = compile(
+    expr.range.log,
+  );
   const source = {
     ...(lineContains === undefined ? {} : { lineContains }),
     ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
+    ...(metadataEquals === undefined ? {} : { metadataEquals }),
     matchers,
   };
   const stages = pipeline.stages;

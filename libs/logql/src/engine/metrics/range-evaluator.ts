@@ -80,10 +80,8 @@ export class RangeAggregationEvaluator implements StepEvaluator {
     const lastEnd = (this.count - 1) * this.stepNs;
     const fromNs = origin - BigInt(this.rangeNs) + 1n;
     const throughNs = origin + BigInt(lastEnd) + 1n;
-    const { matchers, extractor, lineContains, lineContainsAny } = ctx.buildExtractor(
-      expr,
-      this.pushdown,
-    );
+    const { matchers, extractor, lineContains, lineContainsAny, metadataEquals } =
+      ctx.buildExtractor(expr, this.pushdown);
     throwIfAborted(ctx.signal);
     const streams = await ctx.source.select({
       tenant: ctx.tenant,
@@ -95,6 +93,7 @@ export class RangeAggregationEvaluator implements StepEvaluator {
       signal: ctx.signal,
       ...(lineContains === undefined ? {} : { lineContains }),
       ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
+      ...(metadataEquals === undefined ? {} : { metadataEquals }),
     });
     const grid = this.grid;
     const bySegmentKey = new Map<string, SegmentSeries>();
