@@ -218,26 +218,41 @@ function metadataColumns(run: EntryRun): Map<number, Uint32Array> | 'pairs' {
   return columns;
 }
 
+/** A block's structured metadata by rows: row r's pairs are `ids[offsets[r] .. offsets[r + 1])`. */
+interface MetadataRows {
+  readonly offsets: Uint32Array;
+  readonly ids: Uint32Array;
+}
+
 /**
- * A decoded columnar block: timestamps, line offsets and metadata are read at once; the line
- * bytes are decompressed only when first read (a count over time never reads them).
+ * A decoded columnar block: timestamps and line offsets are read at once; the line bytes are
+ * decompressed only when first read (a count over time never reads them), the metadata
+ * columns only when some entry's metadata is (a count with line filters never reads them).
  */
 class ColumnarRun implements EntryRun {
   readonly order = null;
   private decoded: Buffer | null = null;
+  private metadata: MetadataRows | null = null;
 
   constructor(
     readonly count: number,
     readonly ts: BigInt64Array,
     readonly lineOffsets: Uint32Array,
-    readonly smOffsets: Uint32Array,
-    readonly smIds: Uint32Array,
     readonly symbols: readonly string[],
     private readonly linesColumn: () => Buffer,
+    private readonly metadataColumns: () => MetadataRows,
   ) {}
 
   get lines(): Buffer {
     return (this.decoded ??= this.linesColumn());
+  }
+
+  get smOffsets(): Uint32Array {
+    return (this.metadata ??= this.metadataColumns()).offsets;
+  }
+
+  get smIds(): Uint32Array {
+    return (this.metadata ??= this.metadataColumns()).ids;
   }
 }
 
@@ -313,8 +328,8 @@ function columnBytes(data: Buffer, c: ColumnMeta): Buffer {
 
 /**
  * Decodes a columnar block's bytes (`data`, its columns back to back) into a run. Every length
- * and id is checked, so corrupt bytes raise ChunkFormatError (those of the lines column when
- * they are first read).
+ * and id is checked, so corrupt bytes raise ChunkFormatError (those of the lines column and of
+ * the metadata columns when they are first read).
  */
 export function decodeColumnarBlock(
   data: Buffer,
@@ -360,7 +375,30 @@ export function decodeColumnarBlock(
     throw new ChunkFormatError('lines column length does not match its meta');
   }
 
-  let rawBytes = layout.lineBytes;
+  return new ColumnarRun(
+    n,
+    ts,
+    lineOffsets,
+    symbols,
+    () => columnBytes(data, lineCol),
+    () => decodeMetadata(data, metaCols, layout.lineBytes, meta, symbols, symbolByteLengths),
+  );
+}
+
+/**
+ * The metadata columns of a block as rows (`metaCols`: its Metadata or MetadataPairs columns),
+ * checked against the symbol table and, with the line bytes, the block's recorded size.
+ */
+function decodeMetadata(
+  data: Buffer,
+  metaCols: readonly ColumnMeta[],
+  lineBytes: number,
+  meta: BlockBounds,
+  symbols: readonly string[],
+  symbolByteLengths: readonly number[],
+): MetadataRows {
+  const n = meta.entries;
+  let rawBytes = lineBytes;
   const smOffsets = new Uint32Array(n + 1);
   let smIds: Uint32Array;
   const pairs = metaCols.find((c) => c.kind === ColumnKind.MetadataPairs);
@@ -415,7 +453,5 @@ export function decodeColumnarBlock(
     }
   }
   if (rawBytes !== meta.rawBytes) throw new ChunkFormatError('block size does not match its meta');
-  return new ColumnarRun(n, ts, lineOffsets, smOffsets, smIds, symbols, () =>
-    columnBytes(data, lineCol),
-  );
+  return { offsets: smOffsets, ids: smIds };
 }

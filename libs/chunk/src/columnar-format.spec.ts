@@ -157,6 +157,29 @@ describe('columnar chunks', () => {
     expect(() => run.lines).toThrow(ChunkFormatError);
   });
 
+  it('decodes a block’s metadata columns only when some entry’s metadata is read', () => {
+    const appends = [0, 1, 2].map((i) => ({
+      ts: BigInt(i),
+      line: `line number ${i}`,
+      sm: [{ name: 'trace_id', value: `t${i}` }],
+    }));
+    const { blocks, symbols } = decodeColumnarChunk(
+      recodeChunk(rowChunk(appends, 1 << 20).encode(), 'columnar'),
+    );
+    const b = blocks[0];
+    const good = decodeColumnarBlock(b.data, b.layout, b, symbols.strings, symbols.byteLengths);
+    expect([...good.smOffsets]).toEqual([0, 2, 4, 6]);
+    expect(good.smIds.length).toBe(6);
+    const sm = b.layout.columns.find((c) => c.kind === ColumnKind.Metadata)!;
+    // Value ids past the symbol table: timestamps and lines still read.
+    const data = Buffer.from(b.data);
+    data.fill(0x7f, sm.offset, sm.offset + sm.length);
+    const run = decodeColumnarBlock(data, b.layout, b, symbols.strings, symbols.byteLengths);
+    expect([...run.ts]).toEqual([0n, 1n, 2n]);
+    expect(run.lines.toString()).toBe(appends.map((a) => a.line).join(''));
+    expect(() => run.smIds).toThrow(ChunkFormatError);
+  });
+
   it('refuses corrupt bytes with a ChunkFormatError', () => {
     const appends = Array.from({ length: 50 }, (_, i) => ({
       ts: BigInt(i),
