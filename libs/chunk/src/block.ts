@@ -101,9 +101,35 @@ export function encodeBlockPayload(
   };
 }
 
+/** A decoded row-format block; its metadata pairs are read from the payload when first asked. */
+class PayloadRun implements EntryRun {
+  readonly order = null;
+  private metadata: { readonly offsets: Uint32Array; readonly ids: Uint32Array } | null = null;
+
+  constructor(
+    readonly count: number,
+    readonly ts: BigInt64Array,
+    readonly lineOffsets: Uint32Array,
+    readonly lines: Buffer,
+    readonly symbols: readonly string[],
+    private readonly readMetadata: () => { offsets: Uint32Array; ids: Uint32Array },
+  ) {}
+
+  get smOffsets(): Uint32Array {
+    return (this.metadata ??= this.readMetadata()).offsets;
+  }
+
+  get smIds(): Uint32Array {
+    return (this.metadata ??= this.readMetadata()).ids;
+  }
+}
+
 /**
  * Parses a decompressed payload into a run whose lines are views into `payload`. Every length
- * and id is checked against the payload and the meta, so corrupt bytes raise ChunkFormatError.
+ * and id is checked against the payload and the meta, so corrupt bytes raise ChunkFormatError
+ * (those of the metadata pairs when some entry's metadata is first read: the lines end the
+ * payload, so they are found from the line lengths alone, and a count with line filters never
+ * reads the pairs).
  */
 export function decodeBlockPayload(
   payload: Buffer,
@@ -132,34 +158,46 @@ export function decodeBlockPayload(
     if (end > payload.length) throw new ChunkFormatError('block line lengths exceed block');
     lineOffsets[i + 1] = end;
   }
+  const pairsStart = r.pos;
+  const linesStart = payload.length - lineOffsets[n];
+  // Each entry has a pair count of at least one byte before the lines.
+  if (linesStart < pairsStart + n) {
+    throw new ChunkFormatError('block line bytes do not match the block length');
+  }
+  return new PayloadRun(n, ts, lineOffsets, payload.subarray(linesStart), symbols, () =>
+    readPairs(payload, pairsStart, linesStart, lineOffsets[n], meta, symbols, symbolByteLengths),
+  );
+}
+
+/** The metadata pairs of a payload's entries, from `payload[start, end)` (counts, then ids). */
+function readPairs(
+  payload: Buffer,
+  start: number,
+  end: number,
+  lineBytes: number,
+  meta: BlockMeta,
+  symbols: readonly string[],
+  symbolByteLengths: readonly number[],
+): { offsets: Uint32Array; ids: Uint32Array } {
+  const n = meta.entries;
+  const r = new UvarintReader(payload, start, end);
   const smOffsets = new Uint32Array(n + 1);
   for (let i = 0; i < n; i++) {
-    const end = smOffsets[i] + 2 * r.read();
-    if (end > payload.length) throw new ChunkFormatError('metadata counts exceed block');
-    smOffsets[i + 1] = end;
+    const at = smOffsets[i] + 2 * r.read();
+    if (at > end) throw new ChunkFormatError('metadata counts exceed block');
+    smOffsets[i + 1] = at;
   }
   const totalIds = smOffsets[n];
-  if (totalIds > payload.length - r.pos) throw new ChunkFormatError('metadata ids exceed block');
+  if (totalIds > end - r.pos) throw new ChunkFormatError('metadata ids exceed block');
   const smIds = new Uint32Array(totalIds);
-  let rawBytes = lineOffsets[n];
+  let rawBytes = lineBytes;
   for (let i = 0; i < totalIds; i++) {
     const id = r.read();
     if (id >= symbols.length) throw new ChunkFormatError(`metadata symbol id ${id} out of range`);
     smIds[i] = id;
     rawBytes += symbolByteLengths[id];
   }
-  if (r.pos + lineOffsets[n] !== payload.length) {
-    throw new ChunkFormatError('block line bytes do not match the block length');
-  }
+  if (r.pos !== end) throw new ChunkFormatError('block line bytes do not match the block length');
   if (rawBytes !== meta.rawBytes) throw new ChunkFormatError('block size does not match its meta');
-  return {
-    count: n,
-    ts,
-    lineOffsets,
-    lines: payload.subarray(r.pos),
-    smOffsets,
-    smIds,
-    symbols,
-    order: null,
-  };
+  return { offsets: smOffsets, ids: smIds };
 }
