@@ -286,23 +286,38 @@ function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt64Array
   const end = bytes.length;
   let pos = 8;
   let acc = 0;
+  // The current timestamp as 32-bit halves, carried along: no division per entry.
+  let lo = baseLo;
+  let hi = baseHi;
   for (let i = 1; i < n; i++) {
-    let delta = 0;
-    let mul = 1;
-    for (;;) {
+    if (pos >= end) throw new ChunkFormatError('truncated varint');
+    let b = bytes[pos++];
+    let delta = b & 0x7f;
+    let mul = 128;
+    while (b >= 0x80) {
       if (pos >= end) throw new ChunkFormatError('truncated varint');
-      const b = bytes[pos++];
-      delta += (b & 0x7f) * mul;
-      if (b < 0x80) break;
-      mul *= 128;
       if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
+      b = bytes[pos++];
+      delta += (b & 0x7f) * mul;
+      mul *= 128;
     }
     acc += delta;
     if (acc > limit) throw new ChunkFormatError('timestamps exceed the block span');
-    const lo = baseLo + (acc % TWO_32);
-    const carry = lo >= TWO_32 ? 1 : 0;
-    halves[2 * i] = lo - carry * TWO_32;
-    halves[2 * i + 1] = (baseHi + Math.floor(acc / TWO_32) + carry) % TWO_32;
+    if (delta < TWO_32) {
+      lo += delta;
+      if (lo >= TWO_32) {
+        lo -= TWO_32;
+        hi = hi === 0xffffffff ? 0 : hi + 1;
+      }
+    } else {
+      const dHi = Math.floor(delta / TWO_32);
+      lo += delta - dHi * TWO_32;
+      const carry = lo >= TWO_32 ? 1 : 0;
+      lo -= carry * TWO_32;
+      hi = (hi + dHi + carry) % TWO_32;
+    }
+    halves[2 * i] = lo;
+    halves[2 * i + 1] = hi;
   }
   if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
   return ts;

@@ -73,6 +73,34 @@ describe('columnar chunks', () => {
     );
   });
 
+  it('reads back timestamps anywhere in int64, across 32-bit and sign boundaries', () => {
+    const I64_MIN = -(2n ** 63n);
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.bigInt({ min: I64_MIN, max: 2n ** 63n - 2n ** 57n }),
+          fc.constantFrom(-1n, -(2n ** 32n), 2n ** 32n - 3n, -(2n ** 31n), I64_MIN),
+        ),
+        fc.array(
+          fc.oneof(
+            fc.bigInt({ min: 0n, max: 200n }),
+            fc.bigInt({ min: 2n ** 32n - 5n, max: 2n ** 32n + 5n }),
+            fc.bigInt({ min: 0n, max: 2n ** 50n }),
+          ),
+          { minLength: 1, maxLength: 60 },
+        ),
+        (base, deltas) => {
+          let t = base;
+          const appends = deltas.map((d, i) => ({ ts: (t += d), line: `l${i}`, sm: [] }));
+          const columnar = recodeChunk(rowChunk(appends, 1 << 20).encode(), 'columnar');
+          const ts = drain(MemChunk.decode(columnar).iterator(I64_MIN, 2n ** 63n - 1n, 'forward'));
+          expect(ts.map((e) => e.ts)).toEqual(appends.map((a) => a.ts));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('leaves columnar bytes as they are, and row bytes for the blocks format', () => {
     const rows = rowChunk([{ ts: 1n, line: 'x', sm: [] }]).encode();
     expect(recodeChunk(rows, 'blocks')).toBe(rows);
