@@ -231,8 +231,10 @@ interface MetadataRows {
  */
 class ColumnarRun implements EntryRun {
   readonly order = null;
+  readonly onePairName?: number;
   private decoded: Buffer | null = null;
   private metadata: MetadataRows | null = null;
+  private cells: Buffer | null = null;
 
   constructor(
     readonly count: number,
@@ -241,7 +243,11 @@ class ColumnarRun implements EntryRun {
     readonly symbols: readonly string[],
     private readonly linesColumn: () => Buffer,
     private readonly metadataColumns: () => MetadataRows,
-  ) {}
+    /** A lone Metadata column whose cells are one byte each (read a row at a time), or null. */
+    private readonly byteCells: { readonly name: number; readonly read: () => Buffer } | null,
+  ) {
+    if (byteCells !== null) this.onePairName = byteCells.name;
+  }
 
   get lines(): Buffer {
     return (this.decoded ??= this.linesColumn());
@@ -253,6 +259,15 @@ class ColumnarRun implements EntryRun {
 
   get smIds(): Uint32Array {
     return (this.metadata ??= this.metadataColumns()).ids;
+  }
+
+  onePairValue(row: number): number {
+    const cells = (this.cells ??= this.byteCells!.read());
+    const v = cells[row];
+    if (v > this.symbols.length || v >= 0x80) {
+      throw new ChunkFormatError(`metadata symbol id ${v - 1} out of range`);
+    }
+    return v - 1;
   }
 }
 
@@ -397,7 +412,24 @@ export function decodeColumnarBlock(
     symbols,
     () => columnBytes(data, lineCol),
     () => decodeMetadata(data, metaCols, layout.lineBytes, meta, symbols, symbolByteLengths),
+    byteCellsOf(data, metaCols, n, symbols.length),
   );
+}
+
+/**
+ * A block's one Metadata column when its `n` cells take a byte each (value ids under 127, as
+ * a block's few levels or such): row r's cell is then byte r, read without the rows before it.
+ */
+function byteCellsOf(
+  data: Buffer,
+  metaCols: readonly ColumnMeta[],
+  n: number,
+  symbolCount: number,
+): { readonly name: number; readonly read: () => Buffer } | null {
+  if (metaCols.length !== 1) return null;
+  const c = metaCols[0];
+  if (c.kind !== ColumnKind.Metadata || c.rawLength !== n || c.name >= symbolCount) return null;
+  return { name: c.name, read: () => columnBytes(data, c) };
 }
 
 /**

@@ -206,6 +206,53 @@ describe('columnar chunks', () => {
     expect([...run.ts]).toEqual([0n, 1n, 2n]);
     expect(run.lines.toString()).toBe(appends.map((a) => a.line).join(''));
     expect(() => run.smIds).toThrow(ChunkFormatError);
+    expect(run.onePairName).toBe(good.onePairName);
+    expect(() => run.onePairValue!(0)).toThrow(ChunkFormatError);
+  });
+
+  it('gives the same metadata row by row when every entry holds at most one pair of one name', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            ts: fc.bigInt({ min: 0n, max: 40n }),
+            line: fc.string({ maxLength: 12 }),
+            sm: fc.oneof(
+              fc.constant([]),
+              fc
+                .constantFrom('debug', 'info', 'warn', 'ünï')
+                .map((value) => [{ name: 'detected_level', value }]),
+            ),
+          }),
+          { minLength: 1, maxLength: 120 },
+        ),
+        (appends) => {
+          const rows = rowChunk(appends, 256).encode();
+          const columnar = recodeChunk(rows, 'columnar');
+          for (const dir of ['forward', 'backward'] as const) {
+            expect(drain(MemChunk.decode(columnar).iterator(0n, 41n, dir))).toEqual(
+              drain(MemChunk.decode(rows).iterator(0n, 41n, dir)),
+            );
+          }
+          const { blocks, symbols } = decodeColumnarChunk(columnar);
+          for (const b of blocks) {
+            const run = decodeColumnarBlock(
+              b.data,
+              b.layout,
+              b,
+              symbols.strings,
+              symbols.byteLengths,
+            );
+            if (run.onePairName === undefined) continue;
+            for (let r = 0; r < run.count; r++) {
+              const pairs = run.smIds.subarray(run.smOffsets[r], run.smOffsets[r + 1]);
+              expect(run.onePairValue!(r)).toBe(pairs.length === 0 ? -1 : pairs[1]);
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('refuses corrupt bytes with a ChunkFormatError', () => {
