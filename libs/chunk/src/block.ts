@@ -139,12 +139,7 @@ export function decodeBlockPayload(
 ): EntryRun {
   const n = meta.entries;
   if (8 * n > payload.length) throw new ChunkFormatError('block too short for its timestamps');
-  const ts = new BigInt64Array(n);
-  if (LITTLE_ENDIAN) {
-    new Uint8Array(ts.buffer).set(payload.subarray(0, 8 * n));
-  } else {
-    for (let i = 0; i < n; i++) ts[i] = payload.readBigInt64LE(8 * i);
-  }
+  const ts = payloadTimestamps(payload, n);
   for (let i = 1; i < n; i++) {
     if (ts[i] < ts[i - 1]) throw new ChunkFormatError('block timestamps out of order');
   }
@@ -167,6 +162,21 @@ export function decodeBlockPayload(
   return new PayloadRun(n, ts, lineOffsets, payload.subarray(linesStart), symbols, () =>
     readPairs(payload, pairsStart, linesStart, lineOffsets[n], meta, symbols, symbolByteLengths),
   );
+}
+
+/**
+ * The payload's n int64 LE timestamps: a view of its bytes when they sit 8-byte aligned (a
+ * decompressed payload is a buffer of its own; the run's lines keep it alive anyway), else a
+ * copy.
+ */
+function payloadTimestamps(payload: Buffer, n: number): BigInt64Array {
+  if (LITTLE_ENDIAN && payload.byteOffset % 8 === 0) {
+    return new BigInt64Array(payload.buffer, payload.byteOffset, n);
+  }
+  const ts = new BigInt64Array(n);
+  if (LITTLE_ENDIAN) new Uint8Array(ts.buffer).set(payload.subarray(0, 8 * n));
+  else for (let i = 0; i < n; i++) ts[i] = payload.readBigInt64LE(8 * i);
+  return ts;
 }
 
 /** The metadata pairs of a payload's entries, from `payload[start, end)` (counts, then ids). */
