@@ -101,9 +101,35 @@ export function encodeBlockPayload(
   };
 }
 
+/** A decoded row-format block; its metadata pairs are read from the payload when first asked. */
+class PayloadRun implements EntryRun {
+  readonly order = null;
+  private metadata: { readonly offsets: Uint32Array; readonly ids: Uint32Array } | null = null;
+
+  constructor(
+    readonly count: number,
+    readonly ts: BigInt64Array,
+    readonly lineOffsets: Uint32Array,
+    readonly lines: Buffer,
+    readonly symbols: readonly string[],
+    private readonly readMetadata: () => { offsets: Uint32Array; ids: Uint32Array },
+  ) {}
+
+  get smOffsets(): Uint32Array {
+    return (this.metadata ??= this.readMetadata()).offsets;
+  }
+
+  get smIds(): Uint32Array {
+    return (this.metadata ??= this.readMetadata()).ids;
+  }
+}
+
 /**
  * Parses a decompressed payload into a run whose lines are views into `payload`. Every length
- * and id is checked against the payload and the meta, so corrupt bytes raise ChunkFormatError.
+ * and id is checked against the payload and the meta, so corrupt bytes raise ChunkFormatError
+ * (those of the metadata pairs when some entry's metadata is first read: the lines end the
+ * payload, so they are found from the line lengths alone, and a count with line filters never
+ * reads the pairs).
  */
 export function decodeBlockPayload(
   payload: Buffer,
@@ -113,12 +139,7 @@ export function decodeBlockPayload(
 ): EntryRun {
   const n = meta.entries;
   if (8 * n > payload.length) throw new ChunkFormatError('block too short for its timestamps');
-  const ts = new BigInt64Array(n);
-  if (LITTLE_ENDIAN) {
-    new Uint8Array(ts.buffer).set(payload.subarray(0, 8 * n));
-  } else {
-    for (let i = 0; i < n; i++) ts[i] = payload.readBigInt64LE(8 * i);
-  }
+  const ts = payloadTimestamps(payload, n);
   for (let i = 1; i < n; i++) {
     if (ts[i] < ts[i - 1]) throw new ChunkFormatError('block timestamps out of order');
   }
@@ -132,34 +153,61 @@ export function decodeBlockPayload(
     if (end > payload.length) throw new ChunkFormatError('block line lengths exceed block');
     lineOffsets[i + 1] = end;
   }
+  const pairsStart = r.pos;
+  const linesStart = payload.length - lineOffsets[n];
+  // Each entry has a pair count of at least one byte before the lines.
+  if (linesStart < pairsStart + n) {
+    throw new ChunkFormatError('block line bytes do not match the block length');
+  }
+  return new PayloadRun(n, ts, lineOffsets, payload.subarray(linesStart), symbols, () =>
+    readPairs(payload, pairsStart, linesStart, lineOffsets[n], meta, symbols, symbolByteLengths),
+  );
+}
+
+/**
+ * The payload's n int64 LE timestamps: a view of its bytes when they sit 8-byte aligned (a
+ * decompressed payload is a buffer of its own; the run's lines keep it alive anyway), else a
+ * copy.
+ */
+function payloadTimestamps(payload: Buffer, n: number): BigInt64Array {
+  if (LITTLE_ENDIAN && payload.byteOffset % 8 === 0) {
+    return new BigInt64Array(payload.buffer, payload.byteOffset, n);
+  }
+  const ts = new BigInt64Array(n);
+  if (LITTLE_ENDIAN) new Uint8Array(ts.buffer).set(payload.subarray(0, 8 * n));
+  else for (let i = 0; i < n; i++) ts[i] = payload.readBigInt64LE(8 * i);
+  return ts;
+}
+
+/** The metadata pairs of a payload's entries, from `payload[start, end)` (counts, then ids). */
+function readPairs(
+  payload: Buffer,
+  start: number,
+  end: number,
+  lineBytes: number,
+  meta: BlockMeta,
+  symbols: readonly string[],
+  symbolByteLengths: readonly number[],
+): { offsets: Uint32Array; ids: Uint32Array } {
+  const n = meta.entries;
+  const r = new UvarintReader(payload, start, end);
   const smOffsets = new Uint32Array(n + 1);
   for (let i = 0; i < n; i++) {
-    const end = smOffsets[i] + 2 * r.read();
-    if (end > payload.length) throw new ChunkFormatError('metadata counts exceed block');
-    smOffsets[i + 1] = end;
+    const at = smOffsets[i] + 2 * r.read();
+    if (at > end) throw new ChunkFormatError('metadata counts exceed block');
+    smOffsets[i + 1] = at;
   }
   const totalIds = smOffsets[n];
-  if (totalIds > payload.length - r.pos) throw new ChunkFormatError('metadata ids exceed block');
+  if (totalIds > end - r.pos) throw new ChunkFormatError('metadata ids exceed block');
   const smIds = new Uint32Array(totalIds);
-  let rawBytes = lineOffsets[n];
+  let rawBytes = lineBytes;
   for (let i = 0; i < totalIds; i++) {
     const id = r.read();
     if (id >= symbols.length) throw new ChunkFormatError(`metadata symbol id ${id} out of range`);
     smIds[i] = id;
     rawBytes += symbolByteLengths[id];
   }
-  if (r.pos + lineOffsets[n] !== payload.length) {
-    throw new ChunkFormatError('block line bytes do not match the block length');
-  }
+  if (r.pos !== end) throw new ChunkFormatError('block line bytes do not match the block length');
   if (rawBytes !== meta.rawBytes) throw new ChunkFormatError('block size does not match its meta');
-  return {
-    count: n,
-    ts,
-    lineOffsets,
-    lines: payload.subarray(r.pos),
-    smOffsets,
-    smIds,
-    symbols,
-    order: null,
-  };
+  return { offsets: smOffsets, ids: smIds };
 }

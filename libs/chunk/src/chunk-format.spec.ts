@@ -95,6 +95,22 @@ describe('chunk format validation', () => {
     }
   });
 
+  it('reads a block’s metadata pairs only when some entry’s metadata is read', () => {
+    const c = new MemChunk({ encoding: 'none' });
+    c.append(1n, Buffer.from('hello'), EMPTY_LABELS);
+    c.append(2n, Buffer.from('world'), labelsFromRecord({ k: 'v' }));
+    const bad = c.encode();
+    bad[28] = 0x05; // metadata symbol id out of range (as above)
+    fixChecksums(bad);
+    const lines: string[] = [];
+    const it = MemChunk.decode(bad).iterator(...ALL, 'forward');
+    while (it.next()) lines.push(it.line.toString());
+    expect(lines).toEqual(['hello', 'world']);
+    const again = MemChunk.decode(bad).iterator(...ALL, 'forward');
+    expect(again.next()).toBe(true);
+    expect(() => again.structuredMetadata).toThrow(ChunkFormatError);
+  });
+
   it('decompresses only the blocks that overlap the query range', () => {
     const c = new MemChunk({ encoding: 'none', blockSize: 50 });
     for (let i = 0; i < 40; i++)

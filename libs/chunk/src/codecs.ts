@@ -4,6 +4,7 @@ import { gunzipSync, gzip, gzipSync } from 'node:zlib';
 import * as lz4 from 'lz4-napi';
 import * as snappy from 'snappy';
 import * as zstd from 'zstd-napi';
+import { DCtx } from 'zstd-napi/binding';
 import { ChunkFormatError } from './errors';
 import type { ChunkEncoding } from './options';
 
@@ -13,7 +14,8 @@ interface Codec {
   compress(data: Buffer): Buffer;
   /** The same compression on the libuv thread pool; absent when the binding has none. */
   compressAsync?(data: Buffer): Promise<Buffer>;
-  decompress(data: Buffer): Buffer;
+  /** `expectedLength`: the size the caller's meta records (a codec may decode into exactly it). */
+  decompress(data: Buffer, expectedLength: number): Buffer;
 }
 
 const gzipAsync = promisify(gzip);
@@ -43,8 +45,23 @@ const CODECS: Record<ChunkEncoding, Codec> = {
     compressAsync: (d) => lz4.compress(d),
     decompress: (d) => lz4.uncompressSync(d),
   },
-  zstd: { id: 4, compress: (d) => zstd.compress(d), decompress: (d) => zstd.decompress(d) },
+  zstd: { id: 4, compress: (d) => zstd.compress(d), decompress: zstdDecompress },
 };
+
+/** One zstd context per thread, reused: a block is decoded in one call, on the calling thread. */
+let zstdContext: DCtx | null = null;
+
+/**
+ * zstd straight into a buffer of the size the meta records: no frame header parsed for a size
+ * to allocate, no parameters set per call (zstd-napi's `decompress` does both, about a tenth
+ * of a block's decode); a frame that decodes to more does not fit and fails, one that decodes
+ * to fewer bytes fails the caller's length check.
+ */
+function zstdDecompress(data: Buffer, expectedLength: number): Buffer {
+  const out = Buffer.allocUnsafe(expectedLength);
+  const written = (zstdContext ??= new DCtx()).decompress(out, data);
+  return written === expectedLength ? out : out.subarray(0, written);
+}
 
 const BY_ID = new Map<number, ChunkEncoding>(
   (Object.keys(CODECS) as ChunkEncoding[]).map((name) => [CODECS[name].id, name]),
@@ -92,7 +109,7 @@ export function maxCompressedLength(n: number): number {
 export function decompress(encoding: ChunkEncoding, data: Buffer, expectedLength: number): Buffer {
   let out: Buffer;
   try {
-    out = CODECS[encoding].decompress(data);
+    out = CODECS[encoding].decompress(data, expectedLength);
   } catch (err) {
     throw new ChunkFormatError(`${encoding} decompression failed: ${(err as Error).message}`);
   }

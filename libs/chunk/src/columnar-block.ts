@@ -233,26 +233,56 @@ function metadataColumns(run: EntryRun): Map<number, Uint32Array> | 'pairs' {
   return columns;
 }
 
+/** A block's structured metadata by rows: row r's pairs are `ids[offsets[r] .. offsets[r + 1])`. */
+interface MetadataRows {
+  readonly offsets: Uint32Array;
+  readonly ids: Uint32Array;
+}
+
 /**
- * A decoded columnar block: timestamps, line offsets and metadata are read at once; the line
- * bytes are decompressed only when first read (a count over time never reads them).
+ * A decoded columnar block: timestamps and line offsets are read at once; the line bytes are
+ * decompressed only when first read (a count over time never reads them), the metadata
+ * columns only when some entry's metadata is (a count with line filters never reads them).
  */
 class ColumnarRun implements EntryRun {
   readonly order = null;
+  readonly onePairName?: number;
   private decoded: Buffer | null = null;
+  private metadata: MetadataRows | null = null;
+  private cells: Buffer | null = null;
 
   constructor(
     readonly count: number,
     readonly ts: BigInt64Array,
     readonly lineOffsets: Uint32Array,
-    readonly smOffsets: Uint32Array,
-    readonly smIds: Uint32Array,
     readonly symbols: readonly string[],
     private readonly linesColumn: () => Buffer,
-  ) {}
+    private readonly metadataColumns: () => MetadataRows,
+    /** A lone Metadata column whose cells are one byte each (read a row at a time), or null. */
+    private readonly byteCells: { readonly name: number; readonly read: () => Buffer } | null,
+  ) {
+    if (byteCells !== null) this.onePairName = byteCells.name;
+  }
 
   get lines(): Buffer {
     return (this.decoded ??= this.linesColumn());
+  }
+
+  get smOffsets(): Uint32Array {
+    return (this.metadata ??= this.metadataColumns()).offsets;
+  }
+
+  get smIds(): Uint32Array {
+    return (this.metadata ??= this.metadataColumns()).ids;
+  }
+
+  onePairValue(row: number): number {
+    const cells = (this.cells ??= this.byteCells!.read());
+    const v = cells[row];
+    if (v > this.symbols.length || v >= 0x80) {
+      throw new ChunkFormatError(`metadata symbol id ${v - 1} out of range`);
+    }
+    return v - 1;
   }
 }
 
@@ -286,23 +316,38 @@ function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt64Array
   const end = bytes.length;
   let pos = 8;
   let acc = 0;
+  // The current timestamp as 32-bit halves, carried along: no division per entry.
+  let lo = baseLo;
+  let hi = baseHi;
   for (let i = 1; i < n; i++) {
-    let delta = 0;
-    let mul = 1;
-    for (;;) {
+    if (pos >= end) throw new ChunkFormatError('truncated varint');
+    let b = bytes[pos++];
+    let delta = b & 0x7f;
+    let mul = 128;
+    while (b >= 0x80) {
       if (pos >= end) throw new ChunkFormatError('truncated varint');
-      const b = bytes[pos++];
-      delta += (b & 0x7f) * mul;
-      if (b < 0x80) break;
-      mul *= 128;
       if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
+      b = bytes[pos++];
+      delta += (b & 0x7f) * mul;
+      mul *= 128;
     }
     acc += delta;
     if (acc > limit) throw new ChunkFormatError('timestamps exceed the block span');
-    const lo = baseLo + (acc % TWO_32);
-    const carry = lo >= TWO_32 ? 1 : 0;
-    halves[2 * i] = lo - carry * TWO_32;
-    halves[2 * i + 1] = (baseHi + Math.floor(acc / TWO_32) + carry) % TWO_32;
+    if (delta < TWO_32) {
+      lo += delta;
+      if (lo >= TWO_32) {
+        lo -= TWO_32;
+        hi = hi === 0xffffffff ? 0 : hi + 1;
+      }
+    } else {
+      const dHi = Math.floor(delta / TWO_32);
+      lo += delta - dHi * TWO_32;
+      const carry = lo >= TWO_32 ? 1 : 0;
+      lo -= carry * TWO_32;
+      hi = (hi + dHi + carry) % TWO_32;
+    }
+    halves[2 * i] = lo;
+    halves[2 * i + 1] = hi;
   }
   if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
   return ts;
@@ -328,8 +373,8 @@ function columnBytes(data: Buffer, c: ColumnMeta): Buffer {
 
 /**
  * Decodes a columnar block's bytes (`data`, its columns back to back) into a run. Every length
- * and id is checked, so corrupt bytes raise ChunkFormatError (those of the lines column when
- * they are first read).
+ * and id is checked, so corrupt bytes raise ChunkFormatError (those of the lines column and of
+ * the metadata columns when they are first read).
  */
 export function decodeColumnarBlock(
   data: Buffer,
@@ -375,7 +420,47 @@ export function decodeColumnarBlock(
     throw new ChunkFormatError('lines column length does not match its meta');
   }
 
-  let rawBytes = layout.lineBytes;
+  return new ColumnarRun(
+    n,
+    ts,
+    lineOffsets,
+    symbols,
+    () => columnBytes(data, lineCol),
+    () => decodeMetadata(data, metaCols, layout.lineBytes, meta, symbols, symbolByteLengths),
+    byteCellsOf(data, metaCols, n, symbols.length),
+  );
+}
+
+/**
+ * A block's one Metadata column when its `n` cells take a byte each (value ids under 127, as
+ * a block's few levels or such): row r's cell is then byte r, read without the rows before it.
+ */
+function byteCellsOf(
+  data: Buffer,
+  metaCols: readonly ColumnMeta[],
+  n: number,
+  symbolCount: number,
+): { readonly name: number; readonly read: () => Buffer } | null {
+  if (metaCols.length !== 1) return null;
+  const c = metaCols[0];
+  if (c.kind !== ColumnKind.Metadata || c.rawLength !== n || c.name >= symbolCount) return null;
+  return { name: c.name, read: () => columnBytes(data, c) };
+}
+
+/**
+ * The metadata columns of a block as rows (`metaCols`: its Metadata or MetadataPairs columns),
+ * checked against the symbol table and, with the line bytes, the block's recorded size.
+ */
+function decodeMetadata(
+  data: Buffer,
+  metaCols: readonly ColumnMeta[],
+  lineBytes: number,
+  meta: BlockBounds,
+  symbols: readonly string[],
+  symbolByteLengths: readonly number[],
+): MetadataRows {
+  const n = meta.entries;
+  let rawBytes = lineBytes;
   const smOffsets = new Uint32Array(n + 1);
   let smIds: Uint32Array;
   const pairs = metaCols.find((c) => c.kind === ColumnKind.MetadataPairs);
@@ -430,7 +515,5 @@ export function decodeColumnarBlock(
     }
   }
   if (rawBytes !== meta.rawBytes) throw new ChunkFormatError('block size does not match its meta');
-  return new ColumnarRun(n, ts, lineOffsets, smOffsets, smIds, symbols, () =>
-    columnBytes(data, lineCol),
-  );
+  return { offsets: smOffsets, ids: smIds };
 }

@@ -73,6 +73,34 @@ describe('columnar chunks', () => {
     );
   });
 
+  it('reads back timestamps anywhere in int64, across 32-bit and sign boundaries', () => {
+    const I64_MIN = -(2n ** 63n);
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.bigInt({ min: I64_MIN, max: 2n ** 63n - 2n ** 57n }),
+          fc.constantFrom(-1n, -(2n ** 32n), 2n ** 32n - 3n, -(2n ** 31n), I64_MIN),
+        ),
+        fc.array(
+          fc.oneof(
+            fc.bigInt({ min: 0n, max: 200n }),
+            fc.bigInt({ min: 2n ** 32n - 5n, max: 2n ** 32n + 5n }),
+            fc.bigInt({ min: 0n, max: 2n ** 50n }),
+          ),
+          { minLength: 1, maxLength: 60 },
+        ),
+        (base, deltas) => {
+          let t = base;
+          const appends = deltas.map((d, i) => ({ ts: (t += d), line: `l${i}`, sm: [] }));
+          const columnar = recodeChunk(rowChunk(appends, 1 << 20).encode(), 'columnar');
+          const ts = drain(MemChunk.decode(columnar).iterator(I64_MIN, 2n ** 63n - 1n, 'forward'));
+          expect(ts.map((e) => e.ts)).toEqual(appends.map((a) => a.ts));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('leaves columnar bytes as they are, and row bytes for the blocks format', () => {
     const rows = rowChunk([{ ts: 1n, line: 'x', sm: [] }]).encode();
     expect(recodeChunk(rows, 'blocks')).toBe(rows);
@@ -155,6 +183,76 @@ describe('columnar chunks', () => {
     expect([...run.ts]).toEqual([0n, 1n, 2n]);
     expect(run.lineOffsets[1]).toBe(appends[0].line.length);
     expect(() => run.lines).toThrow(ChunkFormatError);
+  });
+
+  it('decodes a block’s metadata columns only when some entry’s metadata is read', () => {
+    const appends = [0, 1, 2].map((i) => ({
+      ts: BigInt(i),
+      line: `line number ${i}`,
+      sm: [{ name: 'trace_id', value: `t${i}` }],
+    }));
+    const { blocks, symbols } = decodeColumnarChunk(
+      recodeChunk(rowChunk(appends, 1 << 20).encode(), 'columnar'),
+    );
+    const b = blocks[0];
+    const good = decodeColumnarBlock(b.data, b.layout, b, symbols.strings, symbols.byteLengths);
+    expect([...good.smOffsets]).toEqual([0, 2, 4, 6]);
+    expect(good.smIds.length).toBe(6);
+    const sm = b.layout.columns.find((c) => c.kind === ColumnKind.Metadata)!;
+    // Value ids past the symbol table: timestamps and lines still read.
+    const data = Buffer.from(b.data);
+    data.fill(0x7f, sm.offset, sm.offset + sm.length);
+    const run = decodeColumnarBlock(data, b.layout, b, symbols.strings, symbols.byteLengths);
+    expect([...run.ts]).toEqual([0n, 1n, 2n]);
+    expect(run.lines.toString()).toBe(appends.map((a) => a.line).join(''));
+    expect(() => run.smIds).toThrow(ChunkFormatError);
+    expect(run.onePairName).toBe(good.onePairName);
+    expect(() => run.onePairValue!(0)).toThrow(ChunkFormatError);
+  });
+
+  it('gives the same metadata row by row when every entry holds at most one pair of one name', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            ts: fc.bigInt({ min: 0n, max: 40n }),
+            line: fc.string({ maxLength: 12 }),
+            sm: fc.oneof(
+              fc.constant([]),
+              fc
+                .constantFrom('debug', 'info', 'warn', 'ünï')
+                .map((value) => [{ name: 'detected_level', value }]),
+            ),
+          }),
+          { minLength: 1, maxLength: 120 },
+        ),
+        (appends) => {
+          const rows = rowChunk(appends, 256).encode();
+          const columnar = recodeChunk(rows, 'columnar');
+          for (const dir of ['forward', 'backward'] as const) {
+            expect(drain(MemChunk.decode(columnar).iterator(0n, 41n, dir))).toEqual(
+              drain(MemChunk.decode(rows).iterator(0n, 41n, dir)),
+            );
+          }
+          const { blocks, symbols } = decodeColumnarChunk(columnar);
+          for (const b of blocks) {
+            const run = decodeColumnarBlock(
+              b.data,
+              b.layout,
+              b,
+              symbols.strings,
+              symbols.byteLengths,
+            );
+            if (run.onePairName === undefined) continue;
+            for (let r = 0; r < run.count; r++) {
+              const pairs = run.smIds.subarray(run.smOffsets[r], run.smOffsets[r + 1]);
+              expect(run.onePairValue!(r)).toBe(pairs.length === 0 ? -1 : pairs[1]);
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('refuses corrupt bytes with a ChunkFormatError', () => {

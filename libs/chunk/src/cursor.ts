@@ -326,6 +326,13 @@ export class MergeCursor implements ChunkCursor {
   private buildLabels(): Labels {
     const run = this.run;
     if (run === null) return NO_LABELS;
+    const name = run.onePairName;
+    if (name !== undefined) {
+      const value = run.onePairValue!(this.row);
+      if (value < 0) return NO_LABELS;
+      if (name < PAIR_KEY_FACTOR && value < PAIR_KEY_FACTOR) return this.onePair(run, name, value);
+      return [{ name: run.symbols[name], value: run.symbols[value] }];
+    }
     const start = run.smOffsets[this.row];
     const end = run.smOffsets[this.row + 1];
     if (start === end) return NO_LABELS;

@@ -16,6 +16,13 @@ export interface EntryRun {
   readonly symbols: readonly string[];
   /** Position in order -> row; null when rows are already in order. */
   readonly order: Uint32Array | null;
+  /**
+   * Set on runs whose every entry holds at most one metadata pair, all of this name (its
+   * symbol id): `onePairValue(row)` then gives the value id of the row's pair, or -1 when it
+   * has none, without the run building `smOffsets` / `smIds` for all its rows.
+   */
+  readonly onePairName?: number;
+  onePairValue?(row: number): number;
 }
 
 export function rowAt(run: EntryRun, pos: number): number {

@@ -1,6 +1,7 @@
 /**
  * Per-core speed of metric queries with parser stages, in-process:
- * `node tools/bench/dist/query/parser-stages.js [--mb=20] [--runs=5] [--only=json]`.
+ * `node tools/bench/dist/query/parser-stages.js [--mb=20] [--runs=5] [--only=json]
+ * [--format=columnar|blocks]` (chunks as flushed, the default, or as the ingester cuts them).
  *
  * Generates the mixed data set of `bench:query --data=mixed` (nginx, JSON and logfmt lines in
  * 100 streams over an hour, `detected_level` metadata as the distributor adds it), cuts it
@@ -12,7 +13,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { compileMatcher, type Labels, type LogEntry } from '@logsvc/api';
-import { MemChunk } from '@logsvc/chunk';
+import { type ChunkFormatName, MemChunk, recodeChunk } from '@logsvc/chunk';
 import { DEFAULT_CONFIG } from '@logsvc/config';
 import { MergedCursor } from '@logsvc/ingester';
 import { runQuery, type LogSource, type SourceStream } from '@logsvc/logql';
@@ -28,6 +29,7 @@ const QUERIES: readonly { name: string; query: string }[] = [
     query: 'sum by (level) (count_over_time({env=~".+"} | json | latency_ms > 500 [3h]))',
   },
   { name: 'regex', query: 'sum(count_over_time({env=~".+"} |~ "timeout|declined" [3h]))' },
+  { name: 'line', query: 'sum(count_over_time({env=~".+"} |= "upstream timeout" [3h]))' },
   { name: 'rate', query: 'sum by (pod) (count_over_time({env=~".+"} [3h]))' },
 ];
 
@@ -35,15 +37,22 @@ interface Options {
   mb: number;
   runs: number;
   only: string[];
+  /** The chunks' format: as the ingester cuts them (blocks), or as flushed (columnar). */
+  format: ChunkFormatName;
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { mb: 20, runs: 5, only: [] };
+  const o: Options = { mb: 20, runs: 5, only: [], format: 'columnar' };
   forEachOption(argv, (arg) => {
     if (arg.name === 'mb') o.mb = positiveNumber('mb', arg.need());
     else if (arg.name === 'runs') o.runs = positiveInt('runs', arg.need());
     else if (arg.name === 'only') o.only.push(arg.need());
-    else return false;
+    else if (arg.name === 'format') {
+      const v = arg.need();
+      if (v !== 'blocks' && v !== 'columnar')
+        throw new Error('--format must be blocks or columnar');
+      o.format = v;
+    } else return false;
     return true;
   });
   return o;
@@ -55,7 +64,11 @@ interface StoredStream {
 }
 
 /** The mixed data set as encoded chunks per stream, and its line bytes. */
-function buildData(mb: number, startMs: number): { streams: StoredStream[]; lineBytes: number } {
+function buildData(
+  mb: number,
+  startMs: number,
+  format: ChunkFormatName,
+): { streams: StoredStream[]; lineBytes: number } {
   const streamCount = 100;
   const gen = new LogGenerator(
     spreadGenerator({
@@ -88,12 +101,12 @@ function buildData(mb: number, startMs: number): { streams: StoredStream[]; line
         }
         chunk.append(e.timestampNs, e.line, sm);
         if (chunk.isFull()) {
-          chunks.push(chunk.encode());
+          chunks.push(recodeChunk(chunk.encode(), format));
           chunk = new MemChunk();
         }
       }
     }
-    if (chunk.entryCount > 0) chunks.push(chunk.encode());
+    if (chunk.entryCount > 0) chunks.push(recodeChunk(chunk.encode(), format));
     lineBytes += bytes;
     streams.push({ labels: gen.streams[s].labels, chunks });
   }
@@ -135,10 +148,10 @@ function labelValue(labels: Labels, name: string): string {
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   const endMs = Date.now() - 60_000;
-  const { streams, lineBytes } = buildData(o.mb, endMs - 3_600_000);
+  const { streams, lineBytes } = buildData(o.mb, endMs - 3_600_000, o.format);
   const source = chunkSource(streams);
   const mb = lineBytes / 1e6;
-  console.log(`${mb.toFixed(1)} MB of mixed lines in ${streams.length} streams`);
+  console.log(`${mb.toFixed(1)} MB of mixed lines in ${streams.length} streams (${o.format})`);
   const endNs = BigInt(endMs) * 1_000_000n;
   for (const q of QUERIES) {
     if (o.only.length > 0 && !o.only.some((n) => q.name.includes(n))) continue;
