@@ -103,6 +103,14 @@ export class FakeSocket {
   }
 }
 
+/** For a describe block: after each test, the page unmounted and the real fetch (and any other stubbed global) back. */
+export function cleanUpEach(): void {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+}
+
 /**
  * For a describe block: each test sees WebSocket as FakeSocket with none opened yet; after it,
  * the page is unmounted and the real WebSocket is back.
@@ -112,8 +120,5 @@ export function useFakeSockets(): void {
     FakeSocket.opened = [];
     vi.stubGlobal('WebSocket', FakeSocket);
   });
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  cleanUpEach();
 }

@@ -1,6 +1,6 @@
-import { cleanup, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, json, renderPage, uiFeatures } from '../test-support';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { cleanUpEach, fakeApi, json, renderPage, uiFeatures } from '../test-support';
 import { KnownTenants } from './known-tenants';
 import { TenantPicker, useTenant } from './tenant';
 
@@ -17,10 +17,7 @@ const page = (
 );
 
 describe('KnownTenants', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  cleanUpEach();
 
   it('offers the tenants the cluster knows, and starts at one of them rather than fake', async () => {
     fakeApi({

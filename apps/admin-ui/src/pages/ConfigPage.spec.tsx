@@ -1,8 +1,9 @@
 import type { ClusterOverview, InstanceOverview, LogServiceView } from '@logsvc/api/browser';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type Call,
+  cleanUpEach,
   fakeApi,
   instanceOverview,
   json,
@@ -74,10 +75,7 @@ const rowOf = (table: HTMLElement, text: string) =>
   within(table).getByText(text, { exact: false }).closest('tr')!;
 
 describe('ConfigPage: the LogService view', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  cleanUpEach();
 
   it('is not offered outside Kubernetes', async () => {
     const calls = fakeApi({
@@ -276,10 +274,7 @@ describe('ConfigPage: the LogService view', () => {
 });
 
 describe('ConfigPage: diffs and overrides', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  cleanUpEach();
 
   it('diffs the file as written against the running config, keeping section paths', async () => {
     const file = 'ingester:\n  lifecycler:\n    heartbeat_period: 2s\n';

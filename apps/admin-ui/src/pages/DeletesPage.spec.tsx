@@ -1,7 +1,8 @@
 import type { DeleteRequestListItem, DeleteRequestProgress } from '@logsvc/api/browser';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import {
+  cleanUpEach,
   fakeApi,
   instanceOverview,
   json,
@@ -36,10 +37,7 @@ const progress: DeleteRequestProgress = {
 };
 
 describe('DeletesPage', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  cleanUpEach();
 
   it('previews the matching lines, and creates the request only once confirmed', async () => {
     const calls = fakeApi({

@@ -1,6 +1,14 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, instanceOverview, json, paramsOf, renderPage, uiFeatures } from '../test-support';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  cleanUpEach,
+  fakeApi,
+  instanceOverview,
+  json,
+  paramsOf,
+  renderPage,
+  uiFeatures,
+} from '../test-support';
 import { ExplorePage } from './ExplorePage';
 
 const streams = {
@@ -56,10 +64,7 @@ const metric = {
 };
 
 describe('ExplorePage', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  cleanUpEach();
 
   it('refuses to run a query the server cannot parse, and shows why', async () => {
     fakeApi({

@@ -1,7 +1,7 @@
 import type { RulesResponse } from '@logsvc/api/browser';
-import { cleanup, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, json, renderPage, text, uiFeatures } from '../test-support';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { cleanUpEach, fakeApi, json, renderPage, text, uiFeatures } from '../test-support';
 import { RulesPage } from './RulesPage';
 
 const stored = [
@@ -70,10 +70,7 @@ const live: RulesResponse = {
 } as RulesResponse;
 
 describe('RulesPage', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  cleanUpEach();
 
   it("shows each rule's for, labels, annotations, health, evaluation and active alerts", async () => {
     const calls = fakeApi({
