@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { cleanUpEach, fakeApi, json, renderPage, uiFeatures } from '../test-support';
+import { fakeApi, json, renderPage, uiFeatures } from '../test-support';
 import { KnownTenants } from './known-tenants';
 import { TenantPicker, useTenant } from './tenant';
 
@@ -17,8 +17,6 @@ const page = (
 );
 
 describe('KnownTenants', () => {
-  cleanUpEach();
-
   it('offers the tenants the cluster knows, and starts at one of them rather than fake', async () => {
     fakeApi({
       'GET /ui/api/features': () => json(uiFeatures({ auth_enabled: true })),

@@ -3,7 +3,6 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
   type Call,
-  cleanUpEach,
   fakeApi,
   instanceOverview,
   json,
@@ -75,8 +74,6 @@ const rowOf = (table: HTMLElement, text: string) =>
   within(table).getByText(text, { exact: false }).closest('tr')!;
 
 describe('ConfigPage: the LogService view', () => {
-  cleanUpEach();
-
   it('is not offered outside Kubernetes', async () => {
     const calls = fakeApi({
       'GET /ui/api/overview': () => json(overview),
@@ -274,8 +271,6 @@ describe('ConfigPage: the LogService view', () => {
 });
 
 describe('ConfigPage: diffs and overrides', () => {
-  cleanUpEach();
-
   it('diffs the file as written against the running config, keeping section paths', async () => {
     const file = 'ingester:\n  lifecycler:\n    heartbeat_period: 2s\n';
     const running =

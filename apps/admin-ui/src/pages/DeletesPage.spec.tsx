@@ -2,7 +2,6 @@ import type { DeleteRequestListItem, DeleteRequestProgress } from '@logsvc/api/b
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
-  cleanUpEach,
   fakeApi,
   instanceOverview,
   json,
@@ -37,8 +36,6 @@ const progress: DeleteRequestProgress = {
 };
 
 describe('DeletesPage', () => {
-  cleanUpEach();
-
   it('previews the matching lines, and creates the request only once confirmed', async () => {
     const calls = fakeApi({
       'GET /ui/api/features': () => json(uiFeatures({ deletes: true })),

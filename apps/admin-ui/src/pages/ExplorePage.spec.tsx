@@ -1,14 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import {
-  cleanUpEach,
-  fakeApi,
-  instanceOverview,
-  json,
-  paramsOf,
-  renderPage,
-  uiFeatures,
-} from '../test-support';
+import { fakeApi, instanceOverview, json, paramsOf, renderPage, uiFeatures } from '../test-support';
 import { ExplorePage } from './ExplorePage';
 
 const streams = {
@@ -64,8 +56,6 @@ const metric = {
 };
 
 describe('ExplorePage', () => {
-  cleanUpEach();
-
   it('refuses to run a query the server cannot parse, and shows why', async () => {
     fakeApi({
       'GET /loki/api/v1/format_query': () =>

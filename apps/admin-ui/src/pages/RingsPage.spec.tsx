@@ -1,7 +1,7 @@
 import type { RingStatus, RingStatusShard } from '@logsvc/api/browser';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { cleanUpEach, fakeApi, json, renderPage, uiFeatures } from '../test-support';
+import { fakeApi, json, renderPage, uiFeatures } from '../test-support';
 import { RingsPage } from './RingsPage';
 
 function shard(id: string, healthy: boolean, ownership: number): RingStatusShard {
@@ -28,8 +28,6 @@ const ingesters: RingStatus = {
 };
 
 describe('RingsPage', () => {
-  cleanUpEach();
-
   it('asks only for the rings the server answers for, the scheduler once it exists', async () => {
     const calls = fakeApi({
       'GET /ui/api/features': () => json(uiFeatures({ rings: ['ingester', 'scheduler'] })),

@@ -1,14 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { cleanUpEach, fakeApi, json, paramsOf, renderPage, text } from '../test-support';
+import { fakeApi, json, paramsOf, renderPage, text } from '../test-support';
 import { RuleGroupEditor } from './RuleGroupEditor';
 
 const group = (expr: string) =>
   `name: g\nrules:\n  - alert: Boom\n    expr: ${expr}\n    for: 1m\n`;
 
 describe('RuleGroupEditor', () => {
-  cleanUpEach();
-
   it("checks each expression with the server's parser as you type, at the expression's line", async () => {
     const calls = fakeApi({
       'GET /loki/api/v1/format_query': (call) =>

@@ -1,7 +1,7 @@
 import type { RulesResponse } from '@logsvc/api/browser';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { cleanUpEach, fakeApi, json, renderPage, text, uiFeatures } from '../test-support';
+import { fakeApi, json, renderPage, text, uiFeatures } from '../test-support';
 import { RulesPage } from './RulesPage';
 
 const stored = [
@@ -70,8 +70,6 @@ const live: RulesResponse = {
 } as RulesResponse;
 
 describe('RulesPage', () => {
-  cleanUpEach();
-
   it("shows each rule's for, labels, annotations, health, evaluation and active alerts", async () => {
     const calls = fakeApi({
       'GET /ui/api/features': () => json(uiFeatures()),
