@@ -1,37 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowNs } from '../support/loki-api';
+import { describe, expect, it } from 'vitest';
+import { nowNs, pushOk } from '../support/loki-api';
 import { LogcliTail } from '../support/logcli-tail';
-import { type ServerProcess, eventually, startServer } from '../support/server';
+import { eventually, serverForAll } from '../support/server';
 
 async function push(url: string, labels: Record<string, string>, lines: string[]): Promise<void> {
   const t = nowNs();
-  const res = await fetch(`${url}/loki/api/v1/push`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      streams: [{ stream: labels, values: lines.map((l, i) => [String(t + BigInt(i)), l]) }],
-    }),
-  });
-  if (res.status !== 204) throw new Error(`push → ${res.status}: ${await res.text()}`);
+  await pushOk(url, [{ stream: labels, values: lines.map((l, i) => [String(t + BigInt(i)), l]) }]);
 }
 
 // `logcli query --tail '{app="shop"} | logfmt'` against the server process: the lines already
 // there first, then each new line printed as it is pushed, until Ctrl-C.
 describe('logcli query --tail', () => {
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
+  const server = serverForAll();
 
   it('prints the last lines, then keeps printing new ones as they are pushed', async () => {
-    await push(server.url, { app: 'shop' }, [
+    await push(server().url, { app: 'shop' }, [
       'level=info msg="before 1"',
       'level=info msg="before 2"',
     ]);
-    const tail = await LogcliTail.open(server.url, {
+    const tail = await LogcliTail.open(server().url, {
       query: '{app="shop"} | logfmt | level!="debug"',
       startNs: nowNs() - 3_600_000_000_000n,
     });
@@ -40,7 +27,7 @@ describe('logcli query --tail', () => {
       /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \{app="shop", .*level="info".*\} level=info msg="before 1"$/,
     );
     for (let i = 0; i < 5; i++) {
-      await push(server.url, { app: 'shop', pod: `p${i}` }, [
+      await push(server().url, { app: 'shop', pod: `p${i}` }, [
         `level=warn msg="live ${i}"`,
         'level=debug msg=skipped',
       ]);

@@ -3,21 +3,15 @@ import { OTLPLogExporter as OtlpHttpJsonExporter } from '@opentelemetry/exporter
 import { OTLPLogExporter as OtlpProtoExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ResultStream, nowNs, queryRange } from '../support/loki-api';
-import { type ServerProcess, eventually, startServer } from '../support/server';
+import { eventually, serverForAll } from '../support/server';
 
 // The OpenTelemetry JS SDK exporting to logsvc's OTLP endpoint, as it would to Loki's:
 // resource attributes on the default list become index labels (service.name → service_name),
 // everything else becomes structured metadata.
 describe('OpenTelemetry SDK → /otlp/v1/logs', () => {
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
+  const server = serverForAll();
 
   async function exportWith(exporter: OtlpProtoExporter | OtlpHttpJsonExporter, service: string) {
     const provider = new LoggerProvider({
@@ -42,7 +36,7 @@ describe('OpenTelemetry SDK → /otlp/v1/logs', () => {
 
   async function read(service: string): Promise<ResultStream[]> {
     return eventually(async () => {
-      const streams = await queryRange(server.url, {
+      const streams = await queryRange(server().url, {
         query: `{service_name="${service}"}`,
         start: nowNs() - 3_600_000_000_000n,
         end: nowNs() + 60_000_000_000n,
@@ -79,7 +73,7 @@ describe('OpenTelemetry SDK → /otlp/v1/logs', () => {
 
   it('accepts the protobuf exporter (exporter-logs-otlp-proto)', async () => {
     await exportWith(
-      new OtlpProtoExporter({ url: `${server.url}/otlp/v1/logs` }),
+      new OtlpProtoExporter({ url: `${server().url}/otlp/v1/logs` }),
       'checkout-proto',
     );
     assertExported(await read('checkout-proto'), 'checkout-proto');
@@ -87,7 +81,7 @@ describe('OpenTelemetry SDK → /otlp/v1/logs', () => {
 
   it('accepts the JSON exporter (exporter-logs-otlp-http)', async () => {
     await exportWith(
-      new OtlpHttpJsonExporter({ url: `${server.url}/otlp/v1/logs` }),
+      new OtlpHttpJsonExporter({ url: `${server().url}/otlp/v1/logs` }),
       'checkout-json',
     );
     assertExported(await read('checkout-json'), 'checkout-json');

@@ -1,24 +1,18 @@
 import { hostname } from 'node:os';
 import pino from 'pino';
 import { pinoLoki } from 'pino-loki';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nowNs, queryRange } from '../support/loki-api';
-import { type ServerProcess, eventually, startServer } from '../support/server';
+import { eventually, serverForAll } from '../support/server';
 
 // pino-loki sends Loki's JSON push format: each value is [ns, line, structuredMetadata] where
 // the metadata is the log's `meta` object; the level becomes a `level` label.
 describe('pino + pino-loki (JSON)', () => {
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
+  const server = serverForAll();
 
   it('stores what pino logs, with labels, levels and structured metadata', async () => {
     const transport = pinoLoki({
-      host: server.url,
+      host: server().url,
       labels: { app: 'billing', env: 'e2e' },
       batching: { interval: 0.2 },
       silenceErrors: false,
@@ -31,7 +25,7 @@ describe('pino + pino-loki (JSON)', () => {
     for (let i = 0; i < 20; i++) logger.debug({ i }, 'tick');
 
     const streams = await eventually(async () => {
-      const result = await queryRange(server.url, {
+      const result = await queryRange(server().url, {
         query: '{app="billing"}',
         start: BigInt(t0 - 60_000) * 1_000_000n,
         end: nowNs() + 60_000_000_000n,

@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import winston from 'winston';
 import LokiTransport from 'winston-loki';
 import { type ResultStream, nowNs, queryRange } from '../support/loki-api';
-import { type ServerProcess, eventually, startServer } from '../support/server';
+import { eventually, serverForAll } from '../support/server';
 
 // winston-loki with `json: false` sends protobuf compressed with snappy, its label string
 // unsorted (`{level="info",app=...}`), one stream per label set.
 describe('winston + winston-loki (protobuf, snappy)', () => {
-  let server: ServerProcess;
+  const server = serverForAll();
   const from = nowNs() - 3_600_000_000_000n;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
 
   async function read(query: string, expected: number): Promise<ResultStream[]> {
     return eventually(async () => {
-      const streams = await queryRange(server.url, {
+      const streams = await queryRange(server().url, {
         query,
         start: from,
         end: nowNs() + 60_000_000_000n,
@@ -34,7 +28,7 @@ describe('winston + winston-loki (protobuf, snappy)', () => {
   it('stores what winston logs, with its labels and levels, readable through query_range', async () => {
     const connectionErrors: unknown[] = [];
     const transport = new LokiTransport({
-      host: server.url,
+      host: server().url,
       labels: { app: 'shop', env: 'e2e' },
       json: false,
       batching: true,

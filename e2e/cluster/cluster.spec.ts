@@ -1,9 +1,8 @@
 import { encodePushProtobuf } from '@logsvc/push';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogGenerator } from '@logsvc/bench/testing';
-import { nowNs, queryRange } from '../support/loki-api';
-import { type Cluster, type Member, startClassicCluster } from '../support/cluster';
+import { entryKey, expectExactlyOnce, readKeys } from '../support/acked';
+import { EtcdCluster, type Member, startClassicCluster } from '../support/cluster';
 
 const STREAMS = 24;
 const CLIENTS = 4;
@@ -12,8 +11,6 @@ const LIMIT_FLAGS = [
   '-distributor.ingestion-rate-limit-mb=1000',
   '-distributor.ingestion-burst-size-mb=1000',
 ];
-
-const key = (pod: string, ts: string, line: string) => `${pod}\u0000${ts}\u0000${line}`;
 
 /** Pushes through the distributors, round robin, recording every acknowledged entry. */
 class Load {
@@ -75,56 +72,30 @@ class Load {
       for (const s of batch.request.streams) {
         const pod = s.labels.find((l) => l.name === 'pod')!.value;
         for (const e of s.entries)
-          this.acked.add(key(pod, e.timestampNs.toString(), e.line.toString()));
+          this.acked.add(entryKey(pod, e.timestampNs.toString(), e.line.toString()));
       }
     }
   }
 }
 
-async function queried(querier: Member, fromNs: bigint): Promise<string[]> {
-  const streams = await queryRange(querier.process.url, {
-    query: '{env=~".+"}',
-    start: fromNs,
-    end: nowNs() + 60_000_000_000n,
-    limit: 200_000,
-    direction: 'forward',
-    categorizeLabels: true,
-  });
-  return streams.flatMap((s) => s.entries.map((e) => key(s.stream.pod, e.ts, e.line)));
-}
-
-function expectExactlyOnce(read: readonly string[], acked: ReadonlySet<string>): void {
-  const counts = new Map<string, number>();
-  for (const k of read) counts.set(k, (counts.get(k) ?? 0) + 1);
-  const missing = [...acked].filter((k) => !counts.has(k)).length;
-  const duplicated = [...counts.values()].filter((n) => n > 1).length;
-  expect({ acked: acked.size > 0, missing, duplicated }).toEqual({
-    acked: true,
-    missing: 0,
-    duplicated: 0,
-  });
-}
+/** Every entry the querier answers from `fromNs` on. */
+const queried = (url: string, fromNs: bigint) =>
+  readKeys(url, { query: '{env=~".+"}', by: 'pod', fromNs, limit: 200_000 });
 
 describe('a cluster on etcd: two distributors, three ingesters (RF 3), a querier', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let ingesters: Member[];
   let distributors: Member[];
   let querier: Member;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
     ({ cluster, ingesters, distributors, querier } = await startClassicCluster({
-      etcd: etcd.endpoint,
       replicationFactor: 3,
       extraFlags: LIMIT_FLAGS,
     }));
   }, 120_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   it('lists the three ingesters ACTIVE on every member’s /ring page', async () => {
     for (const m of [...distributors, querier]) {
@@ -152,7 +123,7 @@ describe('a cluster on etcd: two distributors, three ingesters (RF 3), a querier
     await load.ackedMore(2000);
     await load.stop();
     expect(load.failed).toBe(0);
-    expectExactlyOnce(await queried(querier, load.fromNs), load.acked);
+    expectExactlyOnce(await queried(querier.process.url, load.fromNs), load.acked);
   }, 180_000);
 
   it('loses no acknowledged entry through a rolling restart of the ingesters with prepare_shutdown', async () => {
@@ -169,6 +140,6 @@ describe('a cluster on etcd: two distributors, three ingesters (RF 3), a querier
     }
     await load.ackedMore(1500);
     await load.stop();
-    expectExactlyOnce(await queried(querier, load.fromNs), load.acked);
+    expectExactlyOnce(await queried(querier.process.url, load.fromNs), load.acked);
   }, 240_000);
 });

@@ -1,20 +1,17 @@
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowNs } from '../support/loki-api';
-import { Cluster, type Member } from '../support/cluster';
+import { nowNs, pushOk } from '../support/loki-api';
+import { EtcdCluster, type Member } from '../support/cluster';
 
 /** Logs Drilldown's calls in a cluster: the querier reads the ingesters through the ring. */
 describe('detected fields and labels in a cluster (two ingesters, RF 2)', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let ingester: Member;
   let querier: Member;
   const t0 = nowNs() - 60_000_000_000n;
   const range = () => ({ start: String(t0 - 1_000_000_000n), end: String(nowNs()) });
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({ etcd: etcd.endpoint, replicationFactor: 2 });
+    cluster = await EtcdCluster.start({ replicationFactor: 2 });
     ingester = await cluster.add('ingester-1', 'ingester');
     await cluster.add('ingester-2', 'ingester');
     const distributor = await cluster.add('distributor-1', 'distributor');
@@ -24,18 +21,10 @@ describe('detected fields and labels in a cluster (two ingesters, RF 2)', () => 
       [String(t0 + 1n), 'level=warn user=bob status=404'],
       [String(t0 + 2n), '{"level":"error","user":"carol","latency":"15ms"}'],
     ];
-    const res = await fetch(`${distributor.process.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ streams: [{ stream: { app: 'api', shard: '7' }, values }] }),
-    });
-    expect(res.status).toBe(204);
+    await pushOk(distributor.process.url, [{ stream: { app: 'api', shard: '7' }, values }]);
   }, 120_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   const get = (m: Member, path: string, params: Record<string, string>) =>
     fetch(`${m.process.url}${path}?${new URLSearchParams(params)}`);

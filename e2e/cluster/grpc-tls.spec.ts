@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMPTY_LABELS, type PushRequest, parseLabels } from '@logsvc/api';
 import { kindOf } from '@logsvc/errors';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { type ClientTlsFiles, GrpcIngesterClient } from '@logsvc/rpc';
 import { makeCa, signCert, writeExtensions } from '@logsvc/rpc/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster, type ConfigTree, type Member } from '../support/cluster';
-import { nowNs, queryRange } from '../support/loki-api';
+import { EtcdCluster, type ConfigTree, type Member } from '../support/cluster';
+import { nowNs, pushOk, queryRange } from '../support/loki-api';
 import { eventually } from '../support/server';
 
 // Issue 43: TLS and mutual TLS between components, with Loki's keys. An ingester's gRPC Push
@@ -110,8 +109,7 @@ async function directPush(
 
 describe('a cluster with mutual TLS between its components', () => {
   let pki: Pki;
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let ingester: Member;
   let distributor: Member;
   let frontend: Member;
@@ -120,8 +118,7 @@ describe('a cluster with mutual TLS between its components', () => {
 
   beforeAll(async () => {
     pki = makePki();
-    etcd = await startEtcd();
-    cluster = new Cluster({ etcd: etcd.endpoint, replicationFactor: 1, config: tlsConfig(pki) });
+    cluster = await EtcdCluster.start({ replicationFactor: 1, config: tlsConfig(pki) });
     ingester = await cluster.add('tls-ingester', 'ingester');
     distributor = await cluster.add('tls-distributor', 'distributor');
     await cluster.add('tls-scheduler', 'query-scheduler');
@@ -131,20 +128,14 @@ describe('a cluster with mutual TLS between its components', () => {
 
   afterAll(async () => {
     await cluster?.dispose();
-    await etcd?.stop();
     if (pki) rmSync(pki.dir, { recursive: true, force: true });
   });
 
   it('pushes through the distributor and queries through the querier and the frontend over TLS', async () => {
     const ts = nowNs();
-    const res = await fetch(`${distributor.process.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        streams: [{ stream: { app: 'tls' }, values: [[String(ts), 'over mutual TLS']] }],
-      }),
-    });
-    expect(res.status, await res.text()).toBe(204);
+    await pushOk(distributor.process.url, [
+      { stream: { app: 'tls' }, values: [[String(ts), 'over mutual TLS']] },
+    ]);
     // The querier asks the ingester; the frontend's sub-queries go through the scheduler to the
     // querier's workers.
     for (const reader of [querier, frontend]) {

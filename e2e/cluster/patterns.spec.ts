@@ -6,9 +6,8 @@
 import { labelsFromRecord, labelsToString } from '@logsvc/api';
 import { Ring, tokenFor, type RingDesc } from '@logsvc/ring';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
-import { Cluster, type Member, memberMetric, ringPage } from '../support/cluster';
-import { nowNs } from '../support/loki-api';
+import { EtcdCluster, type Member, memberMetric, ringPage } from '../support/cluster';
+import { type PushStream, nowNs, pushStreams } from '../support/loki-api';
 import { eventually } from '../support/server';
 
 const TENANT = 'fake'; // auth_enabled: false
@@ -34,14 +33,8 @@ function linesOf(i: number): string[] {
   return [...logins, ...orders];
 }
 
-async function push(distributor: Member, streams: { stream: object; values: string[][] }[]) {
-  const res = await fetch(`${distributor.process.url}/loki/api/v1/push`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ streams }),
-  });
-  return { status: res.status, body: await res.text() };
-}
+const push = (distributor: Member, streams: readonly PushStream[]) =>
+  pushStreams(distributor.process.url, streams);
 
 interface Patterns {
   status: number;
@@ -66,8 +59,7 @@ async function patterns(querier: Member): Promise<Patterns> {
 }
 
 describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let distributor: Member;
   let querier: Member;
   let patternIngesters: Member[];
@@ -75,9 +67,7 @@ describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', 
   const owned = new Map<string, number[]>();
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({
-      etcd: etcd.endpoint,
+    cluster = await EtcdCluster.start({
       replicationFactor: 1,
       config: {
         pattern_ingester: {
@@ -92,10 +82,7 @@ describe('patterns in a cluster (two pattern ingesters, heartbeat timeout 4s)', 
     querier = await cluster.add('querier-1', 'querier');
   }, 120_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   it('answers /ready of a joining pattern ingester with "Pattern Ingester not ready" until it is ACTIVE', async () => {
     const joining = await cluster.add('pattern-2', 'pattern-ingester', {

@@ -1,10 +1,9 @@
 // The query frontend, the query scheduler and two queriers as separate processes on one etcd
 // ring: reads through the frontend answer what a querier answers, a querier killed while it runs
 // a query has its job run by the other one, and a tenant's full queue is a 429.
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowNs } from '../support/loki-api';
-import { Cluster, type Member, memberMetric, ringPage } from '../support/cluster';
+import { nowNs, pushOk } from '../support/loki-api';
+import { EtcdCluster, type Member, memberMetric, ringPage } from '../support/cluster';
 
 const PODS = 8;
 const LINES_PER_POD = 6_000;
@@ -36,8 +35,7 @@ function resultOf(answer: Answer): unknown {
 }
 
 describe('query frontend, query scheduler and querier workers in separate processes', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let write: Member;
   let scheduler: Member;
   let frontend: Member;
@@ -47,9 +45,7 @@ describe('query frontend, query scheduler and querier workers in separate proces
   const start = String(t0 - 1_000_000_000n);
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({
-      etcd: etcd.endpoint,
+    cluster = await EtcdCluster.start({
       replicationFactor: 1,
       config: {
         query_scheduler: {
@@ -84,19 +80,11 @@ describe('query frontend, query scheduler and querier workers in separate proces
         String(t0 + BigInt(i) * 40_000_000n + BigInt(p)),
         `level=${i % 3 === 0 ? 'error' : 'info'} pod=pod-${p} request=${i} path=/api/v${i % 7}/items status=${200 + (i % 5)}`,
       ]);
-      const res = await fetch(`${write.process.url}/loki/api/v1/push`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ streams: [{ stream: { job: 'load', pod: `pod-${p}` }, values }] }),
-      });
-      expect(res.status).toBe(204);
+      await pushOk(write.process.url, [{ stream: { job: 'load', pod: `pod-${p}` }, values }]);
     }
   }, 180_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   it('finds the scheduler in the scheduler ring', async () => {
     const { shards } = await ringPage(frontend, '/scheduler/ring');

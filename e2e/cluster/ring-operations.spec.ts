@@ -3,9 +3,8 @@
 // page. Heartbeats every 1s, a member silent for 3s is UNHEALTHY.
 import type { RingStatusShard } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
-import { type Cluster, type Member, startClassicCluster, ringPage } from '../support/cluster';
-import { queryRange } from '../support/loki-api';
+import { EtcdCluster, type Member, startClassicCluster, ringPage } from '../support/cluster';
+import { type PushAnswer, pushStreams, queryRange } from '../support/loki-api';
 import { eventually } from '../support/server';
 import { readStoredEntries } from '../support/store-reader';
 
@@ -16,19 +15,10 @@ const LINE = 'x'.repeat(1024);
 let nextTs = BigInt(Date.now() - 60_000) * 1_000_000n;
 
 /** Pushes `lines` lines of 1 KiB to one new stream; resolves with the status and body. */
-async function push(
-  distributor: Member,
-  lines: number,
-  job = 'rate',
-): Promise<{ status: number; body: string }> {
+function push(distributor: Member, lines: number, job = 'rate'): Promise<PushAnswer> {
   const stream = `s${nextTs}`;
   const values = Array.from({ length: lines }, () => [String(nextTs++), LINE]);
-  const res = await fetch(`${distributor.process.url}/loki/api/v1/push`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ streams: [{ stream: { job, stream }, values }] }),
-  });
-  return { status: res.status, body: await res.text() };
+  return pushStreams(distributor.process.url, [{ stream: { job, stream }, values }]);
 }
 
 /** Pushes 64 KiB at a time until the distributor answers 429; resolves with that answer. */
@@ -51,16 +41,13 @@ async function ring(member: Member, path = '/ring'): Promise<RingStatusShard[]> 
 const states = (shards: readonly RingStatusShard[]) => shards.map((s) => [s.id, s.state]);
 
 describe('operating a cluster through its rings (heartbeat timeout 3s)', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let ingesters: Member[];
   let distributors: Member[];
   let querier: Member;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
     ({ cluster, ingesters, distributors, querier } = await startClassicCluster({
-      etcd: etcd.endpoint,
       replicationFactor: 3,
       config: {
         // Each ring's own key (the ingester's and the distributor's), not common.ring.
@@ -76,10 +63,7 @@ describe('operating a cluster through its rings (heartbeat timeout 3s)', () => {
     }));
   }, 120_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   it('splits the global ingestion rate over the healthy distributors, and gives it all to the last one', async () => {
     expect(states(await ring(distributors[0], '/distributor/ring'))).toEqual([

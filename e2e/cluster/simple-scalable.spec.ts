@@ -3,9 +3,8 @@
 // the index gateway ring (`ring` mode).
 import type { RingStatus } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
-import { Cluster, type ConfigTree, type Member } from '../support/cluster';
-import { nowNs } from '../support/loki-api';
+import { EtcdCluster, type ConfigTree, type Member } from '../support/cluster';
+import { nowNs, pushOk } from '../support/loki-api';
 
 const PODS = ['a', 'b', 'c'];
 const LINES = 50;
@@ -48,8 +47,7 @@ async function queriedLines(member: Member): Promise<string[]> {
 }
 
 describe('simple scalable targets and index gateways on one etcd ring', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let write: Member;
   let readTarget: Member;
   let gateway: Member;
@@ -61,8 +59,7 @@ describe('simple scalable targets and index gateways on one etcd ring', () => {
   let viaRing: Member;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({ etcd: etcd.endpoint, replicationFactor: 1 });
+    cluster = await EtcdCluster.start({ replicationFactor: 1 });
     write = await cluster.add('write-1', 'write');
     readTarget = await cluster.add('read-1', 'read');
     gateway = await cluster.add('index-gateway-1', 'index-gateway');
@@ -85,10 +82,7 @@ describe('simple scalable targets and index gateways on one etcd ring', () => {
     });
   }, 120_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   it('answers a query through -target=read with what was pushed to -target=write', async () => {
     const streams = PODS.map((pod, p) => ({
@@ -98,12 +92,7 @@ describe('simple scalable targets and index gateways on one etcd ring', () => {
         `${pod} line ${i} of ${pod}`,
       ]),
     }));
-    const res = await fetch(`${write.process.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ streams }),
-    });
-    expect(res.status).toBe(204);
+    await pushOk(write.process.url, streams);
     // Not flushed: the read process finds the lines in the write process's ingester.
     expect(await queriedLines(readTarget)).toEqual([...pushed].sort());
     // Store-only queriers see nothing yet.

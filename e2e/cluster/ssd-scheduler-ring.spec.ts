@@ -1,22 +1,18 @@
 // Simple scalable mode as the operator configures it: write, backend and read processes on one
 // etcd, with `query_scheduler.use_scheduler_ring` so the read process's frontend queues on the
 // backend's scheduler and its querier pulls from it, as Loki's read and backend targets do.
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowNs } from '../support/loki-api';
-import { Cluster, type Member, ringPage } from '../support/cluster';
+import { nowNs, pushOk } from '../support/loki-api';
+import { EtcdCluster, type Member, ringPage } from '../support/cluster';
 
 describe('simple scalable mode: read queries through the backend scheduler', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let write: Member;
   let backend: Member;
   let read: Member;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({
-      etcd: etcd.endpoint,
+    cluster = await EtcdCluster.start({
       replicationFactor: 1,
       config: { query_scheduler: { use_scheduler_ring: true } },
     });
@@ -25,10 +21,7 @@ describe('simple scalable mode: read queries through the backend scheduler', () 
     read = await cluster.add('read-1', 'read');
   }, 120_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   it('finds the backend scheduler in the ring and answers reads through it', async () => {
     const { shards } = await ringPage(read, '/scheduler/ring');
@@ -38,12 +31,7 @@ describe('simple scalable mode: read queries through the backend scheduler', () 
       String(t0 + BigInt(i) * 1_000_000n),
       `level=info n=${i}`,
     ]);
-    const pushed = await fetch(`${write.process.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ streams: [{ stream: { app: 'ssd' }, values }] }),
-    });
-    expect(pushed.status).toBe(204);
+    await pushOk(write.process.url, [{ stream: { app: 'ssd' }, values }]);
     const params = new URLSearchParams({
       query: 'sum(count_over_time({app="ssd"}[5m]))',
       time: String(nowNs()),

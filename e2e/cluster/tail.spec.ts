@@ -1,38 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
-import { Cluster, type Member } from '../support/cluster';
+import { EtcdCluster, type Member } from '../support/cluster';
 import { LogcliTail } from '../support/logcli-tail';
-import { nowNs } from '../support/loki-api';
+import { nowNs, pushOk } from '../support/loki-api';
 import { eventually } from '../support/server';
 
 async function push(distributor: Member, lines: string[]): Promise<void> {
   const t = nowNs();
-  const res = await fetch(`${distributor.process.url}/loki/api/v1/push`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      streams: lines.map((line, i) => ({
-        stream: { app: 'tail-e2e', pod: `pod-${i % 4}` },
-        values: [[String(t + BigInt(i)), line]],
-      })),
-    }),
-  });
-  if (res.status !== 204) throw new Error(`push → ${res.status}: ${await res.text()}`);
+  await pushOk(
+    distributor.process.url,
+    lines.map((line, i) => ({
+      stream: { app: 'tail-e2e', pod: `pod-${i % 4}` },
+      values: [[String(t + BigInt(i)), line]],
+    })),
+  );
 }
 
 // A tail on the querier of a cluster (RF 3) reaches the three ingesters over gRPC streams and
 // shows every line pushed through the distributor exactly once, past and live.
 describe('tail in a cluster', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let distributor: Member;
   let querier: Member;
   /** A second querier that allows one tail per tenant. */
   let strictQuerier: Member;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({ etcd: etcd.endpoint, replicationFactor: 3 });
+    cluster = await EtcdCluster.start({ replicationFactor: 3 });
     for (const name of ['ingester-1', 'ingester-2', 'ingester-3'])
       await cluster.add(name, 'ingester');
     distributor = await cluster.add('distributor-1', 'distributor');
@@ -42,10 +35,7 @@ describe('tail in a cluster', () => {
     });
   }, 120_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   it('sees each line pushed to 3 ingesters exactly once', async () => {
     await push(distributor, ['past 0', 'past 1']);

@@ -3,24 +3,20 @@
 // querier asks it; its failure is within the one zone a read may lose, so the query answers
 // every line from the other two zones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
-import { Cluster, type Member, ringPage } from '../support/cluster';
-import { nowNs, queryRange } from '../support/loki-api';
+import { EtcdCluster, type Member, ringPage } from '../support/cluster';
+import { nowNs, pushOk, queryRange } from '../support/loki-api';
 
 const LINES = 30;
 
 describe('zone-aware reads', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   const ingesters: Member[] = [];
   let distributor: Member;
   let querier: Member;
   const t0 = nowNs() - 60_000_000_000n;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({
-      etcd: etcd.endpoint,
+    cluster = await EtcdCluster.start({
       replicationFactor: 3,
       config: { common: { ring: { zone_awareness_enabled: true } } },
     });
@@ -34,25 +30,15 @@ describe('zone-aware reads', () => {
     querier = await cluster.add('querier-1', 'querier');
   }, 120_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   it('answers every line with one zone down that the ring still lists', async () => {
-    const res = await fetch(`${distributor.process.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        streams: [
-          {
-            stream: { app: 'zones' },
-            values: Array.from({ length: LINES }, (_, i) => [String(t0 + BigInt(i)), `line ${i}`]),
-          },
-        ],
-      }),
-    });
-    expect(res.status).toBe(204);
+    await pushOk(distributor.process.url, [
+      {
+        stream: { app: 'zones' },
+        values: Array.from({ length: LINES }, (_, i) => [String(t0 + BigInt(i)), `line ${i}`]),
+      },
+    ]);
     const query = { query: '{app="zones"}', start: t0 - 1n, end: nowNs(), limit: 1000 };
     const count = async () =>
       (await queryRange(querier.process.url, query)).reduce((n, s) => n + s.entries.length, 0);

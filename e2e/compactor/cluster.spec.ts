@@ -5,9 +5,8 @@
 // processes the delete request that was waiting.
 import { FilesystemObjectClient } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
-import { Cluster, type Member, memberMetric, ringPage } from '../support/cluster';
-import { nowNs } from '../support/loki-api';
+import { EtcdCluster, type Member, memberMetric, ringPage } from '../support/cluster';
+import { nowNs, pushOk } from '../support/loki-api';
 import { eventually } from '../support/server';
 import { linesInChunkObjects } from '../support/store-reader';
 
@@ -49,16 +48,13 @@ async function status(member: Member, requestId: string): Promise<string | undef
 }
 
 describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 3s)', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let writer: Member;
   let compactors: Member[];
   let leader: Member;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({
-      etcd: etcd.endpoint,
+    cluster = await EtcdCluster.start({
       replicationFactor: 1,
       config: {
         common: {
@@ -81,10 +77,7 @@ describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 3s)
       compactors.push(await cluster.add(name, 'compactor'));
   }, 120_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   it('lists the members in /compactor/ring and runs exactly one of them', async () => {
     const shards = await eventually(async () => {
@@ -136,23 +129,16 @@ describe('compactors in a cluster (three on one etcd ring, heartbeat timeout 3s)
 
   it('processes a delete request once, on the leader only', async () => {
     const t = nowNs() - 60_000_000_000n;
-    const res = await fetch(`${writer.process.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        streams: [
-          {
-            stream: { app: 'api' },
-            values: [
-              [String(t), 'user=alice ok'],
-              [String(t + 1n), 'user=bob secret'],
-              [String(t + 2n), 'user=carol token'],
-            ],
-          },
+    await pushOk(writer.process.url, [
+      {
+        stream: { app: 'api' },
+        values: [
+          [String(t), 'user=alice ok'],
+          [String(t + 1n), 'user=bob secret'],
+          [String(t + 2n), 'user=carol token'],
         ],
-      }),
-    });
-    expect(res.status).toBe(204);
+      },
+    ]);
     expect((await fetch(`${writer.process.url}/flush`, { method: 'POST' })).status).toBe(204);
     const chunks = new FilesystemObjectClient(cluster.chunksDir);
     expect(await linesInChunkObjects(chunks)).toEqual([

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { FilesystemObjectClient, type ObjectClient, S3ObjectClient } from '@logsvc/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type S3rverProcess, startS3rver } from '@logsvc/storage/testing';
+import { pushOk } from '../support/loki-api';
 import { type ServerProcess, eventually, startServer } from '../support/server';
 import { linesInChunkObjects } from '../support/store-reader';
 
@@ -15,14 +16,7 @@ const FLAGS = [
 ];
 
 async function push(url: string, app: string, entries: Array<[bigint, string]>): Promise<void> {
-  const res = await fetch(`${url}/loki/api/v1/push`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      streams: [{ stream: { app }, values: entries.map(([t, l]) => [String(t), l]) }],
-    }),
-  });
-  expect(res.status).toBe(204);
+  await pushOk(url, [{ stream: { app }, values: entries.map(([t, l]) => [String(t), l]) }]);
 }
 
 async function lines(url: string, query: string): Promise<string[]> {

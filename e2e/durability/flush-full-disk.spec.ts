@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LIFTED_LIMITS } from '@logsvc/bench/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushOk } from '../support/loki-api';
 import { type ServerProcess, startServer } from '../support/server';
 
 /** Well inside one retry of Loki's flush_op_backoff (10 s, 20 s, 40 s, ... 10 tries). */
@@ -53,12 +54,7 @@ describe('POST /flush on a nearly full disk', () => {
         `stream ${s} line ${i} ${'x'.repeat(100)}`,
       ]),
     }));
-    const pushed = await fetch(`${url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ streams }),
-    });
-    expect(pushed.status).toBe(204);
+    await pushOk(url, streams);
 
     // Leave about 4 KB free: less than the chunks need.
     const { bavail, bsize } = statfsSync(dir);

@@ -1,8 +1,9 @@
 import { encodePushProtobuf } from '@logsvc/push';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LogGenerator } from '@logsvc/bench/testing';
-import { nowNs, queryRange } from '../support/loki-api';
-import { type ServerProcess, startServer } from '../support/server';
+import { entryKey, expectExactlyOnce, readKeys } from '../support/acked';
+import { nowNs } from '../support/loki-api';
+import { disposedAfterAll, startServer } from '../support/server';
 import { readStoredEntries } from '../support/store-reader';
 
 const CLIENTS = 4;
@@ -18,29 +19,18 @@ const FLAGS = [
   '-distributor.ingestion-burst-size-mb=1000',
 ];
 
-/** An entry's identity as a reader sees it: its stream's pod label, timestamp and line. */
-const key = (pod: string, ts: string, line: string) => `${pod}\u0000${ts}\u0000${line}`;
-
 interface Crash {
   readonly dataDir: string;
   readonly acked: ReadonlySet<string>;
   readonly fromNs: bigint;
 }
 
-function expectExactlyOnce(read: readonly string[], acked: ReadonlySet<string>) {
-  const counts = new Map<string, number>();
-  for (const k of read) counts.set(k, (counts.get(k) ?? 0) + 1);
-  const missing = [...acked].filter((k) => !counts.has(k)).length;
-  const duplicated = [...counts.values()].filter((n) => n > 1).length;
-  expect({ missing, duplicated }).toEqual({ missing: 0, duplicated: 0 });
-}
+/** Every entry the server answers from `fromNs` on. */
+const queried = (url: string, fromNs: bigint) =>
+  readKeys(url, { query: '{env=~".+"}', by: 'pod', fromNs, limit: 100_000 });
 
 describe('kill -9 under write load', () => {
-  const started: ServerProcess[] = [];
-  afterAll(async () => {
-    // Newest first: the first process of each test owns (and removes) its data directory.
-    for (const p of started.reverse()) await p.dispose();
-  });
+  const started = disposedAfterAll();
   const start = async (dataDir?: string) => {
     const p = await startServer({ flags: FLAGS, dataDir });
     started.push(p);
@@ -78,7 +68,7 @@ describe('kill -9 under write load', () => {
         for (const s of batch.request.streams) {
           const pod = s.labels.find((l) => l.name === 'pod')!.value;
           for (const e of s.entries)
-            acked.add(key(pod, e.timestampNs.toString(), e.line.toString()));
+            acked.add(entryKey(pod, e.timestampNs.toString(), e.line.toString()));
         }
         if (acked.size >= KILL_AFTER_ACKED) killed ??= server.kill9();
       }
@@ -88,18 +78,6 @@ describe('kill -9 under write load', () => {
     expect(server.running).toBe(false);
     expect(acked.size).toBeGreaterThanOrEqual(KILL_AFTER_ACKED);
     return { dataDir: server.dataDir, acked, fromNs: BigInt(startMs - 1000) * 1_000_000n };
-  }
-
-  async function queried(url: string, fromNs: bigint): Promise<string[]> {
-    const streams = await queryRange(url, {
-      query: '{env=~".+"}',
-      start: fromNs,
-      end: nowNs() + 60_000_000_000n,
-      limit: 100_000,
-      direction: 'forward',
-      categorizeLabels: true,
-    });
-    return streams.flatMap((s) => s.entries.map((e) => key(s.stream.pod, e.ts, e.line)));
   }
 
   it('replays the WAL and flushes every acknowledged entry to the store exactly once', async () => {
@@ -116,7 +94,7 @@ describe('kill -9 under write load', () => {
     );
     const pod = (labels: string) => /pod="([^"]+)"/.exec(labels)![1];
     expectExactlyOnce(
-      stored.map((e) => key(pod(e.labels), e.timestampNs.toString(), e.line)),
+      stored.map((e) => entryKey(pod(e.labels), e.timestampNs.toString(), e.line)),
       crash.acked,
     );
   });

@@ -1,8 +1,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { nowNs, queryRange } from '../support/loki-api';
-import { type ServerProcess, startServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { entryKey, readKeys } from '../support/acked';
+import { postPushBody } from '../support/loki-api';
+import { disposedAfterAll, startServer } from '../support/server';
 
 const CLIENTS = 4;
 const ENTRIES_PER_BATCH = 50;
@@ -14,19 +15,13 @@ const FLAGS = [
   '-distributor.ingestion-burst-size-mb=1000',
 ];
 
-const key = (client: string, ts: string, line: string) => `${client}\u0000${ts}\u0000${line}`;
-
 /**
  * Agents resend a batch on timeouts and HA pairs send everything twice: a copy of a batch can
  * arrive while the first copy's WAL record is still being written. Its 204 must still mean
  * the entries survive a crash.
  */
 describe('kill -9 right after acknowledging batches sent twice', () => {
-  const started: ServerProcess[] = [];
-  afterAll(async () => {
-    // Newest first: the first process owns (and removes) the data directory.
-    for (const p of started.reverse()) await p.dispose();
-  });
+  const started = disposedAfterAll();
 
   it('keeps every acknowledged entry, whichever copy was acknowledged', async () => {
     const server = await startServer({ flags: FLAGS });
@@ -34,19 +29,6 @@ describe('kill -9 right after acknowledging batches sent twice', () => {
     const baseMs = Date.now() - 60_000;
     const acked = new Set<string>();
     let killed: Promise<void> | undefined;
-
-    const post = async (body: string): Promise<number | null> => {
-      try {
-        const res = await fetch(`${server.url}/loki/api/v1/push`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        return res.status;
-      } catch {
-        return null; // the server is gone: not acknowledged
-      }
-    };
 
     const client = async (c: number) => {
       for (let round = 0; !killed; round++) {
@@ -61,10 +43,10 @@ describe('kill -9 right after acknowledging batches sent twice', () => {
         });
         // Both copies at once; each 204 acknowledges the whole batch on its own.
         const sendCopy = async () => {
-          const status = await post(body);
+          const status = await postPushBody(server.url, body); // null: the server is gone
           if (status === null) return;
           if (status !== 204) throw new Error(`push answered ${status}`);
-          for (const [ts, line] of values) acked.add(key(String(c), ts, line));
+          for (const [ts, line] of values) acked.add(entryKey(String(c), ts, line));
           // Kill at once, while the other copy (and other clients' batches) may be in flight.
           if (acked.size >= KILL_AFTER_ACKED) killed ??= server.kill9();
         };
@@ -80,15 +62,13 @@ describe('kill -9 right after acknowledging batches sent twice', () => {
     rmSync(join(server.dataDir, 'wal', 'LOCK'));
     const replayed = await startServer({ flags: FLAGS, dataDir: server.dataDir });
     started.push(replayed);
-    const streams = await queryRange(replayed.url, {
-      query: '{app="twice"}',
-      start: BigInt(baseMs - 1000) * 1_000_000n,
-      end: nowNs() + 60_000_000_000n,
-      limit: 100_000,
-      direction: 'forward',
-    });
     const present = new Set(
-      streams.flatMap((s) => s.entries.map((e) => key(s.stream.client, e.ts, e.line))),
+      await readKeys(replayed.url, {
+        query: '{app="twice"}',
+        by: 'client',
+        fromNs: BigInt(baseMs - 1000) * 1_000_000n,
+        limit: 100_000,
+      }),
     );
     const missing = [...acked].filter((k) => !present.has(k));
     expect({ acked: acked.size >= KILL_AFTER_ACKED, missing: missing.length }).toEqual({

@@ -1,9 +1,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIFTED_LIMITS } from '@logsvc/bench/testing';
-import { queryRange } from '../support/loki-api';
-import { type ServerProcess, startServer } from '../support/server';
+import { pushOk, queryRange } from '../support/loki-api';
+import { type ServerProcess, disposedAfterAll, startServer } from '../support/server';
 
 const STREAMS = 200_000;
 const LINES_PER_STREAM = 2;
@@ -57,11 +57,7 @@ async function metric(url: string, name: string): Promise<number> {
  * writing the final checkpoint (and the next start replayed the WAL for 41 s).
  */
 describe('SIGTERM with 200k streams in memory', () => {
-  const started: ServerProcess[] = [];
-  afterAll(async () => {
-    // Newest first: the first process owns (and removes) the data directory.
-    for (const p of started.reverse()) await p.dispose();
-  });
+  const started = disposedAfterAll();
 
   it('writes the whole final checkpoint within the grace period; the restart reads only it', async () => {
     const server = await startServer({ flags: FLAGS });
@@ -76,12 +72,7 @@ describe('SIGTERM with 200k streams in memory', () => {
           values: Array.from({ length: LINES_PER_STREAM }, (_, k) => [ts(i, k), line(i, k)]),
         };
       });
-      const res = await fetch(`${server.url}/loki/api/v1/push`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ streams }),
-      });
-      expect(res.status).toBe(204);
+      await pushOk(server.url, streams);
     }
 
     const stoppedAt = Date.now();

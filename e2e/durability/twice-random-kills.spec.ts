@@ -1,9 +1,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Prng } from '@logsvc/bench/testing';
-import { nowNs, queryRange } from '../support/loki-api';
-import { type ServerProcess, startServer } from '../support/server';
+import { entryKey, readKeys } from '../support/acked';
+import { nowNs, postPushBody } from '../support/loki-api';
+import { type ServerProcess, disposedAfterAll, startServer } from '../support/server';
 
 const ROUNDS = 4;
 const CLIENTS = 4;
@@ -19,8 +20,6 @@ const FLAGS = [
   '-distributor.ingestion-burst-size-mb=1000',
 ];
 
-const key = (client: string, ts: string, line: string) => `${client}\u0000${ts}\u0000${line}`;
-
 /**
  * Agents resend batches on timeouts and HA pairs send everything twice. Several rounds on one
  * data directory: clients send every batch twice at once, the server is killed with kill -9 at
@@ -28,11 +27,7 @@ const key = (client: string, ts: string, line: string) => `${client}\u0000${ts}\
  * round got a 204 for must be there.
  */
 describe('batches sent twice with kill -9 at random moments', () => {
-  const started: ServerProcess[] = [];
-  afterAll(async () => {
-    // Newest first: the first process owns (and removes) the data directory.
-    for (const p of started.reverse()) await p.dispose();
-  });
+  const started = disposedAfterAll();
 
   it('keeps every acknowledged entry in every round', async () => {
     const seed = Date.now() % 1_000_000;
@@ -62,10 +57,10 @@ describe('batches sent twice with kill -9 at random moments', () => {
             streams: [{ stream: { app: 'twice-rounds', client: String(c) }, values }],
           });
           const sendCopy = async () => {
-            const status = await post(server.url, body);
+            const status = await postPushBody(server.url, body);
             if (status === null) return; // the server is gone: not acknowledged
             if (status !== 204) throw new Error(`push answered ${status}`);
-            for (const [ts, line] of values) acked.add(key(String(c), ts, line));
+            for (const [ts, line] of values) acked.add(entryKey(String(c), ts, line));
           };
           await Promise.all([sendCopy(), sendCopy()]);
         }
@@ -90,29 +85,14 @@ describe('batches sent twice with kill -9 at random moments', () => {
     expectAllPresent(await readAll(last), acked, seed, ROUNDS);
   });
 
-  async function post(url: string, body: string): Promise<number | null> {
-    try {
-      const res = await fetch(`${url}/loki/api/v1/push`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-      return res.status;
-    } catch {
-      return null;
-    }
-  }
-
   async function readAll(server: ServerProcess): Promise<Set<string>> {
-    const streams = await queryRange(server.url, {
-      query: '{app="twice-rounds"}',
-      start: nowNs() - 3_600_000_000_000n,
-      end: nowNs() + 60_000_000_000n,
-      limit: 1_000_000,
-      direction: 'forward',
-    });
     return new Set(
-      streams.flatMap((s) => s.entries.map((e) => key(s.stream.client, e.ts, e.line))),
+      await readKeys(server.url, {
+        query: '{app="twice-rounds"}',
+        by: 'client',
+        fromNs: nowNs() - 3_600_000_000_000n,
+        limit: 1_000_000,
+      }),
     );
   }
 

@@ -7,10 +7,9 @@
 // the third querier is never given it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowNs } from '../support/loki-api';
-import { Cluster, type Member } from '../support/cluster';
+import { nowNs, pushOk } from '../support/loki-api';
+import { EtcdCluster, type Member } from '../support/cluster';
 import { eventually } from '../support/server';
 
 const MiB = 1024 * 1024;
@@ -21,8 +20,7 @@ const MAX_QUERIER_PEAK_RSS = 900 * MiB;
 const QUERY = '{app="x"} | line_format "{{ repeat 1000000 \\"x\\" }}"';
 
 describe('query memory budget and bounded retries across queriers', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let write: Member;
   let scheduler: Member;
   let frontend: Member;
@@ -31,9 +29,7 @@ describe('query memory budget and bounded retries across queriers', () => {
   const start = end - 3_600_000_000_000n;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({
-      etcd: etcd.endpoint,
+    cluster = await EtcdCluster.start({
       replicationFactor: 1,
       // Two tenants: the e2e servers' `-auth.enabled=false` would make both `fake`.
       extraFlags: ['-auth.enabled=true'],
@@ -58,12 +54,7 @@ describe('query memory budget and bounded retries across queriers', () => {
         String(t0 + BigInt(i) * 1_000_000n),
         `level=info line ${i}`,
       ]);
-      const res = await fetch(`${write.process.url}/loki/api/v1/push`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-scope-orgid': tenant },
-        body: JSON.stringify({ streams: [{ stream: { app: 'x' }, values }] }),
-      });
-      expect(res.status).toBe(204);
+      await pushOk(write.process.url, [{ stream: { app: 'x' }, values }], tenant);
     }
     // Every querier is connected to the scheduler before the first query.
     await eventually(
@@ -77,10 +68,7 @@ describe('query memory budget and bounded retries across queriers', () => {
     );
   }, 180_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   const query = (tenant: string): Promise<Response> =>
     fetch(

@@ -4,6 +4,7 @@
 // single binary. Each fails on `limits_config.max_query_memory_bytes` (default 256MiB) with a
 // 400 naming it; the process stays up, answers /ready, and its peak RSS (VmHWM) stays bounded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushOk } from '../support/loki-api';
 import { type ServerProcess, eventually, startServer } from '../support/server';
 
 const MiB = 1024 * 1024;
@@ -23,12 +24,7 @@ async function push(base: string, app: string, lines: number): Promise<void> {
     for (let i = start; i < Math.min(lines, start + 1000); i++) {
       values.push([`${(now + i) * 1_000_000}`, `level=info line ${i}`]);
     }
-    const res = await fetch(`${base}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ streams: [{ stream: { app }, values }] }),
-    });
-    expect(res.status).toBe(204);
+    await pushOk(base, [{ stream: { app }, values }]);
   }
 }
 

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pushOk } from '../support/loki-api';
 import { type ServerProcess, eventually, startServer } from '../support/server';
 
 const MINUTE_MS = 60_000;
@@ -56,12 +57,7 @@ async function postGroup(server: ServerProcess, group: string): Promise<void> {
 async function push(server: ServerProcess, app: string, fromMs: number, toMs: number) {
   const values: [string, string][] = [];
   for (let t = fromMs; t <= toMs; t += 20_000) values.push([`${t}000000`, 'level=error boom']);
-  const res = await fetch(`${server.url}/loki/api/v1/push`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ streams: [{ stream: { app }, values }] }),
-  });
-  expect(res.status).toBe(204);
+  await pushOk(server.url, [{ stream: { app }, values }]);
 }
 
 describe("ruler: alerts' for state after a restart", () => {

@@ -3,9 +3,8 @@
 // the frontend runs them on its querier. Separate processes on one etcd ring; the ruler's
 // alert fires from the frontend's answers, and with the frontend gone its rules fail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
-import { Cluster, type Member, memberMetric } from '../support/cluster';
-import { nowNs } from '../support/loki-api';
+import { EtcdCluster, type Member, memberMetric } from '../support/cluster';
+import { nowNs, pushOk } from '../support/loki-api';
 import { eventually } from '../support/server';
 
 const GROUP = `name: remote
@@ -48,16 +47,13 @@ async function frontendQueries(frontend: Member): Promise<number> {
 }
 
 describe('remote rule evaluation through a query frontend', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let write: Member;
   let frontend: Member;
   let ruler: Member;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({
-      etcd: etcd.endpoint,
+    cluster = await EtcdCluster.start({
       replicationFactor: 1,
       config: {
         query_scheduler: { use_scheduler_ring: true },
@@ -80,26 +76,16 @@ describe('remote rule evaluation through a query frontend', () => {
     });
   }, 120_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   it("fires an alert from the frontend's answers, and fails its rules without the frontend", async () => {
     const t = nowNs() - 60_000_000_000n;
-    const push = await fetch(`${write.process.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        streams: [
-          {
-            stream: { app: 'remote' },
-            values: [0, 1, 2, 3].map((i) => [String(t + BigInt(i)), `level=error n=${i}`]),
-          },
-        ],
-      }),
-    });
-    expect(push.status).toBe(204);
+    await pushOk(write.process.url, [
+      {
+        stream: { app: 'remote' },
+        values: [0, 1, 2, 3].map((i) => [String(t + BigInt(i)), `level=error n=${i}`]),
+      },
+    ]);
     const before = await frontendQueries(frontend);
     const posted = await fetch(`${ruler.process.url}/loki/api/v1/rules/ns`, {
       method: 'POST',

@@ -8,8 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AlertsResponse, RulesResponse } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
-import { Cluster, type Member, ringPage } from '../support/cluster';
+import { EtcdCluster, type Member, ringPage } from '../support/cluster';
+import { pushOk } from '../support/loki-api';
 import { eventually } from '../support/server';
 
 /** Enough groups that each of three rulers owns some (a ruler left out: p ≈ 3·(2/3)^30). */
@@ -111,15 +111,12 @@ async function listsEveryGroup(rulers: Member[]): Promise<void> {
 }
 
 describe('ruler ring: rule groups sharded over three rulers', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let write: Member;
   const rulers: Member[] = [];
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({
-      etcd: etcd.endpoint,
+    cluster = await EtcdCluster.start({
       replicationFactor: 1,
       config: {
         ruler: {
@@ -141,10 +138,7 @@ describe('ruler ring: rule groups sharded over three rulers', () => {
       );
   });
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   it('lists the three rulers ACTIVE on /ruler/ring', async () => {
     for (const m of rulers) {
@@ -162,14 +156,9 @@ describe('ruler ring: rule groups sharded over three rulers', () => {
   });
 
   it('evaluates every group on exactly one ruler, using every ruler', async () => {
-    const push = await fetch(`${write.process.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        streams: [{ stream: { app: 'ring' }, values: [[`${Date.now()}000000`, 'a line']] }],
-      }),
-    });
-    expect(push.status).toBe(204);
+    await pushOk(write.process.url, [
+      { stream: { app: 'ring' }, values: [[`${Date.now()}000000`, 'a line']] },
+    ]);
     // Groups are written through different rulers: they all share one store.
     for (const [i, g] of GROUPS.entries()) {
       const res = await fetch(

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@logsvc/bench/testing';
+import { pushOk } from '../support/loki-api';
 import { type ServerProcess, eventually, startServer } from '../support/server';
 
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
@@ -124,16 +125,9 @@ describe('ruler with a real Alertmanager and Prometheus', () => {
     // Error lines for a few seconds, so the alert goes pending and then fires.
     const pushUntil = Date.now() + 4000;
     while (Date.now() < pushUntil) {
-      const res = await fetch(`${base}/loki/api/v1/push`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          streams: [
-            { stream: { app: 'e2e' }, values: [[`${Date.now()}000000`, 'level=error an error']] },
-          ],
-        }),
-      });
-      expect(res.status).toBe(204);
+      await pushOk(base, [
+        { stream: { app: 'e2e' }, values: [[`${Date.now()}000000`, 'level=error an error']] },
+      ]);
       await new Promise((r) => setTimeout(r, 250));
     }
 

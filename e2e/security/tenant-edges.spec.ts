@@ -1,8 +1,8 @@
 import type { ClusterOverview, TailTicket } from '@logsvc/api';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster, type Member } from '../support/cluster';
+import { EtcdCluster, type Member } from '../support/cluster';
+import { nowNs, pushOk } from '../support/loki-api';
 import { eventually } from '../support/server';
 
 // Issue 43, finding 3: the tenant of every request is X-Scope-OrgID's, whatever a parameter or
@@ -38,14 +38,7 @@ function leaks(text: string): string | undefined {
 }
 
 async function push(base: string, tenant: string, labels: Record<string, string>, line: string) {
-  const res = await fetch(`${base}/loki/api/v1/push`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'X-Scope-OrgID': tenant },
-    body: JSON.stringify({
-      streams: [{ stream: labels, values: [[String(BigInt(Date.now()) * 1_000_000n), line]] }],
-    }),
-  });
-  expect(res.status, await res.text()).toBe(204);
+  await pushOk(base, [{ stream: labels, values: [[String(nowNs()), line]] }], tenant);
 }
 
 /** A WebSocket's messages until `until` holds or it closes; or the status that refused it. */
@@ -75,8 +68,7 @@ function collect(
 }
 
 describe('tenants at the edges and admin actions of the UI, on real processes', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   /** Runs everything; its UI may not change other processes (the default). */
   let main: Member;
   /** A UI-only process whose UI may change other processes. */
@@ -84,9 +76,7 @@ describe('tenants at the edges and admin actions of the UI, on real processes', 
   const url = () => main.process.url;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({
-      etcd: etcd.endpoint,
+    cluster = await EtcdCluster.start({
       replicationFactor: 1,
       // After the e2e default -auth.enabled=false.
       extraFlags: ['-auth.enabled=true'],
@@ -127,10 +117,7 @@ describe('tenants at the edges and admin actions of the UI, on real processes', 
     }, 'both processes in the overview');
   }, 180_000);
 
-  afterAll(async () => {
-    await cluster?.dispose();
-    await etcd?.stop();
-  });
+  afterAll(() => cluster?.dispose());
 
   async function instanceId(member: Member): Promise<string> {
     const o = (await (await fetch(`${url()}/ui/api/overview`)).json()) as ClusterOverview;

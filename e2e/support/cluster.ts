@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RingStatus } from '@logsvc/api';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { expect } from 'vitest';
 import { stringify } from 'yaml';
 import { freePort } from '@logsvc/bench/testing';
@@ -144,17 +145,42 @@ export class Cluster {
   }
 }
 
+/** A Cluster's options but its ring: EtcdCluster starts an etcd of its own. */
+export type EtcdClusterOptions = Omit<ClusterOptions, 'etcd'>;
+
+/** A Cluster on an etcd started for it; dispose() stops the members, then the etcd. */
+export class EtcdCluster extends Cluster {
+  private constructor(
+    readonly etcd: EtcdServer,
+    options: EtcdClusterOptions,
+  ) {
+    super({ ...options, etcd: etcd.endpoint });
+  }
+
+  static async start(options: EtcdClusterOptions): Promise<EtcdCluster> {
+    return new EtcdCluster(await startEtcd(), options);
+  }
+
+  override async dispose(): Promise<void> {
+    try {
+      await super.dispose();
+    } finally {
+      await this.etcd.stop();
+    }
+  }
+}
+
 /** The cluster of issue 14's tests: three ingesters, two distributors and a querier. */
 export interface ClassicCluster {
-  readonly cluster: Cluster;
+  readonly cluster: EtcdCluster;
   readonly ingesters: Member[];
   readonly distributors: Member[];
   readonly querier: Member;
 }
 
 /** Starts the members of a ClassicCluster one after the other, each ready before the next. */
-export async function startClassicCluster(options: ClusterOptions): Promise<ClassicCluster> {
-  const cluster = new Cluster(options);
+export async function startClassicCluster(options: EtcdClusterOptions): Promise<ClassicCluster> {
+  const cluster = await EtcdCluster.start(options);
   const ingesters: Member[] = [];
   for (const name of ['ingester-1', 'ingester-2', 'ingester-3'])
     ingesters.push(await cluster.add(name, 'ingester'));

@@ -131,4 +131,54 @@ export async function series(
   return body.data ?? [];
 }
 
+/** One stream of Loki's JSON push body: its labels and `[ns, line]` or `[ns, line, metadata]`. */
+export interface PushStream {
+  readonly stream: Record<string, string>;
+  readonly values: ReadonlyArray<readonly (string | Record<string, string>)[]>;
+}
+
+/** A push's answer: its status and body text. */
+export interface PushAnswer {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** `POST /loki/api/v1/push` with a JSON body, as Loki's JSON clients send it. */
+export async function pushStreams(
+  base: string,
+  streams: readonly PushStream[],
+  tenant?: string,
+): Promise<PushAnswer> {
+  const res = await fetch(`${base}/loki/api/v1/push`, {
+    method: 'POST',
+    headers: headers(tenant, { 'content-type': 'application/json' }),
+    body: JSON.stringify({ streams }),
+  });
+  return { status: res.status, body: await res.text() };
+}
+
+/** `POST /loki/api/v1/push` of a JSON body: the status, or null when no answer came (a killed server). */
+export async function postPushBody(base: string, body: string): Promise<number | null> {
+  try {
+    const res = await fetch(`${base}/loki/api/v1/push`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    return res.status;
+  } catch {
+    return null;
+  }
+}
+
+/** pushStreams, failing unless the server answers 204. */
+export async function pushOk(
+  base: string,
+  streams: readonly PushStream[],
+  tenant?: string,
+): Promise<void> {
+  const { status, body } = await pushStreams(base, streams, tenant);
+  if (status !== 204) throw new Error(`push → ${status}: ${body}`);
+}
+
 export const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { SERVER_MAIN, ServerProcess, type ServerProcessOptions } from '@logsvc/bench/testing';
+import { afterAll, beforeAll } from 'vitest';
 import { HttpStatusError } from './loki-api';
 
 export { ServerProcess };
@@ -37,4 +38,28 @@ export async function eventually<T>(
       throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * For a describe block: the servers its tests push here, disposed after them newest first (the
+ * first process on a data directory owns, and removes, it).
+ */
+export function disposedAfterAll(): ServerProcess[] {
+  const started: ServerProcess[] = [];
+  afterAll(async () => {
+    for (const p of started.reverse()) await p.dispose();
+  });
+  return started;
+}
+
+/** For a describe block: a server started before its tests and disposed after them. */
+export function serverForAll(options: ServerProcessOptions = {}): () => ServerProcess {
+  let server: ServerProcess | undefined;
+  beforeAll(async () => {
+    server = await startServer(options);
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+  return () => server!;
 }

@@ -5,13 +5,19 @@ import { parseConfig, resolveRingConfig } from '@logsvc/config';
 import { parseSpec } from '@logsvc/operator-api';
 import { renderLogServiceFile } from '@logsvc/operator-render';
 import { type Kv, createKv, decodeRing, encodeRing, withInstance } from '@logsvc/ring';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster, type Member } from '../support/cluster';
+import { EtcdCluster, type Member } from '../support/cluster';
 import { type FakeApiServer, startFakeApiServer } from '../support/fake-api-server';
+import { pushOk } from '../support/loki-api';
 import { type ServerProcess, eventually, startServer } from '../support/server';
-import { consoleErrors, launchChromium, screenshotDir, screenshots } from './browser';
+import {
+  type BrowserPage,
+  type ConsoleErrors,
+  openPage,
+  screenshotDir,
+  screenshots,
+} from './browser';
 
 /** The KV key where every process writes its report (as the server's InstanceDirectory). */
 const INSTANCES_KEY = 'logsvc/instances';
@@ -71,28 +77,15 @@ const ROLLING_LOGSERVICE = {
 
 async function push(url: string, lines: Array<[string, Record<string, string>?]>): Promise<void> {
   const base = NOW_NS() - BigInt(lines.length) * 1_000_000n;
-  const res = await fetch(`${url}/loki/api/v1/push`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      streams: [
-        {
-          stream: { app: 'web' },
-          values: lines.map(([line, meta], i) =>
-            meta
-              ? [String(base + BigInt(i) * 1_000_000n), line, meta]
-              : [String(base + BigInt(i) * 1_000_000n), line],
-          ),
-        },
-      ],
-    }),
+  const values = lines.map(([line, meta], i) => {
+    const ts = String(base + BigInt(i) * 1_000_000n);
+    return meta ? [ts, line, meta] : [ts, line];
   });
-  expect(res.status).toBe(204);
+  await pushOk(url, [{ stream: { app: 'web' }, values }]);
 }
 
 describe('the admin UI in chromium, against a two-process cluster', () => {
-  let etcd: EtcdServer;
-  let cluster: Cluster;
+  let cluster: EtcdCluster;
   let main: Member;
   let reader: Member;
   let browser: Browser;
@@ -100,13 +93,11 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
   let kv: Kv;
   let apiServer: FakeApiServer | undefined;
   let shots: string;
-  let errors: ReturnType<typeof consoleErrors>;
+  let errors: ConsoleErrors;
   const url = () => main.process.url;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
-    cluster = new Cluster({
-      etcd: etcd.endpoint,
+    cluster = await EtcdCluster.start({
       replicationFactor: 1,
       config: {
         compactor: {
@@ -147,14 +138,14 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     kv = createKv(
       resolveRingConfig(
         parseConfig({
-          common: { ring: { kvstore: { store: 'etcd', etcd: { endpoints: [etcd.endpoint] } } } },
+          common: {
+            ring: { kvstore: { store: 'etcd', etcd: { endpoints: [cluster.etcd.endpoint] } } },
+          },
         }),
         'distributor',
       ).kvstore,
     );
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    errors = consoleErrors(page);
+    ({ browser, page, errors } = await openPage());
     shots = screenshotDir();
   }, 120_000);
 
@@ -169,7 +160,6 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
     await kv?.close();
     await cluster?.dispose();
     apiServer?.close();
-    await etcd?.stop();
     if (process.env.LOGSVC_UI_SCREENSHOTS !== '1' && shots)
       rmSync(shots, { recursive: true, force: true });
   });
@@ -516,47 +506,66 @@ describe('the admin UI in chromium, against a two-process cluster', () => {
   });
 });
 
-describe('the admin UI in chromium, against a single binary', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let page: Page;
-  let errors: ReturnType<typeof consoleErrors>;
-
+/**
+ * A server process (started by `start`) and a browser page for it, for the tests of one describe
+ * block; both stopped after it.
+ */
+function serverAndPage(start: () => Promise<ServerProcess>): () => BrowserPage & {
+  server: ServerProcess;
+} {
+  let server: ServerProcess | undefined;
+  let opened: BrowserPage | undefined;
   beforeAll(async () => {
-    server = await startServer();
-    await push(server.url, [['level=warn single binary line']]);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    errors = consoleErrors(page);
+    server = await start();
+    opened = await openPage();
   }, 120_000);
-
   afterAll(async () => {
-    await browser?.close();
+    await opened?.browser.close();
     await server?.dispose();
+  });
+  return () => ({ ...opened!, server: server! });
+}
+
+/**
+ * Opens every page of the UI at `url` (each past the first refresh of the pages that poll, 5 s)
+ * and expects nothing in the console on any; resolves with the instances of its overview.
+ */
+async function visitEveryPage(
+  { page, errors }: BrowserPage,
+  url: string,
+): Promise<Array<{ id: string }>> {
+  const overview = (await (await fetch(`${url}/ui/api/overview`)).json()) as {
+    instances: Array<{ id: string }>;
+  };
+  const self = overview.instances[0]!.id;
+  const pages: Array<[string, string | RegExp]> = [
+    ['/', 'Cluster overview'],
+    [`/node?id=${encodeURIComponent(self)}`, `Node ${self}`],
+    ['/rings', 'Rings'],
+    ['/config', 'Configuration'],
+    ['/rules', 'Rule groups of fake'],
+    ['/deletes', /^Delete requests/],
+    ['/explore', 'Explore logs of fake'],
+  ];
+  for (const [path, name] of pages) {
+    await page.goto(`${url}/ui${path}`);
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    await page.waitForTimeout(path === '/rings' ? 6_000 : 1_000);
+    expect(errors.take(), path).toEqual([]);
+  }
+  return overview.instances;
+}
+
+describe('the admin UI in chromium, against a single binary', () => {
+  const fixture = serverAndPage(async () => {
+    const server = await startServer();
+    await push(server.url, [['level=warn single binary line']]);
+    return server;
   });
 
   it('loads every page with nothing in the console: no 404 polled, no exception', async () => {
-    const overview = (await (await fetch(`${server.url}/ui/api/overview`)).json()) as {
-      instances: Array<{ id: string }>;
-    };
-    expect(overview.instances).toHaveLength(1);
-    const self = overview.instances[0]!.id;
-    const pages: Array<[string, string | RegExp]> = [
-      ['/', 'Cluster overview'],
-      [`/node?id=${encodeURIComponent(self)}`, `Node ${self}`],
-      ['/rings', 'Rings'],
-      ['/config', 'Configuration'],
-      ['/rules', 'Rule groups of fake'],
-      ['/deletes', /^Delete requests/],
-      ['/explore', 'Explore logs of fake'],
-    ];
-    for (const [path, heading] of pages) {
-      await page.goto(`${server.url}/ui${path}`);
-      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-      // Past the first refresh of the pages that poll (5 s).
-      await page.waitForTimeout(path === '/rings' ? 6_000 : 1_000);
-      expect(errors.take(), path).toEqual([]);
-    }
+    const { server, page, errors } = fixture();
+    expect(await visitEveryPage(fixture(), server.url)).toHaveLength(1);
     await page.goto(`${server.url}/ui/rings`);
     await page
       .getByRole('navigation', { name: 'Rings' })
@@ -575,44 +584,11 @@ describe.each([
   { target: 'ruler,ui', flags: [] as string[], heading: 'Ruler' },
   { target: 'compactor,ui', flags: ['-compactor.retention-enabled=true'], heading: 'Compactor' },
 ])('the admin UI in chromium, against -target=$target', ({ target, flags, heading }) => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let page: Page;
-  let errors: ReturnType<typeof consoleErrors>;
-
-  beforeAll(async () => {
-    server = await startServer({ flags: [`-target=${target}`, ...flags] });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    errors = consoleErrors(page);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-  });
+  const fixture = serverAndPage(() => startServer({ flags: [`-target=${target}`, ...flags] }));
 
   it('loads every page with nothing in the console, and says what it does not serve', async () => {
-    const overview = (await (await fetch(`${server.url}/ui/api/overview`)).json()) as {
-      instances: Array<{ id: string }>;
-    };
-    const self = overview.instances[0]!.id;
-    const pages: Array<[string, string | RegExp]> = [
-      ['/', 'Cluster overview'],
-      [`/node?id=${encodeURIComponent(self)}`, `Node ${self}`],
-      ['/rings', 'Rings'],
-      ['/config', 'Configuration'],
-      ['/rules', 'Rule groups of fake'],
-      ['/deletes', /^Delete requests/],
-      ['/explore', 'Explore logs of fake'],
-    ];
-    for (const [path, name] of pages) {
-      await page.goto(`${server.url}/ui${path}`);
-      await page.getByRole('heading', { level: 1, name }).waitFor();
-      // Past the first refresh of the pages that poll (5 s).
-      await page.waitForTimeout(path === '/rings' ? 6_000 : 1_000);
-      expect(errors.take(), path).toEqual([]);
-    }
+    const { server, page, errors } = fixture();
+    await visitEveryPage(fixture(), server.url);
     await page.goto(`${server.url}/ui/rings`);
     await page
       .getByRole('navigation', { name: 'Rings' })

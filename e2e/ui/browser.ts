@@ -47,12 +47,30 @@ async function nextFrames(page: Page): Promise<void> {
   );
 }
 
+/** What a page logged as an error since the last take(), without those matching `except`. */
+export interface ConsoleErrors {
+  take(except?: RegExp): string[];
+}
+
+/** A chromium with one 1280×800 page, and the errors that page logs. */
+export interface BrowserPage {
+  readonly browser: Browser;
+  readonly page: Page;
+  readonly errors: ConsoleErrors;
+}
+
+export async function openPage(): Promise<BrowserPage> {
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  return { browser, page, errors: consoleErrors(page) };
+}
+
 /**
  * Collects what the page logs as an error (console errors, failed loads, uncaught exceptions),
  * each with its URL. A LogQL check the test makes fail on purpose (`format_query`, 400) is
  * the page working, so it may be left out with `except`.
  */
-export function consoleErrors(page: Page): { take(except?: RegExp): string[] } {
+export function consoleErrors(page: Page): ConsoleErrors {
   let errors: Array<{ text: string; url: string }> = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push({ text: m.text(), url: m.location().url });

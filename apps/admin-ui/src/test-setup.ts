@@ -1,6 +1,13 @@
-// Setup of the admin UI's component tests (jsdom): generous waits for a loaded machine, and the
+// Setup of the admin UI's component tests (jsdom): generous waits for a loaded machine, every
+// test's page unmounted and stubbed globals (fetch, WebSocket) restored after it, and the
 // browser APIs uPlot reads that jsdom lacks (matchMedia; a 2D canvas that draws nothing).
-import { configure } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 // findBy*/waitFor wait up to 10 s: on a loaded 2-core machine a render can take seconds.
 configure({ asyncUtilTimeout: 10_000 });

@@ -1,9 +1,9 @@
 // Helpers of the component tests: the app's providers and a fake of logsvc's HTTP API.
 import type { ClusterOverview, InstanceOverview, UiFeatures } from '@logsvc/api/browser';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type RenderResult, act, cleanup, render } from '@testing-library/react';
+import { type RenderResult, act, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { beforeEach, vi } from 'vitest';
 import { TenantProvider } from './api/tenant';
 
 export interface Call {
@@ -104,16 +104,12 @@ export class FakeSocket {
 }
 
 /**
- * For a describe block: each test sees WebSocket as FakeSocket with none opened yet; after it,
- * the page is unmounted and the real WebSocket is back.
+ * For a describe block: each test sees WebSocket as FakeSocket with none opened yet (the setup
+ * file puts the real one back after it).
  */
 export function useFakeSockets(): void {
   beforeEach(() => {
     FakeSocket.opened = [];
     vi.stubGlobal('WebSocket', FakeSocket);
-  });
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
   });
 }

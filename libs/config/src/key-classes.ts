@@ -27,6 +27,11 @@ const refuse = (pattern: string, reason: string, instead: string): KeyRule => ({
   instead,
 });
 
+const warnEach = (patterns: readonly string[], reason: string): KeyRule[] =>
+  patterns.map((p) => warn(p, reason));
+const refuseEach = (patterns: readonly string[], reason: string, instead: string): KeyRule[] =>
+  patterns.map((p) => refuse(p, reason, instead));
+
 const TLS_REASON =
   'logsvc has TLS only on its gRPC connections (server.grpc_tls_config, grpc_client_config tls_*) and to etcd';
 const TLS_INSTEAD = 'leave it out and secure the network (a service mesh or a TLS proxy)';
@@ -54,10 +59,15 @@ export const KEY_RULES: readonly KeyRule[] = [
   warn('memberlist.**', NO_GOSSIP),
 
   // Addresses and interfaces.
-  warn('**.instance_interface_names', INTERFACES),
-  warn('**.instance_enable_ipv6', INTERFACES),
-  warn('ingester.lifecycler.interface_names', INTERFACES),
-  warn('ingester.lifecycler.enable_inet6', INTERFACES),
+  ...warnEach(
+    [
+      '**.instance_interface_names',
+      '**.instance_enable_ipv6',
+      'ingester.lifecycler.interface_names',
+      'ingester.lifecycler.enable_inet6',
+    ],
+    INTERFACES,
+  ),
   warn('**.kvstore.etcd.tls_cipher_suites', 'etcd TLS uses Node.js defaults'),
   warn('**.kvstore.etcd.tls_min_version', 'etcd TLS uses Node.js defaults'),
   refuse(
@@ -72,27 +82,38 @@ export const KEY_RULES: readonly KeyRule[] = [
   ),
 
   // TLS beyond the gRPC and etcd keys the schema has: ignoring it would send data in the clear.
-  refuse('**.tls_config.**', TLS_REASON, TLS_INSTEAD),
-  refuse('**.http_tls_config.**', TLS_REASON, TLS_INSTEAD),
-  refuse('**.grpc_tls_config.**', TLS_REASON, TLS_INSTEAD),
-  refuse('**.tail_tls_config.**', TLS_REASON, TLS_INSTEAD),
-  refuse('**.tls_enabled', TLS_REASON, TLS_INSTEAD),
-  refuse('**.tls_cert_path', TLS_REASON, TLS_INSTEAD),
-  refuse('**.tls_key_path', TLS_REASON, TLS_INSTEAD),
-  refuse('**.tls_ca_path', TLS_REASON, TLS_INSTEAD),
-  refuse('**.tls_server_name', TLS_REASON, TLS_INSTEAD),
-  refuse('**.tls_insecure_skip_verify', TLS_REASON, TLS_INSTEAD),
-  refuse('**.tls_cipher_suites', TLS_REASON, TLS_INSTEAD),
-  refuse('**.tls_min_version', TLS_REASON, TLS_INSTEAD),
+  ...refuseEach(
+    [
+      '**.tls_config.**',
+      '**.http_tls_config.**',
+      '**.grpc_tls_config.**',
+      '**.tail_tls_config.**',
+      '**.tls_enabled',
+      '**.tls_cert_path',
+      '**.tls_key_path',
+      '**.tls_ca_path',
+      '**.tls_server_name',
+      '**.tls_insecure_skip_verify',
+      '**.tls_cipher_suites',
+      '**.tls_min_version',
+    ],
+    TLS_REASON,
+    TLS_INSTEAD,
+  ),
 
   // gRPC client tuning (sizes, backoff, compression, rate limits).
-  warn('**.grpc_client_config.**', GRPC_CLIENT),
-  warn('**.*_grpc_client.**', GRPC_CLIENT),
-  warn('**.*_grpc_client_config.**', GRPC_CLIENT),
-  warn('compactor_grpc_client.**', GRPC_CLIENT),
-  warn('ingester_client.**', GRPC_CLIENT),
-  warn('**.ruler_client.**', GRPC_CLIENT),
-  warn('pattern_ingester.client_config.**', GRPC_CLIENT),
+  ...warnEach(
+    [
+      '**.grpc_client_config.**',
+      '**.*_grpc_client.**',
+      '**.*_grpc_client_config.**',
+      'compactor_grpc_client.**',
+      'ingester_client.**',
+      '**.ruler_client.**',
+      'pattern_ingester.client_config.**',
+    ],
+    GRPC_CLIENT,
+  ),
 
   // server
   warn('server.http_server_write_timeout', 'query answers are never cut short by a write timeout'),
@@ -144,13 +165,8 @@ export const KEY_RULES: readonly KeyRule[] = [
     'logsvc has no BoltDB index (only TSDB)',
     'use a tsdb period in schema_config',
   ),
-  refuse(
-    'storage_config.object_store.**',
-    'logsvc has no thanos/objstore clients',
-    'configure storage_config.aws, azure or filesystem',
-  ),
-  refuse(
-    'storage_config.use_thanos_objstore',
+  ...refuseEach(
+    ['storage_config.object_store.**', 'storage_config.use_thanos_objstore'],
     'logsvc has no thanos/objstore clients',
     'configure storage_config.aws, azure or filesystem',
   ),
@@ -166,13 +182,8 @@ export const KEY_RULES: readonly KeyRule[] = [
   ),
   refuse('storage_config.aws.dynamodb.**', 'logsvc has no DynamoDB index', 'use a tsdb period'),
   refuse('**.sse.**', 'logsvc does not ask S3 for server-side encryption', 'use bucket encryption'),
-  refuse(
-    '**.aws.s3',
-    'logsvc does not read the s3:// URL form',
-    'write endpoint, region, bucketnames, access_key_id and secret_access_key',
-  ),
-  refuse(
-    '**.s3.s3',
+  ...refuseEach(
+    ['**.aws.s3', '**.s3.s3'],
     'logsvc does not read the s3:// URL form',
     'write endpoint, region, bucketnames, access_key_id and secret_access_key',
   ),
@@ -265,25 +276,23 @@ export const KEY_RULES: readonly KeyRule[] = [
   ),
 
   // Components logsvc does not have.
-  refuse('kafka_config.**', KAFKA_REASON, KAFKA_INSTEAD),
-  refuse('ingester.kafka_ingestion.**', KAFKA_REASON, KAFKA_INSTEAD),
-  refuse('block_builder.**', KAFKA_REASON, KAFKA_INSTEAD),
-  refuse('block_scheduler.**', KAFKA_REASON, KAFKA_INSTEAD),
-  refuse('distributor.kafka_writes_enabled', KAFKA_REASON, KAFKA_INSTEAD),
-  refuse('distributor.ingester_writes_enabled', KAFKA_REASON, KAFKA_INSTEAD),
-  refuse('querier.query_partition_ingesters', KAFKA_REASON, KAFKA_INSTEAD),
-  refuse('limits_config.ingestion_partitions_tenant_shard_size', KAFKA_REASON, KAFKA_INSTEAD),
+  ...refuseEach(
+    [
+      'kafka_config.**',
+      'ingester.kafka_ingestion.**',
+      'block_builder.**',
+      'block_scheduler.**',
+      'distributor.kafka_writes_enabled',
+      'distributor.ingester_writes_enabled',
+      'querier.query_partition_ingesters',
+      'limits_config.ingestion_partitions_tenant_shard_size',
+    ],
+    KAFKA_REASON,
+    KAFKA_INSTEAD,
+  ),
   refuse('dataobj_explorer.**', 'logsvc has no data objects', 'leave it out'),
-  warn(
-    'bloom_build.**',
-    'logsvc has no bloom filters; queries read the chunks, answers are the same',
-  ),
-  warn(
-    'bloom_gateway.**',
-    'logsvc has no bloom filters; queries read the chunks, answers are the same',
-  ),
-  warn(
-    'limits_config.bloom_*',
+  ...warnEach(
+    ['bloom_build.**', 'bloom_gateway.**', 'limits_config.bloom_*'],
     'logsvc has no bloom filters; queries read the chunks, answers are the same',
   ),
   refuse(
@@ -417,13 +426,8 @@ export const KEY_RULES: readonly KeyRule[] = [
   ),
   warn('limits_config.max_queriers_per_tenant', 'only changes how queries spread over queriers'),
   warn('limits_config.max_query_capacity', 'only changes how queries spread over queriers'),
-  refuse(
-    'limits_config.ruler_remote_write_*',
-    "Loki's deprecated per-tenant remote write",
-    'use ruler.remote_write.clients',
-  ),
-  refuse(
-    'limits_config.ruler_remote_write_*.**',
+  ...refuseEach(
+    ['limits_config.ruler_remote_write_*', 'limits_config.ruler_remote_write_*.**'],
     "Loki's deprecated per-tenant remote write",
     'use ruler.remote_write.clients',
   ),

@@ -44,6 +44,13 @@ const errorOf = (f: () => unknown): string => {
   return 'no error';
 };
 
+/** Expects lokiJsonStreams to fail on `text` with the error decodeLokiJson fails with. */
+function expectSameFailure(text: string): void {
+  const expected = errorOf(() => decodeLokiJson(Buffer.from(text)));
+  expect(expected).not.toBe('no error');
+  expect(errorOf(() => [...lokiJsonStreams(Buffer.from(text))])).toBe(expected);
+}
+
 describe('lokiJsonStreams (large JSON bodies decoded a batch at a time)', () => {
   it.each([
     ['compact', {}],
@@ -67,10 +74,7 @@ describe('lokiJsonStreams (large JSON bodies decoded a batch at a time)', () => 
     ['a truncated body', (t: string) => t.slice(0, -2)],
     ['a non-string line', (t: string) => t.replace('"line 7000, with ] and }"', '7')],
   ])('fails with decodeLokiJson error for %s', (_name, edit) => {
-    const text = edit(bigBody(12_000));
-    const expected = errorOf(() => decodeLokiJson(Buffer.from(text)));
-    expect(expected).not.toBe('no error');
-    expect(errorOf(() => [...lokiJsonStreams(Buffer.from(text))])).toBe(expected);
+    expectSameFailure(edit(bigBody(12_000)));
   });
 
   it('reads small bodies and an empty stream list as before', () => {
@@ -138,10 +142,7 @@ describe('lokiJsonStreams (large JSON bodies decoded a batch at a time)', () => 
       (t: string) => t.replace('"stream":{"app":"long"}', '"stream":[1]'),
     ],
   ])('fails as decodeLokiJson does for one large stream with %s', (_name, edit) => {
-    const text = edit(longStream(25_000));
-    const expected = errorOf(() => decodeLokiJson(Buffer.from(text)));
-    expect(expected).not.toBe('no error');
-    expect(errorOf(() => [...lokiJsonStreams(Buffer.from(text))])).toBe(expected);
+    expectSameFailure(edit(longStream(25_000)));
   });
 
   it('reads one large stream whose "values" come before "stream" (parsed whole)', () => {

@@ -179,27 +179,24 @@ describe.each(formats)('OTLP %s', (_name, contentType, encode) => {
 
 describe('OTLP decoding errors', () => {
   it('rejects malformed protobuf and JSON with a 400', async () => {
-    const opts = { maxDecompressedBytes: 1 << 20, discover_service_name: [] };
-    await expect(
+    const decodeBad = (body: Buffer, contentType: string) =>
       decodeOtlpBody({
-        ...opts,
-        body: Buffer.from([0x0a, 0x50, 0x01]),
-        contentType: 'application/x-protobuf',
-      }),
+        maxDecompressedBytes: 1 << 20,
+        discover_service_name: [],
+        body,
+        contentType,
+      });
+    await expect(
+      decodeBad(Buffer.from([0x0a, 0x50, 0x01]), 'application/x-protobuf'),
     ).rejects.toMatchObject({ kind: 'bad_request' });
     await expect(
-      decodeOtlpBody({
-        ...opts,
-        body: Buffer.from('{"resourceLogs": 3}'),
-        contentType: 'application/json',
-      }),
+      decodeBad(Buffer.from('{"resourceLogs": 3}'), 'application/json'),
     ).rejects.toMatchObject({ kind: 'bad_request' });
     await expect(
-      decodeOtlpBody({
-        ...opts,
-        body: Buffer.from('{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"traceId":"xyz"}]}]}]}'),
-        contentType: 'application/json',
-      }),
+      decodeBad(
+        Buffer.from('{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"traceId":"xyz"}]}]}]}'),
+        'application/json',
+      ),
     ).rejects.toMatchObject({
       kind: 'bad_request',
       message: expect.stringContaining('traceId must be a hex string'),

@@ -227,34 +227,15 @@ describe('validatePush', () => {
       { name: 'k2', value: 'v2' },
     ];
     const s = `{a="b", service_name="unknown_service"}`;
-    expect(
-      validatePush(
-        push('{a="b"}', entry('x', NOW, sm)),
-        limits({ allow_structured_metadata: false }),
-        't',
-        NOW,
-      ).error?.message,
-    ).toBe(
+    const errorWith = (over: Partial<PushLimits>) =>
+      validatePush(push('{a="b"}', entry('x', NOW, sm)), limits(over), 't', NOW).error?.message;
+    expect(errorWith({ allow_structured_metadata: false })).toBe(
       `stream '${s}' includes structured metadata, but this feature is disallowed. Please see \`limits_config.allow_structured_metadata\` or contact your Loki administrator to enable it.`,
     );
-    expect(
-      validatePush(
-        push('{a="b"}', entry('x', NOW, sm)),
-        limits({ max_structured_metadata_size: 7 }),
-        't',
-        NOW,
-      ).error?.message,
-    ).toBe(
+    expect(errorWith({ max_structured_metadata_size: 7 })).toBe(
       `stream '${s}' has structured metadata too large: '8' bytes, limit: '7' bytes. Please see \`limits_config.max_structured_metadata_size\` or contact your Loki administrator to increase it.`,
     );
-    expect(
-      validatePush(
-        push('{a="b"}', entry('x', NOW, sm)),
-        limits({ max_structured_metadata_entries_count: 1 }),
-        't',
-        NOW,
-      ).error?.message,
-    ).toBe(
+    expect(errorWith({ max_structured_metadata_entries_count: 1 })).toBe(
       `stream '${s}' has too many structured metadata labels: '2', limit: '1'. Please see \`limits_config.max_structured_metadata_entries_count\` or contact your Loki administrator to increase it.`,
     );
   });

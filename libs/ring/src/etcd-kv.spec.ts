@@ -7,10 +7,7 @@ import { Etcd3 } from 'etcd3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EtcdKv, type EtcdKvOptions } from './etcd-kv';
 import { type EtcdServer, startEtcd } from './testing/etcd-server';
-
-const text = (value: Buffer | null): string | null => (value === null ? null : value.toString());
-const increment = (current: Buffer | null): Buffer =>
-  Buffer.from(String(Number(text(current) ?? '0') + 1));
+import { increment, text, watchValues } from './testing/kv-values';
 
 let etcd: EtcdServer;
 const opened: EtcdKv[] = [];
@@ -120,8 +117,7 @@ describe('EtcdKv watch', () => {
     const [watching, writing] = [open(), open()];
     const key = freshKey();
     await writing.cas(key, () => Buffer.from('v1'));
-    const values: (string | null)[] = [];
-    const stop = watching.watch(key, (value) => values.push(text(value)));
+    const { values, stop } = watchValues(watching, key);
     await vi.waitFor(() => expect(values).toEqual(['v1']));
     await writing.cas(key, () => Buffer.from('v2'));
     await writing.cas(key, () => Buffer.from('v3'));
@@ -133,8 +129,7 @@ describe('EtcdKv watch', () => {
     const [watching, writing] = [open(), open()];
     const key = freshKey();
     await writing.cas(key, () => Buffer.from('before'));
-    const values: (string | null)[] = [];
-    const stop = watching.watch(key, (value) => values.push(text(value)));
+    const { values, stop } = watchValues(watching, key);
     await vi.waitFor(() => expect(values).toEqual(['before']));
 
     etcd.kill();

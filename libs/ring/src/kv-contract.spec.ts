@@ -4,10 +4,7 @@ import { EtcdKv } from './etcd-kv';
 import type { Kv } from './kv';
 import { InMemoryKv } from './memory-kv';
 import { type EtcdServer, startEtcd } from './testing/etcd-server';
-
-const text = (value: Buffer | null): string | null => (value === null ? null : value.toString());
-const increment = (current: Buffer | null): Buffer =>
-  Buffer.from(String(Number(text(current) ?? '0') + 1));
+import { increment, text, watchValues } from './testing/kv-values';
 
 function describeKvContract(name: string, open: () => Promise<{ kv: Kv; close(): Promise<void> }>) {
   describe(`${name} (Kv contract)`, () => {
@@ -57,8 +54,7 @@ function describeKvContract(name: string, open: () => Promise<{ kv: Kv; close():
     it('watch delivers the current value, then every change, null once deleted', async () => {
       const key = freshKey();
       await kv.cas(key, () => Buffer.from('before'));
-      const values: (string | null)[] = [];
-      const stop = kv.watch(key, (value) => values.push(text(value)));
+      const { values, stop } = watchValues(kv, key);
       await vi.waitFor(() => expect(values).toEqual(['before']));
       await kv.cas(key, () => Buffer.from('after'));
       await vi.waitFor(() => expect(values.at(-1)).toBe('after'));
@@ -68,16 +64,14 @@ function describeKvContract(name: string, open: () => Promise<{ kv: Kv; close():
     });
 
     it('watch of an absent key delivers null first', async () => {
-      const values: (string | null)[] = [];
-      const stop = kv.watch(freshKey(), (value) => values.push(text(value)));
+      const { values, stop } = watchValues(kv, freshKey());
       await vi.waitFor(() => expect(values).toEqual([null]));
       stop();
     });
 
     it('delivers nothing once the watch is stopped', async () => {
       const key = freshKey();
-      const values: (string | null)[] = [];
-      const stop = kv.watch(key, (value) => values.push(text(value)));
+      const { values, stop } = watchValues(kv, key);
       await vi.waitFor(() => expect(values).toEqual([null]));
       stop();
       await kv.cas(key, () => Buffer.from('unseen'));

@@ -7,7 +7,8 @@ import type { Kv } from './kv';
 import { Lifecycler, type LifecyclerOptions } from './lifecycler';
 import { InMemoryKv } from './memory-kv';
 import { ringOf } from './testing/ring-fixtures';
-import { decodeRing, encodeRing, type RingDesc } from './types';
+import { withInstance } from './ring-edit';
+import { decodeRing, encodeRing, type InstanceDesc, type RingDesc } from './types';
 
 const KEY = 'collectors/ring';
 const START = Date.UTC(2025, 0, 1);
@@ -278,6 +279,13 @@ describe('Lifecycler.stop', () => {
 });
 
 describe('Lifecycler.checkReady', () => {
+  /** Changes the ring member `other` as another process would. */
+  const changeOther = (over: Partial<InstanceDesc>) =>
+    kv.cas(KEY, (v) => {
+      const desc = decodeRing(v);
+      return encodeRing(withInstance(desc, { ...desc.instances.other, ...over }));
+    });
+
   it('waits for tokens, for every member to be ACTIVE, then for minReadyDuration', async () => {
     await kv.cas(KEY, () =>
       encodeRing(ringOf({ other: { tokens: [7], state: 'PENDING', heartbeatMs: START } })),
@@ -289,15 +297,7 @@ describe('Lifecycler.checkReady', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(lc.checkReady()).toBe('instance other:9095 in state PENDING');
 
-    await kv.cas(KEY, (v) => {
-      const desc = decodeRing(v);
-      return encodeRing({
-        instances: {
-          ...desc.instances,
-          other: { ...desc.instances.other, state: 'ACTIVE', heartbeatMs: Date.now() },
-        },
-      });
-    });
+    await changeOther({ state: 'ACTIVE', heartbeatMs: Date.now() });
     // Seen at the next heartbeat.
     await vi.advanceTimersByTimeAsync(4_000);
     expect(lc.checkReady()).toBe('waiting for 15s after being ready');
@@ -321,15 +321,7 @@ describe('Lifecycler.checkReady', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(lc.checkReady()).toBe('instance other:9095 past heartbeat timeout');
     // It comes back: the wait starts over, though 15s have long passed since it first began.
-    await kv.cas(KEY, (v) => {
-      const desc = decodeRing(v);
-      return encodeRing({
-        instances: {
-          ...desc.instances,
-          other: { ...desc.instances.other, heartbeatMs: Date.now() },
-        },
-      });
-    });
+    await changeOther({ heartbeatMs: Date.now() });
     await vi.advanceTimersByTimeAsync(5_000);
     expect(lc.checkReady()).toBe('waiting for 15s after being ready');
   });

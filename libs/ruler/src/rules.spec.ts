@@ -36,33 +36,29 @@ afterEach(() => {
 const noLimits = () => ({ maxRulesPerRuleGroup: 0, maxRuleGroupsPerTenant: 0 });
 
 describe('rule groups', () => {
-  it('refuse invalid groups with Loki messages', async () => {
+  it('refuse invalid groups with Loki messages, storing none', async () => {
     const api = new RulesApi(new LocalRuleStore(new FilesystemObjectClient(tmp())), noLimits);
-    const post = (body: string) => api.setGroup('t', 'ns', body);
-    await expect(post('name: [')).rejects.toThrow('unable to decoded rule group');
-    await expect(post('name: g\nrules:\n  - alert: A\n    for: 5x\n    expr: x')).rejects.toThrow(
-      'unable to decoded rule group',
-    );
-    await expect(post('rules:\n  - alert: A\n    expr: vector(1)')).rejects.toThrow(
-      'group 0: Groupname must not be empty',
-    );
-    await expect(post('name: g\nrules:\n  - expr: vector(1)')).rejects.toThrow(
-      "one of 'record' or 'alert' must be set",
-    );
-    await expect(post('name: g\nrules:\n  - alert: A')).rejects.toThrow(
-      "field 'expr' must be set in rule",
-    );
-    await expect(post('name: g\nrules:\n  - alert: A\n    expr: sum(')).rejects.toThrow(
-      "could not parse expression for alert 'A' in group 'g': parse error at line 1, col 5",
-    );
-    await expect(post('name: g\nrules:\n  - record: "a-b"\n    expr: vector(1)')).rejects.toThrow(
-      'invalid recording rule name: a-b',
-    );
-    await expect(
-      post(
+    const invalid: Array<[body: string, message: string]> = [
+      ['name: [', 'unable to decoded rule group'],
+      ['name: g\nrules:\n  - alert: A\n    for: 5x\n    expr: x', 'unable to decoded rule group'],
+      ['rules:\n  - alert: A\n    expr: vector(1)', 'group 0: Groupname must not be empty'],
+      ['name: g\nrules:\n  - expr: vector(1)', "one of 'record' or 'alert' must be set"],
+      ['name: g\nrules:\n  - alert: A', "field 'expr' must be set in rule"],
+      [
+        'name: g\nrules:\n  - alert: A\n    expr: sum(',
+        "could not parse expression for alert 'A' in group 'g': parse error at line 1, col 5",
+      ],
+      [
+        'name: g\nrules:\n  - record: "a-b"\n    expr: vector(1)',
+        'invalid recording rule name: a-b',
+      ],
+      [
         'name: g\nrules:\n  - alert: A\n    expr: vector(1)\n    annotations:\n      s: "{{ nope }}"',
-      ),
-    ).rejects.toThrow('annotation "s": template: __alert_A:1: function "nope" not defined');
+        'annotation "s": template: __alert_A:1: function "nope" not defined',
+      ],
+    ];
+    for (const [body, message] of invalid)
+      await expect(api.setGroup('t', 'ns', body), body).rejects.toThrow(message);
     await expect(api.list('t')).rejects.toThrow('no rule groups found');
   });
 

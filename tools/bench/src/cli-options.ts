@@ -1,5 +1,15 @@
 /** Parsing of the benchmarks' `--name=value` command-line options. */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
 export class OptionsError extends Error {}
+
+/** The absolute path of a file that must exist (`--server=PATH`: another build's main.js). */
+export function existingFile(name: string, text: string): string {
+  const path = resolve(text);
+  if (!existsSync(path)) throw new OptionsError(`--${name}: no file ${path}`);
+  return path;
+}
 
 export function positiveInt(name: string, text: string): number {
   const n = Number(text);
@@ -121,22 +131,27 @@ export interface LokiComparisonOptions {
   lokiBinary: string;
 }
 
-/** Applies `--compare-loki` or `--loki=PATH` (which implies it); false for any other option. */
-export function applyLokiOption(
-  o: LokiComparisonOptions,
+/**
+ * Applies `--compare-<reference>` or `--<reference>=PATH` (which implies it), the options that run
+ * a reference binary beside logsvc: `set` gets whether to compare, and the path when given.
+ */
+function applyReferenceOption(
+  reference: string,
   { name, value, need }: OptionArg,
+  set: (compare: boolean, binary?: string) => void,
 ): boolean {
-  switch (name) {
-    case 'compare-loki':
-      o.compareLoki = bool(name, value);
-      return true;
-    case 'loki':
-      o.lokiBinary = need();
-      o.compareLoki = true;
-      return true;
-    default:
-      return false;
-  }
+  if (name === `compare-${reference}`) set(bool(name, value));
+  else if (name === reference) set(true, need());
+  else return false;
+  return true;
+}
+
+/** Applies `--compare-loki` or `--loki=PATH` (which implies it); false for any other option. */
+export function applyLokiOption(o: LokiComparisonOptions, arg: OptionArg): boolean {
+  return applyReferenceOption('loki', arg, (compare, binary) => {
+    o.compareLoki = compare;
+    if (binary !== undefined) o.lokiBinary = binary;
+  });
 }
 
 /** The options of the benchmarks that can run the reference VictoriaLogs beside logsvc. */
@@ -146,21 +161,11 @@ export interface VictoriaLogsComparisonOptions {
 }
 
 /** Applies `--compare-victorialogs` or `--victorialogs=PATH` (which implies it). */
-export function applyVictoriaLogsOption(
-  o: VictoriaLogsComparisonOptions,
-  { name, value, need }: OptionArg,
-): boolean {
-  switch (name) {
-    case 'compare-victorialogs':
-      o.compareVictoriaLogs = bool(name, value);
-      return true;
-    case 'victorialogs':
-      o.vlBinary = need();
-      o.compareVictoriaLogs = true;
-      return true;
-    default:
-      return false;
-  }
+export function applyVictoriaLogsOption(o: VictoriaLogsComparisonOptions, arg: OptionArg): boolean {
+  return applyReferenceOption('victorialogs', arg, (compare, binary) => {
+    o.compareVictoriaLogs = compare;
+    if (binary !== undefined) o.vlBinary = binary;
+  });
 }
 
 /** Applies `arg` when it is one of the common options; false when it is not. */

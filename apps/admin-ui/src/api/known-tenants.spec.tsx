@@ -1,5 +1,5 @@
-import { cleanup, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { fakeApi, json, renderPage, uiFeatures } from '../test-support';
 import { KnownTenants } from './known-tenants';
 import { TenantPicker, useTenant } from './tenant';
@@ -17,11 +17,6 @@ const page = (
 );
 
 describe('KnownTenants', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
-
   it('offers the tenants the cluster knows, and starts at one of them rather than fake', async () => {
     fakeApi({
       'GET /ui/api/features': () => json(uiFeatures({ auth_enabled: true })),

@@ -1,6 +1,6 @@
 import type { ClusterOverview, InstanceOverview, LogServiceView } from '@logsvc/api/browser';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type Call,
   fakeApi,
@@ -74,11 +74,6 @@ const rowOf = (table: HTMLElement, text: string) =>
   within(table).getByText(text, { exact: false }).closest('tr')!;
 
 describe('ConfigPage: the LogService view', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
-
   it('is not offered outside Kubernetes', async () => {
     const calls = fakeApi({
       'GET /ui/api/overview': () => json(overview),
@@ -276,11 +271,6 @@ describe('ConfigPage: the LogService view', () => {
 });
 
 describe('ConfigPage: diffs and overrides', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
-
   it('diffs the file as written against the running config, keeping section paths', async () => {
     const file = 'ingester:\n  lifecycler:\n    heartbeat_period: 2s\n';
     const running =

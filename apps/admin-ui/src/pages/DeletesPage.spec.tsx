@@ -1,6 +1,6 @@
 import type { DeleteRequestListItem, DeleteRequestProgress } from '@logsvc/api/browser';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import {
   fakeApi,
   instanceOverview,
@@ -36,11 +36,6 @@ const progress: DeleteRequestProgress = {
 };
 
 describe('DeletesPage', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
-
   it('previews the matching lines, and creates the request only once confirmed', async () => {
     const calls = fakeApi({
       'GET /ui/api/features': () => json(uiFeatures({ deletes: true })),

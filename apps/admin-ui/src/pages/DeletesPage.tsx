@@ -7,6 +7,7 @@ import { countLines, queryProblem } from '../api/queries';
 import { useQueryRoute } from '../api/query-route';
 import { useTenant } from '../api/tenant';
 import { Confirm } from '../components/Confirm';
+import { DataTable } from '../components/DataTable';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { formatNumber } from '../lib/format';
 import { formatDuration, formatTime, fromLocalInput, toLocalInput } from '../lib/time';
@@ -220,60 +221,44 @@ export function DeletesPage() {
       <ErrorMessage error={cancelMutation.error} prefix="Cancel refused" />
       {list.data && list.data.length === 0 && <p>No delete requests.</p>}
       {list.data && list.data.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Query</th>
-                <th scope="col">Range</th>
-                <th scope="col">Created</th>
-                <th scope="col">Status</th>
-                <th scope="col">Progress</th>
-                <th scope="col">
-                  <span className="sr-only">Cancel</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map(({ item, progress }) => (
-                <tr key={item.request_id}>
-                  <th scope="row">
-                    <code>{item.query}</code>
-                    <div className="small">{item.request_id}</div>
-                  </th>
-                  <td>
-                    {formatTime(item.start_time)} – {formatTime(item.end_time)}
-                  </td>
-                  <td>{formatTime(item.created_at)}</td>
-                  <td>{item.status}</td>
-                  <td>
-                    <Progress p={progress} now={Date.now()} />
-                  </td>
-                  <td>
-                    {/* A picked-up request is canceled only with force; a plain cancel of it
+        <DataTable columns={['Query', 'Range', 'Created', 'Status', 'Progress']} action="Cancel">
+          {list.data.map(({ item, progress }) => (
+            <tr key={item.request_id}>
+              <th scope="row">
+                <code>{item.query}</code>
+                <div className="small">{item.request_id}</div>
+              </th>
+              <td>
+                {formatTime(item.start_time)} – {formatTime(item.end_time)}
+              </td>
+              <td>{formatTime(item.created_at)}</td>
+              <td>{item.status}</td>
+              <td>
+                <Progress p={progress} now={Date.now()} />
+              </td>
+              <td>
+                {/* A picked-up request is canceled only with force; a plain cancel of it
                         is refused by the server, whose reason is shown. */}
-                    {item.status !== 'processed' && (
-                      <button
-                        type="button"
-                        onClick={() => setCancel({ id: item.request_id, force: false })}
-                      >
-                        Cancel
-                      </button>
-                    )}{' '}
-                    {item.status !== 'processed' && progress?.cancelable === false && (
-                      <button
-                        type="button"
-                        onClick={() => setCancel({ id: item.request_id, force: true })}
-                      >
-                        Force cancel
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                {item.status !== 'processed' && (
+                  <button
+                    type="button"
+                    onClick={() => setCancel({ id: item.request_id, force: false })}
+                  >
+                    Cancel
+                  </button>
+                )}{' '}
+                {item.status !== 'processed' && progress?.cancelable === false && (
+                  <button
+                    type="button"
+                    onClick={() => setCancel({ id: item.request_id, force: true })}
+                  >
+                    Force cancel
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {cancel && (
         <Confirm

@@ -1,5 +1,5 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { fakeApi, instanceOverview, json, paramsOf, renderPage, uiFeatures } from '../test-support';
 import { ExplorePage } from './ExplorePage';
 
@@ -56,11 +56,6 @@ const metric = {
 };
 
 describe('ExplorePage', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
-
   it('refuses to run a query the server cannot parse, and shows why', async () => {
     fakeApi({
       'GET /loki/api/v1/format_query': () =>

@@ -1,16 +1,11 @@
-import { cleanup, fireEvent, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { instanceOverview, json, renderPage } from '../test-support';
 import { InstanceActions } from './InstanceActions';
 
 const instance = instanceOverview({ id: 'logsvc-2', targets: ['querier'] });
 
 describe('InstanceActions', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
-
   it('shows the new log level even when the first read was answered before the change', async () => {
     // The instance's level, as its /log_level answers it when a read is served.
     let level = 'warn';

@@ -5,6 +5,7 @@ import { instancePath } from '../api/instance';
 import { useNodeScrapes } from '../api/node-metrics';
 import { useOverview } from '../api/overview-socket';
 import { Sparkline } from '../charts/Sparkline';
+import { DataTable } from '../components/DataTable';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { formatBytes, formatNumber } from '../lib/format';
 import { livenessOf, servicesNow, uptimeMs } from '../lib/liveness';
@@ -139,27 +140,19 @@ function NodeDetail({ instance, now }: { instance: InstanceOverview; now: number
       {instance.reported && (
         <section aria-labelledby="services">
           <h2 id="services">Services</h2>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Service</th>
-                <th scope="col">State</th>
+          <DataTable columns={['Service', 'State']} wrap={false}>
+            {services.map((s) => (
+              <tr key={s.name}>
+                <th scope="row">{s.name}</th>
+                <td>
+                  <span className={`badge ${STATE_CLASS[s.state]}`}>{s.state}</span>
+                  {liveness === 'dead' && (
+                    <span className="small muted"> (the process stopped reporting)</span>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {services.map((s) => (
-                <tr key={s.name}>
-                  <th scope="row">{s.name}</th>
-                  <td>
-                    <span className={`badge ${STATE_CLASS[s.state]}`}>{s.state}</span>
-                    {liveness === 'dead' && (
-                      <span className="small muted"> (the process stopped reporting)</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </section>
       )}
       <section aria-labelledby="rings">
@@ -167,30 +160,20 @@ function NodeDetail({ instance, now }: { instance: InstanceOverview; now: number
         {instance.rings.length === 0 ? (
           <p>In no ring.</p>
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Ring</th>
-                <th scope="col">State</th>
-                <th scope="col">Address</th>
-                <th scope="col">Zone</th>
+          <DataTable columns={['Ring', 'State', 'Address', 'Zone']} wrap={false}>
+            {instance.rings.map((r) => (
+              <tr key={r.ring} className={r.healthy ? '' : 'alert'}>
+                <th scope="row">
+                  <Link to={`/rings?ring=${r.ring}`}>{r.ring}</Link>
+                </th>
+                <td>
+                  <span className={`badge ${r.healthy ? 'ok' : 'bad'}`}>{r.state}</span>
+                </td>
+                <td>{r.address}</td>
+                <td>{r.zone || '—'}</td>
               </tr>
-            </thead>
-            <tbody>
-              {instance.rings.map((r) => (
-                <tr key={r.ring} className={r.healthy ? '' : 'alert'}>
-                  <th scope="row">
-                    <Link to={`/rings?ring=${r.ring}`}>{r.ring}</Link>
-                  </th>
-                  <td>
-                    <span className={`badge ${r.healthy ? 'ok' : 'bad'}`}>{r.state}</span>
-                  </td>
-                  <td>{r.address}</td>
-                  <td>{r.zone || '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
       </section>
       {liveness === 'live' && (

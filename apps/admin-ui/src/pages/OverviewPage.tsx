@@ -6,6 +6,7 @@ import { Link, useTitle } from '../router';
 import { formatDuration } from '../lib/time';
 import { InstanceActions } from './InstanceActions';
 import { STATE_CLASS } from './service-states';
+import { DataTable } from '../components/DataTable';
 
 function Services({ instance, now }: { instance: InstanceOverview; now: number }) {
   return (
@@ -99,29 +100,14 @@ export function OverviewPage() {
             : 'Connection lost, reconnecting…'}
       </p>
       {overview && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Instance</th>
-                <th scope="col">Targets</th>
-                <th scope="col">Version</th>
-                <th scope="col">Uptime</th>
-                <th scope="col">/ready</th>
-                <th scope="col">Services</th>
-                <th scope="col">Rings</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {overview.instances.map((i) => (
-                <InstanceRow key={i.id} instance={i} now={Date.parse(overview.now)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={['Instance', 'Targets', 'Version', 'Uptime', '/ready', 'Services', 'Rings']}
+          action="Actions"
+        >
+          {overview.instances.map((i) => (
+            <InstanceRow key={i.id} instance={i} now={Date.parse(overview.now)} />
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -1,6 +1,6 @@
 import type { RingStatus, RingStatusShard } from '@logsvc/api/browser';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { fakeApi, json, renderPage, uiFeatures } from '../test-support';
 import { RingsPage } from './RingsPage';
 
@@ -28,11 +28,6 @@ const ingesters: RingStatus = {
 };
 
 describe('RingsPage', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
-
   it('asks only for the rings the server answers for, the scheduler once it exists', async () => {
     const calls = fakeApi({
       'GET /ui/api/features': () => json(uiFeatures({ rings: ['ingester', 'scheduler'] })),

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useFeatures } from '../api/features';
 import { ApiError, getJson, request } from '../api/http';
 import { Confirm } from '../components/Confirm';
+import { DataTable } from '../components/DataTable';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { formatDuration } from '../lib/time';
 import { Link, navigate, useLocation, useTitle } from '../router';
@@ -44,47 +45,32 @@ function RingView({ page, status }: { page: RingPage; status: RingStatus }) {
         {status.shards.length} member{status.shards.length === 1 ? '' : 's'}
         {unhealthy > 0 ? `, ${unhealthy} unhealthy` : ', all healthy'}.
       </p>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Member</th>
-              <th scope="col">State</th>
-              <th scope="col">Zone</th>
-              <th scope="col">Address</th>
-              <th scope="col">Heartbeat</th>
-              <th scope="col">Tokens</th>
-              <th scope="col">Ownership</th>
-              <th scope="col">
-                <span className="sr-only">Forget</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {status.shards.map((s) => (
-              <tr key={s.id} className={s.healthy ? '' : 'alert'}>
-                <th scope="row">{s.id}</th>
-                <td>
-                  <span className={`badge ${s.healthy ? 'ok' : 'bad'}`}>{s.state}</span>
-                </td>
-                <td>{s.zone || '—'}</td>
-                <td>{s.address}</td>
-                <td>{formatDuration(s.heartbeat_age_ms)} ago</td>
-                <td>{s.num_tokens}</td>
-                <td>{s.ownership.toFixed(1)}%</td>
-                <td>
-                  {/* As Loki's page: only a member that stopped heartbeating can be forgotten. */}
-                  {!s.healthy && (
-                    <button type="button" onClick={() => setForgetting(s.id)}>
-                      Forget
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        columns={['Member', 'State', 'Zone', 'Address', 'Heartbeat', 'Tokens', 'Ownership']}
+        action="Forget"
+      >
+        {status.shards.map((s) => (
+          <tr key={s.id} className={s.healthy ? '' : 'alert'}>
+            <th scope="row">{s.id}</th>
+            <td>
+              <span className={`badge ${s.healthy ? 'ok' : 'bad'}`}>{s.state}</span>
+            </td>
+            <td>{s.zone || '—'}</td>
+            <td>{s.address}</td>
+            <td>{formatDuration(s.heartbeat_age_ms)} ago</td>
+            <td>{s.num_tokens}</td>
+            <td>{s.ownership.toFixed(1)}%</td>
+            <td>
+              {/* As Loki's page: only a member that stopped heartbeating can be forgotten. */}
+              {!s.healthy && (
+                <button type="button" onClick={() => setForgetting(s.id)}>
+                  Forget
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {status.shards.length > 0 && <OwnershipChart shards={status.shards} />}
       <ErrorMessage error={forget.error} />
       {forgetting && (

@@ -1,5 +1,5 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { fakeApi, json, paramsOf, renderPage, text } from '../test-support';
 import { RuleGroupEditor } from './RuleGroupEditor';
 
@@ -7,11 +7,6 @@ const group = (expr: string) =>
   `name: g\nrules:\n  - alert: Boom\n    expr: ${expr}\n    for: 1m\n`;
 
 describe('RuleGroupEditor', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
-
   it("checks each expression with the server's parser as you type, at the expression's line", async () => {
     const calls = fakeApi({
       'GET /loki/api/v1/format_query': (call) =>

@@ -1,6 +1,6 @@
 import type { RulesResponse } from '@logsvc/api/browser';
-import { cleanup, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { fakeApi, json, renderPage, text, uiFeatures } from '../test-support';
 import { RulesPage } from './RulesPage';
 
@@ -70,11 +70,6 @@ const live: RulesResponse = {
 } as RulesResponse;
 
 describe('RulesPage', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
-
   it("shows each rule's for, labels, annotations, health, evaluation and active alerts", async () => {
     const calls = fakeApi({
       'GET /ui/api/features': () => json(uiFeatures()),

@@ -11,6 +11,7 @@ import {
 import { useFeatures } from '../api/features';
 import { useTenant } from '../api/tenant';
 import { Confirm } from '../components/Confirm';
+import { DataTable } from '../components/DataTable';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { formatNumber } from '../lib/format';
 import { formatDuration, formatTime } from '../lib/time';
@@ -197,34 +198,29 @@ export function RulesPage() {
               Delete {g.name}
             </button>
           </p>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Rule</th>
-                  <th scope="col">Expression</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Health</th>
-                  <th scope="col">Last evaluation</th>
-                  <th scope="col">Last error</th>
-                  <th scope="col">Active alerts</th>
-                </tr>
-              </thead>
-              <tbody>
-                {g.rules.map((r, i) => {
-                  const name = r.alert ?? r.record ?? '';
-                  return (
-                    <RuleRow
-                      key={i}
-                      name={name}
-                      expr={r.expr}
-                      live={live.data?.get(`${selected}/${g.name}/${name}`)}
-                    />
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={[
+              'Rule',
+              'Expression',
+              'State',
+              'Health',
+              'Last evaluation',
+              'Last error',
+              'Active alerts',
+            ]}
+          >
+            {g.rules.map((r, i) => {
+              const name = r.alert ?? r.record ?? '';
+              return (
+                <RuleRow
+                  key={i}
+                  name={name}
+                  expr={r.expr}
+                  live={live.data?.get(`${selected}/${g.name}/${name}`)}
+                />
+              );
+            })}
+          </DataTable>
         </article>
       ))}
       {deleting && (

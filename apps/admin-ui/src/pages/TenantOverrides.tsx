@@ -1,6 +1,7 @@
 import { TENANT_OVERRIDES_PATH, type TenantOverridesView } from '@logsvc/api/browser';
 import { useQuery } from '@tanstack/react-query';
 import { getJson } from '../api/http';
+import { DataTable } from '../components/DataTable';
 import { ErrorMessage } from '../components/ErrorMessage';
 
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -25,31 +26,25 @@ export function TenantOverrides() {
       </p>
       {file !== '' && tenants.length === 0 && <p>No tenant has overrides.</p>}
       {tenants.map((t) => (
-        <div key={t.tenant} className="table-wrap">
-          <table>
-            <caption>
+        <DataTable
+          key={t.tenant}
+          columns={['Limit', 'Default', t.tenant]}
+          caption={
+            <>
               Tenant {t.tenant}: {t.changes.length} limit{t.changes.length === 1 ? '' : 's'} changed
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Limit</th>
-                <th scope="col">Default</th>
-                <th scope="col">{t.tenant}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {t.changes.map((c) => (
-                <tr key={c.setting}>
-                  <th scope="row" className="code">
-                    {c.setting}
-                  </th>
-                  <td className="code del">{show(c.default)}</td>
-                  <td className="code ins">{show(c.value)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            </>
+          }
+        >
+          {t.changes.map((c) => (
+            <tr key={c.setting}>
+              <th scope="row" className="code">
+                {c.setting}
+              </th>
+              <td className="code del">{show(c.default)}</td>
+              <td className="code ins">{show(c.value)}</td>
+            </tr>
+          ))}
+        </DataTable>
       ))}
     </div>
   );

@@ -3,6 +3,7 @@
  * inputs with a byte search before running the regex. Conservative: it only looks at the
  * top-level sequence of the regex and gives up on anything it does not fully understand.
  */
+import { classEnd } from './class-end';
 
 const META = new Set(['.', '[', ']', '(', ')', '{', '}', '*', '+', '?', '|', '^', '$', '\\']);
 /** Escapes that stand for the character itself. */
@@ -48,7 +49,7 @@ export function extractLiteralPrefilter(source: string): string | undefined {
     if (c === '(' || c === '[') {
       // A group or class: whatever it holds is not a plain literal; skip it.
       endRun();
-      const end = c === '(' ? skipGroup(source, i) : skipBracket(source, i);
+      const end = c === '(' ? skipGroup(source, i) : classEnd(source, i);
       if (end < 0) return undefined;
       i = end;
       if (isQuantifier(source[i])) i = skipQuantifier(source, i);
@@ -114,7 +115,7 @@ function hasTopLevelAlternation(source: string): boolean {
     const c = source[i];
     if (c === '\\') i++;
     else if (c === '[') {
-      const end = skipBracket(source, i);
+      const end = classEnd(source, i);
       if (end < 0) return true;
       i = end - 1;
     } else if (c === '(') depth++;
@@ -130,7 +131,7 @@ function skipGroup(source: string, start: number): number {
     const c = source[i];
     if (c === '\\') i++;
     else if (c === '[') {
-      const end = skipBracket(source, i);
+      const end = classEnd(source, i);
       if (end < 0) return -1;
       i = end - 1;
     } else if (c === '(') depth++;
@@ -138,22 +139,6 @@ function skipGroup(source: string, start: number): number {
       depth--;
       if (depth === 0) return i + 1;
     }
-  }
-  return -1;
-}
-
-function skipBracket(source: string, start: number): number {
-  let i = start + 1;
-  if (source[i] === '^') i++;
-  if (source[i] === ']') i++;
-  while (i < source.length) {
-    const c = source[i];
-    if (c === '\\') i += 2;
-    else if (c === '[' && source[i + 1] === ':') {
-      const end = source.indexOf(':]', i + 2);
-      i = end < 0 ? i + 1 : end + 2;
-    } else if (c === ']') return i + 1;
-    else i++;
   }
   return -1;
 }

@@ -7,6 +7,7 @@
  */
 import { regexpCompileError } from '@logsvc/gocompat';
 import RE2 from 're2';
+import { classEnd } from './class-end';
 import { extractLiteralPrefilter } from './literal';
 
 export interface CompileOptions {
@@ -206,19 +207,8 @@ export function captureGroupNames(source: string): string[] {
   return names;
 }
 
-/** Index just past a `[...]` class starting at `start` (handles `[]a]`, `[^]a]`, `[[:alpha:]]`). */
+/** Index just past a `[...]` class starting at `start`; the end of the source if it is not closed. */
 function skipClass(source: string, start: number): number {
-  let i = start + 1;
-  if (source[i] === '^') i++;
-  if (source[i] === ']') i++;
-  while (i < source.length) {
-    const c = source[i];
-    if (c === '\\') i += 2;
-    else if (c === '[' && source[i + 1] === ':') {
-      const end = source.indexOf(':]', i + 2);
-      i = end < 0 ? i + 1 : end + 2;
-    } else if (c === ']') return i + 1;
-    else i++;
-  }
-  return i;
+  const end = classEnd(source, start);
+  return end < 0 ? source.length : end;
 }

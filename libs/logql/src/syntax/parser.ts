@@ -66,6 +66,20 @@ export function parseWithoutValidation(input: string): Expr {
   return expr;
 }
 
+/** An aggregation's number parameter: its text (for errors) and value. */
+interface AggregationParam {
+  readonly text: string;
+  readonly value: number;
+}
+
+/** An aggregation's parameter and grouping, as fields present only when written. */
+function writtenOptions(param: AggregationParam | undefined, grouping: Grouping | undefined) {
+  return {
+    ...(param !== undefined ? { param: param.value } : {}),
+    ...(grouping !== undefined ? { grouping } : {}),
+  };
+}
+
 export class Parser {
   /**
    * Errors of aggregations found while parsing. Loki 3.4 keeps these in the node and reports
@@ -233,16 +247,21 @@ export class Parser {
     return expr;
   }
 
+  /** The `5,` of `topk(5, …)` or `quantile_over_time(0.9, …)`, when written. */
+  private parseOptionalParam(): AggregationParam | undefined {
+    const { ts } = this;
+    if (ts.peek().type !== 'NUMBER' || !ts.isOp(',', 1)) return undefined;
+    const p = ts.next();
+    ts.next();
+    return { text: p.value, value: p.num };
+  }
+
   private parseRangeAggregation(): RangeAggregation {
     const { ts } = this;
     const fn = ts.next();
     ts.expectOp('(');
-    let param: { text: string; value: number } | undefined;
-    if (ts.peek().type === 'NUMBER' && ts.isOp(',', 1)) {
-      const p = ts.next();
-      ts.next();
-      param = { text: p.value, value: p.num };
-    } else if (ts.peek().type === 'NUMBER') {
+    const param = this.parseOptionalParam();
+    if (param === undefined && ts.peek().type === 'NUMBER') {
       // `rate(5 {...}`: a number here can only be the parameter, so Loki wants the comma.
       throw ts.unexpected(',', ts.peek(1));
     }
@@ -257,8 +276,7 @@ export class Parser {
       pos: { start: fn.start, end: ts.lastEnd() },
       op: fn.value as RangeAggregation['op'],
       range,
-      ...(param !== undefined ? { param: param.value } : {}),
-      ...(grouping !== undefined ? { grouping } : {}),
+      ...writtenOptions(param, grouping),
     };
     this.defer(node.pos, () => checkRangeAggregation(node, param?.text));
     return node;
@@ -368,12 +386,7 @@ export class Parser {
     const fn = ts.next();
     let grouping = this.parseOptionalGrouping();
     ts.expectOp('(');
-    let param: { text: string; value: number } | undefined;
-    if (ts.peek().type === 'NUMBER' && ts.isOp(',', 1)) {
-      const p = ts.next();
-      ts.next();
-      param = { text: p.value, value: p.num };
-    }
+    const param = this.parseOptionalParam();
     const expr = this.parseMetricArg();
     ts.expectOpAfterExpr(')');
     if (grouping === undefined) grouping = this.parseOptionalGrouping();
@@ -382,8 +395,7 @@ export class Parser {
       pos: { start: fn.start, end: ts.lastEnd() },
       op: fn.value as VectorAggregation['op'],
       expr,
-      ...(param !== undefined ? { param: param.value } : {}),
-      ...(grouping !== undefined ? { grouping } : {}),
+      ...writtenOptions(param, grouping),
     };
     this.defer(node.pos, () => checkVectorAggregation(node, param?.text));
     return node;

@@ -26,7 +26,7 @@ import { parseExpr } from './parser';
 import { prettyExpr } from './pretty';
 import { printExpr } from './printer';
 import { stripPositions } from './strip-pos';
-import { RESERVED_WORDS } from './tokens';
+import { ARITHMETIC_OPS, COMPARISON_BIN_OPS, RESERVED_WORDS, SET_OPS } from './tokens';
 
 const P = { start: 0, end: 0 };
 
@@ -231,24 +231,8 @@ const rangeAgg: fc.Arbitrary<RangeAggregation> = fc
     };
   });
 
-const setOps: ReadonlySet<BinaryOp> = new Set(['and', 'or', 'unless']);
-const binOp = fc.constantFrom<BinaryOp>(
-  'or',
-  'and',
-  'unless',
-  '==',
-  '!=',
-  '>',
-  '>=',
-  '<',
-  '<=',
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '^',
-);
+const setOps: ReadonlySet<BinaryOp> = new Set(SET_OPS);
+const binOp = fc.constantFrom<BinaryOp>(...SET_OPS, ...COMPARISON_BIN_OPS, ...ARITHMETIC_OPS);
 const matching: fc.Arbitrary<VectorMatching> = fc
   .record({
     on: fc.boolean(),

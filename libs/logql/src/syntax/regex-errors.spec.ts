@@ -5,18 +5,8 @@
  * anchored text, reported after the parse by `validateExpr`.
  */
 import { describe, expect, it } from 'vitest';
-import { ParseError } from './errors';
-import { parseExpr, parseWithoutValidation } from './parser';
-
-function errorOf(q: string, parse: (q: string) => unknown = parseExpr): string {
-  try {
-    parse(q);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as Error).message;
-  }
-  return 'accepted';
-}
+import { parseWithoutValidation } from './parser';
+import { parseErrorOf } from './testdata/parse-error-of';
 
 describe('invalid regexes at parse time', () => {
   it.each([
@@ -43,11 +33,11 @@ describe('invalid regexes at parse time', () => {
       'error parsing regexp: invalid or unsupported Perl syntax: `(?i`',
     ],
   ])('%s', (q, reason) => {
-    expect(errorOf(q)).toBe(`parse error : ${reason}`);
+    expect(parseErrorOf(q)).toBe(`parse error : ${reason}`);
   });
 
   it('accepts a group name used twice in a matcher, as Go does', () => {
-    expect(errorOf('{app=~"(?P<n>a)|(?P<n>b)"}')).toBe('accepted');
+    expect(parseErrorOf('{app=~"(?P<n>a)|(?P<n>b)"}')).toBe('accepted');
   });
 });
 
@@ -87,16 +77,16 @@ describe('regexp and pattern parsers at parse time', () => {
       'invalid regexp parser: at least one named capture must be supplied',
     ],
   ])('%s', (q, reason) => {
-    expect(errorOf(q)).toBe(`parse error : ${reason}`);
+    expect(parseErrorOf(q)).toBe(`parse error : ${reason}`);
     // Loki builds these parsers while parsing, before any validation.
-    expect(errorOf(q, parseWithoutValidation)).toBe(`parse error : ${reason}`);
+    expect(parseErrorOf(q, parseWithoutValidation)).toBe(`parse error : ${reason}`);
   });
 
   it('fails at the first bad stage, before a later syntax error', () => {
-    expect(errorOf('{app="a"} | regexp "(a)" | pattern "<a><b>"')).toBe(
+    expect(parseErrorOf('{app="a"} | regexp "(a)" | pattern "<a><b>"')).toBe(
       'parse error : invalid regexp parser: at least one named capture must be supplied',
     );
-    expect(errorOf('{app="a"} | regexp "(a)" |')).toBe(
+    expect(parseErrorOf('{app="a"} | regexp "(a)" |')).toBe(
       'parse error : invalid regexp parser: at least one named capture must be supplied',
     );
   });
@@ -107,21 +97,21 @@ describe('label_replace regex', () => {
     `label_replace(rate({app="a"}[1m]), "dst", "$1", "src", "${regex}")${tail}`;
 
   it('quotes the anchored regex as Go compiles it', () => {
-    expect(errorOf(q('('))).toBe(
+    expect(parseErrorOf(q('('))).toBe(
       'parse error : invalid regex in label_replace: error parsing regexp: missing closing ): `^(?:()$`',
     );
-    expect(errorOf(q('a**'))).toBe(
+    expect(parseErrorOf(q('a**'))).toBe(
       'parse error : invalid regex in label_replace: error parsing regexp: invalid nested repetition operator: `**`',
     );
   });
 
   it('is checked after the parse, as Loki validates it', () => {
-    expect(errorOf(q('(', ' +'))).toBe(
+    expect(parseErrorOf(q('(', ' +'))).toBe(
       'parse error at line 1, col 62: syntax error: unexpected $end',
     );
-    expect(errorOf(q('('), parseWithoutValidation)).toBe('accepted');
+    expect(parseErrorOf(q('('), parseWithoutValidation)).toBe('accepted');
     // before the selector checks of the expression it wraps
-    expect(errorOf(q('(').replace('{app="a"}', '{app=~".*"}'))).toMatch(
+    expect(parseErrorOf(q('(').replace('{app="a"}', '{app=~".*"}'))).toMatch(
       /^parse error : invalid regex in label_replace: /,
     );
   });

@@ -1,4 +1,5 @@
 /** Token kinds and keyword tables of the LogQL lexer (`pkg/logql/syntax/lex.go`). */
+import type { ArithmeticOp, ComparisonBinOp, SetOp } from './ast';
 
 export type TokenType =
   | 'EOF'
@@ -113,6 +114,11 @@ export const TWO_CHAR_OPS: ReadonlySet<string> = new Set([
   '<=',
 ]);
 
+/** The binary operators of metric queries, by kind (Loki's precedence levels). */
+export const ARITHMETIC_OPS: readonly ArithmeticOp[] = ['+', '-', '*', '/', '%', '^'];
+export const COMPARISON_BIN_OPS: readonly ComparisonBinOp[] = ['==', '!=', '>', '>=', '<', '<='];
+export const SET_OPS: readonly SetOp[] = ['and', 'or', 'unless'];
+
 export const ONE_CHAR_OPS: ReadonlySet<string> = new Set([
   ',',
   '.',
@@ -123,12 +129,7 @@ export const ONE_CHAR_OPS: ReadonlySet<string> = new Set([
   '(',
   ')',
   ']',
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '^',
+  ...ARITHMETIC_OPS,
   '>',
   '<',
 ]);

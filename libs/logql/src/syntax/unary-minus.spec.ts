@@ -6,15 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NumberLiteral } from './ast';
 import { parseExpr } from './parser';
-
-function errorOf(q: string): string {
-  try {
-    parseExpr(q);
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return 'accepted';
-}
+import { parseErrorOf } from './testdata/parse-error-of';
 
 describe('a leading sign', () => {
   it.each([
@@ -47,11 +39,13 @@ describe('a leading sign', () => {
   ])('%s fails at col %i', (q, col, reason) => {
     // Loki reads a duration's unit character by character, which leaves its line at 0.
     const line = reason.startsWith('unexpected DURATION') ? 0 : 1;
-    expect(errorOf(q)).toBe(`parse error at line ${line}, col ${col}: syntax error: ${reason}`);
+    expect(parseErrorOf(q)).toBe(
+      `parse error at line ${line}, col ${col}: syntax error: ${reason}`,
+    );
   });
 
   it('counts lines and columns after the sign as Loki does', () => {
-    expect(errorOf('-\n  rate({a="b"}[1m])')).toBe(
+    expect(parseErrorOf('-\n  rate({a="b"}[1m])')).toBe(
       'parse error at line 2, col 3: syntax error: unexpected RATE, expecting NUMBER',
     );
   });
@@ -59,7 +53,7 @@ describe('a leading sign', () => {
   it('is part of a number literal', () => {
     expect((parseExpr('- 1') as NumberLiteral).value).toBe(-1);
     expect((parseExpr('+ .5') as NumberLiteral).value).toBe(0.5);
-    expect(errorOf('1 - - 1')).toBe('accepted');
-    expect(errorOf('{a="b"} | x > - 1.5')).toBe('accepted');
+    expect(parseErrorOf('1 - - 1')).toBe('accepted');
+    expect(parseErrorOf('{a="b"} | x > - 1.5')).toBe('accepted');
   });
 });

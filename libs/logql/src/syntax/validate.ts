@@ -15,11 +15,12 @@ import type {
 import { checkLabelReplaceRegex, checkRegex } from './check-regex';
 import { ParseError } from './errors';
 import { RANGE_FUNCTIONS, VECTOR_FUNCTIONS } from './functions';
+import { SET_OPS } from './tokens';
 
 export const ERR_EMPTY_COMPATIBLE_MATCHERS =
   'queries require at least one regexp or equality matcher that does not have an empty-compatible value. For instance, app=~".*" does not meet this requirement, but app=~".+" will';
 
-const SET_OPS: ReadonlySet<BinaryOp> = new Set(['and', 'or', 'unless']);
+const SET_OP_NAMES: ReadonlySet<BinaryOp> = new Set(SET_OPS);
 
 /** Go's `%T` of a log query in Loki's messages. */
 function goTypeName(expr: Expr): string {
@@ -40,7 +41,7 @@ export function checkBinaryOperands(op: BinaryOp, lhs: Expr, rhs: Expr): void {
       `unexpected type for right leg of binary operation (${op}): ${goTypeName(rhs)}`,
     );
   }
-  if (SET_OPS.has(op)) {
+  if (SET_OP_NAMES.has(op)) {
     const l = constantValue(lhs);
     if (l !== undefined) {
       throw ParseError.semantic(

@@ -9,12 +9,12 @@
  * line filter that matches nothing, searched on the scan pool, and a metric query). `--server=PATH` runs another build's `main.js` (e.g. an older commit's) over the
  * same data; `--data-dir` keeps the ingested data for such runs. Results: docs/benchmarks.md.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
-  OptionsError,
   applyCommonOption,
+  existingFile,
   forEachOption,
   positiveInt,
   positiveNumber,
@@ -81,8 +81,7 @@ function parseOptions(argv: readonly string[]): RssOptions {
         o.ingestDurationMs = positiveNumber(arg.name, arg.need()) * 1000;
         return true;
       case 'server':
-        o.server = resolve(arg.need());
-        if (!existsSync(o.server)) throw new OptionsError(`--server: no file ${o.server}`);
+        o.server = existingFile(arg.name, arg.need());
         return true;
       case 'data-dir':
         o.dataDir = resolve(arg.need());

@@ -9,12 +9,10 @@
  * each phase's push latency p50/p99/max and the heavy queries finished. `--server=PATH` runs
  * another build's `main.js` (e.g. an older commit's). Results: docs/benchmarks.md.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { encodePushProtobuf } from '@logsvc/push';
 import {
-  OptionsError,
   applyCommonOption,
+  existingFile,
   forEachOption,
   positiveInt,
   positiveNumber,
@@ -76,8 +74,7 @@ function parseOptions(argv: readonly string[]): PushLatencyOptions {
           .map((n) => (n === '0' ? 0 : positiveInt(arg.name, n)));
         return true;
       case 'server':
-        o.server = resolve(arg.need());
-        if (!existsSync(o.server)) throw new OptionsError(`--server: no file ${o.server}`);
+        o.server = existingFile(arg.name, arg.need());
         return true;
       default:
         return false;

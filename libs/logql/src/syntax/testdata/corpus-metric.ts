@@ -1,4 +1,5 @@
 /** Corpus: metric queries (range and vector aggregations, binary operators). */
+import { ARITHMETIC_OPS, COMPARISON_BIN_OPS, SET_OPS } from '../tokens';
 import { at, atLine0, bad, EMPTY_COMPATIBLE, ok, semantic, type CorpusEntry } from './corpus-entry';
 
 /** Range aggregations. */
@@ -490,23 +491,7 @@ export function generated(): CorpusEntry[] {
     out.push(ok(`${op} without (a) (3, rate({app="foo"}[1m]))`));
     out.push(semantic(`${op}(rate({app="foo"}[1m]))`, `parameter required for operation ${op}`));
   }
-  for (const op of [
-    '==',
-    '!=',
-    '>',
-    '>=',
-    '<',
-    '<=',
-    '+',
-    '-',
-    '*',
-    '/',
-    '%',
-    '^',
-    'and',
-    'or',
-    'unless',
-  ]) {
+  for (const op of [...COMPARISON_BIN_OPS, ...ARITHMETIC_OPS, ...SET_OPS]) {
     out.push(ok(`rate({app="foo"}[1m]) ${op} rate({app="bar"}[1m])`));
   }
   return out;
