@@ -9,6 +9,7 @@ import { EventRecorder } from '../src/observe/events';
 import { OperatorMetrics } from '../src/observe/metrics';
 import { startWebhook, type RunningWebhook } from '../src/webhook/start';
 import { WEBHOOK_PATH } from '../src/webhook/server';
+import { selfSignedCertificate } from '../src/webhook/certificates';
 import { FakeKubelet } from './support/fake-kubelet';
 import { freePort } from './support/free-port';
 import { FakeRing } from './support/fake-ring';
@@ -292,11 +293,33 @@ describe.skipIf(skip !== undefined)(
         `spec.tls.secretName: Secret ${NS}/grpc-tls has no (or an empty) ca.crt`,
       );
       expect(await configMap()).toBeUndefined();
-      await client.call(
-        'PATCH',
-        `/api/v1/namespaces/${NS}/secrets/grpc-tls`,
-        { stringData: { 'ca.crt': 'ca' } },
-        'application/merge-patch+json',
+      const patchSecret = (stringData: Record<string, string>) =>
+        client.call(
+          'PATCH',
+          `/api/v1/namespaces/${NS}/secrets/grpc-tls`,
+          { stringData },
+          'application/merge-patch+json',
+        );
+      await patchSecret({ 'ca.crt': 'ca' });
+      expect((await blocked('TLSCertificateInvalid')).message).toContain(
+        `tls.crt of Secret ${NS}/grpc-tls is not a PEM certificate`,
+      );
+      // A certificate for the pods' gRPC only: the etcd members could not dial each other.
+      const certFor = (hosts: string[]) => {
+        const made = selfSignedCertificate(hosts);
+        return { 'tls.crt': made.cert, 'tls.key': made.key, 'ca.crt': made.caCert };
+      };
+      await patchSecret(certFor(['tlsd-grpc']));
+      expect((await blocked('TLSCertificateNames')).message).toContain(
+        `does not cover tlsd-etcd-0.tlsd-etcd-headless, tlsd-etcd-1.tlsd-etcd-headless, tlsd-etcd-2.tlsd-etcd-headless, *.tlsd-etcd-headless.${NS}.svc.cluster.local`,
+      );
+      expect(await configMap()).toBeUndefined();
+      await patchSecret(
+        certFor([
+          'tlsd-grpc',
+          '*.tlsd-etcd-headless',
+          `*.tlsd-etcd-headless.${NS}.svc.cluster.local`,
+        ]),
       );
       const config = await waitFor('the ConfigMap', configMap, 30_000);
       expect(config.data['config.yaml']).toContain('client_auth_type: RequireAndVerifyClientCert');
