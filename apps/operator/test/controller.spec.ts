@@ -441,6 +441,27 @@ describe.skipIf(skip !== undefined)('operator against a real API server (Kuberne
       return Object.keys(data).sort().join() === 'default_broken.yaml,default_good.yaml';
     });
     expect(await validOf('broken')).toMatchObject({ status: 'True', reason: 'Valid' });
+
+    // Set-based: every rule whose team is not a (the API server's `team notin (a)`).
+    await client.call(
+      'PATCH',
+      `${LS}/rl`,
+      {
+        spec: {
+          rules: {
+            selector: {
+              matchLabels: null,
+              matchExpressions: [{ key: 'team', operator: 'NotIn', values: ['a'] }],
+            },
+          },
+        },
+      },
+      'application/merge-patch+json',
+    );
+    await waitFor('only the rule of team b in rl-rules', async () => {
+      const data = (await configMap('rl-rules'))?.data ?? {};
+      return Object.keys(data).join() === 'default_elsewhere.yaml';
+    });
     await client.call('DELETE', `${LS}/rl`);
   }, 90_000);
 });
