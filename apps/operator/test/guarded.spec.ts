@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOW_CHANGES_ANNOTATION } from '@logsvc/operator-api';
+import { HOSTNAME_NODE_LABEL, ZONE_NODE_LABEL } from '@logsvc/operator-render';
 import { Controller } from '../src/controller/controller';
 import { Reconciler } from '../src/controller/reconciler';
 import type { KubeClient } from '../src/kube/client';
@@ -13,6 +17,8 @@ import { selfSignedCertificate } from '../src/webhook/certificates';
 import { FakeKubelet } from './support/fake-kubelet';
 import { freePort } from './support/free-port';
 import { FakeRing } from './support/fake-ring';
+import { markNodeReady } from './support/nodes';
+import { provisionClaims } from './support/volumes';
 import {
   installCrd,
   skipMessage,
@@ -714,5 +720,76 @@ describe.skipIf(skip !== undefined)(
       );
       for (const name of ['up1', 'up2']) await client.call('DELETE', `${LS}/${name}`);
     }, 300_000);
+
+    // Last: its Nodes make the scheduler bind every pending pod of the namespace.
+    it('spreads ingesters over nodes within their zones: the scheduler places them as rendered', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'logsvc-spread-'));
+      const nodes = { 'n-a1': 'a', 'n-a2': 'a', 'n-b1': 'b', 'n-b2': 'b' };
+      for (const [name, zone] of Object.entries(nodes))
+        await client.call('POST', '/api/v1/nodes', {
+          metadata: {
+            name,
+            labels: { [HOSTNAME_NODE_LABEL]: name, [ZONE_NODE_LABEL]: zone },
+          },
+        });
+      // Ready Nodes with room, and volumes for the claims: what the scheduler needs.
+      const tick = async () => {
+        for (const name of Object.keys(nodes)) await markNodeReady(client, name);
+        await provisionClaims(client, dir);
+      };
+      await tick();
+      const timer = setInterval(() => void tick().catch(() => undefined), 2000);
+      try {
+        await client.call('POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
+          metadata: { name: 'spread-shared' },
+          spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } },
+        });
+        const spec = {
+          ...SHARED_CLAIM_SPEC,
+          replicationFactor: 2,
+          zones: ['a', 'b'],
+          components: { ...SHARED_CLAIM_SPEC.components, ingester: { replicas: 2 } },
+          storage: { ...SHARED_CLAIM_SPEC.storage, sharedClaimName: 'spread-shared' },
+        };
+        expect((await create('spread', spec)).status).toBe(201);
+        type Pod = {
+          metadata: { name: string };
+          spec: { nodeName?: string; topologySpreadConstraints?: { topologyKey: string }[] };
+        };
+        const selector = encodeURIComponent(
+          'app.kubernetes.io/instance=spread,app.kubernetes.io/component=ingester',
+        );
+        // Measured: scheduled within ~10s of the create; 6x that.
+        const pods = await waitFor(
+          '4 ingesters bound to nodes',
+          async () => {
+            const list = await client.call<{ items: Pod[] }>(
+              'GET',
+              `/api/v1/namespaces/${NS}/pods?labelSelector=${selector}`,
+            );
+            return list.items.length === 4 && list.items.every((p) => p.spec.nodeName)
+              ? list.items
+              : undefined;
+          },
+          60_000,
+        );
+        for (const zone of ['a', 'b']) {
+          const inZone = pods.filter((p) => p.metadata.name.startsWith(`spread-ingester-${zone}-`));
+          const placed = inZone.map((p) => p.spec.nodeName!).sort();
+          // The zone's nodeSelector holds them in their zone, the spread on separate nodes.
+          expect(placed, `zone ${zone}`).toEqual([`n-${zone}1`, `n-${zone}2`]);
+          for (const pod of inZone)
+            expect(pod.spec.topologySpreadConstraints?.map((c) => c.topologyKey)).toEqual([
+              HOSTNAME_NODE_LABEL,
+              ZONE_NODE_LABEL,
+            ]);
+        }
+        await client.call('DELETE', `${LS}/spread`);
+      } finally {
+        clearInterval(timer);
+        for (const name of Object.keys(nodes)) await client.raw('DELETE', `/api/v1/nodes/${name}`);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 120_000);
   },
 );

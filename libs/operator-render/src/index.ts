@@ -7,6 +7,7 @@ export * from './config';
 export * from './logservice-file';
 export { durationSeconds } from './duration';
 export { imageOf, podSelector, DATA_VOLUME, ZONE_NODE_LABEL } from './pod';
+export { HOSTNAME_NODE_LABEL } from './placement';
 export { headlessName } from './workloads';
 export {
   ETCD_COMPONENT,

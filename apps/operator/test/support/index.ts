@@ -13,3 +13,5 @@ export {
   waitFor,
   type ControlPlane,
 } from './control-plane';
+export { provisionClaims } from './volumes';
+export { markNodeReady } from './nodes';
