@@ -1,8 +1,11 @@
 // Shared by the operator e2e specs (e2e/operator): the pods of a LogService, a push load that
 // records every acknowledged entry, the node agent running logsvc pods, and the check that
 // every acknowledged entry can be queried afterwards.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import {
   Controller,
   DirectPodAccess,
@@ -11,7 +14,9 @@ import {
   type KubeClient,
   Reconciler,
   REPO_ROOT,
+  startControlPlane,
   waitFor,
+  type ControlPlane,
 } from '@logsvc/operator/testing';
 import { NodeAgent, type NodeAgentOptions } from './node-agent/agent';
 
@@ -80,6 +85,63 @@ export async function readyNode(client: KubeClient, agent: NodeAgent): Promise<v
   );
 }
 
+/** What an operator spec runs on: a control plane, a Ready node running logsvc pods, ... */
+export interface OperatorCluster {
+  readonly cp: ControlPlane;
+  readonly client: KubeClient;
+  readonly agent: NodeAgent;
+  /** The node agent's pods and volumes. */
+  readonly dir: string;
+  /** What the node agent and the in-process operator log. */
+  readonly logs: string[];
+  /** With `etcd`: a Debian etcd for the rings. */
+  readonly etcd?: EtcdServer;
+  /** The in-process operator, once started (stop() stops it first). */
+  controller?: Controller;
+  /** Everything above, stopped and removed (afterAll). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The beforeAll of an operator e2e: the control plane (and with `etcd` a ring etcd), the node
+ * agent on a loopback network of its own (another spec's agent may run at once on this shared
+ * machine), the CRDs, and with `sharedClaim` the claim `logs-shared`; with `podApiServer` the
+ * pods get the API server and their token.
+ */
+export async function startOperatorCluster(
+  options: { etcd?: boolean; sharedClaim?: boolean; podApiServer?: boolean } = {},
+): Promise<OperatorCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
+  const logs: string[] = [];
+  const [cp, etcd] = await Promise.all([
+    startControlPlane(),
+    options.etcd ? startEtcd() : Promise.resolve(undefined),
+  ]);
+  const client = cp.client;
+  const agent = logsvcNodeAgent(client, dir, logs, {
+    ipPrefix: `127.0.${100 + Math.floor(Math.random() * 150)}.`,
+    ...(options.podApiServer ? { apiServer: cp.apiUrl } : {}),
+  });
+  await readyNode(client, agent);
+  if (options.sharedClaim) await createSharedClaim(client);
+  const cluster: OperatorCluster = {
+    cp,
+    client,
+    agent,
+    dir,
+    logs,
+    ...(etcd ? { etcd } : {}),
+    async stop() {
+      await cluster.controller?.stop();
+      await agent.stop();
+      await etcd?.stop();
+      await cp.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return cluster;
+}
+
 /** The ReadWriteMany claim `logs-shared` the microservices LogServices share their store on. */
 export async function createSharedClaim(client: KubeClient): Promise<void> {
   await client.call('POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
@@ -112,8 +174,14 @@ export async function startInProcessOperator(
   return controller;
 }
 
-/** A microservices LogService `logs`: 3 ingesters at RF 3 on an external etcd ring. */
-export function loadedLogService(etcdEndpoint: string): Record<string, unknown> {
+/**
+ * A microservices LogService `logs`: 3 ingesters at RF 3 on an external etcd ring; `overrides`
+ * replace top-level fields of its spec.
+ */
+export function loadedLogService(
+  etcdEndpoint: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     apiVersion: 'logsvc.io/v1alpha1',
     kind: 'LogService',
@@ -138,6 +206,7 @@ export function loadedLogService(etcdEndpoint: string): Record<string, unknown> 
           maxEntriesLimitPerQuery: 100000,
         },
       },
+      ...overrides,
     },
   };
 }
