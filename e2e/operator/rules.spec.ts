@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type KubeClient, skipMessage, waitFor } from '@logsvc/operator/testing';
+import { type KubeClient, NS, skipMessage, waitFor } from '@logsvc/operator/testing';
 import {
   startInProcessOperator,
   startOperatorCluster,
@@ -10,7 +10,6 @@ import {
 // by our node agent): the operator validates it, writes it into the rules ConfigMap, the pod
 // mounts it as the ruler's local storage, and the alert fires on pushed lines.
 
-const NS = 'default';
 const API = `/apis/logsvc.io/v1alpha1/namespaces/${NS}`;
 const TENANT = 'team-a';
 

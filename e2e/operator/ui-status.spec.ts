@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { LogServiceView } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type KubeClient, skipMessage, waitFor } from '@logsvc/operator/testing';
+import { type KubeClient, LS, NS, skipMessage, waitFor } from '@logsvc/operator/testing';
 import type { NodeAgent } from '../support/node-agent/agent';
 import {
   startInProcessOperator,
@@ -14,8 +14,6 @@ import {
 // `GET /ui/api/logservice` reads the LogService's status from the API server with the
 // ServiceAccount and Role the operator rendered.
 
-const NS = 'default';
-const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
 const POD = 'logs-single-binary-0';
 
 const skip = skipMessage();

@@ -12,6 +12,8 @@ import {
   discoverCapabilities,
   installCrd,
   type KubeClient,
+  LS,
+  NS,
   Reconciler,
   REPO_ROOT,
   startControlPlane,
@@ -20,8 +22,7 @@ import {
 } from '@logsvc/operator/testing';
 import { NodeAgent, type NodeAgentOptions } from './node-agent/agent';
 
-export const NS = 'default';
-export const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
+export { LS, NS };
 export const TENANT = 'e2e';
 
 export interface PodItem {

@@ -13,14 +13,13 @@ import {
   startControlPlane,
   waitFor,
   type ControlPlane,
+  LS,
+  NS,
 } from './support/control-plane';
 
 // Tier 2: the operator against a real Kubernetes 1.20 API server, controller manager and
 // scheduler (tools/k8s/control-plane.sh). No kubelet: FakeKubelet marks pods Ready, and the
 // ring is what logsvc would report for those pods (FakeRing).
-
-const NS = 'default';
-const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
 
 type Obj = {
   metadata: {

@@ -25,14 +25,14 @@ import {
   startControlPlane,
   waitFor,
   type ControlPlane,
+  LS,
+  NS,
 } from './support/control-plane';
 
 // Tier 2 on a real Kubernetes 1.20 API server: the checks before apply, the admission webhook
 // the API server calls, Events, the status heartbeat, and leader election handing a rollout
 // from a killed leader to the other replica.
 
-const NS = 'default';
-const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
 const WEBHOOK_CONFIG = 'logsvc-operator';
 
 type Condition = { type: string; status: string; reason: string; message: string };

@@ -7,6 +7,8 @@ export type { KubeClient } from '../../src/kube/client';
 export { discoverCapabilities } from '../../src/kube/discovery';
 export {
   installCrd,
+  LS,
+  NS,
   REPO_ROOT,
   skipMessage,
   startControlPlane,
