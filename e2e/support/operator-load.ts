@@ -52,7 +52,7 @@ export function logsvcNodeAgent(
   client: KubeClient,
   dir: string,
   logs: string[],
-  extra: Pick<NodeAgentOptions, 'apiServer' | 'ipPrefix'> = {},
+  extra: Partial<Pick<NodeAgentOptions, 'apiServer' | 'ipPrefix' | 'nodeName' | 'labels'>> = {},
 ): NodeAgent {
   const logsvc = join(REPO_ROOT, 'apps', 'logsvc', 'dist', 'main.js');
   return new NodeAgent({
@@ -90,10 +90,13 @@ export async function readyNode(client: KubeClient, agent: NodeAgent): Promise<v
 export interface OperatorCluster {
   readonly cp: ControlPlane;
   readonly client: KubeClient;
+  /** The first node's agent. */
   readonly agent: NodeAgent;
-  /** The node agent's pods and volumes. */
+  /** One agent a node: one, or with `zones` one a zone. */
+  readonly agents: readonly NodeAgent[];
+  /** The node agents' pods and volumes. */
   readonly dir: string;
-  /** What the node agent and the in-process operator log. */
+  /** What the node agents and the in-process operator log. */
   readonly logs: string[];
   /** With `etcd`: a Debian etcd for the rings. */
   readonly etcd?: EtcdServer;
@@ -106,11 +109,12 @@ export interface OperatorCluster {
 /**
  * The beforeAll of an operator e2e: the control plane (and with `etcd` a ring etcd), the node
  * agent on a loopback network of its own (another spec's agent may run at once on this shared
- * machine), the CRDs, and with `sharedClaim` the claim `logs-shared`; with `podApiServer` the
+ * machine) or with `zones` one node `node-<zone>` a zone (labelled with it, each on its own
+ * network), the CRDs, and with `sharedClaim` the claim `logs-shared`; with `podApiServer` the
  * pods get the API server and their token.
  */
 export async function startOperatorCluster(
-  options: { etcd?: boolean; sharedClaim?: boolean; podApiServer?: boolean } = {},
+  options: { etcd?: boolean; sharedClaim?: boolean; podApiServer?: boolean; zones?: string[] } = {},
 ): Promise<OperatorCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
   const logs: string[] = [];
@@ -119,22 +123,32 @@ export async function startOperatorCluster(
     options.etcd ? startEtcd() : Promise.resolve(undefined),
   ]);
   const client = cp.client;
-  const agent = logsvcNodeAgent(client, dir, logs, {
-    ipPrefix: `127.0.${100 + Math.floor(Math.random() * 150)}.`,
-    ...(options.podApiServer ? { apiServer: cp.apiUrl } : {}),
-  });
-  await readyNode(client, agent);
+  const network = 100 + Math.floor(Math.random() * 140);
+  const nodes = options.zones?.map((zone) => ({ zone, name: `node-${zone}` })) ?? [
+    { zone: undefined, name: 'node-1' },
+  ];
+  const agents = nodes.map(({ zone, name }, i) =>
+    logsvcNodeAgent(client, dir, logs, {
+      nodeName: name,
+      ipPrefix: `127.0.${network + i}.`,
+      ...(zone === undefined ? {} : { labels: { 'topology.kubernetes.io/zone': zone } }),
+      ...(options.podApiServer ? { apiServer: cp.apiUrl } : {}),
+    }),
+  );
+  await readyNode(client, agents[0]);
+  for (const agent of agents.slice(1)) await agent.start();
   if (options.sharedClaim) await createSharedClaim(client);
   const cluster: OperatorCluster = {
     cp,
     client,
-    agent,
+    agent: agents[0],
+    agents,
     dir,
     logs,
     ...(etcd ? { etcd } : {}),
     async stop() {
       await cluster.controller?.stop();
-      await agent.stop();
+      for (const agent of agents) await agent.stop();
       await etcd?.stop();
       await cp.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -36,6 +36,8 @@ export interface NodeAgentOptions {
    * without it pods get neither.
    */
   readonly apiServer?: string;
+  /** More labels of the Node (e.g. `topology.kubernetes.io/zone`). */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 interface RunningPod {
@@ -130,6 +132,7 @@ export class NodeAgent {
           'kubernetes.io/hostname': name,
           'kubernetes.io/os': 'linux',
           'kubernetes.io/arch': 'amd64',
+          ...this.options.labels,
         },
       },
     });
