@@ -14,7 +14,7 @@ import {
   describeCluster,
   expectEveryAckedEntry,
   isReady,
-  Load,
+  upgradeUnderLoad,
   loadedLogService,
   LS,
   NS,
@@ -126,16 +126,7 @@ describe.skipIf(skip !== undefined)(
       const before = new Map(
         (await podsOf(client, 'ingester')).map((p) => [p.metadata.name, p.metadata.uid]),
       );
-      const load = new Load(client);
-      load.start();
-      await waitFor('pushes to be acknowledged', async () => load.acked.size >= 200, 30_000);
-
-      await client.call(
-        'PATCH',
-        `${LS}/logs`,
-        { spec: { version: '0.2.0' } },
-        'application/merge-patch+json',
-      );
+      const load = await upgradeUnderLoad(client, '0.2.0');
       // The leader replaces its first ingester (deleted: the StatefulSet makes it anew)...
       const victim = await waitFor(
         'operator-a to replace an ingester',

@@ -329,6 +329,15 @@ export class Load {
   }
 }
 
+/** Pushes under way (200 acknowledged), then the LogService `logs` upgraded to `version`. */
+export async function upgradeUnderLoad(client: KubeClient, version: string): Promise<Load> {
+  const load = new Load(client);
+  load.start();
+  await waitFor('pushes to be acknowledged', async () => load.acked.size >= 200, 30_000);
+  await client.call('PATCH', `${LS}/logs`, { spec: { version } }, 'application/merge-patch+json');
+  return load;
+}
+
 /**
  * Queries every entry since the load started through the query frontend (which hands the
  * query to the querier by the scheduler) and expects each acknowledged one among them.
