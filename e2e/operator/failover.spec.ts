@@ -1,31 +1,27 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
+import type { EtcdServer } from '@logsvc/ring/testing';
 import {
   type KubeClient,
   REPO_ROOT,
   skipMessage,
-  startControlPlane,
   waitFor,
   type ControlPlane,
 } from '@logsvc/operator/testing';
 import type { NodeAgent } from '../support/node-agent/agent';
 import {
-  createSharedClaim,
   describeCluster,
   expectEveryAckedEntry,
   isReady,
-  Load,
+  upgradeUnderLoad,
   loadedLogService,
-  logsvcNodeAgent,
   LS,
   NS,
   podsOf,
-  readyNode,
   readyOn,
+  startOperatorCluster,
+  type OperatorCluster,
 } from '../support/operator-load';
 
 // Tier 3: a microservices LogService run by real logsvc processes (our node agent plays the
@@ -50,12 +46,11 @@ const skip = skipMessage();
 describe.skipIf(skip !== undefined)(
   'operator: an upgrade under load, the leader SIGKILLed mid-rollout',
   () => {
+    let cluster: OperatorCluster;
     let cp: ControlPlane;
     let client: KubeClient;
     let etcd: EtcdServer;
     let agent: NodeAgent;
-    let dir: string;
-    const logs: string[] = [];
     const operators: Operator[] = [];
 
     const startOperator = (name: string): Operator => {
@@ -90,12 +85,9 @@ describe.skipIf(skip !== undefined)(
         .filter((p): p is string => p !== undefined);
 
     beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
-      [cp, etcd] = await Promise.all([startControlPlane(), startEtcd()]);
-      client = cp.client;
-      agent = logsvcNodeAgent(client, dir, logs);
-      await readyNode(client, agent);
-      await createSharedClaim(client);
+      cluster = await startOperatorCluster({ etcd: true, sharedClaim: true });
+      ({ cp, client, agent } = cluster);
+      etcd = cluster.etcd!;
     }, 180_000);
 
     afterAll(async () => {
@@ -105,10 +97,7 @@ describe.skipIf(skip !== undefined)(
           op.process.kill('SIGTERM');
           await exited;
         }
-      await agent?.stop();
-      await etcd?.stop();
-      await cp?.stop();
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      await cluster?.stop();
     });
 
     it('the other operator takes the Lease and goes on at the next pod; scale-down drains; nothing is lost', async () => {
@@ -137,16 +126,7 @@ describe.skipIf(skip !== undefined)(
       const before = new Map(
         (await podsOf(client, 'ingester')).map((p) => [p.metadata.name, p.metadata.uid]),
       );
-      const load = new Load(client);
-      load.start();
-      await waitFor('pushes to be acknowledged', async () => load.acked.size >= 200, 30_000);
-
-      await client.call(
-        'PATCH',
-        `${LS}/logs`,
-        { spec: { version: '0.2.0' } },
-        'application/merge-patch+json',
-      );
+      const load = await upgradeUnderLoad(client, '0.2.0');
       // The leader replaces its first ingester (deleted: the StatefulSet makes it anew)...
       const victim = await waitFor(
         'operator-a to replace an ingester',

@@ -1,23 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type KubeClient, NS, skipMessage, waitFor } from '@logsvc/operator/testing';
 import {
-  type Controller,
-  type KubeClient,
-  skipMessage,
-  startControlPlane,
-  waitFor,
-  type ControlPlane,
-} from '@logsvc/operator/testing';
-import type { NodeAgent } from '../support/node-agent/agent';
-import { logsvcNodeAgent, readyNode, startInProcessOperator } from '../support/operator-load';
+  startInProcessOperator,
+  startOperatorCluster,
+  type OperatorCluster,
+} from '../support/operator-load';
 
 // Tier 3: a LogServiceRule evaluated by the ruler of a real logsvc process (a single binary run
 // by our node agent): the operator validates it, writes it into the rules ConfigMap, the pod
 // mounts it as the ruler's local storage, and the alert fires on pushed lines.
 
-const NS = 'default';
 const API = `/apis/logsvc.io/v1alpha1/namespaces/${NS}`;
 const TENANT = 'team-a';
 
@@ -33,32 +25,17 @@ interface AlertsAnswer {
 const skip = skipMessage();
 
 describe.skipIf(skip !== undefined)('operator: a LogServiceRule in a running ruler', () => {
-  let cp: ControlPlane;
+  let cluster: OperatorCluster;
   let client: KubeClient;
-  let agent: NodeAgent;
-  let controller: Controller;
-  let dir: string;
-  const logs: string[] = [];
+  let logs: string[];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
-    cp = await startControlPlane();
-    client = cp.client;
-    // Not the default 127.0.1.x, where another test's node agent may run at once on this
-    // shared machine (2 of 4 runs there got a 404 on push; 3 of 3 passed since).
-    agent = logsvcNodeAgent(client, dir, logs, {
-      ipPrefix: `127.0.${100 + Math.floor(Math.random() * 150)}.`,
-    });
-    await readyNode(client, agent);
-    controller = await startInProcessOperator(client, logs);
+    cluster = await startOperatorCluster();
+    ({ client, logs } = cluster);
+    cluster.controller = await startInProcessOperator(client, logs);
   }, 180_000);
 
-  afterAll(async () => {
-    await controller?.stop();
-    await agent?.stop();
-    await cp?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => cluster?.stop());
 
   it('fires the alert of a selected LogServiceRule on pushed lines', async () => {
     await client.call('POST', `${API}/logservicerules`, {

@@ -4,27 +4,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_LABELS, parseLabels } from '@logsvc/api';
 import { kindOf } from '@logsvc/errors';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
+import type { EtcdServer } from '@logsvc/ring/testing';
 import { GrpcIngesterClient } from '@logsvc/rpc';
 import { makeCa, signCert, writeExtensions } from '@logsvc/rpc/testing';
-import {
-  type Controller,
-  type KubeClient,
-  skipMessage,
-  startControlPlane,
-  waitFor,
-  type ControlPlane,
-} from '@logsvc/operator/testing';
+import { type KubeClient, skipMessage, waitFor } from '@logsvc/operator/testing';
 import type { NodeAgent } from '../support/node-agent/agent';
 import {
-  createSharedClaim,
   isReady,
-  logsvcNodeAgent,
+  loadedLogService,
   LS,
   NS,
   podsOf,
-  readyNode,
   startInProcessOperator,
+  startOperatorCluster,
+  type OperatorCluster,
 } from '../support/operator-load';
 
 // Issue 43: `spec.tls` on real pods. A microservices LogService whose pods serve and dial gRPC
@@ -83,17 +76,14 @@ async function directPush(address: string, tls?: { ca: string }): Promise<string
 const skip = skipMessage();
 
 describe.skipIf(skip !== undefined)('operator: a LogService with spec.tls on real pods', () => {
-  let cp: ControlPlane;
+  let cluster: OperatorCluster;
   let client: KubeClient;
   let etcd: EtcdServer;
   let agent: NodeAgent;
-  let controller: Controller;
-  let dir: string;
+  let logs: string[];
   let pki: string;
-  const logs: string[] = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
     pki = mkdtempSync(join(tmpdir(), 'logsvc-pki-'));
     makeCa(pki, 'ca');
     writeExtensions(pki, [
@@ -102,50 +92,38 @@ describe.skipIf(skip !== undefined)('operator: a LogService with spec.tls on rea
       'keyUsage=digitalSignature,keyEncipherment',
     ]);
     signCert(pki, 'node', 'ca');
-    [cp, etcd] = await Promise.all([startControlPlane(), startEtcd()]);
-    client = cp.client;
-    agent = logsvcNodeAgent(client, dir, logs);
-    await readyNode(client, agent);
-    await createSharedClaim(client);
+    cluster = await startOperatorCluster({ etcd: true, sharedClaim: true });
+    ({ client, agent, logs } = cluster);
+    etcd = cluster.etcd!;
     const b64 = (name: string) => readFileSync(join(pki, name)).toString('base64');
     await client.call('POST', `/api/v1/namespaces/${NS}/secrets`, {
       metadata: { name: 'logs-tls' },
       type: 'kubernetes.io/tls',
       data: { 'tls.crt': b64('node.crt'), 'tls.key': b64('node.key'), 'ca.crt': b64('ca.crt') },
     });
-    controller = await startInProcessOperator(client, logs, 2);
+    cluster.controller = await startInProcessOperator(client, logs, 2);
   }, 180_000);
 
   afterAll(async () => {
-    await controller?.stop();
-    await agent?.stop();
-    await etcd?.stop();
-    await cp?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await cluster?.stop();
     if (pki) rmSync(pki, { recursive: true, force: true });
   });
 
   it('pushes and queries over mutual TLS; plaintext and certificate-less gRPC are refused', async () => {
-    await client.call('POST', LS, {
-      apiVersion: 'logsvc.io/v1alpha1',
-      kind: 'LogService',
-      metadata: { name: 'logs' },
-      spec: {
-        version: '0.1.0',
-        mode: 'Microservices',
+    await client.call(
+      'POST',
+      LS,
+      loadedLogService(etcd.endpoint, {
         replicationFactor: 1,
         components: {
           distributor: { replicas: 1 },
           ingester: { replicas: 1 },
           querier: { replicas: 1 },
         },
-        compactor: { enabled: false },
-        storage: { type: 'filesystem', sharedClaimName: 'logs-shared', size: '1Gi' },
-        ring: { store: 'etcd', etcdEndpoints: [etcd.endpoint] },
         rollout: { terminationGracePeriod: '30s' },
         tls: { secretName: 'logs-tls', mutual: true },
-      },
-    });
+      }),
+    );
     const fail = (err: unknown): never => {
       throw new Error(
         `${(err as Error).message}\n${logs.slice(-20).join('\n')}\n${agent.recentOutput()}`,

@@ -1,54 +1,36 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { LogServiceView } from '@logsvc/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Controller,
-  type KubeClient,
-  skipMessage,
-  startControlPlane,
-  waitFor,
-  type ControlPlane,
-} from '@logsvc/operator/testing';
+import { type KubeClient, LS, NS, skipMessage, waitFor } from '@logsvc/operator/testing';
 import type { NodeAgent } from '../support/node-agent/agent';
-import { logsvcNodeAgent, readyNode, startInProcessOperator } from '../support/operator-load';
+import {
+  startInProcessOperator,
+  startOperatorCluster,
+  type OperatorCluster,
+} from '../support/operator-load';
 
 // The admin UI's rollout status in a real pod: a SingleBinary LogService run by a real logsvc
 // process (the node agent plays the kubelet, with the pod's service account token), whose
 // `GET /ui/api/logservice` reads the LogService's status from the API server with the
 // ServiceAccount and Role the operator rendered.
 
-const NS = 'default';
-const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
 const POD = 'logs-single-binary-0';
 
 const skip = skipMessage();
 
 describe.skipIf(skip !== undefined)('operator: the UI shows the LogService status', () => {
-  let cp: ControlPlane;
+  let cluster: OperatorCluster;
   let client: KubeClient;
   let agent: NodeAgent;
-  let controller: Controller;
-  let dir: string;
-  const logs: string[] = [];
+  let logs: string[];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
-    cp = await startControlPlane();
-    client = cp.client;
-    agent = logsvcNodeAgent(client, dir, logs, { apiServer: cp.apiUrl });
-    await readyNode(client, agent);
-    controller = await startInProcessOperator(client, logs);
+    cluster = await startOperatorCluster({ podApiServer: true });
+    ({ client, agent, logs } = cluster);
+    cluster.controller = await startInProcessOperator(client, logs);
   }, 180_000);
 
-  afterAll(async () => {
-    await controller?.stop();
-    await agent?.stop();
-    await cp?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => cluster?.stop());
 
   it("reads the status with the pod's ServiceAccount: generation, components, rollout", async () => {
     await client.call('POST', LS, {

@@ -1,22 +1,28 @@
 // Shared by the operator e2e specs (e2e/operator): the pods of a LogService, a push load that
 // records every acknowledged entry, the node agent running logsvc pods, and the check that
 // every acknowledged entry can be queried afterwards.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import {
   Controller,
   DirectPodAccess,
   discoverCapabilities,
   installCrd,
   type KubeClient,
+  LS,
+  NS,
   Reconciler,
   REPO_ROOT,
+  startControlPlane,
   waitFor,
+  type ControlPlane,
 } from '@logsvc/operator/testing';
 import { NodeAgent, type NodeAgentOptions } from './node-agent/agent';
 
-export const NS = 'default';
-export const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
+export { LS, NS };
 export const TENANT = 'e2e';
 
 export interface PodItem {
@@ -46,7 +52,7 @@ export function logsvcNodeAgent(
   client: KubeClient,
   dir: string,
   logs: string[],
-  extra: Pick<NodeAgentOptions, 'apiServer' | 'ipPrefix'> = {},
+  extra: Partial<Pick<NodeAgentOptions, 'apiServer' | 'ipPrefix' | 'nodeName' | 'labels'>> = {},
 ): NodeAgent {
   const logsvc = join(REPO_ROOT, 'apps', 'logsvc', 'dist', 'main.js');
   return new NodeAgent({
@@ -78,6 +84,77 @@ export async function readyNode(client: KubeClient, agent: NodeAgent): Promise<v
   await waitFor('the default ServiceAccount', () =>
     client.get(`/api/v1/namespaces/${NS}/serviceaccounts/default`),
   );
+}
+
+/** What an operator spec runs on: a control plane, a Ready node running logsvc pods, ... */
+export interface OperatorCluster {
+  readonly cp: ControlPlane;
+  readonly client: KubeClient;
+  /** The first node's agent. */
+  readonly agent: NodeAgent;
+  /** One agent a node: one, or with `zones` one a zone. */
+  readonly agents: readonly NodeAgent[];
+  /** The node agents' pods and volumes. */
+  readonly dir: string;
+  /** What the node agents and the in-process operator log. */
+  readonly logs: string[];
+  /** With `etcd`: a Debian etcd for the rings. */
+  readonly etcd?: EtcdServer;
+  /** The in-process operator, once started (stop() stops it first). */
+  controller?: Controller;
+  /** Everything above, stopped and removed (afterAll). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The beforeAll of an operator e2e: the control plane (and with `etcd` a ring etcd), the node
+ * agent on a loopback network of its own (another spec's agent may run at once on this shared
+ * machine) or with `zones` one node `node-<zone>` a zone (labelled with it, each on its own
+ * network), the CRDs, and with `sharedClaim` the claim `logs-shared`; with `podApiServer` the
+ * pods get the API server and their token.
+ */
+export async function startOperatorCluster(
+  options: { etcd?: boolean; sharedClaim?: boolean; podApiServer?: boolean; zones?: string[] } = {},
+): Promise<OperatorCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'logsvc-node-'));
+  const logs: string[] = [];
+  const [cp, etcd] = await Promise.all([
+    startControlPlane(),
+    options.etcd ? startEtcd() : Promise.resolve(undefined),
+  ]);
+  const client = cp.client;
+  const network = 100 + Math.floor(Math.random() * 140);
+  const nodes = options.zones?.map((zone) => ({ zone, name: `node-${zone}` })) ?? [
+    { zone: undefined, name: 'node-1' },
+  ];
+  const agents = nodes.map(({ zone, name }, i) =>
+    logsvcNodeAgent(client, dir, logs, {
+      nodeName: name,
+      ipPrefix: `127.0.${network + i}.`,
+      ...(zone === undefined ? {} : { labels: { 'topology.kubernetes.io/zone': zone } }),
+      ...(options.podApiServer ? { apiServer: cp.apiUrl } : {}),
+    }),
+  );
+  await readyNode(client, agents[0]);
+  for (const agent of agents.slice(1)) await agent.start();
+  if (options.sharedClaim) await createSharedClaim(client);
+  const cluster: OperatorCluster = {
+    cp,
+    client,
+    agent: agents[0],
+    agents,
+    dir,
+    logs,
+    ...(etcd ? { etcd } : {}),
+    async stop() {
+      await cluster.controller?.stop();
+      for (const agent of agents) await agent.stop();
+      await etcd?.stop();
+      await cp.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return cluster;
 }
 
 /** The ReadWriteMany claim `logs-shared` the microservices LogServices share their store on. */
@@ -112,8 +189,14 @@ export async function startInProcessOperator(
   return controller;
 }
 
-/** A microservices LogService `logs`: 3 ingesters at RF 3 on an external etcd ring. */
-export function loadedLogService(etcdEndpoint: string): Record<string, unknown> {
+/**
+ * A microservices LogService `logs`: 3 ingesters at RF 3 on an external etcd ring; `overrides`
+ * replace top-level fields of its spec.
+ */
+export function loadedLogService(
+  etcdEndpoint: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     apiVersion: 'logsvc.io/v1alpha1',
     kind: 'LogService',
@@ -138,6 +221,7 @@ export function loadedLogService(etcdEndpoint: string): Record<string, unknown> 
           maxEntriesLimitPerQuery: 100000,
         },
       },
+      ...overrides,
     },
   };
 }
@@ -243,6 +327,15 @@ export class Load {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+/** Pushes under way (200 acknowledged), then the LogService `logs` upgraded to `version`. */
+export async function upgradeUnderLoad(client: KubeClient, version: string): Promise<Load> {
+  const load = new Load(client);
+  load.start();
+  await waitFor('pushes to be acknowledged', async () => load.acked.size >= 200, 30_000);
+  await client.call('PATCH', `${LS}/logs`, { spec: { version } }, 'application/merge-patch+json');
+  return load;
 }
 
 /**

@@ -13,14 +13,13 @@ import {
   startControlPlane,
   waitFor,
   type ControlPlane,
+  LS,
+  NS,
 } from './support/control-plane';
 
 // Tier 2: the operator against a real Kubernetes 1.20 API server, controller manager and
 // scheduler (tools/k8s/control-plane.sh). No kubelet: FakeKubelet marks pods Ready, and the
 // ring is what logsvc would report for those pods (FakeRing).
-
-const NS = 'default';
-const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
 
 type Obj = {
   metadata: {
@@ -441,6 +440,27 @@ describe.skipIf(skip !== undefined)('operator against a real API server (Kuberne
       return Object.keys(data).sort().join() === 'default_broken.yaml,default_good.yaml';
     });
     expect(await validOf('broken')).toMatchObject({ status: 'True', reason: 'Valid' });
+
+    // Set-based: every rule whose team is not a (the API server's `team notin (a)`).
+    await client.call(
+      'PATCH',
+      `${LS}/rl`,
+      {
+        spec: {
+          rules: {
+            selector: {
+              matchLabels: null,
+              matchExpressions: [{ key: 'team', operator: 'NotIn', values: ['a'] }],
+            },
+          },
+        },
+      },
+      'application/merge-patch+json',
+    );
+    await waitFor('only the rule of team b in rl-rules', async () => {
+      const data = (await configMap('rl-rules'))?.data ?? {};
+      return Object.keys(data).join() === 'default_elsewhere.yaml';
+    });
     await client.call('DELETE', `${LS}/rl`);
   }, 90_000);
 });

@@ -15,6 +15,8 @@ import {
   startControlPlane,
   waitFor,
   type ControlPlane,
+  LS,
+  NS,
 } from './support/control-plane';
 
 // The operator upgrade from the previous version's objects, on a real Kubernetes 1.20 API
@@ -22,8 +24,6 @@ import {
 // (fixtures/previous-logservice.yaml); the new operator applies its own CRD at start, reads
 // the stored object, defaults and reconciles it without replacing a pod.
 
-const NS = 'default';
-const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
 const CRD = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/logservices.logsvc.io';
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
 interface PodTemplate {

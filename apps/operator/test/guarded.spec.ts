@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOW_CHANGES_ANNOTATION } from '@logsvc/operator-api';
+import { HOSTNAME_NODE_LABEL, ZONE_NODE_LABEL } from '@logsvc/operator-render';
 import { Controller } from '../src/controller/controller';
 import { Reconciler } from '../src/controller/reconciler';
 import type { KubeClient } from '../src/kube/client';
@@ -9,23 +13,26 @@ import { EventRecorder } from '../src/observe/events';
 import { OperatorMetrics } from '../src/observe/metrics';
 import { startWebhook, type RunningWebhook } from '../src/webhook/start';
 import { WEBHOOK_PATH } from '../src/webhook/server';
+import { selfSignedCertificate } from '../src/webhook/certificates';
 import { FakeKubelet } from './support/fake-kubelet';
 import { freePort } from './support/free-port';
 import { FakeRing } from './support/fake-ring';
+import { markNodeReady } from './support/nodes';
+import { provisionClaims } from './support/volumes';
 import {
   installCrd,
   skipMessage,
   startControlPlane,
   waitFor,
   type ControlPlane,
+  LS,
+  NS,
 } from './support/control-plane';
 
 // Tier 2 on a real Kubernetes 1.20 API server: the checks before apply, the admission webhook
 // the API server calls, Events, the status heartbeat, and leader election handing a rollout
 // from a killed leader to the other replica.
 
-const NS = 'default';
-const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
 const WEBHOOK_CONFIG = 'logsvc-operator';
 
 type Condition = { type: string; status: string; reason: string; message: string };
@@ -292,11 +299,33 @@ describe.skipIf(skip !== undefined)(
         `spec.tls.secretName: Secret ${NS}/grpc-tls has no (or an empty) ca.crt`,
       );
       expect(await configMap()).toBeUndefined();
-      await client.call(
-        'PATCH',
-        `/api/v1/namespaces/${NS}/secrets/grpc-tls`,
-        { stringData: { 'ca.crt': 'ca' } },
-        'application/merge-patch+json',
+      const patchSecret = (stringData: Record<string, string>) =>
+        client.call(
+          'PATCH',
+          `/api/v1/namespaces/${NS}/secrets/grpc-tls`,
+          { stringData },
+          'application/merge-patch+json',
+        );
+      await patchSecret({ 'ca.crt': 'ca' });
+      expect((await blocked('TLSCertificateInvalid')).message).toContain(
+        `tls.crt of Secret ${NS}/grpc-tls is not a PEM certificate`,
+      );
+      // A certificate for the pods' gRPC only: the etcd members could not dial each other.
+      const certFor = (hosts: string[]) => {
+        const made = selfSignedCertificate(hosts);
+        return { 'tls.crt': made.cert, 'tls.key': made.key, 'ca.crt': made.caCert };
+      };
+      await patchSecret(certFor(['tlsd-grpc']));
+      expect((await blocked('TLSCertificateNames')).message).toContain(
+        `does not cover tlsd-etcd-0.tlsd-etcd-headless, tlsd-etcd-1.tlsd-etcd-headless, tlsd-etcd-2.tlsd-etcd-headless, *.tlsd-etcd-headless.${NS}.svc.cluster.local`,
+      );
+      expect(await configMap()).toBeUndefined();
+      await patchSecret(
+        certFor([
+          'tlsd-grpc',
+          '*.tlsd-etcd-headless',
+          `*.tlsd-etcd-headless.${NS}.svc.cluster.local`,
+        ]),
       );
       const config = await waitFor('the ConfigMap', configMap, 30_000);
       expect(config.data['config.yaml']).toContain('client_auth_type: RequireAndVerifyClientCert');
@@ -691,5 +720,76 @@ describe.skipIf(skip !== undefined)(
       );
       for (const name of ['up1', 'up2']) await client.call('DELETE', `${LS}/${name}`);
     }, 300_000);
+
+    // Last: its Nodes make the scheduler bind every pending pod of the namespace.
+    it('spreads ingesters over nodes within their zones: the scheduler places them as rendered', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'logsvc-spread-'));
+      const nodes = { 'n-a1': 'a', 'n-a2': 'a', 'n-b1': 'b', 'n-b2': 'b' };
+      for (const [name, zone] of Object.entries(nodes))
+        await client.call('POST', '/api/v1/nodes', {
+          metadata: {
+            name,
+            labels: { [HOSTNAME_NODE_LABEL]: name, [ZONE_NODE_LABEL]: zone },
+          },
+        });
+      // Ready Nodes with room, and volumes for the claims: what the scheduler needs.
+      const tick = async () => {
+        for (const name of Object.keys(nodes)) await markNodeReady(client, name);
+        await provisionClaims(client, dir);
+      };
+      await tick();
+      const timer = setInterval(() => void tick().catch(() => undefined), 2000);
+      try {
+        await client.call('POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
+          metadata: { name: 'spread-shared' },
+          spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } },
+        });
+        const spec = {
+          ...SHARED_CLAIM_SPEC,
+          replicationFactor: 2,
+          zones: ['a', 'b'],
+          components: { ...SHARED_CLAIM_SPEC.components, ingester: { replicas: 2 } },
+          storage: { ...SHARED_CLAIM_SPEC.storage, sharedClaimName: 'spread-shared' },
+        };
+        expect((await create('spread', spec)).status).toBe(201);
+        type Pod = {
+          metadata: { name: string };
+          spec: { nodeName?: string; topologySpreadConstraints?: { topologyKey: string }[] };
+        };
+        const selector = encodeURIComponent(
+          'app.kubernetes.io/instance=spread,app.kubernetes.io/component=ingester',
+        );
+        // Measured: scheduled within ~10s of the create; 6x that.
+        const pods = await waitFor(
+          '4 ingesters bound to nodes',
+          async () => {
+            const list = await client.call<{ items: Pod[] }>(
+              'GET',
+              `/api/v1/namespaces/${NS}/pods?labelSelector=${selector}`,
+            );
+            return list.items.length === 4 && list.items.every((p) => p.spec.nodeName)
+              ? list.items
+              : undefined;
+          },
+          60_000,
+        );
+        for (const zone of ['a', 'b']) {
+          const inZone = pods.filter((p) => p.metadata.name.startsWith(`spread-ingester-${zone}-`));
+          const placed = inZone.map((p) => p.spec.nodeName!).sort();
+          // The zone's nodeSelector holds them in their zone, the spread on separate nodes.
+          expect(placed, `zone ${zone}`).toEqual([`n-${zone}1`, `n-${zone}2`]);
+          for (const pod of inZone)
+            expect(pod.spec.topologySpreadConstraints?.map((c) => c.topologyKey)).toEqual([
+              HOSTNAME_NODE_LABEL,
+              ZONE_NODE_LABEL,
+            ]);
+        }
+        await client.call('DELETE', `${LS}/spread`);
+      } finally {
+        clearInterval(timer);
+        for (const name of Object.keys(nodes)) await client.raw('DELETE', `/api/v1/nodes/${name}`);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 120_000);
   },
 );

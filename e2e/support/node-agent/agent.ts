@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KubeClient } from '@logsvc/operator/testing';
+import { markNodeReady, provisionClaims, type KubeClient } from '@logsvc/operator/testing';
 import {
   expandRefs,
   mountServiceAccount,
@@ -36,6 +36,8 @@ export interface NodeAgentOptions {
    * without it pods get neither.
    */
   readonly apiServer?: string;
+  /** More labels of the Node (e.g. `topology.kubernetes.io/zone`). */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 interface RunningPod {
@@ -130,6 +132,7 @@ export class NodeAgent {
           'kubernetes.io/hostname': name,
           'kubernetes.io/os': 'linux',
           'kubernetes.io/arch': 'amd64',
+          ...this.options.labels,
         },
       },
     });
@@ -146,49 +149,7 @@ export class NodeAgent {
 
   private async heartbeat(): Promise<void> {
     const name = this.options.nodeName;
-    const now = nowIso();
-    const condition = (type: string, status: string, reason: string) => ({
-      type,
-      status,
-      reason,
-      message: reason,
-      lastHeartbeatTime: now,
-      lastTransitionTime: now,
-    });
-    const capacity = { cpu: '32', memory: '64Gi', pods: '110', 'ephemeral-storage': '100Gi' };
-    await this.client.call(
-      'PATCH',
-      `/api/v1/nodes/${name}/status`,
-      {
-        status: {
-          capacity,
-          allocatable: capacity,
-          conditions: [
-            condition('Ready', 'True', 'KubeletReady'),
-            condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory'),
-            condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure'),
-            condition('PIDPressure', 'False', 'KubeletHasSufficientPID'),
-          ],
-          addresses: [
-            { type: 'InternalIP', address: '127.0.0.1' },
-            { type: 'Hostname', address: name },
-          ],
-          nodeInfo: {
-            kubeletVersion: 'v1.20.2',
-            kubeProxyVersion: 'v1.20.2',
-            operatingSystem: 'linux',
-            architecture: 'amd64',
-            containerRuntimeVersion: 'logsvc-node-agent://0.1.0',
-            osImage: 'local',
-            kernelVersion: '',
-            machineID: '',
-            systemUUID: '',
-            bootID: '',
-          },
-        },
-      },
-      'application/strategic-merge-patch+json',
-    );
+    await markNodeReady(this.client, name);
     await this.client.call(
       'PATCH',
       `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`,
@@ -212,44 +173,8 @@ export class NodeAgent {
 
   /** A hostPath PersistentVolume, pre-bound, for each claim no volume was made for. */
   private async provisionVolumes(): Promise<void> {
-    const claims = await this.client.call<{
-      items: {
-        metadata: { name: string; namespace: string; uid: string };
-        spec: {
-          volumeName?: string;
-          accessModes?: string[];
-          storageClassName?: string;
-          resources?: { requests?: { storage?: string } };
-        };
-        status?: { phase?: string };
-      }[];
-    }>('GET', '/api/v1/persistentvolumeclaims');
-    for (const pvc of claims.items) {
-      if (pvc.spec.volumeName || pvc.status?.phase === 'Bound') continue;
-      const name = `pv-${pvc.metadata.namespace}-${pvc.metadata.name}`;
-      const path = join(
-        this.options.dir,
-        'volumes',
-        `${pvc.metadata.namespace}-${pvc.metadata.name}`,
-      );
-      mkdirSync(path, { recursive: true });
-      const res = await this.client.raw('POST', '/api/v1/persistentvolumes', {
-        metadata: { name },
-        spec: {
-          capacity: { storage: pvc.spec.resources?.requests?.storage ?? '1Gi' },
-          accessModes: pvc.spec.accessModes ?? ['ReadWriteOnce'],
-          persistentVolumeReclaimPolicy: 'Retain',
-          storageClassName: pvc.spec.storageClassName ?? '',
-          hostPath: { path, type: 'DirectoryOrCreate' },
-          claimRef: {
-            namespace: pvc.metadata.namespace,
-            name: pvc.metadata.name,
-            uid: pvc.metadata.uid,
-          },
-        },
-      });
-      if (res.status === 201) this.log(`provisioned ${name}`);
-    }
+    for (const name of await provisionClaims(this.client, this.options.dir))
+      this.log(`provisioned ${name}`);
   }
 
   private async syncPods(): Promise<void> {

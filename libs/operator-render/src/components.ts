@@ -65,32 +65,19 @@ export function planComponents(name: string, spec: LogServiceSpec): ComponentPla
       ];
     case 'Microservices': {
       const zones = spec.zones ?? [];
+      const ingester = plan(
+        'ingester',
+        'ingester',
+        'StatefulSet',
+        c.ingester.replicas,
+        c.ingester.resources,
+        true,
+        true,
+      );
       const ingesters =
         zones.length === 0
-          ? [
-              plan(
-                'ingester',
-                'ingester',
-                'StatefulSet',
-                c.ingester.replicas,
-                c.ingester.resources,
-                true,
-                true,
-              ),
-            ]
-          : zones.map((zone) => ({
-              ...plan(
-                'ingester',
-                'ingester',
-                'StatefulSet',
-                c.ingester.replicas,
-                c.ingester.resources,
-                true,
-                true,
-              ),
-              name: `${name}-ingester-${zone}`,
-              zone,
-            }));
+          ? [ingester]
+          : zones.map((zone) => ({ ...ingester, name: `${name}-ingester-${zone}`, zone }));
       const out = [...ingesters];
       if (c.indexGateway.replicas > 0)
         out.push(

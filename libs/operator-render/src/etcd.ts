@@ -11,9 +11,10 @@ export const ETCD_METRICS_PORT = 2381;
 /**
  * With `spec.tls`: the client port takes TLS only, with the LogService's certificate (and with
  * `mutual`, only clients whose certificate `ca.crt` signed); /health moves to a plain port for
- * the probe. Peer traffic stays plaintext (the certificate carries no per-member names).
+ * the probe. With `peerTls` the members also talk to each other over mutual TLS with it (the
+ * certificate must cover etcdPeerNames).
  */
-function etcdTls(spec: LogServiceSpec) {
+function etcdTls(spec: LogServiceSpec, peerTls: boolean) {
   const tls = spec.tls;
   if (tls === undefined) return undefined;
   return {
@@ -22,6 +23,14 @@ function etcdTls(spec: LogServiceSpec) {
       `--key-file=${ETCD_TLS_DIR}/tls.key`,
       ...(tls.mutual
         ? [`--trusted-ca-file=${ETCD_TLS_DIR}/ca.crt`, '--client-cert-auth=true']
+        : []),
+      ...(peerTls
+        ? [
+            `--peer-cert-file=${ETCD_TLS_DIR}/tls.crt`,
+            `--peer-key-file=${ETCD_TLS_DIR}/tls.key`,
+            `--peer-trusted-ca-file=${ETCD_TLS_DIR}/ca.crt`,
+            '--peer-client-cert-auth=true',
+          ]
         : []),
       `--listen-metrics-urls=http://0.0.0.0:${ETCD_METRICS_PORT}`,
     ],
@@ -45,21 +54,55 @@ export interface EtcdPlan {
    * name the grown cluster, the old members need not restart for it).
    */
   readonly partition?: number;
+  /**
+   * Whether the members talk to each other over TLS (https peer URLs). Set when the etcd is
+   * created (with `spec.tls`) and kept: a member's peer URLs live in the member list, which a
+   * restart with other flags does not change. Unset: as `spec.tls` says.
+   */
+  readonly peerTls?: boolean;
 }
 
 export function etcdName(owner: Pick<Owner, 'name'>): string {
   return `${owner.name}-etcd`;
 }
 
-/** The peer URL of member `ordinal`, as the member list holds it. */
-export function etcdPeerUrl(owner: Pick<Owner, 'name'>, ordinal: number): string {
-  const name = etcdName(owner);
-  return `http://${name}-${ordinal}.${name}-headless:${ETCD_PEER_PORT}`;
+/** The headless Service of the managed etcd, the domain of its members' peer names. */
+export function etcdHeadlessName(owner: Pick<Owner, 'name'>): string {
+  return `${etcdName(owner)}-headless`;
+}
+
+/** The name member `ordinal` is dialled by (its peer URL's host). */
+export function etcdPeerHost(owner: Pick<Owner, 'name'>, ordinal: number): string {
+  return `${etcdName(owner)}-${ordinal}.${etcdHeadlessName(owner)}`;
+}
+
+/** The peer URL of member `ordinal`, as the member list holds it (https with peer TLS). */
+export function etcdPeerUrl(owner: Pick<Owner, 'name'>, ordinal: number, peerTls = false): string {
+  return `${peerTls ? 'https' : 'http'}://${etcdPeerHost(owner, ordinal)}:${ETCD_PEER_PORT}`;
+}
+
+/**
+ * The DNS names the certificate must cover for peer TLS: the members' peer names (dialled by
+ * the other members) and, for the check etcd makes of a connecting member's certificate (its
+ * pod IP looked up back to a name), the pods' names in the cluster's DNS.
+ */
+export function etcdPeerNames(owner: Pick<Owner, 'name' | 'namespace'>): string[] {
+  const headless = etcdHeadlessName(owner);
+  return [`*.${headless}`, `*.${headless}.${owner.namespace}.svc.cluster.local`];
+}
+
+/** Whether a new etcd for this spec talks TLS between its members. */
+export function peerTlsOf(spec: LogServiceSpec): boolean {
+  return spec.tls !== undefined;
 }
 
 /** The plan of an etcd the spec creates: every member at once. */
 export function newEtcdPlan(spec: LogServiceSpec): EtcdPlan {
-  return { members: spec.ring.managed.replicas, initialClusterState: 'new' };
+  return {
+    members: spec.ring.managed.replicas,
+    initialClusterState: 'new',
+    peerTls: peerTlsOf(spec),
+  };
 }
 
 /** The operator-managed etcd of the rings: a StatefulSet, its headless and client Services. */
@@ -69,16 +112,19 @@ export function managedEtcd(
   plan: EtcdPlan = newEtcdPlan(spec),
 ): Manifest[] {
   const name = etcdName(owner);
-  const headless = `${name}-headless`;
+  const headless = etcdHeadlessName(owner);
   const { image, size, resources } = spec.ring.managed;
   const replicas = plan.members;
   const selector = selectorLabels(owner, ETCD_COMPONENT);
+  // Peer TLS needs the Secret: without spec.tls the reconciler does not render (it is blocked).
+  const peerTls = (plan.peerTls ?? peerTlsOf(spec)) && spec.tls !== undefined;
   const peers = Array.from(
     { length: replicas },
-    (_, i) => `${name}-${i}=${etcdPeerUrl(owner, i)}`,
+    (_, i) => `${name}-${i}=${etcdPeerUrl(owner, i, peerTls)}`,
   ).join(',');
-  const tls = etcdTls(spec);
+  const tls = etcdTls(spec, peerTls);
   const client = tls === undefined ? 'http' : 'https';
+  const peer = peerTls ? 'https' : 'http';
   const ports = [
     { name: 'client', port: ETCD_CLIENT_PORT, targetPort: 'client', protocol: 'TCP' },
     { name: 'peer', port: ETCD_PEER_PORT, targetPort: 'peer', protocol: 'TCP' },
@@ -122,8 +168,8 @@ export function managedEtcd(
                   '--data-dir=/var/etcd/data',
                   `--listen-client-urls=${client}://0.0.0.0:${ETCD_CLIENT_PORT}`,
                   `--advertise-client-urls=${client}://$(POD_NAME).${headless}:${ETCD_CLIENT_PORT}`,
-                  `--listen-peer-urls=http://0.0.0.0:${ETCD_PEER_PORT}`,
-                  `--initial-advertise-peer-urls=http://$(POD_NAME).${headless}:${ETCD_PEER_PORT}`,
+                  `--listen-peer-urls=${peer}://0.0.0.0:${ETCD_PEER_PORT}`,
+                  `--initial-advertise-peer-urls=${peer}://$(POD_NAME).${headless}:${ETCD_PEER_PORT}`,
                   `--initial-cluster=${peers}`,
                   `--initial-cluster-state=${plan.initialClusterState}`,
                   ...(tls?.flags ?? []),

@@ -7,8 +7,19 @@ export * from './config';
 export * from './logservice-file';
 export { durationSeconds } from './duration';
 export { imageOf, podSelector, DATA_VOLUME, ZONE_NODE_LABEL } from './pod';
+export { HOSTNAME_NODE_LABEL } from './placement';
 export { headlessName } from './workloads';
-export { ETCD_COMPONENT, etcdName, etcdPeerUrl, newEtcdPlan, type EtcdPlan } from './etcd';
+export {
+  ETCD_COMPONENT,
+  etcdHeadlessName,
+  etcdName,
+  etcdPeerHost,
+  etcdPeerNames,
+  etcdPeerUrl,
+  newEtcdPlan,
+  peerTlsOf,
+  type EtcdPlan,
+} from './etcd';
 export { TLS_DIR, TLS_SECRET_KEYS, tlsServerName } from './tls';
 export { renderAll, type Rendered } from './render';
 export * from './rules';

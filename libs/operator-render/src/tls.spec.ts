@@ -168,6 +168,14 @@ describe('spec.tls', () => {
         '--trusted-ca-file=/etc/etcd-tls/ca.crt',
         '--client-cert-auth=true',
         '--listen-metrics-urls=http://0.0.0.0:2381',
+        // Between the members: mutual TLS with the same certificate, https peer URLs.
+        '--listen-peer-urls=https://0.0.0.0:2380',
+        '--initial-advertise-peer-urls=https://$(POD_NAME).logs-etcd-headless:2380',
+        '--initial-cluster=logs-etcd-0=https://logs-etcd-0.logs-etcd-headless:2380,logs-etcd-1=https://logs-etcd-1.logs-etcd-headless:2380,logs-etcd-2=https://logs-etcd-2.logs-etcd-headless:2380',
+        '--peer-cert-file=/etc/etcd-tls/tls.crt',
+        '--peer-key-file=/etc/etcd-tls/tls.key',
+        '--peer-trusted-ca-file=/etc/etcd-tls/ca.crt',
+        '--peer-client-cert-auth=true',
       ]),
     );
     // The kubelet has no client certificate: /health on the plain metrics port.
@@ -204,19 +212,36 @@ describe('spec.tls', () => {
   it('leaves etcd alone without spec.tls, asks no client certificate without mutual', () => {
     const plain = etcdOf(renderAll(owner, micro(), v1).manifests).containers[0];
     expect(plain.command).toContain('--listen-client-urls=http://0.0.0.0:2379');
-    expect(plain.command.some((f: string) => f.startsWith('--cert-file'))).toBe(false);
+    expect(plain.command).toContain('--listen-peer-urls=http://0.0.0.0:2380');
+    expect(plain.command.some((f: string) => /^--(peer-)?cert-file/.test(f))).toBe(false);
     expect(plain.readinessProbe.httpGet.port).toBe('client');
 
     const oneWay = renderAll(owner, micro({ secretName: 'logs-tls', mutual: false }), v1);
     const command: string[] = etcdOf(oneWay.manifests).containers[0].command;
     expect(command).toContain('--cert-file=/etc/etcd-tls/tls.crt');
     expect(command.some((f) => f.startsWith('--client-cert-auth'))).toBe(false);
+    // Peers are always mutual (only the members dial the peer port).
+    expect(command).toContain('--peer-client-cert-auth=true');
     const [{ config }] = loadedConfigs(oneWay.manifests);
     expect(resolveRingConfig(config, 'ingester').kvstore.etcd.tls).toMatchObject({
       enabled: true,
       certPath: '',
       caPath: '/etc/logsvc-tls/ca.crt',
     });
+  });
+
+  it('keeps plaintext between the members of an etcd created without spec.tls', () => {
+    // Its member list holds http peer URLs, which a restart with https flags does not change.
+    const spec = micro({ secretName: 'logs-tls' });
+    const etcd = { members: 3, initialClusterState: 'new' as const, peerTls: false };
+    const command: string[] = etcdOf(renderAll(owner, spec, v1, spec, { etcd }).manifests)
+      .containers[0].command;
+    expect(command).toContain('--listen-client-urls=https://0.0.0.0:2379');
+    expect(command).toContain('--listen-peer-urls=http://0.0.0.0:2380');
+    expect(command.some((f) => f.startsWith('--peer-'))).toBe(false);
+    expect(command.find((f) => f.startsWith('--initial-cluster='))).toContain(
+      'logs-etcd-0=http://logs-etcd-0.logs-etcd-headless:2380',
+    );
   });
 
   it('does not touch the TLS of an existing etcd (ring.store: etcd)', () => {

@@ -1,6 +1,9 @@
 import type { LogServiceSpec } from '@logsvc/operator-api';
-import { TLS_SECRET_KEYS } from '@logsvc/operator-render';
+import { etcdName, peerTlsOf, TLS_SECRET_KEYS } from '@logsvc/operator-render';
+import { peerTlsOfCommand } from '../etcd/growth';
 import type { KubeClient } from '../kube/client';
+import { objectPath } from '../kube/paths';
+import { certificateDnsNames, missingNames } from './certificate-names';
 import { checkConfigOverrides } from './config-check';
 
 /** Why a spec cannot be applied yet: the Degraded reason and a message naming the object. */
@@ -10,6 +13,9 @@ export interface Blocked {
     | 'S3SecretIncomplete'
     | 'TLSSecretMissing'
     | 'TLSSecretIncomplete'
+    | 'TLSCertificateInvalid'
+    | 'TLSCertificateNames'
+    | 'EtcdPeerTLSRequired'
     | 'StorageClassMissing'
     | 'InvalidConfigOverrides';
   readonly message: string;
@@ -17,8 +23,9 @@ export interface Blocked {
 
 /**
  * What the API server cannot check but the pods need, looked at before anything is applied:
- * the S3 Secret with both keys, the TLS Secret with its three, and the StorageClass of the volumes. A LogService blocked here
- * changes no object.
+ * the S3 Secret with both keys, the TLS Secret with its three and a certificate with the names
+ * the pods dial, and the StorageClass of the volumes. A LogService blocked here changes no
+ * object.
  */
 export async function preflight(
   client: KubeClient,
@@ -47,6 +54,12 @@ export async function preflight(
         message: `spec.storage.s3.secret: Secret ${namespace}/${secretRef.name} has no (or an empty) ${missing.join(' and ')}`,
       };
   }
+  const peerTls = await managedEtcdPeerTls(client, namespace, spec, name);
+  if (peerTls && spec.tls === undefined)
+    return {
+      reason: 'EtcdPeerTLSRequired',
+      message: `spec.tls: the members of the managed etcd ${etcdName({ name })} talk to each other over TLS (their member list holds https peer URLs, which a restart does not change): keep spec.tls while it runs`,
+    };
   if (spec.tls !== undefined) {
     const tlsName = spec.tls.secretName;
     const secret = await client.get<{ data?: Record<string, string> }>(
@@ -63,6 +76,19 @@ export async function preflight(
         reason: 'TLSSecretIncomplete',
         message: `spec.tls.secretName: Secret ${namespace}/${tlsName} has no (or an empty) ${missing.join(' and ')}`,
       };
+    const pem = Buffer.from(secret.data?.['tls.crt'] ?? '', 'base64').toString('utf8');
+    const dnsNames = certificateDnsNames(pem);
+    if (dnsNames instanceof Error)
+      return {
+        reason: 'TLSCertificateInvalid',
+        message: `spec.tls.secretName: tls.crt of Secret ${namespace}/${tlsName} is not a PEM certificate: ${dnsNames.message}`,
+      };
+    const absent = missingNames(dnsNames, { name, namespace }, spec, peerTls ?? false);
+    if (absent.length > 0)
+      return {
+        reason: 'TLSCertificateNames',
+        message: `spec.tls.secretName: the certificate in Secret ${namespace}/${tlsName} does not cover ${absent.join(', ')} (its DNS names: ${dnsNames.join(', ') || 'none'})`,
+      };
   }
   const className = spec.storage.storageClassName;
   if (className !== undefined && className !== '') {
@@ -76,4 +102,22 @@ export async function preflight(
       };
   }
   return undefined;
+}
+
+/**
+ * Whether the managed etcd's members talk TLS to each other (undefined without a managed etcd):
+ * as its applied StatefulSet does, or for a new one as `spec.tls` says.
+ */
+async function managedEtcdPeerTls(
+  client: KubeClient,
+  namespace: string,
+  spec: LogServiceSpec,
+  name: string,
+): Promise<boolean | undefined> {
+  if (spec.mode === 'SingleBinary' || spec.ring.store !== 'managed') return undefined;
+  const sts = await client.get<{
+    spec?: { template?: { spec?: { containers?: { command?: string[] }[] } } };
+  }>(objectPath('apps/v1', 'StatefulSet', namespace, etcdName({ name })));
+  if (sts === undefined) return peerTlsOf(spec);
+  return peerTlsOfCommand(sts.spec?.template?.spec?.containers?.[0]?.command);
 }

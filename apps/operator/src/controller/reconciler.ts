@@ -15,6 +15,7 @@ import {
   durationSeconds,
   etcdName,
   etcdPeerUrl,
+  peerTlsOf,
   renderAll,
   type ClusterCapabilities,
   type ComponentPlan,
@@ -36,7 +37,7 @@ import type { PodAccess } from './pod-access';
 import {
   decideEtcd,
   holdPlan,
-  initialClusterStateOf,
+  observedFlags,
   needsMembers,
   type EtcdStep,
   type ObservedEtcdSet,
@@ -291,12 +292,16 @@ export class Reconciler {
             replicas: stsSpec?.replicas ?? 1,
             readyReplicas:
               (sts.status as { readyReplicas?: number } | undefined)?.readyReplicas ?? 0,
-            initialClusterState: initialClusterStateOf(
-              stsSpec?.template?.spec?.containers?.[0]?.command,
-            ),
+            ...observedFlags(stsSpec?.template?.spec?.containers?.[0]?.command),
           };
     const desired = spec.ring.managed.replicas;
-    const input = { desired, name, peerUrl: (i: number) => etcdPeerUrl(owner, i), set };
+    const input = {
+      desired,
+      peerTls: peerTlsOf(spec),
+      name,
+      peerUrl: (i: number, tls: boolean) => etcdPeerUrl(owner, i, tls),
+      set,
+    };
     if (!needsMembers(desired, set)) return decideEtcd(input);
     const target = {
       namespace: owner.namespace,

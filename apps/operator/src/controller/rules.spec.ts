@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRule, ruleStatus, type RuleResource } from './rules';
+import { checkRule, ruleStatus, selectorQuery, type RuleResource } from './rules';
 
 const resource = (spec: unknown, status?: RuleResource['status']): RuleResource => ({
   metadata: { name: 'errors', namespace: 'team-a', generation: 2 },
@@ -97,5 +97,24 @@ describe('ruleStatus', () => {
       message: 'spec.groups: x',
       lastTransitionTime: '2026-12-02T03:00:00.000Z',
     });
+  });
+});
+
+describe('selectorQuery', () => {
+  it("writes matchLabels and matchExpressions in the API server's labelSelector syntax", () => {
+    expect(selectorQuery({})).toBe('');
+    expect(selectorQuery(undefined)).toBe('');
+    const query = selectorQuery({
+      matchLabels: { team: 'a', app: 'web' },
+      matchExpressions: [
+        { key: 'stage', operator: 'In', values: ['prod', 'canary'] },
+        { key: 'tier', operator: 'NotIn', values: ['dev'] },
+        { key: 'owner', operator: 'Exists' },
+        { key: 'draft', operator: 'DoesNotExist' },
+      ],
+    });
+    expect(decodeURIComponent(query)).toBe(
+      '?labelSelector=app=web,team=a,stage in (canary,prod),tier notin (dev),owner,!draft',
+    );
   });
 });

@@ -65,12 +65,25 @@ export function checkRule(resource: RuleResource): RuleVerdict {
   };
 }
 
-const selectorQuery = (matchLabels: Readonly<Record<string, string>> | undefined) => {
-  const terms = Object.entries(matchLabels ?? {})
+type Selector = NonNullable<LogServiceSpec['rules']>['selector'];
+
+/**
+ * The `labelSelector` query of a list for a selector (`?labelSelector=...`, '' for `{}`): the
+ * API server's syntax, `k=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`.
+ */
+export function selectorQuery(selector: Selector | undefined): string {
+  const terms = Object.entries(selector?.matchLabels ?? {})
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`);
+  for (const { key, operator, values = [] } of selector?.matchExpressions ?? []) {
+    const set = `(${[...values].sort().join(',')})`;
+    if (operator === 'In') terms.push(`${key} in ${set}`);
+    else if (operator === 'NotIn') terms.push(`${key} notin ${set}`);
+    else if (operator === 'Exists') terms.push(key);
+    else terms.push(`!${key}`);
+  }
   return terms.length === 0 ? '' : `?labelSelector=${encodeURIComponent(terms.join(','))}`;
-};
+}
 
 /** The LogServiceRules `spec.rules` of a LogService in `namespace` selects. */
 export async function selectRules(
@@ -80,7 +93,7 @@ export async function selectRules(
 ): Promise<RuleResource[]> {
   const rules = spec.rules;
   if (rules === undefined) return [];
-  const query = selectorQuery(rules.selector.matchLabels);
+  const query = selectorQuery(rules.selector);
   const base = `/apis/${API_VERSION}`;
   if (rules.namespaceSelector === undefined) {
     const list = await client.call<{ items: RuleResource[] }>(
@@ -91,7 +104,7 @@ export async function selectRules(
   }
   const namespaces = await client.call<{ items: { metadata: { name: string } }[] }>(
     'GET',
-    `/api/v1/namespaces${selectorQuery(rules.namespaceSelector.matchLabels)}`,
+    `/api/v1/namespaces${selectorQuery(rules.namespaceSelector)}`,
   );
   const allowed = new Set(namespaces.items.map((n) => n.metadata.name));
   const list = await client.call<{ items: RuleResource[] }>(

@@ -15,6 +15,8 @@ export interface ObservedEtcdSet {
   readonly replicas: number;
   readonly readyReplicas: number;
   readonly initialClusterState: 'new' | 'existing';
+  /** Whether its members talk TLS to each other (`--listen-peer-urls=https://...`). */
+  readonly peerTls: boolean;
 }
 
 export type EtcdStep =
@@ -34,9 +36,11 @@ export type EtcdStep =
 export interface EtcdGrowthInput {
   /** `spec.ring.managed.replicas`. */
   readonly desired: number;
+  /** Whether a new etcd talks TLS between its members (`spec.tls`). */
+  readonly peerTls: boolean;
   /** The StatefulSet's name (`<logservice>-etcd`); member `i` is pod `<name>-i`. */
   readonly name: string;
-  readonly peerUrl: (ordinal: number) => string;
+  readonly peerUrl: (ordinal: number, peerTls: boolean) => string;
   readonly set?: ObservedEtcdSet;
   /** Read only while growing (`needsMembers`). */
   readonly members?: MemberList;
@@ -58,15 +62,27 @@ export function needsMembers(desired: number, set: ObservedEtcdSet | undefined):
 export function decideEtcd(input: EtcdGrowthInput): EtcdStep {
   const { desired, set } = input;
   if (set === undefined)
-    return { kind: 'Steady', plan: { members: desired, initialClusterState: 'new' } };
+    return {
+      kind: 'Steady',
+      plan: { members: desired, initialClusterState: 'new', peerTls: input.peerTls },
+    };
   const r = set.replicas;
+  const { peerTls } = set;
   if (r >= desired)
-    return { kind: 'Steady', plan: { members: r, initialClusterState: set.initialClusterState } };
+    return {
+      kind: 'Steady',
+      plan: { members: r, initialClusterState: set.initialClusterState, peerTls },
+    };
 
   const hold = holdPlan(set);
-  const next: EtcdPlan = { members: r + 1, initialClusterState: 'existing', partition: r };
+  const next: EtcdPlan = {
+    members: r + 1,
+    initialClusterState: 'existing',
+    partition: r,
+    peerTls,
+  };
   const member = `${input.name}-${r}`;
-  const peer = input.peerUrl(r);
+  const peer = input.peerUrl(r, peerTls);
   const growing = `growing the managed etcd from ${r} to ${desired} members`;
   const members = input.members;
   if (members === undefined || !members.ok)
@@ -109,13 +125,31 @@ export function decideEtcd(input: EtcdGrowthInput): EtcdStep {
  * out of the update): for a step that must wait, or a member add etcd refused.
  */
 export function holdPlan(set: ObservedEtcdSet): EtcdPlan {
+  const { replicas: members, peerTls } = set;
   return set.initialClusterState === 'existing'
-    ? { members: set.replicas, initialClusterState: 'existing', partition: set.replicas - 1 }
-    : { members: set.replicas, initialClusterState: set.initialClusterState };
+    ? { members, initialClusterState: 'existing', partition: members - 1, peerTls }
+    : { members, initialClusterState: set.initialClusterState, peerTls };
 }
+
+const flagOf = (command: readonly string[] | undefined, name: string): string | undefined =>
+  (command ?? []).find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 
 /** `--initial-cluster-state` of an applied etcd StatefulSet (`new` when not found). */
 export function initialClusterStateOf(command: readonly string[] | undefined): 'new' | 'existing' {
-  const flag = (command ?? []).find((a) => a.startsWith('--initial-cluster-state='));
-  return flag?.endsWith('=existing') ? 'existing' : 'new';
+  return flagOf(command, 'initial-cluster-state') === 'existing' ? 'existing' : 'new';
+}
+
+/** Whether an applied etcd StatefulSet's members talk TLS to each other. */
+export function peerTlsOfCommand(command: readonly string[] | undefined): boolean {
+  return flagOf(command, 'listen-peer-urls')?.startsWith('https://') ?? false;
+}
+
+/** What the operator reads of its applied etcd StatefulSet's container command. */
+export function observedFlags(
+  command: readonly string[] | undefined,
+): Pick<ObservedEtcdSet, 'initialClusterState' | 'peerTls'> {
+  return {
+    initialClusterState: initialClusterStateOf(command),
+    peerTls: peerTlsOfCommand(command),
+  };
 }

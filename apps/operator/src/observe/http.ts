@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OperatorMetrics } from './metrics';
+import { closeServer, listen } from './listen';
 
 export interface ProbeServerOptions {
   readonly metrics: OperatorMetrics;
@@ -43,20 +44,13 @@ export class ProbeServer {
       }
       text(404, 'not found\n');
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port, this.options.host ?? '0.0.0.0', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, this.options.port, this.options.host);
     this.server = server;
   }
 
   async stop(): Promise<void> {
     const server = this.server;
     if (server === undefined) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeServer(server);
   }
 }

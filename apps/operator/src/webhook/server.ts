@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { reviewLogService, type ReviewOutcome } from './review';
+import { closeServer, listen } from '../observe/listen';
 
 export const WEBHOOK_PATH = '/validate-logsvc-io-v1alpha1-logservice';
 const MAX_BODY = 3 * 1024 * 1024;
@@ -60,13 +61,7 @@ export class WebhookServer {
       });
     });
     server.on('clientError', (_err, socket) => socket.destroy());
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port, this.options.host ?? '0.0.0.0', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, this.options.port, this.options.host);
     this.server = server;
     this.options.log?.(`admission webhook on https://:${this.port}${WEBHOOK_PATH}`);
   }
@@ -74,7 +69,6 @@ export class WebhookServer {
   async stop(): Promise<void> {
     const server = this.server;
     if (server === undefined) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeServer(server);
   }
 }

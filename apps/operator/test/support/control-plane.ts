@@ -21,6 +21,10 @@ export function controlPlaneBin(): string | undefined {
     : undefined;
 }
 
+/** The namespace the operator tests run their LogServices in, and its LogServices' path. */
+export const NS = 'default';
+export const LS = `/apis/logsvc.io/v1alpha1/namespaces/${NS}/logservices`;
+
 /** Says loudly why a tier-2/3 file is skipped (never silently). */
 export function skipMessage(): string | undefined {
   if (controlPlaneBin() !== undefined) return undefined;

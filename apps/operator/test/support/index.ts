@@ -7,9 +7,13 @@ export type { KubeClient } from '../../src/kube/client';
 export { discoverCapabilities } from '../../src/kube/discovery';
 export {
   installCrd,
+  LS,
+  NS,
   REPO_ROOT,
   skipMessage,
   startControlPlane,
   waitFor,
   type ControlPlane,
 } from './control-plane';
+export { provisionClaims } from './volumes';
+export { markNodeReady } from './nodes';

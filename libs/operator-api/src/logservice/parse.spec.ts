@@ -193,8 +193,55 @@ describe('parseSpec', () => {
       { limits: { tenants: { '*': { maxQuerySeries: 5 } } } },
       'spec.limits.tenants.*: is not a tenant ID: limits for every tenant go in limits.global',
     ],
+    [
+      { rules: { selector: { matchExpressions: [{ key: 'team', operator: 'In' }] } } },
+      'spec.rules.selector.matchExpressions[0].values: must have at least one value with operator In',
+    ],
+    [
+      {
+        rules: {
+          selector: {},
+          namespaceSelector: {
+            matchExpressions: [{ key: 'team', operator: 'Exists', values: ['a'] }],
+          },
+        },
+      },
+      'spec.rules.namespaceSelector.matchExpressions[0].values: must be empty with operator Exists',
+    ],
+    [
+      { rules: { selector: { matchExpressions: [{ key: 'a b', operator: 'DoesNotExist' }] } } },
+      'spec.rules.selector.matchExpressions[0].key: "a b" is not a label key',
+    ],
+    [
+      { rules: { selector: { matchLabels: { team: 'a,b' } } } },
+      'spec.rules.selector.matchLabels.team: "a,b" is not a label value',
+    ],
   ])('reports the cross-field rule broken by %j', (raw, message) => {
     expect(issuesOf({ version: '1', ...raw })).toContain(message);
+  });
+
+  it('takes matchExpressions with the operators of Kubernetes label selectors', () => {
+    const parsed = parseSpec({
+      version: '1',
+      rules: {
+        selector: {
+          matchLabels: { 'logsvc.io/kind': 'alerts' },
+          matchExpressions: [
+            { key: 'team', operator: 'In', values: ['a', 'b'] },
+            { key: 'stage', operator: 'NotIn', values: ['dev'] },
+            { key: 'owner', operator: 'Exists' },
+            { key: 'draft', operator: 'DoesNotExist', values: [] },
+          ],
+        },
+      },
+    });
+    expect(parsed.ok).toBe(true);
+    expect(
+      issuesOf({
+        version: '1',
+        rules: { selector: { matchExpressions: [{ key: 'team', operator: 'Has' }] } },
+      }),
+    ).toContain('spec.rules.selector.matchExpressions[0].operator');
   });
 
   it('leaves TLS off unless spec.tls names a Secret, and makes it mutual by default', () => {

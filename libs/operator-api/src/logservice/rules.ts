@@ -42,6 +42,12 @@ export function checkSpecRules(spec: LogServiceSpec): SchemaIssue[] {
   if (retentionSet && !spec.retention.enabled)
     bad('retention.enabled', 'must be true when a retentionPeriod is set');
 
+  if (spec.rules !== undefined) {
+    selectorIssues('rules.selector', spec.rules.selector, bad);
+    if (spec.rules.namespaceSelector !== undefined)
+      selectorIssues('rules.namespaceSelector', spec.rules.namespaceSelector, bad);
+  }
+
   // runtime.yaml's `*` entry holds the global limits (logsvc applies it to every tenant).
   if (spec.limits.tenants?.['*'] !== undefined)
     bad('limits.tenants.*', 'is not a tenant ID: limits for every tenant go in limits.global');
@@ -70,6 +76,44 @@ export function checkSpecRules(spec: LogServiceSpec): SchemaIssue[] {
       `is ${spec.replicationFactor} but only ${ingesters} ingester${ingesters === 1 ? '' : 's'} would run`,
     );
   return issues;
+}
+
+type Selector = NonNullable<LogServiceSpec['rules']>['selector'];
+
+/** What Kubernetes refuses in a label selector, with the path of the offending field. */
+function selectorIssues(
+  path: string,
+  selector: Selector,
+  bad: (path: string, message: string) => void,
+): void {
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (!isLabelKey(key)) bad(`${path}.matchLabels`, `${JSON.stringify(key)} is not a label key`);
+    if (!isLabelValue(value))
+      bad(`${path}.matchLabels.${key}`, `${JSON.stringify(value)} is not a label value`);
+  }
+  (selector.matchExpressions ?? []).forEach((e, i) => {
+    const at = `${path}.matchExpressions[${i}]`;
+    const values = e.values ?? [];
+    if (!isLabelKey(e.key)) bad(`${at}.key`, `${JSON.stringify(e.key)} is not a label key`);
+    if ((e.operator === 'In' || e.operator === 'NotIn') && values.length === 0)
+      bad(`${at}.values`, `must have at least one value with operator ${e.operator}`);
+    if ((e.operator === 'Exists' || e.operator === 'DoesNotExist') && values.length > 0)
+      bad(`${at}.values`, `must be empty with operator ${e.operator}`);
+    for (const v of values)
+      if (!isLabelValue(v)) bad(`${at}.values`, `${JSON.stringify(v)} is not a label value`);
+  });
+}
+
+/** A Kubernetes label key: an optional DNS-subdomain prefix and `/`, then a label name. */
+export function isLabelKey(key: string): boolean {
+  const slash = key.lastIndexOf('/');
+  const prefix = slash < 0 ? undefined : key.slice(0, slash);
+  const name = key.slice(slash + 1);
+  const validPrefix =
+    prefix === undefined ||
+    (prefix.length <= 253 &&
+      /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(prefix));
+  return validPrefix && name !== '' && isLabelValue(name);
 }
 
 /** A Kubernetes label value: empty, or up to 63 of [A-Za-z0-9-_.] with alphanumeric ends. */

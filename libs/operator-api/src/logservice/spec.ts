@@ -13,6 +13,43 @@ export const SIZE_PRESETS = [
   '1x.medium',
 ] as const;
 
+/** The operators of `matchExpressions`, as Kubernetes' label selectors have them. */
+export const SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
+
+/** A Kubernetes label selector (`matchLabels` and `matchExpressions`, all of them must hold). */
+function labelSelector(what: string, description: string, options?: { required: boolean }) {
+  return s.object(
+    {
+      matchLabels: s.map(
+        'label',
+        s.string('Label value.'),
+        `Labels ${what} must carry (all of them).`,
+      ),
+      matchExpressions: s.array(
+        s.object(
+          {
+            key: s.string('The label.', { required: true }),
+            operator: s.enum(
+              SELECTOR_OPERATORS,
+              '`In`/`NotIn`: the label is (not) one of `values`; `Exists`/`DoesNotExist`: it is (not) set.',
+              { required: true },
+            ),
+            values: s.array(
+              s.string('Label value.'),
+              'The values of `In` and `NotIn` (at least one); empty for `Exists` and `DoesNotExist`.',
+            ),
+          },
+          'One requirement on a label.',
+          { typeName: 'SelectorRequirement' },
+        ),
+        `Requirements on the labels of ${what} (all of them), as in Kubernetes' label selectors.`,
+      ),
+    },
+    description,
+    options,
+  );
+}
+
 const resources = defaulted(
   {
     requests: s.map('resource', s.quantity('amount'), 'Minimum resources (`cpu`, `memory`).'),
@@ -299,25 +336,13 @@ export const specSchema = s.object(
     ),
     rules: s.object(
       {
-        selector: s.object(
-          {
-            matchLabels: s.map(
-              'label',
-              s.string('Label value.'),
-              'Labels a LogServiceRule must carry (all of them).',
-            ),
-          },
+        selector: labelSelector(
+          'a LogServiceRule',
           'Which LogServiceRules the ruler runs; `{}`: every one.',
           { required: true },
         ),
-        namespaceSelector: s.object(
-          {
-            matchLabels: s.map(
-              'label',
-              s.string('Label value.'),
-              'Labels a namespace must carry (all of them).',
-            ),
-          },
+        namespaceSelector: labelSelector(
+          'a namespace',
           "Namespaces to take LogServiceRules from; `{}`: every namespace; unset: the LogService's own.",
         ),
       },

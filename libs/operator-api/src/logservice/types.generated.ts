@@ -242,12 +242,26 @@ export interface RulesSpec {
   selector: {
     /** Labels a LogServiceRule must carry (all of them). */
     matchLabels?: Record<string, string>;
+    /** Requirements on the labels of a LogServiceRule (all of them), as in Kubernetes' label selectors. */
+    matchExpressions?: SelectorRequirement[];
   };
   /** Namespaces to take LogServiceRules from; `{}`: every namespace; unset: the LogService's own. */
   namespaceSelector?: {
     /** Labels a namespace must carry (all of them). */
     matchLabels?: Record<string, string>;
+    /** Requirements on the labels of a namespace (all of them), as in Kubernetes' label selectors. */
+    matchExpressions?: SelectorRequirement[];
   };
+}
+
+/** One requirement on a label. */
+export interface SelectorRequirement {
+  /** The label. */
+  key: string;
+  /** `In`/`NotIn`: the label is (not) one of `values`; `Exists`/`DoesNotExist`: it is (not) set. */
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  /** The values of `In` and `NotIn` (at least one); empty for `Exists` and `DoesNotExist`. */
+  values?: string[];
 }
 
 /** Rollout settings. */
@@ -502,12 +516,26 @@ export interface RulesSpecInput {
   selector: {
     /** Labels a LogServiceRule must carry (all of them). */
     matchLabels?: Record<string, string>;
+    /** Requirements on the labels of a LogServiceRule (all of them), as in Kubernetes' label selectors. */
+    matchExpressions?: SelectorRequirementInput[];
   };
   /** Namespaces to take LogServiceRules from; `{}`: every namespace; unset: the LogService's own. */
   namespaceSelector?: {
     /** Labels a namespace must carry (all of them). */
     matchLabels?: Record<string, string>;
+    /** Requirements on the labels of a namespace (all of them), as in Kubernetes' label selectors. */
+    matchExpressions?: SelectorRequirementInput[];
   };
+}
+
+/** One requirement on a label. */
+export interface SelectorRequirementInput {
+  /** The label. */
+  key: string;
+  /** `In`/`NotIn`: the label is (not) one of `values`; `Exists`/`DoesNotExist`: it is (not) set. */
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  /** The values of `In` and `NotIn` (at least one); empty for `Exists` and `DoesNotExist`. */
+  values?: string[];
 }
 
 /** Rollout settings. */
