@@ -15,6 +15,7 @@ import { QuerierModule } from '../querier/querier.module';
 import { QUERY_WORKER_POOL } from '../querier/query-worker-pool.provider';
 import { QueryFrontendModule } from '../query-frontend/query-frontend.module';
 import { QueryController } from './query.controller';
+import { QueryHttpGrpcHandlers } from './query-http.grpc';
 import { createQueryPath, QUERY_PATH, type QueryPath } from './query-path';
 
 /** Lets the frontend's queued sub-queries finish at shutdown, then ends its local workers. */
@@ -43,6 +44,7 @@ export class QueryApiModule {
       controllers: [QueryController],
       providers: [
         QueryPathCloser,
+        ...(frontend ? [QueryHttpGrpcHandlers] : []),
         {
           provide: QUERY_PATH,
           useFactory: (
