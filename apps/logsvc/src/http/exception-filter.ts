@@ -95,7 +95,11 @@ export class LokiExceptionFilter implements ExceptionFilter {
  * as is) and every other error with one (Go's `http.Error`).
  */
 function errorBody(request: FastifyRequest, message: string): string {
-  const path = (request.routeOptions as { url?: string } | undefined)?.url ?? '';
+  return lokiErrorBody((request.routeOptions as { url?: string } | undefined)?.url ?? '', message);
+}
+
+/** A LogsvcError's text as a route at `path` writes it (see `errorBody`). */
+export function lokiErrorBody(path: string, message: string): string {
   return QUERY_PATHS.has(path) ? message : `${message}\n`;
 }
 
