@@ -1,5 +1,6 @@
 import { apiPaths } from '@logsvc/api';
 import type { Config } from '@logsvc/config';
+import { ProcessTerminator } from '@logsvc/ingester';
 import { removeTokensFile } from '@logsvc/ring';
 import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,7 +17,6 @@ import {
 import { paramValue } from '../../http/params';
 import { CONFIG, LOGGER } from '../../tokens';
 import { IngesterService } from './ingester.service';
-import { ProcessTerminator } from './process-terminator';
 
 /** Go's `util.FlagFromValues`: t/true/1 and f/false/0 (any case), else the default. */
 export function flagValue(value: string | undefined, fallback: boolean): boolean {
