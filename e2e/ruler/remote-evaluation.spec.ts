@@ -48,6 +48,16 @@ async function frontendQueries(frontend: Member): Promise<number> {
   return (await memberMetric(frontend, 'logsvc_requests_total', labels)) ?? 0;
 }
 
+/** Pushes lines of the stream `{app}` to a write member; its status. */
+async function pushLines(write: Member, app: string, values: string[][]): Promise<number> {
+  const res = await fetch(`${write.process.url}/loki/api/v1/push`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ streams: [{ stream: { app }, values }] }),
+  });
+  return res.status;
+}
+
 interface Answer {
   status: number;
   contentType: string | undefined;
@@ -103,14 +113,7 @@ describe('remote rule evaluation through a query frontend', () => {
 
   it('answers a carried request (httpgrpc.HTTP/Handle) as its HTTP routes answer it', async () => {
     const t = nowNs() - 30_000_000_000n;
-    const push = await fetch(`${write.process.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        streams: [{ stream: { app: 'carried' }, values: [[String(t), 'level=info carried']] }],
-      }),
-    });
-    expect(push.status).toBe(204);
+    expect(await pushLines(write, 'carried', [[String(t), 'level=info carried']])).toBe(204);
     const client = new GrpcHttpClient(`127.0.0.1:${frontend.grpcPort}`);
     const start = String(t - 60_000_000_000n);
     const end = String(t + 60_000_000_000n);
@@ -180,19 +183,8 @@ describe('remote rule evaluation through a query frontend', () => {
 
   it("fires an alert from the frontend's answers, and fails its rules without the frontend", async () => {
     const t = nowNs() - 60_000_000_000n;
-    const push = await fetch(`${write.process.url}/loki/api/v1/push`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        streams: [
-          {
-            stream: { app: 'remote' },
-            values: [0, 1, 2, 3].map((i) => [String(t + BigInt(i)), `level=error n=${i}`]),
-          },
-        ],
-      }),
-    });
-    expect(push.status).toBe(204);
+    const values = [0, 1, 2, 3].map((i) => [String(t + BigInt(i)), `level=error n=${i}`]);
+    expect(await pushLines(write, 'remote', values)).toBe(204);
     const before = await frontendQueries(frontend);
     const posted = await fetch(`${ruler.process.url}/loki/api/v1/rules/ns`, {
       method: 'POST',
