@@ -3,6 +3,7 @@
 // the frontend runs them on its querier. Separate processes on one etcd ring; the ruler's
 // alert fires from the frontend's answers, and with the frontend gone its rules fail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GrpcHttpClient } from '@logsvc/rpc';
 import { EtcdCluster, type Member, memberMetric } from '../support/cluster';
 import { nowNs, pushOk } from '../support/loki-api';
 import { eventually } from '../support/server';
@@ -46,6 +47,21 @@ async function frontendQueries(frontend: Member): Promise<number> {
   return (await memberMetric(frontend, 'logsvc_requests_total', labels)) ?? 0;
 }
 
+interface Answer {
+  status: number;
+  contentType: string | undefined;
+  body: string;
+}
+
+/** A query answer's JSON without its timings (`stats`), which differ between two runs. */
+function withoutStats(answer: Answer): Answer {
+  if (answer.status !== 200) return answer;
+  const body = JSON.stringify(JSON.parse(answer.body), (key, value: unknown) =>
+    key === 'stats' ? undefined : value,
+  );
+  return { ...answer, body };
+}
+
 describe('remote rule evaluation through a query frontend', () => {
   let cluster: EtcdCluster;
   let write: Member;
@@ -77,6 +93,78 @@ describe('remote rule evaluation through a query frontend', () => {
   }, 120_000);
 
   afterAll(() => cluster?.dispose());
+
+  it('answers a carried request (httpgrpc.HTTP/Handle) as its HTTP routes answer it', async () => {
+    const t = nowNs() - 30_000_000_000n;
+    await pushOk(write.process.url, [
+      { stream: { app: 'carried' }, values: [[String(t), 'level=info carried']] },
+    ]);
+    const client = new GrpcHttpClient(`127.0.0.1:${frontend.grpcPort}`);
+    const start = String(t - 60_000_000_000n);
+    const end = String(t + 60_000_000_000n);
+    const form = new URLSearchParams({ query: 'count_over_time({app="carried"}[5m])', time: end });
+    const requests: { method: 'GET' | 'POST'; url: string; body?: string }[] = [
+      { method: 'POST', url: '/loki/api/v1/query', body: form.toString() },
+      {
+        method: 'GET',
+        url: `/loki/api/v1/query_range?query={app="carried"}&start=${start}&end=${end}`,
+      },
+      { method: 'GET', url: `/api/prom/query?query={app="carried"}&start=${start}&end=${end}` },
+      { method: 'GET', url: `/loki/api/v1/labels?start=${start}&end=${end}` },
+      { method: 'GET', url: `/loki/api/v1/label/app/values?start=${start}&end=${end}` },
+      { method: 'GET', url: '/loki/api/v1/query?query=sum(' },
+      { method: 'GET', url: '/loki/api/v1/query_range?query={app="carried"}&step=-1' },
+      { method: 'GET', url: '/loki/api/v1/series' },
+      { method: 'GET', url: '/loki/api/v1/patterns?query={app="carried"}&start=x' },
+    ];
+    const statuses: number[] = [];
+    try {
+      for (const r of requests) {
+        const headers: Record<string, string> = { 'X-Scope-OrgID': 'fake' };
+        if (r.body !== undefined) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+        const url = r.url.replace(/[{}"=]/g, (c) => (c === '=' ? c : encodeURIComponent(c)));
+        const http = await fetch(`${frontend.process.url}${url}`, {
+          method: r.method,
+          headers,
+          ...(r.body === undefined ? {} : { body: r.body }),
+        });
+        const expected = withoutStats({
+          status: http.status,
+          contentType: http.headers.get('content-type') ?? undefined,
+          body: await http.text(),
+        });
+        statuses.push(expected.status);
+        const carried = await client.handle('fake', {
+          method: r.method,
+          url,
+          headers,
+          body: Buffer.from(r.body ?? ''),
+        });
+        expect(
+          withoutStats({
+            status: carried.status,
+            contentType: carried.headers['content-type'],
+            body: carried.body.toString('utf8'),
+          }),
+          `${r.method} ${url}`,
+        ).toEqual(expected);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 400, 400, 400, 400]);
+      // An unknown path: the 404 of Loki's router.
+      const unknown = await client.handle('fake', {
+        method: 'GET',
+        url: '/no/such/path',
+        headers: {},
+        body: Buffer.alloc(0),
+      });
+      expect([unknown.status, unknown.body.toString('utf8')]).toEqual([
+        404,
+        '404 page not found\n',
+      ]);
+    } finally {
+      client.close();
+    }
+  });
 
   it("fires an alert from the frontend's answers, and fails its rules without the frontend", async () => {
     const t = nowNs() - 60_000_000_000n;

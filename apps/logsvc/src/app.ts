@@ -14,7 +14,7 @@ import { installSlowQueryLog } from './http/slow-queries';
 import { DeleteProxyModule } from './modules/compactor/delete-proxy.module';
 import { HttpMetrics, installRequestHooks } from './http/http-metrics';
 import { SharedPortWsAdapter } from './http/shared-port-ws-adapter';
-import { installTenancy } from './http/tenancy';
+import { installTenancy, tenancyOf } from './http/tenancy';
 import { ServiceRegistry } from './lifecycle/service-registry';
 import { NestPinoLogger, createLogger } from './logging/logger';
 import { ClientsModule } from './modules/clients/clients.module';
@@ -111,10 +111,7 @@ export async function createServer(
   // @nestjs/platform-fastify bundles its own copy of fastify; its instance has the same API.
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   registerBodyParsers(fastify);
-  installTenancy(fastify, {
-    authEnabled: config.auth_enabled,
-    multiTenantQueriesEnabled: config.querier.multi_tenant_queries_enabled,
-  });
+  installTenancy(fastify, tenancyOf(config));
   installRequestHooks(fastify, metrics, logger);
   if (components.includes('query-frontend')) {
     if (config.frontend.compress_responses) installResponseCompression(fastify);

@@ -61,23 +61,38 @@ export const GROUP_TARGETS: Readonly<Record<string, readonly LokiComponent[]>> =
 /** Services that are not components but that components run on. */
 export const INTERNAL_SERVICES = [
   'server',
+  'process-report',
   'runtime-config',
+  'client-pools',
   'grpc-server',
   'ring',
   'querier-worker',
+  'tail-sockets',
+  'query-path',
+  'ui-tail-bridge',
 ] as const;
+
+/** The internal services that follow a component in the start order. */
+const AFTER_COMPONENT: Partial<Record<Component, readonly string[]>> = {
+  'query-frontend': ['query-frontend', 'query-path'],
+  querier: ['querier', 'querier-worker', 'tail-sockets'],
+  ui: ['ui', 'ui-tail-bridge'],
+};
 
 /**
  * The order services start in where no dependency decides: the internal ones, then the
- * components in AVAILABLE_COMPONENTS order, the querier's workers after the querier (whatever
- * order Nest initialises their modules in: global modules first).
+ * components in AVAILABLE_COMPONENTS order, each followed by its own internal services (the
+ * querier's workers and tail sockets after the querier, whatever order Nest initialises their
+ * modules in: global modules first).
  */
 export const SERVICE_ORDER: readonly string[] = [
   'server',
+  'process-report',
   'runtime-config',
+  'client-pools',
   'ring',
   'grpc-server',
-  ...AVAILABLE_COMPONENTS.flatMap((c) => (c === 'querier' ? [c, 'querier-worker'] : [c])),
+  ...AVAILABLE_COMPONENTS.flatMap((c) => AFTER_COMPONENT[c] ?? [c]),
 ];
 
 /**
@@ -88,7 +103,11 @@ export const MODULE_DEPENDENCIES: Readonly<
   Record<Component | (typeof INTERNAL_SERVICES)[number], readonly string[]>
 > = {
   server: [],
+  // Reports every other service's state to the KV store: the last to stop but the server.
+  'process-report': ['server'],
   'runtime-config': ['server'],
+  // gRPC connections to other processes: closed once every component using them stopped.
+  'client-pools': ['server'],
   // The KV store and the ring watchers every ring client reads.
   ring: ['server'],
   // Serves this process's ingester and index gateway to peers: up before the ingester joins
@@ -104,6 +123,10 @@ export const MODULE_DEPENDENCIES: Readonly<
   // A querier's workers pull jobs once the querier and a queue of this process run, and stop
   // (letting running jobs finish) before them.
   'querier-worker': ['querier', 'query-scheduler', 'query-frontend', 'ring'],
+  // Open tails end before the querier they read from.
+  'tail-sockets': ['querier'],
+  // The frontend's local workers finish their sub-queries before the querier stops.
+  'query-path': ['query-frontend', 'querier'],
   'index-gateway': ['server', 'ring', 'grpc-server'],
   // Peers push to it once it is in the pattern ring: the gRPC server is up first.
   'pattern-ingester': ['server', 'ring', 'grpc-server'],
@@ -114,6 +137,8 @@ export const MODULE_DEPENDENCIES: Readonly<
   ruler: ['server', 'runtime-config', 'ring', 'grpc-server'],
   // The admin UI's overview watches every ring of the process (none with -target=ui alone).
   ui: ['server', 'ring'],
+  // Hands the admin UI's tail upgrades to the tail endpoint: stops before it.
+  'ui-tail-bridge': ['ui', 'tail-sockets'],
 };
 
 export class TargetError extends Error {

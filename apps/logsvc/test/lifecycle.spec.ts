@@ -72,6 +72,43 @@ describe('service lifecycle over HTTP', () => {
     await expect(fetch(`${url}/ready`)).rejects.toThrow();
     await sut.close();
   });
+
+  it('stops the connections, the query path, the tails and the process report in dependency order', async () => {
+    const sut = await startTestServer({ config: { target: 'all' } });
+    const { registry } = sut.server;
+    const seen: string[] = [];
+    registry.onStateChange(() => {
+      for (const { name, state } of registry.states()) {
+        const event = `${name} ${state}`;
+        if ((state === 'Stopping' || state === 'Terminated') && !seen.includes(event)) {
+          seen.push(event);
+        }
+      }
+    });
+    await sut.close();
+    const at = (event: string) => {
+      expect(seen, event).toContain(event);
+      return seen.indexOf(event);
+    };
+    // Each first one is Terminated before the second starts stopping.
+    const before: [string, string][] = [
+      ['ui-tail-bridge', 'tail-sockets'],
+      ['tail-sockets', 'querier'],
+      ['query-path', 'querier'],
+      ['query-path', 'query-frontend'],
+      ['querier', 'client-pools'],
+      ['ingester', 'client-pools'],
+      ['ruler', 'client-pools'],
+      ['client-pools', 'process-report'],
+      ['ring', 'process-report'],
+      ['process-report', 'server'],
+    ];
+    for (const [first, second] of before) {
+      expect(at(`${first} Terminated`), `${first} before ${second}`).toBeLessThan(
+        at(`${second} Stopping`),
+      );
+    }
+  });
 });
 
 describe('-target selection', () => {
@@ -81,7 +118,8 @@ describe('-target selection', () => {
       expect(sut.server.components).toEqual(['querier']);
       const body = await (await fetch(`${sut.url}/services`)).text();
       expect(body).toBe(
-        'server => Running\nruntime-config => Running\nring => Running\nquerier => Running\n',
+        'server => Running\nprocess-report => Running\nruntime-config => Running\n' +
+          'client-pools => Running\nring => Running\nquerier => Running\ntail-sockets => Running\n',
       );
     } finally {
       await sut.close();
@@ -102,8 +140,9 @@ describe('-target selection', () => {
     try {
       const body = await (await fetch(`${sut.url}/services`)).text();
       expect(body).toBe(
-        'server => Running\nruntime-config => Running\nring => Running\n' +
-          'query-frontend => Running\nquerier => Running\n',
+        'server => Running\nprocess-report => Running\nruntime-config => Running\n' +
+          'client-pools => Running\nring => Running\nquery-frontend => Running\n' +
+          'querier => Running\nquery-path => Running\ntail-sockets => Running\n',
       );
     } finally {
       await sut.close();

@@ -24,16 +24,21 @@ describe('status endpoints', () => {
     expect(await res.text()).toBe(
       [
         'server => Running',
+        'process-report => Running',
         'runtime-config => Running',
+        'client-pools => Running',
         'ring => Running',
         'distributor => Running',
         'ingester => Running',
         'query-scheduler => Running',
         'query-frontend => Running',
         'querier => Running',
+        'query-path => Running',
+        'tail-sockets => Running',
         'compactor => Running',
         'ruler => Running',
         'ui => Running',
+        'ui-tail-bridge => Running',
         '',
       ].join('\n'),
     );

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ClusterOverview,
+  INSTANCE_PROXY_PATHS,
   type OverviewMessage,
   type TailTicket,
   RING_PAGES,
@@ -168,6 +169,34 @@ describe('the ui component', () => {
       expect(await none.text()).toContain('not started by the logsvc operator');
     }
     expect((await fetch(`${sut.url}/ui/api/instances/nobody/config`)).status).toBe(404);
+  });
+
+  it("answers this process's own paths through the proxy as their routes answer them", async () => {
+    const { instances } = (await (
+      await fetch(`${sut.url}/ui/api/overview`)
+    ).json()) as ClusterOverview;
+    const base = `${sut.url}/ui/api/instances/${encodeURIComponent(instances[0].id)}`;
+    const asked: [string, string][] = [
+      ...INSTANCE_PROXY_PATHS.filter((p) => p !== '/metrics').map((p): [string, string] => [
+        'GET',
+        p,
+      ]),
+      ['HEAD', '/services'],
+      ['GET', '/config?mode=diff'],
+      ['GET', '/loki/api/v1/query?query=sum('],
+      ['GET', '/loki/api/v1/query_range?query=%7Bapp%3D%22x%22%7D&step=-1'],
+      ['POST', '/log_level?log_level=loud'],
+      ['DELETE', '/config'],
+    ];
+    const answer = async (url: string, method: string) => {
+      const res = await fetch(url, { method });
+      const body = (await res.text()).replace(/"stats":\{.*\}\}$/s, '');
+      return { status: res.status, type: res.headers.get('content-type'), body };
+    };
+    for (const [method, path] of asked) {
+      const direct = await answer(sut.url + path, method);
+      expect(await answer(base + path, method), `${method} ${path}`).toEqual(direct);
+    }
   });
 
   it('tells the UI what this process serves, so it asks nothing that answers 404', async () => {

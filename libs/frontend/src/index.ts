@@ -9,3 +9,4 @@ export * from './shard';
 export * from './middleware';
 export * from './remote';
 export * from './dispatch';
+export * from './api';

@@ -33,3 +33,4 @@ export type { StreamAdmission, StreamAdmissionSource } from './stream-admission'
 export { TailHub } from './tail-hub';
 export type { TailListener, TailSubscription } from './tail-hub';
 export { SHUTDOWN_MARKER_FILE, ShutdownMarker } from './shutdown-marker';
+export { ProcessTerminator } from './process-terminator';

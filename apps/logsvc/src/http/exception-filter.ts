@@ -1,5 +1,6 @@
 import { allApiPaths } from '@logsvc/api';
 import { LogsvcError } from '@logsvc/errors';
+import { READ_JOB_KINDS } from '@logsvc/query-codec';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -95,27 +96,22 @@ export class LokiExceptionFilter implements ExceptionFilter {
  * as is) and every other error with one (Go's `http.Error`).
  */
 function errorBody(request: FastifyRequest, message: string): string {
-  const path = (request.routeOptions as { url?: string } | undefined)?.url ?? '';
+  return lokiErrorBody((request.routeOptions as { url?: string } | undefined)?.url ?? '', message);
+}
+
+/** A LogsvcError's text as a route at `path` writes it (see `errorBody`). */
+export function lokiErrorBody(path: string, message: string): string {
   return QUERY_PATHS.has(path) ? message : `${message}\n`;
 }
 
+/** The query path's routes: queries, tails, and the read jobs' routes but patterns. */
 const QUERY_PATHS = new Set<string>(
-  (
-    [
-      'query',
-      'query_range',
-      'labels',
-      'label_values',
-      'series',
-      'tail',
-      'index_stats',
-      'index_volume',
-      'index_volume_range',
-      'detected_fields',
-      'detected_field_values',
-      'detected_labels',
-    ] as const
-  ).flatMap((name) => allApiPaths(name)),
+  [
+    'query' as const,
+    'query_range' as const,
+    'tail' as const,
+    ...READ_JOB_KINDS.filter((kind) => kind !== 'patterns'),
+  ].flatMap((name) => allApiPaths(name)),
 );
 
 function httpExceptionMessage(exception: HttpException): string {

@@ -1,5 +1,6 @@
 import { ORG_ID_HEADER, TenantError, resolveTenants } from '@logsvc/api';
 import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
+import type { Config } from '@logsvc/config';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { httpError } from './plain-error';
 
@@ -13,6 +14,14 @@ declare module 'fastify' {
   interface FastifyInstance {
     logsvcTenancy: TenancySettings;
   }
+}
+
+/** The tenancy settings of a config: `auth_enabled`, `querier.multi_tenant_queries_enabled`. */
+export function tenancyOf(config: Config): TenancySettings {
+  return {
+    authEnabled: config.auth_enabled,
+    multiTenantQueriesEnabled: config.querier.multi_tenant_queries_enabled,
+  };
 }
 
 export function installTenancy(fastify: FastifyInstance, settings: TenancySettings): void {

@@ -109,6 +109,18 @@ describe('query jobs over gRPC: frontend → scheduler → querier workers', () 
     expect(seen).toEqual(read);
   });
 
+  it("refuses a job kind it does not know (a newer frontend's) with a clear error, and keeps serving", async () => {
+    startWorker('q1', echo('q1'));
+    const future = { ...job('/new'), kind: 'future_kind' } as unknown as QueryJob;
+    const refused = frontend.submit('acme', [], future, new AbortController().signal);
+    await expect(refused).rejects.toThrow(
+      'malformed /schedulerpb.SchedulerForFrontend/Submit request: unknown job kind future_kind',
+    );
+    await expect(refused).rejects.toBeInstanceOf(LogsvcError);
+    const got = await frontend.submit('acme', [], job('/old'), new AbortController().signal);
+    expect(got.body.toString()).toBe('q1 acme label_values /old ');
+  });
+
   it('carries a typed sub-query as the frontend made it, and an error answer', async () => {
     const sub: SubQuery = {
       kind: 'range',

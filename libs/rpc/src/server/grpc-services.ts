@@ -107,7 +107,7 @@ export function schedulerGrpcServices(
   ];
 }
 
-/** `httpgrpc.HTTP/Handle` over a process's HTTP routes (a query frontend's, for rulers). */
+/** `httpgrpc.HTTP/Handle`, answered by `execute` (a query frontend's entry points, for rulers). */
 export function httpGrpcServices(
   execute: HttpHandler,
   logger: RpcLogger = SILENT_RPC_LOGGER,

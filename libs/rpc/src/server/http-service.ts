@@ -4,9 +4,9 @@ import { decodeHttpRequest, encodeHttpResponse, type HttpHandler } from '../wire
 import { decodeRequest, unaryHandler, type RpcLogger } from './handler';
 
 /**
- * `httpgrpc.HTTP/Handle` over this process's own HTTP routes (`execute`): what a ruler in
- * `remote` evaluation mode sends a query frontend. The tenant comes with the call's metadata,
- * as Loki's ruler sends it (and in the request's `X-Scope-OrgID`, which the routes read).
+ * `httpgrpc.HTTP/Handle`, answered by `execute` (a query frontend's entry points): what a
+ * ruler in `remote` evaluation mode sends a query frontend. The tenant comes with the call's
+ * metadata, as Loki's ruler sends it (and in the request's `X-Scope-OrgID`).
  */
 export function httpImplementation(
   execute: HttpHandler,

@@ -18,7 +18,7 @@ export interface HttpResponseMessage {
   readonly body: Buffer;
 }
 
-/** Answers httpgrpc requests (a query frontend's HTTP routes). */
+/** Answers httpgrpc requests (a query frontend's entry points). */
 export type HttpHandler = (
   tenant: string,
   request: HttpRequestMessage,

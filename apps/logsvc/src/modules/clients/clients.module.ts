@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { INDEX_READER, INGESTER_CLIENT } from '../../tokens';
-import { ClientPoolsCloser } from './client-pools.closer';
+import { ClientPoolsService } from './client-pools.service';
 import {
   INDEX_GATEWAY_POOL,
   indexGatewayPoolProvider,
@@ -30,7 +30,7 @@ import { PatternMetrics } from './pattern-metrics';
 @Global()
 @Module({
   providers: [
-    ClientPoolsCloser,
+    ClientPoolsService,
     ingesterPoolProvider,
     ingesterClientProvider,
     indexGatewayPoolProvider,

@@ -3,14 +3,10 @@ import type { Server } from 'node:http';
 import type { InstanceOverview } from '@logsvc/api';
 import { type Config, resolveRingConfig } from '@logsvc/config';
 import { InstanceReports, createKv } from '@logsvc/ring';
-import {
-  Inject,
-  Injectable,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Logger } from 'pino';
+import type { LifecycleService } from '../../lifecycle/lifecycle-service';
 import { readiness } from '../../lifecycle/readiness';
 import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
@@ -28,10 +24,13 @@ type Report = Omit<InstanceOverview, 'self' | 'reported' | 'rings'>;
  * Every logsvc process's own status (targets, version, start time, `/ready`, `/services`, HTTP
  * address), for the admin UI's cluster overview. In cluster mode each process writes its report
  * to one key of the rings' KV store (on every service state change and every 5 s) and watches
- * that key; the single binary knows only itself.
+ * that key; the single binary knows only itself. The `process-report` service: it starts right
+ * after the HTTP server and stops right before it, so the report follows every other service
+ * through its start and stop, and leaves the key at the end.
  */
 @Injectable()
-export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestroy {
+export class InstanceDirectory implements LifecycleService {
+  readonly serviceName = 'process-report';
   readonly instanceId: string;
   /** Its ID in every ring it joins (the same unless one ring's ID is set on its own). */
   readonly ringIds: string[];
@@ -68,13 +67,14 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
         onError: (err, what) => this.logger.debug({ err }, what),
       });
     }
+    registry.register(this);
   }
 
   get clusterMode(): boolean {
     return this.shared !== undefined;
   }
 
-  onApplicationBootstrap(): void {
+  async starting(): Promise<void> {
     this.unsubscribe = this.registry.onStateChange(() => {
       this.changed();
       this.shared?.changed();
@@ -82,7 +82,7 @@ export class InstanceDirectory implements OnApplicationBootstrap, OnModuleDestro
     this.shared?.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  async stopping(): Promise<void> {
     this.unsubscribe?.();
     await this.shared?.leave(this.instanceId);
   }

@@ -1,14 +1,22 @@
 import { apiPaths } from '@logsvc/api';
 import type { Config } from '@logsvc/config';
+import { ProcessTerminator } from '@logsvc/ingester';
 import { removeTokensFile } from '@logsvc/ring';
 import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { PLAIN_TEXT } from '../../http/exception-filter';
+import {
+  type LocalAnswer,
+  type LocalEndpoint,
+  type LocalEndpointSource,
+  LocalEndpoints,
+  endpointAt,
+  sendAnswer,
+  textAnswer,
+} from '../../http/local-endpoints';
 import { paramValue } from '../../http/params';
 import { CONFIG, LOGGER } from '../../tokens';
 import { IngesterService } from './ingester.service';
-import { ProcessTerminator } from './process-terminator';
 
 /** Go's `util.FlagFromValues`: t/true/1 and f/false/0 (any case), else the default. */
 export function flagValue(value: string | undefined, fallback: boolean): boolean {
@@ -26,19 +34,41 @@ export function flagValue(value: string | undefined, fallback: boolean): boolean
   }
 }
 
+const NO_CONTENT: LocalAnswer = { status: 204, body: '' };
+
 /**
  * `/flush`, `/ingester/prepare_shutdown`, `/ingester/shutdown`, `/ingester/flush_shutdown`.
  * The service's errors are LogsvcErrors: 503 while the ingester is not Running, 500 when a
  * flush fails.
  */
+@LocalEndpoints()
 @Controller()
-export class IngesterController {
+export class IngesterController implements LocalEndpointSource {
   constructor(
     @Inject(IngesterService) private readonly ingester: IngesterService,
     @Inject(ProcessTerminator) private readonly terminator: ProcessTerminator,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
+
+  localEndpoints(): Record<string, LocalEndpoint> {
+    const flush = async (): Promise<LocalAnswer> => {
+      await this.flushAll();
+      return NO_CONTENT;
+    };
+    const prepare = (mode: 'set' | 'unset') => async (): Promise<LocalAnswer> => {
+      await this.ingester.prepareShutdown(mode);
+      return NO_CONTENT;
+    };
+    return {
+      ...endpointAt(apiPaths('flush'), { GET: flush, POST: flush }),
+      ...endpointAt(apiPaths('ingester_prepare_shutdown'), {
+        GET: () => this.preparedAnswer(),
+        POST: prepare('set'),
+        DELETE: prepare('unset'),
+      }),
+    };
+  }
 
   @Post(apiPaths('flush'))
   @HttpCode(204)
@@ -58,10 +88,12 @@ export class IngesterController {
   }
 
   @Get(apiPaths('ingester_prepare_shutdown'))
-  async preparedState(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const set = await this.ingester.prepareShutdown('get');
-    void reply.header('content-type', PLAIN_TEXT);
-    return set ? 'set' : 'unset';
+  async preparedState(@Res() reply: FastifyReply) {
+    return sendAnswer(reply, await this.preparedAnswer());
+  }
+
+  private async preparedAnswer(): Promise<LocalAnswer> {
+    return textAnswer((await this.ingester.prepareShutdown('get')) ? 'set' : 'unset');
   }
 
   @Post(apiPaths('ingester_prepare_shutdown'))

@@ -1,11 +1,10 @@
-import { Ingester, LocalIngesterClient } from '@logsvc/ingester';
+import { Ingester, LocalIngesterClient, ProcessTerminator } from '@logsvc/ingester';
 import { Global, Module } from '@nestjs/common';
 import { CONFIG, LOGGER, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { IngesterController } from './ingester.controller';
 import { IngesterGrpcHandlers } from './ingester.grpc';
 import { IngesterService, createIngester } from './ingester.service';
-import { ProcessTerminator } from './process-terminator';
 
 /**
  * Loaded when `-target` includes ingester: the in-process ingester, its HTTP endpoints and its
@@ -27,7 +26,7 @@ import { ProcessTerminator } from './process-terminator';
       inject: [Ingester],
     },
     IngesterService,
-    ProcessTerminator,
+    { provide: ProcessTerminator, useFactory: () => new ProcessTerminator() },
     IngesterGrpcHandlers,
   ],
   exports: [LocalIngesterClient],

@@ -2,28 +2,37 @@ import type { DeleteRequestsStore } from '@logsvc/compactor';
 import type { Config, Overrides } from '@logsvc/config';
 import type { JobQueue } from '@logsvc/frontend';
 import { Querier, type QueryWorkerPool } from '@logsvc/querier';
-import {
-  type DynamicModule,
-  Inject,
-  Injectable,
-  Module,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { type DynamicModule, Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import type { LifecycleService } from '../../lifecycle/lifecycle-service';
+import { ServiceRegistry } from '../../lifecycle/service-registry';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, DELETE_REQUESTS, JOB_QUEUE, OVERRIDES } from '../../tokens';
 import { QuerierModule } from '../querier/querier.module';
 import { QUERY_WORKER_POOL } from '../querier/query-worker-pool.provider';
 import { QueryFrontendModule } from '../query-frontend/query-frontend.module';
 import { QueryController } from './query.controller';
+import { QueryHttpGrpcHandlers } from './query-http.grpc';
 import { createQueryPath, QUERY_PATH, type QueryPath } from './query-path';
 
-/** Lets the frontend's queued sub-queries finish at shutdown, then ends its local workers. */
+/**
+ * The query frontend's query path as the `query-path` service: stopping (before the querier its
+ * local workers run sub-queries on) lets the queued sub-queries finish, then ends the workers.
+ */
 @Injectable()
-class QueryPathCloser implements OnApplicationShutdown {
-  constructor(@Inject(QUERY_PATH) private readonly path: QueryPath) {}
+class QueryPathService implements LifecycleService, OnModuleInit {
+  readonly serviceName = 'query-path';
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.path.close();
+  constructor(
+    @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
+    @Inject(QUERY_PATH) private readonly path: QueryPath,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  stopping(): Promise<void> {
+    return this.path.close();
   }
 }
 
@@ -42,7 +51,7 @@ export class QueryApiModule {
       imports: [...(querier ? [QuerierModule] : []), ...(frontend ? [QueryFrontendModule] : [])],
       controllers: [QueryController],
       providers: [
-        QueryPathCloser,
+        ...(frontend ? [QueryPathService, QueryHttpGrpcHandlers] : []),
         {
           provide: QUERY_PATH,
           useFactory: (

@@ -1,52 +1,45 @@
 import { apiPaths, deprecatedApiPaths } from '@logsvc/api';
 import type { Config } from '@logsvc/config';
+import { answerQueryEndpoint, type QueryEndpoint, tenantsOrRefusal } from '@logsvc/frontend';
+import { nowNs, type ParamReader } from '@logsvc/query-codec';
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { GetOrPost } from '../../http/get-or-post';
-import { TenantIds } from '../../http/tenancy';
-import { CONFIG } from '../../tokens';
 import {
-  JSON_CONTENT_TYPE,
-  legacyQueryResponseJson,
-  PARQUET_TYPE,
-  resultToParquet,
-  wantsCategories,
-  queryResponseJson,
-  ParamError,
-  nowNs,
-  parseInstantQuery,
-  parseRangeQuery,
-} from '@logsvc/query-codec';
-import { requestReader } from '../querier/request-reader';
+  type LocalEndpoint,
+  type LocalEndpointSource,
+  type LocalRequest,
+  LocalEndpoints,
+  endpointAt,
+  sendAnswer,
+} from '../../http/local-endpoints';
+import { TenantIds, tenancyOf } from '../../http/tenancy';
+import { CONFIG } from '../../tokens';
 import { clientSignal } from '../querier/client-signal';
-import type { FrontendQueryRequest } from '@logsvc/frontend';
+import { requestReader } from '../querier/request-reader';
 import { QUERY_PATH, type QueryPath } from './query-path';
 
-const ACTOR_PATH_HEADERS = ['x-logsvc-actor-path', 'x-loki-actor-path'];
-
-/** The query fairness sub-queue path (`X-Logsvc-Actor-Path: a|b`), or none. */
-function actorPath(request: FastifyRequest): string[] {
-  for (const h of ACTOR_PATH_HEADERS) {
-    const v = request.headers[h];
-    const text = Array.isArray(v) ? v[0] : v;
-    if (text !== undefined && text !== '') return text.split('|');
-  }
-  return [];
-}
-
-function wantsParquet(request: FastifyRequest): boolean {
-  return (request.headers.accept ?? '').includes(PARQUET_TYPE);
-}
-
-type Kind = 'instant' | 'range' | 'legacy';
-
 /** `query` (instant), `query_range`, and the legacy `/api/prom/query`; GET or form POST. */
+@LocalEndpoints()
 @Controller()
-export class QueryController {
+export class QueryController implements LocalEndpointSource {
   constructor(
     @Inject(QUERY_PATH) private readonly queryPath: QueryPath,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
+
+  localEndpoints(): Record<string, LocalEndpoint> {
+    const at = (paths: string[], endpoint: QueryEndpoint) => {
+      const answer = (request: LocalRequest) => this.localAnswer(endpoint, request);
+      return endpointAt(paths, { GET: answer, POST: answer });
+    };
+    return {
+      ...at(apiPaths('query'), 'instant'),
+      ...at(apiPaths('query_range'), 'range'),
+      ...at(deprecatedApiPaths('query'), 'legacy'),
+    };
+  }
 
   @GetOrPost(apiPaths('query'))
   instant(@TenantIds() t: string[], @Req() q: FastifyRequest, @Res() r: FastifyReply) {
@@ -64,62 +57,33 @@ export class QueryController {
   }
 
   private async answer(
-    kind: Kind,
+    endpoint: QueryEndpoint,
     tenants: string[],
     request: FastifyRequest,
     reply: FastifyReply,
   ) {
-    const parquet = kind !== 'legacy' && wantsParquet(request);
-    const categorize = kind !== 'legacy' && wantsCategories(request.headers);
-    const query = this.parse(kind, tenants, request, reply, categorize);
-    if (parquet && !this.config.frontend.support_parquet_encoding) {
-      throw new ParamError(
-        'support for Parquet encoded responses is disabled. Enable with -frontend.support-parquet-encoding=true',
-      );
-    }
-    const { result, stats, resultCache } = await this.queryPath.query(query);
-    if (parquet) {
-      return reply.header('content-type', PARQUET_TYPE).send(await resultToParquet(result));
-    }
-    const body =
-      kind === 'legacy'
-        ? legacyQueryResponseJson(result, stats)
-        : queryResponseJson(result, stats, categorize, resultCache);
-    return reply.header('content-type', JSON_CONTENT_TYPE).send(body);
+    const read = requestReader(request);
+    const answer = await this.run(endpoint, tenants, read, request.headers, clientSignal(reply));
+    return sendAnswer(reply, answer);
   }
 
-  private parse(
-    kind: Kind,
+  private async localAnswer(endpoint: QueryEndpoint, request: LocalRequest) {
+    const tenants = tenantsOrRefusal(request.headers, tenancyOf(this.config), true);
+    if (!Array.isArray(tenants)) return tenants;
+    const read = (name: string) => request.query.get(name) ?? undefined;
+    return this.run(endpoint, tenants, read, request.headers, request.signal);
+  }
+
+  private run(
+    endpoint: QueryEndpoint,
     tenants: string[],
-    request: FastifyRequest,
-    reply: FastifyReply,
-    categorizeLabels: boolean,
-  ): FrontendQueryRequest {
-    const read = requestReader(request);
-    const now = nowNs();
-    const common = {
-      tenants,
-      categorizeLabels,
-      clientSignal: clientSignal(reply),
-      logQueriesOnly: kind === 'legacy',
-      actorPath: actorPath(request),
-    };
-    if (kind === 'instant') {
-      const p = parseInstantQuery(read, now);
-      return {
-        ...common,
-        kind: 'instant',
-        query: p.query,
-        startNs: p.timeNs,
-        endNs: p.timeNs,
-        stepNs: 0n,
-        intervalNs: 0n,
-        limit: p.limit,
-        direction: p.direction,
-        ...(p.shard === undefined ? {} : { shard: p.shard }),
-      };
-    }
-    const p = parseRangeQuery(read, now);
-    return { ...common, kind: 'range', ...p };
+    read: ParamReader,
+    headers: IncomingHttpHeaders,
+    signal: AbortSignal,
+  ) {
+    const call = { endpoint, tenants, read, headers, signal, nowNs: nowNs() };
+    return answerQueryEndpoint((q) => this.queryPath.query(q), call, {
+      supportParquet: this.config.frontend.support_parquet_encoding,
+    });
   }
 }

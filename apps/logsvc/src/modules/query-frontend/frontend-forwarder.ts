@@ -1,29 +1,36 @@
-import { LogsvcError } from '@logsvc/errors';
+import type { Config, Overrides } from '@logsvc/config';
 import {
-  actorPathHeader,
-  frontendLimits,
-  mergeMetadataAnswers,
-  parseActorPath,
-  splitMetadataJob,
+  answerForwardedRead,
+  type ForwardedRoute,
   type JobQueue,
+  matchForwardedRoute,
+  type ReadForwarding,
 } from '@logsvc/frontend';
-import { nowNs } from '@logsvc/query-codec';
-import { mapConcurrent } from '@logsvc/storage';
-import type { ReadJob } from '@logsvc/query-codec';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { Config, Overrides } from '@logsvc/config';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { sendPlainError } from '../../http/exception-filter';
-import { PlainHttpError } from '../../http/plain-error';
-import { requestTenants } from '../../http/tenancy';
+import { failureLogger } from '../../http/failure-logger';
+import { tenancyOf } from '../../http/tenancy';
 import type { Component } from '../../targets';
 import { COMPONENTS, CONFIG, JOB_QUEUE, LOGGER, OVERRIDES } from '../../tokens';
 import { queryRouting } from '../cluster/query-routing';
 import { clientSignal } from '../querier/client-signal';
-import { isLegacy } from '../querier/read-reply';
-import { type ForwardedRoute, matchForwardedRoute } from './forwarded-routes';
+
+/** The frontend's read forwarding over its queue; failures logged as the query frontend's. */
+function readForwarding(
+  config: Config,
+  queue: JobQueue,
+  overrides: Overrides,
+  logger: Logger,
+): ReadForwarding {
+  const onFailure = failureLogger(
+    logger.child({ component: 'query-frontend' }),
+    'query through the frontend failed',
+  );
+  return { queue, overrides, tenancy: tenancyOf(config), onFailure };
+}
 
 /**
  * The query frontend of a cluster: the read endpoints a querier serves besides queries
@@ -36,7 +43,8 @@ import { type ForwardedRoute, matchForwardedRoute } from './forwarded-routes';
  */
 @Injectable()
 export class FrontendForwarder implements OnModuleInit {
-  private readonly logger: Logger;
+  /** How read requests reach querier workers (also the frontend's `httpgrpc.HTTP/Handle`). */
+  readonly reads: ReadForwarding;
 
   constructor(
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
@@ -46,11 +54,16 @@ export class FrontendForwarder implements OnModuleInit {
     @Inject(OVERRIDES) private readonly overrides: Overrides,
     @Inject(LOGGER) logger: Logger,
   ) {
-    this.logger = logger.child({ component: 'query-frontend' });
+    this.reads = readForwarding(config, queue, overrides, logger);
+  }
+
+  /** Whether reads go to querier workers here (a cluster's frontend with a queue). */
+  get active(): boolean {
+    return queryRouting(this.config, this.components).frontendQueue !== 'none';
   }
 
   onModuleInit(): void {
-    if (queryRouting(this.config, this.components).frontendQueue === 'none') return;
+    if (!this.active) return;
     const fastify = this.adapterHost.httpAdapter.getInstance() as unknown as FastifyInstance;
     fastify.addHook('onRequest', async (request, reply) => {
       if (request.method !== 'GET' && request.method !== 'POST') return;
@@ -64,70 +77,23 @@ export class FrontendForwarder implements OnModuleInit {
   private async forward(
     request: FastifyRequest,
     reply: FastifyReply,
-    { route, name }: ForwardedRoute,
+    route: ForwardedRoute,
   ): Promise<void> {
-    const fail = (status: number, message: string): void =>
-      sendPlainError(reply, status, route === 'patterns' ? `${message}\n` : message);
-    try {
-      // As the querier's routes: patterns take one tenant, the others `a|b` when allowed.
-      const tenants = requestTenants(request, route !== 'patterns');
-      const actorPath = parseActorPath(
-        actorPathHeader((name) => {
-          const v = request.headers[name.toLowerCase()];
-          return Array.isArray(v) ? v.join(',') : v;
-        }),
-      );
-      const job: ReadJob = {
-        kind: route,
-        tenants,
-        params: await requestParams(request),
-        name,
-        legacy: isLegacy(request),
-      };
-      const signal = clientSignal(reply);
-      const submit = (j: ReadJob) => this.queue.submit(tenants.join('|'), actorPath, j, signal);
-      // split_metadata_queries_by_interval: labels, values and series as jobs per split.
-      const limits = frontendLimits(this.overrides, tenants);
-      const splits = splitMetadataJob(job, limits, nowNs());
-      const answer =
-        splits === undefined
-          ? await submit(job)
-          : mergeMetadataAnswers(
-              job,
-              await mapConcurrent(splits, limits.maxQueryParallelism, submit),
-            );
-      if (answer.status >= 400) {
-        return sendPlainError(reply, answer.status, answer.body.toString('utf8'));
-      }
-      void reply.code(answer.status).header('content-type', answer.contentType).send(answer.body);
-    } catch (err) {
-      if (err instanceof PlainHttpError) return sendPlainError(reply, err.getStatus(), err.body);
-      if (err instanceof LogsvcError) {
-        if (err.httpStatus >= 500) {
-          this.logger.warn({ err, url: request.url }, 'query through the frontend failed');
-        }
-        return fail(err.httpStatus, err.message);
-      }
-      this.logger.error({ err, url: request.url }, 'query through the frontend failed');
-      fail(500, 'internal server error');
-    }
-  }
-}
-
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-/** A request's parameters in Go's `r.Form` order: a form body's values, then the URL's. */
-async function requestParams(request: FastifyRequest): Promise<[string, string][]> {
-  const params: [string, string][] = [];
-  const type = (request.headers['content-type'] ?? '').toLowerCase();
-  if (request.method === 'POST') {
     const chunks: Buffer[] = [];
-    for await (const chunk of request.raw) chunks.push(chunk as Buffer);
-    if (type.split(';')[0]?.trim() === FORM_TYPE) {
-      params.push(...new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+    if (request.method === 'POST') {
+      for await (const chunk of request.raw) chunks.push(chunk as Buffer);
     }
+    const answer = await answerForwardedRead(this.reads, {
+      route,
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: Buffer.concat(chunks),
+      signal: clientSignal(reply),
+    });
+    if (answer.status >= 400) {
+      return sendPlainError(reply, answer.status, answer.body.toString('utf8'));
+    }
+    void reply.code(answer.status).header('content-type', answer.contentType).send(answer.body);
   }
-  const at = request.url.indexOf('?');
-  if (at >= 0) params.push(...new URLSearchParams(request.url.slice(at + 1)));
-  return params;
 }

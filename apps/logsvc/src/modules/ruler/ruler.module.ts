@@ -3,7 +3,7 @@ import type { IngesterClient } from '@logsvc/ingester';
 import { type ChunkDecoder, Querier } from '@logsvc/querier';
 import { RulesApi, type RuleStore } from '@logsvc/ruler';
 import type { ChunkStore, IndexReader } from '@logsvc/storage';
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { CHUNK_DECODER, CONFIG, INDEX_READER, INGESTER_CLIENT, OVERRIDES } from '../../tokens';
 import { CHUNK_STORE } from '../core/chunk-store.provider';
 import { querierOptions } from '../querier/querier-options';
@@ -15,7 +15,11 @@ import { RulerGrpcHandlers } from './ruler.grpc';
 import { RulerService } from './ruler.service';
 import { RulesController } from './rules.controller';
 
-/** Loaded when `-target` includes ruler (in `all` and `backend`). */
+/**
+ * Loaded when `-target` includes ruler (in `all` and `backend`). Exports `RulesApi`, the rules
+ * API over the rule store (the admin UI's rules page reads it).
+ */
+@Global()
 @Module({
   controllers: [RulesController, PrometheusRulesController],
   providers: [
@@ -48,5 +52,6 @@ import { RulesController } from './rules.controller';
       inject: [CONFIG, CHUNK_STORE, INGESTER_CLIENT, OVERRIDES, INDEX_READER, CHUNK_DECODER],
     },
   ],
+  exports: [RulesApi],
 })
 export class RulerModule {}

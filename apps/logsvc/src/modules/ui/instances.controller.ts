@@ -5,11 +5,21 @@ import {
   OVERVIEW_PATH,
 } from '@logsvc/api';
 import type { Config } from '@logsvc/config';
+import { LogsvcError } from '@logsvc/errors';
 import { All, Controller, Get, Inject, Req, Res } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DiscoveryService } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Logger } from 'pino';
+import { lokiErrorBody, sendPlainError } from '../../http/exception-filter';
+import {
+  type LocalEndpoint,
+  type LocalEndpointSource,
+  LocalEndpoints,
+} from '../../http/local-endpoints';
 import { httpError } from '../../http/plain-error';
-import { CONFIG } from '../../tokens';
+import { CONFIG, LOGGER } from '../../tokens';
+import { clientSignal } from '../querier/client-signal';
 import { InstanceDirectory } from '../cluster/instance-directory';
 import { OverviewService } from './overview.service';
 
@@ -32,15 +42,20 @@ const PROXY_TIMEOUT_MS = 60_000;
  * level, flush, prepare_shutdown) through the process that served it, as the browser may not
  * reach the others. Only INSTANCE_PROXY_PATHS are forwarded, only to reporting instances, with
  * the query string and no body (every parameter of those endpoints may be a query parameter).
- * Actions (any method but GET and HEAD) on another process need `ui.cluster_actions`.
+ * Actions (any method but GET and HEAD) on another process need `ui.cluster_actions`. This
+ * process's own endpoints are called in-process: the functions their routes answer with
+ * (`@LocalEndpoints()` controllers).
  */
 @Controller()
 export class InstancesController {
+  private endpoints: ReadonlyMap<string, LocalEndpoint> | undefined;
+
   constructor(
     @Inject(OverviewService) private readonly overview: OverviewService,
     @Inject(InstanceDirectory) private readonly directory: InstanceDirectory,
-    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
     @Inject(CONFIG) private readonly config: Config,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @Get(OVERVIEW_PATH)
@@ -58,22 +73,13 @@ export class InstancesController {
     if (!(INSTANCE_PROXY_PATHS as readonly string[]).includes(path))
       throw httpError(404, `the admin UI does not forward ${path}`);
     const url = `${path}${query === '' ? '' : `?${query}`}`;
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> & IncomingHttpHeaders = {};
     for (const name of FORWARDED_HEADERS) {
       const v = request.headers[name];
       if (typeof v === 'string') headers[name] = v;
     }
     if (id === this.directory.instanceId) {
-      const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-      const res = await fastify.inject({
-        method: request.method as 'GET',
-        url,
-        headers,
-      });
-      const type = res.headers['content-type'];
-      if (typeof type === 'string') void reply.header('content-type', type);
-      void reply.code(res.statusCode).send(res.rawPayload);
-      return;
+      return this.local(request.method, path, query, headers, reply);
     }
     if (!READ_METHODS.has(request.method) && !this.config.ui.cluster_actions) {
       throw httpError(
@@ -96,5 +102,43 @@ export class InstancesController {
     const type = res.headers.get('content-type');
     if (type) void reply.header('content-type', type);
     void reply.code(res.status).send(Buffer.from(await res.arrayBuffer()));
+  }
+
+  /** The process's own endpoint at `path`, called in-process; 404 where no route serves it. */
+  private async local(
+    method: string,
+    path: string,
+    query: string,
+    headers: IncomingHttpHeaders,
+    reply: FastifyReply,
+  ): Promise<void> {
+    const endpoint = this.localEndpoints().get(path);
+    const head = method === 'HEAD';
+    const call = endpoint?.[(head ? 'GET' : method) as keyof LocalEndpoint];
+    if (call === undefined) throw httpError(404, '404 page not found');
+    const request = {
+      method,
+      query: new URLSearchParams(query),
+      headers,
+      signal: clientSignal(reply),
+    };
+    try {
+      const answer = await call(request);
+      if (answer.contentType !== undefined) void reply.header('content-type', answer.contentType);
+      void reply.code(answer.status).send(head ? '' : answer.body);
+    } catch (err) {
+      if (!(err instanceof LogsvcError)) throw err;
+      if (err.httpStatus >= 500) this.logger.warn({ err, path }, 'request failed');
+      sendPlainError(reply, err.httpStatus, lokiErrorBody(path, err.message));
+    }
+  }
+
+  private localEndpoints(): ReadonlyMap<string, LocalEndpoint> {
+    this.endpoints ??= new Map(
+      this.discovery
+        .getControllers({ metadataKey: LocalEndpoints.KEY })
+        .flatMap((w) => Object.entries((w.instance as LocalEndpointSource).localEndpoints())),
+    );
+    return this.endpoints;
   }
 }

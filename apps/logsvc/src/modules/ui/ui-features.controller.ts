@@ -9,6 +9,14 @@ import {
 } from '@logsvc/api';
 import { type Config, EVERY_TENANT, type Overrides, maskSecretsInYaml } from '@logsvc/config';
 import { Controller, Get, Header, Inject } from '@nestjs/common';
+import {
+  type LocalEndpoint,
+  type LocalEndpointSource,
+  LocalEndpoints,
+  getAt,
+  jsonAnswer,
+  textAnswer,
+} from '../../http/local-endpoints';
 import { httpError } from '../../http/plain-error';
 import type { StartupFiles } from '../../startup-files';
 import type { Component } from '../../targets';
@@ -25,8 +33,9 @@ import { RingsService } from '../cluster/rings.service';
  * `GET /ui/api/overrides`: each tenant's limits that its runtime config changes; and
  * `GET /ui/api/tenants`: the tenants it knows, for the tenant picker.
  */
+@LocalEndpoints()
 @Controller()
-export class UiFeaturesController {
+export class UiFeaturesController implements LocalEndpointSource {
   constructor(
     @Inject(RingsService) private readonly rings: RingsService,
     @Inject(COMPONENTS) private readonly components: readonly Component[],
@@ -36,6 +45,13 @@ export class UiFeaturesController {
     @Inject(CHUNK_STORE) private readonly store: ChunkStore,
     @Inject(INGESTER_CLIENT) private readonly ingesters: IngesterClient,
   ) {}
+
+  localEndpoints(): Record<string, LocalEndpoint> {
+    return {
+      ...getAt([UI_FEATURES_PATH], async () => jsonAnswer(await this.features())),
+      ...getAt([CONFIG_FILE_PATH], () => textAnswer(this.configFile())),
+    };
+  }
 
   @Get(UI_FEATURES_PATH)
   async features(): Promise<UiFeatures> {

@@ -8,10 +8,12 @@ import {
   toLokiPath,
 } from '@logsvc/api';
 import type { Config } from '@logsvc/config';
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { writeHttpError } from '../../http/raw-http-error';
 import { upgradeRouterOf } from '../../http/upgrade-router';
+import type { LifecycleService } from '../../lifecycle/lifecycle-service';
+import { ServiceRegistry } from '../../lifecycle/service-registry';
 import { CONFIG } from '../../tokens';
 import { TailTickets } from './tail-tickets';
 
@@ -26,12 +28,16 @@ const HEADER = ORG_ID_HEADER.toLowerCase();
  * it is that endpoint's (with all its checks). No parameter names the tenant: a `tenant` one is
  * dropped, and a header on the upgrade itself must name the ticket's tenant. Upgrades from
  * another origin are refused (403), so a page of another site cannot tail in the user's browser.
+ * The `ui-tail-bridge` service: stopping (before the tail endpoint it hands upgrades to) gives
+ * its path back to the upgrade router.
  */
 @Injectable()
-export class UiTailBridge implements OnModuleInit, OnModuleDestroy {
+export class UiTailBridge implements LifecycleService, OnModuleInit {
+  readonly serviceName = 'ui-tail-bridge';
   private release: (() => void) | undefined;
 
   constructor(
+    @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
     @Inject(TailTickets) private readonly tickets: TailTickets,
     @Inject(CONFIG) private readonly config: Config,
@@ -42,9 +48,10 @@ export class UiTailBridge implements OnModuleInit, OnModuleDestroy {
     this.release = router.claim([UI_TAIL_SOCKET_PATH], (request, socket, head) =>
       this.bridge(request, socket, head, router.dispatch),
     );
+    this.registry.register(this);
   }
 
-  onModuleDestroy(): void {
+  async stopping(): Promise<void> {
     this.release?.();
   }
 

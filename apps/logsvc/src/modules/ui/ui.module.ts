@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { InstancesController } from './instances.controller';
 import { LogServiceController } from './logservice.controller';
 import { OverviewGateway } from './overview.gateway';
@@ -16,6 +17,7 @@ import { UiTailBridge } from './ui-tail-bridge';
  * for browsers, and in Kubernetes the LogService a process was rendered from.
  */
 @Module({
+  imports: [DiscoveryModule],
   controllers: [
     InstancesController,
     LogServiceController,

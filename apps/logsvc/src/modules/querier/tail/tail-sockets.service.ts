@@ -3,11 +3,13 @@ import type { Duplex } from 'node:stream';
 import { TenantError, apiPaths, deprecatedApiPaths, resolveTenants } from '@logsvc/api';
 import { LogsvcError } from '@logsvc/errors';
 import { Querier, type TailFrame } from '@logsvc/querier';
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
+import type { LifecycleService } from '../../../lifecycle/lifecycle-service';
+import { ServiceRegistry } from '../../../lifecycle/service-registry';
 import { LOGGER } from '../../../tokens';
 import {
   wantsCategories,
@@ -41,15 +43,19 @@ const LEGACY_PATHS = new Set(deprecatedApiPaths('tail'));
  * request is checked first, exactly as Loki's `TailHandler` does, and only then upgraded.
  * Upgrades do not pass through Fastify's hooks, so tenancy is resolved here with the same rules
  * (`resolveTenants` and the server's `auth_enabled` settings).
+ *
+ * The `tail-sockets` service: it stops before the querier, closing every open tail and refusing
+ * new ones (503) from then on.
  */
 @Injectable()
-export class TailSockets implements OnModuleInit, OnModuleDestroy {
+export class TailSockets implements LifecycleService, OnModuleInit {
+  readonly serviceName = 'tail-sockets';
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   private readonly open = new Set<WebSocket>();
-  private release: (() => void) | undefined;
-  private stopping = false;
+  private stopped = false;
 
   constructor(
+    @Inject(ServiceRegistry) private readonly registry: ServiceRegistry,
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
     @Inject(Querier) private readonly querier: Querier,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -57,17 +63,14 @@ export class TailSockets implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
-    this.release = upgradeRouterOf(server).claim([...V1_PATHS, ...LEGACY_PATHS], this.onUpgrade);
-  }
-
-  onModuleDestroy(): void {
-    this.closeAll();
-    this.release?.();
+    // The paths stay claimed while the server lives: after the stop, tails answer 503.
+    upgradeRouterOf(server).claim([...V1_PATHS, ...LEGACY_PATHS], this.onUpgrade);
+    this.registry.register(this);
   }
 
   /** Ends every tail (the querier is stopping); new ones are refused from now on. */
-  closeAll(): void {
-    this.stopping = true;
+  async stopping(): Promise<void> {
+    this.stopped = true;
     for (const socket of this.open) socket.close(CLOSE_GOING_AWAY, 'server shutting down');
   }
 
@@ -87,7 +90,7 @@ export class TailSockets implements OnModuleInit, OnModuleDestroy {
     const url = new URL(request.url ?? '/', 'http://localhost');
     // The upgrade router hands over only the tail paths (any other gets its 404).
     const legacy = LEGACY_PATHS.has(url.pathname);
-    if (this.stopping) {
+    if (this.stopped) {
       writeHttpError(socket, 503, 'querier is stopping\n');
       return;
     }

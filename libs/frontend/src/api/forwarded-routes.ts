@@ -18,14 +18,17 @@ function pattern(path: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
-const PATTERNS: readonly { route: ReadJobKind; re: RegExp }[] = FORWARDED_ROUTES.flatMap((route) =>
-  allApiPaths(route).map((path) => ({ route, re: pattern(path) })),
-);
+const PATTERNS: readonly { route: ReadJobKind; path: string; re: RegExp }[] =
+  FORWARDED_ROUTES.flatMap((route) =>
+    allApiPaths(route).map((path) => ({ route, path, re: pattern(path) })),
+  );
 
 /** A forwarded request's route and the name in its path (`label/<name>/values`), else ''. */
 export interface ForwardedRoute {
   readonly route: ReadJobKind;
   readonly name: string;
+  /** The route's path template (`/loki/api/v1/label/:name/values`). */
+  readonly path: string;
 }
 
 function decoded(part: string): string {
@@ -40,7 +43,7 @@ function decoded(part: string): string {
 export function matchForwardedRoute(path: string): ForwardedRoute | undefined {
   for (const p of PATTERNS) {
     const m = p.re.exec(path);
-    if (m) return { route: p.route, name: m[1] === undefined ? '' : decoded(m[1]) };
+    if (m) return { route: p.route, name: m[1] === undefined ? '' : decoded(m[1]), path: p.path };
   }
   return undefined;
 }

@@ -29,11 +29,17 @@ describe('forwardedRoute', () => {
     expect(matchForwardedRoute('/loki/api/v1/label/k8s%2Fpod%20name/values')).toEqual({
       route: 'label_values',
       name: 'k8s/pod name',
+      path: '/loki/api/v1/label/:name/values',
     });
     expect(matchForwardedRoute('/loki/api/v1/detected_field/%ZZ/values')).toEqual({
       route: 'detected_field_values',
       name: '%ZZ',
+      path: '/loki/api/v1/detected_field/:name/values',
     });
-    expect(matchForwardedRoute('/loki/api/v1/series')).toEqual({ route: 'series', name: '' });
+    expect(matchForwardedRoute('/loki/api/v1/series')).toEqual({
+      route: 'series',
+      name: '',
+      path: '/loki/api/v1/series',
+    });
   });
 });
