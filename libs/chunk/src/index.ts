@@ -28,6 +28,7 @@ export { HeadBlock } from './head-block';
 export { SymbolTable } from './symbols';
 export type { EntryRun } from './entry-run';
 export { SlabPool, type SlabPoolOptions } from './slab-pool';
+export { BlockSpill } from './block-spill';
 export { BlockRunCache, entryRunBytes } from './block-run-cache';
 export {
   CHUNK_FORMATS,

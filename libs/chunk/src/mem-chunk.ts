@@ -22,6 +22,7 @@ import {
 import type { EntryRun } from './entry-run';
 import { ReadOnlyChunkError } from './errors';
 import { decodeHeadRun, encodeHeadRun, isHeadRun } from './head-snapshot';
+import { BlockSpill, type SpillRef } from './block-spill';
 import { inSharedMemory, readSharedBlocks, shareBlocks, type SharedBlocks } from './shared-blocks';
 import { HeadBlock } from './head-block';
 import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
@@ -51,6 +52,19 @@ interface CutBlock extends StoredBlock {
   payload: Buffer | null;
   /** A block of a columnar chunk (read-only): its columns. */
   readonly layout?: ColumnarLayout;
+  /** Set once its compressed bytes were written to the spill (`data` is empty then). */
+  spill?: SpillRef;
+}
+
+/** A block's compressed bytes, read back from the spill when they were written there. */
+function blockData(b: CutBlock, shared = false): Buffer {
+  return b.spill === undefined ? b.data : BlockSpill.read(b.spill, shared);
+}
+
+/** The blocks with their compressed bytes in memory (copies of spilled ones, read back). */
+function withData(blocks: readonly CutBlock[], shared = false): readonly CutBlock[] {
+  if (!blocks.some((b) => b.spill !== undefined)) return blocks;
+  return blocks.map((b) => (b.spill === undefined ? b : { ...b, data: blockData(b, shared) }));
 }
 
 const NO_DATA = Buffer.alloc(0);
@@ -445,7 +459,9 @@ export class MemChunk {
     }
     const cut = this.blocks.slice();
     let bytes = 0;
-    for (const b of cut) bytes += b.payload !== null ? b.uncompressedLength : b.data.length;
+    for (const b of cut) {
+      bytes += b.payload !== null ? b.uncompressedLength : (b.spill?.length ?? b.data.length);
+    }
     const encodeBlocks = (): Buffer => {
       // Blocks never change once cut (but for their compression finishing); the symbol table
       // only grows.
@@ -476,9 +492,12 @@ export class MemChunk {
     if (this.blocks.length > 0) {
       this.finishCompression();
       // A block's bytes move to shared memory on its first snapshot; later ones only refer to them.
-      for (const block of this.blocks) block.data = inSharedMemory(block.data);
+      // A spilled block is read back into shared memory for this snapshot only.
+      for (const block of this.blocks) {
+        if (block.spill === undefined) block.data = inSharedMemory(block.data);
+      }
       symbolBytes = this.symbols.encode();
-      blocks = shareBlocks(this.options.encoding, this.blocks, symbolBytes);
+      blocks = shareBlocks(this.options.encoding, withData(this.blocks, true), symbolBytes);
     }
     if (this.head.entryCount === 0) return { blocks, head: null };
     // A head in arrival order goes column by column; one appended out of order, sorted into a block.
@@ -518,7 +537,7 @@ export class MemChunk {
       const columnar = blocks as readonly ColumnarStoredBlock[];
       return encodeColumnarChunk({ encoding, blocks: columnar, symbols: this.symbols });
     }
-    return encodeChunk({ encoding, blocks, symbols: this.symbols });
+    return encodeChunk({ encoding, blocks: withData(blocks), symbols: this.symbols });
   }
 
   /**
@@ -547,11 +566,7 @@ export class MemChunk {
   encodeSnapshot(): Buffer {
     this.finishCompression();
     if (this.head.entryCount === 0) {
-      return encodeChunk({
-        encoding: this.options.encoding,
-        blocks: this.blocks,
-        symbols: this.symbols,
-      });
+      return this.encodeBlocks(this.blocks);
     }
     const encoded = this.head.encodePayload(this.symbols.byteLengths);
     const data = compress(this.options.encoding, encoded.payload);
@@ -566,7 +581,7 @@ export class MemChunk {
     };
     return encodeChunk({
       encoding: this.options.encoding,
-      blocks: [...this.blocks, head],
+      blocks: [...withData(this.blocks), head],
       symbols: this.symbols,
     });
   }
@@ -587,12 +602,7 @@ export class MemChunk {
     if (head === null) return null;
     if (this.blocks.length === 0) return { blocks: null, head };
     this.finishCompression();
-    const blocks = encodeChunk({
-      encoding: this.options.encoding,
-      blocks: this.blocks,
-      symbols: this.symbols,
-    });
-    return { blocks, head };
+    return { blocks: this.encodeBlocks(this.blocks), head };
   }
 
   private addBlock(block: CutBlock): void {
@@ -619,6 +629,11 @@ export class MemChunk {
     this.blockCompressedBytes += block.data.length;
     this.pendingBlocks--;
     this.pendingBytes -= block.uncompressedLength;
+    const ref = this.options.spill?.write(block.data, block) ?? null;
+    if (ref !== null) {
+      block.spill = ref;
+      block.data = NO_DATA;
+    }
   }
 
   /** Compresses, on the event loop, every block whose background compression is not done. */
@@ -644,13 +659,13 @@ export class MemChunk {
   private decodeBlock(block: CutBlock): EntryRun {
     if (block.layout !== undefined) {
       const { strings, byteLengths } = this.symbols;
-      return decodeColumnarBlock(block.data, block.layout, block, strings, byteLengths);
+      return decodeColumnarBlock(blockData(block), block.layout, block, strings, byteLengths);
     }
     // A payload still compressing goes back to the pool when done: readers get a copy.
     const payload =
       block.payload !== null
         ? Buffer.from(block.payload)
-        : decompress(this.options.encoding, block.data, block.uncompressedLength);
+        : decompress(this.options.encoding, blockData(block), block.uncompressedLength);
     return decodeBlockPayload(payload, block, this.symbols.strings, this.symbols.byteLengths);
   }
 

@@ -1,4 +1,5 @@
 import { DEFAULT_CONFIG } from '@logsvc/config';
+import type { BlockSpill } from './block-spill';
 
 export type ChunkEncoding = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 
@@ -8,6 +9,8 @@ export interface ChunkOptions {
   blockSize: number;
   /** Compressed bytes at which the chunk is full; 0 = no size target (full at 10 blocks). */
   targetSize: number;
+  /** Where compressed cut blocks go out of memory (null: they stay in memory). */
+  spill: BlockSpill | null;
 }
 
 /** The ingester's chunk settings at their defaults, taken from @logsvc/config. */
@@ -15,6 +18,7 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({
   encoding: DEFAULT_CONFIG.ingester.chunk_encoding,
   blockSize: DEFAULT_CONFIG.ingester.chunk_block_size,
   targetSize: DEFAULT_CONFIG.ingester.chunk_target_size,
+  spill: null,
 });
 
 export const CHUNK_ENCODINGS: readonly ChunkEncoding[] = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
@@ -34,6 +38,7 @@ export function resolveChunkOptions(opts: Partial<ChunkOptions> = {}): ChunkOpti
     encoding: opts.encoding ?? DEFAULT_CHUNK_OPTIONS.encoding,
     blockSize: opts.blockSize ?? DEFAULT_CHUNK_OPTIONS.blockSize,
     targetSize: opts.targetSize ?? DEFAULT_CHUNK_OPTIONS.targetSize,
+    spill: opts.spill ?? null,
   };
   if (!CHUNK_ENCODINGS.includes(out.encoding)) {
     throw new ChunkOptionsError(

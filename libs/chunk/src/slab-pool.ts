@@ -13,7 +13,7 @@ interface Slab {
 export interface SlabPoolOptions {
   /** Bytes per slab (default 4 MiB). */
   readonly slabSize?: number;
-  /** Idle slabs kept for reuse; beyond this, released slabs are left to the GC (default 4). */
+  /** Idle slabs kept for reuse; beyond this, released slabs are left to the GC (default 1). */
   readonly maxIdleSlabs?: number;
 }
 
@@ -36,7 +36,7 @@ export class SlabPool {
 
   constructor(options: SlabPoolOptions = {}) {
     this.slabSize = options.slabSize ?? 4 * 1024 * 1024;
-    this.maxIdle = options.maxIdleSlabs ?? 4;
+    this.maxIdle = options.maxIdleSlabs ?? 1;
   }
 
   /** A Buffer of exactly `size` bytes, uninitialised. */

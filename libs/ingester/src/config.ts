@@ -23,6 +23,11 @@ export interface IngesterConfig {
    * blocks early (0 or absent: no limit).
    */
   readonly max_head_block_bytes?: number;
+  /**
+   * With the WAL on, compressed cut blocks go to files under `<wal.dir>/block-spill` and are read
+   * back when needed (absent: false).
+   */
+  readonly spill_chunk_blocks?: boolean;
   /** Retry schedule of one flush operation; Loki's defaults when absent. */
   readonly flush_op_backoff?: FlushBackoffConfig;
   readonly wal: WalConfig;
@@ -90,6 +95,7 @@ export const DEFAULT_INGESTER_CONFIG: IngesterConfig = {
   max_returned_stream_errors: defaults.max_returned_stream_errors,
   max_global_streams: defaults.max_global_streams,
   max_head_block_bytes: defaults.max_head_block_bytes,
+  spill_chunk_blocks: defaults.spill_chunk_blocks,
   flush_op_backoff: DEFAULT_FLUSH_BACKOFF,
   wal: {
     enabled: defaults.wal.enabled,

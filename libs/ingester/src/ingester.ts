@@ -1,6 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { join } from 'node:path';
 import type { Labels, LogEntry, Matcher, PushRequest } from '@logsvc/api';
-import { MemChunk, type ChunkOptions, type Direction } from '@logsvc/chunk';
+import { BlockSpill, MemChunk, type ChunkOptions, type Direction } from '@logsvc/chunk';
 import {
   DEFAULT_FLUSH_BACKOFF,
   DEFAULT_INGESTER_CONFIG,
@@ -113,7 +114,9 @@ export class Ingester {
   private readonly logger: IngesterLogger;
   private readonly now: () => number;
   private readonly flusher: Flusher;
+  /** Shared by every instance and stream: `spill` is set once the WAL directory is ours. */
   private readonly chunkOptions: Partial<ChunkOptions>;
+  private spill: BlockSpill | null = null;
   private readonly windowNs: bigint;
   private readonly headBudget: HeadBudget;
   private readonly listeners = new Map<AppendListener, AppendInterest>();
@@ -169,6 +172,10 @@ export class Ingester {
         logger: this.logger,
         counters: this.counters,
       });
+      if (this.config.spill_chunk_blocks) {
+        this.spill = BlockSpill.open(join(this.config.wal.dir, 'block-spill'));
+        this.chunkOptions.spill = this.spill;
+      }
       this.replayMarks = new Map();
       try {
         replay = await this.wal.replay({
@@ -536,6 +543,7 @@ export class Ingester {
           .catch((err) => this.logger.error({ err }, 'final WAL checkpoint failed'));
         await this.wal.close();
       }
+      this.spill?.close();
     } finally {
       this.state = 'stopped';
     }

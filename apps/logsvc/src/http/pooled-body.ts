@@ -7,7 +7,7 @@ import { errorCodes, type FastifyRequest } from 'fastify';
  * for a few milliseconds, and allocating each anew adds to the external memory that makes V8
  * run full collections. Bodies over a quarter slab get a buffer of their own.
  */
-const BODY_POOL = new SlabPool({ slabSize: 8 * 1024 * 1024 });
+const BODY_POOL = new SlabPool({ slabSize: 4 * 1024 * 1024 });
 
 type Done = (err: Error | null, body?: Buffer) => void;
 

@@ -25,6 +25,9 @@ export const ingesterSection = section({
   // cut into compressed blocks early (0: no limit), so many slow streams cannot hold hundreds
   // of MB of lines uncompressed while none reaches chunk_block_size.
   max_head_block_bytes: flag('ingester.max-head-block-bytes', size(32 * 1024 * 1024)),
+  // logsvc's own: with the WAL on, compressed chunk blocks are written to files under
+  // `<wal.dir>/block-spill` and read back when needed, so memory holds their metadata only.
+  spill_chunk_blocks: flag('ingester.spill-chunk-blocks', bool(true)),
   query_store_max_look_back_period: flag('ingester.query-store-max-look-back-period', duration(0)),
   lifecycler: lifecyclerSection(),
   wal: section({

@@ -68,7 +68,7 @@ export interface ReplayResult {
 export class Wal {
   private writer: SegmentWriter | null = null;
   /** Push frames live only until their write is done: cut them from reused slabs. */
-  private readonly framePool = new SlabPool({ slabSize: 8 * 1024 * 1024 });
+  private readonly framePool = new SlabPool({ slabSize: 4 * 1024 * 1024 });
   private seq = 1;
   private lastSegment = 0;
   private checkpointing = false;

@@ -155,7 +155,8 @@ function serverFlags(o: IngestBenchOptions): string[] {
 }
 
 function nodeOptions(o: IngestBenchOptions): string[] {
-  return o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [];
+  const prof = o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [];
+  return [...o.nodeOptions, ...prof];
 }
 
 const delta = (before: PerProcess, after: PerProcess, name: string): number | undefined => {

@@ -70,6 +70,8 @@ export interface IngestBenchOptions {
   cpuProfDir?: string;
   /** Extra flags passed to the server. */
   serverFlags: string[];
+  /** Extra `node` options for the server, after the ones `npm start` uses (later ones win). */
+  nodeOptions: string[];
   json: boolean;
 }
 
@@ -96,6 +98,7 @@ export const DEFAULT_OPTIONS: IngestBenchOptions = {
   serverCpus: 'auto',
   interleave: true,
   serverFlags: [],
+  nodeOptions: [],
   json: false,
 };
 
@@ -142,12 +145,15 @@ export const USAGE = `usage: npm run bench:ingest -- [options]
   --url=URL              push to a running server instead of starting one (no RSS then)
   --cpu-prof=DIR         run the server under node --cpu-prof, profile written to DIR
   --server-flag=FLAG     extra server flag, repeatable (e.g. --server-flag=-log.level=warn)
+  --node-option=OPT      extra node option for the server, after npm start's, repeatable
+                         (e.g. --node-option=--max-semi-space-size=16)
   --json                 print the result as JSON`;
 
 export function parseOptions(argv: readonly string[]): IngestBenchOptions {
   const o: IngestBenchOptions = {
     ...DEFAULT_OPTIONS,
     serverFlags: [],
+    nodeOptions: [],
     replicationFactors: [...DEFAULT_OPTIONS.replicationFactors],
   };
   const given = new Set<string>();
@@ -208,6 +214,9 @@ export function parseOptions(argv: readonly string[]): IngestBenchOptions {
         break;
       case 'server-cpus':
         o.serverCpus = cpusOption(name, need());
+        break;
+      case 'node-option':
+        o.nodeOptions.push(need());
         break;
       default:
         return false;

@@ -1,0 +1,89 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EMPTY_LABELS, labelsFromRecord } from '@logsvc/api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BlockSpill } from './block-spill';
+import { MemChunk } from './mem-chunk';
+import { drain } from './test-helpers';
+
+async function compressed(chunk: MemChunk): Promise<void> {
+  for (let i = 0; i < 2500 && chunk.compressing; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  expect(chunk.compressing).toBe(false);
+}
+
+/** 300 entries, every fifth out of time order, some with metadata: several cut blocks. */
+function fill(chunk: MemChunk): void {
+  for (let i = 0; i < 300; i++) {
+    const ts = i % 5 === 4 ? BigInt(i - 3) * 10n + 1n : BigInt(i) * 10n;
+    const sm = i % 3 === 0 ? EMPTY_LABELS : labelsFromRecord({ detected_level: 'warn' });
+    chunk.append(ts, Buffer.from(`level=warn msg="request ${i}" ${'y'.repeat(i % 40)}`), sm);
+  }
+}
+
+describe('MemChunk with a block spill', () => {
+  let dir: string;
+  let spill: BlockSpill;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'block-spill-'));
+    spill = BlockSpill.open(dir, 4096);
+  });
+  afterEach(() => {
+    spill.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads, encodes, snapshots and checkpoints exactly as a chunk holding its blocks', async () => {
+    const spilled = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0, spill });
+    const held = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0 });
+    fill(spilled);
+    fill(held);
+    await compressed(spilled);
+    await compressed(held);
+    expect(spilled.blockCount).toBeGreaterThan(5);
+    expect(spilled.compressedBytes).toBe(held.compressedBytes);
+    expect(spill.bytesWritten).toBe(spilled.compressedBytes);
+
+    const all = (c: MemChunk): unknown => drain(c.iterator(0n, 10_000n, 'backward'));
+    expect(all(spilled)).toEqual(all(held));
+    const filtered = (c: MemChunk): unknown =>
+      drain(c.iterator(0n, 10_000n, 'forward', { lineContains: Buffer.from('request 17') }));
+    expect(filtered(spilled)).toEqual(filtered(held));
+    expect(spilled.encodeSnapshot().equals(held.encodeSnapshot())).toBe(true);
+    const fromSnapshot = MemChunk.fromSnapshot(spilled.snapshot());
+    expect(all(fromSnapshot)).toEqual(all(held));
+    const split = spilled.split(0n, 10_000n, 'forward');
+    expect(split.encodeBlocks?.().equals(held.split(0n, 10_000n, 'forward').encodeBlocks!())).toBe(
+      true,
+    );
+
+    // An entry equal to one in the block just cut is still refused, and appends go on.
+    const last = drain(spilled.iterator(0n, 10_000n, 'forward')).at(-1)!;
+    expect(spilled.append(last.ts, Buffer.from(last.line), last.sm)).toBe(
+      held.append(last.ts, Buffer.from(last.line), last.sm),
+    );
+    spilled.append(99_999n, Buffer.from('after'), EMPTY_LABELS);
+    held.append(99_999n, Buffer.from('after'), EMPTY_LABELS);
+    expect(spilled.encode().equals(held.encode())).toBe(true);
+    expect(all(MemChunk.decode(spilled.encode()))).toEqual(all(held));
+  });
+
+  it('leaves no file behind: spill files are unlinked once open', async () => {
+    const chunk = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0, spill });
+    fill(chunk);
+    await compressed(chunk);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(drain(chunk.iterator(0n, 10_000n, 'forward'))).toHaveLength(300);
+  });
+
+  it('keeps blocks in memory once closed', async () => {
+    spill.close();
+    const chunk = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0, spill });
+    fill(chunk);
+    await compressed(chunk);
+    expect(spill.bytesWritten).toBe(0);
+    expect(drain(chunk.iterator(0n, 10_000n, 'forward'))).toHaveLength(300);
+  });
+});

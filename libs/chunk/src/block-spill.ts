@@ -1,0 +1,127 @@
+import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Bytes written to one spill file before the next one is started. */
+const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
+
+/** One spill file: open, already unlinked, so its disk space goes with its last block. */
+class SpillSegment {
+  written = 0;
+  /** Bytes of blocks written here that are still referenced. */
+  live = 0;
+  sealed = false;
+  closed = false;
+
+  constructor(readonly fd: number) {}
+
+  release(bytes: number): void {
+    this.live -= bytes;
+    this.closeIfDone();
+  }
+
+  closeIfDone(): void {
+    if (this.closed || !this.sealed || this.live > 0) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}
+
+/** Where a spilled block's bytes are. */
+export interface SpillRef {
+  readonly segment: SpillSegment;
+  readonly offset: number;
+  readonly length: number;
+}
+
+/**
+ * Compressed chunk blocks written out of the process's memory to local files, read back when a
+ * reader needs them (from the page cache, usually). Cut blocks never change, so a block is
+ * written once, after its compression. The files are unlinked as soon as they are opened:
+ * nothing is left on disk after a crash (the WAL restores the chunks), and a file's space is
+ * freed once the last block in it is garbage (a FinalizationRegistry counts them down).
+ */
+export class BlockSpill {
+  private current: SpillSegment | null = null;
+  private files = 0;
+  private stopped = false;
+  /** Bytes written since the spill was opened. */
+  bytesWritten = 0;
+  private readonly registry = new FinalizationRegistry<{ segment: SpillSegment; bytes: number }>(
+    ({ segment, bytes }) => segment.release(bytes),
+  );
+
+  private constructor(
+    private readonly dir: string,
+    private readonly segmentBytes: number,
+  ) {}
+
+  /** A spill writing files in `dir` (made if missing). */
+  static open(dir: string, segmentBytes = DEFAULT_SEGMENT_BYTES): BlockSpill {
+    mkdirSync(dir, { recursive: true });
+    return new BlockSpill(dir, segmentBytes);
+  }
+
+  /**
+   * Writes `data` for `owner` (the block object that will hold the reference: when it is
+   * garbage, the bytes are). Null when the spill is closed or the write failed: the caller
+   * keeps the bytes in memory then.
+   */
+  write(data: Buffer, owner: object): SpillRef | null {
+    if (this.stopped || data.length === 0) return null;
+    try {
+      const segment = this.segmentFor(data.length);
+      const offset = segment.written;
+      let done = 0;
+      while (done < data.length) {
+        done += writeSync(segment.fd, data, done, data.length - done, offset + done);
+      }
+      segment.written += data.length;
+      segment.live += data.length;
+      this.bytesWritten += data.length;
+      this.registry.register(owner, { segment, bytes: data.length });
+      return { segment, offset, length: data.length };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The bytes of a spilled block; in shared memory with `shared` (for a worker thread). */
+  static read(ref: SpillRef, shared = false): Buffer {
+    const out = shared
+      ? Buffer.from(new SharedArrayBuffer(ref.length))
+      : Buffer.allocUnsafe(ref.length);
+    let done = 0;
+    while (done < ref.length) {
+      const n = readSync(ref.segment.fd, out, done, ref.length - done, ref.offset + done);
+      if (n === 0) throw new Error('spilled chunk block is shorter than written');
+      done += n;
+    }
+    return out;
+  }
+
+  /** Writes no more; files close once their blocks are garbage. */
+  close(): void {
+    this.stopped = true;
+    const segment = this.current;
+    this.current = null;
+    if (segment !== null) {
+      segment.sealed = true;
+      segment.closeIfDone();
+    }
+  }
+
+  private segmentFor(bytes: number): SpillSegment {
+    const open = this.current;
+    if (open !== null && open.written + bytes <= this.segmentBytes) return open;
+    if (open !== null) {
+      open.sealed = true;
+      open.closeIfDone();
+    }
+    const path = join(this.dir, `${process.pid}-${this.files++}.spill`);
+    const fd = openSync(path, 'w+', 0o600);
+    unlinkSync(path);
+    const segment = new SpillSegment(fd);
+    this.current = segment;
+    return segment;
+  }
+}
