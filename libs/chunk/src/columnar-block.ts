@@ -249,7 +249,7 @@ const TWO_32 = 0x100000000;
  * ns (104 days; every real one) is summed in numbers and written as 32-bit halves, with no
  * BigInt made per entry; others go through BigInt.
  */
-function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt64Array {
+export function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt64Array {
   const ts = new BigInt64Array(n);
   if (!LITTLE_ENDIAN || span >= 2n ** 53n) {
     let t = bytes.readBigInt64LE(0);
@@ -301,7 +301,7 @@ export interface BlockBounds {
   readonly rawBytes: number;
 }
 
-function columnBytes(data: Buffer, c: ColumnMeta): Buffer {
+export function columnBytes(data: Buffer, c: ColumnMeta): Buffer {
   const stored = data.subarray(c.offset, c.offset + c.length);
   if (stored.length !== c.length) throw new ChunkFormatError('column runs past its block');
   // lz4's bytes start with the size they decompress to: check it before the codec allocates it.

@@ -21,6 +21,8 @@ import {
 } from './cursor';
 import type { EntryRun } from './entry-run';
 import { ReadOnlyChunkError } from './errors';
+import { columnarRunMeta } from './columnar-times';
+import { loadedRunMeta, type RunMeta, runTimesOf } from './run-summary';
 import { decodeHeadRun, encodeHeadRun, isHeadRun } from './head-snapshot';
 import { inSharedMemory, readSharedBlocks, shareBlocks, type SharedBlocks } from './shared-blocks';
 import { HeadBlock } from './head-block';
@@ -403,7 +405,12 @@ export class MemChunk {
     const sources: RunSource[] = this.blockSources(fromNs, throughNs, options);
     if (this.head.entryCount > 0) {
       const run = this.head.snapshot();
-      sources.push({ minTs: this.head.minTimeNs, maxTs: this.head.maxTimeNs, load: () => run });
+      sources.push({
+        minTs: this.head.minTimeNs,
+        maxTs: this.head.maxTimeNs,
+        load: () => run,
+        meta: loadedRunMeta(run),
+      });
     }
     return new MergeCursor(sources, fromNs, throughNs, direction, options);
   }
@@ -529,13 +536,23 @@ export class MemChunk {
     const out: RunSource[] = [];
     this.blocks.forEach((block, i) => {
       if (!blockMayMatch(block.layout, options)) return;
-      out.push({
-        minTs: block.minTs,
-        maxTs: block.maxTs,
-        load: () => this.loadBlock(block, i, sidesOutside(block, fromNs, throughNs)),
-      });
+      const load = (): EntryRun => this.loadBlock(block, i, sidesOutside(block, fromNs, throughNs));
+      out.push({ minTs: block.minTs, maxTs: block.maxTs, load, meta: this.blockMeta(block, load) });
     });
     return out;
+  }
+
+  /** A block's meta for counting: a columnar block's from its layout, else from its entries. */
+  private blockMeta(block: CutBlock, load: () => EntryRun): RunMeta {
+    if (block.layout !== undefined) {
+      return columnarRunMeta(block.data, block.layout, block, this.symbols.strings);
+    }
+    return {
+      entries: block.entries,
+      lineBytes: undefined,
+      metadataNames: undefined,
+      times: () => runTimesOf(load()),
+    };
   }
 
   /**

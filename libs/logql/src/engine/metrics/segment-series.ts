@@ -27,20 +27,25 @@ export class SegmentSeries {
   ) {}
 
   add(segment: number, value: number): void {
+    this.addMany(segment, 1, value);
+  }
+
+  /** Adds `count` samples whose values sum to `sum`, all in `segment`. */
+  addMany(segment: number, count: number, sum: number): void {
     const n = this.length;
     if (n > 0) {
       const last = this.segments[n - 1];
       if (last === segment) {
-        this.counts[n - 1]++;
-        this.sums[n - 1] += value;
+        this.counts[n - 1] += count;
+        this.sums[n - 1] += sum;
         return;
       }
       if (segment < last) this.sorted = false;
     }
     if (n === this.segments.length) this.grow();
     this.segments[n] = segment;
-    this.counts[n] = 1;
-    this.sums[n] = value;
+    this.counts[n] = count;
+    this.sums[n] = sum;
     this.length = n + 1;
   }
 
@@ -128,6 +133,26 @@ export class SegmentGrid {
       this.startIndex[k] = this.indexOf(k * stepNs - rangeNs);
       this.endIndex[k] = this.indexOf(k * stepNs);
     }
+  }
+
+  /**
+   * Per segment index (0 to `edges.length`), 1 when some window holds it: segment s is
+   * `(edges[s - 1], edges[s]]`, and window k the segments `startIndex[k] + 1 ..= endIndex[k]`.
+   */
+  coveredSegments(): Uint8Array {
+    const e = this.edges.length;
+    const depth = new Int32Array(e + 2);
+    for (let k = 0; k < this.startIndex.length; k++) {
+      depth[this.startIndex[k] + 1]++;
+      depth[this.endIndex[k] + 1]--;
+    }
+    const covered = new Uint8Array(e + 1);
+    let d = 0;
+    for (let s = 0; s <= e; s++) {
+      d += depth[s];
+      covered[s] = d > 0 ? 1 : 0;
+    }
+    return covered;
   }
 
   /** The segment of a time inside some window (the first edge at or after it). */
