@@ -10,7 +10,7 @@ import {
   decodeTimestamps,
 } from './columnar-block';
 import { ChunkFormatError } from './errors';
-import type { RunMeta, RunTimes } from './run-summary';
+import { offsetsOf, type RunMeta, type RunTimes } from './run-summary';
 import { UvarintReader } from './varint';
 
 export function columnarRunMeta(
@@ -50,8 +50,7 @@ function columnarTimes(
   }
   const tsBytes = columnBytes(data, tsCol);
   if (tsBytes.length < 8) throw new ChunkFormatError('timestamps column too short');
-  const ts = decodeTimestamps(tsBytes, n, meta.maxTs - meta.minTs);
-  if (ts[0] !== meta.minTs || ts[n - 1] !== meta.maxTs) {
+  if (tsBytes.readBigInt64LE(0) !== meta.minTs) {
     throw new ChunkFormatError('block time range does not match its meta');
   }
   let lineOffsets: Uint32Array | null = null;
@@ -64,5 +63,40 @@ function columnarTimes(
       throw new ChunkFormatError('line lengths do not match the lines column');
     }
   }
-  return { count: n, ts, lineOffsets, metadataNames: names };
+  const offsets = (origin: bigint): Float64Array => {
+    const span = meta.maxTs - meta.minTs;
+    // A span of 2^53 ns or more (104 days; no real block) goes through BigInts.
+    if (span >= 2n ** 53n) return offsetsOf(decodeTimestamps(tsBytes, n, span), n, origin);
+    return timestampOffsets(tsBytes, n, Number(meta.minTs - origin), Number(span));
+  };
+  return { count: n, offsets, lineOffsets, metadataNames: names };
+}
+
+/**
+ * The timestamps column (the first as int64, then uvarint deltas) as offsets from a base: the
+ * first entry's offset is `base`, and the deltas sum to `span`.
+ */
+function timestampOffsets(bytes: Buffer, n: number, base: number, span: number): Float64Array {
+  const out = new Float64Array(n);
+  const end = bytes.length;
+  let pos = 8;
+  let acc = 0;
+  if (n > 0) out[0] = base;
+  for (let i = 1; i < n; i++) {
+    let delta = 0;
+    let mul = 1;
+    for (;;) {
+      if (pos >= end) throw new ChunkFormatError('truncated varint');
+      const b = bytes[pos++];
+      delta += (b & 0x7f) * mul;
+      if (b < 0x80) break;
+      mul *= 128;
+      if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
+    }
+    acc += delta;
+    out[i] = base + acc;
+  }
+  if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
+  if (acc !== span) throw new ChunkFormatError('block time range does not match its meta');
+  return out;
 }

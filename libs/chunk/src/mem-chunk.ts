@@ -22,6 +22,7 @@ import {
 import type { EntryRun } from './entry-run';
 import { ReadOnlyChunkError } from './errors';
 import { columnarRunMeta } from './columnar-times';
+import { payloadPrefix, rowBlockTimes } from './row-block-times';
 import { loadedRunMeta, type RunMeta, runTimesOf } from './run-summary';
 import { decodeHeadRun, encodeHeadRun, isHeadRun } from './head-snapshot';
 import { inSharedMemory, readSharedBlocks, shareBlocks, type SharedBlocks } from './shared-blocks';
@@ -551,7 +552,12 @@ export class MemChunk {
       entries: block.entries,
       lineBytes: undefined,
       metadataNames: undefined,
-      times: () => runTimesOf(load()),
+      times: () => {
+        const prefix = payloadPrefix(this.options.encoding, block.data, block.payload);
+        if (prefix === null) return runTimesOf(load());
+        const { strings, byteLengths } = this.symbols;
+        return rowBlockTimes(prefix, block, strings, byteLengths);
+      },
     };
   }
 

@@ -4,12 +4,17 @@
  * where the block lies wholly inside one window segment, and reads only the block's timestamps
  * (and line lengths) where it does not.
  */
+import { endianness } from 'node:os';
 import type { EntryRun } from './entry-run';
 
 /** The timestamps (and line lengths) of a run's entries, with no line and no metadata value. */
 export interface RunTimes {
   readonly count: number;
-  readonly ts: BigInt64Array;
+  /**
+   * Each entry's timestamp minus `origin`, in nanoseconds as a double (rows in the order of
+   * `lineOffsets`): exact while under 2^53 in magnitude, and as far as the true one beyond.
+   */
+  offsets(origin: bigint): Float64Array;
   /** Row r's line is `lineOffsets[r + 1] - lineOffsets[r]` bytes; null when not asked for. */
   readonly lineOffsets: Uint32Array | null;
   /** Each structured-metadata name some entry of the run carries, once. */
@@ -63,7 +68,33 @@ export function runTimesOf(run: EntryRun): RunTimes {
     for (let i = smOffsets[0]; i < end; i += 2) seen.add(smIds[i]);
     names = [...seen].map((id) => run.symbols[id]);
   }
-  return { count: run.count, ts: run.ts, lineOffsets: run.lineOffsets, metadataNames: names };
+  return {
+    count: run.count,
+    offsets: (origin) => offsetsOf(run.ts, run.count, origin),
+    lineOffsets: run.lineOffsets,
+    metadataNames: names,
+  };
+}
+
+const LITTLE_ENDIAN = endianness() === 'LE';
+const TWO_32 = 0x100000000;
+
+/** `ts[i] - origin` as doubles (see `RunTimes.offsets`), from 32-bit halves: no BigInt each. */
+export function offsetsOf(ts: BigInt64Array, count: number, origin: bigint): Float64Array {
+  const out = new Float64Array(count);
+  if (!LITTLE_ENDIAN) {
+    for (let i = 0; i < count; i++) out[i] = Number(ts[i] - origin);
+    return out;
+  }
+  const hi = new Int32Array(ts.buffer, ts.byteOffset, 2 * count);
+  const lo = new Uint32Array(ts.buffer, ts.byteOffset, 2 * count);
+  const originHi = Number(BigInt.asIntN(32, origin >> 32n));
+  const originLo = Number(BigInt.asUintN(32, origin));
+  // Exact while the high halves differ by under 2^21; beyond, rounded but as far.
+  for (let i = 0; i < count; i++) {
+    out[i] = (hi[2 * i + 1] - originHi) * TWO_32 + (lo[2 * i] - originLo);
+  }
+  return out;
 }
 
 /** The summary a loaded run gives (a head block's): every figure from its arrays. */

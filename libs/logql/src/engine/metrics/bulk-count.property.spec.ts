@@ -1,5 +1,11 @@
 import { type Labels, matchesLabels, parseLabels } from '@logsvc/api';
-import { type EntryCursor, MemChunk, recodeChunk, SourceMergeCursor } from '@logsvc/chunk';
+import {
+  type ChunkEncoding,
+  type EntryCursor,
+  MemChunk,
+  recodeChunk,
+  SourceMergeCursor,
+} from '@logsvc/chunk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runQuery } from '../query';
@@ -18,6 +24,7 @@ interface Entry {
 interface ChunkData {
   entries: Entry[];
   blockSize: number;
+  encoding: ChunkEncoding;
   /** Stored and read back columnar (no head block) or read from memory (blocks and head). */
   columnar: boolean;
 }
@@ -48,13 +55,16 @@ const chunkArb: fc.Arbitrary<ChunkData> = fc
     // Mostly in time order (blocks apart), some not (blocks overlap: the entries are merged).
     sorted: fc.boolean(),
     blockSize: fc.constantFrom(64, 200, 1000, 64 * 1024),
+    // Snappy blocks are read up to their lines; others are decompressed whole.
+    encoding: fc.constantFrom<ChunkEncoding>('snappy', 'none', 'lz4'),
     columnar: fc.boolean(),
   })
-  .map(({ entries, sorted, blockSize, columnar }) => ({
+  .map(({ entries, sorted, blockSize, encoding, columnar }) => ({
     entries: sorted
       ? [...entries].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0))
       : entries,
     blockSize,
+    encoding,
     columnar,
   }));
 
@@ -77,9 +87,12 @@ const queryArb = fc.record({
 });
 
 function chunkOf(data: ChunkData): MemChunk {
-  const c = new MemChunk({ blockSize: data.blockSize, targetSize: 0 });
+  const c = new MemChunk({ blockSize: data.blockSize, targetSize: 0, encoding: data.encoding });
   for (const e of data.entries) c.append(e.ts, Buffer.from(e.line), e.sm);
-  return data.columnar ? MemChunk.decode(recodeChunk(c.encode(), 'columnar')) : c;
+  if (data.columnar) return MemChunk.decode(recodeChunk(c.encode(), 'columnar'));
+  // Blocks compressed now (a query worker's snapshot has them so), not as a payload in memory.
+  c.snapshot();
+  return c;
 }
 
 /** Hides a cursor's summary: the engine then reads every entry. */

@@ -5,17 +5,22 @@
  * read; any other run has its timestamps (and, for bytes, line lengths) decoded and binned
  * arithmetically, with no object per entry. Gives exactly what reading the entries gives.
  */
-import { endianness } from 'node:os';
 import type { CursorSummary, RunSummary, RunTimes } from '@logsvc/chunk';
 import type { BulkExtraction } from '../../log/sample-extractor';
 import type { SegmentGrid, SegmentSeries } from './segment-series';
 
-const LITTLE_ENDIAN = endianness() === 'LE';
-const TWO_32 = 0x100000000;
-/** A query range this close to its origin (in ns): offsets from 32-bit halves are exact in it. */
-const NEAR = 2 ** 51;
-/** High halves this far from the origin's put an entry at least 2^52 ns away: outside. */
-const FAR_HI = 2 ** 20;
+/** A query range this close to its origin (in ns) has exact offsets (see `RunTimes.offsets`). */
+const NEAR = 2 ** 52;
+
+/** A run's entries in the query range: offsets from the origin, and line lengths when known. */
+interface InRange {
+  readonly run: RunSummary;
+  readonly u: Float64Array;
+  /** Line lengths, when the run's line offsets were read. */
+  readonly lengths: Float64Array | null;
+  /** Line bytes in range (the meta's when the lengths were not read: the run lies in range). */
+  readonly bytes: number;
+}
 
 export class BulkCounter {
   private readonly covered: Uint8Array;
@@ -24,8 +29,6 @@ export class BulkCounter {
   /** Segments given a count by the current stream, in the order first reached. */
   private readonly touched: Int32Array;
   private touchedCount = 0;
-  private readonly originHi: number;
-  private readonly originLo: number;
 
   constructor(
     private readonly grid: SegmentGrid,
@@ -40,18 +43,20 @@ export class BulkCounter {
     this.counts = new Float64Array(segments);
     this.sums = new Float64Array(segments);
     this.touched = new Int32Array(segments);
-    this.originHi = Number(BigInt.asIntN(32, origin >> 32n));
-    this.originLo = Number(BigInt.asUintN(32, origin));
   }
 
   /**
    * Counts the runs of `summary` for one stream into `series` (made when first needed), and
    * returns the entries counted; null, having counted nothing, when an entry's metadata may give
-   * it other labels than `bulk.labels()` (the caller reads the entries then).
+   * it other labels than `bulk.labels()` or two runs share a timestamp (the caller reads the
+   * entries then).
    */
   count(summary: CursorSummary, bulk: BulkExtraction, series: () => SegmentSeries): number | null {
     const lo = summary.fromNs > this.fromNs ? summary.fromNs : this.fromNs;
     const hi = summary.throughNs < this.throughNs ? summary.throughNs : this.throughNs;
+    const uLo = Number(lo - this.origin);
+    const uHi = Number(hi - this.origin);
+    if (Math.abs(uLo) >= NEAR || Math.abs(uHi) >= NEAR) return null;
     const bytes = bulk.kind === 'bytes';
     const reports: { run: RunSummary; lines: number; bytes: number }[] = [];
     let kept = 0;
@@ -65,48 +70,24 @@ export class BulkCounter {
         if (runs[end].maxTs > maxTs) maxTs = runs[end].maxTs;
         end++;
       }
-      if (end > i + 1) {
-        const group = runs.slice(i, end);
-        const times = group.map((r) =>
-          r.times(bytes || !inside(r, lo, hi) || r.lineBytes === undefined),
-        );
-        if (sharesTimestamps(times)) return this.drop();
-        for (let k = 0; k < group.length; k++) {
-          const got = this.binRun(group[k], times[k], bulk, lo, hi);
-          if (got === null) return this.drop();
-          reports.push(got);
-          kept += got.kept;
+      const group: InRange[] = [];
+      for (const run of runs.slice(i, end)) {
+        if (end === i + 1 && this.addWhole(run, bulk, lo, hi, reports)) {
+          kept += run.entries!;
+          continue;
         }
-        i = end;
-        continue;
+        const whole = run.minTs >= lo && run.maxTs < hi;
+        // Line lengths for bytes, or for the statistics of a run partly in range.
+        const times = run.times(bytes || !whole || run.lineBytes === undefined);
+        if (bulk.blockedBy(times.metadataNames)) return this.drop();
+        group.push(inRange(run, times, this.origin, uLo, uHi));
       }
-      const run = runs[i++];
-      const whole = inside(run, lo, hi);
-      if (whole && run.entries !== undefined && run.metadataNames !== undefined) {
-        const s = this.grid.segmentOf(Number(run.minTs - this.origin), 0);
-        const lineBytes = run.lineBytes;
-        if (s === this.grid.segmentOf(Number(run.maxTs - this.origin), s)) {
-          if (this.covered[s] === 0) continue;
-          if (!bytes || lineBytes !== undefined) {
-            if (bulk.blockedBy(run.metadataNames)) return this.drop();
-            this.add(s, run.entries, bytes ? lineBytes! : run.entries);
-            reports.push({ run, lines: run.entries, bytes: lineBytes ?? 0 });
-            kept += run.entries;
-            continue;
-          }
-        }
+      i = end;
+      if (group.length > 1 && sharesOffsets(group)) return this.drop();
+      for (const r of group) {
+        kept += this.bin(r, bytes);
+        reports.push({ run: r.run, lines: r.u.length, bytes: r.bytes });
       }
-      // Line lengths for bytes, or for the statistics of a run partly in range.
-      const got = this.binRun(
-        run,
-        run.times(bytes || !whole || run.lineBytes === undefined),
-        bulk,
-        lo,
-        hi,
-      );
-      if (got === null) return this.drop();
-      reports.push(got);
-      kept += got.kept;
     }
     const target = this.touchedCount > 0 ? series() : null;
     if (target !== null) this.flush(target);
@@ -114,61 +95,44 @@ export class BulkCounter {
     return kept;
   }
 
-  /** Bins a run's entries (see `bin`); null when their metadata may give them other labels. */
-  private binRun(
+  /**
+   * Adds a run from its meta alone when it lies in the range inside one segment; false when it
+   * does not, or its meta lacks a figure (or its metadata may change its labels: then `bin`
+   * finds that out).
+   */
+  private addWhole(
     run: RunSummary,
-    times: RunTimes,
     bulk: BulkExtraction,
     lo: bigint,
     hi: bigint,
-  ): { run: RunSummary; lines: number; bytes: number; kept: number } | null {
-    if (bulk.blockedBy(times.metadataNames)) return null;
-    const got = this.bin(times, lo, hi);
-    // Without line lengths the run lies inside the range: its meta has the bytes.
-    const bytes = times.lineOffsets === null ? (run.lineBytes ?? 0) : got.bytes;
-    return { run, lines: got.lines, bytes, kept: got.kept };
+    reports: { run: RunSummary; lines: number; bytes: number }[],
+  ): boolean {
+    const { entries, lineBytes, metadataNames } = run;
+    if (entries === undefined || metadataNames === undefined) return false;
+    if (bulk.kind === 'bytes' && lineBytes === undefined) return false;
+    if (run.minTs < lo || run.maxTs >= hi) return false;
+    const s = this.grid.segmentOf(Number(run.minTs - this.origin), 0);
+    if (s !== this.grid.segmentOf(Number(run.maxTs - this.origin), s)) return false;
+    if (bulk.blockedBy(metadataNames)) return false;
+    if (this.covered[s] === 1) this.add(s, entries, bulk.kind === 'bytes' ? lineBytes! : entries);
+    reports.push({ run, lines: entries, bytes: lineBytes ?? 0 });
+    return true;
   }
 
-  /** Bins a run's entries in `[lo, hi)`: lines and bytes in range, entries in some window. */
-  private bin(
-    times: RunTimes,
-    lo: bigint,
-    hi: bigint,
-  ): { lines: number; bytes: number; kept: number } {
-    const { ts, lineOffsets } = times;
-    const n = times.count;
+  /** Bins a run's entries in range into their segments; returns those some window holds. */
+  private bin(r: InRange, bytes: boolean): number {
+    const { u, lengths } = r;
     const grid = this.grid;
     const covered = this.covered;
-    const uLo = Number(lo - this.origin);
-    const uHi = Number(hi - this.origin);
-    // Offsets from 32-bit halves while the range is near the origin; an entry whose high half
-    // is far from the origin's is then outside it.
-    const near = LITTLE_ENDIAN && Math.abs(uLo) < NEAR && Math.abs(uHi) < NEAR;
-    const halves = near ? new Int32Array(ts.buffer, ts.byteOffset, 2 * n) : null;
-    const lows = near ? new Uint32Array(ts.buffer, ts.byteOffset, 2 * n) : null;
-    let lines = 0;
-    let lineBytes = 0;
     let kept = 0;
     let s = 0;
-    for (let i = 0; i < n; i++) {
-      let u: number;
-      if (halves !== null && lows !== null) {
-        const dh = halves[2 * i + 1] - this.originHi;
-        if (dh >= FAR_HI || dh <= -FAR_HI) continue;
-        u = dh * TWO_32 + (lows[2 * i] - this.originLo);
-      } else {
-        u = Number(ts[i] - this.origin);
-      }
-      if (u < uLo || u >= uHi) continue;
-      const length = lineOffsets === null ? 0 : lineOffsets[i + 1] - lineOffsets[i];
-      lines++;
-      lineBytes += length;
-      s = grid.segmentOf(u, s);
+    for (let i = 0; i < u.length; i++) {
+      s = grid.segmentOf(u[i], s);
       if (covered[s] === 0) continue;
-      this.add(s, 1, lineOffsets === null ? 1 : length);
+      this.add(s, 1, bytes && lengths !== null ? lengths[i] : 1);
       kept++;
     }
-    return { lines, bytes: lineBytes, kept };
+    return kept;
   }
 
   private add(s: number, count: number, sum: number): void {
@@ -200,23 +164,50 @@ export class BulkCounter {
   }
 }
 
-function inside(run: RunSummary, lo: bigint, hi: bigint): boolean {
-  return run.minTs >= lo && run.maxTs < hi;
+/** The run's entries with offsets in `[uLo, uHi)`. */
+function inRange(
+  run: RunSummary,
+  times: RunTimes,
+  origin: bigint,
+  uLo: number,
+  uHi: number,
+): InRange {
+  const all = times.offsets(origin);
+  const offsets = times.lineOffsets;
+  const n = times.count;
+  let m = 0;
+  for (let i = 0; i < n; i++) if (all[i] >= uLo && all[i] < uHi) m++;
+  if (m === n && offsets === null) return { run, u: all, lengths: null, bytes: run.lineBytes ?? 0 };
+  const u = m === n ? all : new Float64Array(m);
+  const lengths = offsets === null ? null : new Float64Array(m);
+  let bytes = 0;
+  for (let i = 0, k = 0; i < n; i++) {
+    const x = all[i];
+    if (x < uLo || x >= uHi) continue;
+    u[k] = x;
+    if (lengths !== null) {
+      const length = offsets![i + 1] - offsets![i];
+      lengths[k] = length;
+      bytes += length;
+    }
+    k++;
+  }
+  return { run, u, lengths, bytes };
 }
 
-/** Whether some timestamp is in two of the runs (one run may repeat it). */
-function sharesTimestamps(times: readonly RunTimes[]): boolean {
+/** Whether some offset is in two of the runs (one run may repeat it). */
+function sharesOffsets(group: readonly InRange[]): boolean {
   let total = 0;
-  const distinct: BigInt64Array[] = times.map((t) => {
-    const sorted = t.ts.slice(0, t.count).sort();
+  const distinct = group.map(({ u }) => {
+    let sorted = true;
+    for (let i = 1; i < u.length && sorted; i++) sorted = u[i - 1] <= u[i];
+    const d = sorted ? Float64Array.from(u) : Float64Array.from(u).sort();
     let m = 0;
-    for (let i = 0; i < sorted.length; i++) {
-      if (m === 0 || sorted[i] !== sorted[m - 1]) sorted[m++] = sorted[i];
-    }
+    for (let i = 0; i < d.length; i++) if (m === 0 || d[i] !== d[m - 1]) d[m++] = d[i];
     total += m;
-    return sorted.subarray(0, m);
+    return d.subarray(0, m);
   });
-  const all = new BigInt64Array(total);
+  const all = new Float64Array(total);
   let at = 0;
   for (const d of distinct) {
     all.set(d, at);
