@@ -265,12 +265,32 @@ export function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt
   const halves = new Uint32Array(ts.buffer);
   const baseLo = bytes.readUInt32LE(0);
   const baseHi = bytes.readUInt32LE(4);
-  halves[0] = baseLo;
-  halves[1] = baseHi;
-  const limit = Number(span);
+  const offsets = timestampOffsets(bytes, n, 0, Number(span));
+  for (let i = 0; i < n; i++) {
+    const acc = offsets[i];
+    const lo = baseLo + (acc % TWO_32);
+    const carry = lo >= TWO_32 ? 1 : 0;
+    halves[2 * i] = lo - carry * TWO_32;
+    halves[2 * i + 1] = (baseHi + Math.floor(acc / TWO_32) + carry) % TWO_32;
+  }
+  return ts;
+}
+
+/**
+ * The timestamps column (the first as int64, then uvarint deltas) as offsets from a base: the
+ * first entry's offset is `base`, and the deltas must sum to `span` (the block's meta).
+ */
+export function timestampOffsets(
+  bytes: Buffer,
+  n: number,
+  base: number,
+  span: number,
+): Float64Array {
+  const out = new Float64Array(n);
   const end = bytes.length;
   let pos = 8;
   let acc = 0;
+  if (n > 0) out[0] = base;
   for (let i = 1; i < n; i++) {
     let delta = 0;
     let mul = 1;
@@ -283,14 +303,12 @@ export function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt
       if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
     }
     acc += delta;
-    if (acc > limit) throw new ChunkFormatError('timestamps exceed the block span');
-    const lo = baseLo + (acc % TWO_32);
-    const carry = lo >= TWO_32 ? 1 : 0;
-    halves[2 * i] = lo - carry * TWO_32;
-    halves[2 * i + 1] = (baseHi + Math.floor(acc / TWO_32) + carry) % TWO_32;
+    if (acc > span) throw new ChunkFormatError('timestamps exceed the block span');
+    out[i] = base + acc;
   }
   if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
-  return ts;
+  if (acc !== span) throw new ChunkFormatError('block time range does not match its meta');
+  return out;
 }
 
 /** What decoding a block checks it against: its meta. */

@@ -8,6 +8,7 @@ import {
   ColumnKind,
   columnBytes,
   decodeTimestamps,
+  timestampOffsets,
 } from './columnar-block';
 import { ChunkFormatError } from './errors';
 import { offsetsOf, type RunMeta, type RunTimes } from './run-summary';
@@ -70,33 +71,4 @@ function columnarTimes(
     return timestampOffsets(tsBytes, n, Number(meta.minTs - origin), Number(span));
   };
   return { count: n, offsets, lineOffsets, metadataNames: names };
-}
-
-/**
- * The timestamps column (the first as int64, then uvarint deltas) as offsets from a base: the
- * first entry's offset is `base`, and the deltas sum to `span`.
- */
-function timestampOffsets(bytes: Buffer, n: number, base: number, span: number): Float64Array {
-  const out = new Float64Array(n);
-  const end = bytes.length;
-  let pos = 8;
-  let acc = 0;
-  if (n > 0) out[0] = base;
-  for (let i = 1; i < n; i++) {
-    let delta = 0;
-    let mul = 1;
-    for (;;) {
-      if (pos >= end) throw new ChunkFormatError('truncated varint');
-      const b = bytes[pos++];
-      delta += (b & 0x7f) * mul;
-      if (b < 0x80) break;
-      mul *= 128;
-      if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
-    }
-    acc += delta;
-    out[i] = base + acc;
-  }
-  if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
-  if (acc !== span) throw new ChunkFormatError('block time range does not match its meta');
-  return out;
 }
