@@ -145,7 +145,7 @@ describe('range aggregations counted from block meta', () => {
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 200 },
     );
     // The property held where the meta was used, not only where it could not be.
     expect(used.summaries).toBeGreaterThan(50);

@@ -83,7 +83,7 @@ export class BulkCounter {
         group.push(inRange(run, times, this.origin, uLo, uHi));
       }
       i = end;
-      if (group.length > 1 && sharesOffsets(group)) return this.drop();
+      if (group.length > 1 && sharesOffsets(group, this.origin)) return this.drop();
       for (const r of group) {
         kept += this.bin(r, bytes);
         reports.push({ run: r.run, lines: r.u.length, bytes: r.bytes });
@@ -195,23 +195,36 @@ function inRange(
   return { run, u, lengths, bytes };
 }
 
-/** Whether some offset is in two of the runs (one run may repeat it). */
-function sharesOffsets(group: readonly InRange[]): boolean {
+/**
+ * Whether some offset is in two of the runs (one run may repeat it). Runs are by `minTs`; an
+ * entry can only be in another run when it lies before the end of an earlier one or at or after
+ * the start of the next one: only those are compared.
+ */
+function sharesOffsets(group: readonly InRange[], origin: bigint): boolean {
+  const candidates: Float64Array[] = [];
   let total = 0;
-  const distinct = group.map(({ u }) => {
-    let sorted = true;
-    for (let i = 1; i < u.length && sorted; i++) sorted = u[i - 1] <= u[i];
-    const d = sorted ? Float64Array.from(u) : Float64Array.from(u).sort();
+  let earlierEnd = -Infinity;
+  for (let k = 0; k < group.length; k++) {
+    const { u, run } = group[k];
+    const nextStart = k + 1 < group.length ? Number(group[k + 1].run.minTs - origin) : Infinity;
     let m = 0;
-    for (let i = 0; i < d.length; i++) if (m === 0 || d[i] !== d[m - 1]) d[m++] = d[i];
-    total += m;
-    return d.subarray(0, m);
-  });
+    for (let i = 0; i < u.length; i++) if (u[i] <= earlierEnd || u[i] >= nextStart) m++;
+    const c = new Float64Array(m);
+    for (let i = 0, j = 0; i < u.length; i++) {
+      if (u[i] <= earlierEnd || u[i] >= nextStart) c[j++] = u[i];
+    }
+    c.sort();
+    let d = 0;
+    for (let i = 0; i < m; i++) if (d === 0 || c[i] !== c[d - 1]) c[d++] = c[i];
+    candidates.push(c.subarray(0, d));
+    total += d;
+    earlierEnd = Math.max(earlierEnd, Number(run.maxTs - origin));
+  }
   const all = new Float64Array(total);
   let at = 0;
-  for (const d of distinct) {
-    all.set(d, at);
-    at += d.length;
+  for (const c of candidates) {
+    all.set(c, at);
+    at += c.length;
   }
   all.sort();
   for (let i = 1; i < all.length; i++) if (all[i] === all[i - 1]) return true;
