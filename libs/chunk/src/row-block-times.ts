@@ -18,7 +18,10 @@ const MAX_UVARINT = 5;
 
 /** The start of a payload, decompressed as far as `ensure` asks. */
 interface PayloadPrefix {
+  /** The bytes decompressed so far (read it again after `ensure`). */
   readonly out: Buffer;
+  /** The payload's whole length. */
+  readonly total: number;
   ensure(end: number): number;
 }
 
@@ -32,7 +35,7 @@ export function payloadPrefix(
   payload: Buffer | null,
 ): PayloadPrefix | null {
   const whole = payload ?? (encoding === 'none' ? data : null);
-  if (whole !== null) return { out: whole, ensure: () => whole.length };
+  if (whole !== null) return { out: whole, total: whole.length, ensure: () => whole.length };
   return encoding === 'snappy' ? new SnappyPrefix(data) : null;
 }
 
@@ -43,13 +46,13 @@ export function rowBlockTimes(
   symbolByteLengths: readonly number[],
 ): RunTimes {
   const n = meta.entries;
-  const out = prefix.out;
-  if (out.length !== meta.uncompressedLength) {
+  if (prefix.total !== meta.uncompressedLength) {
     throw new ChunkFormatError('block length does not match its meta');
   }
   let have = prefix.ensure(8 * n);
   if (8 * n > have) throw new ChunkFormatError('block too short for its timestamps');
   const ts = new BigInt64Array(n);
+  let out = prefix.out;
   if (LITTLE_ENDIAN) new Uint8Array(ts.buffer).set(out.subarray(0, 8 * n));
   else for (let i = 0; i < n; i++) ts[i] = out.readBigInt64LE(8 * i);
   if (n > 0 && (ts[0] !== meta.minTs || ts[n - 1] !== meta.maxTs)) {
@@ -60,7 +63,10 @@ export function rowBlockTimes(
   const lineOffsets = new Uint32Array(n + 1);
   let ids = 0;
   for (let i = 0; i < 2 * n; i++) {
-    if (pos + MAX_UVARINT > have) have = prefix.ensure(pos + MAX_UVARINT + 2 * (2 * n - i));
+    if (pos + MAX_UVARINT > have) {
+      have = prefix.ensure(pos + MAX_UVARINT + 2 * (2 * n - i));
+      out = prefix.out;
+    }
     let v = 0;
     let mul = 1;
     for (;;) {
@@ -74,7 +80,7 @@ export function rowBlockTimes(
     else ids += 2 * v;
   }
   have = prefix.ensure(pos + MAX_UVARINT * ids);
-  const ir = new UvarintReader(out, pos, have);
+  const ir = new UvarintReader(prefix.out, pos, have);
   let rawBytes = lineOffsets[n];
   const names = new Set<number>();
   for (let i = 0; i < ids; i++) {
@@ -83,7 +89,7 @@ export function rowBlockTimes(
     if (i % 2 === 0) names.add(id);
     rawBytes += symbolByteLengths[id];
   }
-  if (ir.pos + lineOffsets[n] !== out.length) {
+  if (ir.pos + lineOffsets[n] !== prefix.total) {
     throw new ChunkFormatError('block line bytes do not match the block length');
   }
   if (rawBytes !== meta.rawBytes) throw new ChunkFormatError('block size does not match its meta');
