@@ -22,18 +22,12 @@ describe('DeletionFilteringSource', () => {
           forStream: () => (_ts: bigint, line: Buffer) => line.toString().endsWith('7'),
         }),
     });
+    const at = T0 + 60n * S;
+    const query = { kind: 'instant', startNs: at, endNs: at, limit: 100, tenants: 't' } as const;
     const count = async (s: LogSource) => {
-      const a = await runQuery({
-        query: 'sum(count_over_time({app="api"}[1h]))',
-        kind: 'instant',
-        startNs: T0 + 60n * S,
-        endNs: T0 + 60n * S,
-        limit: 100,
-        direction: 'forward',
-        tenants: 't',
-        source: s,
-      });
-      return a.result.type === 'vector' ? a.result.samples.map((x) => x.value) : a.result;
+      const q = 'sum(count_over_time({app="api"}[1h]))';
+      const { result } = await runQuery({ ...query, query: q, direction: 'forward', source: s });
+      return result.type === 'vector' ? result.samples.map((x) => x.value) : result;
     };
     expect(await count(inner)).toEqual([30]);
     // Lines 7, 17 and 27 are deleted.
