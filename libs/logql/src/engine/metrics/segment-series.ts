@@ -7,24 +7,28 @@
  * non-empty segment instead of every sample bounds memory by the number of steps rather than
  * the number of log lines, and the results stay exact (integer sums).
  */
+import { doubled, SlidingWindow } from './sliding-window';
 import type { Metric } from './types';
 
 const INITIAL_CAPACITY = 8;
 
-export class SegmentSeries {
+export class SegmentSeries extends SlidingWindow {
   /** Segment indexes in increasing order (after `finish`). */
   segments = new Float64Array(INITIAL_CAPACITY);
   counts = new Float64Array(INITIAL_CAPACITY);
   sums = new Float64Array(INITIAL_CAPACITY);
-  length = 0;
   private sorted = true;
-  lo = 0;
-  hi = 0;
 
   constructor(
     readonly metric: Metric,
     readonly error: string | undefined,
-  ) {}
+  ) {
+    super();
+  }
+
+  protected get keys(): Float64Array {
+    return this.segments;
+  }
 
   add(segment: number, value: number): void {
     this.addMany(segment, 1, value);
@@ -78,19 +82,6 @@ export class SegmentSeries {
     this.sorted = true;
   }
 
-  /** Moves to the segments `(startSegment, endSegment]`; reports whether any is non-empty. */
-  slide(startSegment: number, endSegment: number): boolean {
-    const seg = this.segments;
-    const n = this.length;
-    let hi = this.hi;
-    while (hi < n && seg[hi] <= endSegment) hi++;
-    let lo = this.lo;
-    while (lo < hi && seg[lo] <= startSegment) lo++;
-    this.lo = lo;
-    this.hi = hi;
-    return hi > lo;
-  }
-
   count(): number {
     let c = 0;
     for (let i = this.lo; i < this.hi; i++) c += this.counts[i];
@@ -104,12 +95,9 @@ export class SegmentSeries {
   }
 
   private grow(): void {
-    const cap = this.segments.length * 2;
-    for (const key of ['segments', 'counts', 'sums'] as const) {
-      const next = new Float64Array(cap);
-      next.set(this[key]);
-      this[key] = next;
-    }
+    this.segments = doubled(this.segments);
+    this.counts = doubled(this.counts);
+    this.sums = doubled(this.sums);
   }
 }
 
