@@ -68,9 +68,9 @@ export interface StreamSampleExtractor {
 }
 
 /**
- * A line extraction with no stage whose labels are grouped `by` (or kept none): every entry
- * whose structured metadata carries none of the grouped names gives the stream's grouped labels
- * and 1 (`count`) or its line's length (`bytes`). Lets a count add up block meta.
+ * A line extraction with no stage: every entry whose structured metadata carries none of the
+ * names `blockedBy` names (the grouped ones under `by`; any, without a `by`) gives the stream's
+ * grouped labels and 1 (`count`) or its line's length (`bytes`). Lets a count add up block meta.
  */
 export interface BulkExtraction {
   readonly kind: LineSampleKind;
@@ -191,12 +191,16 @@ export class LineSampleExtractor implements SampleExtractor {
         return s !== undefined ? s : rest(ts, line, sm);
       },
     };
-    if (shortcut !== null && direct === undefined) {
+    if (this.stages.length === 0 && direct === undefined) {
+      // Without a `by`, any metadata label is in the series: only entries with none are alike.
       const names = shortcut;
       extractor.bulk = {
         kind: this.kind,
         labels: () => grouped(0n, NO_LINE),
-        blockedBy: (metadataNames) => metadataNames.some((n) => names.has(lbs.metadataName(n))),
+        blockedBy: (metadataNames) =>
+          names === null
+            ? metadataNames.length > 0
+            : metadataNames.some((n) => names.has(lbs.metadataName(n))),
       };
     }
     if (direct !== undefined) {

@@ -72,7 +72,14 @@ const dataArb: fc.Arbitrary<StreamData[]> = fc.tuple(
 
 const queryArb = fc.record({
   op: fc.constantFrom('count_over_time', 'rate', 'bytes_over_time', 'bytes_rate'),
-  outer: fc.constantFrom('sum by (pod)', 'sum', 'sum by (app)', 'sum by (trace_id)', ''),
+  outer: fc.constantFrom(
+    'sum by (pod)',
+    'sum',
+    'sum by (app)',
+    'sum by (trace_id)',
+    'sum without (app)',
+    '',
+  ),
   rangeMs: fc.constantFrom(250, 1000, 3000, 5000, 20_000, 3_600_000),
   stepMs: fc.constantFrom(250, 1000, 2000, 7000, 60_000),
   startMs: fc.integer({ min: -5000, max: SPAN_MS }),
