@@ -294,7 +294,7 @@ const TWO_32 = 0x100000000;
  * ns (104 days; every real one) is summed in numbers and written as 32-bit halves, with no
  * BigInt made per entry; others go through BigInt.
  */
-function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt64Array {
+export function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt64Array {
   const ts = new BigInt64Array(n);
   if (!LITTLE_ENDIAN || span >= 2n ** 53n) {
     let t = bytes.readBigInt64LE(0);
@@ -310,29 +310,14 @@ function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt64Array
   const halves = new Uint32Array(ts.buffer);
   const baseLo = bytes.readUInt32LE(0);
   const baseHi = bytes.readUInt32LE(4);
-  halves[0] = baseLo;
-  halves[1] = baseHi;
-  const limit = Number(span);
-  const end = bytes.length;
-  let pos = 8;
-  let acc = 0;
-  // The current timestamp as 32-bit halves, carried along: no division per entry.
+  const offsets = timestampOffsets(bytes, n, 0, Number(span));
+  // The current timestamp as 32-bit halves, carried from entry to entry: no division per entry.
   let lo = baseLo;
   let hi = baseHi;
-  for (let i = 1; i < n; i++) {
-    if (pos >= end) throw new ChunkFormatError('truncated varint');
-    let b = bytes[pos++];
-    let delta = b & 0x7f;
-    let mul = 128;
-    while (b >= 0x80) {
-      if (pos >= end) throw new ChunkFormatError('truncated varint');
-      if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
-      b = bytes[pos++];
-      delta += (b & 0x7f) * mul;
-      mul *= 128;
-    }
-    acc += delta;
-    if (acc > limit) throw new ChunkFormatError('timestamps exceed the block span');
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const delta = offsets[i] - prev;
+    prev = offsets[i];
     if (delta < TWO_32) {
       lo += delta;
       if (lo >= TWO_32) {
@@ -349,8 +334,43 @@ function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt64Array
     halves[2 * i] = lo;
     halves[2 * i + 1] = hi;
   }
-  if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
   return ts;
+}
+
+/**
+ * The timestamps column (the first as int64, then uvarint deltas) as offsets from a base: the
+ * first entry's offset is `base`, and the deltas must sum to `span` (the block's meta).
+ */
+export function timestampOffsets(
+  bytes: Buffer,
+  n: number,
+  base: number,
+  span: number,
+): Float64Array {
+  const out = new Float64Array(n);
+  const end = bytes.length;
+  let pos = 8;
+  let acc = 0;
+  if (n > 0) out[0] = base;
+  for (let i = 1; i < n; i++) {
+    if (pos >= end) throw new ChunkFormatError('truncated varint');
+    let b = bytes[pos++];
+    let delta = b & 0x7f;
+    let mul = 128;
+    while (b >= 0x80) {
+      if (pos >= end) throw new ChunkFormatError('truncated varint');
+      if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
+      b = bytes[pos++];
+      delta += (b & 0x7f) * mul;
+      mul *= 128;
+    }
+    acc += delta;
+    if (acc > span) throw new ChunkFormatError('timestamps exceed the block span');
+    out[i] = base + acc;
+  }
+  if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
+  if (acc !== span) throw new ChunkFormatError('block time range does not match its meta');
+  return out;
 }
 
 /** What decoding a block checks it against: its meta. */
@@ -361,7 +381,7 @@ export interface BlockBounds {
   readonly rawBytes: number;
 }
 
-function columnBytes(data: Buffer, c: ColumnMeta): Buffer {
+export function columnBytes(data: Buffer, c: ColumnMeta): Buffer {
   const stored = data.subarray(c.offset, c.offset + c.length);
   if (stored.length !== c.length) throw new ChunkFormatError('column runs past its block');
   // lz4's bytes start with the size they decompress to: check it before the codec allocates it.

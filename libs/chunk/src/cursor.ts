@@ -1,6 +1,13 @@
 import { EMPTY_LABELS, type LabelPair, type Labels } from '@logsvc/api';
 import type { EntryRun } from './entry-run';
 import { LineNeedles } from './line-needles';
+import {
+  byMinTs,
+  type CursorSummary,
+  type RunMeta,
+  type RunSummary,
+  runTimesOf,
+} from './run-summary';
 import { RunState } from './run-state';
 import { TieGroup } from './tie-group';
 
@@ -37,6 +44,13 @@ export interface EntryCursor {
    * this timestamp in the cursor's direction. A merge starts it only once it reaches there.
    */
   readonly startNs?: bigint;
+  /**
+   * The cursor's entries as runs with their meta (see `CursorSummary`), for a count that need
+   * not walk them; null when it cannot tell (runs that overlap, a line prefilter, a filter
+   * over entries). Only on a cursor not started yet; it changes nothing: a caller that got a
+   * summary reads it instead of the entries, one that got null reads the entries.
+   */
+  summarize?(): CursorSummary | null;
 }
 
 /**
@@ -75,6 +89,8 @@ export interface RunSource {
   readonly minTs: bigint;
   readonly maxTs: bigint;
   load(): EntryRun;
+  /** What the run's meta tells before it is loaded. */
+  readonly meta?: RunMeta;
 }
 
 const EMPTY_LINE = Buffer.alloc(0);
@@ -259,6 +275,31 @@ export class MergeCursor implements ChunkCursor {
 
   next(): boolean {
     return this.heap === null ? this.nextSequential() : this.nextMerged(this.heap);
+  }
+
+  summarize(): CursorSummary | null {
+    // A prefilter skips lines; a started cursor has passed runs.
+    if (this.needles !== null || this.run !== null || this.current !== null) return null;
+    if (this.heap !== null && this.heap.length > 0) return null;
+    const sources = byMinTs(this.pending.map((p) => p.source));
+    const scanned = this.scanned;
+    const report = (lines: number, bytes: number): void => {
+      scanned.lines += lines;
+      scanned.bytes += bytes;
+    };
+    const runs = sources.map((source): RunSummary => {
+      const meta = source.meta;
+      return {
+        minTs: source.minTs,
+        maxTs: source.maxTs,
+        entries: meta?.entries,
+        lineBytes: meta?.lineBytes,
+        metadataNames: meta?.metadataNames,
+        times: meta !== undefined ? (l) => meta.times(l) : () => runTimesOf(source.load()),
+        report,
+      };
+    });
+    return { fromNs: this.fromNs, throughNs: this.throughNs, runs };
   }
 
   private nextSequential(): boolean {

@@ -27,6 +27,8 @@ export { SourceMergeCursor } from './source-merge-cursor';
 export { HeadBlock } from './head-block';
 export { SymbolTable } from './symbols';
 export type { EntryRun } from './entry-run';
+export type { CursorSummary, RunSummary, RunTimes } from './run-summary';
+export { joinSummaries, reportingTo } from './run-summary';
 export { SlabPool, type SlabPoolOptions } from './slab-pool';
 export { BlockSpill } from './block-spill';
 export { BlockRunCache, entryRunBytes } from './block-run-cache';

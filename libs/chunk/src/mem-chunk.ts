@@ -21,6 +21,9 @@ import {
 } from './cursor';
 import type { EntryRun } from './entry-run';
 import { ReadOnlyChunkError } from './errors';
+import { columnarRunMeta } from './columnar-times';
+import { payloadPrefix, rowBlockTimes } from './row-block-times';
+import { loadedRunMeta, type RunMeta, runTimesOf } from './run-summary';
 import { decodeHeadRun, encodeHeadRun, isHeadRun } from './head-snapshot';
 import { BlockSpill, type SpillRef } from './block-spill';
 import { inSharedMemory, readSharedBlocks, shareBlocks, type SharedBlocks } from './shared-blocks';
@@ -417,7 +420,12 @@ export class MemChunk {
     const sources: RunSource[] = this.blockSources(fromNs, throughNs, options);
     if (this.head.entryCount > 0) {
       const run = this.head.snapshot();
-      sources.push({ minTs: this.head.minTimeNs, maxTs: this.head.maxTimeNs, load: () => run });
+      sources.push({
+        minTs: this.head.minTimeNs,
+        maxTs: this.head.maxTimeNs,
+        load: () => run,
+        meta: loadedRunMeta(run),
+      });
     }
     return new MergeCursor(sources, fromNs, throughNs, direction, options);
   }
@@ -548,13 +556,28 @@ export class MemChunk {
     const out: RunSource[] = [];
     this.blocks.forEach((block, i) => {
       if (!blockMayMatch(block.layout, options, this.symbols)) return;
-      out.push({
-        minTs: block.minTs,
-        maxTs: block.maxTs,
-        load: () => this.loadBlock(block, i, sidesOutside(block, fromNs, throughNs)),
-      });
+      const load = (): EntryRun => this.loadBlock(block, i, sidesOutside(block, fromNs, throughNs));
+      out.push({ minTs: block.minTs, maxTs: block.maxTs, load, meta: this.blockMeta(block, load) });
     });
     return out;
+  }
+
+  /** A block's meta for counting: a columnar block's from its layout, else from its entries. */
+  private blockMeta(block: CutBlock, load: () => EntryRun): RunMeta {
+    if (block.layout !== undefined) {
+      return columnarRunMeta(() => blockData(block), block.layout, block, this.symbols.strings);
+    }
+    return {
+      entries: block.entries,
+      lineBytes: undefined,
+      metadataNames: undefined,
+      times: () => {
+        const prefix = payloadPrefix(this.options.encoding, blockData(block), block.payload);
+        if (prefix === null) return runTimesOf(load());
+        const { strings, byteLengths } = this.symbols;
+        return rowBlockTimes(prefix, block, strings, byteLengths);
+      },
+    };
   }
 
   /**

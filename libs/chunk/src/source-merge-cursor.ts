@@ -1,5 +1,6 @@
 import { EMPTY_LABELS, type Labels } from '@logsvc/api';
 import type { Direction, EntryCursor } from './cursor';
+import { type CursorSummary, joinSummaries } from './run-summary';
 import { TieBuffer } from './tie-buffer';
 
 const EMPTY_LINE = Buffer.alloc(0);
@@ -118,6 +119,12 @@ export class SourceMergeCursor implements EntryCursor {
     this.ts = ts;
     this.shown = c;
     return true;
+  }
+
+  /** The cursors' runs as one summary, when each has one and no two of their runs overlap. */
+  summarize(): CursorSummary | null {
+    if (this.live !== null) return null;
+    return joinSummaries(this.cursors.map((c) => c.summarize?.() ?? null));
   }
 
   wait(): Promise<void> | null {

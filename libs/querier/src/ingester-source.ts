@@ -1,4 +1,4 @@
-import { prefilterOptions } from '@logsvc/chunk';
+import { type CursorSummary, prefilterOptions, reportingTo } from '@logsvc/chunk';
 import {
   type ChunkRead,
   type IngesterQueryClient,
@@ -97,20 +97,22 @@ export class IngesterLogSource implements LogSource {
     // `headChunkLines` the ingesters found as head lines, the rest as lines of closed chunks.
     const headLines = found.headChunkLines;
     let sent = 0;
-    const countLine = (bytes: number): void => {
-      stats.totalLinesSent++;
-      if (++sent <= headLines) {
-        chunk.headChunkLines++;
-        chunk.headChunkBytes += bytes;
-      } else {
-        chunk.decompressedLines++;
-        chunk.decompressedBytes += bytes;
-      }
+    // Lines counted together (a count over block meta) that cross into the closed chunks' share
+    // their bytes out by lines.
+    const countLines = (lines: number, bytes: number): void => {
+      stats.totalLinesSent += lines;
+      const head = Math.min(lines, Math.max(0, headLines - sent));
+      sent += lines;
+      const headBytes = head === lines ? bytes : Math.round((bytes * head) / lines);
+      chunk.headChunkLines += head;
+      chunk.headChunkBytes += headBytes;
+      chunk.decompressedLines += lines - head;
+      chunk.decompressedBytes += bytes - headBytes;
     };
     const chunkStats = stats.store.chunk;
     return results.map((r) => ({
       labels: r.labels,
-      entries: new SentCountingCursor(r.entries, countLine),
+      entries: new SentCountingCursor(r.entries, countLines),
       stats: chunkStats,
     }));
   }
@@ -248,15 +250,21 @@ class LinesSentCursor extends ForwardingCursor {
 class SentCountingCursor extends ForwardingCursor {
   constructor(
     inner: EntryCursor,
-    private readonly count: (bytes: number) => void,
+    private readonly count: (lines: number, bytes: number) => void,
   ) {
     super(inner);
   }
 
   next(): boolean {
     if (!this.inner.next()) return false;
-    this.count(this.inner.lineEnd - this.inner.lineStart);
+    this.count(1, this.inner.lineEnd - this.inner.lineStart);
     return true;
+  }
+
+  /** The stream's runs; the lines a count reads of them count as sent. */
+  summarize(): CursorSummary | null {
+    const summary = this.inner.summarize?.() ?? null;
+    return summary === null ? null : reportingTo(summary, this.count);
   }
 
   wait(): Promise<void> | null {

@@ -1,4 +1,4 @@
-import type { ChunkCursor } from '@logsvc/chunk';
+import { type ChunkCursor, type CursorSummary, reportingTo } from '@logsvc/chunk';
 import { ForwardingCursor } from './forwarding-cursor';
 
 /**
@@ -18,12 +18,22 @@ export class ScanCountingCursor extends ForwardingCursor<ChunkCursor> {
 
   next(): boolean {
     const more = this.inner.next();
+    this.sync();
+    return more;
+  }
+
+  /** The chunk's runs; what a count reads of them is reported as it reads it. */
+  summarize(): CursorSummary | null {
+    const summary = this.inner.summarize?.() ?? null;
+    return summary === null ? null : reportingTo(summary, () => this.sync());
+  }
+
+  private sync(): void {
     const s = this.inner.scanned;
     if (s.lines !== this.lines || s.bytes !== this.bytes) {
       this.add(s.lines - this.lines, s.bytes - this.bytes);
       this.lines = s.lines;
       this.bytes = s.bytes;
     }
-    return more;
   }
 }

@@ -27,6 +27,8 @@ import type { LabelFilter } from './label-filter';
 import { NO_PARSER_HINTS, type ParserHints } from './parser-hints';
 import { StreamPipeline, type Stage } from './pipeline';
 
+const NO_LINE = Buffer.alloc(0);
+
 export interface Sample {
   value: number;
   labels: LabelsResult;
@@ -61,6 +63,21 @@ export interface StreamSampleExtractor {
    * bytes of a line no stage reads. Lets a reader skip decompressing lines (columnar chunks).
    */
   readonly readsLineLength?: boolean;
+  /** Set when samples need no entry but its metadata names (see `BulkExtraction`). */
+  bulk?: BulkExtraction;
+}
+
+/**
+ * A line extraction with no stage: every entry whose structured metadata carries none of the
+ * names `blockedBy` names (the grouped ones under `by`; any, without a `by`) gives the stream's
+ * grouped labels and 1 (`count`) or its line's length (`bytes`). Lets a count add up block meta.
+ */
+export interface BulkExtraction {
+  readonly kind: LineSampleKind;
+  /** The labels of such an entry's sample. */
+  labels(): LabelsResult;
+  /** Whether entries carrying metadata of these names may give other labels. */
+  blockedBy(metadataNames: readonly string[]): boolean;
 }
 
 export interface SampleExtractor {
@@ -133,16 +150,19 @@ export class LineSampleExtractor implements SampleExtractor {
     const shortcut = this.stages.length === 0 ? groupedNames(this.labelGrouping) : null;
     let streamGrouped: LabelsResult | undefined;
     const direct = this.jsonFields?.forStream(labels);
+    const grouped = (ts: bigint, line: Buffer): LabelsResult => {
+      if (streamGrouped === undefined) {
+        pipeline.run(ts, line, undefined);
+        streamGrouped = lbs.groupedLabels();
+      }
+      return streamGrouped;
+    };
     /** Everything after the direct route: the stream's grouped labels or the pipeline. */
     const rest = (ts: bigint, line: Buffer, sm: Labels | undefined): Sample | null => {
       if (shortcut !== null && !namesAny(sm, shortcut, lbs)) {
         // No stage and no grouped label in the entry's metadata: the stream's grouped labels.
-        if (streamGrouped === undefined) {
-          pipeline.run(ts, line, undefined);
-          streamGrouped = lbs.groupedLabels();
-        }
         sample.value = bytes ? line.length : 1;
-        sample.labels = streamGrouped;
+        sample.labels = grouped(ts, line);
         return sample;
       }
       const out = pipeline.run(ts, line, sm);
@@ -171,6 +191,18 @@ export class LineSampleExtractor implements SampleExtractor {
         return s !== undefined ? s : rest(ts, line, sm);
       },
     };
+    if (this.stages.length === 0 && direct === undefined) {
+      // Without a `by`, any metadata label is in the series: only entries with none are alike.
+      const names = shortcut;
+      extractor.bulk = {
+        kind: this.kind,
+        labels: () => grouped(0n, NO_LINE),
+        blockedBy: (metadataNames) =>
+          names === null
+            ? metadataNames.length > 0
+            : metadataNames.some((n) => names.has(lbs.metadataName(n))),
+      };
+    }
     if (direct !== undefined) {
       extractor.processRange = (ts, source, start, end, sm) => {
         const s = directSample(direct.runRange(source, start, end, sm), end - start);

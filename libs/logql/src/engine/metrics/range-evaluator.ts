@@ -13,6 +13,7 @@ import { blockingError, compareLabels, metricOf } from './labels';
 import { rangeFunction, type RangeFunction, type WindowContext } from './range-functions';
 import { SampleSeries } from './sample-series';
 import { SegmentGrid, SegmentSeries } from './segment-series';
+import { BulkCounter } from './bulk-count';
 import { type MemoryBudget, seriesBytes } from '../memory-budget';
 import { TimeSlice } from '../time-slice';
 import { tenantExtractor } from '../sources/multi-tenant';
@@ -102,8 +103,25 @@ export class RangeAggregationEvaluator implements StepEvaluator {
     // One window (an instant query, a rule): every entry in the read range is in it, in its one
     // segment, so entries need no offset from the window's end (a BigInt subtraction each).
     const oneSegment = grid !== undefined && this.count === 1 ? grid.segmentOf(0, 0) : -1;
+    const bulkCounter =
+      grid === undefined ? null : new BulkCounter(grid, origin, fromNs, throughNs);
     for (const stream of streams) {
       const sx = tenantExtractor(extractor.forStream(stream.labels), stream.tenant);
+      const bulk = sx.bulk;
+      const summary = bulk === undefined ? null : (stream.entries.summarize?.() ?? null);
+      if (bulkCounter !== null && bulk !== undefined && summary !== null) {
+        const series = (): SegmentSeries =>
+          seriesFor(bySegmentKey, bulk.labels(), ctx.budget, (m, e) => new SegmentSeries(m, e));
+        const counted = bulkCounter.count(summary, bulk, series);
+        if (counted !== null) {
+          (stream.stats ?? ctx.stats.querier.store.chunk).postFilterLines += counted;
+          if (slice.spent()) {
+            await slice.pause();
+            throwIfAborted(ctx.signal);
+          }
+          continue;
+        }
+      }
       const readsLine = sx.readsLine !== false;
       // Only its length: the line itself is never made (a columnar block's lines stay compressed).
       const lengthOnly = readsLine && sx.readsLineLength === true;

@@ -3,24 +3,27 @@
  * than an object per sample. Timestamps are nanoseconds relative to the query's first window
  * end, held in doubles: exact while the query spans less than 2^53 ns (about 104 days).
  */
+import { doubled, SlidingWindow } from './sliding-window';
 import type { Metric } from './types';
 
 const INITIAL_CAPACITY = 16;
 
-export class SampleSeries {
+export class SampleSeries extends SlidingWindow {
   ts = new Float64Array(INITIAL_CAPACITY);
   values = new Float64Array(INITIAL_CAPACITY);
-  length = 0;
   private sorted = true;
-  /** Window bounds of the current step, `[lo, hi)`; only move forward. */
-  lo = 0;
-  hi = 0;
 
   constructor(
     readonly metric: Metric,
     /** `__error__` of the series when it must fail the query. */
     readonly error: string | undefined,
-  ) {}
+  ) {
+    super();
+  }
+
+  protected get keys(): Float64Array {
+    return this.ts;
+  }
 
   push(t: number, v: number): void {
     if (this.length === this.ts.length) this.grow();
@@ -49,26 +52,8 @@ export class SampleSeries {
     this.sorted = true;
   }
 
-  /** Moves the window to `(end - range, end]` and reports whether it holds a sample. */
-  slide(windowStart: number, windowEnd: number): boolean {
-    const ts = this.ts;
-    const n = this.length;
-    let hi = this.hi;
-    while (hi < n && ts[hi] <= windowEnd) hi++;
-    let lo = this.lo;
-    while (lo < hi && ts[lo] <= windowStart) lo++;
-    this.lo = lo;
-    this.hi = hi;
-    return hi > lo;
-  }
-
   private grow(): void {
-    const cap = this.ts.length * 2;
-    const ts = new Float64Array(cap);
-    ts.set(this.ts);
-    const values = new Float64Array(cap);
-    values.set(this.values);
-    this.ts = ts;
-    this.values = values;
+    this.ts = doubled(this.ts);
+    this.values = doubled(this.values);
   }
 }

@@ -7,40 +7,49 @@
  * non-empty segment instead of every sample bounds memory by the number of steps rather than
  * the number of log lines, and the results stay exact (integer sums).
  */
+import { doubled, SlidingWindow } from './sliding-window';
 import type { Metric } from './types';
 
 const INITIAL_CAPACITY = 8;
 
-export class SegmentSeries {
+export class SegmentSeries extends SlidingWindow {
   /** Segment indexes in increasing order (after `finish`). */
   segments = new Float64Array(INITIAL_CAPACITY);
   counts = new Float64Array(INITIAL_CAPACITY);
   sums = new Float64Array(INITIAL_CAPACITY);
-  length = 0;
   private sorted = true;
-  lo = 0;
-  hi = 0;
 
   constructor(
     readonly metric: Metric,
     readonly error: string | undefined,
-  ) {}
+  ) {
+    super();
+  }
+
+  protected get keys(): Float64Array {
+    return this.segments;
+  }
 
   add(segment: number, value: number): void {
+    this.addMany(segment, 1, value);
+  }
+
+  /** Adds `count` samples whose values sum to `sum`, all in `segment`. */
+  addMany(segment: number, count: number, sum: number): void {
     const n = this.length;
     if (n > 0) {
       const last = this.segments[n - 1];
       if (last === segment) {
-        this.counts[n - 1]++;
-        this.sums[n - 1] += value;
+        this.counts[n - 1] += count;
+        this.sums[n - 1] += sum;
         return;
       }
       if (segment < last) this.sorted = false;
     }
     if (n === this.segments.length) this.grow();
     this.segments[n] = segment;
-    this.counts[n] = 1;
-    this.sums[n] = value;
+    this.counts[n] = count;
+    this.sums[n] = sum;
     this.length = n + 1;
   }
 
@@ -73,19 +82,6 @@ export class SegmentSeries {
     this.sorted = true;
   }
 
-  /** Moves to the segments `(startSegment, endSegment]`; reports whether any is non-empty. */
-  slide(startSegment: number, endSegment: number): boolean {
-    const seg = this.segments;
-    const n = this.length;
-    let hi = this.hi;
-    while (hi < n && seg[hi] <= endSegment) hi++;
-    let lo = this.lo;
-    while (lo < hi && seg[lo] <= startSegment) lo++;
-    this.lo = lo;
-    this.hi = hi;
-    return hi > lo;
-  }
-
   count(): number {
     let c = 0;
     for (let i = this.lo; i < this.hi; i++) c += this.counts[i];
@@ -99,12 +95,9 @@ export class SegmentSeries {
   }
 
   private grow(): void {
-    const cap = this.segments.length * 2;
-    for (const key of ['segments', 'counts', 'sums'] as const) {
-      const next = new Float64Array(cap);
-      next.set(this[key]);
-      this[key] = next;
-    }
+    this.segments = doubled(this.segments);
+    this.counts = doubled(this.counts);
+    this.sums = doubled(this.sums);
   }
 }
 
@@ -128,6 +121,26 @@ export class SegmentGrid {
       this.startIndex[k] = this.indexOf(k * stepNs - rangeNs);
       this.endIndex[k] = this.indexOf(k * stepNs);
     }
+  }
+
+  /**
+   * Per segment index (0 to `edges.length`), 1 when some window holds it: segment s is
+   * `(edges[s - 1], edges[s]]`, and window k the segments `startIndex[k] + 1 ..= endIndex[k]`.
+   */
+  coveredSegments(): Uint8Array {
+    const e = this.edges.length;
+    const depth = new Int32Array(e + 2);
+    for (let k = 0; k < this.startIndex.length; k++) {
+      depth[this.startIndex[k] + 1]++;
+      depth[this.endIndex[k] + 1]--;
+    }
+    const covered = new Uint8Array(e + 1);
+    let d = 0;
+    for (let s = 0; s <= e; s++) {
+      d += depth[s];
+      covered[s] = d > 0 ? 1 : 0;
+    }
+    return covered;
   }
 
   /** The segment of a time inside some window (the first edge at or after it). */

@@ -1,0 +1,74 @@
+/**
+ * A columnar block's meta and timestamps for counting (`RunMeta`): the timestamps column, and
+ * the line lengths column when asked, decoded without its lines or metadata values.
+ */
+import {
+  type BlockBounds,
+  type ColumnarLayout,
+  ColumnKind,
+  columnBytes,
+  decodeTimestamps,
+  timestampOffsets,
+} from './columnar-block';
+import { ChunkFormatError } from './errors';
+import { offsetsOf, type RunMeta, type RunTimes } from './run-summary';
+import { UvarintReader } from './varint';
+
+export function columnarRunMeta(
+  data: () => Buffer,
+  layout: ColumnarLayout,
+  meta: BlockBounds,
+  symbols: readonly string[],
+): RunMeta {
+  // A pairs column names its metadata only in its rows: the whole block tells them.
+  const pairs = layout.columns.some((c) => c.kind === ColumnKind.MetadataPairs);
+  const names = layout.columns
+    .filter((c) => c.kind === ColumnKind.Metadata)
+    .map((c) => {
+      if (c.name >= symbols.length) throw new ChunkFormatError('metadata column name out of range');
+      return symbols[c.name];
+    });
+  return {
+    entries: meta.entries,
+    lineBytes: layout.lineBytes,
+    metadataNames: pairs ? undefined : names,
+    times: (lengths) => columnarTimes(data(), layout, meta, lengths, names),
+  };
+}
+
+function columnarTimes(
+  data: Buffer,
+  layout: ColumnarLayout,
+  meta: BlockBounds,
+  lengths: boolean,
+  names: readonly string[],
+): RunTimes {
+  const n = meta.entries;
+  const tsCol = layout.columns.find((c) => c.kind === ColumnKind.Timestamps);
+  const lenCol = layout.columns.find((c) => c.kind === ColumnKind.LineLengths);
+  if (tsCol === undefined || lenCol === undefined) {
+    throw new ChunkFormatError('columnar block lacks a timestamps or lengths column');
+  }
+  const tsBytes = columnBytes(data, tsCol);
+  if (tsBytes.length < 8) throw new ChunkFormatError('timestamps column too short');
+  if (tsBytes.readBigInt64LE(0) !== meta.minTs) {
+    throw new ChunkFormatError('block time range does not match its meta');
+  }
+  let lineOffsets: Uint32Array | null = null;
+  if (lengths) {
+    const lenBytes = columnBytes(data, lenCol);
+    const lr = new UvarintReader(lenBytes, 0, lenBytes.length);
+    lineOffsets = new Uint32Array(n + 1);
+    for (let i = 0; i < n; i++) lineOffsets[i + 1] = lineOffsets[i] + lr.read();
+    if (lr.pos !== lenBytes.length || lineOffsets[n] !== layout.lineBytes) {
+      throw new ChunkFormatError('line lengths do not match the lines column');
+    }
+  }
+  const offsets = (origin: bigint): Float64Array => {
+    const span = meta.maxTs - meta.minTs;
+    // A span of 2^53 ns or more (104 days; no real block) goes through BigInts.
+    if (span >= 2n ** 53n) return offsetsOf(decodeTimestamps(tsBytes, n, span), n, origin);
+    return timestampOffsets(tsBytes, n, Number(meta.minTs - origin), Number(span));
+  };
+  return { count: n, offsets, lineOffsets, metadataNames: names };
+}

@@ -1,0 +1,232 @@
+/**
+ * Counts a stream's entries into window segments from its runs' meta (`CursorSummary`), for
+ * range aggregations whose extractor needs no entry (`BulkExtraction`): a run in the query
+ * range that lies inside one segment adds its entry count and line bytes there without being
+ * read; any other run has its timestamps (and, for bytes, line lengths) decoded and binned
+ * arithmetically, with no object per entry. Gives exactly what reading the entries gives.
+ */
+import type { CursorSummary, RunSummary, RunTimes } from '@logsvc/chunk';
+import type { BulkExtraction } from '../../log/sample-extractor';
+import type { SegmentGrid, SegmentSeries } from './segment-series';
+
+/** A query range this close to its origin (in ns) has exact offsets (see `RunTimes.offsets`). */
+const NEAR = 2 ** 52;
+
+/** A run's entries in the query range: offsets from the origin, and line lengths when known. */
+interface InRange {
+  readonly run: RunSummary;
+  readonly u: Float64Array;
+  /** Line lengths, when the run's line offsets were read. */
+  readonly lengths: Float64Array | null;
+  /** Line bytes in range (the meta's when the lengths were not read: the run lies in range). */
+  readonly bytes: number;
+}
+
+export class BulkCounter {
+  private readonly covered: Uint8Array;
+  private readonly counts: Float64Array;
+  private readonly sums: Float64Array;
+  /** Segments given a count by the current stream, in the order first reached. */
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
+
+  constructor(
+    private readonly grid: SegmentGrid,
+    /** Where offsets count from: the first window's end. */
+    private readonly origin: bigint,
+    /** The query's read range, `[fromNs, throughNs)`. */
+    private readonly fromNs: bigint,
+    private readonly throughNs: bigint,
+  ) {
+    this.covered = grid.coveredSegments();
+    const segments = grid.edges.length + 1;
+    this.counts = new Float64Array(segments);
+    this.sums = new Float64Array(segments);
+    this.touched = new Int32Array(segments);
+  }
+
+  /**
+   * Counts the runs of `summary` for one stream into `series` (made when first needed), and
+   * returns the entries counted; null, having counted nothing, when an entry's metadata may give
+   * it other labels than `bulk.labels()` or two runs share a timestamp (the caller reads the
+   * entries then).
+   */
+  count(summary: CursorSummary, bulk: BulkExtraction, series: () => SegmentSeries): number | null {
+    const lo = summary.fromNs > this.fromNs ? summary.fromNs : this.fromNs;
+    const hi = summary.throughNs < this.throughNs ? summary.throughNs : this.throughNs;
+    const uLo = Number(lo - this.origin);
+    const uHi = Number(hi - this.origin);
+    if (Math.abs(uLo) >= NEAR || Math.abs(uHi) >= NEAR) return null;
+    const bytes = bulk.kind === 'bytes';
+    const reports: { run: RunSummary; lines: number; bytes: number }[] = [];
+    let kept = 0;
+    const runs = summary.runs.filter((r) => r.maxTs >= lo && r.minTs < hi);
+    for (let i = 0; i < runs.length;) {
+      // Runs whose time ranges overlap: counted one by one when no timestamp is in two of them
+      // (else the cursor may drop copies, which only their lines tell).
+      let end = i + 1;
+      let maxTs = runs[i].maxTs;
+      while (end < runs.length && runs[end].minTs <= maxTs) {
+        if (runs[end].maxTs > maxTs) maxTs = runs[end].maxTs;
+        end++;
+      }
+      const group: InRange[] = [];
+      for (const run of runs.slice(i, end)) {
+        if (end === i + 1 && this.addWhole(run, bulk, lo, hi, reports)) {
+          kept += run.entries!;
+          continue;
+        }
+        const whole = run.minTs >= lo && run.maxTs < hi;
+        // Line lengths for bytes, or for the statistics of a run partly in range.
+        const times = run.times(bytes || !whole || run.lineBytes === undefined);
+        if (bulk.blockedBy(times.metadataNames)) return this.drop();
+        group.push(inRange(run, times, this.origin, uLo, uHi));
+      }
+      i = end;
+      if (group.length > 1 && sharesOffsets(group, this.origin)) return this.drop();
+      for (const r of group) {
+        kept += this.bin(r, bytes);
+        reports.push({ run: r.run, lines: r.u.length, bytes: r.bytes });
+      }
+    }
+    const target = this.touchedCount > 0 ? series() : null;
+    if (target !== null) this.flush(target);
+    for (const r of reports) r.run.report(r.lines, r.bytes);
+    return kept;
+  }
+
+  /**
+   * Adds a run from its meta alone when it lies in the range inside one segment; false when it
+   * does not, or its meta lacks a figure (or its metadata may change its labels: then `bin`
+   * finds that out).
+   */
+  private addWhole(
+    run: RunSummary,
+    bulk: BulkExtraction,
+    lo: bigint,
+    hi: bigint,
+    reports: { run: RunSummary; lines: number; bytes: number }[],
+  ): boolean {
+    const { entries, lineBytes, metadataNames } = run;
+    if (entries === undefined || metadataNames === undefined) return false;
+    if (bulk.kind === 'bytes' && lineBytes === undefined) return false;
+    if (run.minTs < lo || run.maxTs >= hi) return false;
+    const s = this.grid.segmentOf(Number(run.minTs - this.origin), 0);
+    if (s !== this.grid.segmentOf(Number(run.maxTs - this.origin), s)) return false;
+    if (bulk.blockedBy(metadataNames)) return false;
+    if (this.covered[s] === 1) this.add(s, entries, bulk.kind === 'bytes' ? lineBytes! : entries);
+    reports.push({ run, lines: entries, bytes: lineBytes ?? 0 });
+    return true;
+  }
+
+  /** Bins a run's entries in range into their segments; returns those some window holds. */
+  private bin(r: InRange, bytes: boolean): number {
+    const { u, lengths } = r;
+    const grid = this.grid;
+    const covered = this.covered;
+    let kept = 0;
+    let s = 0;
+    for (let i = 0; i < u.length; i++) {
+      s = grid.segmentOf(u[i], s);
+      if (covered[s] === 0) continue;
+      this.add(s, 1, bytes && lengths !== null ? lengths[i] : 1);
+      kept++;
+    }
+    return kept;
+  }
+
+  private add(s: number, count: number, sum: number): void {
+    if (this.counts[s] === 0) this.touched[this.touchedCount++] = s;
+    this.counts[s] += count;
+    this.sums[s] += sum;
+  }
+
+  /** Moves the stream's counts into its series, by segment. */
+  private flush(series: SegmentSeries): void {
+    const touched = this.touched.subarray(0, this.touchedCount);
+    touched.sort();
+    for (const s of touched) {
+      series.addMany(s, this.counts[s], this.sums[s]);
+      this.counts[s] = 0;
+      this.sums[s] = 0;
+    }
+    this.touchedCount = 0;
+  }
+
+  private drop(): null {
+    for (let i = 0; i < this.touchedCount; i++) {
+      const s = this.touched[i];
+      this.counts[s] = 0;
+      this.sums[s] = 0;
+    }
+    this.touchedCount = 0;
+    return null;
+  }
+}
+
+/** The run's entries with offsets in `[uLo, uHi)`. */
+function inRange(
+  run: RunSummary,
+  times: RunTimes,
+  origin: bigint,
+  uLo: number,
+  uHi: number,
+): InRange {
+  const all = times.offsets(origin);
+  const offsets = times.lineOffsets;
+  const n = times.count;
+  let m = 0;
+  for (let i = 0; i < n; i++) if (all[i] >= uLo && all[i] < uHi) m++;
+  if (m === n && offsets === null) return { run, u: all, lengths: null, bytes: run.lineBytes ?? 0 };
+  const u = m === n ? all : new Float64Array(m);
+  const lengths = offsets === null ? null : new Float64Array(m);
+  let bytes = 0;
+  for (let i = 0, k = 0; i < n; i++) {
+    const x = all[i];
+    if (x < uLo || x >= uHi) continue;
+    u[k] = x;
+    if (lengths !== null) {
+      const length = offsets![i + 1] - offsets![i];
+      lengths[k] = length;
+      bytes += length;
+    }
+    k++;
+  }
+  return { run, u, lengths, bytes };
+}
+
+/**
+ * Whether some offset is in two of the runs (one run may repeat it). Runs are by `minTs`; an
+ * entry can only be in another run when it lies before the end of an earlier one or at or after
+ * the start of the next one: only those are compared.
+ */
+function sharesOffsets(group: readonly InRange[], origin: bigint): boolean {
+  const candidates: Float64Array[] = [];
+  let total = 0;
+  let earlierEnd = -Infinity;
+  for (let k = 0; k < group.length; k++) {
+    const { u, run } = group[k];
+    const nextStart = k + 1 < group.length ? Number(group[k + 1].run.minTs - origin) : Infinity;
+    let m = 0;
+    for (let i = 0; i < u.length; i++) if (u[i] <= earlierEnd || u[i] >= nextStart) m++;
+    const c = new Float64Array(m);
+    for (let i = 0, j = 0; i < u.length; i++) {
+      if (u[i] <= earlierEnd || u[i] >= nextStart) c[j++] = u[i];
+    }
+    c.sort();
+    let d = 0;
+    for (let i = 0; i < m; i++) if (d === 0 || c[i] !== c[d - 1]) c[d++] = c[i];
+    candidates.push(c.subarray(0, d));
+    total += d;
+    earlierEnd = Math.max(earlierEnd, Number(run.maxTs - origin));
+  }
+  const all = new Float64Array(total);
+  let at = 0;
+  for (const c of candidates) {
+    all.set(c, at);
+    at += c.length;
+  }
+  all.sort();
+  for (let i = 1; i < all.length; i++) if (all[i] === all[i - 1]) return true;
+  return false;
+}
