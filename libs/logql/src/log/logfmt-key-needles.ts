@@ -63,16 +63,20 @@ export class LogfmtKeyNeedles {
       const at = line.indexOf(needle, from);
       if (at < 0) return NO_KEY;
       const next = line[at + needle.length];
-      // Unicode space around a key is trimmed (`\u00a0level=`, `level\u00a0=`), and a key may
-      // follow a quoted value's closing quote (`a="x"level=`).
-      const before = at === 0 ? 0x20 : line[at - 1];
-      if (next >= 0x80 || before >= 0x80 || before === 0x22) return PARSE_LINE;
-      if (next === 0x3d && before <= 0x20) {
-        for (; clean < at; clean++) {
-          const c = line[clean];
-          if (c === 0x22 || c >= 0x80) return PARSE_LINE;
+      // Unicode space after a key is trimmed (`level\u00a0=`).
+      if (next >= 0x80) return PARSE_LINE;
+      if (next === 0x3d) {
+        const before = at === 0 ? 0x20 : line[at - 1];
+        // So is Unicode space before it (`\u00a0level=`), and a key may follow a quoted
+        // value's closing quote (`a="x"level=`).
+        if (before >= 0x80 || before === 0x22) return PARSE_LINE;
+        if (before <= 0x20) {
+          for (; clean < at; clean++) {
+            const c = line[clean];
+            if (c === 0x22 || c >= 0x80) return PARSE_LINE;
+          }
+          return at + needle.length + 1;
         }
-        return at + needle.length + 1;
       }
       from = at + 1;
     }
