@@ -11,7 +11,8 @@ import type { ExtractionParam } from './json-expr';
 import { bytesToString, unescapeJson } from './json-scanner';
 import { decodeUtf8AsGo } from '@logsvc/gotemplate';
 import { LabelCategory, type LabelsBuilder } from './labels-builder';
-import { LogfmtKeyNeedles } from './logfmt-key-needles';
+import { LogfmtKeyNeedles, NO_KEY, PARSE_LINE } from './logfmt-key-needles';
+import { AsciiInterner } from './ascii-interner';
 import type { ParserHints } from './parser-hints';
 import type { Stage } from './pipeline';
 import { sanitizeLabelKey } from './sanitize';
@@ -183,11 +184,9 @@ export class LogfmtDecoder {
    * Go decodes them one by one, or the character itself) becomes a space.
    */
   value(): string {
-    const v = this.decodedValue ?? bytesToString(this.line, this.valueStart, this.valueEnd, false);
-    if (!v.includes('\ufffd')) return v;
-    const go =
-      this.decodedValue ?? decodeUtf8AsGo(this.line.subarray(this.valueStart, this.valueEnd));
-    return go.replace(/\ufffd/g, ' ');
+    const v = this.decodedValue;
+    if (v === null) return rawValue(this.line, this.valueStart, this.valueEnd);
+    return v.includes('\ufffd') ? v.replace(/\ufffd/g, ' ') : v;
   }
 
   valueIsEmpty(): boolean {
@@ -203,6 +202,13 @@ export class LogfmtDecoder {
   key(): string {
     return bytesToString(this.line, this.keyStart, this.keyEnd, false);
   }
+}
+
+/** An unquoted (or escape-free quoted) value `line[start, end)` as `LogfmtDecoder.value` gives it. */
+function rawValue(line: Buffer, start: number, end: number): string {
+  const v = bytesToString(line, start, end, false);
+  if (!v.includes('\ufffd')) return v;
+  return decodeUtf8AsGo(line.subarray(start, end)).replace(/\ufffd/g, ' ');
 }
 
 export interface LogfmtOptions {
@@ -223,6 +229,10 @@ export class LogfmtParserStage implements Stage {
   /** The line prefilter of the hints it was made for (see LogfmtKeyNeedles). */
   private needles: LogfmtKeyNeedles | null = null;
   private needlesFor: ParserHints | null = null;
+  /** The single hinted key as a string, for the bytes it was made of. */
+  private singleKey: string | null = null;
+  private singleKeyBytes: Buffer | null = null;
+  private readonly values = new AsciiInterner();
 
   constructor(options: LogfmtOptions = {}) {
     this.strict = options.strict ?? false;
@@ -239,7 +249,18 @@ export class LogfmtParserStage implements Stage {
         this.needles = LogfmtKeyNeedles.forHints(hints);
         this.needlesFor = hints;
       }
-      if (this.needles !== null && !this.needles.mayHoldKey(line)) return line;
+      const needles = this.needles;
+      const single = needles === null ? null : needles.single;
+      if (needles === null) {
+        // No prefilter for these hints.
+      } else if (single === null) {
+        if (!needles.mayHoldKey(line)) return line;
+      } else {
+        // One search finds the key and, most often, its value: nothing else is read.
+        const at = needles.locate(line, single);
+        if (at === NO_KEY) return line;
+        if (at !== PARSE_LINE && this.setSingle(line, at, single, lbs)) return line;
+      }
     }
     const dec = this.dec;
     dec.reset(line);
@@ -277,6 +298,35 @@ export class LogfmtParserStage implements Stage {
       lbs.setParserErr(ERR_LOGFMT, dec.err);
     }
     return line;
+  }
+
+  /**
+   * The hints' one key, found by `LogfmtKeyNeedles.locate` with its value at `start`: sets the
+   * label from a plain unquoted value, the only pair of the line that can give it (false
+   * leaves an empty, quoted or malformed value to a full parse).
+   */
+  private setSingle(line: Buffer, start: number, key: Buffer, lbs: LabelsBuilder): boolean {
+    const n = line.length;
+    let end = start;
+    let high = false;
+    for (; end < n; end++) {
+      const c = line[end];
+      if (c <= 0x20) break;
+      if (c === 0x3d || c === 0x22) return false;
+      if (c >= 0x80) high = true;
+    }
+    if (end === start) return false;
+    // The key is the name's letters and digits, which sanitizing keeps.
+    if (this.singleKey === null || this.singleKeyBytes !== key) {
+      this.singleKey = key.toString('latin1');
+      this.singleKeyBytes = key;
+    }
+    const name = lbs.extractedName(this.singleKey);
+    // Any other pair of the line that gives the name gives it under this same label.
+    if (!lbs.wants(name) || lbs.extractedBefore(name, lbs.parsedMark())) return true;
+    const value = high ? rawValue(line, start, end) : this.values.get(line, start, end);
+    lbs.set(LabelCategory.Parsed, name, value);
+    return true;
   }
 }
 
