@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { TESTING_ENTRIES } from './tools/scripts/layers.mjs';
+import TestSequencer from './tools/scripts/test-sequencer';
 
 const libsDir = fileURLToPath(new URL('./libs', import.meta.url));
 // Tests import the libraries' TypeScript sources directly, so they need no build: `@logsvc/x`
@@ -39,13 +40,10 @@ const timingSensitive = [
   'libs/rpc/src/client/grpc-ingester-client.spec.ts',
 ];
 
-// e2e directories run in the operator's worker rather than the main e2e one: with them each
-// worker has about half of the e2e time (about 300 s each in a run on an idle 2-core machine).
-const e2eBesideOperator = ['e2e/ui/**/*.spec.ts', 'e2e/ruler/**/*.spec.ts'];
-
 export default defineConfig({
   resolve: { alias },
   test: {
+    sequence: { sequencer: TestSequencer },
     // One test file per core (Vitest's default leaves a core idle, which on a 2-core machine
     // halves the suite's speed); timing-sensitive files and e2e run alone afterwards.
     maxWorkers: availableParallelism(),
@@ -105,28 +103,14 @@ export default defineConfig({
           name: 'e2e',
           execArgv,
           include: ['e2e/**/*.spec.ts'],
-          exclude: [...e2eBesideOperator, 'e2e/operator/**', '**/node_modules/**'],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
-          // One worker runs every e2e file, so the shared test support is loaded once; each
-          // file starts and stops its own processes.
-          isolate: false,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        // The operator's e2e on a real control plane mostly waits (pods, rollouts, leases): one
-        // file at a time, beside the other e2e files (the same group runs its projects at once),
-        // followed by the e2e directories that balance the two workers' time.
-        resolve: { alias },
-        test: {
-          name: 'e2e-operator',
-          execArgv,
-          include: ['e2e/operator/**/*.spec.ts', ...e2eBesideOperator],
+          exclude: ['**/node_modules/**'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Two e2e files at a time, in the order of tools/scripts/test-sequencer.ts (the
+          // operator's control-plane e2e mostly wait, the others mostly compute). Each worker
+          // keeps its module state across files, so the shared test support is loaded once per
+          // worker; each file starts and stops its own processes.
+          maxWorkers: 2,
           isolate: false,
           sequence: { groupOrder: 1 },
         },
