@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { TESTING_ENTRIES } from './tools/scripts/layers.mjs';
-import TestSequencer from './tools/scripts/test-sequencer';
+import TestSequencer from './tools/scripts/test-sequencer.mjs';
 
 const libsDir = fileURLToPath(new URL('./libs', import.meta.url));
 // Tests import the libraries' TypeScript sources directly, so they need no build: `@logsvc/x`

@@ -1,4 +1,4 @@
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { BaseSequencer } from 'vitest/node';
 
 /**
  * The e2e files run two at a time (two workers). The operator's e2e on a real control plane
@@ -8,10 +8,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * pair with each other's waits rather than with the CPU-heavy cluster tests.
  */
 export default class TestSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+  /** @param {import('vitest/node').TestSpecification[]} files */
+  async sort(files) {
     const sorted = await super.sort(files);
-    const isE2e = (f: TestSpecification) => f.project.name === 'e2e';
-    const isOperator = (f: TestSpecification) => f.moduleId.includes('/e2e/operator/');
+    /** @param {import('vitest/node').TestSpecification} f */
+    const isE2e = (f) => f.project.name === 'e2e';
+    /** @param {import('vitest/node').TestSpecification} f */
+    const isOperator = (f) => f.moduleId.includes('/e2e/operator/');
     const operator = sorted.filter((f) => isE2e(f) && isOperator(f));
     const first = operator.filter((f) => f.moduleId.endsWith('/failover.spec.ts'));
     const rest = operator.filter((f) => !first.includes(f));
