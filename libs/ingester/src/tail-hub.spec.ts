@@ -32,7 +32,8 @@ describe('LocalIngesterClient.tail', () => {
     for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
   });
 
-  async function startIngester(): Promise<Ingester> {
+  /** An ingester with its own WAL directory, not started yet; stopped after each test. */
+  async function newIngester(): Promise<Ingester> {
     const dir = await mkdtemp(join(tmpdir(), 'tail-hub-'));
     dirs.push(dir);
     const ingester = new Ingester({
@@ -44,6 +45,11 @@ describe('LocalIngesterClient.tail', () => {
       backgroundLoops: false,
     });
     ingesters.push(ingester);
+    return ingester;
+  }
+
+  async function startIngester(): Promise<Ingester> {
+    const ingester = await newIngester();
     await ingester.start();
     return ingester;
   }
@@ -69,17 +75,7 @@ describe('LocalIngesterClient.tail', () => {
   });
 
   it('serves its ingester from the end of its start until it stopped, nothing outside', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'tail-hub-'));
-    dirs.push(dir);
-    const ingester = new Ingester({
-      config: {
-        ...DEFAULT_INGESTER_CONFIG,
-        wal: { enabled: true, dir, checkpoint_duration: 60_000 },
-      },
-      sink: { putChunks: async () => {} },
-      backgroundLoops: false,
-    });
-    ingesters.push(ingester);
+    const ingester = await newIngester();
     const client = new LocalIngesterClient(ingester);
     const seen: string[] = [];
     await client.tail('t', [app('a')], (_l, entries) => {
