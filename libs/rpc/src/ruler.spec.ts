@@ -3,6 +3,7 @@ import { LogsvcError } from '@logsvc/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcRulerClient, type RulesCallRequest } from './ruler';
 import { startGrpcServer, type RunningGrpcServer } from './server/grpc-server';
+import { rulerGrpcServices } from './server/grpc-services';
 
 const GROUP: RuleGroupJson = {
   name: 'g',
@@ -35,13 +36,13 @@ describe('ruler.Ruler/Rules', () => {
       port: 0,
       maxRecvMsgSize: 4 << 20,
       maxSendMsgSize: 4 << 20,
-      ruler: {
+      services: rulerGrpcServices({
         rules: (tenant, request) => {
           if (tenant === 'broken') throw new LogsvcError('unavailable', 'ruler not running');
           asked.push([tenant, request]);
           return Promise.resolve([GROUP]);
         },
-      },
+      }),
     });
     sut = new GrpcRulerClient(`127.0.0.1:${server.port}`);
   });

@@ -5,6 +5,7 @@ import { kindOf } from '@logsvc/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcRulerClient } from './ruler';
 import { startGrpcServer, type RunningGrpcServer } from './server/grpc-server';
+import { rulerGrpcServices } from './server/grpc-services';
 import { makeCa, signCert, writeExtensions } from './testing';
 import { type ClientTlsFiles, clientCredentials, serverCredentials } from './tls';
 
@@ -51,7 +52,7 @@ describe('gRPC TLS', () => {
       port: 0,
       maxRecvMsgSize: 4 << 20,
       maxSendMsgSize: 4 << 20,
-      ruler: { rules: () => Promise.resolve([]) },
+      services: rulerGrpcServices({ rules: () => Promise.resolve([]) }),
       tls: {
         certFile: file('node.crt'),
         keyFile: file('node.key'),

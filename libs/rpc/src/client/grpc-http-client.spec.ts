@@ -3,6 +3,7 @@ import type { HttpRequestMessage } from '../wire/http-job';
 import { Root } from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrpcServer, type RunningGrpcServer } from '../server/grpc-server';
+import { httpGrpcServices } from '../server/grpc-services';
 import { GrpcHttpClient } from './grpc-http-client';
 
 /** Loki's httpgrpc messages as its ruler encodes them: a header carries a list of values. */
@@ -46,14 +47,14 @@ describe('httpgrpc.HTTP/Handle (remote rule evaluation)', () => {
       port: 0,
       maxRecvMsgSize: 4 << 20,
       maxSendMsgSize: 4 << 20,
-      httpHandler: async (tenant, job) => {
+      services: httpGrpcServices(async (tenant, job) => {
         received.push({ tenant, job });
         return {
           status: job.url.startsWith('/missing') ? 404 : 200,
           headers: { 'content-type': 'application/json' },
           body: Buffer.from(`{"echo":${JSON.stringify(job.body.toString())}}`),
         };
-      },
+      }),
     });
     sut = new GrpcHttpClient(`dns:///127.0.0.1:${server.port}`, { timeoutMs: 5_000 });
   });

@@ -11,6 +11,7 @@ import {
   type SchemaConfig,
 } from '@logsvc/storage';
 import { startGrpcServer, type RunningGrpcServer } from '../server/grpc-server';
+import { indexGatewayGrpcServices } from '../server/grpc-services';
 import { GrpcIndexGatewayClient } from './grpc-index-gateway-client';
 
 const DAY_MS = 86_400_000;
@@ -68,7 +69,7 @@ describe('GrpcIndexGatewayClient against a ChunkStore on the filesystem', () => 
       port: 0,
       maxRecvMsgSize: 1 << 20,
       maxSendMsgSize: 1 << 20,
-      indexGateway: store,
+      services: indexGatewayGrpcServices(store),
     });
     sut = new GrpcIndexGatewayClient(`127.0.0.1:${server.port}`, { timeoutMs: 5_000 });
   });

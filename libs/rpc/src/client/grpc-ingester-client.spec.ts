@@ -23,6 +23,8 @@ import {
   type StreamQueryResult,
 } from '@logsvc/ingester';
 import { startGrpcServer, type RunningGrpcServer } from '../server/grpc-server';
+import { ingesterGrpcServices } from '../server/grpc-services';
+import { SILENT_RPC_LOGGER } from '../server/handler';
 import { PUSHER_SERVICE, QUERIER_SERVICE } from '../services';
 import { GrpcIngesterClient } from './grpc-ingester-client';
 import { RpcChannel } from './rpc-channel';
@@ -97,8 +99,7 @@ async function serve(ingester: IngesterClient, queryBatchBytes = 4096) {
     port: 0,
     maxRecvMsgSize: 16 * MiB,
     maxSendMsgSize: 16 * MiB,
-    ingester,
-    queryBatchBytes,
+    services: ingesterGrpcServices(ingester, SILENT_RPC_LOGGER, queryBatchBytes),
   });
 }
 
@@ -472,6 +473,7 @@ describe('GrpcIngesterClient when the ingester is away', () => {
       port: 0,
       maxRecvMsgSize: MiB,
       maxSendMsgSize: MiB,
+      services: [],
     });
     const sut = new GrpcIngesterClient(`127.0.0.1:${server.port}`);
     open.push(sut);

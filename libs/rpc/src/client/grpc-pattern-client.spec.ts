@@ -2,6 +2,7 @@ import { labelsFromRecord, labelsToString } from '@logsvc/api';
 import { PatternIngester } from '@logsvc/pattern';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrpcServer, type RunningGrpcServer } from '../server/grpc-server';
+import { patternGrpcServices } from '../server/grpc-services';
 import { GrpcPatternClient } from './grpc-pattern-client';
 
 describe('GrpcPatternClient', () => {
@@ -14,7 +15,7 @@ describe('GrpcPatternClient', () => {
       port: 0,
       maxRecvMsgSize: 4 << 20,
       maxSendMsgSize: 4 << 20,
-      patternIngester: ingester,
+      services: patternGrpcServices(ingester),
     });
     sut = new GrpcPatternClient(`127.0.0.1:${server.port}`);
   });

@@ -3,6 +3,7 @@ import { LogsvcError } from '@logsvc/errors';
 import { JobDispatcher, type JobExecutor, type QueryJob, type SubQuery } from '@logsvc/frontend';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startGrpcServer, type RunningGrpcServer } from '../server/grpc-server';
+import { queryQueueGrpcServices, schedulerGrpcServices } from '../server/grpc-services';
 import { SCHEDULER_FOR_QUERIER_SERVICE } from '../services';
 import { QUERIER_TO_SCHEDULER, SCHEDULER_TO_QUERIER } from '../wire/query-job';
 import { ClientPool } from './client-pool';
@@ -65,8 +66,7 @@ describe('query jobs over gRPC: frontend → scheduler → querier workers', () 
       port: 0,
       maxRecvMsgSize: 4 << 20,
       maxSendMsgSize: 4 << 20,
-      jobDispatcher: dispatcher,
-      schedulerQueue: dispatcher,
+      services: [...queryQueueGrpcServices(dispatcher), ...schedulerGrpcServices(dispatcher)],
     });
     address = `127.0.0.1:${server.port}`;
     pool = new ClientPool((a) => new GrpcSchedulerClient(a, { timeoutMs: 10_000 }));
@@ -234,8 +234,7 @@ describe('query jobs over gRPC: frontend → scheduler → querier workers', () 
       port,
       maxRecvMsgSize: 4 << 20,
       maxSendMsgSize: 4 << 20,
-      jobDispatcher: dispatcher,
-      schedulerQueue: dispatcher,
+      services: [...queryQueueGrpcServices(dispatcher), ...schedulerGrpcServices(dispatcher)],
     });
     const got = await frontend.submit('acme', [], job('/after'), new AbortController().signal);
     expect(got.body.toString()).toBe('q1 acme label_values /after ');

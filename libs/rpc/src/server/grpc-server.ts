@@ -1,22 +1,5 @@
 import { Server } from '@grpc/grpc-js';
-import type { JobDispatcher, JobQueue } from '@logsvc/frontend';
-import type { HttpHandler } from '../wire/http-job';
-import type { IngesterClient } from '@logsvc/ingester';
-import type { PatternIngesterClient } from '@logsvc/pattern';
-import type { IndexReader } from '@logsvc/storage';
-import type { RulerRulesSource } from '../ruler';
-import { SILENT_RPC_LOGGER, type RpcLogger } from './handler';
-import {
-  DEFAULT_QUERY_BATCH_BYTES,
-  type GrpcService,
-  httpGrpcServices,
-  indexGatewayGrpcServices,
-  ingesterGrpcServices,
-  patternGrpcServices,
-  queryQueueGrpcServices,
-  rulerGrpcServices,
-  schedulerGrpcServices,
-} from './grpc-services';
+import { DEFAULT_QUERY_BATCH_BYTES, type GrpcService } from './grpc-services';
 import { type ServerTlsFiles, serverCredentials } from '../tls';
 
 export interface GrpcServerOptions {
@@ -29,28 +12,8 @@ export interface GrpcServerOptions {
   readonly tls?: ServerTlsFiles;
   /** Concurrent streams (calls) per client connection; 0: no limit. */
   readonly maxConcurrentStreams?: number;
-  /** The services to serve (each component's, see grpc-services.ts); more from the fields below. */
-  readonly services?: readonly GrpcService[];
-  /** Serves `logproto.Pusher` and `logproto.Querier` when given. */
-  readonly ingester?: IngesterClient;
-  /** Serves `indexgatewaypb.IndexGateway` when given. */
-  readonly indexGateway?: IndexReader;
-  /** Serves `logproto.Pattern` when given. */
-  readonly patternIngester?: PatternIngesterClient;
-  /** This process's ruler (`ruler.Ruler/Rules`). */
-  readonly ruler?: RulerRulesSource;
-  /**
-   * The query queue of this process (a scheduler's, or a frontend's without one): serves the
-   * querier loop (`SchedulerForQuerier` and `Frontend`) when given.
-   */
-  readonly jobDispatcher?: JobDispatcher;
-  /** Serves `SchedulerForFrontend/Submit` (a query scheduler) when given. */
-  readonly schedulerQueue?: JobQueue;
-  /** This process's HTTP routes, for `httpgrpc.HTTP/Handle` (a query frontend's, for rulers). */
-  readonly httpHandler?: HttpHandler;
-  readonly logger?: RpcLogger;
-  /** Size a `Query` answer's messages are cut at; default 1 MiB (below any message limit). */
-  readonly queryBatchBytes?: number;
+  /** The services to serve (each component's, see grpc-services.ts). */
+  readonly services: readonly GrpcService[];
 }
 
 export interface RunningGrpcServer {
@@ -66,7 +29,6 @@ export { DEFAULT_QUERY_BATCH_BYTES };
 
 /** Starts the gRPC server of this process's components; services not given are UNIMPLEMENTED. */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
-  const logger = options.logger ?? SILENT_RPC_LOGGER;
   const creds = serverCredentials(options.tls);
   const server = new Server({
     'grpc.max_receive_message_length': options.maxRecvMsgSize,
@@ -75,7 +37,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
       ? { 'grpc.max_concurrent_streams': options.maxConcurrentStreams }
       : {}),
   });
-  for (const service of [...(options.services ?? []), ...servicesOfOptions(options, logger)]) {
+  for (const service of options.services) {
     server.addService(service.definition, service.implementation);
   }
   const port = await new Promise<number>((resolve, reject) =>
@@ -88,20 +50,6 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     port,
     stop: (graceMs) => (stopped ??= shutdown(server, graceMs)),
   };
-}
-
-/** The services the named fields of `options` stand for. */
-function servicesOfOptions(options: GrpcServerOptions, logger: RpcLogger): GrpcService[] {
-  const batch = options.queryBatchBytes ?? DEFAULT_QUERY_BATCH_BYTES;
-  return [
-    ...(options.ingester ? ingesterGrpcServices(options.ingester, logger, batch) : []),
-    ...(options.indexGateway ? indexGatewayGrpcServices(options.indexGateway, logger) : []),
-    ...(options.patternIngester ? patternGrpcServices(options.patternIngester, logger) : []),
-    ...(options.ruler ? rulerGrpcServices(options.ruler, logger) : []),
-    ...(options.jobDispatcher ? queryQueueGrpcServices(options.jobDispatcher, logger) : []),
-    ...(options.schedulerQueue ? schedulerGrpcServices(options.schedulerQueue, logger) : []),
-    ...(options.httpHandler ? httpGrpcServices(options.httpHandler, logger) : []),
-  ];
 }
 
 /** An IPv6 address in brackets, as the address syntax needs. */

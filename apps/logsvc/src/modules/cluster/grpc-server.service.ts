@@ -55,7 +55,6 @@ export class GrpcServerService implements LifecycleService, OnModuleInit {
       maxConcurrentStreams: server.grpc_server_max_concurrent_streams,
       ...(tls ? { tls } : {}),
       services: this.services,
-      logger: this.logger,
     });
     this.logger.info(
       {
