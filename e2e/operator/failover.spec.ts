@@ -186,8 +186,7 @@ describe.skipIf(skip !== undefined)(
         second.lines.some((l) => l.includes('scale down: scaling logs-ingester down to 3')),
       ).toBe(true);
 
-      await new Promise((r) => setTimeout(r, 2000));
-      await load.stop();
+      await load.stopAfterMoreAcks();
       expect(
         load.maxGapMs,
         `longest time without an acknowledged push (${load.failed} failed pushes)`,

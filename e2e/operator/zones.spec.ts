@@ -63,8 +63,7 @@ describe.skipIf(skip !== undefined)('operator: a zone-aware rollout under load',
     );
     const load = await upgradeUnderLoad(client, '0.2.0');
     await waitFor('the upgrade to finish', () => readyOn(client, '0.2.0'), 300_000).catch(fail);
-    await new Promise((r) => setTimeout(r, 2000));
-    await load.stop();
+    await load.stopAfterMoreAcks();
 
     // The operator's steps: each names the pods it replaced, two of one zone at once.
     const steps = cluster.logs

@@ -281,6 +281,20 @@ export class Load {
     await this.running;
   }
 
+  /**
+   * Stops once `entries` more entries are acknowledged, so the load ends with pushes that
+   * landed after whatever the test waited for (a finished rollout, a scale-down).
+   */
+  async stopAfterMoreAcks(entries = 100): Promise<void> {
+    const target = this.acked.size + entries;
+    await waitFor(
+      `${entries} more acknowledged entries`,
+      async () => this.acked.size >= target,
+      60_000,
+    );
+    await this.stop();
+  }
+
   private async refresh(): Promise<void> {
     while (!this.stopped) {
       try {
