@@ -296,6 +296,7 @@ export class MergeCursor implements ChunkCursor {
         lineBytes: meta?.lineBytes,
         metadataNames: meta?.metadataNames,
         times: meta !== undefined ? (l) => meta.times(l) : () => runTimesOf(source.load()),
+        load: () => source.load(),
         report,
       };
     });

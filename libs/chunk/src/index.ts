@@ -28,7 +28,7 @@ export { HeadBlock } from './head-block';
 export { SymbolTable } from './symbols';
 export type { EntryRun } from './entry-run';
 export type { CursorSummary, RunSummary, RunTimes } from './run-summary';
-export { joinSummaries, reportingTo } from './run-summary';
+export { joinSummaries, offsetsOf, reportingTo } from './run-summary';
 export { SlabPool, type SlabPoolOptions } from './slab-pool';
 export { BlockSpill } from './block-spill';
 export { BlockRunCache, entryRunBytes } from './block-run-cache';

@@ -32,15 +32,25 @@ export interface RunSummary {
   readonly metadataNames: readonly string[] | undefined;
   /** Decodes the run's timestamps, and its line lengths when `lengths`. */
   times(lengths: boolean): RunTimes;
-  /** Adds the lines and line bytes counted in the cursor's range to the cursor's statistics. */
-  report(lines: number, bytes: number): void;
+  /**
+   * The run's entries as the cursor reads them (lines too): for a reader that must tell the
+   * copies the cursor drops, which only lines tell.
+   */
+  load(): EntryRun;
+  /**
+   * Adds the lines and line bytes counted in the cursor's range to the cursor's statistics;
+   * `sentLines` / `sentBytes` of them are those the cursor returns (the rest are copies it
+   * drops; all of them when not given).
+   */
+  report(lines: number, bytes: number, sentLines?: number, sentBytes?: number): void;
 }
 
 /**
  * A cursor's entries as runs, by `minTs`: the entries of `runs` with `fromNs <= ts < throughNs`,
- * but for an entry equal in timestamp and line to one of another run, which the cursor drops
- * as a copy. A reader that does not compare lines counts exactly when no timestamp is in two
- * runs (always so when the runs' time ranges do not overlap).
+ * but that at a timestamp two or more runs hold, the cursor returns each distinct line once
+ * (the copies, in whichever run, are dropped); at a timestamp one run alone holds, it returns
+ * all of that run's entries. A reader that does not compare lines counts exactly when no
+ * timestamp is in two runs (always so when the runs' time ranges do not overlap).
  */
 export interface CursorSummary {
   readonly fromNs: bigint;
@@ -129,7 +139,10 @@ export function byMinTs<T extends { readonly minTs: bigint }>(runs: T[]): T[] {
   return runs.sort((a, b) => (a.minTs < b.minTs ? -1 : a.minTs > b.minTs ? 1 : 0));
 }
 
-/** A summary whose runs also call `counted` when they report (a wrapper's own statistics). */
+/**
+ * A summary whose runs also call `counted` when they report (a wrapper's own statistics), with
+ * the lines and bytes the cursor returns.
+ */
 export function reportingTo(
   summary: CursorSummary,
   counted: (lines: number, bytes: number) => void,
@@ -143,9 +156,10 @@ export function reportingTo(
       lineBytes: r.lineBytes,
       metadataNames: r.metadataNames,
       times: (lengths: boolean) => r.times(lengths),
-      report: (lines: number, bytes: number) => {
-        r.report(lines, bytes);
-        counted(lines, bytes);
+      load: () => r.load(),
+      report: (lines: number, bytes: number, sentLines = lines, sentBytes = bytes) => {
+        r.report(lines, bytes, sentLines, sentBytes);
+        counted(sentLines, sentBytes);
       },
     })),
   };

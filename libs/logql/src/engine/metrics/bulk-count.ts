@@ -3,9 +3,11 @@
  * range aggregations whose extractor needs no entry (`BulkExtraction`): a run in the query
  * range that lies inside one segment adds its entry count and line bytes there without being
  * read; any other run has its timestamps (and, for bytes, line lengths) decoded and binned
- * arithmetically, with no object per entry. Gives exactly what reading the entries gives.
+ * arithmetically, with no object per entry. Where runs overlap in time and a timestamp is in
+ * two of them, only the entries at such timestamps are compared by line, and the copies the
+ * cursor drops are taken off again. Gives exactly what reading the entries gives.
  */
-import type { CursorSummary, RunSummary, RunTimes } from '@logsvc/chunk';
+import { type CursorSummary, offsetsOf, type RunSummary, type RunTimes } from '@logsvc/chunk';
 import type { BulkExtraction } from '../../log/sample-extractor';
 import type { SegmentGrid, SegmentSeries } from './segment-series';
 
@@ -20,6 +22,17 @@ interface InRange {
   readonly lengths: Float64Array | null;
   /** Line bytes in range (the meta's when the lengths were not read: the run lies in range). */
   readonly bytes: number;
+  /** Of those, the entries and line bytes the cursor drops as copies. */
+  droppedLines: number;
+  droppedBytes: number;
+}
+
+interface Report {
+  readonly run: RunSummary;
+  readonly lines: number;
+  readonly bytes: number;
+  readonly sentLines: number;
+  readonly sentBytes: number;
 }
 
 export class BulkCounter {
@@ -48,8 +61,7 @@ export class BulkCounter {
   /**
    * Counts the runs of `summary` for one stream into `series` (made when first needed), and
    * returns the entries counted; null, having counted nothing, when an entry's metadata may give
-   * it other labels than `bulk.labels()` or two runs share a timestamp (the caller reads the
-   * entries then).
+   * it other labels than `bulk.labels()` (the caller reads the entries then).
    */
   count(summary: CursorSummary, bulk: BulkExtraction, series: () => SegmentSeries): number | null {
     const lo = summary.fromNs > this.fromNs ? summary.fromNs : this.fromNs;
@@ -58,12 +70,12 @@ export class BulkCounter {
     const uHi = Number(hi - this.origin);
     if (Math.abs(uLo) >= NEAR || Math.abs(uHi) >= NEAR) return null;
     const bytes = bulk.kind === 'bytes';
-    const reports: { run: RunSummary; lines: number; bytes: number }[] = [];
+    const reports: Report[] = [];
     let kept = 0;
     const runs = summary.runs.filter((r) => r.maxTs >= lo && r.minTs < hi);
     for (let i = 0; i < runs.length;) {
-      // Runs whose time ranges overlap: counted one by one when no timestamp is in two of them
-      // (else the cursor may drop copies, which only their lines tell).
+      // Runs whose time ranges overlap: each binned; where a timestamp is in two of them the
+      // cursor may drop copies, which only their lines tell: those are taken off after.
       let end = i + 1;
       let maxTs = runs[i].maxTs;
       while (end < runs.length && runs[end].minTs <= maxTs) {
@@ -83,16 +95,65 @@ export class BulkCounter {
         group.push(inRange(run, times, this.origin, uLo, uHi));
       }
       i = end;
-      if (group.length > 1 && sharesOffsets(group, this.origin)) return this.drop();
+      for (const r of group) kept += this.bin(r, bytes);
+      if (group.length > 1) {
+        const shared = sharedOffsets(group, this.origin);
+        if (shared.length > 0) kept -= this.dropCopies(group, shared, bytes);
+      }
       for (const r of group) {
-        kept += this.bin(r, bytes);
-        reports.push({ run: r.run, lines: r.u.length, bytes: r.bytes });
+        reports.push({
+          run: r.run,
+          lines: r.u.length,
+          bytes: r.bytes,
+          sentLines: r.u.length - r.droppedLines,
+          sentBytes: r.bytes - r.droppedBytes,
+        });
       }
     }
     const target = this.touchedCount > 0 ? series() : null;
     if (target !== null) this.flush(target);
-    for (const r of reports) r.run.report(r.lines, r.bytes);
+    for (const r of reports) r.run.report(r.lines, r.bytes, r.sentLines, r.sentBytes);
     return kept;
+  }
+
+  /**
+   * Takes off the copies the cursor drops at the `shared` offsets (sorted, each in two or more
+   * of the group's runs, all binned already): at each, every line after its first sighting, runs
+   * by `minTs`, each in its row order. Lines of unequal lengths differ: only at offsets where two
+   * entries have lines of one length are lines compared, and only runs holding such an offset
+   * are loaded. Returns the entries taken off that some window held.
+   */
+  private dropCopies(group: InRange[], shared: Float64Array, bytes: boolean): number {
+    const suspects = sameLengths(group, shared, this.origin);
+    if (suspects.length === 0) return 0;
+    const seen = new Map<number, Set<string>>();
+    let taken = 0;
+    for (const r of group) {
+      if (!holdsAny(r.u, suspects)) continue;
+      const run = r.run.load();
+      const u = offsetsOf(run.ts, run.count, this.origin);
+      for (let row = 0; row < run.count; row++) {
+        const x = u[row];
+        if (!includes(suspects, x)) continue;
+        const start = run.lineOffsets[row];
+        const end = run.lineOffsets[row + 1];
+        const line = run.lines.toString('latin1', start, end);
+        let lines = seen.get(x);
+        if (lines === undefined) seen.set(x, (lines = new Set()));
+        if (!lines.has(line)) {
+          lines.add(line);
+          continue;
+        }
+        r.droppedLines++;
+        r.droppedBytes += end - start;
+        const s = this.grid.segmentOf(x, 0);
+        if (this.covered[s] === 0) continue;
+        // The segment keeps the line's first sighting: its count stays above zero.
+        this.add(s, -1, bytes ? -(end - start) : -1);
+        taken++;
+      }
+    }
+    return taken;
   }
 
   /**
@@ -105,7 +166,7 @@ export class BulkCounter {
     bulk: BulkExtraction,
     lo: bigint,
     hi: bigint,
-    reports: { run: RunSummary; lines: number; bytes: number }[],
+    reports: Report[],
   ): boolean {
     const { entries, lineBytes, metadataNames } = run;
     if (entries === undefined || metadataNames === undefined) return false;
@@ -115,7 +176,13 @@ export class BulkCounter {
     if (s !== this.grid.segmentOf(Number(run.maxTs - this.origin), s)) return false;
     if (bulk.blockedBy(metadataNames)) return false;
     if (this.covered[s] === 1) this.add(s, entries, bulk.kind === 'bytes' ? lineBytes! : entries);
-    reports.push({ run, lines: entries, bytes: lineBytes ?? 0 });
+    reports.push({
+      run,
+      lines: entries,
+      bytes: lineBytes ?? 0,
+      sentLines: entries,
+      sentBytes: lineBytes ?? 0,
+    });
     return true;
   }
 
@@ -177,7 +244,16 @@ function inRange(
   const n = times.count;
   let m = 0;
   for (let i = 0; i < n; i++) if (all[i] >= uLo && all[i] < uHi) m++;
-  if (m === n && offsets === null) return { run, u: all, lengths: null, bytes: run.lineBytes ?? 0 };
+  if (m === n && offsets === null) {
+    return {
+      run,
+      u: all,
+      lengths: null,
+      bytes: run.lineBytes ?? 0,
+      droppedLines: 0,
+      droppedBytes: 0,
+    };
+  }
   const u = m === n ? all : new Float64Array(m);
   const lengths = offsets === null ? null : new Float64Array(m);
   let bytes = 0;
@@ -192,15 +268,15 @@ function inRange(
     }
     k++;
   }
-  return { run, u, lengths, bytes };
+  return { run, u, lengths, bytes, droppedLines: 0, droppedBytes: 0 };
 }
 
 /**
- * Whether some offset is in two of the runs (one run may repeat it). Runs are by `minTs`; an
- * entry can only be in another run when it lies before the end of an earlier one or at or after
- * the start of the next one: only those are compared.
+ * The offsets in two or more of the runs (one run may repeat an offset), sorted, each once. Runs
+ * are by `minTs`; an entry can only be in another run when it lies before the end of an earlier
+ * one or at or after the start of the next one: only those are compared.
  */
-function sharesOffsets(group: readonly InRange[], origin: bigint): boolean {
+function sharedOffsets(group: readonly InRange[], origin: bigint): Float64Array {
   const candidates: Float64Array[] = [];
   let total = 0;
   let earlierEnd = -Infinity;
@@ -214,10 +290,8 @@ function sharesOffsets(group: readonly InRange[], origin: bigint): boolean {
       if (u[i] <= earlierEnd || u[i] >= nextStart) c[j++] = u[i];
     }
     c.sort();
-    let d = 0;
-    for (let i = 0; i < m; i++) if (d === 0 || c[i] !== c[d - 1]) c[d++] = c[i];
-    candidates.push(c.subarray(0, d));
-    total += d;
+    candidates.push(c.subarray(0, distinct(c, m)));
+    total += candidates[k].length;
     earlierEnd = Math.max(earlierEnd, Number(run.maxTs - origin));
   }
   const all = new Float64Array(total);
@@ -227,6 +301,77 @@ function sharesOffsets(group: readonly InRange[], origin: bigint): boolean {
     at += c.length;
   }
   all.sort();
-  for (let i = 1; i < all.length; i++) if (all[i] === all[i - 1]) return true;
+  // Each run gave an offset once: one seen twice is in two runs.
+  let d = 0;
+  for (let i = 1; i < all.length; i++) {
+    if (all[i] === all[i - 1] && (d === 0 || all[d - 1] !== all[i])) all[d++] = all[i];
+  }
+  return all.subarray(0, d);
+}
+
+/** Moves the distinct values of the sorted `c[0 .. m)` to its front; returns how many. */
+function distinct(c: Float64Array, m: number): number {
+  let d = 0;
+  for (let i = 0; i < m; i++) if (d === 0 || c[i] !== c[d - 1]) c[d++] = c[i];
+  return d;
+}
+
+/**
+ * Of the sorted `shared` offsets, those where two entries of the group's runs have lines of
+ * one length (sorted): only there can one line be a copy of another. Reads the runs' line
+ * lengths (not their lines) where the group did not read them yet.
+ */
+function sameLengths(
+  group: readonly InRange[],
+  shared: Float64Array,
+  origin: bigint,
+): Float64Array {
+  // Per shared offset, the line lengths seen there (a number for one, then an array).
+  const seen = new Map<number, number | number[]>();
+  const out: number[] = [];
+  const note = (x: number, length: number): void => {
+    const had = seen.get(x);
+    if (had === undefined) return void seen.set(x, length);
+    if (had === -1) return; // a suspect already
+    const lengths = typeof had === 'number' ? [had] : had;
+    if (lengths.includes(length)) {
+      seen.set(x, -1);
+      out.push(x);
+    } else {
+      lengths.push(length);
+      if (typeof had === 'number') seen.set(x, lengths);
+    }
+  };
+  for (const r of group) {
+    if (!holdsAny(r.u, shared)) continue;
+    if (r.lengths !== null) {
+      for (let i = 0; i < r.u.length; i++) if (includes(shared, r.u[i])) note(r.u[i], r.lengths[i]);
+      continue;
+    }
+    const times = r.run.times(true);
+    const u = times.offsets(origin);
+    const offsets = times.lineOffsets!;
+    for (let row = 0; row < times.count; row++) {
+      if (includes(shared, u[row])) note(u[row], offsets[row + 1] - offsets[row]);
+    }
+  }
+  return Float64Array.from(out).sort();
+}
+
+/** Whether the sorted `xs` holds `x`. */
+function includes(xs: Float64Array, x: number): boolean {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < xs.length && xs[lo] === x;
+}
+
+/** Whether some offset of `u` is in the sorted `xs`. */
+function holdsAny(u: Float64Array, xs: Float64Array): boolean {
+  for (let i = 0; i < u.length; i++) if (includes(xs, u[i])) return true;
   return false;
 }
