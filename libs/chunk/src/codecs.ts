@@ -63,6 +63,18 @@ function zstdDecompress(data: Buffer, expectedLength: number): Buffer {
   return written === expectedLength ? out : out.subarray(0, written);
 }
 
+/**
+ * Decompresses `data` into `out`, which must be exactly the decompressed size; false (nothing
+ * promised about `out`) for encodings that cannot write in place (only zstd can).
+ */
+export function decompressInto(encoding: ChunkEncoding, data: Buffer, out: Buffer): boolean {
+  if (encoding !== 'zstd') return false;
+  const written = (zstdContext ??= new DCtx()).decompress(out, data);
+  if (written !== out.length)
+    throw new ChunkFormatError('zstd column size does not match its meta');
+  return true;
+}
+
 const BY_ID = new Map<number, ChunkEncoding>(
   (Object.keys(CODECS) as ChunkEncoding[]).map((name) => [CODECS[name].id, name]),
 );

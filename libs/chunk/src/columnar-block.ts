@@ -1,5 +1,5 @@
 import { endianness } from 'node:os';
-import { compress, decompress } from './codecs';
+import { compress, decompress, decompressInto } from './codecs';
 import { type EntryRun, rowAt } from './entry-run';
 import { ChunkFormatError } from './errors';
 import type { ChunkEncoding } from './options';
@@ -257,6 +257,7 @@ class ColumnarRun implements EntryRun {
     readonly lineOffsets: Uint32Array,
     readonly symbols: readonly string[],
     private readonly linesColumn: () => Buffer,
+    private readonly linesColumnInto: (into: Buffer) => boolean,
     private readonly metadataColumns: () => MetadataRows,
     /** A lone Metadata column whose cells are one byte each (read a row at a time), or null. */
     private readonly byteCells: { readonly name: number; readonly read: () => Buffer } | null,
@@ -266,6 +267,10 @@ class ColumnarRun implements EntryRun {
 
   get lines(): Buffer {
     return (this.decoded ??= this.linesColumn());
+  }
+
+  linesInto(into: Buffer): boolean {
+    return this.decoded === null && this.linesColumnInto(into);
   }
 
   get smOffsets(): Uint32Array {
@@ -391,6 +396,14 @@ export function columnBytes(data: Buffer, c: ColumnMeta): Buffer {
   return decompress(c.codec, stored, c.rawLength);
 }
 
+/** `columnBytes` written into `into` (its raw length); false when the codec cannot. */
+function columnBytesInto(data: Buffer, c: ColumnMeta, into: Buffer): boolean {
+  const stored = data.subarray(c.offset, c.offset + c.length);
+  if (stored.length !== c.length) throw new ChunkFormatError('column runs past its block');
+  if (into.length !== c.rawLength) throw new RangeError('buffer is not the column size');
+  return decompressInto(c.codec, stored, into);
+}
+
 /**
  * Decodes a columnar block's bytes (`data`, its columns back to back) into a run. Every length
  * and id is checked, so corrupt bytes raise ChunkFormatError (those of the lines column and of
@@ -446,6 +459,7 @@ export function decodeColumnarBlock(
     lineOffsets,
     symbols,
     () => columnBytes(data, lineCol),
+    (into) => columnBytesInto(data, lineCol, into),
     () => decodeMetadata(data, metaCols, layout.lineBytes, meta, symbols, symbolByteLengths),
     byteCellsOf(data, metaCols, n, symbols.length),
   );

@@ -1,6 +1,7 @@
 import { EMPTY_LABELS, type LabelPair, type Labels } from '@logsvc/api';
 import type { EntryRun } from './entry-run';
 import { LineNeedles } from './line-needles';
+import { ScratchLinesRun } from './line-scratch';
 import {
   byMinTs,
   type CursorSummary,
@@ -117,6 +118,12 @@ export interface CursorOptions {
    * blocks are skipped; entries are not filtered by it (the query's pipeline does that).
    */
   readonly metadataEquals?: readonly MetadataEquals[];
+  /**
+   * The reader keeps no line view (`line`, `lineSource`) past its next call to `next()`, as a
+   * count whose pipeline only filters lines: a columnar block's lines are then decompressed
+   * into a buffer reused from block to block (line-scratch.ts) instead of a fresh one.
+   */
+  readonly transientLines?: boolean;
 }
 
 /** A structured-metadata name (as LogQL offers it) and the value an entry must have for it. */
@@ -132,11 +139,13 @@ export interface MetadataEquals {
 export function prefilterOptions(query: {
   readonly lineContains?: Buffer;
   readonly lineContainsAny?: readonly Buffer[];
+  readonly transientLines?: boolean;
 }): CursorOptions {
+  const transient = query.transientLines === true ? { transientLines: true } : {};
   const needle = query.lineContains;
-  if (needle !== undefined && needle.length > 0) return { lineContains: needle };
+  if (needle !== undefined && needle.length > 0) return { lineContains: needle, ...transient };
   const any = query.lineContainsAny;
-  return any !== undefined && any.length > 0 ? { lineContainsAny: any } : {};
+  return any !== undefined && any.length > 0 ? { lineContainsAny: any, ...transient } : transient;
 }
 
 /** Lines and line bytes that cursors passed over in the query range, matched or not. */
@@ -183,6 +192,10 @@ export class MergeCursor implements ChunkCursor {
   private readonly group = new TieGroup();
   private readonly forward: boolean;
   private readonly needles: LineNeedles | null;
+  /** `CursorOptions.transientLines`: columnar runs are read with scratch line buffers. */
+  private readonly transient: boolean;
+  /** Runs left since the last `next()`, whose scratch lines the next `next()` gives back. */
+  private readonly spent: ScratchLinesRun[] = [];
   /** Lines and bytes in the query range of every block loaded so far. */
   readonly scanned: ScanCounters = { lines: 0, bytes: 0 };
 
@@ -194,6 +207,7 @@ export class MergeCursor implements ChunkCursor {
     options: CursorOptions = {},
   ) {
     this.needles = LineNeedles.of(options.lineContains, options.lineContainsAny);
+    this.transient = options.transientLines === true;
     this.forward = direction === 'forward';
     const inRange = sources
       .map((source, rank) => ({ source, rank }))
@@ -234,7 +248,10 @@ export class MergeCursor implements ChunkCursor {
       }
       pending.pop();
       const state = this.open(source, rank);
-      if (state.done) continue;
+      if (state.done) {
+        this.retire(state);
+        continue;
+      }
       heap.push(state);
       this.siftUp(heap.length - 1);
     }
@@ -274,6 +291,7 @@ export class MergeCursor implements ChunkCursor {
   }
 
   next(): boolean {
+    if (this.spent.length > 0) this.releaseSpent();
     return this.heap === null ? this.nextSequential() : this.nextMerged(this.heap);
   }
 
@@ -305,6 +323,10 @@ export class MergeCursor implements ChunkCursor {
 
   private nextSequential(): boolean {
     while (this.current === null || this.current.done) {
+      if (this.current !== null) {
+        this.retire(this.current);
+        this.current = null;
+      }
       const next = this.pending.pop();
       if (next === undefined) return this.finish();
       this.current = this.open(next.source, next.rank);
@@ -327,6 +349,7 @@ export class MergeCursor implements ChunkCursor {
       const keep = !this.group.shared || this.group.keeps(state, pos);
       state.advance();
       if (state.done) {
+        this.retire(state);
         const last = heap.pop()!;
         if (heap.length > 0) heap[0] = last;
       }
@@ -340,8 +363,9 @@ export class MergeCursor implements ChunkCursor {
   }
 
   private open(source: RunSource, rank: number): RunState {
+    const loaded = source.load();
     return RunState.open(
-      source.load(),
+      this.transient && loaded.linesInto !== undefined ? new ScratchLinesRun(loaded) : loaded,
       rank,
       this.fromNs,
       this.throughNs,
@@ -359,7 +383,18 @@ export class MergeCursor implements ChunkCursor {
     this.labels = null;
   }
 
+  /** A run the walk has left: its scratch lines go back once the entry shown from it is gone. */
+  private retire(state: RunState): void {
+    if (state.run instanceof ScratchLinesRun) this.spent.push(state.run);
+  }
+
+  private releaseSpent(): void {
+    for (const run of this.spent) run.release();
+    this.spent.length = 0;
+  }
+
   private finish(): false {
+    this.releaseSpent();
     this.lineView = EMPTY_LINE;
     this.labels = NO_LABELS;
     return false;

@@ -23,6 +23,12 @@ export interface EntryRun {
    */
   readonly onePairName?: number;
   onePairValue?(row: number): number;
+  /**
+   * Columnar blocks whose lines are still compressed: decompresses them into `into` (exactly
+   * `lineOffsets[count]` bytes) without keeping them, and returns true; false (nothing
+   * written) when the run holds its lines already or their codec cannot write in place.
+   */
+  linesInto?(into: Buffer): boolean;
 }
 
 export function rowAt(run: EntryRun, pos: number): number {

@@ -35,6 +35,7 @@ export { BlockRunCache, entryRunBytes } from './block-run-cache';
 export {
   CHUNK_FORMATS,
   type ChunkFormatName,
+  decodeColumnarChunk,
   isColumnarChunk,
   recodeChunk,
 } from './columnar-format';

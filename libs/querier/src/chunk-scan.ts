@@ -64,7 +64,9 @@ export function scanChunk(data: Uint8Array, range: ScanRange): ScanResult {
     range.fromNs,
     range.throughNs,
     range.direction,
-    needle.length > 0 ? { lineContains: needle } : {},
+    // Each line is copied into `lines` before the next entry: columnar lines may be read into
+    // reused buffers.
+    needle.length > 0 ? { lineContains: needle, transientLines: true } : { transientLines: true },
   );
   // Most chunks hold no match of a rare needle: start empty, so they send back nothing.
   let cap = 0;

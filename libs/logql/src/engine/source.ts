@@ -35,6 +35,12 @@ export interface SelectParams {
    * chunk blocks that hold no such entry; used and ignored as `lineContains` is.
    */
   readonly metadataEquals?: readonly MetadataEquals[];
+  /**
+   * Set when the engine keeps no line view of a stream's cursor past the cursor's next
+   * `next()` (a metric query whose pipeline only filters lines): sources may then decompress
+   * lines into reused buffers (`CursorOptions.transientLines`).
+   */
+  readonly transientLines?: boolean;
   /** Set when the query is aborted (timeout, client gone); sources stop early. */
   readonly signal?: AbortSignal;
   /**

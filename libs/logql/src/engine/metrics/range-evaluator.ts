@@ -95,6 +95,11 @@ export class RangeAggregationEvaluator implements StepEvaluator {
       ...(lineContains === undefined ? {} : { lineContains }),
       ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
       ...(metadataEquals === undefined ? {} : { metadataEquals }),
+      // Line filters keep no line: each entry's line is read, tested and dropped.
+      ...(expr.range.unwrap === undefined &&
+      expr.range.log.stages.every((stage) => stage.kind === 'LineFilter')
+        ? { transientLines: true }
+        : {}),
     });
     const grid = this.grid;
     const bySegmentKey = new Map<string, SegmentSeries>();

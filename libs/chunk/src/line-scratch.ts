@@ -1,0 +1,92 @@
+import type { EntryRun } from './entry-run';
+
+/**
+ * Buffers that columnar blocks' lines are decompressed into for cursors whose line views do
+ * not outlive the cursor's next `next()` (`CursorOptions.transientLines`): a cursor gives a
+ * block's buffer back once it has left the block and been advanced again, and the next block
+ * read on this thread takes it. A fresh 64 KiB Buffer per block costs about as much CPU as
+ * decompressing into it (allocation and garbage collection; bench:scan).
+ */
+const MAX_FREE = 16;
+/** Buffers are made at least this large, so one fits any block of the default 64 KiB target. */
+const MIN_SIZE = 1 << 17;
+
+const free: Buffer[] = [];
+
+/** A buffer of at least `length` bytes (its contents are arbitrary). */
+export function takeScratch(length: number): Buffer {
+  for (let i = free.length - 1; i >= 0; i--) {
+    const b = free[i];
+    if (b.length >= length) {
+      free[i] = free[free.length - 1];
+      free.pop();
+      return b;
+    }
+  }
+  return Buffer.allocUnsafeSlow(Math.max(length, MIN_SIZE));
+}
+
+/** Gives back a buffer from `takeScratch` that nothing reads any more. */
+export function giveScratch(buf: Buffer): void {
+  if (free.length < MAX_FREE) free.push(buf);
+}
+
+/**
+ * A run read with its lines in a scratch buffer: `run`'s fields, but `lines` decompressed on
+ * first read into a buffer from `takeScratch` (or `run`'s own lines when it holds them, or its
+ * codec cannot write in place). `release` gives the scratch buffer back.
+ */
+export class ScratchLinesRun implements EntryRun {
+  readonly count: number;
+  readonly ts: BigInt64Array;
+  readonly lineOffsets: Uint32Array;
+  readonly symbols: readonly string[];
+  readonly order: Uint32Array | null;
+  readonly onePairName?: number;
+  private view: Buffer | null = null;
+  private scratch: Buffer | null = null;
+
+  constructor(private readonly run: EntryRun) {
+    this.count = run.count;
+    this.ts = run.ts;
+    this.lineOffsets = run.lineOffsets;
+    this.symbols = run.symbols;
+    this.order = run.order;
+    if (run.onePairName !== undefined) this.onePairName = run.onePairName;
+  }
+
+  get lines(): Buffer {
+    let view = this.view;
+    if (view === null) {
+      const length = this.lineOffsets[this.count];
+      const scratch = takeScratch(length);
+      view = scratch.subarray(0, length);
+      if (this.run.linesInto!(view)) this.scratch = scratch;
+      else {
+        giveScratch(scratch);
+        view = this.run.lines;
+      }
+      this.view = view;
+    }
+    return view;
+  }
+
+  get smOffsets(): Uint32Array {
+    return this.run.smOffsets;
+  }
+
+  get smIds(): Uint32Array {
+    return this.run.smIds;
+  }
+
+  onePairValue(row: number): number {
+    return this.run.onePairValue!(row);
+  }
+
+  /** Gives the scratch buffer back; the lines must not be read after. */
+  release(): void {
+    if (this.scratch !== null) giveScratch(this.scratch);
+    this.scratch = null;
+    this.view = null;
+  }
+}
