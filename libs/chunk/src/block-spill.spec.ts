@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { EMPTY_LABELS, labelsFromRecord } from '@logsvc/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlockSpill } from './block-spill';
@@ -76,6 +77,47 @@ describe('MemChunk with a block spill', () => {
     await compressed(chunk);
     expect(readdirSync(dir)).toEqual([]);
     expect(drain(chunk.iterator(0n, 10_000n, 'forward'))).toHaveLength(300);
+  });
+
+  it('snapshots spilled blocks as where their bytes are, which another thread reads', async () => {
+    const spilled = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0, spill });
+    const held = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0 });
+    fill(spilled);
+    fill(held);
+    await compressed(spilled);
+    await compressed(held);
+    const snapshot = spilled.snapshot();
+    const shared = snapshot.blocks;
+    if (shared === null || Buffer.isBuffer(shared)) throw new Error('expected shared blocks');
+    // Nothing is read back on the snapshot side: the blocks go as file places, kept valid by
+    // the retained blocks.
+    expect(shared.data.every((d) => d.length === 0)).toBe(true);
+    expect(shared.spilled.every((s) => s !== null)).toBe(true);
+    expect(snapshot.retain).toHaveLength(spilled.blockCount);
+    const all = (c: MemChunk): unknown => drain(c.iterator(0n, 10_000n, 'backward'));
+    const copy = MemChunk.fromSnapshot(snapshot);
+    expect(all(copy)).toEqual(all(held));
+    expect(copy.compressedBytes).toBe(held.compressedBytes);
+
+    // A worker thread reads the same bytes through the descriptor.
+    const place = shared.spilled[0]!;
+    const worker = new Worker(
+      `const { readSync } = require('node:fs');
+       const { parentPort, workerData: p } = require('node:worker_threads');
+       const out = Buffer.alloc(p.length);
+       readSync(p.fd, out, 0, p.length, p.offset);
+       parentPort.postMessage(out.toString('base64'));`,
+      { eval: true, workerData: place },
+    );
+    const read = await new Promise<string>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    await worker.terminate();
+    const heldShared = held.snapshot().blocks;
+    if (heldShared === null || Buffer.isBuffer(heldShared))
+      throw new Error('expected shared blocks');
+    expect(Buffer.from(read, 'base64').equals(Buffer.from(heldShared.data[0]!))).toBe(true);
   });
 
   it('keeps blocks in memory once closed', async () => {

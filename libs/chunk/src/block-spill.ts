@@ -26,11 +26,19 @@ class SpillSegment {
   }
 }
 
-/** Where a spilled block's bytes are. */
-export interface SpillRef {
-  readonly segment: SpillSegment;
+/**
+ * Where spilled bytes are: a file descriptor of this process, so a worker thread reads them too.
+ * Valid while the block that owns them is not garbage (its segment's file stays open).
+ */
+export interface SpilledBytes {
+  readonly fd: number;
   readonly offset: number;
   readonly length: number;
+}
+
+/** Where a spilled block's bytes are, and the segment that holds them. */
+export interface SpillRef extends SpilledBytes {
+  readonly segment: SpillSegment;
 }
 
 /**
@@ -79,20 +87,20 @@ export class BlockSpill {
       segment.live += data.length;
       this.bytesWritten += data.length;
       this.registry.register(owner, { segment, bytes: data.length });
-      return { segment, offset, length: data.length };
+      return { segment, fd: segment.fd, offset, length: data.length };
     } catch {
       return null;
     }
   }
 
   /** The bytes of a spilled block; in shared memory with `shared` (for a worker thread). */
-  static read(ref: SpillRef, shared = false): Buffer {
+  static read(ref: SpilledBytes, shared = false): Buffer {
     const out = shared
       ? Buffer.from(new SharedArrayBuffer(ref.length))
       : Buffer.allocUnsafe(ref.length);
     let done = 0;
     while (done < ref.length) {
-      const n = readSync(ref.segment.fd, out, done, ref.length - done, ref.offset + done);
+      const n = readSync(ref.fd, out, done, ref.length - done, ref.offset + done);
       if (n === 0) throw new Error('spilled chunk block is shorter than written');
       done += n;
     }

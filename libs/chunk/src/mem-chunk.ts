@@ -25,7 +25,7 @@ import { columnarRunMeta } from './columnar-times';
 import { payloadPrefix, rowBlockTimes } from './row-block-times';
 import { loadedRunMeta, type RunMeta, runTimesOf } from './run-summary';
 import { decodeHeadRun, encodeHeadRun, isHeadRun } from './head-snapshot';
-import { BlockSpill, type SpillRef } from './block-spill';
+import { BlockSpill, type SpilledBytes } from './block-spill';
 import { inSharedMemory, readSharedBlocks, shareBlocks, type SharedBlocks } from './shared-blocks';
 import { HeadBlock } from './head-block';
 import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
@@ -55,19 +55,33 @@ interface CutBlock extends StoredBlock {
   payload: Buffer | null;
   /** A block of a columnar chunk (read-only): its columns. */
   readonly layout?: ColumnarLayout;
-  /** Set once its compressed bytes were written to the spill (`data` is empty then). */
-  spill?: SpillRef;
+  /**
+   * Set once its compressed bytes were written to the spill (`data` is empty then); in a
+   * snapshot's copy, where the original's bytes are.
+   */
+  spill?: SpilledBytes;
+  /**
+   * A snapshot's copy of a spilled block (one query's, short-lived): keeps the bytes once read,
+   * so its times and its entries do not read them twice.
+   */
+  keepRead?: boolean;
 }
 
 /** A block's compressed bytes, read back from the spill when they were written there. */
-function blockData(b: CutBlock, shared = false): Buffer {
-  return b.spill === undefined ? b.data : BlockSpill.read(b.spill, shared);
+function blockData(b: CutBlock): Buffer {
+  if (b.spill === undefined) return b.data;
+  const data = BlockSpill.read(b.spill);
+  if (b.keepRead === true) {
+    b.data = data;
+    b.spill = undefined;
+  }
+  return data;
 }
 
 /** The blocks with their compressed bytes in memory (copies of spilled ones, read back). */
-function withData(blocks: readonly CutBlock[], shared = false): readonly CutBlock[] {
+function withData(blocks: readonly CutBlock[]): readonly CutBlock[] {
   if (!blocks.some((b) => b.spill !== undefined)) return blocks;
-  return blocks.map((b) => (b.spill === undefined ? b : { ...b, data: blockData(b, shared) }));
+  return blocks.map((b) => (b.spill === undefined ? b : { ...b, data: blockData(b) }));
 }
 
 const NO_DATA = Buffer.alloc(0);
@@ -112,6 +126,12 @@ export interface ChunkSnapshot {
    * chunk bytes of one uncompressed block; null when empty.
    */
   readonly head: Buffer | null;
+  /**
+   * What must stay reachable until every reader of the snapshot is done: the blocks whose bytes
+   * are still in the spill (`SharedBlocks.spilled`), so their spill file stays open. Not part of
+   * what goes to another thread.
+   */
+  readonly retain?: readonly object[];
 }
 
 /** A chunk as a WAL checkpoint holds it (see `MemChunk.checkpointParts`). */
@@ -244,7 +264,14 @@ export class MemChunk {
           : readSharedBlocks(given, headSymbols);
     const symbols = headSymbols ?? blocks?.symbols;
     const chunk = new MemChunk({ encoding: blocks?.encoding ?? 'none' }, symbols);
-    for (const b of blocks?.blocks ?? []) chunk.addBlock({ ...b, payload: null });
+    const spilled = given === null || given instanceof Uint8Array ? undefined : given.spilled;
+    (blocks?.blocks ?? []).forEach((b, i) => {
+      const spill = spilled?.[i] ?? null;
+      // A spilled block is read from the spill file when the reader needs it.
+      chunk.addBlock(
+        spill === null ? { ...b, payload: null } : { ...b, payload: null, spill, keepRead: true },
+      );
+    });
     if (headRun !== null) {
       chunk.head = HeadBlock.fromRun(chunk.symbols, headRun.run, headRun.rawBytes);
     }
@@ -497,17 +524,20 @@ export class MemChunk {
     // Encoded once for both parts (`fromSnapshot` decodes it once too).
     let symbolBytes: Buffer | null = null;
     let blocks: SharedBlocks | null = null;
+    const retain: CutBlock[] = [];
     if (this.blocks.length > 0) {
       this.finishCompression();
       // A block's bytes move to shared memory on its first snapshot; later ones only refer to them.
-      // A spilled block is read back into shared memory for this snapshot only.
+      // A spilled block goes as where its bytes are: the reader reads those it needs, off this
+      // thread, while `retain` holds the block (and so its spill file).
       for (const block of this.blocks) {
         if (block.spill === undefined) block.data = inSharedMemory(block.data);
+        else retain.push(block);
       }
       symbolBytes = this.symbols.encode();
-      blocks = shareBlocks(this.options.encoding, withData(this.blocks, true), symbolBytes);
+      blocks = shareBlocks(this.options.encoding, this.blocks, symbolBytes);
     }
-    if (this.head.entryCount === 0) return { blocks, head: null };
+    if (this.head.entryCount === 0) return { blocks, head: null, retain };
     // A head in arrival order goes column by column; one appended out of order, sorted into a block.
     const view = this.head.transientView();
     // Only a head in arrival order needs the encoded table here (the block route encodes its own).
@@ -515,7 +545,7 @@ export class MemChunk {
       view.order === null
         ? encodeHeadRun(view, this.head.uncompressedBytes, (symbolBytes ??= this.symbols.encode()))
         : null;
-    if (run !== null) return { blocks, head: run };
+    if (run !== null) return { blocks, head: run, retain };
     const encoded = encodeBlockPayload(view, this.symbols.byteLengths);
     const block: StoredBlock = {
       minTs: encoded.minTs,
@@ -528,7 +558,7 @@ export class MemChunk {
       crc: 0,
     };
     const head = encodeChunk({ encoding: 'none', blocks: [block], symbols: this.symbols });
-    return { blocks, head };
+    return { blocks, head, retain };
   }
 
   /** Serializes the chunk (cutting the head first). Equal contents give equal bytes. */
@@ -632,7 +662,7 @@ export class MemChunk {
     this.blocks.push(block);
     this.blockEntries += block.entries;
     this.blockRawBytes += block.rawBytes;
-    this.blockCompressedBytes += block.data.length;
+    this.blockCompressedBytes += block.spill?.length ?? block.data.length;
     if (block.payload !== null) {
       this.pendingBlocks++;
       this.pendingBytes += block.uncompressedLength;

@@ -4,6 +4,7 @@
  * never change, so sharing them is safe; a block's bytes move there on its first snapshot.
  */
 import type { BlockMeta } from './block';
+import type { SpilledBytes } from './block-spill';
 import type { ChunkContents, StoredBlock } from './chunk-format';
 import type { ChunkEncoding } from './options';
 import { SymbolTable } from './symbols';
@@ -11,8 +12,13 @@ import { SymbolTable } from './symbols';
 export interface SharedBlocks {
   readonly encoding: ChunkEncoding;
   readonly metas: readonly BlockMeta[];
-  /** Each block's compressed bytes, views of shared memory. */
+  /** Each block's compressed bytes, views of shared memory; empty for a spilled block. */
   readonly data: readonly Uint8Array[];
+  /**
+   * Where a spilled block's bytes are (null: in `data`). The reader reads them itself, when it
+   * needs them; the snapshot's `retain` keeps them valid.
+   */
+  readonly spilled: readonly (SpilledBytes | null)[];
   /** The chunk's symbol table (`SymbolTable.encode`) when the blocks were taken. */
   readonly symbols: Uint8Array;
 }
@@ -28,7 +34,7 @@ export function inSharedMemory(data: Buffer): Buffer {
 /** The blocks' metadata and shared bytes; `symbols` is the chunk's `SymbolTable.encode()`. */
 export function shareBlocks(
   encoding: ChunkEncoding,
-  blocks: readonly StoredBlock[],
+  blocks: readonly (StoredBlock & { readonly spill?: SpilledBytes })[],
   symbols: Uint8Array,
 ): SharedBlocks {
   return {
@@ -41,6 +47,11 @@ export function shareBlocks(
       uncompressedLength: b.uncompressedLength,
     })),
     data: blocks.map((b) => b.data),
+    spilled: blocks.map((b) =>
+      b.spill === undefined
+        ? null
+        : { fd: b.spill.fd, offset: b.spill.offset, length: b.spill.length },
+    ),
     symbols,
   };
 }

@@ -41,6 +41,12 @@ export interface MemorySnapshot {
   readonly streams: readonly StreamSpans[];
   /** The chunks' bytes, in buffers no one else holds: put them in the postMessage transfer list. */
   readonly buffers: readonly ArrayBuffer[];
+  /**
+   * What the reader of the snapshot needs kept reachable on this thread until it is done (the
+   * spilled blocks it reads from their files: see `ChunkSnapshot.retain`). Not posted: the
+   * sender holds it, e.g. until the worker thread's answer.
+   */
+  readonly retain?: readonly object[];
 }
 
 /**
@@ -66,6 +72,7 @@ export function snapshotStreams(
   shard: ShardRef | undefined,
 ): MemorySnapshot {
   const buffers: ArrayBuffer[] = [];
+  const retain: object[] = [];
   // Bytes made for this snapshot go as they are when they own their whole buffer; the flush
   // encodings of closed chunks, which the ingester keeps, are copied.
   const place = (b: Buffer | null, own: boolean): ByteSpan | null => {
@@ -90,17 +97,20 @@ export function snapshotStreams(
       if (c.encoded !== null) {
         chunks.push({ closed: true, blocks: place(c.encoded, false), shared: null, head: null });
       } else {
-        chunks.push({ closed: true, ...blockParts(c.chunk.snapshot().blocks), head: null });
+        const taken = c.chunk.snapshot();
+        retain.push(...(taken.retain ?? []));
+        chunks.push({ closed: true, ...blockParts(taken.blocks), head: null });
       }
     }
     if (stream.head !== null && chunkOverlaps(stream.head, range)) {
       const taken = stream.head.snapshot();
+      retain.push(...(taken.retain ?? []));
       chunks.push({ closed: false, ...blockParts(taken.blocks), head: place(taken.head, true) });
     }
     if (chunks.length > 0)
       out.push({ labels: stream.labels, fingerprint: stream.fingerprint, chunks });
   }
-  return { reached: true, streams: out, buffers };
+  return { reached: true, streams: out, buffers, retain };
 }
 
 /** Read-only streams over a snapshot's bytes (no copy: chunks' blocks are views into them). */

@@ -54,6 +54,12 @@ interface Task {
   /** Answered already (aborted, or its worker died); a late reply only frees the slot. */
   settled: boolean;
   readonly onAbort: () => void;
+  /**
+   * What the memory snapshots sent to the worker need kept reachable (`MemorySnapshot.retain`):
+   * held until the worker's reply, not only until the task settles, since an aborted query's
+   * worker may still read.
+   */
+  readonly retained: object[];
 }
 
 interface PoolWorker {
@@ -121,6 +127,7 @@ export class QueryWorkerPool {
         reject,
         settled: false,
         onAbort: () => this.abort(task),
+        retained: [],
       };
       signal.addEventListener('abort', task.onAbort, { once: true });
       this.queue.push(task);
@@ -207,7 +214,8 @@ export class QueryWorkerPool {
     try {
       if (task === undefined || task.settled) throw new QueryAbortedError(false);
       if (task.memory === null) throw new Error('the query has no memory source');
-      const snapshot = task.memory(tenant, select);
+      const { retain, ...snapshot } = task.memory(tenant, select);
+      if (retain !== undefined) for (const r of retain) task.retained.push(r);
       message = { type: 'memory', id, req, snapshot };
       transfer = [...snapshot.buffers];
     } catch (err) {
@@ -232,6 +240,7 @@ export class QueryWorkerPool {
       const task = pw.inFlight.get(reply.id);
       if (task === undefined) return;
       pw.inFlight.delete(reply.id);
+      task.retained.length = 0; // the worker is done with its snapshots
       if (pw.inFlight.size === 0) worker.unref();
       if ('error' in reply) this.settle(task, rebuildError(reply.error));
       else {
