@@ -10,48 +10,21 @@
  * entry read), alternating, and prints the median CPU ms of `runs` runs (default 5) after one
  * warm-up, and whether both answers are the same.
  */
-import { matchesLabels } from '@logsvc/api';
-import { type EntryCursor, MemChunk, recodeChunk, SourceMergeCursor } from '@logsvc/chunk';
-import { type LogSource, runQuery, type SourceStream } from '@logsvc/logql';
-import { LogGenerator } from '../gen';
+import { runQuery } from '@logsvc/logql';
+import {
+  appendAsClients,
+  asColumnar,
+  type ChunkStream,
+  chunkSource,
+  type LogEntry,
+  LINES_PER_STREAM,
+  median,
+  mixedLines,
+  MS,
+  STREAMS,
+} from './chunk-source';
 
-const MS = 1_000_000n;
 const SECOND = 1000n * MS;
-const LINES_PER_STREAM = 2960;
-const STREAMS = 100;
-
-/**
- * The in-memory chunks of `entries` as `clients` push clients sharing the stream append them:
- * client c takes batches c, c + clients, …, of 20 lines, the clients take turns by batch, and
- * every other round goes in reverse client order; entries reach the chunk interleaved and out
- * of order. With `retries`, every 25th batch is sent again 8 rounds later (a push retried
- * after timeouts), so the chunk holds copies the ingester did not see in its head or previous
- * block.
- */
-function appendAsClients(
-  entries: readonly { timestampNs: bigint; line: Buffer }[],
-  clients: number,
-  retries: boolean,
-): MemChunk {
-  const chunk = new MemChunk({ encoding: 'snappy' });
-  const batches: (typeof entries)[] = [];
-  for (let b = 0; b < entries.length; b += 20) batches.push(entries.slice(b, b + 20));
-  const retried = new Map<number, (typeof entries)[]>();
-  for (let round = 0; round * clients < batches.length; round++) {
-    const turn = batches.slice(round * clients, (round + 1) * clients);
-    if (round % 2 === 0) turn.reverse();
-    for (const [k, part] of turn.entries()) {
-      for (const e of part) chunk.append(e.timestampNs, e.line, []);
-      if (retries && (round * clients + k) % 25 === 0) {
-        retried.set(round + 8, [...(retried.get(round + 8) ?? []), part]);
-      }
-    }
-    for (const part of retried.get(round) ?? []) {
-      for (const e of part) chunk.append(e.timestampNs, e.line, []);
-    }
-  }
-  return chunk;
-}
 
 const QUERIES = [
   { name: 'topk rate 5m', query: 'topk(5, sum by (pod) (rate({env=~".+"}[5m])))', step: 60_000 },
@@ -63,30 +36,9 @@ const QUERIES = [
   },
 ];
 
-interface Stream {
-  readonly labels: SourceStream['labels'];
-  readonly chunks: MemChunk[];
-}
-
-function source(streams: readonly Stream[], summaries: boolean): LogSource {
-  return {
-    select(p) {
-      const out: SourceStream[] = [];
-      for (const s of streams) {
-        if (!matchesLabels(p.matchers, s.labels)) continue;
-        const cursors = s.chunks.map((c) => c.iterator(p.fromNs, p.throughNs, p.direction));
-        const entries: EntryCursor =
-          cursors.length === 1 ? cursors[0] : new SourceMergeCursor(cursors, p.direction);
-        if (!summaries) Object.defineProperty(entries, 'summarize', { value: () => null });
-        out.push({ labels: s.labels, entries });
-      }
-      return Promise.resolve(out);
-    },
-  };
-}
-
-function median(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[xs.length >> 1];
+/** Hides a cursor's summaries, so the engine reads every entry. */
+function hideSummaries(entries: object): void {
+  Object.defineProperty(entries, 'summarize', { value: () => null });
 }
 
 async function main(): Promise<void> {
@@ -97,18 +49,11 @@ async function main(): Promise<void> {
   // of several clients then share timestamps.
   const wholeSeconds = args.includes('--seconds');
   const retries = args.includes('--retries');
-  const endMs = Date.now();
+  const { gen, endMs } = mixedLines();
   const startMs = endMs - 3_600_000;
-  const gen = new LogGenerator({
-    seed: 42,
-    streams: STREAMS,
-    startMs,
-    spacingMs: 3_600_000 / LINES_PER_STREAM,
-    mixedStreams: true,
-  });
-  const memory: Stream[] = [];
+  const memory: ChunkStream[] = [];
   for (let s = 0; s < STREAMS; s++) {
-    const entries: Parameters<LogGenerator['entries']>[2] = [];
+    const entries: LogEntry[] = [];
     gen.entries(s, LINES_PER_STREAM, entries);
     const stamped = wholeSeconds
       ? entries.map((e) => ({ ...e, timestampNs: (e.timestampNs / SECOND) * SECOND }))
@@ -116,10 +61,7 @@ async function main(): Promise<void> {
     const chunk = appendAsClients(stamped, clients, retries);
     memory.push({ labels: gen.streams[s].labels, chunks: [chunk] });
   }
-  const columnar = memory.map((s) => ({
-    labels: s.labels,
-    chunks: s.chunks.map((c) => MemChunk.decode(recodeChunk(c.encode(), 'columnar'))),
-  }));
+  const columnar = asColumnar(memory);
   const endNs = BigInt(endMs) * MS;
   for (const q of QUERIES) {
     for (const [name, streams] of [
@@ -140,7 +82,7 @@ async function main(): Promise<void> {
             limit: 100,
             direction: 'forward',
             tenants: 't',
-            source: source(streams, mode === 'meta'),
+            source: chunkSource(streams, undefined, mode === 'meta' ? undefined : hideSummaries),
           });
           const used = process.cpuUsage(before);
           if (r > 0) cpu[mode].push((used.user + used.system) / 1000);

@@ -10,22 +10,20 @@
  * prefilter as the ingester passes it, and prints the median CPU ms of `runs` runs (default 9)
  * after one warm-up. It measures the chunk scan alone: no HTTP, no gRPC, no scan pool.
  */
-import { matchesLabels } from '@logsvc/api';
+import { prefilterOptions } from '@logsvc/chunk';
+import { runQuery } from '@logsvc/logql';
 import {
-  type EntryCursor,
-  MemChunk,
-  prefilterOptions,
-  recodeChunk,
-  SourceMergeCursor,
-} from '@logsvc/chunk';
-import { type LogSource, runQuery, type SourceStream } from '@logsvc/logql';
-import { LogGenerator } from '../gen';
-
-type LogEntry = Parameters<LogGenerator['entries']>[2][number];
-
-const MS = 1_000_000n;
-const LINES_PER_STREAM = 2960;
-const STREAMS = 100;
+  appendAsClients,
+  asColumnar,
+  type ChunkStream,
+  chunkSource,
+  type LogEntry,
+  LINES_PER_STREAM,
+  median,
+  mixedLines,
+  MS,
+  STREAMS,
+} from './chunk-source';
 const CLIENTS = 4;
 
 const QUERIES = [
@@ -35,71 +33,19 @@ const QUERIES = [
   { name: 'json', query: 'sum(count_over_time({env=~".+"} | json | latency_ms > 500 [3h]))' },
 ];
 
-interface Stream {
-  readonly labels: SourceStream['labels'];
-  readonly chunks: MemChunk[];
-}
-
-function source(streams: readonly Stream[]): LogSource {
-  return {
-    select(p) {
-      const out: SourceStream[] = [];
-      const options = prefilterOptions(p);
-      for (const s of streams) {
-        if (!matchesLabels(p.matchers, s.labels)) continue;
-        const cursors = s.chunks.map((c) =>
-          c.iterator(p.fromNs, p.throughNs, p.direction, options),
-        );
-        const entries: EntryCursor =
-          cursors.length === 1 ? cursors[0] : new SourceMergeCursor(cursors, p.direction);
-        out.push({ labels: s.labels, entries });
-      }
-      return Promise.resolve(out);
-    },
-  };
-}
-
-function median(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[xs.length >> 1];
-}
-
-/** `entries` appended in batches of 20 by `clients` clients taking turns (see the header). */
-function chunkOf(entries: readonly LogEntry[], clients: number): MemChunk {
-  const chunk = new MemChunk({ encoding: 'snappy' });
-  const batches: LogEntry[][] = [];
-  for (let b = 0; b < entries.length; b += 20) batches.push(entries.slice(b, b + 20));
-  for (let round = 0; round * clients < batches.length; round++) {
-    const turn = batches.slice(round * clients, (round + 1) * clients);
-    if (round % 2 === 0) turn.reverse();
-    for (const part of turn) for (const e of part) chunk.append(e.timestampNs, e.line, []);
-  }
-  return chunk;
-}
-
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 9);
-  const endMs = Date.now();
-  const startMs = endMs - 3_600_000;
-  const gen = new LogGenerator({
-    seed: 42,
-    streams: STREAMS,
-    startMs,
-    spacingMs: 3_600_000 / LINES_PER_STREAM,
-    mixedStreams: true,
-  });
-  const inOrder: Stream[] = [];
-  const shared: Stream[] = [];
+  const { gen, endMs } = mixedLines();
+  const inOrder: ChunkStream[] = [];
+  const shared: ChunkStream[] = [];
   for (let s = 0; s < STREAMS; s++) {
     const entries: LogEntry[] = [];
     gen.entries(s, LINES_PER_STREAM, entries);
     const labels = gen.streams[s].labels;
-    inOrder.push({ labels, chunks: [chunkOf(entries, 1)] });
-    shared.push({ labels, chunks: [chunkOf(entries, CLIENTS)] });
+    inOrder.push({ labels, chunks: [appendAsClients(entries, 1)] });
+    shared.push({ labels, chunks: [appendAsClients(entries, CLIENTS)] });
   }
-  const columnar = shared.map((s) => ({
-    labels: s.labels,
-    chunks: s.chunks.map((c) => MemChunk.decode(recodeChunk(c.encode(), 'columnar'))),
-  }));
+  const columnar = asColumnar(shared);
   const endNs = BigInt(endMs) * MS;
   const sets = [
     ['in order', inOrder],
@@ -122,7 +68,9 @@ async function main(): Promise<void> {
           limit: 100,
           direction: 'forward',
           tenants: 't',
-          source: source(streams),
+          source: chunkSource(streams, (c, p) =>
+            c.iterator(p.fromNs, p.throughNs, p.direction, prefilterOptions(p)),
+          ),
         });
         const used = process.cpuUsage(before);
         if (r > 0) cpu.push((used.user + used.system) / 1000);

@@ -11,86 +11,37 @@
  * times decompressing every block's lines column alone (what the scan cannot avoid), and the
  * lines' bytes at rest and (de)compression CPU per zstd level.
  */
-import { matchesLabels } from '@logsvc/api';
-import {
-  decodeColumnarChunk,
-  type EntryCursor,
-  MemChunk,
-  prefilterOptions,
-  recodeChunk,
-  SourceMergeCursor,
-} from '@logsvc/chunk';
-import { type LogSource, runQuery, type SourceStream } from '@logsvc/logql';
+import { decodeColumnarChunk, MemChunk, prefilterOptions, recodeChunk } from '@logsvc/chunk';
+import { runQuery } from '@logsvc/logql';
 import * as zstd from 'zstd-napi';
 import { DCtx } from 'zstd-napi/binding';
-import { LogGenerator } from '../gen';
-
-const MS = 1_000_000n;
-const LINES_PER_STREAM = 2960;
-const STREAMS = 100;
+import {
+  appendAsClients,
+  type ChunkStream,
+  chunkSource,
+  cpuMs,
+  type LogEntry,
+  LINES_PER_STREAM,
+  median,
+  mixedLines,
+  MS,
+  STREAMS,
+} from './chunk-source';
 
 const QUERIES = [
   'sum(count_over_time({env=~".+"} |= "upstream timeout" [3h]))',
   'sum(count_over_time({env=~".+"} != "upstream timeout" [3h]))',
 ];
 
-interface Stream {
-  readonly labels: SourceStream['labels'];
-  readonly chunks: MemChunk[];
-}
-
-function source(streams: readonly Stream[], scratch: boolean): LogSource {
-  return {
-    select(p) {
-      const out: SourceStream[] = [];
-      for (const s of streams) {
-        if (!matchesLabels(p.matchers, s.labels)) continue;
-        const opts = prefilterOptions({ ...p, transientLines: scratch && p.transientLines });
-        const cursors = s.chunks.map((c) => c.iterator(p.fromNs, p.throughNs, p.direction, opts));
-        const entries: EntryCursor =
-          cursors.length === 1 ? cursors[0] : new SourceMergeCursor(cursors, p.direction);
-        out.push({ labels: s.labels, entries });
-      }
-      return Promise.resolve(out);
-    },
-  };
-}
-
-function median(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[xs.length >> 1];
-}
-
-function cpuMs(f: () => void): number {
-  const before = process.cpuUsage();
-  f();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000;
-}
-
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 7);
-  const endMs = Date.now();
-  const startMs = endMs - 3_600_000;
-  const gen = new LogGenerator({
-    seed: 42,
-    streams: STREAMS,
-    startMs,
-    spacingMs: 3_600_000 / LINES_PER_STREAM,
-    mixedStreams: true,
-  });
-  const streams: Stream[] = [];
+  const { gen, endMs } = mixedLines();
+  const streams: ChunkStream[] = [];
   const bytes: Buffer[] = [];
   for (let s = 0; s < STREAMS; s++) {
-    const entries: Parameters<LogGenerator['entries']>[2] = [];
+    const entries: LogEntry[] = [];
     gen.entries(s, LINES_PER_STREAM, entries);
-    const chunk = new MemChunk({ encoding: 'snappy' });
-    for (let b = 0; b < entries.length; b += 40) {
-      const first = entries.slice(b, b + 20);
-      const second = entries.slice(b + 20, b + 40);
-      for (const part of (b / 40) % 2 === 0 ? [second, first] : [first, second]) {
-        for (const e of part) chunk.append(e.timestampNs, e.line, []);
-      }
-    }
+    const chunk = appendAsClients(entries, 2);
     const columnar = recodeChunk(chunk.encode(), 'columnar');
     bytes.push(columnar);
     streams.push({ labels: gen.streams[s].labels, chunks: [MemChunk.decode(columnar)] });
@@ -133,7 +84,15 @@ async function main(): Promise<void> {
           limit: 100,
           direction: 'forward',
           tenants: 't',
-          source: source(streams, mode === 'scratch'),
+          source: chunkSource(streams, (c, p) => {
+            const transientLines = mode === 'scratch' && p.transientLines;
+            return c.iterator(
+              p.fromNs,
+              p.throughNs,
+              p.direction,
+              prefilterOptions({ ...p, transientLines }),
+            );
+          }),
         });
         const used = process.cpuUsage(before);
         if (r > 0) cpu[mode].push((used.user + used.system) / 1000);
