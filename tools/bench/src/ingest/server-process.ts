@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,15 +54,43 @@ export interface ServerProcessOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
+/**
+ * The first port of the kernel's ephemeral range (`ip_local_port_range`), from which it takes
+ * the local ports of outgoing connections; 32768 (Linux's default) where it cannot be read.
+ */
+function ephemeralStart(): number {
+  try {
+    const start = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0],
+    );
+    return Number.isInteger(start) && start > 21_000 ? start : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function listenable(port: number): Promise<boolean> {
+  return new Promise((res) => {
     const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
+    srv.once('error', () => res(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
   });
+}
+
+/**
+ * A port free right now on 127.0.0.1, for a child process to listen on. It lies below the
+ * ephemeral range: a port the OS hands out for `listen(0)` is one it also gives outgoing
+ * connections, and between this check and the child's own listen (seconds on a loaded machine)
+ * another process's connection (a control plane's, a load generator's) could take it, so the
+ * child died with EADDRINUSE.
+ */
+export async function freePort(): Promise<number> {
+  const high = ephemeralStart();
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * (high - 20_000));
+    if (await listenable(port)) return port;
+  }
+  throw new Error(`no free port in 20000-${high - 1} on 127.0.0.1`);
 }
 
 /**
