@@ -202,9 +202,10 @@ function findEtcd(): string {
 }
 
 /**
- * Ports free right now on 127.0.0.1, distinct, below the kernel's ephemeral range: ports the OS
- * picks for `listen(0)` are ones it also gives outgoing connections, which could take them
- * before etcd listens (seconds later on a loaded machine).
+ * Ports free right now on 127.0.0.1, distinct, below the kernel's ephemeral range and in the
+ * slice of it of this Vitest worker (VITEST_POOL_ID), as `freePort` of `@logsvc/bench/testing`:
+ * ports from `listen(0)` are drawn from the pool other programs (the Kubernetes control plane
+ * script) pick theirs from, and one could be handed to two processes before either listened.
  */
 async function freePorts(count: number): Promise<number[]> {
   let high = 32_768;
@@ -216,9 +217,15 @@ async function freePorts(count: number): Promise<number[]> {
   } catch {
     // not Linux: its default
   }
+  const pool = Number(process.env.VITEST_POOL_ID);
+  const width = Math.floor((high - 20_000) / 4);
+  const [low, span] =
+    Number.isInteger(pool) && pool >= 1
+      ? [20_000 + ((pool - 1) % 4) * width, width]
+      : [20_000, high - 20_000];
   const ports: number[] = [];
   for (let attempt = 0; ports.length < count && attempt < 200; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * (high - 20_000));
+    const port = low + Math.floor(Math.random() * span);
     if (ports.includes(port)) continue;
     const free = await new Promise<boolean>((resolve) => {
       const server = createServer();
@@ -227,6 +234,6 @@ async function freePorts(count: number): Promise<number[]> {
     });
     if (free) ports.push(port);
   }
-  if (ports.length < count) throw new Error(`no ${count} free ports in 20000-${high - 1}`);
+  if (ports.length < count) throw new Error(`no ${count} free ports in ${low}-${low + span - 1}`);
   return ports;
 }

@@ -79,18 +79,26 @@ function listenable(port: number): Promise<boolean> {
 
 /**
  * A port free right now on 127.0.0.1, for a child process to listen on. It lies below the
- * ephemeral range: a port the OS hands out for `listen(0)` is one it also gives outgoing
- * connections, and between this check and the child's own listen (seconds on a loaded machine)
- * another process's connection (a control plane's, a load generator's) could take it, so the
- * child died with EADDRINUSE.
+ * ephemeral range, the pool that `listen(0)` and `bind(0)` draw from: other programs pick
+ * their "free" ports there the same way (the Kubernetes control plane script, the operator's
+ * tests) and listen only seconds later, so the same port could be handed to two processes and
+ * the later one died with EADDRINUSE. Each Vitest worker (VITEST_POOL_ID) draws from its own
+ * slice of that range, so two e2e files running at once never pick the same port either.
  */
 export async function freePort(): Promise<number> {
   const high = ephemeralStart();
+  const pool = Number(process.env.VITEST_POOL_ID);
+  const slices = 4;
+  const width = Math.floor((high - 20_000) / slices);
+  const [low, span] =
+    Number.isInteger(pool) && pool >= 1
+      ? [20_000 + ((pool - 1) % slices) * width, width]
+      : [20_000, high - 20_000];
   for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * (high - 20_000));
+    const port = low + Math.floor(Math.random() * span);
     if (await listenable(port)) return port;
   }
-  throw new Error(`no free port in 20000-${high - 1} on 127.0.0.1`);
+  throw new Error(`no free port in ${low}-${low + span - 1} on 127.0.0.1`);
 }
 
 /**
