@@ -45,7 +45,7 @@ export default defineConfig({
   test: {
     sequence: { sequencer: TestSequencer },
     // One test file per core (Vitest's default leaves a core idle, which on a 2-core machine
-    // halves the suite's speed); timing-sensitive files and e2e run alone afterwards.
+    // halves the suite's speed); timing-sensitive files run alone afterwards, then e2e.
     maxWorkers: availableParallelism(),
     projects: [
       {
