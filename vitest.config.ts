@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { TESTING_ENTRIES } from './tools/scripts/layers.mjs';
+import TestSequencer from './tools/scripts/test-sequencer.mjs';
 
 const libsDir = fileURLToPath(new URL('./libs', import.meta.url));
 // Tests import the libraries' TypeScript sources directly, so they need no build: `@logsvc/x`
@@ -42,8 +43,9 @@ const timingSensitive = [
 export default defineConfig({
   resolve: { alias },
   test: {
+    sequence: { sequencer: TestSequencer },
     // One test file per core (Vitest's default leaves a core idle, which on a 2-core machine
-    // halves the suite's speed); timing-sensitive files and e2e run alone afterwards.
+    // halves the suite's speed); timing-sensitive files run alone afterwards, then e2e.
     maxWorkers: availableParallelism(),
     projects: [
       {
@@ -101,30 +103,17 @@ export default defineConfig({
           name: 'e2e',
           execArgv,
           include: ['e2e/**/*.spec.ts'],
-          exclude: ['e2e/operator/**', '**/node_modules/**'],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
-          // One worker runs every e2e file, so the shared test support is loaded once; each
-          // file starts and stops its own processes.
-          isolate: false,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        // The operator's e2e on a real control plane, one file at a time. It runs after the other
-        // e2e files, not beside them: Vitest runs a group with its projects' worker count (one
-        // here), so the projects of one group take turns. Two e2e files at once (one project,
-        // two workers) took the suite from 1,030 s to 829 s but lost a ruler process in
-        // e2e/ruler/ruler-ring.spec.ts beside the operator's failover e2e (not explained yet).
-        resolve: { alias },
-        test: {
-          name: 'e2e-k8s',
-          execArgv,
-          include: ['e2e/operator/**/*.spec.ts'],
+          exclude: ['**/node_modules/**'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Two e2e files at a time, in the order of tools/scripts/test-sequencer.mjs (the
+          // operator's control-plane e2e mostly wait, the others mostly compute). Each worker
+          // keeps its module state across files, so the shared test support is loaded once per
+          // worker; each file starts and stops its own processes. The ports the e2e processes
+          // listen on are picked below the kernel's ephemeral range (freePort): picked by
+          // listen(0), a port could be taken by an outgoing connection of the file beside it
+          // before the child listened, and ruler-ring lost a ruler so beside the failover e2e.
+          maxWorkers: 2,
           isolate: false,
           sequence: { groupOrder: 1 },
         },
