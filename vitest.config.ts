@@ -110,9 +110,11 @@ export default defineConfig({
           // operator's control-plane e2e mostly wait, the others mostly compute). Each worker
           // keeps its module state across files, so the shared test support is loaded once per
           // worker; each file starts and stops its own processes. The ports the e2e processes
-          // listen on are picked below the kernel's ephemeral range (freePort): picked by
-          // listen(0), a port could be taken by an outgoing connection of the file beside it
-          // before the child listened, and ruler-ring lost a ruler so beside the failover e2e.
+          // listen on are picked below the kernel's ephemeral range, each worker in its own
+          // slice (freePort): a port picked by listen(0) and released is free again until the
+          // child listens, and processes of the file beside it that listen(0) themselves (the
+          // failover e2e's operators on 0.0.0.0, the control-plane script) draw from that same
+          // range; the likely way ruler-ring lost a ruler beside the failover e2e.
           maxWorkers: 2,
           isolate: false,
           sequence: { groupOrder: 1 },

@@ -100,7 +100,15 @@ describe('query memory budget and bounded retries across queriers', () => {
     const body = await res.text();
     expect(res.status, body).toBeGreaterThanOrEqual(500);
     expect(body).toContain('went away 2 times');
-    const alive = queriers.filter((q) => q.process.running);
+    // The scheduler sees a querier's stream close before this process sees it exit.
+    const alive = await eventually(
+      () => {
+        const running = queriers.filter((q) => q.process.running);
+        return Promise.resolve(running.length <= 1 ? running : undefined);
+      },
+      'the two queriers that ran the query have exited',
+      30_000,
+    );
     expect(alive.map((q) => q.name)).toHaveLength(1);
     expect((await fetch(`${alive[0]!.process.url}/ready`)).status).toBe(200);
     // The scheduler says which tenant and query did it.
