@@ -27,6 +27,17 @@ function fill(chunk: MemChunk): void {
 describe('MemChunk with a block spill', () => {
   let dir: string;
   let spill: BlockSpill;
+  /** The same entries in a chunk whose compressed blocks spill and in one that holds them. */
+  async function spilledAndHeld(): Promise<{ spilled: MemChunk; held: MemChunk }> {
+    const spilled = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0, spill });
+    const held = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0 });
+    fill(spilled);
+    fill(held);
+    await compressed(spilled);
+    await compressed(held);
+    return { spilled, held };
+  }
+
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'block-spill-'));
     spill = BlockSpill.open(dir, 4096);
@@ -37,12 +48,7 @@ describe('MemChunk with a block spill', () => {
   });
 
   it('reads, encodes, snapshots and checkpoints exactly as a chunk holding its blocks', async () => {
-    const spilled = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0, spill });
-    const held = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0 });
-    fill(spilled);
-    fill(held);
-    await compressed(spilled);
-    await compressed(held);
+    const { spilled, held } = await spilledAndHeld();
     expect(spilled.blockCount).toBeGreaterThan(5);
     expect(spilled.compressedBytes).toBe(held.compressedBytes);
     expect(spill.bytesWritten).toBe(spilled.compressedBytes);
@@ -80,12 +86,7 @@ describe('MemChunk with a block spill', () => {
   });
 
   it('snapshots spilled blocks as where their bytes are, which another thread reads', async () => {
-    const spilled = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0, spill });
-    const held = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0 });
-    fill(spilled);
-    fill(held);
-    await compressed(spilled);
-    await compressed(held);
+    const { spilled, held } = await spilledAndHeld();
     const snapshot = spilled.snapshot();
     const shared = snapshot.blocks;
     if (shared === null || Buffer.isBuffer(shared)) throw new Error('expected shared blocks');

@@ -36,15 +36,19 @@ function encodeChunk(rows: readonly Row[]): Buffer {
   return c.encode();
 }
 
-function sequential(data: Buffer, range: ScanRange): Row[] {
+/** The chunk's cursor over `range` as a query in this thread opens it. */
+function sequentialCursor(data: Buffer, range: ScanRange): ReturnType<MemChunk['iterator']> {
   const needle = Buffer.from(range.needle);
-  const cursor = MemChunk.decode(data).iterator(
+  return MemChunk.decode(data).iterator(
     range.fromNs,
     range.throughNs,
     range.direction,
     needle.length > 0 ? { lineContains: needle } : {},
   );
-  return drain(cursor);
+}
+
+function sequential(data: Buffer, range: ScanRange): Row[] {
+  return drain(sequentialCursor(data, range));
 }
 
 const rangeArb = fc
@@ -73,13 +77,7 @@ describe('scanChunk', () => {
           const data = columnar ? recodeChunk(encodeChunk(rows), 'columnar') : encodeChunk(rows);
           const result = scanChunk(data, range);
           expect(drain(new ScanResultCursor(result))).toEqual(sequential(data, range));
-          const needle = Buffer.from(range.needle);
-          const cursor = MemChunk.decode(data).iterator(
-            range.fromNs,
-            range.throughNs,
-            range.direction,
-            needle.length > 0 ? { lineContains: needle } : {},
-          );
+          const cursor = sequentialCursor(data, range);
           drain(cursor);
           expect([result.scannedLines, result.scannedBytes]).toEqual([
             cursor.scanned.lines,
