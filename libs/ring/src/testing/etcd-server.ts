@@ -5,13 +5,13 @@
  * tools/bench only), so it is no part of the ring library's build. Not used by the server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { freePorts } from './free-ports';
 
 export interface EtcdServer {
   /** `127.0.0.1:port`, Loki's endpoint style. */
@@ -199,41 +199,4 @@ function findEtcd(): string {
     }
   }
   throw new Error('etcd not found on PATH; install it with `apt-get install etcd-server`');
-}
-
-/**
- * Ports free right now on 127.0.0.1, distinct, below the kernel's ephemeral range and in the
- * slice of it of this Vitest worker (VITEST_POOL_ID), as `freePort` of `@logsvc/bench/testing`:
- * ports from `listen(0)` are drawn from the pool other programs (the Kubernetes control plane
- * script) pick theirs from, and one could be handed to two processes before either listened.
- */
-async function freePorts(count: number): Promise<number[]> {
-  let high = 32_768;
-  try {
-    const start = Number(
-      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0],
-    );
-    if (Number.isInteger(start) && start > 21_000) high = start;
-  } catch {
-    // not Linux: its default
-  }
-  const pool = Number(process.env.VITEST_POOL_ID);
-  const width = Math.floor((high - 20_000) / 4);
-  const [low, span] =
-    Number.isInteger(pool) && pool >= 1
-      ? [20_000 + ((pool - 1) % 4) * width, width]
-      : [20_000, high - 20_000];
-  const ports: number[] = [];
-  for (let attempt = 0; ports.length < count && attempt < 200; attempt++) {
-    const port = low + Math.floor(Math.random() * span);
-    if (ports.includes(port)) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (free) ports.push(port);
-  }
-  if (ports.length < count) throw new Error(`no ${count} free ports in ${low}-${low + span - 1}`);
-  return ports;
 }

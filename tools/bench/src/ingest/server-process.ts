@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePorts } from '@logsvc/ring/testing';
 import { ChildServer } from '../child-server';
 import { onCpus } from '../cpu-affinity';
 
@@ -54,51 +54,9 @@ export interface ServerProcessOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/**
- * The first port of the kernel's ephemeral range (`ip_local_port_range`), from which it takes
- * the local ports of outgoing connections; 32768 (Linux's default) where it cannot be read.
- */
-function ephemeralStart(): number {
-  try {
-    const start = Number(
-      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0],
-    );
-    return Number.isInteger(start) && start > 21_000 ? start : 32_768;
-  } catch {
-    return 32_768;
-  }
-}
-
-function listenable(port: number): Promise<boolean> {
-  return new Promise((res) => {
-    const srv = createServer();
-    srv.once('error', () => res(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)));
-  });
-}
-
-/**
- * A port free right now on 127.0.0.1, for a child process to listen on. It lies below the
- * ephemeral range, the pool that `listen(0)` and `bind(0)` draw from: other programs pick
- * their "free" ports there the same way (the Kubernetes control plane script, the operator's
- * tests) and listen only seconds later, so the same port could be handed to two processes and
- * the later one died with EADDRINUSE. Each Vitest worker (VITEST_POOL_ID) draws from its own
- * slice of that range, so two e2e files running at once never pick the same port either.
- */
+/** A port free right now on 127.0.0.1, for a child process to listen on (`freePorts`). */
 export async function freePort(): Promise<number> {
-  const high = ephemeralStart();
-  const pool = Number(process.env.VITEST_POOL_ID);
-  const slices = 4;
-  const width = Math.floor((high - 20_000) / slices);
-  const [low, span] =
-    Number.isInteger(pool) && pool >= 1
-      ? [20_000 + ((pool - 1) % slices) * width, width]
-      : [20_000, high - 20_000];
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = low + Math.floor(Math.random() * span);
-    if (await listenable(port)) return port;
-  }
-  throw new Error(`no free port in ${low}-${low + span - 1} on 127.0.0.1`);
+  return (await freePorts(1))[0];
 }
 
 /**
