@@ -93,11 +93,9 @@ export class BlockSpill {
     }
   }
 
-  /** The bytes of a spilled block; in shared memory with `shared` (for a worker thread). */
-  static read(ref: SpilledBytes, shared = false): Buffer {
-    const out = shared
-      ? Buffer.from(new SharedArrayBuffer(ref.length))
-      : Buffer.allocUnsafe(ref.length);
+  /** The bytes of a spilled block (on any thread of this process: `ref.fd` is shared). */
+  static read(ref: SpilledBytes): Buffer {
+    const out = Buffer.allocUnsafe(ref.length);
     let done = 0;
     while (done < ref.length) {
       const n = readSync(ref.fd, out, done, ref.length - done, ref.offset + done);
