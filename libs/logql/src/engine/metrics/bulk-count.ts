@@ -278,7 +278,6 @@ function inRange(
  */
 function sharedOffsets(group: readonly InRange[], origin: bigint): Float64Array {
   const candidates: Float64Array[] = [];
-  let total = 0;
   let earlierEnd = -Infinity;
   for (let k = 0; k < group.length; k++) {
     const { u, run } = group[k];
@@ -289,24 +288,35 @@ function sharedOffsets(group: readonly InRange[], origin: bigint): Float64Array 
     for (let i = 0, j = 0; i < u.length; i++) {
       if (u[i] <= earlierEnd || u[i] >= nextStart) c[j++] = u[i];
     }
-    c.sort();
+    // A cut block's entries are in time order already; a head block's may not be.
+    if (!isSorted(c)) c.sort();
     candidates.push(c.subarray(0, distinct(c, m)));
-    total += candidates[k].length;
     earlierEnd = Math.max(earlierEnd, Number(run.maxTs - origin));
   }
-  const all = new Float64Array(total);
-  let at = 0;
-  for (const c of candidates) {
-    all.set(c, at);
-    at += c.length;
-  }
-  all.sort();
+  const all = candidates.reduce(mergeSorted);
   // Each run gave an offset once: one seen twice is in two runs.
   let d = 0;
   for (let i = 1; i < all.length; i++) {
     if (all[i] === all[i - 1] && (d === 0 || all[d - 1] !== all[i])) all[d++] = all[i];
   }
   return all.subarray(0, d);
+}
+
+function isSorted(c: Float64Array): boolean {
+  for (let i = 1; i < c.length; i++) if (c[i] < c[i - 1]) return false;
+  return true;
+}
+
+/** The values of two sorted arrays, sorted (a value in both is there twice). */
+function mergeSorted(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i] <= b[j] ? a[i++] : b[j++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
 }
 
 /** Moves the distinct values of the sorted `c[0 .. m)` to its front; returns how many. */
