@@ -144,6 +144,13 @@ export class HeadBlock {
       block.minTs = run.ts[0];
       block.maxTs = run.ts[run.count - 1];
     }
+    if (run.order !== null && n > 0) {
+      // Rows out of time order, with their order already found: kept, not sorted again.
+      block.inOrder = false;
+      block.sortedCache = run.order;
+      block.minTs = run.ts[run.order[0]];
+      block.maxTs = run.ts[run.order[n - 1]];
+    }
     block.shared = true;
     return block;
   }

@@ -55,11 +55,25 @@ describe('head runs (a head block for a query worker)', () => {
     }
   });
 
-  it('leaves a head appended out of time order to the block encoding', () => {
-    const head = headWith([entries[1], entries[0]]);
-    expect(
-      encodeHeadRun(head.transientView(), head.uncompressedBytes, head.symbols.encode()),
-    ).toBeNull();
+  it('carries a head appended out of time order with its order, for queries only', () => {
+    const head = headWith([entries[1], entries[0], entries[2]]);
+    const view = head.transientView();
+    // The WAL checkpoint keeps such a head as a block: no run without the order.
+    expect(encodeHeadRun(view, head.uncompressedBytes, head.symbols.encode())).toBeNull();
+    const bytes = encodeHeadRun(view, head.uncompressedBytes, head.symbols.encode(), true)!;
+    const { run } = decodeHeadRun(bytes);
+    // Rows as they arrived; the order reads them by time, ties in arrival order.
+    expect(rows(run).map((r) => r[1])).toEqual(['second', 'first', 'third, same time']);
+    expect([...run.order!]).toEqual([1, 0, 2]);
+    // An order that repeats a row, or does not sort the timestamps, is refused.
+    const orderAt = bytes.length - head.symbols.encode().length - view.lineOffsets[3] - 12;
+    const spoiled = Buffer.from(bytes);
+    spoiled.writeUInt32LE(1, orderAt + 4);
+    expect(() => decodeHeadRun(spoiled)).toThrow(/order/);
+    const unsorted = Buffer.from(bytes);
+    unsorted.writeUInt32LE(0, orderAt);
+    unsorted.writeUInt32LE(1, orderAt + 4);
+    expect(() => decodeHeadRun(unsorted)).toThrow(/order/);
   });
 
   it('refuses bytes whose length does not match their header', () => {

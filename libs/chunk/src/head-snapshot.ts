@@ -2,13 +2,16 @@
  * A head block's entries as one buffer for a query worker thread, column by column as the head
  * holds them: timestamps, line offsets, metadata offsets and ids, line bytes, then the symbol
  * table. Making it is a few copies; reading it makes typed-array views, with no varint to
- * decode. Only for a head whose rows arrived in timestamp order (others are encoded as a block).
+ * decode. A head whose rows arrived out of timestamp order goes with its rows' order (position
+ * -> row, stably sorted by timestamp) when the caller allows it (a query snapshot; the WAL
+ * checkpoint keeps only heads in arrival order this way).
  *
  * Layout (little-endian): a 32-byte header (magic "LSHR", entry count, raw bytes, line bytes,
- * metadata id count, symbol table bytes, two zero words), `count` int64 timestamps, `count + 1`
- * uint32 line offsets, `count + 1` uint32 metadata offsets, the uint32 metadata ids, the line
- * bytes, the symbol table (`SymbolTable.encode`). Every column starts aligned to its element
- * size when the buffer does.
+ * metadata id count, symbol table bytes, flags (1: an order column follows the metadata ids;
+ * 0 otherwise), a zero word), `count` int64 timestamps, `count + 1` uint32 line offsets,
+ * `count + 1` uint32 metadata offsets, the uint32 metadata ids, with flag 1 `count` uint32 row
+ * numbers in time order, the line bytes, the symbol table (`SymbolTable.encode`). Every column
+ * starts aligned to its element size when the buffer does.
  */
 import type { EntryRun } from './entry-run';
 import { ChunkFormatError } from './errors';
@@ -24,16 +27,27 @@ export function isHeadRun(buf: Buffer): boolean {
   return buf.length >= HEADER && buf.readUInt32LE(0) === HEAD_RUN_MAGIC;
 }
 
+/** Header flag: the row order column is there. */
+const WITH_ORDER = 1;
+
 /**
  * The run's columns and the symbol table (`symbolBytes`, `SymbolTable.encode()`) in one buffer;
- * null for a run not in time order.
+ * null for a run not in time order unless `withOrder`.
  */
-export function encodeHeadRun(run: EntryRun, rawBytes: number, symbolBytes: Buffer): Buffer | null {
-  if (run.order !== null || !LITTLE_ENDIAN) return null;
+export function encodeHeadRun(
+  run: EntryRun,
+  rawBytes: number,
+  symbolBytes: Buffer,
+  withOrder = false,
+): Buffer | null {
+  const order = run.order;
+  if ((order !== null && !withOrder) || !LITTLE_ENDIAN) return null;
   const n = run.count;
   const lineBytes = run.lineOffsets[n];
   const ids = run.smOffsets[n];
-  const total = HEADER + 8 * n + 8 * (n + 1) + 4 * ids + lineBytes + symbolBytes.length;
+  const orderBytes = order === null ? 0 : 4 * n;
+  const total =
+    HEADER + 8 * n + 8 * (n + 1) + 4 * ids + orderBytes + lineBytes + symbolBytes.length;
   const out = Buffer.allocUnsafe(total);
   out.writeUInt32LE(HEAD_RUN_MAGIC, 0);
   out.writeUInt32LE(n, 4);
@@ -41,13 +55,14 @@ export function encodeHeadRun(run: EntryRun, rawBytes: number, symbolBytes: Buff
   out.writeUInt32LE(lineBytes, 12);
   out.writeUInt32LE(ids, 16);
   out.writeUInt32LE(symbolBytes.length, 20);
-  out.writeUInt32LE(0, 24);
+  out.writeUInt32LE(order === null ? 0 : WITH_ORDER, 24);
   out.writeUInt32LE(0, 28);
   let pos = HEADER;
   pos += bytesOf(run.ts, n).copy(out, pos);
   pos += bytesOf(run.lineOffsets, n + 1).copy(out, pos);
   pos += bytesOf(run.smOffsets, n + 1).copy(out, pos);
   pos += bytesOf(run.smIds, ids).copy(out, pos);
+  if (order !== null) pos += bytesOf(order, n).copy(out, pos);
   pos += run.lines.copy(out, pos, 0, lineBytes);
   symbolBytes.copy(out, pos);
   return out;
@@ -69,7 +84,13 @@ export function decodeHeadRun(buf: Buffer): {
   const lineBytes = buf.readUInt32LE(12);
   const ids = buf.readUInt32LE(16);
   const symbolBytes = buf.readUInt32LE(20);
-  if (HEADER + 8 * n + 8 * (n + 1) + 4 * ids + lineBytes + symbolBytes !== buf.length) {
+  const flags = buf.readUInt32LE(24);
+  if ((flags & ~WITH_ORDER) !== 0) throw new ChunkFormatError('unknown head run flags');
+  const orderBytes = flags === WITH_ORDER ? 4 * n : 0;
+  if (
+    HEADER + 8 * n + 8 * (n + 1) + 4 * ids + orderBytes + lineBytes + symbolBytes !==
+    buf.length
+  ) {
     throw new ChunkFormatError('head run length does not match its header');
   }
   let pos = HEADER;
@@ -81,6 +102,8 @@ export function decodeHeadRun(buf: Buffer): {
   pos += 4 * (n + 1);
   const smIds = uint32s(buf, pos, ids);
   pos += 4 * ids;
+  const order = orderBytes === 0 ? null : checkedOrder(uint32s(buf, pos, n), ts);
+  pos += orderBytes;
   const lines = buf.subarray(pos, pos + lineBytes);
   pos += lineBytes;
   const symbols = SymbolTable.decode(buf.subarray(pos, pos + symbolBytes));
@@ -95,9 +118,22 @@ export function decodeHeadRun(buf: Buffer): {
     smOffsets,
     smIds,
     symbols: symbols.strings,
-    order: null,
+    order,
   };
   return { run, rawBytes, symbols };
+}
+
+/** `order` when it names every row once and puts their timestamps in order. */
+function checkedOrder(order: Uint32Array, ts: BigInt64Array): Uint32Array {
+  const seen = new Uint8Array(order.length);
+  for (let i = 0; i < order.length; i++) {
+    const row = order[i];
+    if (row >= order.length || seen[row] === 1 || (i > 0 && ts[row] < ts[order[i - 1]])) {
+      throw new ChunkFormatError('bad head run order');
+    }
+    seen[row] = 1;
+  }
+  return order;
 }
 
 /** `count` int64s at `buf[pos]`: a view when aligned, else a copy. */

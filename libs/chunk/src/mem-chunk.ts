@@ -517,8 +517,8 @@ export class MemChunk {
   /**
    * The chunk as it is now (see `ChunkSnapshot`): the cut blocks as views of shared memory
    * (only a block whose background compression is not done yet gets compressed here) and the
-   * head's entries as a head run, or sorted into one uncompressed block when they arrived out of
-   * time order. The chunk keeps taking appends.
+   * head's entries as a head run (with their time order when they arrived out of it: no block
+   * is encoded per query). The chunk keeps taking appends.
    */
   snapshot(): ChunkSnapshot {
     // Encoded once for both parts (`fromSnapshot` decodes it once too).
@@ -538,14 +538,12 @@ export class MemChunk {
       blocks = shareBlocks(this.options.encoding, this.blocks, symbolBytes);
     }
     if (this.head.entryCount === 0) return { blocks, head: null, retain };
-    // A head in arrival order goes column by column; one appended out of order, sorted into a block.
+    // The head goes column by column, with its rows' time order when they came out of order.
     const view = this.head.transientView();
-    // Only a head in arrival order needs the encoded table here (the block route encodes its own).
-    const run =
-      view.order === null
-        ? encodeHeadRun(view, this.head.uncompressedBytes, (symbolBytes ??= this.symbols.encode()))
-        : null;
+    symbolBytes ??= this.symbols.encode();
+    const run = encodeHeadRun(view, this.head.uncompressedBytes, symbolBytes, true);
     if (run !== null) return { blocks, head: run, retain };
+    // Only on a big-endian machine: the head sorted into one uncompressed block.
     const encoded = encodeBlockPayload(view, this.symbols.byteLengths);
     const block: StoredBlock = {
       minTs: encoded.minTs,
