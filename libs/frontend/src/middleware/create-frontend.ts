@@ -99,7 +99,11 @@ export function createFrontendQueryPath(options: FrontendFactoryOptions): QueryP
     downstream = new RemoteDownstream(jobs);
     indexBytes = remoteIndexBytes(jobs);
   } else {
-    parallelism = { workers: options.maxConcurrent, minBytesPerShard: MIN_BYTES_PER_SHARD };
+    // With query worker threads, shards past their number run one after another on the same
+    // threads: they only add each sub-query's fixed cost (index, snapshot, cursors).
+    const sideBySide =
+      pool === null ? options.maxConcurrent : Math.min(options.maxConcurrent, pool.size);
+    parallelism = { workers: sideBySide, minBytesPerShard: MIN_BYTES_PER_SHARD };
     const local = new LocalDownstream(
       (sub, signal) =>
         direct({ ...sub, categorizeLabels: sub.categorizeLabels ?? false, clientSignal: signal }),
