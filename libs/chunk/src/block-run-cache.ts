@@ -7,8 +7,8 @@ export function entryRunBytes(run: EntryRun): number {
     run.lineOffsets[run.count] +
     run.ts.byteLength +
     run.lineOffsets.byteLength +
-    // A columnar block's metadata is decoded only when read: its size, not the columns.
-    (run.metadataBytes ?? run.smOffsets.byteLength + run.smIds.byteLength) +
+    run.smOffsets.byteLength +
+    run.smIds.byteLength +
     (run.order?.byteLength ?? 0)
   );
 }

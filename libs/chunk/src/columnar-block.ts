@@ -261,7 +261,6 @@ class ColumnarRun implements EntryRun {
     private readonly metadataColumns: () => MetadataRows,
     /** A lone Metadata column whose cells are one byte each (read a row at a time), or null. */
     private readonly byteCells: { readonly name: number; readonly read: () => Buffer } | null,
-    readonly metadataBytes: number,
   ) {
     if (byteCells !== null) this.onePairName = byteCells.name;
   }
@@ -463,16 +462,7 @@ export function decodeColumnarBlock(
     (into) => columnBytesInto(data, lineCol, into),
     () => decodeMetadata(data, metaCols, layout.lineBytes, meta, symbols, symbolByteLengths),
     byteCellsOf(data, metaCols, n, symbols.length),
-    decodedMetadataBytes(metaCols, n),
   );
-}
-
-/** At most the bytes `decodeMetadata` makes of these columns: row offsets and id pairs. */
-function decodedMetadataBytes(metaCols: readonly ColumnMeta[], n: number): number {
-  const pairs = metaCols.find((c) => c.kind === ColumnKind.MetadataPairs);
-  // Every id of the pairs column takes at least a byte; columns hold a pair per row at most.
-  const ids = pairs !== undefined ? pairs.rawLength : 2 * n * metaCols.length;
-  return 4 * (n + 1) + 4 * ids;
 }
 
 /**

@@ -24,11 +24,6 @@ export interface EntryRun {
   readonly onePairName?: number;
   onePairValue?(row: number): number;
   /**
-   * Runs that decode their structured metadata only when it is first read: the bytes it takes
-   * decoded (at most), so that sizing the run for a cache does not decode it.
-   */
-  readonly metadataBytes?: number;
-  /**
    * Columnar blocks whose lines are still compressed: decompresses them into `into` (exactly
    * `lineOffsets[count]` bytes) without keeping them, and returns true; false (nothing
    * written) when the run holds its lines already or their codec cannot write in place.
