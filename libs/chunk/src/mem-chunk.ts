@@ -26,6 +26,7 @@ import { payloadPrefix, rowBlockTimes } from './row-block-times';
 import { loadedRunMeta, type RunMeta, runTimesOf } from './run-summary';
 import { decodeHeadRun, encodeHeadRun, isHeadRun } from './head-snapshot';
 import { BlockSpill, type SpilledBytes } from './block-spill';
+import { type BlockTimes, blockTimesMeta, blockTimesOf } from './block-times';
 import { inSharedMemory, readSharedBlocks, shareBlocks, type SharedBlocks } from './shared-blocks';
 import { HeadBlock } from './head-block';
 import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
@@ -55,6 +56,11 @@ interface CutBlock extends StoredBlock {
   payload: Buffer | null;
   /** A block of a columnar chunk (read-only): its columns. */
   readonly layout?: ColumnarLayout;
+  /**
+   * A block cut here (or a snapshot's copy of one): its timestamps and line lengths, in memory
+   * whether its bytes are or not, so a count over time never reads them (see `BlockTimes`).
+   */
+  readonly times?: BlockTimes;
   /**
    * Set once its compressed bytes were written to the spill (`data` is empty then); in a
    * snapshot's copy, where the original's bytes are.
@@ -264,13 +270,14 @@ export class MemChunk {
           : readSharedBlocks(given, headSymbols);
     const symbols = headSymbols ?? blocks?.symbols;
     const chunk = new MemChunk({ encoding: blocks?.encoding ?? 'none' }, symbols);
-    const spilled = given === null || given instanceof Uint8Array ? undefined : given.spilled;
+    const shared = given === null || given instanceof Uint8Array ? undefined : given;
     (blocks?.blocks ?? []).forEach((b, i) => {
-      const spill = spilled?.[i] ?? null;
+      const spill = shared?.spilled[i] ?? null;
+      const times = shared?.times[i] ?? undefined;
+      const block: CutBlock =
+        times === undefined ? { ...b, payload: null } : { ...b, payload: null, times };
       // A spilled block is read from the spill file when the reader needs it.
-      chunk.addBlock(
-        spill === null ? { ...b, payload: null } : { ...b, payload: null, spill, keepRead: true },
-      );
+      chunk.addBlock(spill === null ? block : { ...block, spill, keepRead: true });
     });
     if (headRun !== null) {
       chunk.head = HeadBlock.fromRun(chunk.symbols, headRun.run, headRun.rawBytes);
@@ -318,6 +325,13 @@ export class MemChunk {
 
   get blockCount(): number {
     return this.blocks.length;
+  }
+
+  /** Bytes of the cut blocks' side copies of their timestamps and line lengths (`BlockTimes`). */
+  get blockTimesBytes(): number {
+    let bytes = 0;
+    for (const b of this.blocks) bytes += b.times?.bytes.byteLength ?? 0;
+    return bytes;
   }
 
   /** Earliest timestamp in the chunk; 0n when empty. */
@@ -408,6 +422,7 @@ export class MemChunk {
       data: NO_DATA,
       crc: 0,
       payload: encoded.payload,
+      times: blockTimesOf(encoded),
     };
     this.addBlock(block);
     const pending = compressAsync(this.options.encoding, encoded.payload);
@@ -592,11 +607,15 @@ export class MemChunk {
     return out;
   }
 
-  /** A block's meta for counting: a columnar block's from its layout, else from its entries. */
+  /**
+   * A block's meta for counting: a columnar block's from its layout, a block cut here from its
+   * side copy, else (restored or decoded row blocks) from the start of its payload.
+   */
   private blockMeta(block: CutBlock, load: () => EntryRun): RunMeta {
     if (block.layout !== undefined) {
       return columnarRunMeta(() => blockData(block), block.layout, block, this.symbols.strings);
     }
+    if (block.times !== undefined) return blockTimesMeta(block.times, block, this.symbols.strings);
     return {
       entries: block.entries,
       lineBytes: undefined,
