@@ -10,7 +10,7 @@ import { endianness } from 'node:os';
 import type { EncodedPayload } from './block';
 import { columnTimes } from './columnar-times';
 import { ChunkFormatError } from './errors';
-import { offsetsOf, type RunMeta } from './run-summary';
+import type { RunMeta } from './run-summary';
 
 const LITTLE_ENDIAN = endianness() === 'LE';
 
@@ -28,18 +28,23 @@ export interface BlockTimes {
   readonly names: readonly number[];
 }
 
-/** Bytes `v` (0 <= v < 2^53) takes as a uvarint. */
-function uvarintSize53(v: number): number {
-  let size = 1;
-  while (v >= 0x80) {
-    v = Math.floor(v / 128);
-    size++;
-  }
-  return size;
-}
+/** Where the timestamps column is written before it is copied to its exact size; grown as needed. */
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
-/** Writes `v` (0 <= v < 2^53) as a uvarint at `pos`; returns the position after it. */
+/**
+ * Writes `v` (0 <= v < 2^53) as a uvarint at `pos`; returns the position after it. Deltas under
+ * 2^32 (every one of a block whose entries are under 4.3 s apart) take integer steps only.
+ */
 function writeUvarint53(out: Uint8Array, pos: number, v: number): number {
+  if (v < 0x100000000) {
+    let x = v >>> 0;
+    while (x >= 0x80) {
+      out[pos++] = (x & 0x7f) | 0x80;
+      x >>>= 7;
+    }
+    out[pos++] = x;
+    return pos;
+  }
   while (v >= 0x80) {
     out[pos++] = (v % 128) | 0x80;
     v = Math.floor(v / 128);
@@ -58,45 +63,40 @@ function writeUvarint64(out: Uint8Array, pos: number, v: bigint): number {
   return pos;
 }
 
+const TWO_32 = 0x100000000;
+
 /**
  * The side copy of a block just encoded (`encodeBlockPayload`): its line lengths are the
  * payload's own uvarints, copied; its timestamps are delta-encoded from `sortedTs`.
  */
 export function blockTimesOf(encoded: EncodedPayload): BlockTimes {
   const { sortedTs, payload, entries: n, lengthsEnd } = encoded;
-  const span = n > 0 ? sortedTs[n - 1] - sortedTs[0] : 0n;
   const lengths = payload.subarray(8 * n, lengthsEnd);
-  // Deltas as doubles (exact: the span is under 2^53, as every real block's is).
-  const near = span < 2n ** 53n;
-  const u = near && n > 0 ? offsetsOf(sortedTs, n, sortedTs[0]) : null;
-  let tsSize = n > 0 ? 8 : 0;
-  if (u !== null) for (let i = 1; i < n; i++) tsSize += uvarintSize53(u[i] - u[i - 1]);
-  else for (let i = 1; i < n; i++) tsSize += uvarintSize64(sortedTs[i] - sortedTs[i - 1]);
-  const bytes = new Uint8Array(new SharedArrayBuffer(tsSize + lengths.length));
+  // At most 10 bytes a delta.
+  if (scratch.length < 8 + 10 * n) scratch = Buffer.allocUnsafeSlow(8 + 10 * n);
+  const out = scratch;
+  let w = 0;
   if (n > 0) {
-    const first = Buffer.from(bytes.buffer, 0, 8);
-    if (LITTLE_ENDIAN) first.set(new Uint8Array(sortedTs.buffer, sortedTs.byteOffset, 8));
-    else first.writeBigInt64LE(sortedTs[0], 0);
+    out.writeBigInt64LE(sortedTs[0], 0);
+    w = 8;
   }
-  let w = 8;
-  if (u !== null) for (let i = 1; i < n; i++) w = writeUvarint53(bytes, w, u[i] - u[i - 1]);
-  else for (let i = 1; i < n; i++) w = writeUvarint64(bytes, w, sortedTs[i] - sortedTs[i - 1]);
-  bytes.set(lengths, tsSize);
-  return {
-    bytes,
-    lengthsAt: tsSize,
-    lineBytes: encoded.lineBytes,
-    names: encoded.metadataNames,
-  };
-}
-
-function uvarintSize64(v: bigint): number {
-  let size = 1;
-  while (v >= 0x80n) {
-    v >>= 7n;
-    size++;
+  const span = n > 0 ? sortedTs[n - 1] - sortedTs[0] : 0n;
+  if (LITTLE_ENDIAN && span < 2n ** 53n) {
+    // Deltas from the 32-bit halves, as doubles (exact: the span is under 2^53, as every real
+    // block's is): no BigInt per entry.
+    const halves = new Uint32Array(sortedTs.buffer, sortedTs.byteOffset, 2 * n);
+    for (let i = 1; i < n; i++) {
+      const lo = halves[2 * i] - halves[2 * i - 2];
+      const hi = (halves[2 * i + 1] - halves[2 * i - 1]) | 0;
+      w = writeUvarint53(out, w, hi * TWO_32 + lo);
+    }
+  } else {
+    for (let i = 1; i < n; i++) w = writeUvarint64(out, w, sortedTs[i] - sortedTs[i - 1]);
   }
-  return size;
+  const bytes = new Uint8Array(new SharedArrayBuffer(w + lengths.length));
+  bytes.set(out.subarray(0, w), 0);
+  bytes.set(lengths, w);
+  return { bytes, lengthsAt: w, lineBytes: encoded.lineBytes, names: encoded.metadataNames };
 }
 
 /** What a count over time reads of a block that has a side copy: no byte of the block itself. */

@@ -327,6 +327,11 @@ export class MemChunk {
     return this.blocks.length;
   }
 
+  /** Entries of the cut blocks (the rest are in the head block). */
+  get blockEntryCount(): number {
+    return this.blockEntries;
+  }
+
   /** Bytes of the cut blocks' side copies of their timestamps and line lengths (`BlockTimes`). */
   get blockTimesBytes(): number {
     let bytes = 0;
