@@ -69,6 +69,30 @@ describe('a cut block counted from its side copy of its times', () => {
     expect(bothWays(old, 0n).meta).toEqual(bothWays(run, 0n).meta);
   });
 
+  it('keeps the side copies in one buffer that grows; snapshots taken before stay intact', () => {
+    const sut = new MemChunk({ encoding: 'snappy', blockSize: 1 << 20 });
+    const snapshots: { copy: MemChunk; blocks: number }[] = [];
+    for (let b = 0; b < 6; b++) {
+      for (let i = 0; i < 40; i++) {
+        sut.append(BigInt(b * 1000 + i) * 1_000_000n, Buffer.from(`block ${b} line ${i}`), []);
+      }
+      sut.cutBlock();
+      snapshots.push({ copy: MemChunk.fromSnapshot(sut.snapshot()), blocks: sut.blockCount });
+    }
+    expect(sut.blockTimesHeld).toBeGreaterThan(sut.blockTimesBytes);
+    sut.close();
+    expect(sut.blockTimesHeld).toBe(sut.blockTimesBytes);
+    for (const { copy, blocks } of snapshots) {
+      const runs = runsOf(copy);
+      expect(runs).toHaveLength(blocks);
+      for (const r of runs) {
+        expect(r.lineBytes).toBeDefined();
+        const { meta, loaded } = bothWays(r, 0n);
+        expect(meta).toEqual(loaded);
+      }
+    }
+  });
+
   it('reads no spilled bytes, in the chunk or in a snapshot of it', async () => {
     dir = mkdtempSync(join(tmpdir(), 'block-times-'));
     const spill = BlockSpill.open(dir, 4096);

@@ -26,7 +26,7 @@ import { payloadPrefix, rowBlockTimes } from './row-block-times';
 import { loadedRunMeta, type RunMeta, runTimesOf } from './run-summary';
 import { decodeHeadRun, encodeHeadRun, isHeadRun } from './head-snapshot';
 import { BlockSpill, type SpilledBytes } from './block-spill';
-import { type BlockTimes, blockTimesMeta, blockTimesOf } from './block-times';
+import { type BlockTimes, blockTimesMeta, TimesArena, unpackTimes } from './block-times';
 import { inSharedMemory, readSharedBlocks, shareBlocks, type SharedBlocks } from './shared-blocks';
 import { HeadBlock } from './head-block';
 import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
@@ -178,6 +178,8 @@ export class MemChunk {
   private lastBuffer: Buffer = NO_DATA;
   private lastStart = 0;
   private blockCompressedBytes = 0;
+  /** The cut blocks' side copies of their times (`BlockTimes`), back to back. */
+  private readonly times = new TimesArena();
 
   /**
    * `symbols`: the table of decoded blocks (decode and restore pass it); `head`: a head block
@@ -273,7 +275,7 @@ export class MemChunk {
     const shared = given === null || given instanceof Uint8Array ? undefined : given;
     (blocks?.blocks ?? []).forEach((b, i) => {
       const spill = shared?.spilled[i] ?? null;
-      const times = shared?.times[i] ?? undefined;
+      const times = shared?.times == null ? undefined : unpackTimes(shared.times, i);
       const block: CutBlock =
         times === undefined ? { ...b, payload: null } : { ...b, payload: null, times };
       // A spilled block is read from the spill file when the reader needs it.
@@ -335,8 +337,13 @@ export class MemChunk {
   /** Bytes of the cut blocks' side copies of their timestamps and line lengths (`BlockTimes`). */
   get blockTimesBytes(): number {
     let bytes = 0;
-    for (const b of this.blocks) bytes += b.times?.bytes.byteLength ?? 0;
+    for (const b of this.blocks) if (b.times !== undefined) bytes += b.times.end - b.times.start;
     return bytes;
+  }
+
+  /** Bytes the chunk holds for those side copies, with the room for the next blocks' ones. */
+  get blockTimesHeld(): number {
+    return this.times.byteLength;
   }
 
   /** Earliest timestamp in the chunk; 0n when empty. */
@@ -427,7 +434,7 @@ export class MemChunk {
       data: NO_DATA,
       crc: 0,
       payload: encoded.payload,
-      times: blockTimesOf(encoded),
+      times: this.times.add(encoded),
     };
     this.addBlock(block);
     const pending = compressAsync(this.options.encoding, encoded.payload);
@@ -450,6 +457,7 @@ export class MemChunk {
   close(): void {
     this.cutBlock();
     this.cutHead = null;
+    this.times.trim();
   }
 
   /**
@@ -555,7 +563,7 @@ export class MemChunk {
         else retain.push(block);
       }
       symbolBytes = this.symbols.encode();
-      blocks = shareBlocks(this.options.encoding, this.blocks, symbolBytes);
+      blocks = shareBlocks(this.options.encoding, this.blocks, symbolBytes, this.times);
     }
     if (this.head.entryCount === 0) return { blocks, head: null, retain };
     // A head in arrival order goes column by column; one appended out of order, sorted into a block.

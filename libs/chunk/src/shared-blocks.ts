@@ -5,7 +5,7 @@
  */
 import type { BlockMeta } from './block';
 import type { SpilledBytes } from './block-spill';
-import type { BlockTimes } from './block-times';
+import type { BlockTimes, PackedTimes, TimesArena } from './block-times';
 import type { ChunkContents, StoredBlock } from './chunk-format';
 import type { ChunkEncoding } from './options';
 import { SymbolTable } from './symbols';
@@ -20,8 +20,8 @@ export interface SharedBlocks {
    * needs them; the snapshot's `retain` keeps them valid.
    */
   readonly spilled: readonly (SpilledBytes | null)[];
-  /** Each block's side copy of its times (its bytes in shared memory); null when it has none. */
-  readonly times: readonly (BlockTimes | null)[];
+  /** The blocks' side copies of their times, packed (`TimesArena.pack`); null when none has one. */
+  readonly times: PackedTimes | null;
   /** The chunk's symbol table (`SymbolTable.encode`) when the blocks were taken. */
   readonly symbols: Uint8Array;
 }
@@ -42,6 +42,7 @@ export function shareBlocks(
     readonly times?: BlockTimes;
   })[],
   symbols: Uint8Array,
+  times: TimesArena | null = null,
 ): SharedBlocks {
   return {
     encoding,
@@ -58,7 +59,7 @@ export function shareBlocks(
         ? null
         : { fd: b.spill.fd, offset: b.spill.offset, length: b.spill.length },
     ),
-    times: blocks.map((b) => b.times ?? null),
+    times: times?.pack(blocks) ?? null,
     symbols,
   };
 }
