@@ -93,6 +93,26 @@ describe('a cut block counted from its side copy of its times', () => {
     }
   });
 
+  it('gives blocks cut after a restore side copies, beside the restored ones without', () => {
+    const first = new MemChunk({ encoding: 'snappy', blockSize: 1 << 20 });
+    for (let i = 0; i < 30; i++) first.append(BigInt(i) * 1000n, Buffer.from(`old ${i}`), []);
+    first.cutBlock();
+    const sut = MemChunk.restore(first.encode(), { blockSize: 1 << 20 });
+    for (let i = 30; i < 60; i++) {
+      const sm = i % 2 === 0 ? labelsFromRecord({ pod: 'p' }) : EMPTY_LABELS;
+      sut.append(BigInt(i) * 1000n, Buffer.from(`new ${i}`), sm);
+    }
+    sut.cutBlock();
+    for (const c of [sut, MemChunk.fromSnapshot(sut.snapshot())]) {
+      const runs = runsOf(c);
+      expect(runs.map((r) => r.metadataNames)).toEqual([undefined, ['pod']]);
+      for (const r of runs) {
+        const { meta, loaded } = bothWays(r, 0n);
+        expect(meta).toEqual(loaded);
+      }
+    }
+  });
+
   it('reads no spilled bytes, in the chunk or in a snapshot of it', async () => {
     dir = mkdtempSync(join(tmpdir(), 'block-times-'));
     const spill = BlockSpill.open(dir, 4096);
