@@ -20,6 +20,12 @@ export interface EncodedPayload extends BlockMeta {
   readonly payload: Buffer;
   /** The block's timestamps in stored order (kept by the writer for duplicate checks). */
   readonly sortedTs: BigInt64Array;
+  /** The sum of the line lengths. */
+  readonly lineBytes: number;
+  /** Where the payload's line lengths end (they start after the timestamps, at 8 x entries). */
+  readonly lengthsEnd: number;
+  /** Symbol ids of the structured-metadata names the entries carry, each once, first seen first. */
+  readonly metadataNames: readonly number[];
 }
 
 /** Copies the line bytes at offsets [from, to) of a run to `target` at `at`. */
@@ -41,8 +47,10 @@ export function encodeBlockPayload(
   const n = run.count;
   const sortedTs = new BigInt64Array(n);
   let size = 8 * n;
+  let lengthsEnd = 8 * n;
   let lineBytes = 0;
   let rawBytes = 0;
+  const names: number[] = [];
   if (run.order === null) sortedTs.set(run.ts.subarray(0, n));
   for (let pos = 0; pos < n; pos++) {
     const row = rowAt(run, pos);
@@ -50,11 +58,17 @@ export function encodeBlockPayload(
     const len = run.lineOffsets[row + 1] - run.lineOffsets[row];
     const smStart = run.smOffsets[row];
     const smEnd = run.smOffsets[row + 1];
-    size += uvarintSize(len) + uvarintSize((smEnd - smStart) / 2) + len;
+    const lenSize = uvarintSize(len);
+    size += lenSize + uvarintSize((smEnd - smStart) / 2) + len;
+    lengthsEnd += lenSize;
     lineBytes += len;
     for (let i = smStart; i < smEnd; i++) {
       size += uvarintSize(run.smIds[i]);
       rawBytes += symbolByteLengths[run.smIds[i]];
+    }
+    // Ids come in (name, value) pairs; a block's entries carry few names.
+    for (let i = smStart; i < smEnd; i += 2) {
+      if (!names.includes(run.smIds[i])) names.push(run.smIds[i]);
     }
   }
   rawBytes += lineBytes;
@@ -98,6 +112,9 @@ export function encodeBlockPayload(
     entries: n,
     rawBytes,
     uncompressedLength: size,
+    lineBytes,
+    lengthsEnd,
+    metadataNames: names,
   };
 }
 

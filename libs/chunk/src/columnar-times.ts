@@ -43,24 +43,37 @@ function columnarTimes(
   lengths: boolean,
   names: readonly string[],
 ): RunTimes {
-  const n = meta.entries;
   const tsCol = layout.columns.find((c) => c.kind === ColumnKind.Timestamps);
   const lenCol = layout.columns.find((c) => c.kind === ColumnKind.LineLengths);
   if (tsCol === undefined || lenCol === undefined) {
     throw new ChunkFormatError('columnar block lacks a timestamps or lengths column');
   }
-  const tsBytes = columnBytes(data, tsCol);
+  const lenBytes = lengths ? columnBytes(data, lenCol) : null;
+  return columnTimes(columnBytes(data, tsCol), lenBytes, meta, layout.lineBytes, names);
+}
+
+/**
+ * A block's times from the bytes of a Timestamps column and, when given, a LineLengths column
+ * (a columnar block's, or a row block's side copy: `BlockTimes`), checked against its meta.
+ */
+export function columnTimes(
+  tsBytes: Buffer,
+  lenBytes: Buffer | null,
+  meta: { readonly minTs: bigint; readonly maxTs: bigint; readonly entries: number },
+  lineBytes: number,
+  names: readonly string[],
+): RunTimes {
+  const n = meta.entries;
   if (tsBytes.length < 8) throw new ChunkFormatError('timestamps column too short');
   if (tsBytes.readBigInt64LE(0) !== meta.minTs) {
     throw new ChunkFormatError('block time range does not match its meta');
   }
   let lineOffsets: Uint32Array | null = null;
-  if (lengths) {
-    const lenBytes = columnBytes(data, lenCol);
+  if (lenBytes !== null) {
     const lr = new UvarintReader(lenBytes, 0, lenBytes.length);
     lineOffsets = new Uint32Array(n + 1);
     for (let i = 0; i < n; i++) lineOffsets[i + 1] = lineOffsets[i] + lr.read();
-    if (lr.pos !== lenBytes.length || lineOffsets[n] !== layout.lineBytes) {
+    if (lr.pos !== lenBytes.length || lineOffsets[n] !== lineBytes) {
       throw new ChunkFormatError('line lengths do not match the lines column');
     }
   }

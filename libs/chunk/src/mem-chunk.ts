@@ -26,6 +26,7 @@ import { payloadPrefix, rowBlockTimes } from './row-block-times';
 import { loadedRunMeta, type RunMeta, runTimesOf } from './run-summary';
 import { decodeHeadRun, encodeHeadRun, isHeadRun } from './head-snapshot';
 import { BlockSpill, type SpilledBytes } from './block-spill';
+import { type BlockTimes, blockTimesMeta, TimesArena, unpackTimes } from './block-times';
 import { inSharedMemory, readSharedBlocks, shareBlocks, type SharedBlocks } from './shared-blocks';
 import { HeadBlock } from './head-block';
 import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
@@ -55,6 +56,11 @@ interface CutBlock extends StoredBlock {
   payload: Buffer | null;
   /** A block of a columnar chunk (read-only): its columns. */
   readonly layout?: ColumnarLayout;
+  /**
+   * A block cut here (or a snapshot's copy of one): its timestamps and line lengths, in memory
+   * whether its bytes are or not, so a count over time never reads them (see `BlockTimes`).
+   */
+  readonly times?: BlockTimes;
   /**
    * Set once its compressed bytes were written to the spill (`data` is empty then); in a
    * snapshot's copy, where the original's bytes are.
@@ -172,6 +178,8 @@ export class MemChunk {
   private lastBuffer: Buffer = NO_DATA;
   private lastStart = 0;
   private blockCompressedBytes = 0;
+  /** The cut blocks' side copies of their times (`BlockTimes`), back to back. */
+  private readonly times = new TimesArena();
 
   /**
    * `symbols`: the table of decoded blocks (decode and restore pass it); `head`: a head block
@@ -264,13 +272,14 @@ export class MemChunk {
           : readSharedBlocks(given, headSymbols);
     const symbols = headSymbols ?? blocks?.symbols;
     const chunk = new MemChunk({ encoding: blocks?.encoding ?? 'none' }, symbols);
-    const spilled = given === null || given instanceof Uint8Array ? undefined : given.spilled;
+    const shared = given === null || given instanceof Uint8Array ? undefined : given;
     (blocks?.blocks ?? []).forEach((b, i) => {
-      const spill = spilled?.[i] ?? null;
+      const spill = shared?.spilled[i] ?? null;
+      const times = shared?.times == null ? undefined : unpackTimes(shared.times, i);
+      const block: CutBlock =
+        times === undefined ? { ...b, payload: null } : { ...b, payload: null, times };
       // A spilled block is read from the spill file when the reader needs it.
-      chunk.addBlock(
-        spill === null ? { ...b, payload: null } : { ...b, payload: null, spill, keepRead: true },
-      );
+      chunk.addBlock(spill === null ? block : { ...block, spill, keepRead: true });
     });
     if (headRun !== null) {
       chunk.head = HeadBlock.fromRun(chunk.symbols, headRun.run, headRun.rawBytes);
@@ -318,6 +327,23 @@ export class MemChunk {
 
   get blockCount(): number {
     return this.blocks.length;
+  }
+
+  /** Entries of the cut blocks (the rest are in the head block). */
+  get blockEntryCount(): number {
+    return this.blockEntries;
+  }
+
+  /** Bytes of the cut blocks' side copies of their timestamps and line lengths (`BlockTimes`). */
+  get blockTimesBytes(): number {
+    let bytes = 0;
+    for (const b of this.blocks) if (b.times !== undefined) bytes += b.times.end - b.times.start;
+    return bytes;
+  }
+
+  /** Bytes the chunk holds for those side copies, with the room for the next blocks' ones. */
+  get blockTimesHeld(): number {
+    return this.times.byteLength;
   }
 
   /** Earliest timestamp in the chunk; 0n when empty. */
@@ -408,6 +434,7 @@ export class MemChunk {
       data: NO_DATA,
       crc: 0,
       payload: encoded.payload,
+      times: this.times.add(encoded),
     };
     this.addBlock(block);
     const pending = compressAsync(this.options.encoding, encoded.payload);
@@ -430,6 +457,7 @@ export class MemChunk {
   close(): void {
     this.cutBlock();
     this.cutHead = null;
+    this.times.trim();
   }
 
   /**
@@ -535,7 +563,7 @@ export class MemChunk {
         else retain.push(block);
       }
       symbolBytes = this.symbols.encode();
-      blocks = shareBlocks(this.options.encoding, this.blocks, symbolBytes);
+      blocks = shareBlocks(this.options.encoding, this.blocks, symbolBytes, this.times);
     }
     if (this.head.entryCount === 0) return { blocks, head: null, retain };
     // The head goes column by column, with its rows' time order when they came out of order.
@@ -590,11 +618,15 @@ export class MemChunk {
     return out;
   }
 
-  /** A block's meta for counting: a columnar block's from its layout, else from its entries. */
+  /**
+   * A block's meta for counting: a columnar block's from its layout, a block cut here from its
+   * side copy, else (restored or decoded row blocks) from the start of its payload.
+   */
   private blockMeta(block: CutBlock, load: () => EntryRun): RunMeta {
     if (block.layout !== undefined) {
       return columnarRunMeta(() => blockData(block), block.layout, block, this.symbols.strings);
     }
+    if (block.times !== undefined) return blockTimesMeta(block.times, block, this.symbols.strings);
     return {
       entries: block.entries,
       lineBytes: undefined,

@@ -5,6 +5,7 @@
  */
 import type { BlockMeta } from './block';
 import type { SpilledBytes } from './block-spill';
+import type { BlockTimes, PackedTimes, TimesArena } from './block-times';
 import type { ChunkContents, StoredBlock } from './chunk-format';
 import type { ChunkEncoding } from './options';
 import { SymbolTable } from './symbols';
@@ -19,6 +20,8 @@ export interface SharedBlocks {
    * needs them; the snapshot's `retain` keeps them valid.
    */
   readonly spilled: readonly (SpilledBytes | null)[];
+  /** The blocks' side copies of their times, packed (`TimesArena.pack`); null when none has one. */
+  readonly times: PackedTimes | null;
   /** The chunk's symbol table (`SymbolTable.encode`) when the blocks were taken. */
   readonly symbols: Uint8Array;
 }
@@ -34,8 +37,12 @@ export function inSharedMemory(data: Buffer): Buffer {
 /** The blocks' metadata and shared bytes; `symbols` is the chunk's `SymbolTable.encode()`. */
 export function shareBlocks(
   encoding: ChunkEncoding,
-  blocks: readonly (StoredBlock & { readonly spill?: SpilledBytes })[],
+  blocks: readonly (StoredBlock & {
+    readonly spill?: SpilledBytes;
+    readonly times?: BlockTimes;
+  })[],
   symbols: Uint8Array,
+  times: TimesArena | null = null,
 ): SharedBlocks {
   return {
     encoding,
@@ -52,6 +59,7 @@ export function shareBlocks(
         ? null
         : { fd: b.spill.fd, offset: b.spill.offset, length: b.spill.length },
     ),
+    times: times?.pack(blocks) ?? null,
     symbols,
   };
 }
