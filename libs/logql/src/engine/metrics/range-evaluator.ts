@@ -95,11 +95,10 @@ export class RangeAggregationEvaluator implements StepEvaluator {
       ...(lineContains === undefined ? {} : { lineContains }),
       ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
       ...(metadataEquals === undefined ? {} : { metadataEquals }),
-      // Line filters keep no line: each entry's line is read, tested and dropped.
-      ...(expr.range.unwrap === undefined &&
-      expr.range.log.stages.every((stage) => stage.kind === 'LineFilter')
-        ? { transientLines: true }
-        : {}),
+      // No stage keeps a line past its entry: filters test it, parsers and templates copy
+      // what they take out of it into strings, formatters make lines of their own, and the
+      // sample is a number with labels; so lines may live in buffers reused block to block.
+      transientLines: true,
     });
     const grid = this.grid;
     const bySegmentKey = new Map<string, SegmentSeries>();
