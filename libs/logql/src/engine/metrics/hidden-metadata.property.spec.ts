@@ -4,8 +4,9 @@
  * stream labels, to names LogQL normalizes, `__error__`) and random metric queries with
  * parsers, the answer (or the error) read from a cursor that names each block's metadata
  * (`metadataNames`, so blocks the query cannot see metadata in are read without it) and
- * rewrites its one line buffer on every `next()` (scratch lines, as `transientLines` allows) is
- * exactly the answer read from a cursor with neither.
+ * rewrites its one line buffer on every `next()` (scratch lines, as `transientLines` allows),
+ * or shows lines as ranges of one buffer per block (read in place by the JSON route), is
+ * exactly the answer read from a cursor with none of these.
  */
 import { type Labels, parseLabels } from '@logsvc/api';
 import fc from 'fast-check';
@@ -135,22 +136,32 @@ const query = fc
   });
 
 /**
- * A stream's entries, one second apart. `blocks` cuts them into blocks of that many entries,
- * each naming its metadata (with `extra` names that no entry of it carries: names are a
- * superset), and shows every line through one buffer rewritten on every `next()`.
+ * How a test cursor shows lines: each in a buffer of its own (`plain`, naming no metadata),
+ * through one buffer rewritten on every `next()` (`scratch`), or as ranges of one buffer per
+ * block, a new buffer each block and the one left behind overwritten (`block`, as a columnar
+ * block's lines read in place). The last two name each block's metadata.
+ */
+type LineMode = 'plain' | 'scratch' | 'block';
+
+/**
+ * A stream's entries, one second apart, cut into blocks of `blocks` entries, each naming its
+ * metadata with `extra` names that no entry of it carries (names are a superset).
  */
 class Cursor implements EntryCursor {
   private i = -1;
   private readonly shared = Buffer.alloc(4096);
   private view = Buffer.alloc(0);
+  private source = Buffer.alloc(0);
+  private start = 0;
   private readonly names: (readonly string[])[] = [];
 
   constructor(
     private readonly entries: readonly Entry[],
     private readonly blocks: number,
     extra: readonly string[],
+    private readonly mode: LineMode = 'scratch',
   ) {
-    for (let b = 0; blocks > 0 && b * blocks < entries.length; b++) {
+    for (let b = 0; b * blocks < entries.length; b++) {
       const names = new Set(extra);
       for (const e of entries.slice(b * blocks, (b + 1) * blocks)) {
         for (const p of e.sm) names.add(p.name);
@@ -163,10 +174,24 @@ class Cursor implements EntryCursor {
     this.shared.fill(0x7a);
     if (++this.i >= this.entries.length) return false;
     const line = Buffer.from(this.entries[this.i].line);
-    if (this.blocks > 0) {
+    if (this.mode === 'plain') {
+      this.view = line;
+      this.source = line;
+      this.start = 0;
+    } else if (this.mode === 'scratch') {
       line.copy(this.shared);
       this.view = this.shared.subarray(0, line.length);
-    } else this.view = line;
+      this.source = this.view;
+      this.start = 0;
+    } else {
+      if (this.i % this.blocks === 0) {
+        this.source.fill(0x7a);
+        const lines = this.entries.slice(this.i, this.i + this.blocks).map((e) => e.line);
+        this.source = Buffer.from(lines.join(''));
+        this.start = 0;
+      } else this.start += this.view.length;
+      this.view = this.source.subarray(this.start, this.start + line.length);
+    }
     return true;
   }
   get timestampNs(): bigint {
@@ -176,31 +201,36 @@ class Cursor implements EntryCursor {
     return this.view;
   }
   get lineSource(): Buffer {
-    return this.view;
+    return this.source;
   }
   get lineStart(): number {
-    return 0;
+    return this.start;
   }
   get lineEnd(): number {
-    return this.view.length;
+    return this.start + this.view.length;
   }
   get structuredMetadata(): Labels {
     return this.entries[this.i].sm;
   }
   get metadataNames(): readonly string[] | undefined {
-    return this.blocks > 0 ? this.names[Math.floor(this.i / this.blocks)] : undefined;
+    return this.mode !== 'plain' ? this.names[Math.floor(this.i / this.blocks)] : undefined;
   }
 }
 
 const STREAMS = ['{app="web", level="warn"}', '{app="api"}'];
 
-function source(streams: readonly Entry[][], blocks: number, extra: readonly string[]): LogSource {
+function source(
+  streams: readonly Entry[][],
+  blocks: number,
+  extra: readonly string[],
+  mode: LineMode,
+): LogSource {
   return {
     select: () =>
       Promise.resolve(
         streams.map((entries, s) => ({
           labels: parseLabels(STREAMS[s]),
-          entries: new Cursor(entries, blocks, extra),
+          entries: new Cursor(entries, blocks, extra, mode),
         })),
       ),
   };
@@ -237,9 +267,11 @@ describe('metric queries read without hidden metadata and with scratch lines', (
         fc.subarray(['service.name', 'level', '__error__', 'a']),
         async (q, streams, blocks, extra) => {
           const count = Math.max(streams[0].length, streams[1].length);
-          const want = await answer(q, source(streams, 0, []), count);
-          const got = await answer(q, source(streams, blocks, extra), count);
-          expect(got, q).toBe(want);
+          const want = await answer(q, source(streams, blocks, [], 'plain'), count);
+          for (const mode of ['scratch', 'block'] as const) {
+            const got = await answer(q, source(streams, blocks, extra, mode), count);
+            expect(got, `${mode}: ${q}`).toBe(want);
+          }
         },
       ),
       { numRuns: 600 },
@@ -260,7 +292,7 @@ describe('metric queries read without hidden metadata and with scratch lines', (
     const src: LogSource = {
       select: () =>
         Promise.resolve([
-          { labels: parseLabels('{app="api"}'), entries: new Counting(entries, 1, []) },
+          { labels: parseLabels('{app="api"}'), entries: new Counting(entries, 1, [], 'block') },
         ]),
     };
     const q = (g: string) => `sum by (${g}) (count_over_time({app="api"} | logfmt [1m]))`;
