@@ -27,7 +27,9 @@ export interface EntryCursor {
   readonly line: Buffer;
   /**
    * The current line as a range of a buffer, `lineSource[lineStart, lineEnd)`, without making a
-   * view: for readers that work on offsets (the JSON route, byte counts).
+   * view: for readers that work on offsets (the JSON route, `| logfmt`, byte counts). A buffer
+   * handed out here is not rewritten while the cursor may hand it out again (a reused one comes
+   * back as a new Buffer object), so a reader may keep what it found in it for the next lines.
    */
   readonly lineSource: Buffer;
   readonly lineStart: number;

@@ -219,6 +219,15 @@ export class LineSampleExtractor implements SampleExtractor {
         const s = directSample(direct.runRange(source, start, end, sm), end - start);
         return s !== undefined ? s : rest(ts, source.subarray(start, end), sm);
       };
+    } else if (pipeline.readsInPlace()) {
+      // `| logfmt` and label filters read the line in place: no view per line.
+      extractor.processRange = (ts, source, start, end, sm) => {
+        const length = pipeline.runRange(ts, source, start, end, sm);
+        if (length < 0) return null;
+        sample.value = bytes ? length : 1;
+        sample.labels = lbs.groupedLabels();
+        return sample;
+      };
     }
     return extractor;
   }
