@@ -1,20 +1,21 @@
 /**
  * Per-core speed of metric queries with parser stages, in-process:
  * `node tools/bench/dist/query/parser-stages.js [--mb=20] [--runs=5] [--only=json]
- * [--format=columnar|blocks] [--modes=before,scratch,after]` (chunks as flushed, the default,
- * or as the ingester cuts them; the ways to read, default all three).
+ * [--format=columnar|blocks] [--modes=before,scratch,after,views]` (chunks as flushed, the
+ * default, or as the ingester cuts them; the ways to read, default all four).
  *
  * Generates the mixed data set of `bench:query --data=mixed` (nginx, JSON and logfmt lines in
  * 100 streams over an hour, `detected_level` metadata as the distributor adds it), cuts it
  * into chunks as the ingester does, and runs the issue 13 metric queries on the event loop
- * over a source that decodes those chunks as the store source does, in three ways taking
+ * over a source that decodes those chunks as the store source does, in four ways taking
  * turns: `before` (fresh line buffers, every entry's metadata read), `scratch` (line buffers
- * reused when the engine allows, `transientLines`) and `after` (also no metadata for blocks the
- * query cannot see it in, `metadataNames`). Prints, per query and way, the median CPU time of
- * `--runs` runs (after one warm-up), the line MB per CPU-second and the ratio to the first way
- * (the answers must be equal): no
- * server, no HTTP, no other process in the way, so far less noise than `bench:query`. Run it
- * under `node --cpu-prof` to see where a query's time goes.
+ * reused when the engine allows, `transientLines`), `after` (also no metadata for blocks the
+ * query cannot see it in, `metadataNames`) and `views` (`after`, but each line handed out as a
+ * Buffer of its own, so nothing reads lines in place). Prints, per query and way, the median
+ * CPU time of `--runs` runs (after one warm-up), the line MB per CPU-second and the ratio to
+ * the first way (the answers must be equal): no server, no HTTP, no other process in the way,
+ * so far less noise than `bench:query`. Run it under `node --cpu-prof` to see where a query's
+ * time goes.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { compileMatcher, type Labels, type LogEntry } from '@logsvc/api';
@@ -69,8 +70,7 @@ function parseArgs(argv: readonly string[]): Options {
         }
       }
       o.modes = modes as ReadMode[];
-    }
-    else if (arg.name === 'format') {
+    } else if (arg.name === 'format') {
       const v = arg.need();
       if (v !== 'blocks' && v !== 'columnar')
         throw new Error('--format must be blocks or columnar');
@@ -141,8 +141,8 @@ function buildData(
  * entry's metadata decoded), with scratch line buffers when the engine allows them, or with
  * those and no metadata for blocks the query cannot see it in.
  */
-type ReadMode = 'before' | 'scratch' | 'after';
-const MODES: readonly ReadMode[] = ['before', 'scratch', 'after'];
+type ReadMode = 'before' | 'scratch' | 'after' | 'views';
+const MODES: readonly ReadMode[] = ['before', 'scratch', 'after', 'views'];
 
 /**
  * A cursor passed through, showing its blocks' metadata names only when `names` (so every
@@ -152,6 +152,8 @@ class ModeCursor implements EntryCursor {
   constructor(
     private readonly inner: EntryCursor,
     private readonly names: boolean,
+    /** Each line as a view of its own (`lineSource` the line): no reading in place. */
+    private readonly views: boolean,
   ) {}
   next(): boolean {
     return this.inner.next();
@@ -163,13 +165,13 @@ class ModeCursor implements EntryCursor {
     return this.inner.line;
   }
   get lineSource(): Buffer {
-    return this.inner.lineSource;
+    return this.views ? this.inner.line : this.inner.lineSource;
   }
   get lineStart(): number {
-    return this.inner.lineStart;
+    return this.views ? 0 : this.inner.lineStart;
   }
   get lineEnd(): number {
-    return this.inner.lineEnd;
+    return this.views ? this.inner.line.length : this.inner.lineEnd;
   }
   get structuredMetadata(): Labels {
     return this.inner.structuredMetadata;
@@ -200,7 +202,8 @@ function chunkSource(streams: readonly StoredStream[], mode: ReadMode): LogSourc
         );
         const entries =
           cursors.length === 1 ? cursors[0] : new MergedCursor(cursors, params.direction);
-        out.push({ labels: s.labels, entries: new ModeCursor(entries, mode === 'after') });
+        const names = mode === 'after' || mode === 'views';
+        out.push({ labels: s.labels, entries: new ModeCursor(entries, names, mode === 'views') });
       }
       return Promise.resolve(out);
     },
