@@ -17,7 +17,11 @@ const entryArb = fc.record({
   line: fc.constantFrom('x', 'level=info', '{"a":1}', ''),
   sm: metadataArb,
 });
-type Entry = typeof entryArb extends fc.Arbitrary<infer T> ? T : never;
+interface Entry {
+  readonly ts: bigint;
+  readonly line: string;
+  readonly sm: Labels;
+}
 
 function chunkOf(entries: readonly Entry[], blockSize: number, format: string): MemChunk {
   const built = new MemChunk({ encoding: 'snappy', blockSize });
