@@ -1,6 +1,8 @@
 import { EMPTY_LABELS, labelsFromRecord } from '@logsvc/api';
 import { describe, expect, it } from 'vitest';
 import { BlockRunCache } from './block-run-cache';
+import { decodeColumnarBlock } from './columnar-block';
+import { decodeColumnarChunk, recodeChunk } from './columnar-format';
 import { MemChunk } from './mem-chunk';
 import { drain } from './test-helpers';
 
@@ -100,5 +102,38 @@ describe('BlockRunCache', () => {
     expect(drain(c.iterator(at(1), at(49), 'forward'))).toHaveLength(48);
     expect(cache.size).toBe(0);
     expect(cache.bytes).toBe(0);
+  });
+
+  it('sizes a run by its metadata bound, never decoding the metadata to size it', () => {
+    const run = {
+      count: 2,
+      ts: new BigInt64Array(2),
+      lineOffsets: new Uint32Array([0, 3, 6]),
+      lines: Buffer.from('abcdef'),
+      get smOffsets(): Uint32Array {
+        throw new Error('metadata decoded');
+      },
+      get smIds(): Uint32Array {
+        throw new Error('metadata decoded');
+      },
+      symbols: [],
+      order: null,
+      metadataBytes: () => 40,
+    };
+    const cache = new BlockRunCache(1 << 20);
+    expect(cache.load('k', () => run, 2)).toBe(run);
+    expect(cache.bytes).toBe(6 + 16 + 12 + 40);
+  });
+
+  it("bounds a columnar block's metadata before it is read, and gives its size after", () => {
+    const contents = decodeColumnarChunk(recodeChunk(chunkBytes(600), 'columnar'));
+    const b = contents.blocks[0];
+    const { strings, byteLengths } = contents.symbols;
+    const run = decodeColumnarBlock(b.data, b.layout, b, strings, byteLengths);
+    const bound = run.metadataBytes!();
+    expect(bound).toBe(4 * (run.count + 1) + 4 * 2 * run.count);
+    const exact = run.smOffsets.byteLength + run.smIds.byteLength;
+    expect(run.metadataBytes!()).toBe(exact);
+    expect(exact).toBeLessThanOrEqual(bound);
   });
 });

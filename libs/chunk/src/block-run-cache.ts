@@ -7,8 +7,8 @@ export function entryRunBytes(run: EntryRun): number {
     run.lineOffsets[run.count] +
     run.ts.byteLength +
     run.lineOffsets.byteLength +
-    run.smOffsets.byteLength +
-    run.smIds.byteLength +
+    // Not `smOffsets` / `smIds` themselves: reading them decodes a columnar block's metadata.
+    (run.metadataBytes?.() ?? run.smOffsets.byteLength + run.smIds.byteLength) +
     (run.order?.byteLength ?? 0)
   );
 }

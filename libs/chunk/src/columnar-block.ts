@@ -261,8 +261,16 @@ class ColumnarRun implements EntryRun {
     private readonly metadataColumns: () => MetadataRows,
     /** A lone Metadata column whose cells are one byte each (read a row at a time), or null. */
     private readonly byteCells: { readonly name: number; readonly read: () => Buffer } | null,
+    /** At most how many (name, value) ids the metadata columns decode to. */
+    private readonly maxMetadataIds: number,
   ) {
     if (byteCells !== null) this.onePairName = byteCells.name;
+  }
+
+  metadataBytes(): number {
+    const m = this.metadata;
+    if (m !== null) return m.offsets.byteLength + m.ids.byteLength;
+    return 4 * (this.count + 1) + 4 * this.maxMetadataIds;
   }
 
   get lines(): Buffer {
@@ -462,7 +470,18 @@ export function decodeColumnarBlock(
     (into) => columnBytesInto(data, lineCol, into),
     () => decodeMetadata(data, metaCols, layout.lineBytes, meta, symbols, symbolByteLengths),
     byteCellsOf(data, metaCols, n, symbols.length),
+    maxMetadataIds(metaCols, n),
   );
+}
+
+/**
+ * A bound on the ids `decodeMetadata` makes: a name and a value per row of each Metadata
+ * column, and in a pairs column at most one per byte (each id is a uvarint).
+ */
+function maxMetadataIds(metaCols: readonly ColumnMeta[], n: number): number {
+  let ids = 0;
+  for (const c of metaCols) ids += c.kind === ColumnKind.MetadataPairs ? c.rawLength : 2 * n;
+  return ids;
 }
 
 /**

@@ -27,12 +27,22 @@ export interface EntryCursor {
   readonly line: Buffer;
   /**
    * The current line as a range of a buffer, `lineSource[lineStart, lineEnd)`, without making a
-   * view: for readers that work on offsets (the JSON route, byte counts).
+   * view: for readers that work on offsets (the JSON route, `| logfmt`, byte counts). A buffer
+   * handed out here is not rewritten while the cursor may hand it out again (a reused one comes
+   * back as a new Buffer object), so a reader may keep what it found in it for the next lines.
    */
   readonly lineSource: Buffer;
   readonly lineStart: number;
   readonly lineEnd: number;
   readonly structuredMetadata: Labels;
+  /**
+   * Every structured-metadata name (as stored) that the entries of the current entry's run (a
+   * block) may carry, from the run's meta: the same array while the cursor stays in the run,
+   * so a reader judges it once per block. Undefined when the cursor cannot tell without
+   * reading the entry's metadata. A reader that needs none of these names can then leave
+   * `structuredMetadata` unread.
+   */
+  readonly metadataNames?: readonly string[];
   /**
    * Cursors that fetch their entries as they are read: after `next()` returned false, a
    * promise that resolves when more can be read (call `next()` again), or null at the real
@@ -171,6 +181,8 @@ export class MergeCursor implements ChunkCursor {
   private run: EntryRun | null = null;
   private row = -1;
   private labels: Labels | null = null;
+  /** The current run's meta (its metadata names), when its source had one. */
+  private meta: RunMeta | undefined = undefined;
   /** The structured metadata built last, by symbol ids. */
   private lastSm: {
     readonly symbols: readonly string[];
@@ -290,6 +302,10 @@ export class MergeCursor implements ChunkCursor {
     return this.labels;
   }
 
+  get metadataNames(): readonly string[] | undefined {
+    return this.meta?.metadataNames;
+  }
+
   next(): boolean {
     if (this.spent.length > 0) this.releaseSpent();
     return this.heap === null ? this.nextSequential() : this.nextMerged(this.heap);
@@ -332,7 +348,7 @@ export class MergeCursor implements ChunkCursor {
       this.current = this.open(next.source, next.rank);
     }
     const state = this.current;
-    this.emit(state.run, state.row);
+    this.emit(state.run, state.row, state.meta);
     state.advance();
     return true;
   }
@@ -355,7 +371,7 @@ export class MergeCursor implements ChunkCursor {
       }
       if (heap.length > 0) this.siftDown(0);
       if (keep) {
-        this.emit(run, row);
+        this.emit(run, row, state.meta);
         return true;
       }
     }
@@ -364,7 +380,7 @@ export class MergeCursor implements ChunkCursor {
 
   private open(source: RunSource, rank: number): RunState {
     const loaded = source.load();
-    return RunState.open(
+    const state = RunState.open(
       this.transient && loaded.linesInto !== undefined ? new ScratchLinesRun(loaded) : loaded,
       rank,
       this.fromNs,
@@ -373,14 +389,17 @@ export class MergeCursor implements ChunkCursor {
       this.needles,
       this.scanned,
     );
+    state.meta = source.meta;
+    return state;
   }
 
-  private emit(run: EntryRun, row: number): void {
+  private emit(run: EntryRun, row: number, meta: RunMeta | undefined): void {
     this.run = run;
     this.row = row;
     this.ts = run.ts[row];
     this.lineView = null;
     this.labels = null;
+    this.meta = meta;
   }
 
   /** A run the walk has left: its scratch lines go back once the entry shown from it is gone. */
@@ -397,6 +416,7 @@ export class MergeCursor implements ChunkCursor {
     this.releaseSpent();
     this.lineView = EMPTY_LINE;
     this.labels = NO_LABELS;
+    this.meta = undefined;
     return false;
   }
 

@@ -29,6 +29,11 @@ export interface EntryRun {
    * written) when the run holds its lines already or their codec cannot write in place.
    */
   linesInto?(into: Buffer): boolean;
+  /**
+   * Runs that decode their metadata only when read (columnar blocks): the bytes of
+   * `smOffsets` and `smIds`, or a bound on them when not decoded yet, without decoding them.
+   */
+  metadataBytes?(): number;
 }
 
 export function rowAt(run: EntryRun, pos: number): number {

@@ -1,6 +1,7 @@
 import type { Direction, ScanCounters } from './cursor';
 import { type EntryRun, lowerBound, rowAt } from './entry-run';
 import type { LineNeedles } from './line-needles';
+import type { RunMeta } from './run-summary';
 
 /**
  * One run being walked over its positions inside the query range, in direction order. `rank`
@@ -14,6 +15,8 @@ export class RunState {
   groupBase = 0;
   /** A run not in stored order: 1 for each row whose line holds a needle, made on first seek. */
   private matches: Uint8Array | null = null;
+  /** What the run's source knew of it before loading (its metadata names), if anything. */
+  meta: RunMeta | undefined = undefined;
 
   constructor(
     readonly run: EntryRun,

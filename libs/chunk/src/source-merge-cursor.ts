@@ -81,6 +81,12 @@ export class SourceMergeCursor implements EntryCursor {
     return this.current === null ? EMPTY_LABELS : this.current.structuredMetadata;
   }
 
+  /** The passed-through cursor's; none while replaying a timestamp several cursors hold. */
+  get metadataNames(): readonly string[] | undefined {
+    if (this.replaying) return undefined;
+    return this.current === null ? undefined : this.current.metadataNames;
+  }
+
   next(): boolean {
     if (this.live === null) {
       this.live = [];

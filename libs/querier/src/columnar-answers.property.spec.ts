@@ -39,9 +39,12 @@ const entryArb = (spanNs: bigint): fc.Arbitrary<Entry> =>
         maxLength: 6,
       })
       .map((ws) => ws.join(' ')),
+    // Metadata a parser's keys may clash with (`level`), or that a grouping reads.
     sm: fc.oneof(
       fc.constant([]),
       fc.constantFrom('a', 'b').map((v) => [{ name: 'trace_id', value: v }]),
+      fc.constantFrom('info', 'warn').map((v) => [{ name: 'detected_level', value: v }]),
+      fc.constantFrom('info', 'debug').map((v) => [{ name: 'level', value: v }]),
     ),
   });
 
@@ -73,6 +76,12 @@ const queryArb = fc.oneof(
       'sum(count_over_time({app=~".+"} |= "timeout" [3h]))',
       'sum by (app) (count_over_time({app=~".+"} |~ "status=5|trace" [30m]))',
       'count_over_time({app="b"} | trace_id="b" [15m])',
+      // Parsers: lines in scratch buffers, metadata left unread where the query cannot see it.
+      'sum by (level) (count_over_time({app=~".+"} | logfmt [10m]))',
+      'sum by (detected_level) (count_over_time({app=~".+"} | logfmt | status>=500 [10m]))',
+      'sum by (level, __error__) (count_over_time({app=~".+"} | json [10m]))',
+      'sum by (pod) (bytes_over_time({app=~".+"} | logfmt --strict | level="error" [10m]))',
+      'sum by (level) (count_over_time({app=~".+"} | pattern "<_> level=<level> <_>" [10m]))',
     )
     .map((q) => ({ q, metric: true })),
 );

@@ -29,5 +29,9 @@ export abstract class ForwardingCursor<C extends EntryCursor = EntryCursor> impl
     return this.inner.structuredMetadata;
   }
 
+  get metadataNames(): readonly string[] | undefined {
+    return this.inner.metadataNames;
+  }
+
   abstract next(): boolean;
 }

@@ -157,6 +157,10 @@ export class LazyChunkCursor<T> implements EntryCursor {
     return this.inner === null ? EMPTY_LABELS : this.inner.structuredMetadata;
   }
 
+  get metadataNames(): readonly string[] | undefined {
+    return this.inner === null ? undefined : this.inner.metadataNames;
+  }
+
   next(): boolean {
     if (this.inner === null) {
       if (this.ended) return false;

@@ -185,4 +185,8 @@ export class LabelFilterStage implements Stage {
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer | null {
     return this.filter.matches(lbs) ? line : null;
   }
+
+  processRange(_source: Buffer, _start: number, _end: number, lbs: LabelsBuilder): boolean {
+    return this.filter.matches(lbs);
+  }
 }

@@ -47,6 +47,11 @@ export class LabelFormatStage implements Stage {
     }));
   }
 
+  /** Whether some `dst="template"` is among the formats (templates may read every label). */
+  get hasTemplates(): boolean {
+    return this.formats.some((f) => f.template !== null);
+  }
+
   process(timestampNs: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
     let data: Readonly<Record<string, string>> | null = null;
     let lineText: string | null = null;

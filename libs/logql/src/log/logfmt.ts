@@ -240,28 +240,41 @@ export class LogfmtParserStage implements Stage {
   }
 
   process(_ts: bigint, line: Buffer, lbs: LabelsBuilder): Buffer {
-    if (lbs.skipParsers()) return line;
+    if (!this.prefiltered(line, 0, line.length, lbs)) this.parse(line, lbs);
+    return line;
+  }
+
+  processRange(source: Buffer, start: number, end: number, lbs: LabelsBuilder): boolean {
+    if (!this.prefiltered(source, start, end, lbs)) this.parse(source.subarray(start, end), lbs);
+    return true;
+  }
+
+  /**
+   * The checks before a parse of the line `b[start, end)`: true when they settled it (nothing
+   * to extract, no wanted key in it, or the hints' one key read from its value).
+   */
+  private prefiltered(b: Buffer, start: number, end: number, lbs: LabelsBuilder): boolean {
+    if (lbs.skipParsers()) return true;
     // Without --strict no error can come of the line: skip it when it cannot give a label.
-    if (!this.strict && lbs.parsersExtractNothing()) return line;
+    if (!this.strict && lbs.parsersExtractNothing()) return true;
+    if (this.strict || this.keepEmpty) return false;
     const hints = lbs.hints;
-    if (!this.strict && !this.keepEmpty) {
-      if (this.needlesFor !== hints) {
-        this.needles = LogfmtKeyNeedles.forHints(hints);
-        this.needlesFor = hints;
-      }
-      const needles = this.needles;
-      const single = needles === null ? null : needles.single;
-      if (needles === null) {
-        // No prefilter for these hints.
-      } else if (single === null) {
-        if (!needles.mayHoldKey(line)) return line;
-      } else {
-        // One search finds the key and, most often, its value: nothing else is read.
-        const at = needles.locate(line, single);
-        if (at === NO_KEY) return line;
-        if (at !== PARSE_LINE && this.setSingle(line, at, single, lbs)) return line;
-      }
+    if (this.needlesFor !== hints) {
+      this.needles = LogfmtKeyNeedles.forHints(hints);
+      this.needlesFor = hints;
     }
+    const needles = this.needles;
+    if (needles === null) return false;
+    const single = needles.single;
+    if (single === null) return !needles.mayHoldKey(b, start, end);
+    // One search finds the key and, most often, its value: nothing else is read.
+    const at = needles.locate(b, start, end, single);
+    if (at === NO_KEY) return true;
+    return at !== PARSE_LINE && this.setSingle(b, at, end, single, lbs);
+  }
+
+  private parse(line: Buffer, lbs: LabelsBuilder): void {
+    const hints = lbs.hints;
     const dec = this.dec;
     dec.reset(line);
     const mark = lbs.parsedMark();
@@ -297,16 +310,20 @@ export class LogfmtParserStage implements Stage {
     if (this.strict && dec.err !== null) {
       lbs.setParserErr(ERR_LOGFMT, dec.err);
     }
-    return line;
   }
 
   /**
-   * The hints' one key, found by `LogfmtKeyNeedles.locate` with its value at `start`: sets the
-   * label from a plain unquoted value, the only pair of the line that can give it (false
-   * leaves an empty, quoted or malformed value to a full parse).
+   * The hints' one key, found by `LogfmtKeyNeedles.locate` with its value at `start` of the
+   * line ending at `n`: sets the label from a plain unquoted value, the only pair of the line
+   * that can give it (false leaves an empty, quoted or malformed value to a full parse).
    */
-  private setSingle(line: Buffer, start: number, key: Buffer, lbs: LabelsBuilder): boolean {
-    const n = line.length;
+  private setSingle(
+    line: Buffer,
+    start: number,
+    n: number,
+    key: Buffer,
+    lbs: LabelsBuilder,
+  ): boolean {
     let end = start;
     let high = false;
     for (; end < n; end++) {

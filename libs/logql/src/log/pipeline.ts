@@ -12,6 +12,12 @@ import { LabelsBuilder, type LabelsResult } from './labels-builder';
  */
 export interface Stage {
   process(timestampNs: bigint, line: Buffer, lbs: LabelsBuilder): Buffer | null;
+  /**
+   * `process` on the line `source[start, end)` for a stage that never changes the line: false
+   * when it drops the entry. Lets a pipeline of such stages read a block's lines in place,
+   * with no view per line.
+   */
+  processRange?(source: Buffer, start: number, end: number, lbs: LabelsBuilder): boolean;
 }
 
 /** What a stream pipeline yields for a kept entry. */
@@ -64,6 +70,44 @@ export class StreamPipeline {
       if (current === null) return null;
     }
     return current;
+  }
+
+  /**
+   * `run` on the line `source[start, end)`: the stages that read lines in place
+   * (`Stage.processRange`) get the range, the first that does not and those after it a view.
+   * Returns the final line's length, or -1 when a stage drops the entry.
+   */
+  runRange(
+    timestampNs: bigint,
+    source: Buffer,
+    start: number,
+    end: number,
+    structuredMetadata?: Labels,
+  ): number {
+    const lbs = this.builder;
+    lbs.reset();
+    if (structuredMetadata !== undefined && structuredMetadata.length > 0) {
+      lbs.addStructuredMetadata(structuredMetadata);
+    }
+    const stages = this.stages;
+    let i = 0;
+    for (; i < stages.length; i++) {
+      const stage = stages[i];
+      if (stage.processRange === undefined) break;
+      if (!stage.processRange(source, start, end, lbs)) return -1;
+    }
+    if (i === stages.length) return end - start;
+    let current: Buffer | null = source.subarray(start, end);
+    for (; i < stages.length; i++) {
+      current = stages[i].process(timestampNs, current, lbs);
+      if (current === null) return -1;
+    }
+    return current.length;
+  }
+
+  /** Whether the first stage reads lines in place (then `runRange` makes no view for it). */
+  readsInPlace(): boolean {
+    return this.stages.length > 0 && this.stages[0].processRange !== undefined;
   }
 
   /** The labels of the stream before any entry changes them. */

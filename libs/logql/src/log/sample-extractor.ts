@@ -17,6 +17,7 @@ import {
   parseHumanBytes,
 } from './conversions';
 import { ERR_SAMPLE_EXTRACTION } from './errors';
+import { metadataHider } from './hidden-metadata';
 import {
   NO_GROUPING,
   type LabelGrouping,
@@ -65,6 +66,14 @@ export interface StreamSampleExtractor {
   readonly readsLineLength?: boolean;
   /** Set when samples need no entry but its metadata names (see `BulkExtraction`). */
   bulk?: BulkExtraction;
+  /**
+   * Whether entries whose structured-metadata names (as stored) are all among `names` give
+   * the same sample when given no metadata, as long as that sample carries no `__error__`
+   * (an erroneous sample keeps every label: run such an entry again with its metadata). Lets
+   * a reader leave a block's metadata undecoded (see `metadataHider`). Absent when the query
+   * may see any metadata.
+   */
+  hidesMetadata?(names: readonly string[]): boolean;
 }
 
 /**
@@ -203,10 +212,21 @@ export class LineSampleExtractor implements SampleExtractor {
             : metadataNames.some((n) => names.has(lbs.metadataName(n))),
       };
     }
+    const hides = metadataHider(this.stages, this.hints, this.labelGrouping, lbs);
+    if (hides !== undefined) extractor.hidesMetadata = hides;
     if (direct !== undefined) {
       extractor.processRange = (ts, source, start, end, sm) => {
         const s = directSample(direct.runRange(source, start, end, sm), end - start);
         return s !== undefined ? s : rest(ts, source.subarray(start, end), sm);
+      };
+    } else if (pipeline.readsInPlace()) {
+      // `| logfmt` and label filters read the line in place: no view per line.
+      extractor.processRange = (ts, source, start, end, sm) => {
+        const length = pipeline.runRange(ts, source, start, end, sm);
+        if (length < 0) return null;
+        sample.value = bytes ? length : 1;
+        sample.labels = lbs.groupedLabels();
+        return sample;
       };
     }
     return extractor;
@@ -263,7 +283,9 @@ export class LabelSampleExtractor implements SampleExtractor {
     lbs.grouping = this.grouping;
     const { labelName, convert, postFilters } = this;
     const sample: Sample = { value: 0, labels: pipeline.baseLabels() };
+    const hides = metadataHider(this.stages, this.hints, this.grouping, lbs);
     return {
+      ...(hides === undefined ? {} : { hidesMetadata: hides }),
       process(ts, line, sm) {
         if (pipeline.run(ts, line, sm) === null) return null;
         const text = lbs.get(labelName);

@@ -1,19 +1,32 @@
 /**
  * Per-core speed of metric queries with parser stages, in-process:
  * `node tools/bench/dist/query/parser-stages.js [--mb=20] [--runs=5] [--only=json]
- * [--format=columnar|blocks]` (chunks as flushed, the default, or as the ingester cuts them).
+ * [--format=columnar|blocks] [--modes=before,scratch,after,views]` (chunks as flushed, the
+ * default, or as the ingester cuts them; the ways to read, default all four).
  *
  * Generates the mixed data set of `bench:query --data=mixed` (nginx, JSON and logfmt lines in
  * 100 streams over an hour, `detected_level` metadata as the distributor adds it), cuts it
  * into chunks as the ingester does, and runs the issue 13 metric queries on the event loop
- * over a source that decodes those chunks as the store source does. Prints, per query, the
- * median CPU time of `--runs` runs (after one warm-up) and the line MB per CPU-second: no
- * server, no HTTP, no other process in the way, so far less noise than `bench:query`. Run it
- * under `node --cpu-prof` to see where a query's time goes.
+ * over a source that decodes those chunks as the store source does, in four ways taking
+ * turns: `before` (fresh line buffers, every entry's metadata read), `scratch` (line buffers
+ * reused when the engine allows, `transientLines`), `after` (also no metadata for blocks the
+ * query cannot see it in, `metadataNames`) and `views` (`after`, but each line handed out as a
+ * Buffer of its own, so nothing reads lines in place). Prints, per query and way, the median
+ * CPU time of `--runs` runs (after one warm-up), the line MB per CPU-second and the ratio to
+ * the first way (the answers must be equal): no server, no HTTP, no other process in the way,
+ * so far less noise than `bench:query`. Run it under `node --cpu-prof` to see where a query's
+ * time goes.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { compileMatcher, type Labels, type LogEntry } from '@logsvc/api';
-import { type ChunkFormatName, MemChunk, recodeChunk } from '@logsvc/chunk';
+import {
+  type ChunkFormatName,
+  type CursorSummary,
+  type EntryCursor,
+  MemChunk,
+  prefilterOptions,
+  recodeChunk,
+} from '@logsvc/chunk';
 import { DEFAULT_CONFIG } from '@logsvc/config';
 import { MergedCursor } from '@logsvc/ingester';
 import { runQuery, type LogSource, type SourceStream } from '@logsvc/logql';
@@ -39,15 +52,25 @@ interface Options {
   only: string[];
   /** The chunks' format: as the ingester cuts them (blocks), or as flushed (columnar). */
   format: ChunkFormatName;
+  /** The ways to read, taking turns (default all). */
+  modes: readonly ReadMode[];
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { mb: 20, runs: 5, only: [], format: 'columnar' };
+  const o: Options = { mb: 20, runs: 5, only: [], format: 'columnar', modes: MODES };
   forEachOption(argv, (arg) => {
     if (arg.name === 'mb') o.mb = positiveNumber('mb', arg.need());
     else if (arg.name === 'runs') o.runs = positiveInt('runs', arg.need());
     else if (arg.name === 'only') o.only.push(arg.need());
-    else if (arg.name === 'format') {
+    else if (arg.name === 'modes') {
+      const modes = arg.need().split(',');
+      for (const m of modes) {
+        if (!(MODES as readonly string[]).includes(m)) {
+          throw new Error(`--modes takes ${MODES.join(', ')}`);
+        }
+      }
+      o.modes = modes as ReadMode[];
+    } else if (arg.name === 'format') {
       const v = arg.need();
       if (v !== 'blocks' && v !== 'columnar')
         throw new Error('--format must be blocks or columnar');
@@ -113,18 +136,64 @@ function buildData(
   return { streams, lineBytes };
 }
 
-/** Decodes a stream's chunks as the store source does on the event loop. */
-function chunkSource(streams: readonly StoredStream[]): LogSource {
+/**
+ * How the source reads chunks: as before issue 45's fifth wave (fresh line buffers, every
+ * entry's metadata decoded), with scratch line buffers when the engine allows them, or with
+ * those and no metadata for blocks the query cannot see it in.
+ */
+type ReadMode = 'before' | 'scratch' | 'after' | 'views';
+const MODES: readonly ReadMode[] = ['before', 'scratch', 'after', 'views'];
+
+/**
+ * A cursor passed through, showing its blocks' metadata names only when `names` (so every
+ * mode reads through the same one layer).
+ */
+class ModeCursor implements EntryCursor {
+  constructor(
+    private readonly inner: EntryCursor,
+    private readonly names: boolean,
+    /** Each line as a view of its own (`lineSource` the line): no reading in place. */
+    private readonly views: boolean,
+  ) {}
+  next(): boolean {
+    return this.inner.next();
+  }
+  get timestampNs(): bigint {
+    return this.inner.timestampNs;
+  }
+  get line(): Buffer {
+    return this.inner.line;
+  }
+  get lineSource(): Buffer {
+    return this.views ? this.inner.line : this.inner.lineSource;
+  }
+  get lineStart(): number {
+    return this.views ? 0 : this.inner.lineStart;
+  }
+  get lineEnd(): number {
+    return this.views ? this.inner.line.length : this.inner.lineEnd;
+  }
+  get structuredMetadata(): Labels {
+    return this.inner.structuredMetadata;
+  }
+  get metadataNames(): readonly string[] | undefined {
+    return this.names ? this.inner.metadataNames : undefined;
+  }
+  summarize(): CursorSummary | null {
+    return this.inner.summarize?.() ?? null;
+  }
+}
+
+/** Decodes a stream's chunks as the store source does on the event loop, read as `mode` says. */
+function chunkSource(streams: readonly StoredStream[], mode: ReadMode): LogSource {
   return {
     select(params): Promise<SourceStream[]> {
       const matchers = params.matchers.map((m) => ({ name: m.name, test: compileMatcher(m) }));
       // As the store source: one literal, or else any of several (`|~ "a|b"`).
-      const options =
-        params.lineContains !== undefined
-          ? { lineContains: params.lineContains }
-          : params.lineContainsAny !== undefined
-            ? { lineContainsAny: params.lineContainsAny }
-            : {};
+      const options = prefilterOptions({
+        ...params,
+        transientLines: mode !== 'before' && params.transientLines === true,
+      });
       const out: SourceStream[] = [];
       for (const s of streams) {
         if (!matchers.every((m) => m.test.matches(labelValue(s.labels, m.name)))) continue;
@@ -133,7 +202,8 @@ function chunkSource(streams: readonly StoredStream[]): LogSource {
         );
         const entries =
           cursors.length === 1 ? cursors[0] : new MergedCursor(cursors, params.direction);
-        out.push({ labels: s.labels, entries });
+        const names = mode === 'after' || mode === 'views';
+        out.push({ labels: s.labels, entries: new ModeCursor(entries, names, mode === 'views') });
       }
       return Promise.resolve(out);
     },
@@ -149,13 +219,12 @@ async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   const endMs = Date.now() - 60_000;
   const { streams, lineBytes } = buildData(o.mb, endMs - 3_600_000, o.format);
-  const source = chunkSource(streams);
   const mb = lineBytes / 1e6;
   console.log(`${mb.toFixed(1)} MB of mixed lines in ${streams.length} streams (${o.format})`);
   const endNs = BigInt(endMs) * 1_000_000n;
   for (const q of QUERIES) {
     if (o.only.length > 0 && !o.only.some((n) => q.name.includes(n))) continue;
-    const run = () =>
+    const run = (mode: ReadMode) =>
       runQuery({
         query: q.query,
         kind: 'instant',
@@ -164,25 +233,34 @@ async function main(): Promise<void> {
         limit: 100,
         direction: 'forward',
         tenants: 'bench',
-        source,
+        source: chunkSource(streams, mode),
       });
-    const first = await run();
-    const cpuMs: number[] = [];
+    const first = await run(o.modes[0]);
+    const cpuMs = new Map<ReadMode, number[]>(o.modes.map((m) => [m, []]));
+    // The modes take turns, so the machine's load falls on each alike.
     for (let i = 0; i < o.runs; i++) {
-      const before = process.cpuUsage();
-      const answer = await run();
-      const used = process.cpuUsage(before);
-      cpuMs.push((used.user + used.system) / 1000);
-      if (!isDeepStrictEqual(answer.result, first.result))
-        throw new Error(`${q.name}: answers differ`);
+      for (const mode of o.modes) {
+        const before = process.cpuUsage();
+        const answer = await run(mode);
+        const used = process.cpuUsage(before);
+        cpuMs.get(mode)!.push((used.user + used.system) / 1000);
+        if (!isDeepStrictEqual(answer.result, first.result)) {
+          throw new Error(`${q.name}: the ${mode} answer differs`);
+        }
+      }
     }
-    cpuMs.sort((a, b) => a - b);
-    const median = cpuMs[Math.floor(cpuMs.length / 2)];
     const sum =
       first.result.type === 'vector' ? first.result.samples.reduce((a, s) => a + s.value, 0) : NaN;
-    console.log(
-      `${q.name.padEnd(7)} ${median.toFixed(0).padStart(6)} ms CPU  ${(mb / (median / 1000)).toFixed(1).padStart(6)} MB per CPU-s  (min ${cpuMs[0].toFixed(0)} ms; sum ${sum})`,
-    );
+    const medians = new Map<ReadMode, number>();
+    for (const mode of o.modes) {
+      const ms = cpuMs.get(mode)!.sort((a, b) => a - b);
+      const median = ms[Math.floor(ms.length / 2)];
+      medians.set(mode, median);
+      const ratio = median / medians.get(o.modes[0])!;
+      console.log(
+        `${q.name.padEnd(7)} ${mode.padEnd(8)} ${median.toFixed(0).padStart(6)} ms CPU  ${(mb / (median / 1000)).toFixed(1).padStart(6)} MB per CPU-s  ×${ratio.toFixed(2)}  (min ${ms[0].toFixed(0)} ms; sum ${sum})`,
+      );
+    }
   }
 }
 

@@ -6,6 +6,8 @@
  */
 import type { Labels } from '@logsvc/api';
 import type { LabelsResult } from '../../log/labels-builder';
+import { ERROR_DETAILS_LABEL, ERROR_LABEL } from '../../log/errors';
+import type { Sample, StreamSampleExtractor } from '../../log/sample-extractor';
 import type { RangeAggregation, RangeAggregationOp } from '../../syntax/ast';
 import { throwIfAborted, type EvalContext } from './context';
 import { PipelineError } from './errors';
@@ -95,11 +97,10 @@ export class RangeAggregationEvaluator implements StepEvaluator {
       ...(lineContains === undefined ? {} : { lineContains }),
       ...(lineContainsAny === undefined ? {} : { lineContainsAny }),
       ...(metadataEquals === undefined ? {} : { metadataEquals }),
-      // Line filters keep no line: each entry's line is read, tested and dropped.
-      ...(expr.range.unwrap === undefined &&
-      expr.range.log.stages.every((stage) => stage.kind === 'LineFilter')
-        ? { transientLines: true }
-        : {}),
+      // No stage keeps a line past its entry: filters test it, parsers and templates copy
+      // what they take out of it into strings, formatters make lines of their own, and the
+      // sample is a number with labels; so lines may live in buffers reused block to block.
+      transientLines: true,
     });
     const grid = this.grid;
     const bySegmentKey = new Map<string, SegmentSeries>();
@@ -133,6 +134,10 @@ export class RangeAggregationEvaluator implements StepEvaluator {
       // An extractor that reads lines in place gets offsets into the cursor's block, no view.
       const inPlace = readsLine ? sx.processRange : undefined;
       const cursor = stream.entries;
+      // Blocks whose metadata the query cannot see are read without it (see `hidesMetadata`).
+      const hides = sx.hidesMetadata;
+      let blockNames: readonly string[] | undefined;
+      let hidden = false;
       let lastLabels: LabelsResult | undefined;
       let lastSegments: SegmentSeries | undefined;
       let lastSamples: SampleSeries | undefined;
@@ -159,20 +164,18 @@ export class RangeAggregationEvaluator implements StepEvaluator {
           u = Number(ts - origin);
           if (!this.inSomeWindow(u)) continue;
         }
-        const sample =
-          inPlace !== undefined
-            ? inPlace(
-                ts,
-                cursor.lineSource,
-                cursor.lineStart,
-                cursor.lineEnd,
-                cursor.structuredMetadata,
-              )
-            : sx.process(
-                ts,
-                !readsLine ? NO_LINE : lengthOnly ? lineOfLength(cursor) : cursor.line,
-                cursor.structuredMetadata,
-              );
+        if (hides !== undefined) {
+          const names = cursor.metadataNames;
+          if (names !== blockNames) {
+            blockNames = names;
+            hidden = names !== undefined && hides(names);
+          }
+        }
+        let sample = extract(sx, cursor, ts, inPlace, readsLine, lengthOnly, hidden);
+        // An erroneous sample keeps every label, the metadata's too: read it after all.
+        if (hidden && sample !== null && hasError(sample.labels)) {
+          sample = extract(sx, cursor, ts, inPlace, readsLine, lengthOnly, false);
+        }
         if (sample === null) continue;
         kept++;
         const result = sample.labels;
@@ -312,6 +315,34 @@ export function absentLabels(expr: RangeAggregation): Labels {
   return [...equal.entries()]
     .map(([name, value]) => ({ name, value }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The cursor's entry through the extractor, without its metadata when `hideMetadata`. */
+function extract(
+  sx: StreamSampleExtractor,
+  cursor: EntryCursor,
+  ts: bigint,
+  inPlace: StreamSampleExtractor['processRange'],
+  readsLine: boolean,
+  lengthOnly: boolean,
+  hideMetadata: boolean,
+): Sample | null {
+  const sm = hideMetadata ? undefined : cursor.structuredMetadata;
+  if (inPlace !== undefined) {
+    return inPlace(ts, cursor.lineSource, cursor.lineStart, cursor.lineEnd, sm);
+  }
+  const line = !readsLine ? NO_LINE : lengthOnly ? lineOfLength(cursor) : cursor.line;
+  return sx.process(ts, line, sm);
+}
+
+/** Whether a sample's labels carry an error (then they are all of the entry's labels). */
+function hasError(result: LabelsResult): boolean {
+  const labels = result.labels;
+  for (let i = 0; i < labels.length; i++) {
+    const name = labels[i].name;
+    if (name === ERROR_LABEL || name === ERROR_DETAILS_LABEL) return true;
+  }
+  return false;
 }
 
 /** A buffer as long as the cursor's line, without reading the line when it fits BLANK_LINES. */

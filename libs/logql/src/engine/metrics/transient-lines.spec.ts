@@ -9,6 +9,7 @@ const LINES = [
   'GET /a 200 upstream timeout',
   '{"level":"error","msg":"upstream timeout"}',
   'level=info msg=ok',
+  'level=3 msg="slow call" took=12',
   'POST /b 500',
   'upstream timeout again',
 ];
@@ -52,19 +53,22 @@ class Cursor implements EntryCursor {
   }
 }
 
-/** Honours `transientLines` with the shared buffer; records what each select asked. */
-function source(asked: SelectParams[]): LogSource {
+/** Honours `transientLines` (when `reuse`) with the shared buffer; records what each select asked. */
+function source(asked: SelectParams[], reuse: boolean): LogSource {
   return {
     select: (p) => {
       asked.push(p);
       return Promise.resolve([
-        { labels: parseLabels('{app="a"}'), entries: new Cursor(p.transientLines === true) },
+        {
+          labels: parseLabels('{app="a"}'),
+          entries: new Cursor(reuse && p.transientLines === true),
+        },
       ]);
     },
   };
 }
 
-async function run(query: string, asked: SelectParams[]): Promise<string> {
+async function run(query: string, asked: SelectParams[], reuse = true): Promise<string> {
   const end = T0 + 10n * S;
   const answer = await runQuery({
     query,
@@ -75,7 +79,7 @@ async function run(query: string, asked: SelectParams[]): Promise<string> {
     limit: 100,
     direction: 'forward',
     tenants: 't',
-    source: source(asked),
+    source: source(asked, reuse),
   });
   return JSON.stringify(answer.result, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
 }
@@ -94,13 +98,26 @@ describe('transientLines', () => {
     }
   });
 
-  it('is not asked for by log queries, parsers, formatters or unwrap', async () => {
+  it('is asked for by counts with parsers, formatters or unwrap, and their answers hold', async () => {
     for (const query of [
-      '{app="a"} |= "timeout"',
       'sum by (level) (count_over_time({app="a"} |= "timeout" | json | __error__="" [1m]))',
-      'sum(count_over_time({app="a"} | line_format "{{__line__}}" |= "x" [1m]))',
+      'sum by (level) (count_over_time({app="a"} | logfmt [1m]))',
+      'sum(bytes_over_time({app="a"} | line_format "{{__line__}}!" |= "x" [1m]))',
+      'sum by (msg) (count_over_time({app="a"} | label_format msg="{{__line__}}" [1m]))',
       'sum(sum_over_time({app="a"} | logfmt | unwrap level | __error__="" [1m]))',
+      'sum by (m) (count_over_time({app="a"} | regexp "(?P<m>[a-z]+ [0-9]+)" [1m]))',
+      'sum by (path) (count_over_time({app="a"} | pattern "<_> <path> <_>" [1m]))',
     ]) {
+      const asked: SelectParams[] = [];
+      const answer = await run(query, asked);
+      expect(asked.map((p) => p.transientLines)).toEqual([true]);
+      // The same query over lines each in a buffer of its own.
+      expect(answer, query).toBe(await run(query, [], false));
+    }
+  });
+
+  it('is not asked for by log queries', async () => {
+    for (const query of ['{app="a"} |= "timeout"', '{app="a"} | logfmt | line_format "{{.msg}}"']) {
       const asked: SelectParams[] = [];
       await run(query, asked);
       expect(asked.map((p) => p.transientLines)).toEqual([undefined]);

@@ -149,6 +149,8 @@ export function tenantExtractor(
     readsLineLength: sx.readsLineLength === true,
     process: (ts, line, sm) => relabeled(sx.process(ts, line, sm)),
   };
+  // The tenant label is no metadata: what the extractor cannot see stays unseen.
+  if (sx.hidesMetadata !== undefined) wrapped.hidesMetadata = sx.hidesMetadata;
   if (sx.processRange !== undefined) {
     wrapped.processRange = (ts, source, start, end, sm) =>
       relabeled(sx.processRange!(ts, source, start, end, sm));
