@@ -10,18 +10,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { labelsToRecord, parseLabels } from '@logsvc/api';
 import { LogfmtDecoder, LogfmtParserStage, type LogfmtOptions } from './logfmt';
-import { NO_PARSER_HINTS, newParserHints, type ParserHints } from './parser-hints';
+import { NO_PARSER_HINTS, type ParserHints } from './parser-hints';
 import { StreamPipeline } from './pipeline';
+import { groupingHints } from '../testing/parser-inputs';
 import { sanitizeLabelKey } from './sanitize';
 
-const hintsFor = (groups: string[]): ParserHints =>
-  newParserHints({
-    stageLabels: [],
-    groups,
-    without: false,
-    noLabels: false,
-    preserveError: false,
-  });
+const hintsFor = groupingHints;
 
 function extract(
   line: Buffer,

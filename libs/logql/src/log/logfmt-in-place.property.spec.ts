@@ -8,17 +8,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseLabels } from '@logsvc/api';
 import { LogfmtParserStage } from './logfmt';
-import { NO_PARSER_HINTS, newParserHints } from './parser-hints';
+import { NO_PARSER_HINTS } from './parser-hints';
 import { StreamPipeline } from './pipeline';
+import { groupingHints } from '../testing/parser-inputs';
 
-const hintsFor = (groups: string[]) =>
-  newParserHints({
-    stageLabels: [],
-    groups,
-    without: false,
-    noLabels: false,
-    preserveError: false,
-  });
+const hintsFor = groupingHints;
 const HINTS = [hintsFor(['level']), hintsFor(['level', 'msg']), NO_PARSER_HINTS];
 
 const key = fc.constantFrom('level', 'xlevel', 'lvl', 'msg', 'a', 'level\u00a0', '\u00a0level', '');

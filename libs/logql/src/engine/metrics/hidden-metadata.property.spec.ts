@@ -11,6 +11,7 @@
 import { type Labels, parseLabels } from '@logsvc/api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pairsJsonLine } from '../../testing/parser-inputs';
 import { runQuery } from '../query';
 import type { EntryCursor, LogSource } from '../source';
 
@@ -27,17 +28,7 @@ const pairs = fc.array(fc.tuple(key, value), { maxLength: 5 });
 const logfmtLine = pairs.map((ps) =>
   ps.map(([k, v]) => (v.includes(' ') || v === '' ? `${k}="${v}"` : `${k}=${v}`)).join(' '),
 );
-const jsonLine = fc
-  .tuple(pairs, fc.option(fc.tuple(key, pairs), { nil: undefined }), fc.boolean())
-  .map(([ps, nested, damaged]) => {
-    const members = ps.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
-    if (nested !== undefined) {
-      const inner = nested[1].map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
-      members.push(`${JSON.stringify(nested[0])}:{${inner.join(',')}}`);
-    }
-    const text = `{${members.join(',')}}`;
-    return damaged ? text.slice(0, Math.max(1, text.length - 3)) + ' tru}' : text;
-  });
+const jsonLine = pairsJsonLine(pairs, key);
 const line = fc.oneof(
   logfmtLine,
   jsonLine,

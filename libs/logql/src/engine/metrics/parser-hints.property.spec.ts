@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pairsJsonLine } from '../../testing/parser-inputs';
 import { labelsToString } from '@logsvc/api';
 import type { MetricExpr } from '../../syntax/ast';
 import { parseExpr } from '../../syntax/parser';
@@ -35,18 +36,7 @@ const uniquePairs = fc.uniqueArray(fc.tuple(key, value), { maxLength: 6, selecto
 const logfmtLine = uniquePairs.map((ps) =>
   ps.map(([k, v]) => (v.includes(' ') ? `${k}="${v}"` : `${k}=${v}`)).join(' '),
 );
-const jsonLine = fc
-  .tuple(pairs, fc.option(fc.tuple(key, pairs), { nil: undefined }), fc.boolean())
-  .map(([ps, nested, damaged]) => {
-    const members = ps.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
-    if (nested !== undefined) {
-      const inner = nested[1].map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
-      members.push(`${JSON.stringify(nested[0])}:{${inner.join(',')}}`);
-    }
-    const text = `{${members.join(',')}}`;
-    // Damage somewhere in the line: hints may stop reading before it (Loki's short-circuit).
-    return damaged ? text.slice(0, Math.max(1, text.length - 3)) + ' tru}' : text;
-  });
+const jsonLine = pairsJsonLine(pairs, key);
 const line = fc.oneof(logfmtLine, jsonLine, fc.constantFrom('plain text', 'status=500 a==b'));
 
 const parser = fc.constantFrom(
