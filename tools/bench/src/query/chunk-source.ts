@@ -19,8 +19,14 @@ export interface ChunkStream {
   readonly chunks: MemChunk[];
 }
 
-/** The mixed data set's generator, its lines spread over the hour ending at `endMs`. */
-export function mixedLines(): { gen: LogGenerator; endMs: number } {
+/** One stream of the mixed data set: its labels and its entries in time order. */
+export interface MixedStream {
+  readonly labels: SourceStream['labels'];
+  readonly entries: LogEntry[];
+}
+
+/** The mixed data set's streams, their lines spread over the hour ending at `endMs`. */
+export function mixedStreams(): { streams: MixedStream[]; endMs: number } {
   const endMs = Date.now();
   const gen = new LogGenerator({
     seed: 42,
@@ -29,7 +35,13 @@ export function mixedLines(): { gen: LogGenerator; endMs: number } {
     spacingMs: 3_600_000 / LINES_PER_STREAM,
     mixedStreams: true,
   });
-  return { gen, endMs };
+  const streams: MixedStream[] = [];
+  for (let s = 0; s < STREAMS; s++) {
+    const entries: LogEntry[] = [];
+    gen.entries(s, LINES_PER_STREAM, entries);
+    streams.push({ labels: gen.streams[s].labels, entries });
+  }
+  return { streams, endMs };
 }
 
 /**

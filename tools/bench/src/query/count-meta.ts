@@ -16,12 +16,9 @@ import {
   asColumnar,
   type ChunkStream,
   chunkSource,
-  type LogEntry,
-  LINES_PER_STREAM,
   median,
-  mixedLines,
+  mixedStreams,
   MS,
-  STREAMS,
 } from './chunk-source';
 
 const SECOND = 1000n * MS;
@@ -49,17 +46,15 @@ async function main(): Promise<void> {
   // of several clients then share timestamps.
   const wholeSeconds = args.includes('--seconds');
   const retries = args.includes('--retries');
-  const { gen, endMs } = mixedLines();
+  const mixed = mixedStreams();
+  const { endMs } = mixed;
   const startMs = endMs - 3_600_000;
   const memory: ChunkStream[] = [];
-  for (let s = 0; s < STREAMS; s++) {
-    const entries: LogEntry[] = [];
-    gen.entries(s, LINES_PER_STREAM, entries);
+  for (const { labels, entries } of mixed.streams) {
     const stamped = wholeSeconds
       ? entries.map((e) => ({ ...e, timestampNs: (e.timestampNs / SECOND) * SECOND }))
       : entries;
-    const chunk = appendAsClients(stamped, clients, retries);
-    memory.push({ labels: gen.streams[s].labels, chunks: [chunk] });
+    memory.push({ labels, chunks: [appendAsClients(stamped, clients, retries)] });
   }
   const columnar = asColumnar(memory);
   // What the in-memory chunks' cut blocks keep beside their compressed bytes (`BlockTimes`).

@@ -17,12 +17,9 @@ import {
   asColumnar,
   type ChunkStream,
   chunkSource,
-  type LogEntry,
-  LINES_PER_STREAM,
   median,
-  mixedLines,
+  mixedStreams,
   MS,
-  STREAMS,
 } from './chunk-source';
 const CLIENTS = 4;
 
@@ -35,13 +32,11 @@ const QUERIES = [
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 9);
-  const { gen, endMs } = mixedLines();
+  const mixed = mixedStreams();
+  const { endMs } = mixed;
   const inOrder: ChunkStream[] = [];
   const shared: ChunkStream[] = [];
-  for (let s = 0; s < STREAMS; s++) {
-    const entries: LogEntry[] = [];
-    gen.entries(s, LINES_PER_STREAM, entries);
-    const labels = gen.streams[s].labels;
+  for (const { labels, entries } of mixed.streams) {
     inOrder.push({ labels, chunks: [appendAsClients(entries, 1)] });
     shared.push({ labels, chunks: [appendAsClients(entries, CLIENTS)] });
   }

@@ -20,12 +20,9 @@ import {
   type ChunkStream,
   chunkSource,
   cpuMs,
-  type LogEntry,
-  LINES_PER_STREAM,
   median,
-  mixedLines,
+  mixedStreams,
   MS,
-  STREAMS,
 } from './chunk-source';
 
 const QUERIES = [
@@ -35,16 +32,14 @@ const QUERIES = [
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 7);
-  const { gen, endMs } = mixedLines();
+  const mixed = mixedStreams();
+  const { endMs } = mixed;
   const streams: ChunkStream[] = [];
   const bytes: Buffer[] = [];
-  for (let s = 0; s < STREAMS; s++) {
-    const entries: LogEntry[] = [];
-    gen.entries(s, LINES_PER_STREAM, entries);
-    const chunk = appendAsClients(entries, 2);
-    const columnar = recodeChunk(chunk.encode(), 'columnar');
+  for (const { labels, entries } of mixed.streams) {
+    const columnar = recodeChunk(appendAsClients(entries, 2).encode(), 'columnar');
     bytes.push(columnar);
-    streams.push({ labels: gen.streams[s].labels, chunks: [MemChunk.decode(columnar)] });
+    streams.push({ labels, chunks: [MemChunk.decode(columnar)] });
   }
   // Every block's lines column, stored and raw, for the decompression-only timing.
   const lineColumns: { stored: Buffer; raw: Buffer; rawLength: number }[] = [];
