@@ -13,6 +13,7 @@ import type { EncodedPayload } from './block';
 import { columnTimes } from './columnar-times';
 import { ChunkFormatError } from './errors';
 import type { RunMeta } from './run-summary';
+import { writeUvarint } from './varint';
 
 const LITTLE_ENDIAN = endianness() === 'LE';
 
@@ -37,20 +38,13 @@ export interface BlockTimes {
  * 2^32 (every one of a block whose entries are under 4.3 s apart) take integer steps only.
  */
 function writeUvarint53(out: Uint8Array, pos: number, v: number): number {
-  if (v < 0x100000000) {
-    let x = v >>> 0;
-    while (x >= 0x80) {
-      out[pos++] = (x & 0x7f) | 0x80;
-      x >>>= 7;
-    }
-    out[pos++] = x;
-    return pos;
+  if (v >= 0x100000000) return writeUvarint(out, pos, v);
+  let x = v >>> 0;
+  while (x >= 0x80) {
+    out[pos++] = (x & 0x7f) | 0x80;
+    x >>>= 7;
   }
-  while (v >= 0x80) {
-    out[pos++] = (v % 128) | 0x80;
-    v = Math.floor(v / 128);
-  }
-  out[pos++] = v;
+  out[pos++] = x;
   return pos;
 }
 

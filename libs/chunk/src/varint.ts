@@ -5,8 +5,11 @@ export function uvarintSize(v: number): number {
   return v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 5;
 }
 
-/** Writes `v` (0 <= v < 2^32) at `pos`; returns the position after it. */
-export function writeUvarint(buf: Buffer, pos: number, v: number): number {
+/**
+ * Writes `v` (0 <= v < 2^53: `& 0x7f` keeps the low bits of larger numbers too) at `pos`;
+ * returns the position after it.
+ */
+export function writeUvarint(buf: Uint8Array, pos: number, v: number): number {
   while (v >= 0x80) {
     buf[pos++] = (v & 0x7f) | 0x80;
     v = Math.floor(v / 128);
