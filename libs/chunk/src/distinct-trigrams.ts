@@ -1,0 +1,134 @@
+/**
+ * The distinct 3-byte sequences (trigrams) of a byte range, each as `b0 << 16 | b1 << 8 | b2`:
+ * what a block's token filter is built from. Every line byte passes through here when a block
+ * is encoded, so the loop is shaped for speed (docs/storage.md, Token filter):
+ *
+ * - Eight trigrams per iteration from four overlapping little-endian 32-bit reads: the word at
+ *   `i` holds the trigrams starting at `i` (its low 24 bits) and `i + 1` (its high 24 bits), so
+ *   each trigram costs one mask or shift instead of a serial shift-or-mask chain per byte.
+ * - The seen-set is one byte per possible trigram, indexed by the trigram's little-endian value
+ *   (a bijection; turned into the `b0 << 16 | b1 << 8 | b2` form only for the few new ones): a
+ *   byte test is fewer instructions than a bit test, which costs more than the cache misses of
+ *   the larger table. Its 16 MiB are allocated on first use and only pages a trigram lands on
+ *   become resident (about 1 MiB for the bench's mixed lines); entries are cleared one by one
+ *   after each call.
+ * - Each loop ends its function, and the few trigrams after the last full group of eight are
+ *   done before the main loop: V8 optimizes a long loop mid-call (on-stack replacement), and
+ *   code after it that had not run yet (no type feedback) deoptimized that code on every call.
+ */
+
+const TRIGRAMS = 1 << 24;
+
+/** The result scratch's first length, and the longest kept between calls (1 MiB). */
+const FIRST_SCRATCH = 1 << 12;
+const KEPT_SCRATCH = 1 << 18;
+
+let seen: Uint8Array | null = null;
+/** Where `collect` appends; it grows the array when full (rarely: blocks hold few distinct). */
+let scratch: Int32Array = new Int32Array(FIRST_SCRATCH);
+
+/**
+ * The distinct trigrams of `bytes[from, to)` in no particular order, as a view that the next
+ * call overwrites (copy what must outlive it).
+ */
+export function distinctTrigrams(bytes: Uint8Array, from: number, to: number): Int32Array {
+  if (to - from < 3) return scratch.subarray(0, 0);
+  const table = (seen ??= new Uint8Array(TRIGRAMS));
+  const n = collect(bytes, from, to, table);
+  const out = scratch;
+  forget(table, out, n);
+  if (out.length > KEPT_SCRATCH) scratch = new Int32Array(FIRST_SCRATCH);
+  return out.subarray(0, n);
+}
+
+/** `out` twice as long, its values kept. */
+function grown(out: Int32Array): Int32Array {
+  const next = new Int32Array(out.length * 2);
+  next.set(out);
+  return next;
+}
+
+/** Clears the `n` little-endian trigrams of `out` in `seen` and turns them into `b0 << 16 | …`. */
+function forget(seen: Uint8Array, out: Int32Array, n: number): void {
+  for (let k = 0; k < n; k++) {
+    const u = out[k];
+    seen[u] = 0;
+    out[k] = ((u & 0xff) << 16) | (u & 0xff00) | (u >>> 16);
+  }
+}
+
+/**
+ * Marks each trigram of `bytes[from, to)` (at least 3 bytes) in `seen` and appends the
+ * unmarked ones, as little-endian values, to `scratch`; returns how many it appended.
+ */
+function collect(bytes: Uint8Array, from: number, to: number, seen: Uint8Array): number {
+  let out = scratch;
+  let n = 0;
+  const starts = to - from - 2;
+  const end = from + starts - (starts & 7);
+  for (let i = end; i < to - 2; i++) {
+    const u = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16);
+    if (seen[u] === 0) {
+      seen[u] = 1;
+      if (n === out.length) scratch = out = grown(out);
+      out[n++] = u;
+    }
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = from; i < end; i += 8) {
+    // The last read ends at i + 9 < end + 2 <= to.
+    const x0 = view.getInt32(i, true);
+    const x2 = view.getInt32(i + 2, true);
+    const x4 = view.getInt32(i + 4, true);
+    const x6 = view.getInt32(i + 6, true);
+    let u = x0 & 0xffffff;
+    if (seen[u] === 0) {
+      seen[u] = 1;
+      if (n === out.length) scratch = out = grown(out);
+      out[n++] = u;
+    }
+    u = x0 >>> 8;
+    if (seen[u] === 0) {
+      seen[u] = 1;
+      if (n === out.length) scratch = out = grown(out);
+      out[n++] = u;
+    }
+    u = x2 & 0xffffff;
+    if (seen[u] === 0) {
+      seen[u] = 1;
+      if (n === out.length) scratch = out = grown(out);
+      out[n++] = u;
+    }
+    u = x2 >>> 8;
+    if (seen[u] === 0) {
+      seen[u] = 1;
+      if (n === out.length) scratch = out = grown(out);
+      out[n++] = u;
+    }
+    u = x4 & 0xffffff;
+    if (seen[u] === 0) {
+      seen[u] = 1;
+      if (n === out.length) scratch = out = grown(out);
+      out[n++] = u;
+    }
+    u = x4 >>> 8;
+    if (seen[u] === 0) {
+      seen[u] = 1;
+      if (n === out.length) scratch = out = grown(out);
+      out[n++] = u;
+    }
+    u = x6 & 0xffffff;
+    if (seen[u] === 0) {
+      seen[u] = 1;
+      if (n === out.length) scratch = out = grown(out);
+      out[n++] = u;
+    }
+    u = x6 >>> 8;
+    if (seen[u] === 0) {
+      seen[u] = 1;
+      if (n === out.length) scratch = out = grown(out);
+      out[n++] = u;
+    }
+  }
+  return n;
+}
