@@ -8,10 +8,10 @@
  *   each trigram costs one mask or shift instead of a serial shift-or-mask chain per byte.
  * - The seen-set is one byte per possible trigram, indexed by the trigram's little-endian value
  *   (a bijection; turned into the `b0 << 16 | b1 << 8 | b2` form only for the few new ones): a
- *   byte test is fewer instructions than a bit test, which costs more than the cache misses of
- *   the larger table. Its 16 MiB are allocated on first use and only pages a trigram lands on
- *   become resident (about 1 MiB for the bench's mixed lines); entries are cleared one by one
- *   after each call.
+ *   byte test takes fewer instructions than a bit test, which made the build alone 7-20 %
+ *   faster than with a bit per trigram (2 MiB) despite the larger table's extra cache misses.
+ *   Of its 16 MiB only the pages trigrams land on become resident (936 KiB after the bench's
+ *   mixed lines); the entries set are cleared one by one after each call.
  * - Each loop ends its function, and the few trigrams after the last full group of eight are
  *   done before the main loop: V8 optimizes a long loop mid-call (on-stack replacement), and
  *   code after it that had not run yet (no type feedback) deoptimized that code on every call.
@@ -26,7 +26,8 @@ const TRIGRAMS = 1 << 24;
  */
 const KEPT_SCRATCH = 1 << 20;
 
-let seen: Uint8Array | null = null;
+/** One byte per possible trigram, all 0 between calls. */
+const SEEN = new Uint8Array(TRIGRAMS);
 let scratch = new Int32Array(0);
 
 /**
@@ -41,14 +42,14 @@ export function distinctTrigrams(bytes: Uint8Array, from: number, to: number): I
     out = new Int32Array(most);
     if (most <= KEPT_SCRATCH) scratch = out;
   }
-  const table = (seen ??= new Uint8Array(TRIGRAMS));
-  const n = collect(bytes, from, to, table, out);
-  forget(table, out, n);
+  const n = collect(bytes, from, to, out);
+  forget(out, n);
   return out.subarray(0, n);
 }
 
-/** Clears the `n` little-endian trigrams of `out` in `seen` and turns them into `b0 << 16 | …`. */
-function forget(seen: Uint8Array, out: Int32Array, n: number): void {
+/** Clears the `n` little-endian trigrams of `out` in `SEEN` and turns them into `b0 << 16 | …`. */
+function forget(out: Int32Array, n: number): void {
+  const seen = SEEN;
   for (let k = 0; k < n; k++) {
     const u = out[k];
     seen[u] = 0;
@@ -57,16 +58,12 @@ function forget(seen: Uint8Array, out: Int32Array, n: number): void {
 }
 
 /**
- * Marks each trigram of `bytes[from, to)` (at least 3 bytes) in `seen` and appends the
+ * Marks each trigram of `bytes[from, to)` (at least 3 bytes) in `SEEN` and appends the
  * unmarked ones, as little-endian values, to `out`; returns how many it appended.
  */
-function collect(
-  bytes: Uint8Array,
-  from: number,
-  to: number,
-  seen: Uint8Array,
-  out: Int32Array,
-): number {
+function collect(bytes: Uint8Array, from: number, to: number, out: Int32Array): number {
+  // The module constant, not a parameter: measured about 5 % faster.
+  const seen = SEEN;
   let n = 0;
   const starts = to - from - 2;
   const end = from + starts - (starts & 7);
