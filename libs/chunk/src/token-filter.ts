@@ -1,3 +1,5 @@
+import { distinctTrigrams } from './distinct-trigrams';
+
 /**
  * A block's token filter: a small Bloom filter over every 3-byte sequence (trigram) of the
  * block's line bytes. LogQL's `|=` is a substring match, so a filter of whole words could not
@@ -18,31 +20,7 @@ export class TokenFilter {
 
   /** The filter of `bytes[from, to)` (a block's line bytes). */
   static build(bytes: Uint8Array, from: number, to: number): TokenFilter {
-    const seen = SEEN;
-    const distinct: number[] = [];
-    if (to - from >= 3) {
-      let t = (bytes[from] << 8) | bytes[from + 1];
-      for (let i = from + 2; i < to; i++) {
-        t = ((t << 8) | bytes[i]) & 0xffffff;
-        const byte = t >>> 3;
-        const bit = 1 << (t & 7);
-        if ((seen[byte] & bit) === 0) {
-          seen[byte] |= bit;
-          distinct.push(t);
-        }
-      }
-    }
-    // Cleared bit by bit: zeroing all 2 MiB per block cost more than the rest of the build.
-    for (const t of distinct) seen[t >>> 3] = 0;
-    const words = Math.max(1, Math.ceil((distinct.length * TokenFilter.BITS_PER_TRIGRAM) / 64));
-    const bits = new Uint8Array(words * 8);
-    const m = bits.length * 8;
-    for (const t of distinct) {
-      const [a, b] = positions(t, m);
-      bits[a >>> 3] |= 1 << (a & 7);
-      bits[b >>> 3] |= 1 << (b & 7);
-    }
-    return new TokenFilter(bits);
+    return new TokenFilter(filterBits(distinctTrigrams(bytes, from, to)));
   }
 
   /** A filter read back from its bits (a multiple of 8 bytes, at least 8). */
@@ -57,8 +35,9 @@ export class TokenFilter {
     let t = (needle[0] << 8) | needle[1];
     for (let i = 2; i < needle.length; i++) {
       t = ((t << 8) | needle[i]) & 0xffffff;
-      const [a, b] = positions(t, m);
+      const a = firstPosition(t, m);
       if ((this.bits[a >>> 3] & (1 << (a & 7))) === 0) return false;
+      const b = secondPosition(t, m);
       if ((this.bits[b >>> 3] & (1 << (b & 7))) === 0) return false;
     }
     return true;
@@ -70,12 +49,34 @@ export class TokenFilter {
   }
 }
 
-/** One bit per possible trigram (2^24), all clear between builds. */
-const SEEN = new Uint8Array(1 << 21);
+/**
+ * The bits of the filter of `trigrams` (distinct): 4 per trigram, in whole 64-bit words. A
+ * function of its own, so the loop ends it (see distinct-trigrams.ts on V8's on-stack
+ * replacement).
+ */
+function filterBits(trigrams: Int32Array): Uint8Array {
+  const words = Math.max(1, Math.ceil((trigrams.length * TokenFilter.BITS_PER_TRIGRAM) / 64));
+  const bits = new Uint8Array(words * 8);
+  const m = bits.length * 8;
+  for (let k = 0; k < trigrams.length; k++) {
+    const t = trigrams[k];
+    const a = firstPosition(t, m);
+    const b = secondPosition(t, m);
+    bits[a >>> 3] |= 1 << (a & 7);
+    bits[b >>> 3] |= 1 << (b & 7);
+  }
+  return bits;
+}
 
-/** The trigram's two bit positions in a filter of `m` bits (two multiplicative hashes). */
-function positions(t: number, m: number): [number, number] {
-  const h1 = Math.imul(t, 0x9e3779b1) >>> 0;
-  const h2 = Math.imul(t ^ 0x5bd1e995, 0x85ebca77) >>> 0;
-  return [Math.floor((h1 / 0x100000000) * m), Math.floor((h2 / 0x100000000) * m)];
+/*
+ * The trigram's two bit positions in a filter of `m` bits (two multiplicative hashes). Filters
+ * on disk were built with these: they must never change.
+ */
+
+function firstPosition(t: number, m: number): number {
+  return Math.floor(((Math.imul(t, 0x9e3779b1) >>> 0) / 0x100000000) * m);
+}
+
+function secondPosition(t: number, m: number): number {
+  return Math.floor(((Math.imul(t ^ 0x5bd1e995, 0x85ebca77) >>> 0) / 0x100000000) * m);
 }
