@@ -36,9 +36,15 @@ describe('template budgets', () => {
     expect(err.message).toContain(reason);
   });
 
+  it('refuses fromJson input nested past 1,000 levels, whatever the stack left', () => {
+    const nested = (n: number): string => `{{ fromJson "${'['.repeat(n)}${']'.repeat(n)}" }}`;
+    expect(run(nested(1000))).toBe(`${'['.repeat(1000)}${']'.repeat(1000)}`);
+    for (const n of [1001, 5000, 20000]) {
+      expect(refusal(nested(n)).message).toContain('deeper than the budget of 1000 levels');
+    }
+  });
+
   it('turns a V8 limit hit mid-execution into a bad_request, not a crash', () => {
-    const deep = `{{ fromJson "${'['.repeat(20000)}${']'.repeat(20000)}" }}`;
-    expect(refusal(deep).kind).toBe('bad_request');
     const huge = '{{ repeat 1000000 "a" | replace "" (repeat 1000000 "b") }}';
     expect(refusal(huge).message).toContain("exceeds the engine's limits");
   });

@@ -29,6 +29,13 @@ export function stepBudgetExceeded(): LogsvcError {
   );
 }
 
+export function jsonNestingExceeded(): LogsvcError {
+  return new LogsvcError(
+    'bad_request',
+    `fromJson input nests arrays and objects deeper than the budget of ${TEMPLATE_MAX_NESTING} levels`,
+  );
+}
+
 /** Throws before a string of `length` characters is built if it would break the budget. */
 export function checkOutputSize(length: number): void {
   if (length > TEMPLATE_MAX_OUTPUT_CHARS) throw outputBudgetExceeded();

@@ -1,4 +1,4 @@
-import { checkOutputSize } from './budget';
+import { checkOutputSize, jsonNestingExceeded, TEMPLATE_MAX_NESTING } from './budget';
 import { toFloat64, toInt64, isEmpty } from './cast';
 import * as dec from './decimal';
 import type { FuncDef } from './func-types';
@@ -69,17 +69,18 @@ function fromJson(s: string): Value {
   } catch {
     return null;
   }
-  const conv = (v: unknown): Value => {
+  // A fixed cap, not V8's stack, decides how deep a value may nest: converting and printing it
+  // recurse, and whether 5,000 levels fit the stack depends on what the thread ran before.
+  const conv = (v: unknown, depth: number): Value => {
     if (v === null) return null;
-    if (Array.isArray(v)) return v.map(conv);
-    if (typeof v === 'object') {
-      const m = new Map<string, Value>();
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) m.set(k, conv(x));
-      return m;
-    }
-    return v as string | number | boolean;
+    if (typeof v !== 'object') return v as string | number | boolean;
+    if (depth >= TEMPLATE_MAX_NESTING) throw jsonNestingExceeded();
+    if (Array.isArray(v)) return v.map((x) => conv(x, depth + 1));
+    const m = new Map<string, Value>();
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) m.set(k, conv(x, depth + 1));
+    return m;
   };
-  return conv(parsed);
+  return conv(parsed, 0);
 }
 
 function round(a: Value[]): number {
