@@ -54,4 +54,45 @@ describe('HeadBlock duplicates out of order', () => {
     for (const v of values) expect(sut.append(v, line(0), EMPTY_LABELS)).toBe(false);
     expect(sut.entryCount).toBe(values.length);
   });
+
+  it('tells new entries from the few copies among them while most arrive out of order', () => {
+    const sut = new HeadBlock();
+    const order = interleaved(2000);
+    const ts = (g: number) => BASE + BigInt(g) * 999_983n;
+    let copies = 0;
+    order.forEach((g, i) => {
+      expect(sut.append(ts(g), line(g), EMPTY_LABELS)).toBe(true);
+      // Now and then an entry stored earlier comes again, as a retried push would send it,
+      // and a new line at an old entry's timestamp, which is no copy.
+      if (i % 97 === 96) {
+        const earlier = order[i - 50];
+        expect(sut.append(ts(earlier), line(earlier), EMPTY_LABELS)).toBe(false);
+        expect(sut.append(ts(earlier), line(earlier + 1_000_000), EMPTY_LABELS)).toBe(true);
+        copies++;
+      }
+    });
+    expect(copies).toBeGreaterThan(15);
+    expect(sut.entryCount).toBe(2000 + copies);
+  });
+
+  it('reads back in timestamp order, equal timestamps in arrival order, whatever the span', () => {
+    // Packed keys sorted natively; offsets exact but too wide to pack; offsets past 2^53 ns.
+    for (const step of [1_000_003n, 1n << 37n, 1n << 50n]) {
+      const sut = new HeadBlock();
+      const order = interleaved(500);
+      // Every fifth timestamp is shared by two lines, the second sent one round later.
+      const ts = (g: number) => BASE + BigInt(g - (g % 5 === 1 ? 1 : 0)) * step;
+      for (const g of order) expect(sut.append(ts(g), line(g), EMPTY_LABELS)).toBe(true);
+      const cursor = sut.iterator(-(1n << 63n), (1n << 63n) - 1n, 'forward');
+      const got: string[] = [];
+      while (cursor.next()) got.push(`${cursor.timestampNs}:${cursor.line.toString()}`);
+      const arrival = new Map(order.map((g, i) => [g, i]));
+      const want = [...order]
+        .sort((a, b) =>
+          ts(a) < ts(b) ? -1 : ts(a) > ts(b) ? 1 : arrival.get(a)! - arrival.get(b)!,
+        )
+        .map((g) => `${ts(g)}:${line(g).toString()}`);
+      expect(got).toEqual(want);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import type { Labels } from '@logsvc/api';
 import { type Direction, type EntryCursor, MergeCursor } from './cursor';
 import { type EncodedPayload, encodeBlockPayload } from './block';
@@ -22,6 +23,15 @@ const SECOND_PAGE_BYTES = 4096;
 const MAX_PAGE_BYTES = 16 * 1024;
 /** Longest run of equal timestamps scanned linearly before switching to the hash index. */
 const MAX_LINEAR_TIE_SCAN = 16;
+/** Bits of the timestamp filter per row the arrays hold (two set per row: ~2 % false hits). */
+const FILTER_BITS_PER_ROW = 16;
+/**
+ * The filter's hits (each a scan of the rows) allowed per 8 lookups, over a first 16, before
+ * the block builds the hash index instead: far above the false hits' ~2 %, reached when
+ * entries really are copies (a client resending a batch it already sent).
+ */
+const FILTER_HITS_PER_8_LOOKUPS = 1;
+const FILTER_FIRST_HITS = 16;
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 
@@ -83,6 +93,15 @@ export class HeadBlock {
    */
   private index: Int32Array | null = null;
   private chain: Int32Array | null = null;
+  /**
+   * Before the index: a Bloom filter over the rows' timestamps (two bits each), so the usual
+   * out-of-order entry, whose timestamp no row has, is told apart in a few KB that stay in
+   * cache instead of a bucket, a row and a chain link each a cache miss away. A hit scans the
+   * rows; when hits are many (FILTER_HITS_PER_8_LOOKUPS), the index takes over.
+   */
+  private tsFilter: Int32Array | null = null;
+  private filterLookups = 0;
+  private filterHits = 0;
   private sortedCache: Uint32Array | null | undefined = undefined;
   /** The last frozen metadata array appended, its symbol ids and byte size (entries share it). */
   private lastMetadata: Labels | null = null;
@@ -258,6 +277,7 @@ export class HeadBlock {
       if (timestampNs < this.minTs) this.minTs = timestampNs;
     }
     if (this.index !== null) this.indexRow(row);
+    else if (this.tsFilter !== null) this.filterRow(this.tsFilter, row);
     this.n = row + 1;
     this.bytes += size;
     this.sortedCache = undefined;
@@ -303,9 +323,45 @@ export class HeadBlock {
         }
         return false;
       }
-      this.buildIndex();
+      const hitBudget =
+        FILTER_FIRST_HITS + ((FILTER_HITS_PER_8_LOOKUPS * this.filterLookups) >>> 3);
+      if (this.filterHits > hitBudget) this.buildIndex();
+      else return this.filteredContains(timestampNs, line);
     }
     return this.indexedContains(timestampNs, line);
+  }
+
+  /** `contains` through the timestamp filter (built on first use), scanning the rows on a hit. */
+  private filteredContains(timestampNs: bigint, line: Buffer): boolean {
+    const filter = (this.tsFilter ??= this.buildFilter());
+    TS_SCRATCH[0] = timestampNs;
+    const lo = TS_WORDS[0];
+    const hi = TS_WORDS[1];
+    const h = filterHash(lo, hi);
+    const bits = filterBits(h);
+    this.filterLookups++;
+    if ((filter[h & (filter.length - 1)] & bits) !== bits) return false;
+    const rows = this.rowU32;
+    this.filterHits++;
+    for (let row = 0; row < this.n; row++) {
+      if (rows[4 * row] === lo && rows[4 * row + 1] === hi && this.lineEquals(row, line)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private buildFilter(): Int32Array {
+    let words = 32;
+    while (words < (FILTER_BITS_PER_ROW * this.rowCapacity) / 32 && words < 1 << 20) words *= 2;
+    const filter = new Int32Array(words);
+    for (let row = 0; row < this.n; row++) this.filterRow(filter, row);
+    return filter;
+  }
+
+  private filterRow(filter: Int32Array, row: number): void {
+    const h = filterHash(this.rowU32[4 * row], this.rowU32[4 * row + 1]);
+    filter[h & (filter.length - 1)] |= filterBits(h);
   }
 
   /**
@@ -359,6 +415,9 @@ export class HeadBlock {
     this.inOrder = true;
     this.index = null;
     this.chain = null;
+    this.tsFilter = null;
+    this.filterLookups = 0;
+    this.filterHits = 0;
     this.sortedCache = undefined;
     this.lastMetadata = null;
     this.lastIds = [];
@@ -480,14 +539,37 @@ export class HeadBlock {
     if (this.sortedCache !== undefined) return this.sortedCache;
     let order: Uint32Array | null = null;
     if (!this.inOrder) {
-      const ts = this.rowTs;
       order = new Uint32Array(this.n);
       for (let i = 0; i < this.n; i++) order[i] = i;
       // Ties go to the earlier row: a stable sort, so equal timestamps keep arrival order.
-      order.sort((a, b) => (ts[2 * a] < ts[2 * b] ? -1 : ts[2 * a] > ts[2 * b] ? 1 : a - b));
+      const keys = this.offsetKeys();
+      if (keys !== null) {
+        sortByKeys(order, keys);
+      } else {
+        const ts = this.rowTs;
+        order.sort((a, b) => (ts[2 * a] < ts[2 * b] ? -1 : ts[2 * a] > ts[2 * b] ? 1 : a - b));
+      }
     }
     this.sortedCache = order;
     return order;
+  }
+
+  /**
+   * Each row's timestamp as nanoseconds after the block's first, exact in a double when the
+   * block spans under 2^53 ns (104 days); null otherwise. Built from the rows' 32-bit words:
+   * the sort then compares doubles, where reading a BigInt64Array makes a BigInt per read.
+   */
+  private offsetKeys(): Float64Array | null {
+    if (!LITTLE_ENDIAN || this.maxTs - this.minTs >= MAX_EXACT_OFFSET) return null;
+    TS_SCRATCH[0] = this.minTs;
+    const minLo = TS_WORDS[0];
+    const minHi = TS_WORDS[1] | 0;
+    const rows = this.rowU32;
+    const keys = new Float64Array(this.n);
+    for (let r = 0; r < this.n; r++) {
+      keys[r] = ((rows[4 * r + 1] | 0) - minHi) * 4294967296 + (rows[4 * r] - minLo);
+    }
+    return keys;
   }
 
   private lineEquals(row: number, line: Buffer): boolean {
@@ -522,6 +604,7 @@ export class HeadBlock {
     }
     this.index = index;
     this.chain = chain;
+    this.tsFilter = null;
     return this;
   }
 
@@ -562,6 +645,7 @@ export class HeadBlock {
       this.rowTs.set(rows.subarray(0, 2 * this.n));
       // More rows than the buckets were sized for: rebuilt over the copied rows.
       if (this.index !== null) this.buildIndex();
+      else if (this.tsFilter !== null) this.tsFilter = this.buildFilter();
     }
     const smEnd = this.smEnd + smIds;
     if (smEnd > this.smIds.length) {
@@ -575,6 +659,10 @@ let adoptingRun = false;
 /** The metadata ids of a block before its constructor gives it its own. */
 const NO_IDS = new Uint32Array(0);
 
+const LITTLE_ENDIAN = endianness() === 'LE';
+/** Spans below this many ns have exact offsets in a double (`offsetKeys`). */
+const MAX_EXACT_OFFSET = 2n ** 53n;
+
 /** A timestamp's two 32-bit words, as the row arrays hold them (`indexedContains`). */
 const TS_SCRATCH = new BigInt64Array(1);
 const TS_WORDS = new Uint32Array(TS_SCRATCH.buffer);
@@ -584,6 +672,44 @@ function bucketOf(lo: number, hi: number, mask: number): number {
   let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b);
   h ^= h >>> 15;
   return h & mask;
+}
+
+/**
+ * Sorts `order` (0..n-1) by `keys`, ties by row. Where offset × 2^bits + row stays exact in a
+ * double, the packed keys are sorted natively (no comparator called per comparison: a third
+ * of the time) and the rows read back from their low bits.
+ */
+function sortByKeys(order: Uint32Array, keys: Float64Array): void {
+  const n = order.length;
+  let scale = 1;
+  while (scale < n) scale *= 2;
+  let max = 0;
+  for (let r = 0; r < n; r++) if (keys[r] > max) max = keys[r];
+  if ((max + 1) * scale > Number.MAX_SAFE_INTEGER) {
+    order.sort((a, b) => keys[a] - keys[b] || a - b);
+    return;
+  }
+  const packed = new Float64Array(n);
+  for (let r = 0; r < n; r++) packed[r] = keys[r] * scale + r;
+  packed.sort();
+  for (let i = 0; i < n; i++) order[i] = packed[i] % scale;
+}
+
+/**
+ * The timestamp filter is blocked: a hash's low bits pick one 32-bit word (at most 2^20 of
+ * them), its top ten bits the two bits set in that word, so a lookup and the insert after it
+ * touch one word (false hits ~2 % at 16 bits per row).
+ */
+function filterBits(h: number): number {
+  return (1 << ((h >>> 22) & 31)) | (1 << (h >>> 27));
+}
+
+/** A 32-bit hash of a timestamp's two words, for the timestamp filter. */
+function filterHash(lo: number, hi: number): number {
+  let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }
 
 /** Where `transientView` joins a block's pages; reused, as its callers finish with it first. */
