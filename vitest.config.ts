@@ -46,10 +46,11 @@ export default defineConfig({
     sequence: { sequencer: TestSequencer },
     // One test file per core (Vitest's default leaves a core idle, which on a 2-core machine
     // halves the suite's speed); timing-sensitive files run alone afterwards, then e2e.
-    // In libs, apps and tools, `isolate: false` lets a worker keep the modules it transformed for the next
-    // file: loading TypeScript through the transform cost the libs ~70 s and the apps ~45 s
-    // of the suite when each file paid it again. Files leave no state behind that a later one
-    // reads (fake timers are restored in afterEach; budgets are fixed, not stack-dependent).
+    // In libs, apps and tools, `isolate: false` lets a worker keep the modules it transformed
+    // for the next file: loading TypeScript through the transform cost the libs ~70 s and the
+    // apps ~45 s of the suite when each file paid it again. Files leave no state behind that a
+    // later one reads (fake timers are restored in afterEach; budgets are fixed, not
+    // stack-dependent).
     // The serial files stay isolated: Vitest refuses two non-isolated projects of one group
     // that differ in maxWorkers, and they spend their time in tests, not in loading.
     maxWorkers: availableParallelism(),

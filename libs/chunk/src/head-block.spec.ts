@@ -76,7 +76,7 @@ describe('HeadBlock duplicates out of order', () => {
   });
 
   it('reads back in timestamp order, equal timestamps in arrival order, whatever the span', () => {
-    // Packed keys sorted natively; offsets exact but too wide to pack; offsets past 2^53 ns.
+    // Packed offsets sorted natively; spans too wide to pack (2^37 and 2^50 ns steps).
     for (const step of [1_000_003n, 1n << 37n, 1n << 50n]) {
       const sut = new HeadBlock();
       const order = interleaved(500);

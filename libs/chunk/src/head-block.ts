@@ -337,7 +337,7 @@ export class HeadBlock {
     TS_SCRATCH[0] = timestampNs;
     const lo = TS_WORDS[0];
     const hi = TS_WORDS[1];
-    const h = filterHash(lo, hi);
+    const h = timestampHash(lo, hi);
     const bits = filterBits(h);
     this.filterLookups++;
     if ((filter[h & (filter.length - 1)] & bits) !== bits) return false;
@@ -360,7 +360,7 @@ export class HeadBlock {
   }
 
   private filterRow(filter: Int32Array, row: number): void {
-    const h = filterHash(this.rowU32[4 * row], this.rowU32[4 * row + 1]);
+    const h = timestampHash(this.rowU32[4 * row], this.rowU32[4 * row + 1]);
     filter[h & (filter.length - 1)] |= filterBits(h);
   }
 
@@ -542,10 +542,7 @@ export class HeadBlock {
       order = new Uint32Array(this.n);
       for (let i = 0; i < this.n; i++) order[i] = i;
       // Ties go to the earlier row: a stable sort, so equal timestamps keep arrival order.
-      const keys = this.offsetKeys();
-      if (keys !== null) {
-        sortByKeys(order, keys);
-      } else {
+      if (!this.sortPacked(order)) {
         const ts = this.rowTs;
         order.sort((a, b) => (ts[2 * a] < ts[2 * b] ? -1 : ts[2 * a] > ts[2 * b] ? 1 : a - b));
       }
@@ -555,21 +552,31 @@ export class HeadBlock {
   }
 
   /**
-   * Each row's timestamp as nanoseconds after the block's first, exact in a double when the
-   * block spans under 2^53 ns (104 days); null otherwise. Built from the rows' 32-bit words:
-   * the sort then compares doubles, where reading a BigInt64Array makes a BigInt per read.
+   * Sorts `order` (rows 0..n-1) by time, ties by row, as doubles sorted natively: each row's
+   * offset from the block's first timestamp (from the rows' 32-bit words) × 2^bits + its row,
+   * read back from the low bits. A comparator reading the BigInt64Array makes a BigInt per
+   * read and is called per comparison: three times the time. False (nothing done) when the
+   * block spans too long for the packed values to stay exact below 2^53.
    */
-  private offsetKeys(): Float64Array | null {
-    if (!LITTLE_ENDIAN || this.maxTs - this.minTs >= MAX_EXACT_OFFSET) return null;
+  private sortPacked(order: Uint32Array): boolean {
+    const n = this.n;
+    let scale = 1;
+    while (scale < n) scale *= 2;
+    if (!LITTLE_ENDIAN || (this.maxTs - this.minTs + 1n) * BigInt(scale) > MAX_EXACT_DOUBLE) {
+      return false;
+    }
     TS_SCRATCH[0] = this.minTs;
     const minLo = TS_WORDS[0];
     const minHi = TS_WORDS[1] | 0;
     const rows = this.rowU32;
-    const keys = new Float64Array(this.n);
-    for (let r = 0; r < this.n; r++) {
-      keys[r] = ((rows[4 * r + 1] | 0) - minHi) * 4294967296 + (rows[4 * r] - minLo);
+    const packed = new Float64Array(n);
+    for (let r = 0; r < n; r++) {
+      const offset = ((rows[4 * r + 1] | 0) - minHi) * 4294967296 + (rows[4 * r] - minLo);
+      packed[r] = offset * scale + r;
     }
-    return keys;
+    packed.sort();
+    for (let i = 0; i < n; i++) order[i] = packed[i] % scale;
+    return true;
   }
 
   private lineEquals(row: number, line: Buffer): boolean {
@@ -660,39 +667,22 @@ let adoptingRun = false;
 const NO_IDS = new Uint32Array(0);
 
 const LITTLE_ENDIAN = endianness() === 'LE';
-/** Spans below this many ns have exact offsets in a double (`offsetKeys`). */
-const MAX_EXACT_OFFSET = 2n ** 53n;
+/** The largest integer a double holds exactly, and all below it (`sortPacked`). */
+const MAX_EXACT_DOUBLE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A timestamp's two 32-bit words, as the row arrays hold them (`indexedContains`). */
 const TS_SCRATCH = new BigInt64Array(1);
 const TS_WORDS = new Uint32Array(TS_SCRATCH.buffer);
 
-/** The duplicate index's bucket of a timestamp given as its two 32-bit words. */
-function bucketOf(lo: number, hi: number, mask: number): number {
-  let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b);
-  h ^= h >>> 15;
-  return h & mask;
+/** A 32-bit hash of a timestamp given as its two 32-bit words (index buckets, filter bits). */
+function timestampHash(lo: number, hi: number): number {
+  const h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b);
+  return h ^ (h >>> 15);
 }
 
-/**
- * Sorts `order` (0..n-1) by `keys`, ties by row. Where offset × 2^bits + row stays exact in a
- * double, the packed keys are sorted natively (no comparator called per comparison: a third
- * of the time) and the rows read back from their low bits.
- */
-function sortByKeys(order: Uint32Array, keys: Float64Array): void {
-  const n = order.length;
-  let scale = 1;
-  while (scale < n) scale *= 2;
-  let max = 0;
-  for (let r = 0; r < n; r++) if (keys[r] > max) max = keys[r];
-  if ((max + 1) * scale > Number.MAX_SAFE_INTEGER) {
-    order.sort((a, b) => keys[a] - keys[b] || a - b);
-    return;
-  }
-  const packed = new Float64Array(n);
-  for (let r = 0; r < n; r++) packed[r] = keys[r] * scale + r;
-  packed.sort();
-  for (let i = 0; i < n; i++) order[i] = packed[i] % scale;
+/** The duplicate index's bucket of a timestamp given as its two 32-bit words. */
+function bucketOf(lo: number, hi: number, mask: number): number {
+  return timestampHash(lo, hi) & mask;
 }
 
 /**
@@ -702,14 +692,6 @@ function sortByKeys(order: Uint32Array, keys: Float64Array): void {
  */
 function filterBits(h: number): number {
   return (1 << ((h >>> 22) & 31)) | (1 << (h >>> 27));
-}
-
-/** A 32-bit hash of a timestamp's two words, for the timestamp filter. */
-function filterHash(lo: number, hi: number): number {
-  let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
 }
 
 /** Where `transientView` joins a block's pages; reused, as its callers finish with it first. */
