@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIFTED_LIMITS } from '@logsvc/bench/testing';
 import { pushOk, queryRange } from '../support/loki-api';
-import { type ServerProcess, disposedAfterAll, startServer } from '../support/server';
+import { type ServerProcess, disposedAfterAll, eventually, startServer } from '../support/server';
 
 const STREAMS = 200_000;
 const LINES_PER_STREAM = 2;
@@ -96,9 +96,12 @@ describe('SIGTERM with 200k streams in memory', () => {
     });
     started.push(replayed);
     const readyMs = Date.now() - restartedAt;
-    expect(logged(replayed, 'WAL replay complete')).toEqual([
-      expect.objectContaining({ checkpointStreams: STREAMS, records: 0 }),
-    ]);
+    // /ready can answer before the parent has read the child's last stderr lines: wait for it.
+    const replay = await eventually(async () => {
+      const lines = logged(replayed, 'WAL replay complete');
+      return lines.length > 0 ? lines : undefined;
+    }, 'the replay log line');
+    expect(replay).toEqual([expect.objectContaining({ checkpointStreams: STREAMS, records: 0 })]);
     console.log(`200k streams: SIGTERM to exit ${stopMs} ms, restart to /ready ${readyMs} ms`);
 
     // Every stream is back, and a sample of them (every 1000th) holds exactly its lines.

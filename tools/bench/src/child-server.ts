@@ -29,7 +29,8 @@ export abstract class ChildServer {
       // Keep the tail only: a long run logs a lot.
       this.stderrText = (this.stderrText + d.toString('utf8')).slice(-20_000);
     });
-    this.exitPromise = new Promise((res) => child.once('exit', (code) => res(code)));
+    // 'close', not 'exit': it comes once stdio is drained, so stderr() then holds the last lines.
+    this.exitPromise = new Promise((res) => child.once('close', (code) => res(code)));
   }
 
   get url(): string {
