@@ -18,6 +18,7 @@ import {
 import { ChunkFormatError } from './errors';
 import type { ChunkEncoding } from './options';
 import { SymbolTable } from './symbols';
+import { timeOrderedRuns } from './time-ordered-runs';
 import { TokenFilter } from './token-filter';
 import { ValueFilter } from './value-filter';
 import { pushUvarint, pushUvarint64, Uvarint64Reader } from './varint64';
@@ -288,9 +289,13 @@ export function columnarBlocksOf({
   blocks,
   symbols,
 }: ChunkContents): ColumnarStoredBlock[] {
-  return blocks.map((b) => {
+  const runs = blocks.map((b) => {
     const payload = decompress(encoding, b.data, b.uncompressedLength);
-    const run = decodeBlockPayload(payload, b, symbols.strings, symbols.byteLengths);
+    return decodeBlockPayload(payload, b, symbols.strings, symbols.byteLengths);
+  });
+  // Blocks are cut again to about the size of the largest: the head's last may be smaller.
+  const target = Math.max(0, ...blocks.map((b) => b.rawBytes));
+  return timeOrderedRuns(runs, target, symbols.byteLengths).map((run) => {
     const c = encodeColumnarBlock(run, symbols.byteLengths);
     return { ...c, crc: crc32(c.data) };
   });
