@@ -1,8 +1,8 @@
 // The built server binary (dist/main.js) as a child process, for the tests that run it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { freePorts } from '@logsvc/ring/testing';
 
 // The root `npm test` builds first (`npm run build`), so dist/main.js exists there.
 export const MAIN = resolve(__dirname, '..', 'dist', 'main.js');
@@ -12,16 +12,13 @@ export function assertBuilt(): void {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
 }
 
-/** A port free on 127.0.0.1 a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-  });
+/**
+ * A port free on 127.0.0.1 a moment ago, below the ephemeral range (`freePorts`): a port from
+ * `listen(0)` could be handed out again to another process before the server binds it, and
+ * the test then talk to that process.
+ */
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0];
 }
 
 export interface MainRun {

@@ -131,6 +131,28 @@ describe('columnar chunks', () => {
     expect(want).toHaveLength(appends.length - 1);
   });
 
+  it('keeps each line once among many entries of one timestamp spread over blocks', () => {
+    const at5 = Array.from({ length: 30 }, (_, i) => ({
+      ts: 5n,
+      line: `same second ${i}`,
+      sm: [],
+    }));
+    const later = Array.from({ length: 50 }, (_, i) => ({
+      ts: BigInt(6 + i),
+      line: `l${i}`,
+      sm: [],
+    }));
+    // The resent batch reaches the head while its first copies sit in older blocks.
+    const appends: Append[] = [...at5, ...later, ...at5];
+    const rows = rowChunk(appends, 200);
+    expect(rows.entryCount).toBe(110);
+    const read = MemChunk.decode(recodeChunk(rows.encode(), 'columnar'));
+    expect(read.entryCount).toBe(80);
+    const want = drain(MemChunk.decode(rows.encode()).iterator(0n, 100n, 'forward'));
+    expect(want).toHaveLength(80);
+    expect(drain(read.iterator(0n, 100n, 'forward'))).toEqual(want);
+  });
+
   it('re-encodes thousands of out-of-order chunks in a row once the merge is optimized', () => {
     // Node 20's optimizing compiler aborted the process on an earlier form of the merge's
     // timestamp keys (a BigInt carried across loop iterations), after a few thousand calls.

@@ -40,11 +40,13 @@ export function timeOrderedRuns(
 
 /** Each run starts after the one before ends (an equal timestamp may hold a copy). */
 function inOrder(runs: readonly EntryRun[]): boolean {
-  for (let i = 1; i < runs.length; i++) {
-    const prev = runs[i - 1];
-    if (prev.count > 0 && runs[i].count > 0 && runs[i].ts[0] <= prev.ts[prev.count - 1]) {
+  let prev: EntryRun | null = null;
+  for (const run of runs) {
+    if (run.count === 0) continue;
+    if (prev !== null && run.ts[rowAt(run, 0)] <= prev.ts[rowAt(prev, prev.count - 1)]) {
       return false;
     }
+    prev = run;
   }
   return true;
 }
@@ -99,18 +101,45 @@ function keptInTimeOrder(all: Columns, runs: readonly EntryRun[]): Uint32Array {
   const ts = timeKeys(all.ts);
   const order = mergedOrder(ts, runs);
   let kept = 0;
-  for (let pos = 0; pos < order.length; pos++) {
+  for (let start = 0; start < order.length;) {
+    let end = start + 1;
+    while (end < order.length && ts[order[end]] === ts[order[start]]) end++;
+    kept = keepFirstSightings(all, order, start, end, kept);
+    start = end;
+  }
+  return order.subarray(0, kept);
+}
+
+/** A timestamp's rows beyond this many are told apart by a set of their lines. */
+const PAIRWISE_MAX = 8;
+
+/**
+ * Moves the rows `order[start .. end)` (of one timestamp) whose line none before them holds to
+ * `order[kept ..]` (kept <= start); returns the new `kept`. Many rows at one timestamp (a
+ * client that stamps a second's lines alike) are compared through a set, not pairwise.
+ */
+function keepFirstSightings(
+  all: Columns,
+  order: Uint32Array,
+  start: number,
+  end: number,
+  kept: number,
+): number {
+  const first = kept;
+  const seen = end - start > PAIRWISE_MAX ? new Set<string>() : null;
+  for (let pos = start; pos < end; pos++) {
     const row = order[pos];
     let copy = false;
-    for (let q = kept - 1; q >= 0 && ts[order[q]] === ts[row]; q--) {
-      if (sameLine(all, order[q], row)) {
-        copy = true;
-        break;
-      }
+    if (seen !== null) {
+      const line = all.lines.toString('latin1', all.lineOffsets[row], all.lineOffsets[row + 1]);
+      copy = seen.has(line);
+      seen.add(line);
+    } else {
+      for (let q = first; q < kept && !copy; q++) copy = sameLine(all, order[q], row);
     }
     if (!copy) order[kept++] = row;
   }
-  return order.subarray(0, kept);
+  return kept;
 }
 
 /**
