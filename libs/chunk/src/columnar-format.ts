@@ -294,7 +294,7 @@ export function columnarBlocksOf({
     return decodeBlockPayload(payload, b, symbols.strings, symbols.byteLengths);
   });
   // Blocks are cut again to about the size of the largest: the head's last may be smaller.
-  const target = Math.max(0, ...blocks.map((b) => b.rawBytes));
+  const target = blocks.reduce((max, b) => Math.max(max, b.rawBytes), 0);
   return timeOrderedRuns(runs, target, symbols.byteLengths).map((run) => {
     const c = encodeColumnarBlock(run, symbols.byteLengths);
     return { ...c, crc: crc32(c.data) };

@@ -26,8 +26,14 @@ import { payloadPrefix, rowBlockTimes } from './row-block-times';
 import { loadedRunMeta, type RunMeta, runTimesOf } from './run-summary';
 import { decodeHeadRun, encodeHeadRun, isHeadRun } from './head-snapshot';
 import { BlockSpill, type SpilledBytes } from './block-spill';
-import { type BlockTimes, blockTimesMeta, TimesArena, unpackTimes } from './block-times';
-import { inSharedMemory, readSharedBlocks, shareBlocks, type SharedBlocks } from './shared-blocks';
+import { type BlockTimes, blockTimesMeta, TimesArena } from './block-times';
+import {
+  inSharedMemory,
+  shareBlocks,
+  sharedBlock,
+  type SharedBlocks,
+  sharedSymbols,
+} from './shared-blocks';
 import { HeadBlock } from './head-block';
 import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
 import { SlabPool } from './slab-pool';
@@ -264,23 +270,21 @@ export class MemChunk {
     // Both parts were encoded with the chunk's one symbol table at the same moment: the head's
     // copy serves the blocks too.
     const headSymbols = headRun?.symbols ?? head?.symbols;
-    const blocks =
-      given === null
-        ? null
-        : given instanceof Uint8Array
-          ? decodeChunk(Buffer.from(given.buffer, given.byteOffset, given.byteLength), unchecked)
-          : readSharedBlocks(given, headSymbols);
-    const symbols = headSymbols ?? blocks?.symbols;
-    const chunk = new MemChunk({ encoding: blocks?.encoding ?? 'none' }, symbols);
-    const shared = given === null || given instanceof Uint8Array ? undefined : given;
-    (blocks?.blocks ?? []).forEach((b, i) => {
-      const spill = shared?.spilled[i] ?? null;
-      const times = shared?.times == null ? undefined : unpackTimes(shared.times, i);
-      const block: CutBlock =
-        times === undefined ? { ...b, payload: null } : { ...b, payload: null, times };
-      // A spilled block is read from the spill file when the reader needs it.
-      chunk.addBlock(spill === null ? block : { ...block, spill, keepRead: true });
-    });
+    let chunk: MemChunk;
+    if (given === null || given instanceof Uint8Array) {
+      const blocks =
+        given === null
+          ? null
+          : decodeChunk(Buffer.from(given.buffer, given.byteOffset, given.byteLength), unchecked);
+      chunk = new MemChunk(
+        { encoding: blocks?.encoding ?? 'none' },
+        headSymbols ?? blocks?.symbols,
+      );
+      for (const b of blocks?.blocks ?? []) chunk.addBlock({ ...b, payload: null });
+    } else {
+      chunk = new MemChunk({ encoding: given.encoding }, headSymbols ?? sharedSymbols(given));
+      for (let i = 0; i < given.metas.length; i++) chunk.addBlock(sharedBlock(given, i));
+    }
     if (headRun !== null) {
       chunk.head = HeadBlock.fromRun(chunk.symbols, headRun.run, headRun.rawBytes);
     }

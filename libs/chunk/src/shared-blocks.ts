@@ -5,8 +5,8 @@
  */
 import type { BlockMeta } from './block';
 import type { SpilledBytes } from './block-spill';
-import type { BlockTimes, PackedTimes, TimesArena } from './block-times';
-import type { ChunkContents, StoredBlock } from './chunk-format';
+import { type BlockTimes, type PackedTimes, type TimesArena, unpackTimes } from './block-times';
+import type { StoredBlock } from './chunk-format';
 import type { ChunkEncoding } from './options';
 import { SymbolTable } from './symbols';
 
@@ -64,21 +64,42 @@ export function shareBlocks(
   };
 }
 
-/**
- * The blocks as a decoded chunk's contents (their bytes stay in shared memory). `symbols`, when
- * given, is the same table already decoded (from the head taken with the blocks).
- */
-export function readSharedBlocks(shared: SharedBlocks, symbols?: SymbolTable): ChunkContents {
+/** The chunk's symbol table the blocks were taken with. */
+export function sharedSymbols(shared: SharedBlocks): SymbolTable {
   const encoded = shared.symbols;
+  return SymbolTable.decode(Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength));
+}
+
+/**
+ * Block `i` as a read-only chunk's cut block: its bytes stay in shared memory, or, spilled, are
+ * read from the spill file when a reader needs them (and then kept for this copy's readers).
+ * One object literal of one shape per block: spreading the posted metas cost several µs each.
+ */
+export function sharedBlock(shared: SharedBlocks, i: number): SharedCutBlock {
+  const meta = shared.metas[i];
+  const d = shared.data[i];
+  const spill = shared.spilled[i];
+  const times = shared.times === null ? undefined : unpackTimes(shared.times, i);
   return {
-    encoding: shared.encoding,
-    blocks: shared.metas.map((meta, i) => {
-      const d = shared.data[i];
-      // Never checked: the bytes were made in this process (see `fromSnapshot`).
-      return { ...meta, data: Buffer.from(d.buffer, d.byteOffset, d.byteLength), crc: 0 };
-    }),
-    symbols:
-      symbols ??
-      SymbolTable.decode(Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength)),
+    minTs: meta.minTs,
+    maxTs: meta.maxTs,
+    entries: meta.entries,
+    rawBytes: meta.rawBytes,
+    uncompressedLength: meta.uncompressedLength,
+    data: Buffer.from(d.buffer, d.byteOffset, d.byteLength),
+    // Never checked: the bytes were made in this process (see `MemChunk.fromSnapshot`).
+    crc: 0,
+    payload: null,
+    times,
+    spill: spill ?? undefined,
+    keepRead: spill !== null,
   };
+}
+
+/** A read-only chunk's cut block made from a snapshot's shared blocks. */
+export interface SharedCutBlock extends StoredBlock {
+  readonly payload: null;
+  readonly times: BlockTimes | undefined;
+  readonly spill: SpilledBytes | undefined;
+  readonly keepRead: boolean;
 }
