@@ -51,15 +51,11 @@ function inOrder(runs: readonly EntryRun[]): boolean {
   return true;
 }
 
-interface Columns {
-  readonly count: number;
-  readonly ts: BigInt64Array;
-  readonly lineOffsets: Uint32Array;
-  readonly lines: Buffer;
-  readonly smOffsets: Uint32Array;
-  readonly smIds: Uint32Array;
-  readonly symbols: readonly string[];
-}
+/** A run's columns, its rows in row order. */
+type Columns = Pick<
+  EntryRun,
+  'count' | 'ts' | 'lineOffsets' | 'lines' | 'smOffsets' | 'smIds' | 'symbols'
+>;
 
 /** The runs' rows (each run in its order) back to back, in one set of columns. */
 function concatRuns(runs: readonly EntryRun[]): Columns {
