@@ -1,5 +1,6 @@
 import { endianness } from 'node:os';
 import { type EntryRun, rowAt } from './entry-run';
+import { LineSet } from './line-set';
 import { offsetsOf } from './run-summary';
 
 /**
@@ -96,46 +97,18 @@ function concatRuns(runs: readonly EntryRun[]): Columns {
 function keptInTimeOrder(all: Columns, runs: readonly EntryRun[]): Uint32Array {
   const ts = timeKeys(all.ts);
   const order = mergedOrder(ts, runs);
+  const seen = new LineSet();
+  let seenAt = NaN;
   let kept = 0;
-  for (let start = 0; start < order.length;) {
-    let end = start + 1;
-    while (end < order.length && ts[order[end]] === ts[order[start]]) end++;
-    kept = keepFirstSightings(all, order, start, end, kept);
-    start = end;
+  for (let pos = 0; pos < order.length; pos++) {
+    const row = order[pos];
+    if (ts[row] !== seenAt) {
+      seen.clear();
+      seenAt = ts[row];
+    }
+    if (seen.add(all.lines, all.lineOffsets[row], all.lineOffsets[row + 1])) order[kept++] = row;
   }
   return order.subarray(0, kept);
-}
-
-/** A timestamp's rows beyond this many are told apart by a set of their lines. */
-const PAIRWISE_MAX = 8;
-
-/**
- * Moves the rows `order[start .. end)` (of one timestamp) whose line none before them holds to
- * `order[kept ..]` (kept <= start); returns the new `kept`. Many rows at one timestamp (a
- * client that stamps a second's lines alike) are compared through a set, not pairwise.
- */
-function keepFirstSightings(
-  all: Columns,
-  order: Uint32Array,
-  start: number,
-  end: number,
-  kept: number,
-): number {
-  const first = kept;
-  const seen = end - start > PAIRWISE_MAX ? new Set<string>() : null;
-  for (let pos = start; pos < end; pos++) {
-    const row = order[pos];
-    let copy = false;
-    if (seen !== null) {
-      const line = all.lines.toString('latin1', all.lineOffsets[row], all.lineOffsets[row + 1]);
-      copy = seen.has(line);
-      seen.add(line);
-    } else {
-      for (let q = first; q < kept && !copy; q++) copy = sameLine(all, order[q], row);
-    }
-    if (!copy) order[kept++] = row;
-  }
-  return kept;
 }
 
 /**
@@ -194,15 +167,6 @@ function highHalvesSpan(ts: BigInt64Array): number {
     if (halves[i] > max) max = halves[i];
   }
   return max - min;
-}
-
-function sameLine(all: Columns, a: number, b: number): boolean {
-  const { lines, lineOffsets } = all;
-  const aStart = lineOffsets[a];
-  const aEnd = lineOffsets[a + 1];
-  const bStart = lineOffsets[b];
-  const bEnd = lineOffsets[b + 1];
-  return aEnd - aStart === bEnd - bStart && lines.compare(lines, bStart, bEnd, aStart, aEnd) === 0;
 }
 
 /** The rows `order` picks of `all`, in that order. */
