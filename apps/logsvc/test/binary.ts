@@ -2,7 +2,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { freePorts } from '@logsvc/ring/testing';
 
 // The root `npm test` builds first (`npm run build`), so dist/main.js exists there.
 export const MAIN = resolve(__dirname, '..', 'dist', 'main.js');
@@ -12,14 +11,9 @@ export function assertBuilt(): void {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
 }
 
-/**
- * A port free on 127.0.0.1 a moment ago, below the ephemeral range (`freePorts`): a port from
- * `listen(0)` could be handed out again to another process before the server binds it, and
- * the test then talk to that process.
- */
-export async function freePort(): Promise<number> {
-  return (await freePorts(1))[0];
-}
+// Ports below the ephemeral range: one from `listen(0)` could be handed to another process
+// before the server binds it, and the test then talk to that process.
+export { freePort } from '@logsvc/ring/testing';
 
 export interface MainRun {
   child: ChildProcess;

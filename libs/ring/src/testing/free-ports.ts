@@ -49,3 +49,8 @@ export async function freePorts(count: number): Promise<number[]> {
   if (ports.length < count) throw new Error(`no ${count} free ports in ${low}-${low + span - 1}`);
   return ports;
 }
+
+/** One such port, for a child process to listen on. */
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0];
+}

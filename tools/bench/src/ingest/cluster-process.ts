@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
 import { cpuSeconds } from '../proc-stat';
-import { ServerProcess, freePort } from './server-process';
+import { freePort } from '@logsvc/ring/testing';
+import { ServerProcess } from './server-process';
 
 export interface BenchClusterOptions {
   readonly replicationFactor: number;

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePorts } from '@logsvc/ring/testing';
+import { freePort } from '@logsvc/ring/testing';
 import { ChildServer } from '../child-server';
 import { onCpus } from '../cpu-affinity';
 
@@ -52,11 +52,6 @@ export interface ServerProcessOptions {
   readonly cpus?: string | null;
   /** Environment variables set for this process only, over the test's own. */
   readonly env?: Readonly<Record<string, string>>;
-}
-
-/** A port free right now on 127.0.0.1, for a child process to listen on (`freePorts`). */
-export async function freePort(): Promise<number> {
-  return (await freePorts(1))[0];
 }
 
 /**

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { BenchServer } from '../bench-server';
 import { onCpus } from '../cpu-affinity';
 import { ChildServer } from '../child-server';
-import { freePort } from '../ingest/server-process';
+import { freePort } from '@logsvc/ring/testing';
 import { lokiConfigYaml } from './loki-config';
 
 /** Where the reference Loki 3.4 binary is built on the project's machines. */

@@ -4,10 +4,6 @@ export { LogGenerator, logfmtLine, Prng } from '../gen';
 export { TimeFormatter } from '../gen/time-format';
 export { prepareClientBodies } from '../ingest/batches';
 export { parseOptions } from '../ingest/options';
-export {
-  freePort,
-  SERVER_MAIN,
-  ServerProcess,
-  type ServerProcessOptions,
-} from '../ingest/server-process';
+export { SERVER_MAIN, ServerProcess, type ServerProcessOptions } from '../ingest/server-process';
+export { freePort } from '@logsvc/ring/testing';
 export { LIFTED_LIMITS } from '../server-flags';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { BenchServer } from '../bench-server';
 import { ChildServer } from '../child-server';
 import { onCpus } from '../cpu-affinity';
-import { freePort } from '../ingest/server-process';
+import { freePort } from '@logsvc/ring/testing';
 
 /** Where the reference VictoriaLogs binary is built on the project's machines. */
 export const DEFAULT_VL_BINARY = join(homedir(), '.cache', 'vl-ref', 'victoria-logs');
