@@ -77,6 +77,23 @@ describe('MemChunk with a block spill', () => {
     expect(all(MemChunk.decode(spilled.encode()))).toEqual(all(held));
   });
 
+  // Spilled bytes are read into one reused buffer when they are decompressed into new memory;
+  // blocks stored uncompressed are their own bytes, so each must keep a copy of its own.
+  it.each(['snappy', 'none'] as const)(
+    'keeps every block read intact while later ones are read (%s)',
+    async (encoding) => {
+      const spilled = new MemChunk({ encoding, blockSize: 1500, targetSize: 0, spill });
+      const held = new MemChunk({ encoding, blockSize: 1500, targetSize: 0 });
+      fill(spilled);
+      fill(held);
+      await compressed(spilled);
+      expect(spilled.blockCount).toBeGreaterThan(5);
+      // Entries every fifth out of order: the cursor holds several blocks open at once.
+      const lines = (c: MemChunk): string[] =>
+        drain(c.iterator(0n, 10_000n, 'forward')).map((e) => e.line);
+      expect(lines(spilled)).toEqual(lines(held));
+    },
+  );
   it('leaves no file behind: spill files are unlinked once open', async () => {
     const chunk = new MemChunk({ encoding: 'snappy', blockSize: 1500, targetSize: 0, spill });
     fill(chunk);

@@ -4,6 +4,20 @@ import { join } from 'node:path';
 /** Bytes written to one spill file before the next one is started. */
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
 
+/** What `BlockSpill.readTransient` reads into, grown to the largest block read on this thread. */
+let scratch = Buffer.alloc(0);
+
+/** Reads `out.length` bytes at `ref.offset` into `out`. */
+function readFully(ref: SpilledBytes, out: Buffer): Buffer {
+  let done = 0;
+  while (done < out.length) {
+    const n = readSync(ref.fd, out, done, out.length - done, ref.offset + done);
+    if (n === 0) throw new Error('spilled chunk block is shorter than written');
+    done += n;
+  }
+  return out;
+}
+
 /** One spill file: open, already unlinked, so its disk space goes with its last block. */
 class SpillSegment {
   written = 0;
@@ -95,14 +109,20 @@ export class BlockSpill {
 
   /** The bytes of a spilled block (on any thread of this process: `ref.fd` is shared). */
   static read(ref: SpilledBytes): Buffer {
-    const out = Buffer.allocUnsafe(ref.length);
-    let done = 0;
-    while (done < ref.length) {
-      const n = readSync(ref.fd, out, done, ref.length - done, ref.offset + done);
-      if (n === 0) throw new Error('spilled chunk block is shorter than written');
-      done += n;
+    return readFully(ref, Buffer.allocUnsafe(ref.length));
+  }
+
+  /**
+   * The bytes of a spilled block in this thread's scratch buffer, valid until the next call on
+   * the thread: for a reader that decompresses them at once. A scan reads every block of the
+   * streams it selects, so a fresh buffer per block was memory the kernel zeroed for each read
+   * and garbage the next collection walked.
+   */
+  static readTransient(ref: SpilledBytes): Buffer {
+    if (scratch.length < ref.length) {
+      scratch = Buffer.allocUnsafe(Math.max(ref.length, 2 * scratch.length));
     }
-    return out;
+    return readFully(ref, scratch.subarray(0, ref.length));
   }
 
   /** Writes no more; files close once their blocks are garbage. */

@@ -35,7 +35,12 @@ import {
   sharedSymbols,
 } from './shared-blocks';
 import { HeadBlock } from './head-block';
-import { BLOCKS_PER_CHUNK_WITHOUT_TARGET, type ChunkOptions, resolveChunkOptions } from './options';
+import {
+  BLOCKS_PER_CHUNK_WITHOUT_TARGET,
+  type ChunkEncoding,
+  type ChunkOptions,
+  resolveChunkOptions,
+} from './options';
 import { SlabPool } from './slab-pool';
 import { SymbolTable } from './symbols';
 
@@ -88,6 +93,16 @@ function blockData(b: CutBlock): Buffer {
     b.spill = undefined;
   }
   return data;
+}
+
+/**
+ * A block's compressed bytes for one decompression into new memory: a spilled block's are read
+ * into the thread's scratch buffer (not kept: the decoded block does not refer to them).
+ */
+function dataToDecompress(b: CutBlock, encoding: ChunkEncoding): Buffer {
+  // Without compression the decoded block is these bytes: they must be its own.
+  if (b.spill === undefined || b.keepRead === true || encoding === 'none') return blockData(b);
+  return BlockSpill.readTransient(b.spill);
 }
 
 /** The blocks with their compressed bytes in memory (copies of spilled ones, read back). */
@@ -752,7 +767,11 @@ export class MemChunk {
     const payload =
       block.payload !== null
         ? Buffer.from(block.payload)
-        : decompress(this.options.encoding, blockData(block), block.uncompressedLength);
+        : decompress(
+            this.options.encoding,
+            dataToDecompress(block, this.options.encoding),
+            block.uncompressedLength,
+          );
     return decodeBlockPayload(payload, block, this.symbols.strings, this.symbols.byteLengths);
   }
 
