@@ -19,6 +19,13 @@ export interface StoredBlock extends BlockMeta {
   readonly crc: number;
 }
 
+/** Which checksums a chunk decoder checks (all by default). */
+export interface DecodeChecks {
+  readonly checksums?: boolean;
+  /** Those of the blocks' bytes; default `checksums`. */
+  readonly blockChecksums?: boolean;
+}
+
 export interface ChunkContents {
   readonly encoding: ChunkEncoding;
   readonly blocks: readonly StoredBlock[];
@@ -107,9 +114,12 @@ export function encodeChunk({ encoding, blocks, symbols }: ChunkContents): Buffe
  * Parses and fully validates chunk bytes: magic, version, encoding, layout, and every checksum.
  * Block data stays as views into `buf`; blocks are decompressed only when iterated.
  * `checksums: false` skips the checksums (not the layout checks), for bytes this process made
- * a moment ago and never stored or sent (a snapshot for a query worker thread).
+ * a moment ago and never stored or sent (a snapshot for a query worker thread);
+ * `blockChecksums: false` skips those of the blocks alone, for a reader that checks each block
+ * when it first reads it (see `MemChunk.decode`).
  */
-export function decodeChunk(buf: Buffer, { checksums = true } = {}): ChunkContents {
+export function decodeChunk(buf: Buffer, options: DecodeChecks = {}): ChunkContents {
+  const { checksums = true, blockChecksums = checksums } = options;
   if (!Buffer.isBuffer(buf)) throw new ChunkFormatError('chunk must be a Buffer');
   if (buf.length < HEADER_SIZE + FOOTER_SIZE) {
     throw new ChunkFormatError(`chunk too short: ${buf.length} bytes`);
@@ -158,7 +168,7 @@ export function decodeChunk(buf: Buffer, { checksums = true } = {}): ChunkConten
     }
     if (entries === 0 || minTs > maxTs) throw new ChunkFormatError(`block ${i} meta is invalid`);
     const data = buf.subarray(offset, offset + length);
-    if (checksums && crc32(data) !== crc)
+    if (blockChecksums && crc32(data) !== crc)
       throw new ChunkFormatError(`block ${i} checksum mismatch`);
     blocks.push({ minTs, maxTs, entries, rawBytes, uncompressedLength, data, crc });
     expectedOffset = offset + length;

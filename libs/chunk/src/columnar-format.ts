@@ -4,6 +4,7 @@ import {
   type ChunkContents,
   CHUNK_MAGIC,
   decodeChunk,
+  type DecodeChecks,
   FOOTER_SIZE,
   HEADER_SIZE,
   type StoredBlock,
@@ -171,10 +172,12 @@ class MetaReader extends Uvarint64Reader {
 }
 
 /**
- * Parses and fully validates a columnar chunk: magic, version, layout, and every checksum.
- * Column bytes stay views into `buf`, decompressed when a block is read.
+ * Parses and fully validates a columnar chunk: magic, version, layout, and every checksum
+ * (`options` as for `decodeChunk`). Column bytes stay views into `buf`, decompressed when a
+ * block is read.
  */
-export function decodeColumnarChunk(buf: Buffer, { checksums = true } = {}): ColumnarContents {
+export function decodeColumnarChunk(buf: Buffer, options: DecodeChecks = {}): ColumnarContents {
+  const { checksums = true, blockChecksums = checksums } = options;
   if (buf.length < HEADER_SIZE + FOOTER_SIZE)
     throw new ChunkFormatError(`chunk too short: ${buf.length} bytes`);
   if (buf.readUInt32LE(0) !== CHUNK_MAGIC) throw new ChunkFormatError('bad chunk magic');
@@ -255,7 +258,7 @@ export function decodeColumnarChunk(buf: Buffer, { checksums = true } = {}): Col
     const values = valuesLength === 0 ? null : ValueFilter.of(r.take(valuesLength));
     if (offset + size > metaOffset) throw new ChunkFormatError(`block ${i} out of bounds`);
     const data = buf.subarray(offset, offset + size);
-    if (checksums && crc32(data) !== crc)
+    if (blockChecksums && crc32(data) !== crc)
       throw new ChunkFormatError(`block ${i} checksum mismatch`);
     offset += size;
     blocks.push({

@@ -1,6 +1,7 @@
 import { EMPTY_LABELS, labelsFromRecord } from '@logsvc/api';
 import { describe, expect, it } from 'vitest';
 import { ChunkFormatError, ReadOnlyChunkError } from './errors';
+import { recodeChunk } from './columnar-format';
 import { MemChunk } from './mem-chunk';
 import { CHUNK_ENCODINGS, ChunkOptionsError } from './options';
 import { drain } from './test-helpers';
@@ -42,6 +43,33 @@ describe('MemChunk', () => {
         expect(e.sm).toEqual(i % 3 === 0 ? sm : []);
       });
       expect(decoded.encode().equals(bytes)).toBe(true);
+    });
+  }
+
+  for (const format of ['blocks', 'columnar'] as const) {
+    it(`checks a block's checksum when the block is first read (checkBlocksOnRead, ${format})`, () => {
+      const sut = new MemChunk({ encoding: 'snappy', blockSize: 2048 });
+      for (let i = 0; i < 500; i++) sut.append(BigInt(i) * 1000n, line(i), EMPTY_LABELS);
+      const bytes = format === 'columnar' ? recodeChunk(sut.encode(), format) : sut.encode();
+      // The first block's bytes start right after the 8-byte header.
+      const corrupt = Buffer.from(bytes);
+      corrupt[8] ^= 0xff;
+      expect(() => MemChunk.decode(corrupt)).toThrow(/checksum mismatch/);
+
+      const lazy = MemChunk.decode(corrupt, { checkBlocksOnRead: true });
+      expect(lazy.blockCount).toBeGreaterThan(5);
+      // The newest entries lie in the last block: the corrupt first one is never read.
+      const newest = drain(lazy.iterator(400_000n, 500_000n, 'backward'));
+      expect(newest.map((e) => e.line)).toEqual(
+        drain(MemChunk.decode(bytes).iterator(400_000n, 500_000n, 'backward')).map((e) => e.line),
+      );
+      expect(() => drain(lazy.iterator(...ALL, 'forward'))).toThrow(/checksum mismatch/);
+      // Still refused on the next read, and re-encoding checks every block first.
+      expect(() => drain(lazy.iterator(0n, 1000n, 'forward'))).toThrow(/checksum mismatch/);
+      expect(() => lazy.encode()).toThrow(/checksum mismatch/);
+      expect(
+        drain(MemChunk.decode(bytes, { checkBlocksOnRead: true }).iterator(...ALL, 'forward')),
+      ).toHaveLength(500);
     });
   }
 

@@ -20,7 +20,7 @@ import {
   type RunSource,
 } from './cursor';
 import type { EntryRun } from './entry-run';
-import { ReadOnlyChunkError } from './errors';
+import { ChunkFormatError, ReadOnlyChunkError } from './errors';
 import { columnarRunMeta } from './columnar-times';
 import { payloadPrefix, rowBlockTimes } from './row-block-times';
 import { loadedRunMeta, type RunMeta, runTimesOf } from './run-summary';
@@ -82,10 +82,22 @@ interface CutBlock extends StoredBlock {
    * so its times and its entries do not read them twice.
    */
   keepRead?: boolean;
+  /**
+   * Set on the blocks of a chunk decoded with `checkBlocksOnRead`: the block's checksum is
+   * checked when its bytes are first read (`blockData`), not before.
+   */
+  crcPending?: boolean;
+}
+
+/** Throws ChunkFormatError unless a block's bytes match its checksum. */
+function checkBlock(b: CutBlock): void {
+  if (crc32(b.data) !== b.crc) throw new ChunkFormatError('chunk block checksum mismatch');
+  b.crcPending = false;
 }
 
 /** A block's compressed bytes, read back from the spill when they were written there. */
 function blockData(b: CutBlock): Buffer {
+  if (b.crcPending === true) checkBlock(b);
   if (b.spill === undefined) return b.data;
   const data = BlockSpill.read(b.spill);
   if (b.keepRead === true) {
@@ -220,12 +232,25 @@ export class MemChunk {
    */
   static decode(
     buf: Buffer,
-    options: { blockCache?: BlockRunCache | null; cacheKey?: string } = {},
+    options: {
+      blockCache?: BlockRunCache | null;
+      cacheKey?: string;
+      /**
+       * Checks each block's checksum when the block is first read instead of all at once: a
+       * query reading a few blocks of a chunk (a log query's newest entries, a short range)
+       * does not checksum the others. Corrupt bytes still never reach a reader.
+       */
+      checkBlocksOnRead?: boolean;
+    } = {},
   ): MemChunk {
     const columnar = isColumnarChunk(buf);
-    const { encoding, blocks, symbols } = columnar ? decodeColumnarChunk(buf) : decodeChunk(buf);
+    const checks = { blockChecksums: options.checkBlocksOnRead !== true };
+    const { encoding, blocks, symbols } = columnar
+      ? decodeColumnarChunk(buf, checks)
+      : decodeChunk(buf, checks);
     const chunk = new MemChunk({ encoding }, symbols);
-    for (const b of blocks) chunk.addBlock({ ...b, payload: null });
+    const crcPending = !checks.blockChecksums;
+    for (const b of blocks) chunk.addBlock({ ...b, payload: null, crcPending });
     chunk.readOnly = true;
     chunk.columnar = columnar;
     const { blockCache, cacheKey } = options;
@@ -615,6 +640,7 @@ export class MemChunk {
 
   /** Chunk bytes of `blocks`, in the format they came in. */
   private encodeBlocks(blocks: readonly CutBlock[]): Buffer {
+    for (const b of blocks) if (b.crcPending === true) checkBlock(b);
     const { encoding } = this.options;
     if (this.columnar) {
       const columnar = blocks as readonly ColumnarStoredBlock[];

@@ -5,8 +5,9 @@ export const DEFAULT_BLOCK_CACHE_MB = 128;
 
 /**
  * How this thread turns fetched chunk bytes into read-only chunks. The store's chunk cache
- * hands out the same Buffer for every hit, so a chunk is decoded (its meta and block
- * checksums checked, its symbols decompressed) once per Buffer; a Buffer the chunk cache
+ * hands out the same Buffer for every hit, so a chunk is decoded (its meta checked, its
+ * symbols decompressed; a block's checksum is checked when a reader first reads the block)
+ * once per Buffer; a Buffer the chunk cache
  * dropped is collected with its decoded chunk (the memo holds it weakly). Decoded blocks are
  * kept in one bounded cache under the chunk's object key, for the next split of a query that
  * reads them, whether or not the chunk cache still holds the chunk's bytes.
@@ -32,7 +33,11 @@ export class ChunkDecoder {
   decode(buf: Buffer, key: string): MemChunk {
     let chunk = this.decoded.get(buf);
     if (chunk === undefined) {
-      chunk = MemChunk.decode(buf, { blockCache: this.blockCache, cacheKey: key });
+      chunk = MemChunk.decode(buf, {
+        blockCache: this.blockCache,
+        cacheKey: key,
+        checkBlocksOnRead: true,
+      });
       this.decoded.set(buf, chunk);
     }
     return chunk;
