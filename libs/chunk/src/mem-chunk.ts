@@ -95,6 +95,29 @@ function checkBlock(b: CutBlock): void {
   b.crcPending = false;
 }
 
+/**
+ * A decoded chunk's block as a block of this chunk, written out field by field: an object
+ * spread of the decoder's block measured 2× slower to build 100 chunks' blocks and left them
+ * slower to read (a log query's newest entries from 100 flushed chunks: 11.5 ms → 5.5 ms).
+ */
+function storedBlock(
+  b: StoredBlock & { readonly layout?: ColumnarLayout },
+  crcPending = false,
+): CutBlock {
+  return {
+    minTs: b.minTs,
+    maxTs: b.maxTs,
+    entries: b.entries,
+    rawBytes: b.rawBytes,
+    uncompressedLength: b.uncompressedLength,
+    data: b.data,
+    crc: b.crc,
+    layout: b.layout,
+    payload: null,
+    crcPending,
+  };
+}
+
 /** A block's compressed bytes, read back from the spill when they were written there. */
 function blockData(b: CutBlock): Buffer {
   if (b.crcPending === true) checkBlock(b);
@@ -250,7 +273,7 @@ export class MemChunk {
       : decodeChunk(buf, checks);
     const chunk = new MemChunk({ encoding }, symbols);
     const crcPending = !checks.blockChecksums;
-    for (const b of blocks) chunk.addBlock({ ...b, payload: null, crcPending });
+    for (const b of blocks) chunk.addBlock(storedBlock(b, crcPending));
     chunk.readOnly = true;
     chunk.columnar = columnar;
     const { blockCache, cacheKey } = options;
@@ -269,7 +292,7 @@ export class MemChunk {
   static restore(buf: Buffer, opts?: Partial<ChunkOptions>): MemChunk {
     const { encoding, blocks, symbols } = decodeChunk(buf);
     const chunk = new MemChunk({ ...opts, encoding }, symbols);
-    for (const b of blocks) chunk.addBlock({ ...b, payload: null });
+    for (const b of blocks) chunk.addBlock(storedBlock(b));
     const last = chunk.blocks.at(-1);
     if (last !== undefined) chunk.previous = { block: last, sortedTs: null, run: null };
     return chunk;
@@ -290,7 +313,7 @@ export class MemChunk {
     const encoding = stored ? { encoding: stored.encoding } : {};
     const head = HeadBlock.fromRun(symbols, run, rawBytes);
     const chunk = new MemChunk({ ...opts, ...encoding }, symbols, head);
-    for (const b of stored?.blocks ?? []) chunk.addBlock({ ...b, payload: null });
+    for (const b of stored?.blocks ?? []) chunk.addBlock(storedBlock(b));
     const last = chunk.blocks.at(-1);
     if (last !== undefined) chunk.previous = { block: last, sortedTs: null, run: null };
     return chunk;
@@ -320,7 +343,7 @@ export class MemChunk {
         { encoding: blocks?.encoding ?? 'none' },
         headSymbols ?? blocks?.symbols,
       );
-      for (const b of blocks?.blocks ?? []) chunk.addBlock({ ...b, payload: null });
+      for (const b of blocks?.blocks ?? []) chunk.addBlock(storedBlock(b));
     } else {
       chunk = new MemChunk({ encoding: given.encoding }, headSymbols ?? sharedSymbols(given));
       for (let i = 0; i < given.metas.length; i++) chunk.addBlock(sharedBlock(given, i));
