@@ -145,10 +145,10 @@ class MetaReader extends Uvarint64Reader {
   }
 
   num(): number {
-    const v = this.read();
-    if (v > BigInt(Number.MAX_SAFE_INTEGER))
-      throw new ChunkFormatError('chunk meta number too large');
-    return Number(v);
+    // No bigint per field: a block's meta is some thirty of them, read for every chunk decoded.
+    const v = this.readNumber();
+    if (v < 0) throw new ChunkFormatError('chunk meta number too large');
+    return v;
   }
 
   u8(): number {

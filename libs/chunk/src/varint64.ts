@@ -1,6 +1,7 @@
 import { ChunkFormatError } from './errors';
 
 const TWO_53 = 2n ** 53n;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Writes `n` (0 <= n < 2^53) as an unsigned LEB128 varint into `out`. */
 export function pushUvarint(out: number[], n: number): void {
@@ -34,6 +35,27 @@ export class Uvarint64Reader {
     public pos: number,
     private readonly end: number,
   ) {}
+
+  /**
+   * The next value as a number, or -1 (the varint read all the same) when it is 2^53 or more.
+   * Most values take at most 7 bytes and no bigint is made for them.
+   */
+  readNumber(): number {
+    const buf = this.buf;
+    const start = this.pos;
+    let n = 0;
+    let mul = 1;
+    for (let i = 0; i < 7; i++) {
+      if (this.pos >= this.end) throw new ChunkFormatError('truncated varint');
+      const b = buf[this.pos++];
+      n += (b & 0x7f) * mul;
+      if (b < 0x80) return n;
+      mul *= 128;
+    }
+    this.pos = start;
+    const v = this.read();
+    return v > MAX_SAFE ? -1 : Number(v);
+  }
 
   /** The next value as a bigint. */
   read(): bigint {
