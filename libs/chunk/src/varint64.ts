@@ -36,13 +36,29 @@ export class Uvarint64Reader {
     private readonly end: number,
   ) {}
 
+  /** The 49 low bits of a varint `low` found longer than 7 bytes. */
+  private partial = 0;
+
   /**
    * The next value as a number, or -1 (the varint read all the same) when it is 2^53 or more.
    * Most values take at most 7 bytes and no bigint is made for them.
    */
   readNumber(): number {
+    const n = this.low();
+    if (n >= 0) return n;
+    const v = this.high(BigInt(this.partial));
+    return v > MAX_SAFE ? -1 : Number(v);
+  }
+
+  /** The next value as a bigint. */
+  read(): bigint {
+    const n = this.low();
+    return n >= 0 ? BigInt(n) : this.high(BigInt(this.partial));
+  }
+
+  /** Up to 7 bytes (49 bits, exact in a number); -1 when the varint goes on (see `partial`). */
+  private low(): number {
     const buf = this.buf;
-    const start = this.pos;
     let n = 0;
     let mul = 1;
     for (let i = 0; i < 7; i++) {
@@ -52,25 +68,13 @@ export class Uvarint64Reader {
       if (b < 0x80) return n;
       mul *= 128;
     }
-    this.pos = start;
-    const v = this.read();
-    return v > MAX_SAFE ? -1 : Number(v);
+    this.partial = n;
+    return -1;
   }
 
-  /** The next value as a bigint. */
-  read(): bigint {
+  /** Bytes 8 to 10 of a varint whose 49 low bits are `v`. */
+  private high(v: bigint): bigint {
     const buf = this.buf;
-    let n = 0;
-    let mul = 1;
-    // Up to 7 bytes (49 bits) exactly in a number.
-    for (let i = 0; i < 7; i++) {
-      if (this.pos >= this.end) throw new ChunkFormatError('truncated varint');
-      const b = buf[this.pos++];
-      n += (b & 0x7f) * mul;
-      if (b < 0x80) return BigInt(n);
-      mul *= 128;
-    }
-    let v = BigInt(n);
     let shift = 49n;
     for (let i = 7; i < 10; i++) {
       if (this.pos >= this.end) throw new ChunkFormatError('truncated varint');
