@@ -314,7 +314,12 @@ rules:
       const firing = body.data?.groups.some((g) =>
         g.rules.some((r) => r.type === 'alerting' && r.state === 'firing'),
       );
-      if ((firing && shape(body).length === 3) || Date.now() > deadline) break;
+      // A group's rules are evaluated one after another: the alert may fire before the
+      // recording rule after it in its group has run once.
+      const evaluated = body.data?.groups.every((g) =>
+        g.rules.every((r) => r.health !== 'unknown'),
+      );
+      if ((firing && evaluated && shape(body).length === 3) || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(shape(body)).toEqual([
