@@ -7,10 +7,10 @@ export const DEFAULT_BLOCK_CACHE_MB = 128;
  * How this thread turns fetched chunk bytes into read-only chunks. The store's chunk cache
  * hands out the same Buffer for every hit, so a chunk is decoded (its meta checked, its
  * symbols decompressed; a block's checksum is checked when a reader first reads the block)
- * once per Buffer; a Buffer the chunk cache
- * dropped is collected with its decoded chunk (the memo holds it weakly). Decoded blocks are
- * kept in one bounded cache under the chunk's object key, for the next split of a query that
- * reads them, whether or not the chunk cache still holds the chunk's bytes.
+ * once per Buffer; a Buffer the chunk cache dropped is collected with its decoded chunk (the
+ * memo holds it weakly). Decoded blocks are kept in one bounded cache under the chunk's object
+ * key, for the next split of a query that reads them, whether or not the chunk cache still
+ * holds the chunk's bytes.
  */
 export class ChunkDecoder {
   private readonly decoded = new WeakMap<Buffer, MemChunk>();

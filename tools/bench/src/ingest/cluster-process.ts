@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type EtcdServer, startEtcd } from '@logsvc/ring/testing';
+import { type EtcdServer, freePort, startEtcd } from '@logsvc/ring/testing';
 import { cpuSeconds } from '../proc-stat';
-import { freePort } from '@logsvc/ring/testing';
 import { ServerProcess } from './server-process';
 
 export interface BenchClusterOptions {
