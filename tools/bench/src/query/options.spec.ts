@@ -30,6 +30,12 @@ describe('bench:query options', () => {
     ).toMatchObject({ data: 'mixed', totalBytes: 10e6, streams: 40, phase: 'ingester' });
   });
 
+  it('warms each query up once per server unless told how many times', () => {
+    expect(parseOptions([]).warmup).toBe(1);
+    expect(parseOptions(['--warmup=15', '--runs=7'])).toMatchObject({ warmup: 15, runs: 7 });
+    expect(() => parseOptions(['--warmup=0'])).toThrow(OptionsError);
+  });
+
   it('pins the servers and interleaves streams across clients unless told otherwise', () => {
     expect(parseOptions([])).toMatchObject({ serverCpus: 'auto', interleave: true });
     expect(parseOptions(['--server-cpus=all', '--interleave=false'])).toMatchObject({

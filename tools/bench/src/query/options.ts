@@ -42,8 +42,14 @@ export interface QueryBenchOptions {
   streams: number;
   /** Time span the data covers (each stream's lines are spread over it). */
   spanMs: number;
-  /** Timed runs per query (after one untimed warm-up run). */
+  /** Timed runs per query, after `warmup` untimed runs on each server. */
   runs: number;
+  /**
+   * Untimed runs of each query on each server before its timed runs. A Node server compiles a
+   * query's hot code in background threads over its first ten or so runs (a log query costs
+   * about twice its steady CPU until then), which a long-running server has done already.
+   */
+  warmup: number;
   /** Stop timing a query after this long, even if fewer runs were made. */
   queryBudgetMs: number;
   seed: number;
@@ -81,6 +87,7 @@ export const DEFAULT_OPTIONS: QueryBenchOptions = {
   streams: 200,
   spanMs: 60 * 60_000,
   runs: 5,
+  warmup: 1,
   queryBudgetMs: 60_000,
   seed: 42,
   serverFlags: [],
@@ -131,7 +138,10 @@ export const USAGE = `usage: npm run bench:query -- [options]
   --ingest-duration=S    stop ingesting after this long (default 60)
   --streams=N            distinct streams (default 200)
   --span=MINUTES         time span the data covers (default 60)
-  --runs=N               timed runs per query, after one warm-up (default 5)
+  --runs=N               timed runs per query, after the warm-up (default 5)
+  --warmup=N             untimed runs of each query on each server first (default 1); about 15
+                         reach logsvc's steady state (its JIT compiles the query's hot code in
+                         background threads over the first runs)
   --query-budget=S       stop a query's runs after this long (default 60)
   --seed=N               generator seed (default 42)
   --only=NAME            run only queries whose name contains NAME (repeatable)
@@ -193,6 +203,9 @@ export function parseOptions(argv: readonly string[]): QueryBenchOptions {
         break;
       case 'runs':
         o.runs = positiveInt(name, need());
+        break;
+      case 'warmup':
+        o.warmup = positiveInt(name, need());
         break;
       case 'query-budget':
         o.queryBudgetMs = positiveNumber(name, need()) * 1000;

@@ -26,6 +26,7 @@ function compared(
     ingestedLines: 250_000,
     streams: 100,
     spanMinutes: 60,
+    warmupRuns: 1,
     targets: ['logsvc', 'loki'],
     phases: [{ phase: 'ingester', queries: [{ spec: spec(name), runs: { logsvc, loki } }] }],
   };

@@ -22,6 +22,8 @@ export interface QueryBenchResult {
   readonly ingestedLines: number;
   readonly streams: number;
   readonly spanMinutes: number;
+  /** Untimed runs of each query on each server before its timed runs. */
+  readonly warmupRuns: number;
   readonly targets: readonly TargetName[];
   readonly phases: PhaseResult[];
   /** Data directories after the flush (store phase only). */
@@ -102,7 +104,8 @@ function dataLine(result: QueryBenchResult): string {
   const kind = result.data === 'mixed' ? 'mixed nginx/JSON/logfmt ' : '';
   return (
     `data: ${result.ingestedMB.toFixed(0)} MB of lines, ${result.ingestedLines} lines, ` +
-    `${result.streams} ${kind}streams over ${result.spanMinutes} min`
+    `${result.streams} ${kind}streams over ${result.spanMinutes} min; ` +
+    `${result.warmupRuns} untimed warm-up run${result.warmupRuns === 1 ? '' : 's'} of each query per server`
   );
 }
 
@@ -247,6 +250,7 @@ export function toJson(result: QueryBenchResult): unknown {
     ingestedLines: result.ingestedLines,
     streams: result.streams,
     spanMinutes: result.spanMinutes,
+    warmupRuns: result.warmupRuns,
     targets: result.targets,
     phases: result.phases.map((p) => ({
       phase: p.phase,
