@@ -99,4 +99,39 @@ describe('transientLines (columnar lines in reused scratch buffers)', () => {
     }
     expect(ca.next() || cb.next()).toBe(false);
   });
+
+  it("keeps each stream's line while other streams' cursors move on, as a log query merges them", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(entryArb, { minLength: 1, maxLength: 120 }), {
+          minLength: 2,
+          maxLength: 6,
+        }),
+        fc.integer({ min: 16, max: 300 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 400 }),
+        fc.constantFrom('forward', 'backward'),
+        (streams, blockSize, turns, dir) => {
+          const chunks = streams.map((entries) => columnar(entries, blockSize));
+          const plain = chunks.map((c) => drain([c], -1n, 61n, dir, {}));
+          const cursors = chunks.map((c) => c.iterator(-1n, 61n, dir, { transientLines: true }));
+          // Each cursor's current line, held as the view the cursor gave (no copy).
+          const held: (Buffer | null)[] = cursors.map((c) => (c.next() ? c.line : null));
+          const read = cursors.map(() => 0);
+          for (const turn of turns) {
+            const k = turn % cursors.length;
+            const view = held[k];
+            if (view === null) continue;
+            // Every line still held, checked after another cursor moved (and took a buffer).
+            held.forEach((h, j) => {
+              if (h !== null) expect(h.toString()).toBe(plain[j][read[j]].line);
+            });
+            expect(view.toString()).toBe(plain[k][read[k]].line);
+            read[k]++;
+            held[k] = cursors[k].next() ? cursors[k].line : null;
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });

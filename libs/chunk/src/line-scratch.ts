@@ -5,13 +5,23 @@ import type { EntryRun } from './entry-run';
  * not outlive the cursor's next `next()` (`CursorOptions.transientLines`): a cursor gives a
  * block's buffer back once it has left the block and been advanced again, and the next block
  * read on this thread takes it. A fresh 64 KiB Buffer per block costs about as much CPU as
- * decompressing into it (allocation and garbage collection; bench:scan).
+ * decompressing into it (allocation and garbage collection; bench:scan), and a query that
+ * allocates more than about 32 MB of them makes V8 collect its young generation for it.
  */
-const MAX_FREE = 16;
-/** Buffers are made at least this large, so one fits any block of the default 64 KiB target. */
-const MIN_SIZE = 1 << 17;
+/**
+ * What the free list keeps at most. A log query holds one block per stream it reads (each
+ * stream's next entry waits in the merge), so the free list must hold about as many buffers
+ * as a query reads streams for the next query to find them all.
+ */
+const MAX_FREE_BYTES = 16 << 20;
+/**
+ * Buffers are made at least this large, so one fits any block of the default 64 KiB target
+ * (a block is cut once its lines pass the target: by one line more at most).
+ */
+const MIN_SIZE = 72 << 10;
 
 const free: Buffer[] = [];
+let freeBytes = 0;
 
 /** A buffer of at least `length` bytes (its contents are arbitrary). */
 export function takeScratch(length: number): Buffer {
@@ -20,6 +30,7 @@ export function takeScratch(length: number): Buffer {
     if (b.length >= length) {
       free[i] = free[free.length - 1];
       free.pop();
+      freeBytes -= b.length;
       return b;
     }
   }
@@ -28,7 +39,9 @@ export function takeScratch(length: number): Buffer {
 
 /** Gives back a buffer from `takeScratch` that nothing reads any more. */
 export function giveScratch(buf: Buffer): void {
-  if (free.length < MAX_FREE) free.push(buf);
+  if (freeBytes + buf.length > MAX_FREE_BYTES) return;
+  free.push(buf);
+  freeBytes += buf.length;
 }
 
 /**

@@ -37,8 +37,9 @@ export interface SelectParams {
   readonly metadataEquals?: readonly MetadataEquals[];
   /**
    * Set when the engine keeps no line view of a stream's cursor past the cursor's next
-   * `next()` (a metric query whose pipeline only filters lines): sources may then decompress
-   * lines into reused buffers (`CursorOptions.transientLines`).
+   * `next()` (metric queries, and log queries, which copy a line out before moving its cursor
+   * on): sources may then decompress lines into reused buffers
+   * (`CursorOptions.transientLines`).
    */
   readonly transientLines?: boolean;
   /** Set when the query is aborted (timeout, client gone); sources stop early. */

@@ -72,6 +72,9 @@ export async function evaluateLogQuery(
     ...(metadataEquals === undefined ? {} : { metadataEquals }),
     ...(params.signal === undefined ? {} : { signal: params.signal }),
     limit,
+    // A stream's kept line waits in its node until the merge takes it, and is copied into a
+    // string then, before the node's cursor moves on: no line outlives its cursor's next entry.
+    transientLines: true,
   });
 
   const forward = params.direction === 'forward';

@@ -116,11 +116,18 @@ describe('transientLines', () => {
     }
   });
 
-  it('is not asked for by log queries', async () => {
-    for (const query of ['{app="a"} |= "timeout"', '{app="a"} | logfmt | line_format "{{.msg}}"']) {
+  it('is asked for by log queries, and their lines hold', async () => {
+    for (const query of [
+      '{app="a"} |= "timeout"',
+      '{app="a"}',
+      '{app="a"} | logfmt | line_format "{{.msg}}"',
+      '{app="a"} | json | __error__=""',
+    ]) {
       const asked: SelectParams[] = [];
-      await run(query, asked);
-      expect(asked.map((p) => p.transientLines)).toEqual([undefined]);
+      const answer = await run(query, asked);
+      expect(asked.map((p) => p.transientLines)).toEqual([true]);
+      expect(answer, query).toBe(await run(query, [], false));
+      expect(answer).not.toContain('zzz');
     }
   });
 });
