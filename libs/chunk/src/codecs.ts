@@ -79,12 +79,17 @@ function zstdDecompress(data: Buffer, expectedLength: number): Buffer {
   return written === expectedLength ? out : out.subarray(0, written);
 }
 
+/** Whether `decompressInto` can write this encoding's bytes into a given buffer. */
+export function decompressesInPlace(encoding: ChunkEncoding): boolean {
+  return encoding === 'zstd';
+}
+
 /**
  * Decompresses `data` into `out`, which must be exactly the decompressed size; false (nothing
  * promised about `out`) for encodings that cannot write in place (only zstd can).
  */
 export function decompressInto(encoding: ChunkEncoding, data: Buffer, out: Buffer): boolean {
-  if (encoding !== 'zstd') return false;
+  if (!decompressesInPlace(encoding)) return false;
   const written = (zstdContext ??= new DCtx()).decompress(out, data);
   if (written !== out.length)
     throw new ChunkFormatError('zstd column size does not match its meta');

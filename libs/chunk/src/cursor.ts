@@ -1,7 +1,7 @@
 import { EMPTY_LABELS, type LabelPair, type Labels } from '@logsvc/api';
 import type { EntryRun } from './entry-run';
 import { LineNeedles } from './line-needles';
-import { ScratchLinesRun } from './line-scratch';
+import { ScratchLinesRun, ScratchPayloadRun } from './line-scratch';
 import {
   byMinTs,
   type CursorSummary,
@@ -100,6 +100,11 @@ export interface RunSource {
   readonly minTs: bigint;
   readonly maxTs: bigint;
   load(): EntryRun;
+  /**
+   * For a cursor with `transientLines`: the run decoded into a scratch buffer (line-scratch.ts),
+   * which the cursor gives back once it has left the run; absent when the source cannot.
+   */
+  loadTransient?(): EntryRun;
   /** What the run's meta tells before it is loaded. */
   readonly meta?: RunMeta;
 }
@@ -207,7 +212,7 @@ export class MergeCursor implements ChunkCursor {
   /** `CursorOptions.transientLines`: columnar runs are read with scratch line buffers. */
   private readonly transient: boolean;
   /** Runs left since the last `next()`, whose scratch lines the next `next()` gives back. */
-  private readonly spent: ScratchLinesRun[] = [];
+  private readonly spent: (ScratchLinesRun | ScratchPayloadRun)[] = [];
   /** Lines and bytes in the query range of every block loaded so far. */
   readonly scanned: ScanCounters = { lines: 0, bytes: 0 };
 
@@ -379,7 +384,8 @@ export class MergeCursor implements ChunkCursor {
   }
 
   private open(source: RunSource, rank: number): RunState {
-    const loaded = source.load();
+    const loaded =
+      this.transient && source.loadTransient !== undefined ? source.loadTransient() : source.load();
     const state = RunState.open(
       this.transient && loaded.linesInto !== undefined ? new ScratchLinesRun(loaded) : loaded,
       rank,
@@ -404,7 +410,8 @@ export class MergeCursor implements ChunkCursor {
 
   /** A run the walk has left: its scratch lines go back once the entry shown from it is gone. */
   private retire(state: RunState): void {
-    if (state.run instanceof ScratchLinesRun) this.spent.push(state.run);
+    const { run } = state;
+    if (run instanceof ScratchLinesRun || run instanceof ScratchPayloadRun) this.spent.push(run);
   }
 
   private releaseSpent(): void {

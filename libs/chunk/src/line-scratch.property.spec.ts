@@ -39,17 +39,32 @@ const entryArb = fc.record({
   level: fc.constantFrom(undefined, 'info', 'error'),
 });
 
-function columnar(
-  entries: readonly { ts: bigint; line: string; level: string | undefined }[],
-  blockSize: number,
-): MemChunk {
-  const built = new MemChunk({ encoding: 'snappy', blockSize });
+type Entries = readonly { ts: bigint; line: string; level: string | undefined }[];
+
+function built(entries: Entries, blockSize: number, encoding: 'snappy' | 'zstd'): MemChunk {
+  const chunk = new MemChunk({ encoding, blockSize });
   for (const e of entries) {
     const sm = e.level === undefined ? EMPTY_LABELS : [{ name: 'level', value: e.level }];
-    built.append(e.ts, Buffer.from(e.line), sm);
+    chunk.append(e.ts, Buffer.from(e.line), sm);
   }
-  return MemChunk.decode(recodeChunk(built.encode(), 'columnar'));
+  return chunk;
 }
+
+function columnar(entries: Entries, blockSize: number): MemChunk {
+  return MemChunk.decode(recodeChunk(built(entries, blockSize, 'snappy').encode(), 'columnar'));
+}
+
+/**
+ * The chunks whose transient reads use scratch buffers: flushed columnar ones (their lines),
+ * and zstd row-format ones (their whole payloads), as an ingester holds them and decoded.
+ */
+const KINDS = {
+  columnar,
+  'zstd rows in memory': (entries: Entries, blockSize: number) => built(entries, blockSize, 'zstd'),
+  'zstd rows decoded': (entries: Entries, blockSize: number) =>
+    MemChunk.decode(built(entries, blockSize, 'zstd').encode()),
+};
+const kindArb = fc.constantFrom(...(Object.keys(KINDS) as (keyof typeof KINDS)[]));
 
 describe('transientLines (columnar lines in reused scratch buffers)', () => {
   it('reads exactly the entries, lines and metadata of a plain read', () => {
@@ -62,9 +77,11 @@ describe('transientLines (columnar lines in reused scratch buffers)', () => {
         fc.constantFrom(undefined, 'a', 'bc', 'éa'),
         fc.bigInt({ min: -1n, max: 61n }),
         fc.bigInt({ min: -1n, max: 62n }),
-        (first, second, blockSize, needle, from, through) => {
-          const chunks = [columnar(first, blockSize)];
-          if (second.length > 0) chunks.push(columnar(second, blockSize));
+        kindArb,
+        (first, second, blockSize, needle, from, through, kind) => {
+          const chunkOf = KINDS[kind];
+          const chunks = [chunkOf(first, blockSize)];
+          if (second.length > 0) chunks.push(chunkOf(second, blockSize));
           const prefilter: CursorOptions =
             needle === undefined ? {} : { lineContains: Buffer.from(needle) };
           for (const dir of ['forward', 'backward'] as const) {
@@ -77,7 +94,7 @@ describe('transientLines (columnar lines in reused scratch buffers)', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 
@@ -110,8 +127,9 @@ describe('transientLines (columnar lines in reused scratch buffers)', () => {
         fc.integer({ min: 16, max: 300 }),
         fc.array(fc.nat(), { minLength: 1, maxLength: 400 }),
         fc.constantFrom('forward', 'backward'),
-        (streams, blockSize, turns, dir) => {
-          const chunks = streams.map((entries) => columnar(entries, blockSize));
+        kindArb,
+        (streams, blockSize, turns, dir, kind) => {
+          const chunks = streams.map((entries) => KINDS[kind](entries, blockSize));
           const plain = chunks.map((c) => drain([c], -1n, 61n, dir, {}));
           const cursors = chunks.map((c) => c.iterator(-1n, 61n, dir, { transientLines: true }));
           // Each cursor's current line, held as the view the cursor gave (no copy).
@@ -131,7 +149,7 @@ describe('transientLines (columnar lines in reused scratch buffers)', () => {
           }
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
   });
 });

@@ -103,3 +103,43 @@ export class ScratchLinesRun implements EntryRun {
     this.view = null;
   }
 }
+
+/**
+ * A row-format block decoded from a payload decompressed into a buffer from `takeScratch`:
+ * its timestamps, lines and metadata pairs are all views into that buffer, so none may be
+ * read after `release`, which gives the buffer back.
+ */
+export class ScratchPayloadRun implements EntryRun {
+  readonly count: number;
+  readonly ts: BigInt64Array;
+  readonly lineOffsets: Uint32Array;
+  readonly lines: Buffer;
+  readonly symbols: readonly string[];
+  readonly order: Uint32Array | null;
+
+  constructor(
+    private readonly run: EntryRun,
+    private scratch: Buffer | null,
+  ) {
+    this.count = run.count;
+    this.ts = run.ts;
+    this.lineOffsets = run.lineOffsets;
+    this.lines = run.lines;
+    this.symbols = run.symbols;
+    this.order = run.order;
+  }
+
+  get smOffsets(): Uint32Array {
+    return this.run.smOffsets;
+  }
+
+  get smIds(): Uint32Array {
+    return this.run.smIds;
+  }
+
+  /** Gives the scratch buffer back; nothing of the run may be read after. */
+  release(): void {
+    if (this.scratch !== null) giveScratch(this.scratch);
+    this.scratch = null;
+  }
+}

@@ -11,7 +11,14 @@ import {
   encodeColumnarChunk,
   isColumnarChunk,
 } from './columnar-format';
-import { compress, compressAsync, decompress, maxCompressedLength } from './codecs';
+import {
+  compress,
+  compressAsync,
+  decompress,
+  decompressesInPlace,
+  decompressInto,
+  maxCompressedLength,
+} from './codecs';
 import {
   type ChunkCursor,
   type CursorOptions,
@@ -41,6 +48,7 @@ import {
   type ChunkOptions,
   resolveChunkOptions,
 } from './options';
+import { giveScratch, ScratchPayloadRun, takeScratch } from './line-scratch';
 import { SlabPool } from './slab-pool';
 import { SymbolTable } from './symbols';
 
@@ -681,7 +689,13 @@ export class MemChunk {
     this.blocks.forEach((block, i) => {
       if (!blockMayMatch(block.layout, options, this.symbols)) return;
       const load = (): EntryRun => this.loadBlock(block, i, sidesOutside(block, fromNs, throughNs));
-      out.push({ minTs: block.minTs, maxTs: block.maxTs, load, meta: this.blockMeta(block, load) });
+      const meta = this.blockMeta(block, load);
+      if (block.layout === undefined && decompressesInPlace(this.options.encoding)) {
+        // Row blocks in a codec that writes in place: a transient read needs no fresh buffer
+        // (and never goes through the block cache, whose runs outlive their readers).
+        const loadTransient = (): EntryRun => this.decodeBlockInScratch(block);
+        out.push({ minTs: block.minTs, maxTs: block.maxTs, load, loadTransient, meta });
+      } else out.push({ minTs: block.minTs, maxTs: block.maxTs, load, meta });
     });
     return out;
   }
@@ -822,6 +836,33 @@ export class MemChunk {
             block.uncompressedLength,
           );
     return decodeBlockPayload(payload, block, this.symbols.strings, this.symbols.byteLengths);
+  }
+
+  /**
+   * A row block's entries decoded from a payload decompressed into a scratch buffer, which the
+   * reader gives back (`ScratchPayloadRun.release`); as `decodeBlock` when the codec cannot
+   * write in place or the block's compression is still running.
+   */
+  private decodeBlockInScratch(block: CutBlock): EntryRun {
+    const encoding = this.options.encoding;
+    if (block.payload !== null) return this.decodeBlock(block);
+    const scratch = takeScratch(block.uncompressedLength);
+    const payload = scratch.subarray(0, block.uncompressedLength);
+    const { strings, byteLengths } = this.symbols;
+    try {
+      if (decompressInto(encoding, dataToDecompress(block, encoding), payload)) {
+        return new ScratchPayloadRun(
+          decodeBlockPayload(payload, block, strings, byteLengths),
+          scratch,
+        );
+      }
+    } catch (err) {
+      giveScratch(scratch);
+      if (err instanceof ChunkFormatError) throw err;
+      throw new ChunkFormatError(`${encoding} decompression failed: ${(err as Error).message}`);
+    }
+    giveScratch(scratch);
+    return this.decodeBlock(block);
   }
 
   /** Whether the last cut block holds this (timestamp, line), anywhere among that timestamp's rows. */
