@@ -134,9 +134,10 @@ export interface CursorOptions {
    */
   readonly metadataEquals?: readonly MetadataEquals[];
   /**
-   * The reader keeps no line view (`line`, `lineSource`) past its next call to `next()`, as a
-   * count whose pipeline only filters lines: a columnar block's lines are then decompressed
-   * into a buffer reused from block to block (line-scratch.ts) instead of a fresh one.
+   * The reader keeps no line view (`line`, `lineSource`) nor metadata past its next call to
+   * `next()`, as a LogQL query's engine: a columnar block's lines, and a zstd row block's whole
+   * payload, are then decompressed into a buffer reused from block to block (line-scratch.ts)
+   * instead of a fresh one.
    */
   readonly transientLines?: boolean;
 }
@@ -209,7 +210,10 @@ export class MergeCursor implements ChunkCursor {
   private readonly group = new TieGroup();
   private readonly forward: boolean;
   private readonly needles: LineNeedles | null;
-  /** `CursorOptions.transientLines`: columnar runs are read with scratch line buffers. */
+  /**
+   * `CursorOptions.transientLines`: columnar runs are read with scratch line buffers, zstd row
+   * blocks with scratch payloads.
+   */
   private readonly transient: boolean;
   /** Runs left since the last `next()`, whose scratch lines the next `next()` gives back. */
   private readonly spent: (ScratchLinesRun | ScratchPayloadRun)[] = [];
@@ -408,7 +412,7 @@ export class MergeCursor implements ChunkCursor {
     this.meta = meta;
   }
 
-  /** A run the walk has left: its scratch lines go back once the entry shown from it is gone. */
+  /** A run the walk has left: its scratch buffer goes back once the entry shown from it is gone. */
   private retire(state: RunState): void {
     const { run } = state;
     if (run instanceof ScratchLinesRun || run instanceof ScratchPayloadRun) this.spent.push(run);

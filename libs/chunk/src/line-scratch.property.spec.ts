@@ -66,7 +66,7 @@ const KINDS = {
 };
 const kindArb = fc.constantFrom(...(Object.keys(KINDS) as (keyof typeof KINDS)[]));
 
-describe('transientLines (columnar lines in reused scratch buffers)', () => {
+describe('transientLines (columnar lines and zstd row payloads in reused scratch buffers)', () => {
   it('reads exactly the entries, lines and metadata of a plain read', () => {
     fc.assert(
       fc.property(

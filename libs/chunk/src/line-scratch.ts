@@ -1,10 +1,10 @@
 import type { EntryRun } from './entry-run';
 
-/**
- * Buffers that columnar blocks' lines are decompressed into for cursors whose line views do
- * not outlive the cursor's next `next()` (`CursorOptions.transientLines`): a cursor gives a
- * block's buffer back once it has left the block and been advanced again, and the next block
- * read on this thread takes it. A fresh 64 KiB Buffer per block costs about as much CPU as
+/*
+ * Buffers that blocks are decompressed into (a columnar block's lines, a zstd row block's
+ * payload) for cursors whose line views do not outlive the cursor's next `next()`
+ * (`CursorOptions.transientLines`): a cursor gives a block's buffer back once it has left the
+ * block and been advanced again, and the next block read on this thread takes it. A fresh 64 KiB Buffer per block costs about as much CPU as
  * decompressing into it (allocation and garbage collection; bench:scan), and a query that
  * allocates more than about 32 MB of them makes V8 collect its young generation for it.
  */
