@@ -58,6 +58,9 @@ export interface Member {
   process: ServerProcess;
 }
 
+/** Starts of a member that may fail on a port taken meanwhile (`Cluster.add`). */
+const PORT_ATTEMPTS = 3;
+
 /**
  * Starts and restarts cluster members. Every member gets the same ring (etcd) and object store
  * (a shared chunks directory), its own data directory (WAL, tokens) and ports.
@@ -69,8 +72,22 @@ export class Cluster {
 
   constructor(private readonly options: ClusterOptions) {}
 
-  /** Starts a member and (unless told not to) waits until its /ready answers 200. */
+  /**
+   * Starts a member and (unless told not to) waits until its /ready answers 200. A port found
+   * free can be taken by another test's process before the member binds it: the member is
+   * then started again on new ports.
+   */
   async add(name: string, target: string, options: MemberOptions = {}): Promise<Member> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.addOnce(name, target, options);
+      } catch (err) {
+        if (attempt >= PORT_ATTEMPTS || !String(err).includes('EADDRINUSE')) throw err;
+      }
+    }
+  }
+
+  private async addOnce(name: string, target: string, options: MemberOptions): Promise<Member> {
     const dataDir = join(this.root, name);
     const grpcPort = await freePort();
     const configFile = join(this.root, `${name}.yaml`);
