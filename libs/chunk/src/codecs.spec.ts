@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compress, decompress } from './codecs';
+import { compress, decompress, decompressInto } from './codecs';
 import { ChunkFormatError } from './errors';
 
 describe('decompress', () => {
@@ -23,5 +23,19 @@ describe('decompress', () => {
     const bad = Buffer.from(packed);
     bad.fill(0x5a, 4, 12);
     expect(() => decompress('zstd', bad, raw.length)).toThrow(ChunkFormatError);
+  });
+
+  it('refuses a zstd frame cut short or spoiled when decompressing into a given buffer too', () => {
+    const packed = compress('zstd', raw);
+    const out = Buffer.alloc(raw.length);
+    expect(decompressInto('zstd', packed, out)).toBe(true);
+    expect(out.equals(raw)).toBe(true);
+    expect(() => decompressInto('zstd', packed.subarray(0, packed.length - 4), out)).toThrow(
+      ChunkFormatError,
+    );
+    const bad = Buffer.from(packed);
+    bad.fill(0x5a, 4, 12);
+    expect(() => decompressInto('zstd', bad, out)).toThrow(ChunkFormatError);
+    expect(decompressInto('snappy', compress('snappy', raw), out)).toBe(false);
   });
 });

@@ -86,11 +86,17 @@ export function decompressesInPlace(encoding: ChunkEncoding): boolean {
 
 /**
  * Decompresses `data` into `out`, which must be exactly the decompressed size; false (nothing
- * promised about `out`) for encodings that cannot write in place (only zstd can).
+ * promised about `out`) for encodings that cannot write in place (only zstd can). Any codec
+ * failure is a format error, as for `decompress`.
  */
 export function decompressInto(encoding: ChunkEncoding, data: Buffer, out: Buffer): boolean {
   if (!decompressesInPlace(encoding)) return false;
-  const written = (zstdContext ??= new DCtx()).decompress(out, data);
+  let written: number;
+  try {
+    written = (zstdContext ??= new DCtx()).decompress(out, data);
+  } catch (err) {
+    throw new ChunkFormatError(`${encoding} decompression failed: ${(err as Error).message}`);
+  }
   if (written !== out.length)
     throw new ChunkFormatError('zstd column size does not match its meta');
   return true;

@@ -104,7 +104,7 @@ export interface RunSource {
    * For a cursor with `transientLines`: the run decoded into a scratch buffer (line-scratch.ts),
    * which the cursor gives back once it has left the run; absent when the source cannot.
    */
-  loadTransient?(): EntryRun;
+  readonly loadTransient?: (() => EntryRun) | undefined;
   /** What the run's meta tells before it is loaded. */
   readonly meta?: RunMeta;
 }

@@ -690,12 +690,13 @@ export class MemChunk {
       if (!blockMayMatch(block.layout, options, this.symbols)) return;
       const load = (): EntryRun => this.loadBlock(block, i, sidesOutside(block, fromNs, throughNs));
       const meta = this.blockMeta(block, load);
-      if (block.layout === undefined && decompressesInPlace(this.options.encoding)) {
-        // Row blocks in a codec that writes in place: a transient read needs no fresh buffer
-        // (and never goes through the block cache, whose runs outlive their readers).
-        const loadTransient = (): EntryRun => this.decodeBlockInScratch(block);
-        out.push({ minTs: block.minTs, maxTs: block.maxTs, load, loadTransient, meta });
-      } else out.push({ minTs: block.minTs, maxTs: block.maxTs, load, meta });
+      // Row blocks in a codec that writes in place: a transient read needs no fresh buffer
+      // (and never goes through the block cache, whose runs outlive their readers).
+      const loadTransient =
+        block.layout === undefined && decompressesInPlace(this.options.encoding)
+          ? (): EntryRun => this.decodeBlockInScratch(block)
+          : undefined;
+      out.push({ minTs: block.minTs, maxTs: block.maxTs, load, loadTransient, meta });
     });
     return out;
   }
@@ -858,8 +859,7 @@ export class MemChunk {
       }
     } catch (err) {
       giveScratch(scratch);
-      if (err instanceof ChunkFormatError) throw err;
-      throw new ChunkFormatError(`${encoding} decompression failed: ${(err as Error).message}`);
+      throw err;
     }
     giveScratch(scratch);
     return this.decodeBlock(block);
