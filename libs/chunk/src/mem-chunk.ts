@@ -12,7 +12,7 @@ import {
   isColumnarChunk,
 } from './columnar-format';
 import {
-  compress,
+  compressCutBlock,
   compressAsync,
   decompress,
   decompressesInPlace,
@@ -514,7 +514,7 @@ export class MemChunk {
     this.addBlock(block);
     const pending = compressAsync(this.options.encoding, encoded.payload);
     if (pending === null) {
-      this.completeBlock(block, compress(this.options.encoding, encoded.payload));
+      this.completeBlock(block, compressCutBlock(this.options.encoding, encoded.payload));
     } else {
       // A failed background compression leaves the block pending: finishCompression redoes
       // it synchronously, which reports the error where the bytes are needed.
@@ -735,7 +735,7 @@ export class MemChunk {
       return this.encodeBlocks(this.blocks);
     }
     const encoded = this.head.encodePayload(this.symbols.byteLengths);
-    const data = compress(this.options.encoding, encoded.payload);
+    const data = compressCutBlock(this.options.encoding, encoded.payload);
     const head: StoredBlock = {
       minTs: encoded.minTs,
       maxTs: encoded.maxTs,
@@ -807,7 +807,7 @@ export class MemChunk {
     if (this.pendingBlocks === 0) return;
     for (const block of this.blocks) {
       if (block.payload !== null) {
-        this.completeBlock(block, compress(this.options.encoding, block.payload));
+        this.completeBlock(block, compressCutBlock(this.options.encoding, block.payload));
       }
     }
   }
