@@ -40,10 +40,14 @@ const unit = fc.constantFrom('a', 'b', 'c', 'é');
  * directions: the prefiltered read returns the plain read's entries whose line contains one of
  * the needles, and scans the same lines and bytes (skipped lines count too).
  */
-function assertPrefilter(needleArb: fc.Arbitrary<string | string[]>, numRuns: number): void {
+function assertPrefilter(
+  needleArb: fc.Arbitrary<string | string[]>,
+  numRuns: number,
+  lines: fc.Arbitrary<string> = lineArb,
+): void {
   fc.assert(
     fc.property(
-      fc.array(fc.record({ ts: fc.bigInt({ min: 0n, max: 30n }), line: lineArb }), {
+      fc.array(fc.record({ ts: fc.bigInt({ min: 0n, max: 30n }), line: lines }), {
         maxLength: 120,
       }),
       fc.integer({ min: 1, max: 64 }),
@@ -79,6 +83,19 @@ describe('MemChunk iterator with lineContains', () => {
     assertPrefilter(
       fc.array(fc.string({ unit, minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 3 }),
       600,
+    );
+  });
+
+  it('with lineContainsAny, needles of characters special to regular expressions match as bytes', () => {
+    // Several needles are searched together through a regular expression of their bytes.
+    const special = fc.constantFrom('.', '*', '|', '(', '[', '\\', '$', '-', '\n', 'a', 'é');
+    assertPrefilter(
+      fc.array(fc.string({ unit: special, minLength: 1, maxLength: 3 }), {
+        minLength: 2,
+        maxLength: 3,
+      }),
+      400,
+      fc.string({ unit: special, maxLength: 5 }),
     );
   });
 
