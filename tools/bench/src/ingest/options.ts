@@ -141,7 +141,9 @@ export const USAGE = `usage: npm run bench:ingest -- [options]
   --interleave=false     each client owns its streams and sends them in order (default: every
                          client sends every stream's lines in turn, as agents on several hosts
                          do, so a stream's entries arrive from several clients, some out of
-                         order)
+                         order; each body then holds clients × the streams, each with a
+                         clients-th of the lines: the same bodies in order are
+                         --interleave=false with those two figures and clients × --streams)
   --url=URL              push to a running server instead of starting one (no RSS then)
   --cpu-prof=DIR         run the server under node --cpu-prof, profile written to DIR
   --server-flag=FLAG     extra server flag, repeatable (e.g. --server-flag=-log.level=warn)
