@@ -28,6 +28,12 @@ export interface IngesterSelect {
   readonly lineContainsAny?: readonly Buffer[];
   /** Also give each stream's chunks in parts (`StreamQueryResult.chunks`), blocks encoded. */
   readonly split?: boolean;
+  /**
+   * The reader keeps no line past its cursor's next entry (`CursorOptions.transientLines`):
+   * the in-process ingester and its snapshots decompress blocks into reused buffers then;
+   * ingesters over gRPC copy every entry onto the wire whatever it says.
+   */
+  readonly transientLines?: boolean;
   /** Only the streams of this query shard. */
   readonly shard?: ShardRef;
 }

@@ -32,6 +32,8 @@ export interface ReadOptions {
   readonly lineContainsAny?: readonly Buffer[];
   /** Also give each chunk's parts (`StreamQueryResult.chunks`). */
   readonly split?: boolean;
+  /** The reader keeps no line past its cursor's next entry (`CursorOptions.transientLines`). */
+  readonly transientLines?: boolean;
   /** Only the streams of this query shard. */
   readonly shard?: ShardRef;
 }

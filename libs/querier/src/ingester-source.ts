@@ -78,6 +78,8 @@ export class IngesterLogSource implements LogSource {
       throughNs,
       direction,
       ...(prefiltered ? { ...prefilter, split: true } : {}),
+      // A metric query keeps no line past the next entry: blocks go into reused buffers.
+      ...(params.transientLines === true ? { transientLines: true } : {}),
       ...(params.shard === undefined ? {} : { shard: params.shard }),
     };
     const results = await this.client.query(tenant, select, found);
