@@ -12,7 +12,7 @@ export const ingesterSection = section({
   chunk_block_size: flag('ingester.chunks-block-size', size(65_536)),
   // Loki's default is gzip (logsvc's was snappy until issue 45's eleventh wave). zstd at its
   // fast level costs the push path what snappy does, stores ~14 % fewer bytes, and is the one
-  // codec a query decodes into reused buffers: the ingesters' `|=` and `|~` counts ran 10–18 %
+  // codec a query decodes into reused buffers: the ingesters' `|=` and `|~` counts ran 8–18 %
   // faster (docs/benchmarks-history.md, eleventh wave).
   chunk_encoding: flag('ingester.chunk-encoding', oneOf(CHUNK_ENCODINGS, 'zstd')),
   chunk_idle_period: flag('ingester.chunks-idle-period', duration(30 * 60_000)),
