@@ -24,6 +24,14 @@ const gzipAsync = promisify(gzip);
 // slowly; copying into an ordinary Buffer measured ~8x faster to decompress a 256 KB block.
 const SNAPPY_COPY = { copyOutputData: true } as const;
 
+/**
+ * One zstd compression context per thread, reused, at level 1: on the bench's mixed lines in
+ * 256 KB blocks it gave the bytes of zstd-napi's default level 3 (11.4 MB for 52 MB) for about
+ * 20 % less CPU, paid where columnar lines are compressed: the flush's re-encode and the
+ * compactor.
+ */
+const zstdCompress = zstdAtLevel(1);
+
 const CODECS: Record<ChunkEncoding, Codec> = {
   none: { id: 0, compress: (d) => d, decompress: (d) => d },
   gzip: {
@@ -48,20 +56,16 @@ const CODECS: Record<ChunkEncoding, Codec> = {
   zstd: { id: 4, compress: zstdCompress, decompress: zstdDecompress },
 };
 
-/**
- * One zstd compression context per thread, reused, at level 1: on the bench's mixed lines in
- * 256 KB blocks it gave the bytes of zstd-napi's default level 3 (11.4 MB for 52 MB) for about
- * 20 % less CPU, paid where columnar lines are compressed: the flush's re-encode and the
- * compactor.
- */
-let zstdCompressor: zstd.Compressor | null = null;
-
-function zstdCompress(data: Buffer): Buffer {
-  if (zstdCompressor === null) {
-    zstdCompressor = new zstd.Compressor();
-    zstdCompressor.setParameters({ compressionLevel: 1 });
-  }
-  return zstdCompressor.compress(data);
+/** Compresses with one zstd context at `level`, made on first use and reused on this thread. */
+function zstdAtLevel(level: number): (data: Buffer) => Buffer {
+  let context: zstd.Compressor | null = null;
+  return (data) => {
+    if (context === null) {
+      context = new zstd.Compressor();
+      context.setParameters({ compressionLevel: level });
+    }
+    return context.compress(data);
+  };
 }
 
 /** One zstd context per thread, reused: a block is decoded in one call, on the calling thread. */
@@ -128,17 +132,11 @@ export function compress(encoding: ChunkEncoding, data: Buffer): Buffer {
  * snappy 500–600) and decompresses into a reused buffer at ≈ 1.85 GB/s (level 1 1.56).
  * The flush's columnar re-encode and the compactor keep level 1 (`compress`).
  */
-const ZSTD_CUT_LEVEL = -1;
-let zstdCutCompressor: zstd.Compressor | null = null;
+const zstdCutCompress = zstdAtLevel(-1);
 
 /** Compresses a block just cut from a head block (same codecs and bytes format as `compress`). */
 export function compressCutBlock(encoding: ChunkEncoding, data: Buffer): Buffer {
-  if (encoding !== 'zstd') return CODECS[encoding].compress(data);
-  if (zstdCutCompressor === null) {
-    zstdCutCompressor = new zstd.Compressor();
-    zstdCutCompressor.setParameters({ compressionLevel: ZSTD_CUT_LEVEL });
-  }
-  return zstdCutCompressor.compress(data);
+  return encoding === 'zstd' ? zstdCutCompress(data) : CODECS[encoding].compress(data);
 }
 
 /**

@@ -14,19 +14,17 @@
 export class LineNeedles {
   /** The length of the needle `first` / `last` found. */
   length = 0;
-  /** Per needle: where its next match starts (-1: none), valid for searches from `from[k]`. */
-  private readonly next: Int32Array;
-  private readonly from: Int32Array;
+  /** The next match from `searchedFrom` on: where it starts (-1: none) and its length. */
+  private nextAt = -1;
+  private nextLength = 0;
+  /** Where the remembered search started; -1: none for these lines yet. */
+  private searchedFrom = -1;
   private lines: Buffer | null = null;
   /** With several needles: all of them as alternatives, and `lines` as a latin1 string. */
   private readonly together: RegExp | null;
   private text = '';
-  private nextLength = 0;
 
   private constructor(private readonly needles: readonly Buffer[]) {
-    const searched = needles.length > 1 ? 1 : needles.length;
-    this.next = new Int32Array(searched);
-    this.from = new Int32Array(searched).fill(-1);
     this.together = needles.length > 1 ? alternatives(needles) : null;
   }
 
@@ -55,39 +53,31 @@ export class LineNeedles {
   first(lines: Buffer, from: number): number {
     if (this.lines !== lines) {
       this.lines = lines;
-      this.from.fill(-1);
+      this.searchedFrom = -1;
       if (this.together !== null) this.text = lines.toString('latin1');
     }
-    if (this.together !== null) return this.firstOfAll(this.together, from);
-    let best = -1;
-    for (let k = 0; k < this.needles.length; k++) {
-      let at = this.next[k];
-      // A remembered match stays the first one from any later start up to it.
-      if (this.from[k] < 0 || this.from[k] > from || (at >= 0 && at < from)) {
-        at = lines.indexOf(this.needles[k], from);
-        this.next[k] = at;
-        this.from[k] = from;
-      }
-      if (at >= 0 && (best < 0 || at < best)) {
-        best = at;
-        this.length = this.needles[k].length;
-      }
-    }
-    return best;
-  }
-
-  /** `first` with several needles: one search for all of them, its result remembered. */
-  private firstOfAll(together: RegExp, from: number): number {
-    const at = this.next[0];
-    if (this.from[0] < 0 || this.from[0] > from || (at >= 0 && at < from)) {
-      together.lastIndex = from;
-      const m = together.exec(this.text);
-      this.from[0] = from;
-      this.next[0] = m === null ? -1 : m.index;
-      this.nextLength = m === null ? 0 : m[0].length;
+    const at = this.nextAt;
+    // A remembered match stays the first one from any later start up to it.
+    if (this.searchedFrom < 0 || this.searchedFrom > from || (at >= 0 && at < from)) {
+      this.search(lines, from);
     }
     this.length = this.nextLength;
-    return this.next[0];
+    return this.nextAt;
+  }
+
+  /** Finds the first match at or after `from`: one search, whatever the number of needles. */
+  private search(lines: Buffer, from: number): void {
+    this.searchedFrom = from;
+    if (this.together === null) {
+      const needle = this.needles[0];
+      this.nextAt = lines.indexOf(needle, from);
+      this.nextLength = needle.length;
+      return;
+    }
+    this.together.lastIndex = from;
+    const m = this.together.exec(this.text);
+    this.nextAt = m === null ? -1 : m.index;
+    this.nextLength = m === null ? 0 : m[0].length;
   }
 
   /**
