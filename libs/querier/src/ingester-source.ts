@@ -77,9 +77,9 @@ export class IngesterLogSource implements LogSource {
       fromNs,
       throughNs,
       direction,
-      ...(prefiltered ? { ...prefilter, split: true } : {}),
-      // A metric query keeps no line past the next entry: blocks go into reused buffers.
-      ...(params.transientLines === true ? { transientLines: true } : {}),
+      // The prefilter carries `transientLines` too (a metric query keeps no line past the next
+      // entry: blocks go into reused buffers), also when it has no needle.
+      ...(prefiltered ? { ...prefilter, split: true } : prefilter),
       ...(params.shard === undefined ? {} : { shard: params.shard }),
     };
     const results = await this.client.query(tenant, select, found);
