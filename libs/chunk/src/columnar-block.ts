@@ -320,17 +320,35 @@ export function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt
     if (tr.pos !== bytes.length) throw new ChunkFormatError('trailing bytes in timestamps column');
     return ts;
   }
+  // One pass: each delta read and added to the current timestamp, kept as 32-bit halves and
+  // carried from entry to entry (no BigInt, no division per entry, no array of offsets).
   const halves = new Uint32Array(ts.buffer);
-  const baseLo = bytes.readUInt32LE(0);
-  const baseHi = bytes.readUInt32LE(4);
-  const offsets = timestampOffsets(bytes, n, 0, Number(span));
-  // The current timestamp as 32-bit halves, carried from entry to entry: no division per entry.
-  let lo = baseLo;
-  let hi = baseHi;
-  let prev = 0;
-  for (let i = 0; i < n; i++) {
-    const delta = offsets[i] - prev;
-    prev = offsets[i];
+  let lo = bytes.readUInt32LE(0);
+  let hi = bytes.readUInt32LE(4);
+  const total = Number(span);
+  const end = bytes.length;
+  let pos = 8;
+  let acc = 0;
+  if (n > 0) {
+    halves[0] = lo;
+    halves[1] = hi;
+  }
+  for (let i = 1; i < n; i++) {
+    if (pos >= end) throw new ChunkFormatError('truncated varint');
+    let b = bytes[pos++];
+    let delta = b & 0x7f;
+    if (b >= 0x80) {
+      let mul = 128;
+      do {
+        if (pos >= end) throw new ChunkFormatError('truncated varint');
+        if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
+        b = bytes[pos++];
+        delta += (b & 0x7f) * mul;
+        mul *= 128;
+      } while (b >= 0x80);
+    }
+    acc += delta;
+    if (acc > total) throw new ChunkFormatError('timestamps exceed the block span');
     if (delta < TWO_32) {
       lo += delta;
       if (lo >= TWO_32) {
@@ -347,6 +365,8 @@ export function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt
     halves[2 * i] = lo;
     halves[2 * i + 1] = hi;
   }
+  if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
+  if (acc !== total) throw new ChunkFormatError('block time range does not match its meta');
   return ts;
 }
 

@@ -20,13 +20,16 @@ export class LineNeedles {
   /** Where the remembered search started; -1: none for these lines yet. */
   private searchedFrom = -1;
   private lines: Buffer | null = null;
-  /** With several needles: all of them as alternatives, and `lines` as a latin1 string. */
-  private readonly together: RegExp | null;
   private text = '';
 
-  private constructor(private readonly needles: readonly Buffer[]) {
-    this.together = needles.length > 1 ? alternatives(needles) : null;
-  }
+  private constructor(
+    private readonly needles: readonly Buffer[],
+    /**
+     * With several needles: all of them as alternatives, searched in `lines` as a latin1
+     * string. One expression serves every copy (`fresh`): each search sets its `lastIndex`.
+     */
+    private readonly together: RegExp | null = needles.length > 1 ? alternatives(needles) : null,
+  ) {}
 
   /** How many needles: with one, a line holds a match only where `first` finds it. */
   get count(): number {
@@ -35,7 +38,7 @@ export class LineNeedles {
 
   /** The same needles with a search state of their own (one per run being walked). */
   fresh(): LineNeedles {
-    return new LineNeedles(this.needles);
+    return new LineNeedles(this.needles, this.together);
   }
 
   /** From a cursor's options: null when there is nothing to search for (every line passes). */
