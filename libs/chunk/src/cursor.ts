@@ -110,6 +110,9 @@ export interface RunSource {
 }
 
 const EMPTY_LINE = Buffer.alloc(0);
+/** Past every int64 timestamp, in each walking direction: no bound on the lead. */
+const NO_BOUND_FORWARD = 1n << 64n;
+const NO_BOUND_BACKWARD = -(1n << 64n);
 /** Keys of `onePair`: name id × 2^26 + value id, exact while both ids are below 2^26. */
 const PAIR_KEY_FACTOR = 2 ** 26;
 const MAX_CACHED_PAIRS = 4096;
@@ -208,6 +211,9 @@ export class MergeCursor implements ChunkCursor {
   private readonly heap: RunState[] | null;
   /** Heap mode: the runs at the timestamp being returned. */
   private readonly group = new TieGroup();
+  /** Heap mode: the heap top, while it may walk on alone below `leadBound` (`nextMerged`). */
+  private lead: RunState | null = null;
+  private leadBound = 0n;
   private readonly forward: boolean;
   private readonly needles: LineNeedles | null;
   /**
@@ -363,6 +369,34 @@ export class MergeCursor implements ChunkCursor {
   }
 
   private nextMerged(heap: RunState[]): boolean {
+    const lead = this.lead;
+    if (lead !== null) {
+      // The heap top walks on without the heap while its entries come strictly before every
+      // other run's next entry and the next pending run's start: no other run holds such a
+      // timestamp (no copy to look for), and no run waits to be admitted before it.
+      this.lead = null;
+      const { run, row } = lead;
+      const ts = run.ts[row];
+      if (
+        (this.forward ? ts < this.leadBound : ts > this.leadBound) &&
+        (ts !== this.group.ts || !this.group.shared)
+      ) {
+        lead.advance();
+        if (!lead.done) this.lead = lead;
+        else {
+          this.retire(lead);
+          const last = heap.pop()!;
+          if (heap.length > 0) {
+            heap[0] = last;
+            this.siftDown(0);
+          }
+        }
+        this.emit(run, row, lead.meta);
+        return true;
+      }
+      // Its entry may now come after another run's: back in heap order first.
+      this.siftDown(0);
+    }
     for (;;) {
       // Every source that may hold an entry before or at the top's must be in the heap first.
       this.admit(heap);
@@ -381,10 +415,33 @@ export class MergeCursor implements ChunkCursor {
       if (heap.length > 0) this.siftDown(0);
       if (keep) {
         this.emit(run, row, state.meta);
+        this.takeLead(heap);
         return true;
       }
     }
     return this.finish();
+  }
+
+  /**
+   * Makes the heap top the lead (see `nextMerged`), bounded by the next entries of its children
+   * (the earliest of the other runs') and by where the next pending run starts.
+   */
+  private takeLead(heap: RunState[]): void {
+    if (heap.length === 0) return;
+    const forward = this.forward;
+    let bound = forward ? NO_BOUND_FORWARD : NO_BOUND_BACKWARD;
+    for (let child = 1; child <= 2 && child < heap.length; child++) {
+      const ts = heap[child].ts;
+      if (forward ? ts < bound : ts > bound) bound = ts;
+    }
+    const pending = this.pending;
+    if (pending.length > 0) {
+      const { source } = pending[pending.length - 1];
+      const start = forward ? source.minTs : source.maxTs;
+      if (forward ? start < bound : start > bound) bound = start;
+    }
+    this.lead = heap[0];
+    this.leadBound = bound;
   }
 
   private open(source: RunSource, rank: number): RunState {
