@@ -41,7 +41,8 @@ export class SourceMergeCursor implements EntryCursor {
   /** The cursor whose entry was returned last; advanced on the next call. */
   private pending: EntryCursor | null = null;
   private groupTs = NO_TIMESTAMP;
-  private readonly ties = new TieBuffer();
+  /** Made at the first timestamp two cursors share: most merges never meet one. */
+  private tieBuffer: TieBuffer | null = null;
   private replaying = false;
   private readonly forward: boolean;
 
@@ -77,7 +78,7 @@ export class SourceMergeCursor implements EntryCursor {
   }
 
   get structuredMetadata(): Labels {
-    if (this.replaying) return this.ties.structuredMetadata;
+    if (this.replaying) return this.tieBuffer!.structuredMetadata;
     return this.current === null ? EMPTY_LABELS : this.current.structuredMetadata;
   }
 
@@ -180,9 +181,10 @@ export class SourceMergeCursor implements EntryCursor {
   protected duplicate(): void {}
 
   private replayNext(): boolean {
-    if (this.ties.next()) {
+    const ties = this.tieBuffer!;
+    if (ties.next()) {
       this.shown = null;
-      this.lineView = this.ties.line;
+      this.lineView = ties.line;
       this.ts = this.groupTs;
       return true;
     }
@@ -194,22 +196,23 @@ export class SourceMergeCursor implements EntryCursor {
   /** Copies every live cursor's entries at `ts` into the tie buffer, in priority order. */
   private bufferGroup(ts: bigint): void {
     const live = this.live!;
-    this.ties.clear();
+    const ties = (this.tieBuffer ??= new TieBuffer());
+    ties.clear();
     for (let i = 0; i < live.length; i++) {
       const c = live[i];
       if (c.timestampNs !== ts) continue;
       let more = true;
       while (more && c.timestampNs === ts) {
-        this.ties.push(c.line, c.structuredMetadata);
+        ties.push(c.line, c.structuredMetadata);
         more = c.next();
       }
-      this.ties.endSegment();
+      ties.endSegment();
       if (!more) {
         live.splice(i--, 1);
         if (c.wait?.()) this.waiting.push(c);
       }
     }
-    for (let dropped = this.ties.settle(this.forward); dropped > 0; dropped--) this.duplicate();
+    for (let dropped = ties.settle(this.forward); dropped > 0; dropped--) this.duplicate();
     this.replaying = true;
   }
 

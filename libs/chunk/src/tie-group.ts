@@ -4,6 +4,7 @@ import type { RunState } from './run-state';
 
 /** Below any 64-bit timestamp: no group is open yet. */
 const NO_TIMESTAMP = -(1n << 64n);
+const EMPTY_MASK = new Uint8Array(0);
 
 /**
  * The runs of a heap merge that hold the timestamp being returned. When several do, `open`
@@ -18,8 +19,9 @@ export class TieGroup {
   shared = false;
   private readonly members: RunState[] = [];
   private readonly heapIndexes: number[] = [];
-  private readonly lines = new LineSet();
-  private keep = new Uint8Array(64);
+  /** Made when a timestamp is first shared: most merges never meet one. */
+  private lines: LineSet | null = null;
+  private keep = EMPTY_MASK;
 
   /**
    * Opens the group of the heap top's timestamp. The heap is ordered by timestamp first (in
@@ -50,7 +52,8 @@ export class TieGroup {
   }
 
   private markCopies(): void {
-    this.lines.clear();
+    const lines = (this.lines ??= new LineSet());
+    lines.clear();
     let base = 0;
     for (const m of this.members) {
       const span = m.tieSpan();
@@ -58,14 +61,14 @@ export class TieGroup {
       m.groupLo = lo;
       m.groupBase = base;
       if (base + span > this.keep.length) {
-        const bigger = new Uint8Array(Math.max(base + span, 2 * this.keep.length));
+        const bigger = new Uint8Array(Math.max(base + span, 2 * this.keep.length, 64));
         bigger.set(this.keep);
         this.keep = bigger;
       }
       const { run } = m;
       for (let i = 0; i < span; i++) {
         const row = rowAt(run, lo + i);
-        const added = this.lines.add(run.lines, run.lineOffsets[row], run.lineOffsets[row + 1]);
+        const added = lines.add(run.lines, run.lineOffsets[row], run.lineOffsets[row + 1]);
         this.keep[base + i] = added ? 1 : 0;
       }
       base += span;
