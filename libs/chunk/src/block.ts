@@ -98,10 +98,17 @@ export function encodeBlockPayload(
     if (copyLines !== undefined) copyLines(payload, w, run.lineOffsets[0], run.lineOffsets[n]);
     else payload.set(run.lines.subarray(run.lineOffsets[0], run.lineOffsets[n]), w);
   } else {
-    for (let pos = 0; pos < n; pos++) {
-      const row = run.order[pos];
-      payload.set(run.lines.subarray(run.lineOffsets[row], run.lineOffsets[row + 1]), w);
-      w += run.lineOffsets[row + 1] - run.lineOffsets[row];
+    // Rows that follow one another in `lines` (an agent's batch of one stream arrives in
+    // order) go in one copy: no view made per line.
+    const { order, lineOffsets, lines } = run;
+    for (let pos = 0; pos < n;) {
+      const first = order[pos];
+      let last = first;
+      while (++pos < n && order[pos] === last + 1) last++;
+      const start = lineOffsets[first];
+      const end = lineOffsets[last + 1];
+      payload.set(lines.subarray(start, end), w);
+      w += end - start;
     }
   }
   return {
