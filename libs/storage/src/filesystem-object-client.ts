@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
-import { DirectoryListings, type DirectoryEntry } from './directory-listings';
 import { InvalidObjectKeyError, ObjectNotFoundError, StorageError, errorMessage } from './errors';
 import {
   assertValidRange,
@@ -15,10 +14,6 @@ import { TEMP_FILE_SUFFIX, assertSafeObjectKey, assertSafePrefix } from './objec
 
 const PUT_ATTEMPTS = 3;
 
-function isTempFile(name: string): boolean {
-  return name.endsWith(TEMP_FILE_SUFFIX);
-}
-
 function code(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
@@ -30,7 +25,6 @@ function code(err: unknown): string | undefined {
  */
 export class FilesystemObjectClient implements ObjectClient {
   private readonly root: string;
-  private readonly listings = new DirectoryListings();
 
   constructor(directory: string) {
     if (!directory) throw new StorageError('filesystem object store: directory is empty');
@@ -124,13 +118,14 @@ export class FilesystemObjectClient implements ObjectClient {
     const commonPrefixes: string[] = [];
     const entries = await this.readDir(dirKey);
     for (const entry of entries) {
-      if (!entry.name.startsWith(namePrefix)) continue;
+      if (!entry.name.startsWith(namePrefix) || entry.name.endsWith(TEMP_FILE_SUFFIX)) continue;
       const key = dirKey === '' ? entry.name : `${dirKey}/${entry.name}`;
-      if (entry.kind === 'directory') {
+      if (entry.isDirectory()) {
         if (delimiter === undefined) await this.collect(key, objects);
         else if (await this.holdsAnyObject(key)) commonPrefixes.push(`${key}/`);
-      } else {
-        objects.push({ key, size: entry.size, modifiedAt: entry.modifiedAt });
+      } else if (entry.isFile()) {
+        const info = await this.info(key);
+        if (info) objects.push(info);
       }
     }
     objects.sort((a, b) => compareKeys(a.key, b.key));
@@ -182,30 +177,47 @@ export class FilesystemObjectClient implements ObjectClient {
     return new StorageError(`get ${key}: ${errorMessage(err)}`, { cause: err });
   }
 
-  /** A directory's entries (none when it does not exist), temporary files left out. */
-  private async readDir(dirKey: string): Promise<readonly DirectoryEntry[]> {
+  private async readDir(dirKey: string): Promise<Dirent[]> {
     const dir = dirKey === '' ? this.root : path.join(this.root, ...dirKey.split('/'));
     try {
-      return await this.listings.read(dir, isTempFile);
+      return await fs.readdir(dir, { withFileTypes: true });
     } catch (err) {
+      if (code(err) === 'ENOENT' || code(err) === 'ENOTDIR') return [];
       throw new StorageError(`list ${dirKey}: ${errorMessage(err)}`, { cause: err });
     }
   }
 
   private async collect(dirKey: string, out: ObjectInfo[]): Promise<void> {
     for (const entry of await this.readDir(dirKey)) {
+      if (entry.name.endsWith(TEMP_FILE_SUFFIX)) continue;
       const key = `${dirKey}/${entry.name}`;
-      if (entry.kind === 'directory') await this.collect(key, out);
-      else out.push({ key, size: entry.size, modifiedAt: entry.modifiedAt });
+      if (entry.isDirectory()) await this.collect(key, out);
+      else if (entry.isFile()) {
+        const info = await this.info(key);
+        if (info) out.push(info);
+      }
     }
   }
 
   private async holdsAnyObject(dirKey: string): Promise<boolean> {
     for (const entry of await this.readDir(dirKey)) {
-      if (entry.kind === 'file') return true;
-      if (await this.holdsAnyObject(`${dirKey}/${entry.name}`)) return true;
+      if (entry.name.endsWith(TEMP_FILE_SUFFIX)) continue;
+      if (entry.isFile()) return true;
+      if (entry.isDirectory() && (await this.holdsAnyObject(`${dirKey}/${entry.name}`)))
+        return true;
     }
     return false;
+  }
+
+  /** Size and mtime, or undefined when the file vanished since the directory was read. */
+  private async info(key: string): Promise<ObjectInfo | undefined> {
+    try {
+      const st = await fs.stat(path.join(this.root, ...key.split('/')));
+      return { key, size: st.size, modifiedAt: st.mtime };
+    } catch (err) {
+      if (code(err) === 'ENOENT') return undefined;
+      throw new StorageError(`list ${key}: ${errorMessage(err)}`, { cause: err });
+    }
   }
 
   private async removeEmptyParents(dir: string): Promise<void> {
