@@ -5,6 +5,7 @@
  * approx_topk is evaluated as an exact topk.
  */
 import type { Grouping, VectorAggregation } from '../../syntax/ast';
+import { bestK } from './best-k';
 import { compareLabels, groupLabels, MetricCache } from './labels';
 import type { StepEvaluator } from './step-evaluator';
 import type { Metric, StepVector } from './types';
@@ -139,8 +140,7 @@ function selectK(vec: StepVector, groups: Group[], k: number, bottom: boolean): 
   const metrics: Metric[] = [];
   const values: number[] = [];
   for (const g of groups) {
-    const kept = g.members.sort(rank).slice(0, k);
-    for (const i of kept) {
+    for (const i of bestK(g.members, k, rank)) {
       metrics.push(vec.metrics[i]);
       values.push(vec.values[i]);
     }
