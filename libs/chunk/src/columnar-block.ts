@@ -6,6 +6,7 @@ import type { ChunkEncoding } from './options';
 import { TokenFilter } from './token-filter';
 import { ValueFilter } from './value-filter';
 import { pushUvarint, pushUvarint64, Uvarint64Reader } from './varint64';
+import { TimestampDeltaReader } from './timestamp-deltas';
 import { UvarintReader } from './varint';
 
 /** What a column of a columnar block holds. */
@@ -326,27 +327,14 @@ export function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt
   let lo = bytes.readUInt32LE(0);
   let hi = bytes.readUInt32LE(4);
   const total = Number(span);
-  const end = bytes.length;
-  let pos = 8;
+  const deltas = new TimestampDeltaReader(bytes, 8);
   let acc = 0;
   if (n > 0) {
     halves[0] = lo;
     halves[1] = hi;
   }
   for (let i = 1; i < n; i++) {
-    if (pos >= end) throw new ChunkFormatError('truncated varint');
-    let b = bytes[pos++];
-    let delta = b & 0x7f;
-    if (b >= 0x80) {
-      let mul = 128;
-      do {
-        if (pos >= end) throw new ChunkFormatError('truncated varint');
-        if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
-        b = bytes[pos++];
-        delta += (b & 0x7f) * mul;
-        mul *= 128;
-      } while (b >= 0x80);
-    }
+    const delta = deltas.read();
     acc += delta;
     if (acc > total) throw new ChunkFormatError('timestamps exceed the block span');
     if (delta < TWO_32) {
@@ -365,7 +353,8 @@ export function decodeTimestamps(bytes: Buffer, n: number, span: bigint): BigInt
     halves[2 * i] = lo;
     halves[2 * i + 1] = hi;
   }
-  if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
+  if (deltas.pos !== bytes.length)
+    throw new ChunkFormatError('trailing bytes in timestamps column');
   if (acc !== total) throw new ChunkFormatError('block time range does not match its meta');
   return ts;
 }
@@ -381,27 +370,16 @@ export function timestampOffsets(
   span: number,
 ): Float64Array {
   const out = new Float64Array(n);
-  const end = bytes.length;
-  let pos = 8;
+  const deltas = new TimestampDeltaReader(bytes, 8);
   let acc = 0;
   if (n > 0) out[0] = base;
   for (let i = 1; i < n; i++) {
-    if (pos >= end) throw new ChunkFormatError('truncated varint');
-    let b = bytes[pos++];
-    let delta = b & 0x7f;
-    let mul = 128;
-    while (b >= 0x80) {
-      if (pos >= end) throw new ChunkFormatError('truncated varint');
-      if (mul > 2 ** 56) throw new ChunkFormatError('timestamp delta exceeds the block span');
-      b = bytes[pos++];
-      delta += (b & 0x7f) * mul;
-      mul *= 128;
-    }
-    acc += delta;
-    if (acc > span) throw new ChunkFormatError('timestamps exceed the block span');
+    acc += deltas.read();
     out[i] = base + acc;
   }
-  if (pos !== end) throw new ChunkFormatError('trailing bytes in timestamps column');
+  // Deltas are not negative, so the sum only grows (rounding too): one check after the last.
+  if (deltas.pos !== bytes.length)
+    throw new ChunkFormatError('trailing bytes in timestamps column');
   if (acc !== span) throw new ChunkFormatError('block time range does not match its meta');
   return out;
 }
